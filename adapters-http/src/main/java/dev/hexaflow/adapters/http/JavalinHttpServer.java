@@ -1,0 +1,85 @@
+package dev.hexaflow.adapters.http;
+
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import io.javalin.http.HttpResponseException;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The one HTTP server: mounts the route groups, answers /health, and keeps every error in a JSON shape. */
+public final class JavalinHttpServer implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(JavalinHttpServer.class);
+
+    /** Campus data imports can be a few megabytes; nothing else comes near this. */
+    static final long MAX_REQUEST_BYTES = 16L * 1024 * 1024;
+
+    private final Javalin javalin;
+
+    private JavalinHttpServer(Javalin javalin) {
+        this.javalin = javalin;
+    }
+
+    /**
+     * Starts the server on the host and port (0 for any free port) with the given route groups.
+     *
+     * @throws PortUnavailableException when the address cannot be bound
+     */
+    public static JavalinHttpServer start(String host, int port, List<RouteGroup> groups) {
+        Javalin javalin = Javalin.create(config -> {
+            config.startup.showJavalinBanner = false;
+            config.startup.showOldJavalinVersionWarning = false;
+            config.http.prefer405over404 = true;
+            config.http.maxRequestSize = MAX_REQUEST_BYTES;
+            config.concurrency.useVirtualThreads = Runtime.version().feature() >= 21;
+            config.routes.get("/health", ctx -> ctx.contentType("application/json").result("{\"status\":\"ok\"}"));
+            for (RouteGroup group : groups) {
+                group.addTo(config.routes);
+            }
+            config.routes.exception(HttpResponseException.class, (e, ctx) -> httpError(ctx, e.getStatus(),
+                    e.getMessage()));
+            config.routes.exception(Exception.class, (e, ctx) -> {
+                LOG.error("Unexpected failure on {} {}", ctx.method(), ctx.path(), e);
+                JsonResponses.error(ctx, 500, "internal_server_error",
+                        "The server encountered an internal error and was unable to complete your request.");
+            });
+        });
+        try {
+            javalin.start(host, port);
+        } catch (RuntimeException e) {
+            javalin.stop();
+            throw new PortUnavailableException(host, port, e);
+        }
+        return new JavalinHttpServer(javalin);
+    }
+
+    /** Javalin's own refusals (no route, wrong verb, body too large) in the JSON error shape, worded as Dify's. */
+    private static void httpError(Context ctx, int status, String javalinMessage) {
+        switch (status) {
+            case 404 -> JsonResponses.error(ctx, 404, "not_found", "The requested URL was not found on the server.");
+            case 405 -> JsonResponses.error(ctx, 405, "method_not_allowed",
+                    "The method is not allowed for the requested URL.");
+            case 413 -> JsonResponses.error(ctx, 413, "request_entity_too_large",
+                    "The request body is larger than " + MAX_REQUEST_BYTES / (1024 * 1024) + " MB.");
+            default -> JsonResponses.error(ctx, status, status < 500 ? "bad_request" : "internal_server_error",
+                    javalinMessage);
+        }
+    }
+
+    public int port() {
+        return javalin.port();
+    }
+
+    @Override
+    public void close() {
+        javalin.stop();
+    }
+
+    /** The address is taken or not ours to bind. */
+    public static final class PortUnavailableException extends RuntimeException {
+        public PortUnavailableException(String host, int port, Throwable cause) {
+            super("Cannot listen on " + host + ":" + port + " (is another server using the port?)", cause);
+        }
+    }
+}

@@ -1,0 +1,57 @@
+package dev.hexaflow.adapters.http.campus;
+
+import dev.hexaflow.adapters.http.RouteGroup;
+import dev.hexaflow.application.campus.port.in.CampusFeedAnswer;
+import dev.hexaflow.application.campus.port.in.CampusFeedQuery;
+import dev.hexaflow.application.campus.port.in.ServeCampusFeedUseCase;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import io.javalin.http.HandlerType;
+
+/**
+ * The campus feed under {@code /v2}: every path there is answered with the feed's envelope, an unknown one with
+ * 501 Invalid method, so a client never sees an error in another shape.
+ */
+public final class CampusFeedRoutes implements RouteGroup {
+
+    private final ServeCampusFeedUseCase feed;
+
+    public CampusFeedRoutes(ServeCampusFeedUseCase feed) {
+        this.feed = feed;
+    }
+
+    @Override
+    public void addTo(RoutesConfig routes) {
+        routes.get("/v2/{service}/{file}", this::serve);
+        for (HandlerType verb : new HandlerType[] {HandlerType.GET, HandlerType.POST, HandlerType.PUT,
+                HandlerType.PATCH, HandlerType.DELETE}) {
+            // Every feed method is a GET: any other verb, or any other path shape, names no method.
+            routes.addHttpHandler(verb, "/v2", this::unknownMethod);
+            routes.addHttpHandler(verb, "/v2/<rest>", this::unknownMethod);
+        }
+    }
+
+    private void serve(Context ctx) {
+        String file = ctx.pathParam("file");
+        int dot = file.lastIndexOf('.');
+        String resource = dot < 0 ? file : file.substring(0, dot);
+        String extension = dot < 0 ? "" : file.substring(dot + 1);
+        send(ctx, feed.serve(new CampusFeedQuery(ctx.pathParam("service"), resource, extension,
+                ctx.queryParam("key"), ctx.queryParam("callback"))));
+    }
+
+    private void unknownMethod(Context ctx) {
+        String path = ctx.path();
+        int dot = path.lastIndexOf('.');
+        String extension = dot < 0 || path.indexOf('/', dot) >= 0 ? "" : path.substring(dot + 1);
+        send(ctx, feed.serve(new CampusFeedQuery("", "", extension, null, ctx.queryParam("callback"))));
+    }
+
+    private static void send(Context ctx, CampusFeedAnswer answer) {
+        ctx.status(answer.httpStatus())
+                .header("Access-Control-Allow-Origin", "*")
+                .header("Cache-Control", "no-cache")
+                .contentType(answer.rendered().contentType())
+                .result(answer.rendered().body());
+    }
+}

@@ -1,0 +1,99 @@
+package dev.hexaflow.adapters.persistence;
+
+import java.nio.file.Path;
+import java.sql.SQLException;
+import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
+import org.h2.jdbcx.JdbcConnectionPool;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.statement.SqlStatements;
+import org.jdbi.v3.sqlobject.SqlObjectPlugin;
+
+/** The embedded H2 database: opened on a file under the data directory (or in memory), migrated by Flyway. */
+public final class H2Database implements AutoCloseable {
+
+    /** H2's error code for a database file that another process holds open. */
+    private static final int DATABASE_ALREADY_OPEN = 90020;
+
+    private final JdbcConnectionPool pool;
+    private final Jdbi jdbi;
+
+    private H2Database(String url) {
+        this.pool = JdbcConnectionPool.create(url, "sa", "");
+        this.pool.setMaxConnections(32);
+        this.jdbi = Jdbi.create(pool).installPlugin(new SqlObjectPlugin());
+        this.jdbi.getConfig(SqlStatements.class).setUnusedBindingAllowed(false);
+    }
+
+    /**
+     * Opens (creating if need be) the database file {@code hexaflow.mv.db} in {@code dataDir} and brings its
+     * schema up to date.
+     *
+     * @throws DatabaseInUseException when another process has the file open
+     */
+    public static H2Database openFile(Path dataDir) {
+        String url = "jdbc:h2:file:" + dataDir.toAbsolutePath().resolve("hexaflow") + ";DB_CLOSE_ON_EXIT=FALSE";
+        return open(url, dataDir);
+    }
+
+    /** Opens a private in-memory database, gone when closed: for tests and for running without a store. */
+    public static H2Database openInMemory(String name) {
+        return open("jdbc:h2:mem:" + name + ";DB_CLOSE_DELAY=-1", null);
+    }
+
+    private static H2Database open(String url, Path dataDir) {
+        H2Database database = new H2Database(url);
+        try {
+            database.migrate();
+            return database;
+        } catch (RuntimeException e) {
+            database.close();
+            if (dataDir != null && causedByOpenDatabase(e)) {
+                throw new DatabaseInUseException(dataDir, e);
+            }
+            throw e;
+        }
+    }
+
+    private void migrate() {
+        Flyway.configure()
+                .dataSource(pool)
+                .locations("classpath:db/migration")
+                .load()
+                .migrate();
+    }
+
+    private static boolean causedByOpenDatabase(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof SQLException sql && sql.getErrorCode() == DATABASE_ALREADY_OPEN) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    public Jdbi jdbi() {
+        return jdbi;
+    }
+
+    public DataSource dataSource() {
+        return pool;
+    }
+
+    @Override
+    public void close() {
+        try (var connection = pool.getConnection(); var statement = connection.createStatement()) {
+            statement.execute("SHUTDOWN");
+        } catch (SQLException e) {
+            // Already closed or never opened: nothing is left to flush.
+        }
+        pool.dispose();
+    }
+
+    /** The database file is held by another process: another server runs on the same data directory. */
+    public static final class DatabaseInUseException extends RuntimeException {
+        public DatabaseInUseException(Path dataDir, Throwable cause) {
+            super("The database in " + dataDir + " is in use by another process", cause);
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package dev.hexaflow.adapters.persistence;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.hexaflow.adapters.persistence.jdbi.JdbiCampusDataRepository;
+import dev.hexaflow.adapters.persistence.jdbi.JdbiCampusKeyRepository;
+import dev.hexaflow.application.campus.port.out.CampusDataRepository;
+import dev.hexaflow.application.campus.port.out.CampusKeyRepository;
+import dev.hexaflow.domain.campus.FeedMethod;
+import dev.hexaflow.domain.campus.Holiday;
+import dev.hexaflow.domain.campus.Tutor;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class JdbiRepositoriesTest {
+
+    private final H2Database database = H2Database.openInMemory("contract-" + UUID.randomUUID());
+
+    @AfterEach
+    void close() {
+        database.close();
+    }
+
+    @Nested
+    class Keys extends CampusKeyRepositoryContract {
+        private final CampusKeyRepository repository = new JdbiCampusKeyRepository(database.jdbi());
+
+        @Override
+        protected CampusKeyRepository repository() {
+            return repository;
+        }
+    }
+
+    @Nested
+    class Data extends CampusDataRepositoryContract {
+        private final CampusDataRepository repository = new JdbiCampusDataRepository(database.jdbi());
+
+        @Override
+        protected CampusDataRepository repository() {
+            return repository;
+        }
+    }
+
+    @Test
+    void aReplaceThatFailsHalfwayLeavesTheOldDataSet() {
+        CampusDataRepository data = new JdbiCampusDataRepository(database.jdbi());
+        data.replaceAll(FeedMethod.TUTORS, CampusDataRepositoryContract.TUTORS);
+        // A title past the column's width fails the insert of the second record, after the delete ran.
+        List<Tutor> broken = List.of(new Tutor("OK", "1", "fine", 1, null),
+                new Tutor("BAD", "2", "x".repeat(5000), 1, null));
+
+        assertThatThrownBy(() -> data.replaceAll(FeedMethod.TUTORS, broken)).isInstanceOf(RuntimeException.class);
+
+        assertThat(data.findAll(FeedMethod.TUTORS)).containsExactlyElementsOf(CampusDataRepositoryContract.TUTORS);
+    }
+
+    @Test
+    void aFileDatabaseKeepsItsDataWhenReopened(@TempDir Path dir) {
+        List<Holiday> holidays = List.of(new Holiday("Canada Day", LocalDate.of(2026, 7, 1)));
+        try (H2Database file = H2Database.openFile(dir)) {
+            new JdbiCampusDataRepository(file.jdbi()).replaceAll(FeedMethod.HOLIDAYS, holidays);
+        }
+
+        try (H2Database reopened = H2Database.openFile(dir)) {
+            assertThat(new JdbiCampusDataRepository(reopened.jdbi()).findAll(FeedMethod.HOLIDAYS))
+                    .containsExactlyElementsOf(holidays);
+        }
+    }
+}

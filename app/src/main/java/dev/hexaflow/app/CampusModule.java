@@ -1,0 +1,62 @@
+package dev.hexaflow.app;
+
+import dev.hexaflow.adapters.campus.parse.CampusDataFileParser;
+import dev.hexaflow.adapters.campus.render.CampusFeedRenderer;
+import dev.hexaflow.adapters.persistence.jdbi.JdbiCampusDataRepository;
+import dev.hexaflow.adapters.persistence.jdbi.JdbiCampusKeyRepository;
+import dev.hexaflow.application.campus.port.in.BanCampusKeyUseCase;
+import dev.hexaflow.application.campus.port.in.ImportCampusDataCommand;
+import dev.hexaflow.application.campus.port.in.ImportCampusDataUseCase;
+import dev.hexaflow.application.campus.port.in.IssueCampusKeyUseCase;
+import dev.hexaflow.application.campus.port.in.ServeCampusFeedUseCase;
+import dev.hexaflow.application.campus.port.out.CampusDataParser.FileFormat;
+import dev.hexaflow.application.campus.port.out.CampusDataRepository;
+import dev.hexaflow.application.campus.port.out.CampusKeyRepository;
+import dev.hexaflow.application.campus.service.BanCampusKeyService;
+import dev.hexaflow.application.campus.service.CampusFeedService;
+import dev.hexaflow.application.campus.service.ImportCampusDataService;
+import dev.hexaflow.application.campus.service.IssueCampusKeyService;
+import dev.hexaflow.application.common.SecretGenerator;
+import dev.hexaflow.domain.campus.FeedMethod;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import org.jdbi.v3.core.Jdbi;
+
+/** The campus feed's use cases, wired on the Jdbi repositories. */
+final class CampusModule {
+
+    final ServeCampusFeedUseCase feed;
+    final IssueCampusKeyUseCase issueKey;
+    final BanCampusKeyUseCase banKey;
+    final ImportCampusDataUseCase importData;
+
+    CampusModule(Jdbi jdbi, SecretGenerator secrets, Clock clock) {
+        CampusKeyRepository keys = new JdbiCampusKeyRepository(jdbi);
+        CampusDataRepository data = new JdbiCampusDataRepository(jdbi);
+        this.feed = new CampusFeedService(keys, data, new CampusFeedRenderer(), clock);
+        this.issueKey = new IssueCampusKeyService(keys, secrets);
+        this.banKey = new BanCampusKeyService(keys);
+        this.importData = new ImportCampusDataService(new CampusDataFileParser(), data);
+    }
+
+    /** Loads the bundled data sets (the real holidays, made-up tutors and printers) into those still empty. */
+    void loadBundledData() {
+        for (FeedMethod dataSet : FeedMethod.values()) {
+            importData.importData(new ImportCampusDataCommand(dataSet, FileFormat.CSV, bundled(dataSet), true));
+        }
+    }
+
+    private static byte[] bundled(FeedMethod dataSet) {
+        String resource = "/campus/" + dataSet.resource() + ".csv";
+        try (InputStream in = CampusModule.class.getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("the jar lacks " + resource);
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading " + resource + " from the jar failed", e);
+        }
+    }
+}

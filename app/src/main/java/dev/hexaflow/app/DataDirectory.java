@@ -1,0 +1,132 @@
+package dev.hexaflow.app;
+
+import dev.hexaflow.application.common.SecretGenerator;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Optional;
+
+/**
+ * The data directory, held by one process at a time through a lock file, so that a second server (or a command
+ * line tool) on the same directory stops with a clear message instead of a database error.
+ */
+final class DataDirectory implements AutoCloseable {
+
+    static final String ADMIN_TOKEN_FILE = "admin-token";
+    static final String DATABASE_FILE = "hexaflow.mv.db";
+    private static final int ADMIN_TOKEN_LENGTH = 40;
+
+    private final Path path;
+    private final FileChannel lockChannel;
+    private final FileLock lock;
+
+    private DataDirectory(Path path, FileChannel lockChannel, FileLock lock) {
+        this.path = path;
+        this.lockChannel = lockChannel;
+        this.lock = lock;
+    }
+
+    /** Creates the directory if need be and takes its lock, or says who holds it. */
+    static DataDirectory acquire(Path path) {
+        try {
+            Files.createDirectories(path);
+        } catch (IOException e) {
+            throw new StartupException("Cannot create the data directory " + path + ": " + e.getMessage(), e);
+        }
+        FileChannel channel = null;
+        try {
+            channel = FileChannel.open(path.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            FileLock lock = channel.tryLock();
+            if (lock == null) {
+                throw inUse(path);
+            }
+            return new DataDirectory(path, channel, lock);
+        } catch (OverlappingFileLockException e) {
+            closeQuietly(channel);
+            throw inUse(path);
+        } catch (IOException e) {
+            closeQuietly(channel);
+            throw new StartupException("Cannot lock the data directory " + path + ": " + e.getMessage(), e);
+        } catch (StartupException e) {
+            closeQuietly(channel);
+            throw e;
+        }
+    }
+
+    private static StartupException inUse(Path path) {
+        return new StartupException("The data directory " + path + " is in use by another Hexaflow process. "
+                + "Stop it, or choose another directory with --data-dir.");
+    }
+
+    Path path() {
+        return path;
+    }
+
+    boolean hasDatabase() {
+        return Files.exists(path.resolve(DATABASE_FILE));
+    }
+
+    /**
+     * The admin token kept in the data dir, made on the first call: readable by its owner only. Answers the
+     * token and whether it was made now.
+     */
+    AdminToken adminToken(SecretGenerator secrets) {
+        Path file = path.resolve(ADMIN_TOKEN_FILE);
+        try {
+            Optional<String> kept = Files.exists(file)
+                    ? Optional.of(Files.readString(file, StandardCharsets.UTF_8).trim()).filter(t -> !t.isEmpty())
+                    : Optional.empty();
+            if (kept.isPresent()) {
+                return new AdminToken(kept.get(), false);
+            }
+            String token = "hfa-" + secrets.newSecret(ADMIN_TOKEN_LENGTH);
+            Files.deleteIfExists(file);
+            createOwnerOnly(file);
+            Files.writeString(file, token + "\n", StandardCharsets.UTF_8, StandardOpenOption.TRUNCATE_EXISTING);
+            return new AdminToken(token, true);
+        } catch (IOException e) {
+            throw new StartupException("Cannot keep the admin token in " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static void createOwnerOnly(Path file) throws IOException {
+        try {
+            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        } catch (UnsupportedOperationException e) {
+            // Not a POSIX file system (Windows): the directory's own permissions protect the file.
+            Files.createFile(file);
+        } catch (FileAlreadyExistsException e) {
+            throw new IOException("the file appeared while it was being made", e);
+        }
+    }
+
+    record AdminToken(String value, boolean madeNow) {
+    }
+
+    @Override
+    public void close() {
+        try {
+            lock.release();
+        } catch (IOException e) {
+            // The lock goes with the channel anyway.
+        }
+        closeQuietly(lockChannel);
+    }
+
+    private static void closeQuietly(FileChannel channel) {
+        if (channel != null) {
+            try {
+                channel.close();
+            } catch (IOException e) {
+                // Nothing to do: the process is giving the directory up.
+            }
+        }
+    }
+}

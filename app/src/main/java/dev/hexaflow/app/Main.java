@@ -1,0 +1,114 @@
+package dev.hexaflow.app;
+
+import dev.hexaflow.application.campus.port.in.BanCampusKeyUseCase;
+import dev.hexaflow.application.campus.port.in.ImportCampusDataCommand;
+import dev.hexaflow.application.campus.port.out.CampusDataParser.FileFormat;
+import dev.hexaflow.domain.campus.FeedMethod;
+import dev.hexaflow.domain.campus.InvalidCampusDataException;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.time.Clock;
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Map;
+
+/** The {@code hexaflow} program: standard output carries results, standard error carries messages and logs. */
+public final class Main {
+
+    static final int OK = 0;
+    static final int FAILED = 1;
+    static final int USAGE = 2;
+
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        int exit = run(args, System.getenv(), System.out, System.err);
+        if (exit != OK || !serving) {
+            System.exit(exit);
+        }
+    }
+
+    private static volatile boolean serving;
+
+    /** Carries out the command; a server started by {@code serve} keeps running after this returns. */
+    static int run(String[] args, Map<String, String> environment, PrintStream out, PrintStream err) {
+        CommandLine.Command command;
+        try {
+            command = CommandLine.parse(Arrays.asList(args), environment);
+        } catch (UsageException e) {
+            err.println("hexaflow: " + e.getMessage() + " (see hexaflow --help)");
+            return USAGE;
+        }
+        try {
+            return execute(command, out, err);
+        } catch (StartupException e) {
+            err.println("hexaflow: " + e.getMessage());
+            return FAILED;
+        }
+    }
+
+    private static int execute(CommandLine.Command command, PrintStream out, PrintStream err) {
+        if (command instanceof CommandLine.Command.Help) {
+            out.print(CommandLine.HELP);
+            return OK;
+        }
+        if (command instanceof CommandLine.Command.Serve serve) {
+            Hexaflow hexaflow = Hexaflow.start(serve.config());
+            Runtime.getRuntime().addShutdownHook(new Thread(hexaflow::close, "hexaflow-shutdown"));
+            serving = true;
+            hexaflow.report().print(out);
+            return OK;
+        }
+        if (command instanceof CommandLine.Command.CreateCampusKey create) {
+            try (Storage storage = Storage.open(create.config().dataDir())) {
+                out.println(campus(storage).issueKey.issue());
+                return OK;
+            }
+        }
+        if (command instanceof CommandLine.Command.BanCampusKey ban) {
+            try (Storage storage = Storage.open(ban.config().dataDir())) {
+                campus(storage).banKey.ban(ban.key());
+                err.println("hexaflow: the key is banned");
+                return OK;
+            } catch (BanCampusKeyUseCase.UnknownCampusKeyException e) {
+                err.println("hexaflow: no campus key like that was issued");
+                return FAILED;
+            }
+        }
+        CommandLine.Command.ImportCampusData load = (CommandLine.Command.ImportCampusData) command;
+        return importData(load, out, err);
+    }
+
+    private static int importData(CommandLine.Command.ImportCampusData load, PrintStream out, PrintStream err) {
+        FeedMethod dataSet = FeedMethod.ofDataSet(load.dataSet()).orElse(null);
+        if (dataSet == null) {
+            err.println("hexaflow: no campus data set '" + load.dataSet()
+                    + "'; the data sets are tutors, printers and holidays");
+            return USAGE;
+        }
+        byte[] content;
+        try {
+            content = Files.readAllBytes(load.file());
+        } catch (IOException e) {
+            err.println("hexaflow: cannot read " + load.file() + ": " + e.getMessage());
+            return USAGE;
+        }
+        FileFormat format = load.file().toString().toLowerCase(Locale.ROOT).endsWith(".json")
+                ? FileFormat.JSON : FileFormat.CSV;
+        try (Storage storage = Storage.open(load.config().dataDir())) {
+            int records = campus(storage).importData.importData(
+                    ImportCampusDataCommand.replace(dataSet, format, content));
+            out.println(records + " " + dataSet.resource() + " imported");
+            return OK;
+        } catch (InvalidCampusDataException e) {
+            err.println("hexaflow: " + load.file() + ": " + e.getMessage() + "; nothing was changed");
+            return FAILED;
+        }
+    }
+
+    private static CampusModule campus(Storage storage) {
+        return new CampusModule(storage.jdbi(), new SecureRandomSecretGenerator(), Clock.systemUTC());
+    }
+}

@@ -1,0 +1,28 @@
+package dev.hexaflow.app;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/** What the operator needs to know once the server answers: where, and the secrets made by this start. */
+record StartReport(String baseUrl, Path dataDir, Optional<String> newAdminToken, Optional<String> newCampusKey) {
+
+    String tryCommand() {
+        String query = newCampusKey.map(key -> "?key=" + key).orElse("");
+        return "curl '" + baseUrl + "/v2/events/holidays.json" + query + "'";
+    }
+
+    void print(PrintStream out) {
+        StringBuilder block = new StringBuilder();
+        block.append("Hexaflow is ready on ").append(baseUrl).append('\n');
+        block.append("  data dir     ").append(dataDir.toAbsolutePath().normalize()).append('\n');
+        newAdminToken.ifPresent(token -> block.append("  admin token  ").append(token)
+                .append("  (new; kept in ").append(dataDir.resolve(DataDirectory.ADMIN_TOKEN_FILE))
+                .append(", not shown again)\n"));
+        newCampusKey.ifPresent(key -> block.append("  campus key   ").append(key)
+                .append("  (new; not shown again)\n"));
+        block.append("  try          ").append(tryCommand()).append('\n');
+        out.print(block);
+        out.flush();
+    }
+}

@@ -1,0 +1,108 @@
+package dev.hexaflow.app;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/** A real Hexaflow on a free loopback port over a data directory, with a small HTTP client for tests. */
+final class TestServer implements AutoCloseable {
+
+    static final String ADMIN_TOKEN = "test-admin-token-0123456789";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    final Hexaflow hexaflow;
+
+    private TestServer(Hexaflow hexaflow) {
+        this.hexaflow = hexaflow;
+    }
+
+    static TestServer start(Path dataDir) {
+        return new TestServer(Hexaflow.start(config(dataDir)));
+    }
+
+    static Configuration config(Path dataDir) {
+        return new Configuration("127.0.0.1", 0, dataDir, java.util.Optional.of(ADMIN_TOKEN));
+    }
+
+    /** The campus key made by this start (a first start on its data dir). */
+    String campusKey() {
+        return hexaflow.report().newCampusKey().orElseThrow();
+    }
+
+    HttpResponse<String> get(String path) {
+        return send(HttpRequest.newBuilder(uri(path)).GET());
+    }
+
+    HttpResponse<byte[]> getBytes(String path) {
+        try {
+            return CLIENT.send(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(10)).GET().build(),
+                    HttpResponse.BodyHandlers.ofByteArray());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    HttpResponse<String> send(String method, String path, String contentType, String body, String token) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri(path))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body));
+        if (contentType != null) {
+            request.header("Content-Type", contentType);
+        }
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        return send(request);
+    }
+
+    HttpResponse<String> admin(String method, String path, String contentType, String body) {
+        return send(method, path, contentType, body, ADMIN_TOKEN);
+    }
+
+    String issueCampusKey() {
+        return json(admin("POST", "/admin/campus/keys", null, null)).get("key").asText();
+    }
+
+    private HttpResponse<String> send(HttpRequest.Builder request) {
+        try {
+            return CLIENT.send(request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private URI uri(String path) {
+        return URI.create(hexaflow.baseUrl() + path);
+    }
+
+    static JsonNode json(HttpResponse<String> response) {
+        return json(response.body());
+    }
+
+    static JsonNode json(String body) {
+        try {
+            return JSON.readTree(body);
+        } catch (IOException e) {
+            throw new AssertionError("not JSON: " + body, e);
+        }
+    }
+
+    @Override
+    public void close() {
+        hexaflow.close();
+    }
+}

@@ -1,0 +1,7 @@
+package dev.hexaflow.application.campus.port.in;
+
+/** Answers one call to the campus feed, always with an envelope, counting the key's usage as the feed's rules say. */
+public interface ServeCampusFeedUseCase {
+
+    CampusFeedAnswer serve(CampusFeedQuery query);
+}

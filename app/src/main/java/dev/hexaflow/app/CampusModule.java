@@ -2,6 +2,7 @@ package dev.hexaflow.app;
 
 import dev.hexaflow.adapters.campus.parse.CampusDataFileParser;
 import dev.hexaflow.adapters.campus.render.CampusFeedRenderer;
+import dev.hexaflow.adapters.persistence.CachingCampusDataRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiCampusDataRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiCampusKeyRepository;
 import dev.hexaflow.application.campus.port.in.BanCampusKeyUseCase;
@@ -34,7 +35,7 @@ final class CampusModule {
 
     CampusModule(Jdbi jdbi, SecretGenerator secrets, Clock clock) {
         CampusKeyRepository keys = new JdbiCampusKeyRepository(jdbi);
-        CampusDataRepository data = new JdbiCampusDataRepository(jdbi);
+        CampusDataRepository data = new CachingCampusDataRepository(new JdbiCampusDataRepository(jdbi));
         this.feed = new CampusFeedService(keys, data, new CampusFeedRenderer(), clock);
         this.issueKey = new IssueCampusKeyService(keys, secrets);
         this.banKey = new BanCampusKeyService(keys);

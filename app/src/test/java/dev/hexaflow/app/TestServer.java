@@ -42,15 +42,7 @@ final class TestServer implements AutoCloseable {
     }
 
     HttpResponse<byte[]> getBytes(String path) {
-        try {
-            return CLIENT.send(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(10)).GET().build(),
-                    HttpResponse.BodyHandlers.ofByteArray());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return exchange(HttpRequest.newBuilder(uri(path)).GET(), HttpResponse.BodyHandlers.ofByteArray());
     }
 
     HttpResponse<String> send(String method, String path, String contentType, String body, String token) {
@@ -75,8 +67,12 @@ final class TestServer implements AutoCloseable {
     }
 
     private HttpResponse<String> send(HttpRequest.Builder request) {
+        return exchange(request, HttpResponse.BodyHandlers.ofString());
+    }
+
+    static <T> HttpResponse<T> exchange(HttpRequest.Builder request, HttpResponse.BodyHandler<T> body) {
         try {
-            return CLIENT.send(request.timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+            return CLIENT.send(request.timeout(Duration.ofSeconds(10)).build(), body);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
@@ -98,6 +94,15 @@ final class TestServer implements AutoCloseable {
             return JSON.readTree(body);
         } catch (IOException e) {
             throw new AssertionError("not JSON: " + body, e);
+        }
+    }
+
+    /** A client for a server that a test started itself. */
+    record ClientOnly(String baseUrl) {
+        HttpResponse<String> send(String method, String path, String token) {
+            return exchange(HttpRequest.newBuilder(URI.create(baseUrl + path))
+                    .method(method, HttpRequest.BodyPublishers.noBody())
+                    .header("Authorization", "Bearer " + token), HttpResponse.BodyHandlers.ofString());
         }
     }
 

@@ -27,4 +27,15 @@ class InMemoryRepositoriesTest {
             return repository;
         }
     }
+
+    @Nested
+    class CachedData extends CampusDataRepositoryContract {
+        private final CampusDataRepository repository =
+                new CachingCampusDataRepository(new InMemoryCampusDataRepository());
+
+        @Override
+        protected CampusDataRepository repository() {
+            return repository;
+        }
+    }
 }

@@ -8,12 +8,12 @@ import biweekly.property.DateStart;
 import biweekly.util.DateTimeComponents;
 import biweekly.util.ICalDate;
 import dev.hexaflow.domain.campus.CampusRecord;
-import dev.hexaflow.domain.campus.FeedEnvelope;
 import dev.hexaflow.domain.campus.Holiday;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.Date;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -25,11 +25,13 @@ final class BiweeklyHolidayCalendarWriter {
 
     static final String UID_DOMAIN = "holidays.campus.hexaflow";
 
-    byte[] write(FeedEnvelope envelope) {
+    byte[] calendar(List<? extends CampusRecord> records) {
         ICalendar calendar = new ICalendar();
         calendar.setProductId("-//Hexaflow//Campus holidays//EN");
         calendar.setName("University holidays");
-        for (CampusRecord record : envelope.data()) {
+        // RFC 7986's NAME is newer than most calendar apps; they read the older X-WR-CALNAME.
+        calendar.setExperimentalProperty("X-WR-CALNAME", "University holidays");
+        for (CampusRecord record : records) {
             if (record instanceof Holiday holiday && holiday.date() != null) {
                 calendar.addEvent(event(holiday));
             }

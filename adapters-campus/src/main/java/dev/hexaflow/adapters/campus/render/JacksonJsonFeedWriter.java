@@ -3,15 +3,15 @@ package dev.hexaflow.adapters.campus.render;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
-import dev.hexaflow.domain.campus.FeedEnvelope;
 import dev.hexaflow.domain.campus.FeedMeta;
 import dev.hexaflow.domain.campus.CampusRecord;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.List;
 
 /**
- * Writes the envelope as compact JSON in the real feed's key order, non-ASCII escaped as the live feed did,
+ * Writes the parts of the envelope as compact JSON in the real feed's key order, non-ASCII escaped as the live feed did,
  * streamed field by field rather than through a tree.
  */
 final class JacksonJsonFeedWriter {
@@ -20,13 +20,23 @@ final class JacksonJsonFeedWriter {
             .enable(JsonWriteFeature.ESCAPE_NON_ASCII)
             .build();
 
-    byte[] write(FeedEnvelope envelope) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(256 + envelope.data().size() * 96);
+    /** The meta object, on its own. */
+    byte[] meta(FeedMeta meta) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(192);
         try (JsonGenerator json = factory.createGenerator(out)) {
-            json.writeStartObject();
-            writeMeta(json, envelope.meta());
-            json.writeArrayFieldStart("data");
-            for (CampusRecord record : envelope.data()) {
+            writeMeta(json, meta);
+        } catch (IOException e) {
+            throw new UncheckedIOException("writing JSON to memory failed", e);
+        }
+        return out.toByteArray();
+    }
+
+    /** The data array, on its own. */
+    byte[] data(List<? extends CampusRecord> records) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(16 + records.size() * 96);
+        try (JsonGenerator json = factory.createGenerator(out)) {
+            json.writeStartArray();
+            for (CampusRecord record : records) {
                 json.writeStartObject();
                 for (RecordFields.Field field : RecordFields.of(record)) {
                     json.writeFieldName(field.name());
@@ -41,7 +51,6 @@ final class JacksonJsonFeedWriter {
                 json.writeEndObject();
             }
             json.writeEndArray();
-            json.writeEndObject();
         } catch (IOException e) {
             throw new UncheckedIOException("writing JSON to memory failed", e);
         }
@@ -49,7 +58,7 @@ final class JacksonJsonFeedWriter {
     }
 
     private static void writeMeta(JsonGenerator json, FeedMeta meta) throws IOException {
-        json.writeObjectFieldStart("meta");
+        json.writeStartObject();
         json.writeNumberField("requests", meta.requests());
         json.writeNumberField("timestamp", meta.timestamp());
         json.writeNumberField("status", meta.status().code());

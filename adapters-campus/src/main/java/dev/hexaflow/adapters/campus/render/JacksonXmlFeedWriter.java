@@ -2,31 +2,32 @@ package dev.hexaflow.adapters.campus.render;
 
 import com.fasterxml.jackson.dataformat.xml.XmlFactory;
 import dev.hexaflow.domain.campus.CampusRecord;
-import dev.hexaflow.domain.campus.FeedEnvelope;
 import dev.hexaflow.domain.campus.FeedMeta;
 import java.io.ByteArrayOutputStream;
+import java.util.List;
 import javax.xml.stream.XMLOutputFactory;
 import javax.xml.stream.XMLStreamException;
 import javax.xml.stream.XMLStreamWriter;
 
 /**
- * Writes {@code <response><meta>…</meta><data><item>…</item>…</data></response>}: the meta elements in the JSON
- * order, one {@code item} element per record with one child per field, a null as an empty element. The real
+ * Writes the parts of {@code <response><meta>…</meta><data><item>…</item>…</data></response>}: the meta elements
+ * in the JSON order, one {@code item} element per record with one child per field, a null as an empty element. The real
  * feed documented the root and meta; the per-record element name follows the common PHP array-to-XML form.
  */
 final class JacksonXmlFeedWriter {
 
     private final XMLOutputFactory output = new XmlFactory().getXMLOutputFactory();
 
-    byte[] write(FeedEnvelope envelope) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(256 + envelope.data().size() * 160);
-        try {
-            XMLStreamWriter xml = output.createXMLStreamWriter(out, "UTF-8");
-            xml.writeStartDocument("UTF-8", "1.0");
-            xml.writeStartElement("response");
-            writeMeta(xml, envelope.meta());
+    /** The {@code <meta>} element, on its own. */
+    byte[] meta(FeedMeta meta) {
+        return fragment(xml -> writeMeta(xml, meta), 320);
+    }
+
+    /** The {@code <data>} element with one {@code <item>} per record, on its own. */
+    byte[] data(List<? extends CampusRecord> records) {
+        return fragment(xml -> {
             xml.writeStartElement("data");
-            for (CampusRecord record : envelope.data()) {
+            for (CampusRecord record : records) {
                 xml.writeStartElement("item");
                 for (RecordFields.Field field : RecordFields.of(record)) {
                     element(xml, field.name(), field.value() == null ? null : field.value().toString());
@@ -34,8 +35,19 @@ final class JacksonXmlFeedWriter {
                 xml.writeEndElement();
             }
             xml.writeEndElement();
-            xml.writeEndElement();
-            xml.writeEndDocument();
+        }, 16 + records.size() * 160);
+    }
+
+    private interface Fragment {
+        void writeTo(XMLStreamWriter xml) throws XMLStreamException;
+    }
+
+    private byte[] fragment(Fragment fragment, int sizeHint) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(sizeHint);
+        try {
+            XMLStreamWriter xml = output.createXMLStreamWriter(out, "UTF-8");
+            fragment.writeTo(xml);
+            xml.flush();
             xml.close();
         } catch (XMLStreamException e) {
             throw new IllegalStateException("writing XML to memory failed", e);

@@ -1,0 +1,67 @@
+package dev.hexaflow.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.hexaflow.app.CommandLine.Command;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class CommandLineTest {
+
+    private static Command parse(String... args) {
+        return CommandLine.parse(List.of(args), Map.of());
+    }
+
+    @Test
+    void noArgumentsServeOnTheDefaults() {
+        assertThat(parse()).isEqualTo(new Command.Serve(
+                new Configuration("127.0.0.1", 8080, Path.of("data"), Optional.empty())));
+        assertThat(parse("serve")).isEqualTo(parse());
+    }
+
+    @Test
+    void theEnvironmentSetsWhatFlagsDoNotAndFlagsWin() {
+        Map<String, String> env = Map.of("HEXAFLOW_PORT", "9000", "HEXAFLOW_HOST", "0.0.0.0",
+                "HEXAFLOW_DATA_DIR", "/srv/hexaflow", "HEXAFLOW_ADMIN_TOKEN", "a-long-enough-admin-token");
+
+        Command command = CommandLine.parse(List.of("--port", "9100"), env);
+
+        assertThat(command).isEqualTo(new Command.Serve(new Configuration("0.0.0.0", 9100,
+                Path.of("/srv/hexaflow"), Optional.of("a-long-enough-admin-token"))));
+    }
+
+    @Test
+    void flagsTakeTheirValueAfterASpaceOrAnEqualsSign() {
+        assertThat(parse("--port=0", "--data-dir=d", "--host", "::1"))
+                .isEqualTo(new Command.Serve(new Configuration("::1", 0, Path.of("d"), Optional.empty())));
+    }
+
+    @Test
+    void campusCommandsAreRecognised() {
+        Configuration defaults = Configuration.fromEnvironment(Map.of());
+        assertThat(parse("campus", "keys", "create")).isEqualTo(new Command.CreateCampusKey(defaults));
+        assertThat(parse("campus", "keys", "ban", "k1")).isEqualTo(new Command.BanCampusKey(defaults, "k1"));
+        assertThat(parse("campus", "import", "tutors", "t.csv", "--data-dir", "x")).isEqualTo(
+                new Command.ImportCampusData(defaults.withDataDir(Path.of("x")), "tutors", Path.of("t.csv")));
+        assertThat(parse("help")).isEqualTo(new Command.Help());
+        assertThat(parse("serve", "--help")).isEqualTo(new Command.Help());
+    }
+
+    @Test
+    void mistakesAreNamedInOneLine() {
+        assertThatThrownBy(() -> parse("--prot", "1")).isInstanceOf(UsageException.class)
+                .hasMessage("unknown flag --prot");
+        assertThatThrownBy(() -> parse("--bogus=1")).hasMessage("unknown flag --bogus");
+        assertThatThrownBy(() -> parse("--port")).hasMessage("--port needs a value");
+        assertThatThrownBy(() -> parse("--port", "http")).hasMessage("--port must be a port number, was 'http'");
+        assertThatThrownBy(() -> parse("--port", "70000")).hasMessageContaining("between 0 and 65535");
+        assertThatThrownBy(() -> parse("launch")).hasMessage("unknown command 'launch'");
+        assertThatThrownBy(() -> parse("campus", "keys")).hasMessageContaining("unknown campus command");
+        assertThatThrownBy(() -> CommandLine.parse(List.of(), Map.of("HEXAFLOW_ADMIN_TOKEN", "short")))
+                .hasMessageContaining("at least 16 characters");
+    }
+}

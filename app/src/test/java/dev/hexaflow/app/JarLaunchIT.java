@@ -1,0 +1,134 @@
+package dev.hexaflow.app;
+
+import static dev.hexaflow.app.TestServer.json;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The packaged jar as a new user meets it: started as a process, its printed curl line pasted into a shell. */
+class JarLaunchIT {
+
+    private static final Path JAR = Path.of(System.getProperty("hexaflow.jar", "target/hexaflow.jar"));
+    private static final Pattern TRY_LINE = Pattern.compile("^\\s+try\\s+(curl '(http://[^/]+)(/\\S+)')$");
+
+    @TempDir
+    Path work;
+
+    @Test
+    void aFirstStartPrintsACurlLineThatShowsHolidaysAndASecondServerOnTheSameDataIsRefused() throws Exception {
+        Process server = start("--port", "0", "--data-dir", work.resolve("data").toString());
+        try {
+            List<String> block = readStartBlock(server);
+            assertThat(block.get(0)).startsWith("Hexaflow is ready on http://127.0.0.1:");
+            assertThat(block).anySatisfy(line -> assertThat(line).contains("admin token"));
+            assertThat(block).anySatisfy(line -> assertThat(line).contains("campus key"));
+            Matcher tryLine = block.stream().map(TRY_LINE::matcher).filter(Matcher::matches).findFirst()
+                    .orElseThrow(() -> new AssertionError("no curl line in " + block));
+
+            JsonNode holidays = json(paste(tryLine.group(1), tryLine.group(2) + tryLine.group(3)));
+            assertThat(holidays.get("meta").get("status").asInt()).isEqualTo(200);
+            assertThat(holidays.get("meta").get("requests").asLong()).isEqualTo(1);
+            assertThat(holidays.get("data")).hasSize(205);
+
+            Process second = start("--port", "0", "--data-dir", work.resolve("data").toString());
+            assertThat(second.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            String error = new String(second.getErrorStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            assertThat(second.exitValue()).isEqualTo(1);
+            assertThat(error).contains("in use by another Hexaflow process").doesNotContain("Exception")
+                    .doesNotContain("\n");
+        } finally {
+            stop(server);
+        }
+        assertThat(server.exitValue()).as("a TERM signal shuts the server down cleanly").isIn(0, 143);
+
+        Process again = start("--port", "0", "--data-dir", work.resolve("data").toString());
+        try {
+            List<String> block = readStartBlock(again);
+            assertThat(block).noneSatisfy(line -> assertThat(line).contains("admin token"));
+            assertThat(block).noneSatisfy(line -> assertThat(line).contains("campus key"));
+        } finally {
+            stop(again);
+        }
+    }
+
+    @Test
+    void aWrongFlagIsOneLineAndExitCode2() throws Exception {
+        Process wrong = start("--verbose");
+
+        assertThat(wrong.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(wrong.exitValue()).isEqualTo(2);
+        assertThat(new String(wrong.getErrorStream().readAllBytes(), StandardCharsets.UTF_8).strip())
+                .isEqualTo("hexaflow: unknown flag --verbose (see hexaflow --help)");
+    }
+
+    @Test
+    void helpIsPrintedOnStandardOutput() throws Exception {
+        Process help = start("--help");
+
+        assertThat(help.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(help.exitValue()).isZero();
+        assertThat(new String(help.getInputStream().readAllBytes(), StandardCharsets.UTF_8))
+                .startsWith("Usage: hexaflow");
+    }
+
+    private Process start(String... args) throws IOException {
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar", JAR.toString()));
+        command.addAll(List.of(args));
+        ProcessBuilder builder = new ProcessBuilder(command).directory(work.toFile());
+        builder.environment().keySet().removeIf(name -> name.startsWith("HEXAFLOW_"));
+        builder.redirectError(ProcessBuilder.Redirect.PIPE);
+        return builder.start();
+    }
+
+    /** Reads standard output up to the try line, as a person watching the terminal would. */
+    private static List<String> readStartBlock(Process server) throws IOException {
+        BufferedReader out = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
+        List<String> lines = new ArrayList<>();
+        String line;
+        while ((line = out.readLine()) != null) {
+            lines.add(line);
+            if (TRY_LINE.matcher(line).matches()) {
+                return lines;
+            }
+        }
+        throw new AssertionError("the server ended before it was ready: " + lines + " / "
+                + new String(server.getErrorStream().readAllBytes(), StandardCharsets.UTF_8));
+    }
+
+    /** Runs the printed curl line in a shell where curl exists, else makes the same request. */
+    private static String paste(String curlLine, String url) throws Exception {
+        if (Files.isExecutable(Path.of("/usr/bin/curl")) && Files.isExecutable(Path.of("/bin/sh"))) {
+            Process curl = new ProcessBuilder("/bin/sh", "-c", curlLine + " --silent --show-error").start();
+            String body = new String(curl.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(curl.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            assertThat(curl.exitValue()).as("curl exit code").isZero();
+            return body;
+        }
+        return TestServer.exchange(HttpRequest.newBuilder(URI.create(url)).GET(),
+                HttpResponse.BodyHandlers.ofString()).body();
+    }
+
+    private static void stop(Process server) throws InterruptedException {
+        server.destroy();
+        if (!server.waitFor(30, TimeUnit.SECONDS)) {
+            server.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+}

@@ -1,0 +1,117 @@
+package dev.hexaflow.app;
+
+import static dev.hexaflow.app.TestServer.json;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The command line's commands, carried out for real on a data directory. */
+class MainTest {
+
+    @TempDir
+    Path dataDir;
+
+    private record Outcome(int exit, String out, String err) {
+    }
+
+    private static Outcome run(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit = Main.run(args, Map.of(), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Outcome(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void helpExplainsEveryCommandAndFlag() {
+        Outcome help = run("--help");
+
+        assertThat(help.exit()).isZero();
+        assertThat(help.out()).contains("serve", "campus keys create", "campus keys ban KEY",
+                "campus import DATASET FILE", "--port", "--host", "--data-dir", "HEXAFLOW_ADMIN_TOKEN",
+                "HEXAFLOW_PORT", "HEXAFLOW_HOST", "HEXAFLOW_DATA_DIR");
+    }
+
+    @Test
+    void aWrongFlagIsOneLineOnStandardErrorWithExitCode2() {
+        Outcome wrong = run("--colour", "red");
+
+        assertThat(wrong.exit()).isEqualTo(2);
+        assertThat(wrong.out()).isEmpty();
+        assertThat(wrong.err().strip()).doesNotContain("\n").contains("unknown flag --colour", "--help");
+    }
+
+    @Test
+    void aKeyMadeOnTheCommandLineOpensTheFeedOfTheServerStartedLater() {
+        Outcome created = run("campus", "keys", "create", "--data-dir", dataDir.toString());
+
+        assertThat(created.exit()).isZero();
+        String key = created.out().strip();
+        assertThat(key).matches("[a-z0-9]{32}");
+        try (TestServer server = TestServer.start(dataDir)) {
+            assertThat(server.get("/v2/resources/tutors.json?key=" + key).statusCode()).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void aKeyBannedOnTheCommandLineIsRefused() {
+        String key = run("campus", "keys", "create", "--data-dir", dataDir.toString()).out().strip();
+
+        Outcome banned = run("campus", "keys", "ban", key, "--data-dir", dataDir.toString());
+        Outcome unknown = run("campus", "keys", "ban", "nope", "--data-dir", dataDir.toString());
+
+        assertThat(banned.exit()).isZero();
+        assertThat(unknown.exit()).isEqualTo(1);
+        assertThat(unknown.err()).contains("no campus key");
+        try (TestServer server = TestServer.start(dataDir)) {
+            assertThat(server.get("/v2/resources/tutors.json?key=" + key).statusCode()).isEqualTo(403);
+        }
+    }
+
+    @Test
+    void anImportedFileReplacesTheDataSetAndABadOneChangesNothing() throws Exception {
+        Path good = Files.writeString(dataDir.resolveSibling(dataDir.getFileName() + "-tutors.json"),
+                "[{\"subject\": \"CS\", \"catalog_number\": \"241\", \"tutors_count\": 2}]");
+        Path bad = Files.writeString(dataDir.resolveSibling(dataDir.getFileName() + "-tutors.csv"),
+                "subject,tutors_count\nCS,2\nMATH,lots\n");
+
+        Outcome imported = run("campus", "import", "tutors", good.toString(), "--data-dir", dataDir.toString());
+        Outcome refused = run("campus", "import", "tutors", bad.toString(), "--data-dir", dataDir.toString());
+
+        assertThat(imported.exit()).isZero();
+        assertThat(imported.out()).contains("1 tutors imported");
+        assertThat(refused.exit()).isEqualTo(1);
+        assertThat(refused.err()).contains("line 3", "field tutors_count", "nothing was changed");
+        try (TestServer server = TestServer.start(dataDir)) {
+            var data = json(server.get("/v2/resources/tutors.json?key=" + server.issueCampusKey())).get("data");
+            assertThat(data).hasSize(1);
+            assertThat(data.get(0).get("catalog_number").asText()).isEqualTo("241");
+        }
+    }
+
+    @Test
+    void importingAnUnknownDataSetOrAMissingFileIsAUsageError() {
+        assertThat(run("campus", "import", "courses", "x.csv", "--data-dir", dataDir.toString()).exit())
+                .isEqualTo(2);
+        Outcome missing = run("campus", "import", "tutors", "/no/such/file.csv", "--data-dir", dataDir.toString());
+        assertThat(missing.exit()).isEqualTo(2);
+        assertThat(missing.err()).contains("cannot read");
+    }
+
+    @Test
+    void aCommandOnTheDataDirectoryOfARunningServerIsRefusedClearly() {
+        try (TestServer server = TestServer.start(dataDir)) {
+            Outcome refused = run("campus", "keys", "create", "--data-dir", dataDir.toString());
+
+            assertThat(refused.exit()).isEqualTo(1);
+            assertThat(refused.err()).contains("in use by another Hexaflow process").doesNotContain("Exception");
+        }
+    }
+}

@@ -1,0 +1,41 @@
+package dev.hexaflow.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static dev.hexaflow.architecture.HexaflowClasses.ALL;
+import static dev.hexaflow.architecture.HexaflowClasses.APPLICATION;
+import static dev.hexaflow.architecture.HexaflowClasses.DOMAIN;
+
+import com.tngtech.archunit.lang.ArchRule;
+import org.junit.jupiter.api.Test;
+
+/** The core (domain and application) is free of every framework the adapters use. */
+class FrameworkFreeCoreTest {
+
+    static final ArchRule the_core_uses_no_web_storage_or_format_framework = noClasses()
+            .that().resideInAnyPackage(DOMAIN, APPLICATION)
+            .should().dependOnClassesThat().resideInAnyPackage(
+                    "io.javalin..", "org.eclipse.jetty..", "jakarta.servlet..",
+                    "org.jdbi..", "org.h2..", "org.flywaydb..", "java.sql..",
+                    "com.fasterxml.jackson..", "biweekly..", "org.slf4j..")
+            .because("Javalin, Jdbi, H2, Jackson and biweekly are choices of adapters that may change; "
+                    + "the core must not notice")
+            .allowEmptyShould(false);
+
+    static final ArchRule the_domain_carries_no_framework_annotation = noClasses()
+            .that().resideInAPackage(DOMAIN)
+            .should().dependOnClassesThat().resideInAnyPackage("com.fasterxml..", "jakarta..", "javax.annotation..")
+            .because("domain types reach the wire only through an adapter's mapping")
+            .allowEmptyShould(false);
+
+    @Test
+    void theCoreUsesNoWebStorageOrFormatFramework() {
+        HexaflowClasses.assertHoldsClasses(DOMAIN, APPLICATION);
+        the_core_uses_no_web_storage_or_format_framework.check(ALL);
+    }
+
+    @Test
+    void theDomainCarriesNoFrameworkAnnotation() {
+        HexaflowClasses.assertHoldsClasses(DOMAIN);
+        the_domain_carries_no_framework_annotation.check(ALL);
+    }
+}

@@ -1,0 +1,63 @@
+package dev.hexaflow.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static dev.hexaflow.architecture.HexaflowClasses.ADAPTERS;
+import static dev.hexaflow.architecture.HexaflowClasses.ALL;
+import static dev.hexaflow.architecture.HexaflowClasses.APP;
+import static dev.hexaflow.architecture.HexaflowClasses.APPLICATION;
+import static dev.hexaflow.architecture.HexaflowClasses.DOMAIN;
+
+import com.tngtech.archunit.lang.ArchRule;
+import org.junit.jupiter.api.Test;
+
+/** The module graph of ARCHITECTURE.md, kept by a second fence behind Maven's. */
+class ModuleDependencyTest {
+
+    static final ArchRule domain_depends_on_the_jdk_only = classes().that().resideInAPackage(DOMAIN)
+            .should().onlyDependOnClassesThat().resideInAnyPackage(DOMAIN, "java..")
+            .because("the model must be usable and testable with nothing but the JDK")
+            .allowEmptyShould(false);
+
+    static final ArchRule application_depends_on_the_domain_only = classes().that().resideInAPackage(APPLICATION)
+            .should().onlyDependOnClassesThat().resideInAnyPackage(APPLICATION, DOMAIN, "java..")
+            .because("use cases and ports speak of the domain; technology stays in adapters")
+            .allowEmptyShould(false);
+
+    static final ArchRule no_adapter_depends_on_another = slices().matching("dev.hexaflow.adapters.(*)..")
+            .should().notDependOnEachOther()
+            .because("an adapter that needs another's work goes through a port of application, wired by app")
+            .allowEmptyShould(false);
+
+    static final ArchRule only_the_app_module_knows_the_composition_root = noClasses()
+            .that().resideInAnyPackage(DOMAIN, APPLICATION, ADAPTERS)
+            .should().dependOnClassesThat().resideInAPackage(APP)
+            .because("app is the composition root: it knows every module and no module knows it")
+            .allowEmptyShould(false);
+
+    @Test
+    void domainDependsOnTheJdkOnly() {
+        HexaflowClasses.assertHoldsClasses(DOMAIN);
+        domain_depends_on_the_jdk_only.check(ALL);
+    }
+
+    @Test
+    void applicationDependsOnTheDomainOnly() {
+        HexaflowClasses.assertHoldsClasses(APPLICATION);
+        application_depends_on_the_domain_only.check(ALL);
+    }
+
+    @Test
+    void noAdapterDependsOnAnother() {
+        HexaflowClasses.assertHoldsClasses("dev.hexaflow.adapters.http..", "dev.hexaflow.adapters.persistence..",
+                "dev.hexaflow.adapters.campus..");
+        no_adapter_depends_on_another.check(ALL);
+    }
+
+    @Test
+    void onlyTheAppModuleKnowsTheCompositionRoot() {
+        HexaflowClasses.assertHoldsClasses(APP, ADAPTERS);
+        only_the_app_module_knows_the_composition_root.check(ALL);
+    }
+}

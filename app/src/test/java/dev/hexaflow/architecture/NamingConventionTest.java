@@ -1,0 +1,75 @@
+package dev.hexaflow.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static dev.hexaflow.architecture.HexaflowClasses.ADAPTERS;
+import static dev.hexaflow.architecture.HexaflowClasses.ALL;
+
+import com.tngtech.archunit.lang.ArchRule;
+import org.junit.jupiter.api.Test;
+
+/** Port, use case, service and adapter names follow STYLE.md, so a reader finds each by its name. */
+class NamingConventionTest {
+
+    static final String INBOUND_PORTS = "dev.hexaflow.application..port.in..";
+    static final String OUTBOUND_PORTS = "dev.hexaflow.application..port.out..";
+    static final String SERVICES = "dev.hexaflow.application..service..";
+
+    static final ArchRule inbound_port_interfaces_are_named_use_case = classes()
+            .that().resideInAPackage(INBOUND_PORTS).and().areInterfaces().and().areTopLevelClasses()
+            .should().haveSimpleNameEndingWith("UseCase")
+            .because("one XxxUseCase interface per use case")
+            .allowEmptyShould(false);
+
+    static final ArchRule use_cases_are_implemented_by_services = classes()
+            .that().implement(com.tngtech.archunit.base.DescribedPredicate.describe("a use case",
+                    (com.tngtech.archunit.core.domain.JavaClass c) -> c.getSimpleName().endsWith("UseCase")))
+            .should().haveSimpleNameEndingWith("Service").andShould().resideInAPackage(SERVICES)
+            .because("the implementation of XxxUseCase is XxxService, in application")
+            .allowEmptyShould(false);
+
+    static final ArchRule services_are_final = classes()
+            .that().resideInAPackage(SERVICES).and().areTopLevelClasses()
+            .should().haveModifier(com.tngtech.archunit.core.domain.JavaModifier.FINAL)
+            .because("services are composed by the root, not extended")
+            .allowEmptyShould(false);
+
+    static final ArchRule outbound_ports_are_implemented_only_in_adapters_or_app = classes()
+            .that().implement(com.tngtech.archunit.base.DescribedPredicate.describe("an outbound port",
+                    (com.tngtech.archunit.core.domain.JavaClass c) -> c.getPackageName().contains(".port.out")))
+            .should().resideInAnyPackage(ADAPTERS, HexaflowClasses.APP)
+            .because("an outbound port is what an adapter plugs into")
+            .allowEmptyShould(false);
+
+    static final ArchRule jdbi_and_in_memory_adapters_are_named_for_their_technology = classes()
+            .that().resideInAnyPackage("dev.hexaflow.adapters.persistence.jdbi..",
+                    "dev.hexaflow.adapters.persistence.memory..").and().areTopLevelClasses()
+            .should().haveSimpleNameStartingWith("Jdbi").orShould().haveSimpleNameStartingWith("InMemory")
+            .because("adapters are named <Technology><Port>")
+            .allowEmptyShould(false);
+
+    @Test
+    void inboundPortInterfacesAreNamedUseCase() {
+        HexaflowClasses.assertHoldsClasses(INBOUND_PORTS);
+        inbound_port_interfaces_are_named_use_case.check(ALL);
+    }
+
+    @Test
+    void useCasesAreImplementedByServices() {
+        HexaflowClasses.assertHoldsClasses(SERVICES);
+        use_cases_are_implemented_by_services.check(ALL);
+        services_are_final.check(ALL);
+    }
+
+    @Test
+    void outboundPortsAreImplementedOnlyInAdaptersOrApp() {
+        HexaflowClasses.assertHoldsClasses(OUTBOUND_PORTS, ADAPTERS);
+        outbound_ports_are_implemented_only_in_adapters_or_app.check(ALL);
+    }
+
+    @Test
+    void persistenceAdaptersAreNamedForTheirTechnology() {
+        HexaflowClasses.assertHoldsClasses("dev.hexaflow.adapters.persistence.jdbi..",
+                "dev.hexaflow.adapters.persistence.memory..");
+        jdbi_and_in_memory_adapters_are_named_for_their_technology.check(ALL);
+    }
+}

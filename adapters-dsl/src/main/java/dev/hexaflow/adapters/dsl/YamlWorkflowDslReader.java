@@ -1,0 +1,193 @@
+package dev.hexaflow.adapters.dsl;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.hexaflow.application.workflow.port.out.WorkflowDslReader;
+import dev.hexaflow.domain.workflow.AppInfo;
+import dev.hexaflow.domain.workflow.DataTree;
+import dev.hexaflow.domain.workflow.Edge;
+import dev.hexaflow.domain.workflow.EnvironmentVariable;
+import dev.hexaflow.domain.workflow.Graph;
+import dev.hexaflow.domain.workflow.InvalidWorkflowException;
+import dev.hexaflow.domain.workflow.Node;
+import dev.hexaflow.domain.workflow.NodeType;
+import dev.hexaflow.domain.workflow.Workflow;
+import dev.hexaflow.domain.workflow.WorkflowProblem;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Reads Dify app DSL YAML of versions 0.1.0 to 0.5.x, and files without kind or version (read as 0.1.0). Notes
+ * are skipped; keys only the editor uses are kept as the node's view. Every structural problem is listed.
+ */
+public final class YamlWorkflowDslReader implements WorkflowDslReader {
+
+    /** Top-level node keys that are not editor layout. */
+    private static final List<String> NODE_KEYS = List.of("id", "type", "data", "parentId");
+    static final String NOTE_TYPE = "custom-note";
+
+    private final ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
+
+    @Override
+    public Workflow read(byte[] dsl) {
+        Map<String, Object> document = parse(dsl);
+        List<WorkflowProblem> problems = new ArrayList<>();
+        AppInfo app = app(document.get("app"), problems);
+        String version = document.get("version") == null ? "0.1.0" : String.valueOf(document.get("version"));
+        Map<String, Object> workflow = map(document.get("workflow"));
+        if (workflow == null) {
+            problems.add(WorkflowProblem.ofFile("workflow is missing or is not an object"));
+            throw new InvalidWorkflowException(problems);
+        }
+        Map<String, Object> graph = map(workflow.get("graph"));
+        if (graph == null) {
+            problems.add(WorkflowProblem.ofFile("workflow.graph is missing or is not an object"));
+            throw new InvalidWorkflowException(problems);
+        }
+        List<Node> nodes = nodes(graph.get("nodes"), problems);
+        List<Edge> edges = edges(graph.get("edges"), problems);
+        List<EnvironmentVariable> environment = environment(workflow.get("environment_variables"), problems);
+        Map<String, Object> features = map(workflow.get("features"));
+        if (!problems.isEmpty()) {
+            throw new InvalidWorkflowException(problems);
+        }
+        return new Workflow(app, version, new Graph(nodes, edges),
+                DataTree.of(features == null ? Map.of() : features), environment);
+    }
+
+    private Map<String, Object> parse(byte[] dsl) {
+        Object document;
+        try {
+            document = yaml.readValue(dsl, Object.class);
+        } catch (JsonProcessingException e) {
+            String where = e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ")";
+            throw new InvalidWorkflowException(List.of(WorkflowProblem.ofFile(
+                    "the file is not valid YAML" + where + ": " + e.getOriginalMessage())));
+        } catch (IOException e) {
+            throw new InvalidWorkflowException(List.of(WorkflowProblem.ofFile("the file cannot be read: "
+                    + e.getMessage())));
+        }
+        Map<String, Object> map = map(document);
+        if (map == null) {
+            throw new InvalidWorkflowException(List.of(WorkflowProblem.ofFile(
+                    "the file is not a Dify app DSL: it must be a YAML mapping with app and workflow")));
+        }
+        return map;
+    }
+
+    private static AppInfo app(Object value, List<WorkflowProblem> problems) {
+        Map<String, Object> app = map(value);
+        if (app == null) {
+            problems.add(WorkflowProblem.ofFile("app is missing or is not an object"));
+            return new AppInfo("", AppInfo.WORKFLOW_MODE, null, null, null, "", false);
+        }
+        String mode = text(app.get("mode"));
+        if (mode == null || mode.isEmpty()) {
+            problems.add(WorkflowProblem.ofFile("app.mode is missing"));
+        } else if (!mode.equals(AppInfo.WORKFLOW_MODE)) {
+            problems.add(WorkflowProblem.ofFile("app.mode is '" + mode + "'; Hexaflow runs workflow apps only"));
+        }
+        return new AppInfo(text(app.get("name")), mode, text(app.get("icon")), text(app.get("icon_type")),
+                text(app.get("icon_background")), text(app.get("description")),
+                Boolean.TRUE.equals(app.get("use_icon_as_answer_icon")));
+    }
+
+    private static List<Node> nodes(Object value, List<WorkflowProblem> problems) {
+        List<Node> nodes = new ArrayList<>();
+        if (!(value instanceof List<?> list)) {
+            problems.add(WorkflowProblem.ofFile("workflow.graph.nodes is missing or is not a list"));
+            return nodes;
+        }
+        for (int i = 0; i < list.size(); i++) {
+            Map<String, Object> node = map(list.get(i));
+            if (node == null) {
+                problems.add(WorkflowProblem.ofFile("workflow.graph.nodes[" + i + "] is not an object"));
+                continue;
+            }
+            if (NOTE_TYPE.equals(text(node.get("type")))) {
+                continue;
+            }
+            String id = text(node.get("id"));
+            Map<String, Object> data = map(node.get("data"));
+            if (id == null || id.isEmpty()) {
+                problems.add(WorkflowProblem.ofFile("workflow.graph.nodes[" + i + "] has no id"));
+                continue;
+            }
+            if (data == null) {
+                problems.add(new WorkflowProblem(id, null, "the node has no data"));
+                continue;
+            }
+            String title = text(data.get("title"));
+            String typeName = text(data.get("type"));
+            Optional<NodeType> type = NodeType.fromWireName(typeName == null ? "" : typeName);
+            if (type.isEmpty()) {
+                problems.add(new WorkflowProblem(id, title, "unknown node type '" + typeName + "'"));
+                continue;
+            }
+            Map<String, Object> view = new LinkedHashMap<>(node);
+            NODE_KEYS.forEach(view::remove);
+            nodes.add(new Node(id, type.get(), Optional.ofNullable(text(node.get("parentId"))), DataTree.of(data),
+                    DataTree.of(view)));
+        }
+        return nodes;
+    }
+
+    private static List<Edge> edges(Object value, List<WorkflowProblem> problems) {
+        List<Edge> edges = new ArrayList<>();
+        if (value == null) {
+            return edges;
+        }
+        if (!(value instanceof List<?> list)) {
+            problems.add(WorkflowProblem.ofFile("workflow.graph.edges is not a list"));
+            return edges;
+        }
+        for (int i = 0; i < list.size(); i++) {
+            Map<String, Object> edge = map(list.get(i));
+            String source = edge == null ? null : text(edge.get("source"));
+            String target = edge == null ? null : text(edge.get("target"));
+            if (source == null || target == null || source.isEmpty() || target.isEmpty()) {
+                problems.add(WorkflowProblem.ofFile("workflow.graph.edges[" + i + "] needs a source and a target"));
+                continue;
+            }
+            edges.add(new Edge(text(edge.get("id")), source, target, text(edge.get("sourceHandle"))));
+        }
+        return edges;
+    }
+
+    private static List<EnvironmentVariable> environment(Object value, List<WorkflowProblem> problems) {
+        List<EnvironmentVariable> variables = new ArrayList<>();
+        if (!(value instanceof List<?> list)) {
+            return variables;
+        }
+        for (int i = 0; i < list.size(); i++) {
+            Map<String, Object> variable = map(list.get(i));
+            String name = variable == null ? null : text(variable.get("name"));
+            if (name == null || name.isEmpty()) {
+                problems.add(WorkflowProblem.ofFile("workflow.environment_variables[" + i + "] has no name"));
+                continue;
+            }
+            variables.add(new EnvironmentVariable(text(variable.get("id")), name, variable.get("value"),
+                    text(variable.get("value_type")), text(variable.get("description"))));
+        }
+        return variables;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> map(Object value) {
+        if (!(value instanceof Map<?, ?> map)) {
+            return null;
+        }
+        Map<String, Object> copy = new LinkedHashMap<>();
+        ((Map<Object, Object>) map).forEach((k, v) -> copy.put(String.valueOf(k), v));
+        return copy;
+    }
+
+    private static String text(Object value) {
+        return value == null ? null : String.valueOf(value);
+    }
+}

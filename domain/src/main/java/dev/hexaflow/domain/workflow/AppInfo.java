@@ -1,0 +1,14 @@
+package dev.hexaflow.domain.workflow;
+
+/** What the DSL says of the app: its name, mode, icon and description. */
+public record AppInfo(String name, String mode, String icon, String iconType, String iconBackground,
+        String description, boolean useIconAsAnswerIcon) {
+
+    public static final String WORKFLOW_MODE = "workflow";
+
+    public AppInfo {
+        name = name == null ? "" : name;
+        mode = mode == null ? "" : mode;
+        description = description == null ? "" : description;
+    }
+}

@@ -1,0 +1,55 @@
+package dev.hexaflow.domain.workflow;
+
+import java.util.Optional;
+
+/** The node types of Dify's DSL, by their {@code data.type} names. */
+public enum NodeType {
+    START("start"),
+    END("end"),
+    ANSWER("answer"),
+    LLM("llm"),
+    KNOWLEDGE_RETRIEVAL("knowledge-retrieval"),
+    IF_ELSE("if-else"),
+    CODE("code"),
+    TEMPLATE_TRANSFORM("template-transform"),
+    QUESTION_CLASSIFIER("question-classifier"),
+    HTTP_REQUEST("http-request"),
+    TOOL("tool"),
+    VARIABLE_AGGREGATOR("variable-aggregator"),
+    /** The legacy name of the variable aggregator. */
+    VARIABLE_ASSIGNER("variable-assigner"),
+    LOOP("loop"),
+    LOOP_START("loop-start"),
+    LOOP_END("loop-end"),
+    ITERATION("iteration"),
+    ITERATION_START("iteration-start"),
+    PARAMETER_EXTRACTOR("parameter-extractor"),
+    ASSIGNER("assigner"),
+    DOCUMENT_EXTRACTOR("document-extractor"),
+    LIST_OPERATOR("list-operator"),
+    AGENT("agent");
+
+    private final String wireName;
+
+    NodeType(String wireName) {
+        this.wireName = wireName;
+    }
+
+    public String wireName() {
+        return wireName;
+    }
+
+    public static Optional<NodeType> fromWireName(String name) {
+        for (NodeType type : values()) {
+            if (type.wireName.equals(name)) {
+                return Optional.of(type);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Iteration and loop hold a sub-graph of their own. */
+    public boolean isContainer() {
+        return this == ITERATION || this == LOOP;
+    }
+}

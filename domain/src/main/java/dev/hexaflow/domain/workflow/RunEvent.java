@@ -1,0 +1,45 @@
+package dev.hexaflow.domain.workflow;
+
+import java.util.List;
+import java.util.Map;
+
+/** What a run tells its listeners as it goes, in Dify's order: started, node events, text, finished. */
+public sealed interface RunEvent {
+
+    record WorkflowStarted(WorkflowRun run) implements RunEvent {
+    }
+
+    record NodeStarted(NodeExecution execution) implements RunEvent {
+    }
+
+    record NodeFinished(NodeExecution execution) implements RunEvent {
+    }
+
+    /** A failed attempt of a node with retries left; the next attempt follows. */
+    record NodeRetried(NodeExecution attempt, int retryIndex) implements RunEvent {
+    }
+
+    /** Text of an end output, or a model's tokens as they arrive. */
+    record TextChunk(String text, List<String> fromVariableSelector) implements RunEvent {
+        public TextChunk {
+            fromVariableSelector = List.copyOf(fromVariableSelector);
+        }
+    }
+
+    /** An iteration or loop container began; Dify sends these instead of node_started for containers. */
+    record ContainerStarted(String executionId, Node node, int index, String predecessorNodeId,
+            Map<String, Object> inputs, long createdAt) implements RunEvent {
+    }
+
+    /** The container begins round {@code round} (0-based). */
+    record ContainerNext(String executionId, Node node, int round, long createdAt) implements RunEvent {
+    }
+
+    record ContainerCompleted(String executionId, Node node, int index, String predecessorNodeId,
+            Map<String, Object> inputs, Map<String, Object> outputs, NodeStatus status, String error,
+            double elapsedTime, long totalTokens, int steps, long createdAt, long finishedAt) implements RunEvent {
+    }
+
+    record WorkflowFinished(WorkflowRun run) implements RunEvent {
+    }
+}

@@ -1,0 +1,27 @@
+package dev.hexaflow.domain.workflow;
+
+import java.util.List;
+
+/**
+ * A workflow app as its DSL describes it: the app, the graph, the features (file upload, text to speech and the
+ * rest, kept as given), and the environment variables.
+ *
+ * @param dslVersion the DSL version the file declared (0.1.0 where it declared none)
+ */
+public record Workflow(AppInfo app, String dslVersion, Graph graph, DataTree features,
+        List<EnvironmentVariable> environmentVariables) {
+
+    public Workflow {
+        if (app == null || graph == null) {
+            throw new IllegalArgumentException("a workflow needs its app and its graph");
+        }
+        dslVersion = dslVersion == null ? "0.1.0" : dslVersion;
+        features = features == null ? DataTree.of(java.util.Map.of()) : features;
+        environmentVariables = environmentVariables == null ? List.of() : List.copyOf(environmentVariables);
+    }
+
+    /** The start node's input form, as its {@code variables} data. */
+    public List<DataTree> inputForm() {
+        return graph.starts().stream().findFirst().map(start -> start.data().trees("variables")).orElse(List.of());
+    }
+}

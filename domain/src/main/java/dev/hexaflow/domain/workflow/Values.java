@@ -89,6 +89,61 @@ public final class Values {
         return pythonRepr(value);
     }
 
+    /**
+     * The markdown Dify streams for a value: objects as indented JSON, arrays as "- item" lines, files as links
+     * (images as pictures), everything else as its text.
+     */
+    public static String markdown(Object value) {
+        if (value instanceof FileValue file) {
+            String link = "[" + file.filename() + "](" + file.attribute("url").orElse("") + ")";
+            return "image".equals(file.type()) ? "!" + link : link;
+        }
+        if (value instanceof Map<?, ?>) {
+            StringBuilder out = new StringBuilder();
+            writeIndented(out, value, 0);
+            return out.toString();
+        }
+        if (value instanceof List<?> list) {
+            StringBuilder out = new StringBuilder();
+            boolean files = !list.isEmpty() && list.stream().allMatch(item -> item instanceof FileValue);
+            for (Object item : list) {
+                if (out.length() > 0) {
+                    out.append('\n');
+                }
+                out.append(files ? markdown(item) : "- " + pythonRepr(item));
+            }
+            return out.toString();
+        }
+        return value == null ? "" : text(value);
+    }
+
+    /** Python's json.dumps with indent=2. */
+    private static void writeIndented(StringBuilder out, Object value, int depth) {
+        String pad = "  ".repeat(depth + 1);
+        if (value instanceof Map<?, ?> map && !map.isEmpty()) {
+            out.append("{\n");
+            int i = 0;
+            for (Map.Entry<?, ?> entry : map.entrySet()) {
+                out.append(pad);
+                quoteJson(out, String.valueOf(entry.getKey()));
+                out.append(": ");
+                writeIndented(out, entry.getValue(), depth + 1);
+                out.append(++i < map.size() ? ",\n" : "\n");
+            }
+            out.append("  ".repeat(depth)).append('}');
+        } else if (value instanceof List<?> list && !list.isEmpty()) {
+            out.append("[\n");
+            for (int i = 0; i < list.size(); i++) {
+                out.append(pad);
+                writeIndented(out, list.get(i), depth + 1);
+                out.append(i + 1 < list.size() ? ",\n" : "\n");
+            }
+            out.append("  ".repeat(depth)).append(']');
+        } else {
+            writeJson(out, value, ", ", ": ");
+        }
+    }
+
     /** JSON as Python's {@code json.dumps(value, ensure_ascii=False)} writes it: ", " and ": " separators. */
     public static String pythonJson(Object value) {
         StringBuilder out = new StringBuilder();

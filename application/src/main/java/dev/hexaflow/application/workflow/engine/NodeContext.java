@@ -1,0 +1,106 @@
+package dev.hexaflow.application.workflow.engine;
+
+import dev.hexaflow.domain.workflow.ExecutionMetadata;
+import dev.hexaflow.domain.workflow.Graph;
+import dev.hexaflow.domain.workflow.Node;
+import dev.hexaflow.domain.workflow.RunEvent;
+import dev.hexaflow.domain.workflow.VariablePool;
+import java.util.List;
+
+/** What a node may use while it runs: its variables, the run's stop signal, and the means to emit and nest. */
+public final class NodeContext implements StopSignal {
+
+    private final RunState run;
+    private final Node node;
+    private final VariablePool pool;
+    private final String executionId;
+    private final ExecutionMetadata metadata;
+    private final GraphRunner graph;
+
+    NodeContext(RunState run, Node node, VariablePool pool, String executionId, ExecutionMetadata metadata,
+            GraphRunner graph) {
+        this.run = run;
+        this.node = node;
+        this.pool = pool;
+        this.executionId = executionId;
+        this.metadata = metadata;
+        this.graph = graph;
+    }
+
+    public Node node() {
+        return node;
+    }
+
+    public VariablePool pool() {
+        return pool;
+    }
+
+    public EngineSettings settings() {
+        return run.settings;
+    }
+
+    public String runId() {
+        return run.runId;
+    }
+
+    /** Streams text to the run's listeners, as an end output or a model's tokens. */
+    public void emitText(String text, List<String> fromVariableSelector) {
+        if (!text.isEmpty()) {
+            run.emit(new RunEvent.TextChunk(text, fromVariableSelector));
+        }
+    }
+
+    @Override
+    public boolean isStopped() {
+        return run.stopped();
+    }
+
+    /** Throws when the run is stopping, for loops that check between steps. */
+    public void checkStopped() {
+        if (run.stopped()) {
+            throw new RunStoppedException();
+        }
+    }
+
+    /**
+     * Registers a way to cancel blocking work (a model call, an HTTP request, a code process) when the run stops;
+     * close the handle once the work is done.
+     */
+    @Override
+    public AutoCloseable onStop(Runnable cancel) {
+        return run.onStop(cancel);
+    }
+
+    /** Tells listeners that the container this node is begins its round (iteration or loop). */
+    public void emitRound(int round) {
+        run.emit(new RunEvent.ContainerNext(executionId, node, round, run.now()));
+    }
+
+    /**
+     * Runs the children of this container from its start node on the given pool, as one round; answers whether a
+     * loop-end node was reached.
+     *
+     * @throws NodeFailure with the first child failure
+     */
+    public ChildrenOutcome runChildren(String startNodeId, VariablePool roundPool, ExecutionMetadata roundMetadata) {
+        return graph.runChildren(node, startNodeId, roundPool, roundMetadata);
+    }
+
+    /** Where a container runs its rounds in parallel. */
+    public java.util.concurrent.Executor executor() {
+        return run.executor;
+    }
+
+    public ExecutionMetadata metadata() {
+        return metadata;
+    }
+
+    /** How a round of a container's children ended. */
+    public record ChildrenOutcome(boolean reachedLoopEnd) {
+    }
+
+    /** The graph the run works on, for nodes that look at their neighbours. */
+    public Graph graphOf() {
+        return graph.graph();
+    }
+}

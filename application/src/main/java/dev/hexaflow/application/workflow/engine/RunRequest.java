@@ -1,0 +1,31 @@
+package dev.hexaflow.application.workflow.engine;
+
+import dev.hexaflow.domain.workflow.FileValue;
+import dev.hexaflow.domain.workflow.Workflow;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One run to make: the workflow, the ids it runs under, the end user, the inputs as the client sent them (checked
+ * against the start form by the engine), and the files of {@code sys.files}.
+ */
+public record RunRequest(Workflow workflow, String appId, String workflowId, String userId,
+        Map<String, Object> inputs, List<FileValue> files) {
+
+    public RunRequest {
+        if (workflow == null) {
+            throw new IllegalArgumentException("a run needs a workflow");
+        }
+        appId = appId == null ? "" : appId;
+        workflowId = workflowId == null ? "" : workflowId;
+        if (userId == null || userId.isEmpty()) {
+            throw new IllegalArgumentException("a run needs a user");
+        }
+        inputs = inputs == null ? Map.of() : inputs;
+        files = files == null ? List.of() : List.copyOf(files);
+    }
+
+    public static RunRequest of(Workflow workflow, String userId, Map<String, Object> inputs) {
+        return new RunRequest(workflow, null, null, userId, inputs, List.of());
+    }
+}

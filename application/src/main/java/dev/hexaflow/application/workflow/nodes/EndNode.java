@@ -1,0 +1,67 @@
+package dev.hexaflow.application.workflow.nodes;
+
+import dev.hexaflow.application.workflow.engine.NodeContext;
+import dev.hexaflow.application.workflow.engine.NodeExecutor;
+import dev.hexaflow.application.workflow.engine.NodeResult;
+import dev.hexaflow.application.workflow.engine.PreparedNode;
+import dev.hexaflow.domain.workflow.DataTree;
+import dev.hexaflow.domain.workflow.Node;
+import dev.hexaflow.domain.workflow.NodeType;
+import dev.hexaflow.domain.workflow.Values;
+import dev.hexaflow.domain.workflow.VariableSelector;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * end: names the run's outputs, and streams them as Dify's response node does: each output's markdown, with a
+ * newline chunk between outputs. Outputs whose text a model already streamed as it came are not sent twice.
+ */
+public final class EndNode implements NodeExecutor {
+
+    @Override
+    public NodeType type() {
+        return NodeType.END;
+    }
+
+    @Override
+    public PreparedNode prepare(Node node) {
+        List<String> names = new ArrayList<>();
+        List<VariableSelector> selectors = new ArrayList<>();
+        for (DataTree output : node.data().trees("outputs")) {
+            names.add(output.string("variable"));
+            selectors.add(output.selector("value_selector"));
+        }
+        return new PreparedNode() {
+            @Override
+            public List<VariableSelector> references() {
+                return selectors;
+            }
+
+            @Override
+            public Optional<Set<String>> outputs() {
+                return Optional.of(new LinkedHashSet<>(names));
+            }
+
+            @Override
+            public NodeResult run(NodeContext context) {
+                Map<String, Object> outputs = new LinkedHashMap<>();
+                for (int i = 0; i < names.size(); i++) {
+                    Object value = context.pool().get(selectors.get(i)).orElse(null);
+                    outputs.put(names.get(i), value);
+                    if (i > 0) {
+                        context.emitText("\n", List.of(node.id(), "answer"));
+                    }
+                    if (!StreamedText.wasStreamed(context, selectors.get(i))) {
+                        context.emitText(Values.markdown(value), selectors.get(i).path());
+                    }
+                }
+                return NodeResult.of(outputs, outputs);
+            }
+        };
+    }
+}

@@ -1,0 +1,51 @@
+package dev.hexaflow.application.workflow.nodes;
+
+import dev.hexaflow.application.workflow.engine.NodeContext;
+import dev.hexaflow.application.workflow.engine.NodeExecutor;
+import dev.hexaflow.application.workflow.engine.NodeResult;
+import dev.hexaflow.application.workflow.engine.PreparedNode;
+import dev.hexaflow.domain.workflow.Node;
+import dev.hexaflow.domain.workflow.NodeType;
+import dev.hexaflow.domain.workflow.VariableSelector;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The nodes that only mark a place: iteration-start and loop-start (where a container's round begins) and
+ * loop-end (reaching it ends the loop; the engine watches for it).
+ */
+public final class PassiveNode implements NodeExecutor {
+
+    private final NodeType type;
+
+    public PassiveNode(NodeType type) {
+        this.type = type;
+    }
+
+    @Override
+    public NodeType type() {
+        return type;
+    }
+
+    @Override
+    public PreparedNode prepare(Node node) {
+        return new PreparedNode() {
+            @Override
+            public List<VariableSelector> references() {
+                return List.of();
+            }
+
+            @Override
+            public Optional<Set<String>> outputs() {
+                return Optional.of(Set.of());
+            }
+
+            @Override
+            public NodeResult run(NodeContext context) {
+                return NodeResult.of(Map.of(), Map.of());
+            }
+        };
+    }
+}

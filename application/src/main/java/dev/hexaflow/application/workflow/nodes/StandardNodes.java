@@ -1,0 +1,43 @@
+package dev.hexaflow.application.workflow.nodes;
+
+import dev.hexaflow.application.workflow.engine.NodeCatalogue;
+import dev.hexaflow.application.workflow.engine.NodeExecutor;
+import dev.hexaflow.application.workflow.port.out.CodeRunner;
+import dev.hexaflow.application.workflow.port.out.TemplateRenderer;
+import dev.hexaflow.domain.workflow.NodeType;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Every node type Hexaflow runs, given the adapters that do their library and I/O work. */
+public final class StandardNodes {
+
+    /** The adapters the nodes need. */
+    public record Services(TemplateRenderer templates, List<CodeRunner> codeRunners) {
+        public Services {
+            codeRunners = codeRunners == null ? List.of() : List.copyOf(codeRunners);
+        }
+    }
+
+    private StandardNodes() {
+    }
+
+    public static NodeCatalogue catalogue(Services services) {
+        List<NodeExecutor> executors = new ArrayList<>(List.of(
+                new StartNode(),
+                new EndNode(),
+                new IfElseNode(),
+                new VariableAggregatorNode(NodeType.VARIABLE_AGGREGATOR),
+                new VariableAggregatorNode(NodeType.VARIABLE_ASSIGNER),
+                new AssignerNode(),
+                new IterationNode(),
+                new LoopNode(),
+                new PassiveNode(NodeType.ITERATION_START),
+                new PassiveNode(NodeType.LOOP_START),
+                new PassiveNode(NodeType.LOOP_END),
+                new CodeNode(services.codeRunners())));
+        if (services.templates() != null) {
+            executors.add(new TemplateTransformNode(services.templates()));
+        }
+        return new NodeCatalogue(executors);
+    }
+}

@@ -1,0 +1,71 @@
+package dev.hexaflow.application.workflow.nodes;
+
+import dev.hexaflow.application.workflow.engine.NodeContext;
+import dev.hexaflow.application.workflow.engine.NodeExecutor;
+import dev.hexaflow.application.workflow.engine.NodeFailure;
+import dev.hexaflow.application.workflow.engine.NodeResult;
+import dev.hexaflow.application.workflow.engine.PreparedNode;
+import dev.hexaflow.application.workflow.port.out.TemplateRenderer;
+import dev.hexaflow.domain.workflow.DataTree;
+import dev.hexaflow.domain.workflow.Node;
+import dev.hexaflow.domain.workflow.NodeType;
+import dev.hexaflow.domain.workflow.VariableSelector;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/** template-transform: renders its Jinja2 template with its named variables into {@code output}, capped in length. */
+public final class TemplateTransformNode implements NodeExecutor {
+
+    private final TemplateRenderer renderer;
+
+    public TemplateTransformNode(TemplateRenderer renderer) {
+        this.renderer = renderer;
+    }
+
+    @Override
+    public NodeType type() {
+        return NodeType.TEMPLATE_TRANSFORM;
+    }
+
+    @Override
+    public PreparedNode prepare(Node node) {
+        String template = node.data().string("template", "");
+        Map<String, VariableSelector> variables = new LinkedHashMap<>();
+        for (DataTree variable : node.data().trees("variables")) {
+            variables.put(variable.string("variable"), variable.selector("value_selector"));
+        }
+        return new PreparedNode() {
+            @Override
+            public List<VariableSelector> references() {
+                return new ArrayList<>(variables.values());
+            }
+
+            @Override
+            public Optional<Set<String>> outputs() {
+                return Optional.of(Set.of("output"));
+            }
+
+            @Override
+            public NodeResult run(NodeContext context) {
+                Map<String, Object> inputs = new LinkedHashMap<>();
+                variables.forEach((name, selector) -> inputs.put(name, context.pool().get(selector).orElse(null)));
+                String output;
+                try {
+                    output = renderer.render(template, inputs);
+                } catch (TemplateRenderer.TemplateException e) {
+                    throw new NodeFailure("TemplateTransformNodeError", e.getMessage(), e);
+                }
+                int max = context.settings().maxTemplateLength();
+                if (output.length() > max) {
+                    throw new NodeFailure("TemplateTransformNodeError", "Output length exceeds " + max
+                            + " characters", null);
+                }
+                return NodeResult.of(inputs, Map.of("output", output));
+            }
+        };
+    }
+}

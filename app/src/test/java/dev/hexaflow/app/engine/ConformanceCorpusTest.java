@@ -6,15 +6,13 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hexaflow.adapters.dsl.YamlWorkflowDslReader;
-import dev.hexaflow.adapters.nodes.code.CodeLimits;
-import dev.hexaflow.adapters.nodes.code.PythonWorkerCodeRunner;
-import dev.hexaflow.adapters.nodes.code.RhinoCodeRunner;
-import dev.hexaflow.adapters.nodes.template.JinjavaTemplateRenderer;
+import dev.hexaflow.app.EngineConfiguration;
+import dev.hexaflow.app.Engines;
+import dev.hexaflow.app.fakes.FakeModelServer;
 import dev.hexaflow.application.workflow.engine.PreparedWorkflow;
 import dev.hexaflow.application.workflow.engine.RunListener;
 import dev.hexaflow.application.workflow.engine.RunRequest;
 import dev.hexaflow.application.workflow.engine.WorkflowEngine;
-import dev.hexaflow.application.workflow.nodes.StandardNodes;
 import dev.hexaflow.domain.workflow.Values;
 import dev.hexaflow.domain.workflow.WorkflowRun;
 import java.io.IOException;
@@ -37,14 +35,13 @@ class ConformanceCorpusTest {
 
     static final Path CORPUS = Path.of("..", "..", "shared", "conformance", "dify-dsl");
     private static final ObjectMapper JSON = new ObjectMapper();
-    static final PythonWorkerCodeRunner PYTHON = new PythonWorkerCodeRunner(PythonWorkerCodeRunner.locate("python3"),
-            CodeLimits.DEFAULTS);
-    static final WorkflowEngine ENGINE = new WorkflowEngine(StandardNodes.catalogue(new StandardNodes.Services(
-            new JinjavaTemplateRenderer(), List.of(new RhinoCodeRunner(CodeLimits.DEFAULTS), PYTHON))));
+    static final FakeModelServer MODEL = new FakeModelServer();
+    static final WorkflowEngine ENGINE = Engines.standard(EngineConfiguration.fromEnvironment(Map.of())
+            .withLlm(MODEL.baseUrl(), "test-key"));
 
     @AfterAll
-    static void stopWorkers() {
-        PYTHON.close();
+    static void stopModel() {
+        MODEL.close();
     }
 
     static Stream<Arguments> cases() throws IOException {
@@ -64,7 +61,10 @@ class ConformanceCorpusTest {
     @ParameterizedTest(name = "{0}: {1}")
     @MethodSource("cases")
     void eachCaseGivesTheStatusAndOutputsDifysTestsExpect(String file, String name, JsonNode c) throws IOException {
-        assumeTrue(c.get("llm_mock").isNull(), "model cases run against a fake model server");
+        JsonNode mock = c.get("llm_mock");
+        if (mock.isObject()) {
+            MODEL.answer(script(mock));
+        }
         PreparedWorkflow workflow = ENGINE.prepare(new YamlWorkflowDslReader().read(
                 Files.readAllBytes(CORPUS.resolve(file))));
         @SuppressWarnings("unchecked")
@@ -74,10 +74,34 @@ class ConformanceCorpusTest {
                 RunListener.NONE);
 
         assertThat(run.status().wireName()).as(run.error()).isEqualTo(c.get("expect_status").asText());
+        if (mock.isObject() && mock.has("error")) {
+            assertThat(run.error()).contains(mock.get("error").asText());
+        }
+        if (mock.isObject() && mock.has("delay_seconds")) {
+            assertThat(run.elapsedTime()).isGreaterThanOrEqualTo(mock.get("delay_seconds").asDouble());
+        }
+        if (mock.isObject() && mock.has("usage") && run.status().wireName().equals("succeeded")) {
+            assertThat(run.totalTokens()).isEqualTo(mock.get("usage").get("total_tokens").asLong());
+        }
         if (c.hasNonNull("expect_outputs")) {
             Object expected = Values.normalize(JSON.convertValue(c.get("expect_outputs"), Map.class));
             assertThat(numbersAsDoubles(run.outputs())).isEqualTo(numbersAsDoubles(expected));
         }
+    }
+
+    /** What the fake model answers for a case whose model Dify's test mocked. */
+    private static FakeModelServer.Script script(JsonNode mock) {
+        if (mock.has("error")) {
+            return FakeModelServer.Script.failure(500, mock.get("error").asText());
+        }
+        JsonNode usage = mock.path("usage");
+        FakeModelServer.Script script = FakeModelServer.Script.text(mock.get("text").asText(),
+                usage.path("prompt_tokens").asLong(10), usage.path("completion_tokens").asLong(5));
+        if (mock.has("delay_seconds")) {
+            int pieces = Math.max(1, script.pieces().size());
+            script = script.pausing((long) Math.ceil(mock.get("delay_seconds").asDouble() * 1000 / pieces));
+        }
+        return script;
     }
 
     /** The fixtures the manifest does not list, with the outputs their own descriptions state. */

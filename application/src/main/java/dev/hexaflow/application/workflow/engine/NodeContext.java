@@ -86,6 +86,12 @@ public final class NodeContext implements StopSignal {
         return graph.runChildren(node, startNodeId, roundPool, roundMetadata);
     }
 
+    /** One object per run under {@code key}, made on first use: state that nodes of one run share. */
+    @SuppressWarnings("unchecked")
+    public <T> T runScoped(String key, java.util.function.Supplier<T> create) {
+        return (T) run.scoped.computeIfAbsent(key, k -> create.get());
+    }
+
     /** Where a container runs its rounds in parallel. */
     public java.util.concurrent.Executor executor() {
         return run.executor;

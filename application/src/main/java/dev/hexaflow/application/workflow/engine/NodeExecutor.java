@@ -11,4 +11,12 @@ public interface NodeExecutor {
 
     /** @throws InvalidNodeDataException naming the field when the data does not fit the type */
     PreparedNode prepare(Node node);
+
+    /**
+     * Checked before every run: whether this server can run the node now.
+     *
+     * @throws NodeUnavailableException when it cannot, such as a model node with no model provider
+     */
+    default void checkReady(Node node) {
+    }
 }

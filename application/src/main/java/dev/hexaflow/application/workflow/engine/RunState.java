@@ -34,6 +34,7 @@ final class RunState {
     private final AtomicReference<Stop> stop = new AtomicReference<>();
     private final Set<Runnable> cancellations = ConcurrentHashMap.newKeySet();
     private final Map<String, Object> outputs = new LinkedHashMap<>();
+    final Map<String, Object> scoped = new ConcurrentHashMap<>();
 
     RunState(String runId, Supplier<String> ids, Clock clock, EngineSettings settings, Executor executor,
             RunListener listener) {

@@ -65,9 +65,13 @@ public final class WorkflowEngine {
      * or not anyone waits for it.
      *
      * @throws InvalidInputsException before anything starts when an input does not fit the form
+     * @throws NodeUnavailableException before anything starts when a node cannot run on this server
      */
     public RunHandle start(PreparedWorkflow prepared, RunRequest request, RunListener listener) {
         Workflow workflow = prepared.workflow();
+        for (Node node : workflow.graph().nodes()) {
+            catalogue.executor(node.type()).ifPresent(executor -> executor.checkReady(node));
+        }
         Map<String, Object> inputs = InputForm.check(workflow, request.inputs());
         String runId = ids.get();
         String taskId = ids.get();

@@ -26,6 +26,9 @@ final class WorkflowValidator {
     static final Set<String> SYSTEM_VARIABLES = Set.of("user_id", "app_id", "workflow_id", "workflow_run_id",
             "timestamp", "files", "query", "conversation_id", "dialogue_count", "invoke_from");
 
+    /** What a node with an error strategy adds to its outputs when it fails. */
+    static final Set<String> ERROR_OUTPUTS = Set.of("error_message", "error_type");
+
     private final NodeCatalogue catalogue;
 
     WorkflowValidator(NodeCatalogue catalogue) {
@@ -85,6 +88,10 @@ final class WorkflowValidator {
             return Optional.empty();
         }
         Optional<Set<String>> outputs = sourceBehavior.outputs();
+        boolean handlesErrors = !source.get().data().string("error_strategy", "").isEmpty();
+        if (handlesErrors && ERROR_OUTPUTS.contains(reference.variable())) {
+            return Optional.empty();
+        }
         if (outputs.isPresent() && !outputs.get().contains(reference.variable())) {
             return Optional.of(WorkflowProblem.of(node, "refers to " + reference + ", but " + source.get().label()
                     + " has no output " + reference.variable() + " (it has " + String.join(", ",

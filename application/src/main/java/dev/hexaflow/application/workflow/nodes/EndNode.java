@@ -7,7 +7,6 @@ import dev.hexaflow.application.workflow.engine.PreparedNode;
 import dev.hexaflow.domain.workflow.DataTree;
 import dev.hexaflow.domain.workflow.Node;
 import dev.hexaflow.domain.workflow.NodeType;
-import dev.hexaflow.domain.workflow.Values;
 import dev.hexaflow.domain.workflow.VariableSelector;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -17,10 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
-/**
- * end: names the run's outputs, and streams them as Dify's response node does: each output's markdown, with a
- * newline chunk between outputs. Outputs whose text a model already streamed as it came are not sent twice.
- */
+/** end: names the run's outputs, and streams what a model has not streamed of them already ({@link EndStreams}). */
 public final class EndNode implements NodeExecutor {
 
     @Override
@@ -51,15 +47,9 @@ public final class EndNode implements NodeExecutor {
             public NodeResult run(NodeContext context) {
                 Map<String, Object> outputs = new LinkedHashMap<>();
                 for (int i = 0; i < names.size(); i++) {
-                    Object value = context.pool().get(selectors.get(i)).orElse(null);
-                    outputs.put(names.get(i), value);
-                    if (i > 0) {
-                        context.emitText("\n", List.of(node.id(), "answer"));
-                    }
-                    if (!StreamedText.wasStreamed(context, selectors.get(i))) {
-                        context.emitText(Values.markdown(value), selectors.get(i).path());
-                    }
+                    outputs.put(names.get(i), context.pool().get(selectors.get(i)).orElse(null));
                 }
+                EndStreams.of(context).finish(context, node);
                 return NodeResult.of(outputs, outputs);
             }
         };

@@ -3,6 +3,8 @@ package dev.hexaflow.application.workflow.nodes;
 import dev.hexaflow.application.workflow.engine.NodeCatalogue;
 import dev.hexaflow.application.workflow.engine.NodeExecutor;
 import dev.hexaflow.application.workflow.port.out.CodeRunner;
+import dev.hexaflow.application.workflow.port.out.HttpRequester;
+import dev.hexaflow.application.workflow.port.out.ModelProvider;
 import dev.hexaflow.application.workflow.port.out.TemplateRenderer;
 import dev.hexaflow.domain.workflow.NodeType;
 import java.util.ArrayList;
@@ -12,7 +14,8 @@ import java.util.List;
 public final class StandardNodes {
 
     /** The adapters the nodes need. */
-    public record Services(TemplateRenderer templates, List<CodeRunner> codeRunners) {
+    public record Services(TemplateRenderer templates, List<CodeRunner> codeRunners, HttpRequester http,
+            ModelProvider models) {
         public Services {
             codeRunners = codeRunners == null ? List.of() : List.copyOf(codeRunners);
         }
@@ -38,6 +41,10 @@ public final class StandardNodes {
         if (services.templates() != null) {
             executors.add(new TemplateTransformNode(services.templates()));
         }
+        if (services.http() != null) {
+            executors.add(new HttpRequestNode(services.http()));
+        }
+        executors.add(new LlmNode(services.models(), services.templates()));
         return new NodeCatalogue(executors);
     }
 }

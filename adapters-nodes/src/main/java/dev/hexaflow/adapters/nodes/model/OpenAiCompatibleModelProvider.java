@@ -1,0 +1,224 @@
+package dev.hexaflow.adapters.nodes.model;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.hexaflow.application.workflow.engine.StopSignal;
+import dev.hexaflow.application.workflow.port.out.ModelProvider;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Consumer;
+
+/**
+ * Any OpenAI-compatible chat-completions endpoint ({@code POST {base}/chat/completions}, streamed as server-sent
+ * events). The DSL's model name is sent as it is unless the configuration maps it: first by
+ * {@code provider/model}, then by provider, then by {@code *}.
+ */
+public final class OpenAiCompatibleModelProvider implements ModelProvider {
+
+    /** The completion parameters an OpenAI-compatible endpoint understands; others in the DSL are Dify's own. */
+    private static final Set<String> PARAMETERS = Set.of("temperature", "top_p", "max_tokens", "presence_penalty",
+            "frequency_penalty", "stop", "seed", "response_format");
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final URI baseUrl;
+    private final String apiKey;
+    private final Map<String, String> models;
+    private final Duration firstByteTimeout;
+    private final HttpClient client;
+
+    public OpenAiCompatibleModelProvider(URI baseUrl, String apiKey, Map<String, String> models,
+            Duration connectTimeout, Duration firstByteTimeout) {
+        this.baseUrl = baseUrl;
+        this.apiKey = apiKey;
+        this.models = models == null ? Map.of() : Map.copyOf(models);
+        this.firstByteTimeout = firstByteTimeout;
+        this.client = HttpClient.newBuilder().connectTimeout(connectTimeout).build();
+    }
+
+    @Override
+    public boolean isConfigured() {
+        return baseUrl != null;
+    }
+
+    String modelFor(String provider, String model) {
+        return models.getOrDefault(provider + "/" + model, models.getOrDefault(provider,
+                models.getOrDefault("*", model)));
+    }
+
+    @Override
+    public ChatResult chat(ChatRequest request, Consumer<String> onText, StopSignal stop) {
+        if (baseUrl == null) {
+            throw new ModelException("No model endpoint is configured", null);
+        }
+        String base = baseUrl.toString().replaceAll("/+$", "");
+        HttpRequest.Builder http = HttpRequest.newBuilder(URI.create(base + "/chat/completions"))
+                .timeout(firstByteTimeout)
+                .header("Content-Type", "application/json")
+                .header("Accept", "text/event-stream")
+                .POST(HttpRequest.BodyPublishers.ofString(body(request), StandardCharsets.UTF_8));
+        if (apiKey != null && !apiKey.isBlank()) {
+            http.header("Authorization", "Bearer " + apiKey);
+        }
+        CompletableFuture<HttpResponse<InputStream>> exchange = client.sendAsync(http.build(),
+                HttpResponse.BodyHandlers.ofInputStream());
+        InputStream[] open = new InputStream[1];
+        try (AutoCloseable cancel = stop.onStop(() -> {
+            exchange.cancel(true);
+            closeQuietly(open[0]);
+        })) {
+            HttpResponse<InputStream> response = exchange.get();
+            open[0] = response.body();
+            if (response.statusCode() >= 400) {
+                throw new ModelException(error(request, response), null);
+            }
+            return read(response.body(), onText, stop);
+        } catch (CancellationException e) {
+            throw new ModelException("The model call was stopped", e);
+        } catch (ExecutionException e) {
+            throw new ModelException("[" + request.provider() + "] Error: the model endpoint " + base
+                    + " cannot be reached: " + e.getCause().getMessage(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ModelException("The model call was interrupted", e);
+        } catch (ModelException e) {
+            throw e;
+        } catch (Exception e) {
+            if (stop.isStopped()) {
+                throw new ModelException("The model call was stopped", e);
+            }
+            throw new ModelException("[" + request.provider() + "] Error: " + e.getMessage(), e);
+        }
+    }
+
+    private String body(ChatRequest request) {
+        ObjectNode body = JSON.createObjectNode();
+        body.put("model", modelFor(request.provider(), request.model()));
+        ArrayNode messages = body.putArray("messages");
+        for (ChatMessage message : request.messages()) {
+            ObjectNode item = messages.addObject().put("role", message.role());
+            if (message.imageUrls().isEmpty()) {
+                item.put("content", message.text());
+            } else {
+                ArrayNode parts = item.putArray("content");
+                parts.addObject().put("type", "text").put("text", message.text());
+                for (String url : message.imageUrls()) {
+                    parts.addObject().put("type", "image_url").putObject("image_url").put("url", url);
+                }
+            }
+        }
+        request.parameters().forEach((name, value) -> {
+            if (PARAMETERS.contains(name) && value != null) {
+                body.set(name, JSON.valueToTree(value));
+            }
+        });
+        if (!request.tools().isEmpty()) {
+            ArrayNode tools = body.putArray("tools");
+            for (Tool tool : request.tools()) {
+                ObjectNode function = tools.addObject().put("type", "function").putObject("function");
+                function.put("name", tool.name()).put("description", tool.description());
+                function.set("parameters", JSON.valueToTree(tool.parameters()));
+            }
+        }
+        body.put("stream", true);
+        body.putObject("stream_options").put("include_usage", true);
+        return body.toString();
+    }
+
+    private static ChatResult read(InputStream stream, Consumer<String> onText, StopSignal stop) throws IOException {
+        StringBuilder text = new StringBuilder();
+        String finish = "stop";
+        Usage usage = Usage.NONE;
+        Map<Integer, String[]> calls = new TreeMap<>();
+        BufferedReader lines = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8));
+        String line;
+        while ((line = lines.readLine()) != null) {
+            if (stop.isStopped()) {
+                throw new ModelException("The model call was stopped", null);
+            }
+            if (!line.startsWith("data:")) {
+                continue;
+            }
+            String data = line.substring(5).strip();
+            if (data.equals("[DONE]")) {
+                break;
+            }
+            JsonNode chunk = JSON.readTree(data);
+            if (chunk.has("error")) {
+                throw new ModelException("Error: " + chunk.path("error").path("message").asText(chunk.toString()),
+                        null);
+            }
+            JsonNode choice = chunk.path("choices").path(0);
+            JsonNode delta = choice.path("delta");
+            String piece = delta.path("content").isTextual() ? delta.path("content").asText() : "";
+            if (!piece.isEmpty()) {
+                text.append(piece);
+                onText.accept(piece);
+            }
+            for (JsonNode call : delta.path("tool_calls")) {
+                String[] parts = calls.computeIfAbsent(call.path("index").asInt(calls.size()),
+                        i -> new String[] {"", ""});
+                parts[0] += call.path("function").path("name").asText("");
+                parts[1] += call.path("function").path("arguments").asText("");
+            }
+            if (choice.hasNonNull("finish_reason")) {
+                finish = choice.get("finish_reason").asText();
+            }
+            JsonNode used = chunk.path("usage");
+            if (used.isObject()) {
+                long prompt = used.path("prompt_tokens").asLong();
+                long completion = used.path("completion_tokens").asLong();
+                usage = new Usage(prompt, completion, used.path("total_tokens").asLong(prompt + completion));
+            }
+        }
+        List<ToolCall> toolCalls = new ArrayList<>();
+        calls.values().forEach(parts -> toolCalls.add(new ToolCall(parts[0], parts[1])));
+        return new ChatResult(text.toString(), usage, finish, toolCalls);
+    }
+
+    private static String error(ChatRequest request, HttpResponse<InputStream> response) throws IOException {
+        String body;
+        try (InputStream in = response.body()) {
+            body = new String(in.readNBytes(64 * 1024), StandardCharsets.UTF_8);
+        }
+        String message = body;
+        try {
+            JsonNode json = JSON.readTree(body);
+            if (json.path("error").isObject()) {
+                message = json.path("error").path("message").asText(body);
+            } else if (json.path("error").isTextual()) {
+                message = json.path("error").asText();
+            }
+        } catch (IOException notJson) {
+            // The endpoint answered text; show it as it is.
+        }
+        return "[" + request.provider() + "] Error: " + response.statusCode() + " " + message.strip();
+    }
+
+    private static void closeQuietly(InputStream stream) {
+        if (stream != null) {
+            try {
+                stream.close();
+            } catch (IOException e) {
+                // Closing is how the read is broken off; nothing else to do.
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package dev.hexaflow.app;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * How the workflow engine is set up, from HEXAFLOW_* variables: the model endpoint and its key, model names
+ * mapped per provider, the python executable, and the limits of runs and code.
+ *
+ * @param models {@code provider=model} or {@code provider/name=model} pairs, {@code *} for every provider
+ */
+public record EngineConfiguration(Optional<URI> llmBaseUrl, Optional<String> llmApiKey, Map<String, String> models,
+        String python, int maxSteps, Duration maxRunTime, Duration codeTimeout) {
+
+    public EngineConfiguration {
+        models = Map.copyOf(models);
+        if (maxSteps < 1) {
+            throw new UsageException("HEXAFLOW_MAX_STEPS must be at least 1");
+        }
+    }
+
+    public static EngineConfiguration fromEnvironment(Map<String, String> env) {
+        Optional<URI> base = Optional.ofNullable(env.get("HEXAFLOW_LLM_BASE_URL")).filter(s -> !s.isBlank())
+                .map(EngineConfiguration::uri);
+        return new EngineConfiguration(base,
+                Optional.ofNullable(env.get("HEXAFLOW_LLM_API_KEY")).filter(s -> !s.isBlank()),
+                models(env.getOrDefault("HEXAFLOW_LLM_MODELS", "")),
+                env.getOrDefault("HEXAFLOW_PYTHON", "python3"),
+                number(env, "HEXAFLOW_MAX_STEPS", 500),
+                Duration.ofSeconds(number(env, "HEXAFLOW_MAX_RUN_SECONDS", 1200)),
+                Duration.ofSeconds(number(env, "HEXAFLOW_CODE_TIMEOUT_SECONDS", 15)));
+    }
+
+    public EngineConfiguration withLlm(URI baseUrl, String apiKey) {
+        return new EngineConfiguration(Optional.of(baseUrl), Optional.ofNullable(apiKey), models, python, maxSteps,
+                maxRunTime, codeTimeout);
+    }
+
+    private static URI uri(String text) {
+        try {
+            URI uri = URI.create(text.strip());
+            if (uri.getScheme() == null || !uri.getScheme().startsWith("http")) {
+                throw new IllegalArgumentException("not http(s)");
+            }
+            return uri;
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("HEXAFLOW_LLM_BASE_URL must be an http(s) URL, was '" + text + "'");
+        }
+    }
+
+    private static Map<String, String> models(String text) {
+        Map<String, String> map = new LinkedHashMap<>();
+        for (String pair : text.split(",")) {
+            if (pair.isBlank()) {
+                continue;
+            }
+            int equals = pair.indexOf('=');
+            if (equals <= 0 || equals == pair.length() - 1) {
+                throw new UsageException("HEXAFLOW_LLM_MODELS takes provider=model pairs separated by commas, "
+                        + "not '" + pair.strip() + "'");
+            }
+            map.put(pair.substring(0, equals).strip(), pair.substring(equals + 1).strip());
+        }
+        return map;
+    }
+
+    private static int number(Map<String, String> env, String name, int otherwise) {
+        String text = env.get(name);
+        if (text == null || text.isBlank()) {
+            return otherwise;
+        }
+        try {
+            int value = Integer.parseInt(text.strip());
+            if (value < 1) {
+                throw new NumberFormatException();
+            }
+            return value;
+        } catch (NumberFormatException e) {
+            throw new UsageException(name + " must be a whole number above 0, was '" + text + "'");
+        }
+    }
+}

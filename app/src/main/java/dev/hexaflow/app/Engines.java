@@ -1,0 +1,37 @@
+package dev.hexaflow.app;
+
+import dev.hexaflow.adapters.nodes.code.CodeLimits;
+import dev.hexaflow.adapters.nodes.code.PythonWorkerCodeRunner;
+import dev.hexaflow.adapters.nodes.code.RhinoCodeRunner;
+import dev.hexaflow.adapters.nodes.http.JdkHttpRequester;
+import dev.hexaflow.adapters.nodes.model.OpenAiCompatibleModelProvider;
+import dev.hexaflow.adapters.nodes.template.JinjavaTemplateRenderer;
+import dev.hexaflow.application.workflow.engine.EngineSettings;
+import dev.hexaflow.application.workflow.engine.WorkflowEngine;
+import dev.hexaflow.application.workflow.nodes.StandardNodes;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+
+/** Builds the engine with the standard adapters, as the server and the command line use it. */
+public final class Engines {
+
+    private Engines() {
+    }
+
+    public static WorkflowEngine standard(EngineConfiguration config) {
+        CodeLimits limits = new CodeLimits(config.codeTimeout(), CodeLimits.DEFAULTS.memoryBytes(),
+                CodeLimits.DEFAULTS.maxResultChars());
+        OpenAiCompatibleModelProvider models = new OpenAiCompatibleModelProvider(config.llmBaseUrl().orElse(null),
+                config.llmApiKey().orElse(null), config.models(), Duration.ofSeconds(10), Duration.ofSeconds(120));
+        StandardNodes.Services services = new StandardNodes.Services(new JinjavaTemplateRenderer(),
+                List.of(new RhinoCodeRunner(limits),
+                        new PythonWorkerCodeRunner(PythonWorkerCodeRunner.locate(config.python()), limits)),
+                new JdkHttpRequester(), models);
+        EngineSettings settings = EngineSettings.DEFAULTS.withMaxSteps(config.maxSteps())
+                .withMaxTime(config.maxRunTime());
+        return new WorkflowEngine(StandardNodes.catalogue(services), settings, Clock.systemUTC(),
+                () -> UUID.randomUUID().toString());
+    }
+}

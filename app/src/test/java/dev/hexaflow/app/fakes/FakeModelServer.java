@@ -1,0 +1,141 @@
+package dev.hexaflow.app.fakes;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+
+/**
+ * A real OpenAI-compatible chat-completions server on loopback, for tests: it streams a scripted answer as
+ * server-sent events, word by word, with a pause before each piece, or fails with a status and message; and it
+ * keeps every request it received.
+ */
+public final class FakeModelServer implements AutoCloseable {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** What the next calls answer. */
+    public record Script(List<String> pieces, long promptTokens, long completionTokens, long pauseMillis,
+            int failStatus, String failMessage, String toolName, String toolArguments) {
+
+        public static Script text(String text, long prompt, long completion) {
+            return new Script(words(text), prompt, completion, 0, 0, null, null, null);
+        }
+
+        public static Script failure(int status, String message) {
+            return new Script(List.of(), 0, 0, 0, status, message, null, null);
+        }
+
+        public static Script toolCall(String name, String arguments) {
+            return new Script(List.of(), 10, 5, 0, 0, null, name, arguments);
+        }
+
+        public Script pausing(long millis) {
+            return new Script(pieces, promptTokens, completionTokens, millis, failStatus, failMessage, toolName,
+                    toolArguments);
+        }
+
+        /** Splits as Dify's mock does: "This", " is", " a", ... */
+        static List<String> words(String text) {
+            String[] words = text.split(" ", -1);
+            List<String> pieces = new java.util.ArrayList<>();
+            for (int i = 0; i < words.length; i++) {
+                pieces.add(i == 0 ? words[i] : " " + words[i]);
+            }
+            return pieces;
+        }
+    }
+
+    private final HttpServer server;
+    private volatile Script script = Script.text("ok", 1, 1);
+    private final List<JsonNode> requests = new CopyOnWriteArrayList<>();
+
+    public FakeModelServer() {
+        try {
+            server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        server.setExecutor(Executors.newCachedThreadPool());
+        server.createContext("/v1/chat/completions", this::complete);
+        server.start();
+    }
+
+    public URI baseUrl() {
+        return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + "/v1");
+    }
+
+    public void answer(Script next) {
+        this.script = next;
+    }
+
+    public List<JsonNode> requests() {
+        return requests;
+    }
+
+    private void complete(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            requests.add(JSON.readTree(exchange.getRequestBody()));
+            Script now = script;
+            if (now.failStatus() > 0) {
+                byte[] body = JSON.createObjectNode().set("error", JSON.createObjectNode()
+                        .put("message", now.failMessage()).put("type", "server_error")).toString()
+                        .getBytes(StandardCharsets.UTF_8);
+                exchange.getResponseHeaders().set("Content-Type", "application/json");
+                exchange.sendResponseHeaders(now.failStatus(), body.length);
+                exchange.getResponseBody().write(body);
+                return;
+            }
+            exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
+            exchange.sendResponseHeaders(200, 0);
+            OutputStream out = exchange.getResponseBody();
+            for (String piece : now.pieces()) {
+                pause(now.pauseMillis());
+                send(out, "{\"choices\":[{\"index\":0,\"delta\":{\"content\":" + JSON.writeValueAsString(piece)
+                        + "},\"finish_reason\":null}]}");
+            }
+            if (now.toolName() != null) {
+                send(out, "{\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"name\":"
+                        + JSON.writeValueAsString(now.toolName()) + ",\"arguments\":"
+                        + JSON.writeValueAsString(now.toolArguments()) + "}}]},\"finish_reason\":null}]}");
+            }
+            send(out, "{\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\""
+                    + (now.toolName() != null ? "tool_calls" : "stop") + "\"}]}");
+            send(out, "{\"choices\":[],\"usage\":{\"prompt_tokens\":" + now.promptTokens()
+                    + ",\"completion_tokens\":" + now.completionTokens() + ",\"total_tokens\":"
+                    + (now.promptTokens() + now.completionTokens()) + "}}");
+            out.write("data: [DONE]\n\n".getBytes(StandardCharsets.UTF_8));
+            out.flush();
+        } catch (IOException e) {
+            // The client went away (a stopped run); nothing more to send.
+        }
+    }
+
+    private static void send(OutputStream out, String json) throws IOException {
+        out.write(("data: " + json + "\n\n").getBytes(StandardCharsets.UTF_8));
+        out.flush();
+    }
+
+    private static void pause(long millis) {
+        if (millis > 0) {
+            try {
+                Thread.sleep(millis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+}

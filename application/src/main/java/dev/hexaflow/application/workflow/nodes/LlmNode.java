@@ -1,0 +1,205 @@
+package dev.hexaflow.application.workflow.nodes;
+
+import dev.hexaflow.application.workflow.engine.NodeContext;
+import dev.hexaflow.application.workflow.engine.NodeExecutor;
+import dev.hexaflow.application.workflow.engine.NodeFailure;
+import dev.hexaflow.application.workflow.engine.NodeResult;
+import dev.hexaflow.application.workflow.engine.PreparedNode;
+import dev.hexaflow.application.workflow.port.out.ModelProvider;
+import dev.hexaflow.application.workflow.port.out.ModelProvider.ChatMessage;
+import dev.hexaflow.application.workflow.port.out.ModelProvider.ChatRequest;
+import dev.hexaflow.application.workflow.port.out.ModelProvider.ChatResult;
+import dev.hexaflow.application.workflow.port.out.TemplateRenderer;
+import dev.hexaflow.domain.workflow.DataTree;
+import dev.hexaflow.domain.workflow.FileValue;
+import dev.hexaflow.domain.workflow.Node;
+import dev.hexaflow.domain.workflow.NodeType;
+import dev.hexaflow.domain.workflow.Values;
+import dev.hexaflow.domain.workflow.VariablePool;
+import dev.hexaflow.domain.workflow.VariableSelector;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * llm: renders its prompts (basic, with {@code {{#node.var#}}} and {@code {{#context#}}}, or jinja2 with named
+ * variables), adds the context and vision files, asks the model, and answers {@code text}, {@code usage} and
+ * {@code finish_reason}. When an end node shows its text, the text streams to the client as the model makes it.
+ */
+public final class LlmNode implements NodeExecutor {
+
+    private final ModelProvider models;
+    private final TemplateRenderer templates;
+
+    public LlmNode(ModelProvider models, TemplateRenderer templates) {
+        this.models = models;
+        this.templates = templates;
+    }
+
+    @Override
+    public NodeType type() {
+        return NodeType.LLM;
+    }
+
+    @Override
+    public void checkReady(Node node) {
+        ModelNodes.checkReady(models);
+    }
+
+    private record Prompt(String role, String text, boolean jinja2) {
+    }
+
+    @Override
+    public PreparedNode prepare(Node node) {
+        DataTree data = node.data();
+        DataTree model = data.tree("model");
+        String provider = model.string("provider", "");
+        String name = model.string("name");
+        Map<String, Object> parameters = model.tree("completion_params").asMap();
+        List<Prompt> prompts = new ArrayList<>();
+        Object template = data.get("prompt_template");
+        if (template instanceof List<?>) {
+            for (DataTree prompt : data.trees("prompt_template")) {
+                boolean jinja2 = prompt.string("edition_type", "basic").equals("jinja2");
+                prompts.add(new Prompt(prompt.string("role", "user"),
+                        jinja2 ? prompt.string("jinja2_text", "") : prompt.string("text", ""), jinja2));
+            }
+        } else {
+            DataTree prompt = data.tree("prompt_template");
+            boolean jinja2 = prompt.string("edition_type", "basic").equals("jinja2");
+            prompts.add(new Prompt("user", jinja2 ? prompt.string("jinja2_text", "") : prompt.string("text", ""),
+                    jinja2));
+        }
+        Map<String, VariableSelector> jinjaVariables = new LinkedHashMap<>();
+        for (DataTree variable : data.tree("prompt_config").trees("jinja2_variables")) {
+            jinjaVariables.put(variable.string("variable"), variable.selector("value_selector"));
+        }
+        DataTree context = data.tree("context");
+        Optional<VariableSelector> contextSelector = context.bool("enabled", false)
+                ? context.optionalSelector("variable_selector") : Optional.empty();
+        DataTree vision = data.tree("vision");
+        Optional<VariableSelector> visionSelector = vision.bool("enabled", false)
+                ? vision.tree("configs").optionalSelector("variable_selector") : Optional.empty();
+        boolean separateReasoning = data.string("reasoning_format", "tagged").equals("separated");
+        List<VariableSelector> references = new ArrayList<>(jinjaVariables.values());
+        prompts.stream().filter(p -> !p.jinja2()).forEach(p -> references.addAll(VariablePool.references(p.text())));
+        contextSelector.ifPresent(references::add);
+        visionSelector.ifPresent(references::add);
+        return new PreparedNode() {
+            @Override
+            public List<VariableSelector> references() {
+                return references;
+            }
+
+            @Override
+            public Optional<Set<String>> outputs() {
+                return Optional.of(Set.of("text", "reasoning_content", "usage", "finish_reason", "structured_output",
+                        "files"));
+            }
+
+            @Override
+            public NodeResult run(NodeContext ctx) {
+                VariablePool pool = ctx.pool();
+                String contextText = contextSelector.flatMap(pool::get).map(LlmNode::contextText).orElse("");
+                Map<String, Object> jinja = new LinkedHashMap<>();
+                jinjaVariables.forEach((variable, selector) -> jinja.put(variable, pool.get(selector).orElse(null)));
+                List<ChatMessage> messages = new ArrayList<>();
+                for (Prompt prompt : prompts) {
+                    String text = prompt.jinja2() ? render(prompt.text(), jinja)
+                            : pool.render(prompt.text().replace("{{#context#}}", contextText));
+                    messages.add(ChatMessage.of(prompt.role(), text));
+                }
+                List<String> images = visionSelector.flatMap(pool::get).map(LlmNode::imageUrls).orElse(List.of());
+                if (!images.isEmpty()) {
+                    int last = lastUser(messages);
+                    ChatMessage user = messages.get(last);
+                    messages.set(last, new ChatMessage(user.role(), user.text(), images));
+                }
+                long started = System.nanoTime();
+                java.util.function.Consumer<String> stream = new java.util.function.Consumer<>() {
+                    private java.util.function.Consumer<String> sink;
+
+                    @Override
+                    public void accept(String piece) {
+                        if (sink == null) {
+                            sink = EndStreams.of(ctx).streamFor(ctx, node.id(), "text").orElse(p -> { });
+                        }
+                        sink.accept(piece);
+                    }
+                };
+                ChatResult result = ModelNodes.chat(models, new ChatRequest(provider, name, messages, parameters,
+                        List.of()), stream, ctx);
+                String text = result.text();
+                String reasoning = "";
+                if (separateReasoning) {
+                    String[] split = ModelNodes.splitThinking(text);
+                    reasoning = split[0];
+                    text = split[1];
+                }
+                Map<String, Object> usage = ModelNodes.usage(result.usage(), (System.nanoTime() - started) / 1e9);
+                Map<String, Object> outputs = new LinkedHashMap<>();
+                outputs.put("text", text);
+                outputs.put("reasoning_content", reasoning);
+                outputs.put("usage", usage);
+                outputs.put("finish_reason", result.finishReason());
+                Map<String, Object> process = new LinkedHashMap<>();
+                process.put("model_mode", model.string("mode", "chat"));
+                process.put("prompts", messages.stream().map(m -> Map.of("role", m.role(), "text", m.text()))
+                        .toList());
+                process.put("model_provider", provider);
+                process.put("model_name", name);
+                process.put("usage", usage);
+                process.put("finish_reason", result.finishReason());
+                return new NodeResult(Map.of(), process, outputs, null, result.usage().totalTokens(), null);
+            }
+
+            private String render(String text, Map<String, Object> variables) {
+                if (templates == null) {
+                    throw new NodeFailure("LLMNodeError", "jinja2 prompts need a template renderer", null);
+                }
+                try {
+                    return templates.render(text, variables);
+                } catch (TemplateRenderer.TemplateException e) {
+                    throw new NodeFailure("LLMNodeError", "The jinja2 prompt failed: " + e.getMessage(), e);
+                }
+            }
+        };
+    }
+
+    private static int lastUser(List<ChatMessage> messages) {
+        for (int i = messages.size() - 1; i >= 0; i--) {
+            if (messages.get(i).role().equals("user")) {
+                return i;
+            }
+        }
+        messages.add(ChatMessage.of("user", ""));
+        return messages.size() - 1;
+    }
+
+    /** A context is text, or knowledge-retrieval results whose contents are joined. */
+    static String contextText(Object value) {
+        if (value instanceof List<?> list) {
+            List<String> parts = new ArrayList<>();
+            for (Object item : list) {
+                parts.add(item instanceof Map<?, ?> map && map.get("content") != null
+                        ? String.valueOf(map.get("content")) : Values.text(item));
+            }
+            return String.join("\n", parts);
+        }
+        return Values.text(value);
+    }
+
+    private static List<String> imageUrls(Object value) {
+        List<String> urls = new ArrayList<>();
+        List<?> files = value instanceof List<?> list ? list : List.of(value);
+        for (Object file : files) {
+            if (file instanceof FileValue f && "image".equals(f.type())) {
+                f.attribute("url").map(String::valueOf).ifPresent(urls::add);
+            }
+        }
+        return urls;
+    }
+}

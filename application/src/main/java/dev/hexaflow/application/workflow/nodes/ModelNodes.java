@@ -1,0 +1,64 @@
+package dev.hexaflow.application.workflow.nodes;
+
+import dev.hexaflow.application.workflow.engine.NodeFailure;
+import dev.hexaflow.application.workflow.engine.NodeUnavailableException;
+import dev.hexaflow.application.workflow.engine.StopSignal;
+import dev.hexaflow.application.workflow.port.out.ModelProvider;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** What the model nodes (llm, parameter-extractor, question-classifier) share. */
+final class ModelNodes {
+
+    static final String PROVIDER_NOT_INITIALIZED = "provider_not_initialize";
+    private static final Pattern THINKING = Pattern.compile("(?s)^\\s*<think>(.*?)</think>\\s*");
+
+    private ModelNodes() {
+    }
+
+    static void checkReady(ModelProvider models) {
+        if (models == null || !models.isConfigured()) {
+            throw new NodeUnavailableException(PROVIDER_NOT_INITIALIZED, "No valid model provider credentials "
+                    + "found. Set HEXAFLOW_LLM_BASE_URL (and HEXAFLOW_LLM_API_KEY) to an OpenAI-compatible endpoint.");
+        }
+    }
+
+    static ModelProvider.ChatResult chat(ModelProvider models, ModelProvider.ChatRequest request,
+            Consumer<String> onText, StopSignal stop) {
+        try {
+            return models.chat(request, onText, stop);
+        } catch (ModelProvider.ModelException e) {
+            throw new NodeFailure("InvokeError", e.getMessage(), e);
+        }
+    }
+
+    /** Dify's usage object; prices stay 0 since Hexaflow keeps no price list. */
+    static Map<String, Object> usage(ModelProvider.Usage usage, double latency) {
+        Map<String, Object> map = new LinkedHashMap<>();
+        map.put("prompt_tokens", usage.promptTokens());
+        map.put("prompt_unit_price", "0");
+        map.put("prompt_price_unit", "0");
+        map.put("prompt_price", "0");
+        map.put("completion_tokens", usage.completionTokens());
+        map.put("completion_unit_price", "0");
+        map.put("completion_price_unit", "0");
+        map.put("completion_price", "0");
+        map.put("total_tokens", usage.totalTokens());
+        map.put("total_price", "0");
+        map.put("currency", "USD");
+        map.put("latency", Math.round(latency * 1000) / 1000.0);
+        return map;
+    }
+
+    /** Splits a leading {@code <think>...</think>} from the answer: [reasoning, text]. */
+    static String[] splitThinking(String text) {
+        Matcher matcher = THINKING.matcher(text);
+        if (matcher.find()) {
+            return new String[] {matcher.group(1).strip(), text.substring(matcher.end())};
+        }
+        return new String[] {"", text};
+    }
+}

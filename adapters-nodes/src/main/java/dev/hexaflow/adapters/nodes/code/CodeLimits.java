@@ -3,12 +3,13 @@ package dev.hexaflow.adapters.nodes.code;
 import java.time.Duration;
 
 /**
- * The limits of one code run: wall time, memory (for javascript, bytes allocated by the run; for python, the
- * worker's address space), and the size of the result.
+ * The limits of one code run: wall time; memory, which for javascript is an allocation budget (bytes the call may
+ * allocate, garbage included, so it must be generous next to the time limit: it stops runaway allocators, not busy
+ * loops) and for python the worker's address space; and the size of the result.
  */
 public record CodeLimits(Duration timeout, long memoryBytes, int maxResultChars) {
 
-    public static final CodeLimits DEFAULTS = new CodeLimits(Duration.ofSeconds(15), 256L * 1024 * 1024,
+    public static final CodeLimits DEFAULTS = new CodeLimits(Duration.ofSeconds(15), 1024L * 1024 * 1024,
             4 * 1024 * 1024);
 
     public CodeLimits {

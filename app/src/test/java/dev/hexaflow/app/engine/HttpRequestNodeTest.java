@@ -1,0 +1,175 @@
+package dev.hexaflow.app.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.hexaflow.app.EngineConfiguration;
+import dev.hexaflow.app.Engines;
+import dev.hexaflow.app.fakes.FakeHttpTarget;
+import dev.hexaflow.application.workflow.engine.RunHandle;
+import dev.hexaflow.application.workflow.engine.RunListener;
+import dev.hexaflow.application.workflow.engine.RunRequest;
+import dev.hexaflow.application.workflow.engine.WorkflowEngine;
+import dev.hexaflow.domain.workflow.FileValue;
+import dev.hexaflow.domain.workflow.RunStatus;
+import dev.hexaflow.domain.workflow.Workflow;
+import dev.hexaflow.domain.workflow.WorkflowRun;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+/** The http-request node, built as Dify builds requests, against a real server on loopback. */
+class HttpRequestNodeTest {
+
+    static final FakeHttpTarget TARGET = new FakeHttpTarget();
+    static final WorkflowEngine ENGINE = Engines.standard(EngineConfiguration.fromEnvironment(Map.of()));
+
+    @AfterAll
+    static void stop() {
+        TARGET.close();
+    }
+
+    /** start (input q) → http (the given data) → end (all four outputs). */
+    private static Workflow http(String data) {
+        return Dsl.workflow("""
+                - {id: start, data: {type: start, title: Start, variables: [{variable: q, type: text-input}]}}
+                - id: http
+                  data:
+                    type: http-request
+                    title: Call
+                """ + data.strip().lines().map(l -> "    " + l).reduce("", (a, b) -> a + b + "\n") + """
+                - id: end
+                  data:
+                    type: end
+                    title: End
+                    outputs:
+                      - {variable: status, value_selector: [http, status_code]}
+                      - {variable: body, value_selector: [http, body]}
+                      - {variable: headers, value_selector: [http, headers]}
+                      - {variable: files, value_selector: [http, files]}
+                """, """
+                - {source: start, target: http}
+                - {source: http, target: end}
+                """);
+    }
+
+    private static WorkflowRun run(Workflow workflow, String q) {
+        return ENGINE.run(ENGINE.prepare(workflow), RunRequest.of(workflow, "u", Map.of("q", q)), RunListener.NONE);
+    }
+
+    private static FakeHttpTarget.Seen last() {
+        return TARGET.seen().get(TARGET.seen().size() - 1);
+    }
+
+    @Test
+    void aGetCarriesItsParamsAndHeadersLinesWithReferencesAndABearerKey() {
+        WorkflowRun run = run(http("""
+                method: get
+                url: '%s'
+                params: "lang:{{#start.q#}}\\npage: 2"
+                headers: "X-Trace:{{#start.q#}}-1\\nAccept: application/json"
+                authorization: {type: api-key, config: {type: bearer, api_key: 'sk-{{#start.q#}}'}}
+                body: {type: none, data: []}
+                """.formatted(TARGET.url("/echo"))), "en");
+
+        assertThat(run.status()).as(run.error()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(run.outputs()).containsEntry("status", 200L).containsEntry("body", "{\"echo\":\"GET\"}");
+        assertThat(run.outputs().get("headers")).asString().contains("x-target=fake");
+        assertThat(last().uri()).isEqualTo("/echo?lang=en&page=2");
+        assertThat(last().headers()).containsEntry("x-trace", "en-1").containsEntry("authorization", "Bearer sk-en");
+    }
+
+    @Test
+    void jsonAndFormBodiesAreSentWithTheirContentTypes() {
+        run(http("""
+                method: post
+                url: '%s'
+                body: {type: json, data: [{type: text, value: '{"q": "{{#start.q#}}"}'}]}
+                """.formatted(TARGET.url("/echo"))), "hi");
+        FakeHttpTarget.Seen json = last();
+        run(http("""
+                method: PUT
+                url: '%s'
+                body: {type: x-www-form-urlencoded, data: [{key: a, type: text, value: '{{#start.q#}} there'}]}
+                """.formatted(TARGET.url("/echo"))), "hi");
+        FakeHttpTarget.Seen form = last();
+
+        assertThat(json.method()).isEqualTo("POST");
+        assertThat(json.body()).isEqualTo("{\"q\": \"hi\"}");
+        assertThat(json.headers()).containsEntry("content-type", "application/json");
+        assertThat(form.method()).isEqualTo("PUT");
+        assertThat(form.body()).isEqualTo("a=hi+there");
+        assertThat(form.headers()).containsEntry("content-type", "application/x-www-form-urlencoded");
+    }
+
+    @Test
+    void basicAndCustomHeaderKeysAreSentAsDifySendsThem() {
+        run(http("""
+                url: '%s'
+                authorization: {type: api-key, config: {type: basic, api_key: 'ada:secret'}}
+                """.formatted(TARGET.url("/echo"))), "x");
+        String basic = last().headers().get("authorization");
+        run(http("""
+                url: '%s'
+                authorization: {type: api-key, config: {type: custom, header: X-Api-Key, api_key: k123}}
+                """.formatted(TARGET.url("/echo"))), "x");
+
+        assertThat(basic).isEqualTo("Basic " + Base64.getEncoder().encodeToString("ada:secret".getBytes()));
+        assertThat(last().headers()).containsEntry("x-api-key", "k123");
+    }
+
+    @Test
+    void anErrorStatusIsAResultNotAFailure() {
+        WorkflowRun run = run(http("url: '" + TARGET.url("/status/404") + "'"), "x");
+
+        assertThat(run.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(run.outputs()).containsEntry("status", 404L).containsEntry("body", "status 404");
+    }
+
+    @Test
+    void aBinaryAnswerBecomesAFileAndAnEmptyBody() {
+        WorkflowRun run = run(http("url: '" + TARGET.url("/image") + "'"), "x");
+
+        assertThat(run.outputs()).containsEntry("body", "");
+        FileValue file = (FileValue) ((List<?>) run.outputs().get("files")).get(0);
+        assertThat(file.type()).isEqualTo("image");
+        assertThat(file.mimeType()).isEqualTo("image/png");
+        assertThat(file.size()).isEqualTo(10);
+    }
+
+    @Test
+    void aSlowTargetFailsTheNodeAtItsReadTimeoutWithAClearMessage() {
+        WorkflowRun run = run(http("""
+                url: '%s'
+                timeout: {connect: 5, read: 1}
+                """.formatted(TARGET.url("/slow"))), "x");
+
+        assertThat(run.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(run.error()).contains("timed out after 1s");
+    }
+
+    @Test
+    void anUnreachableTargetFailsTheNodeWithAClearMessage() {
+        WorkflowRun run = run(http("url: 'http://127.0.0.1:9/nothing'"), "x");
+
+        assertThat(run.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(run.error()).startsWith("Request to http://127.0.0.1:9/nothing failed");
+    }
+
+    @Test
+    void aStopCancelsTheRequestInFlightWithinASecond() throws Exception {
+        Workflow workflow = http("url: '" + TARGET.url("/slow") + "'");
+        RunHandle handle = ENGINE.start(ENGINE.prepare(workflow), RunRequest.of(workflow, "u", Map.of("q", "x")),
+                RunListener.NONE);
+        Thread.sleep(300);
+
+        long asked = System.nanoTime();
+        handle.stop();
+        WorkflowRun run = handle.await(Duration.ofSeconds(2));
+
+        assertThat((System.nanoTime() - asked) / 1e9).isLessThan(1.0);
+        assertThat(run.status()).isEqualTo(RunStatus.STOPPED);
+    }
+}

@@ -1,0 +1,87 @@
+package dev.hexaflow.app.fakes;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+
+/**
+ * A real HTTP server on loopback for http-request tests. {@code /echo} answers JSON, {@code /status/N} answers
+ * status N, {@code /slow} answers after three seconds, {@code /image} answers PNG bytes. It keeps each request.
+ */
+public final class FakeHttpTarget implements AutoCloseable {
+
+    /** A request as the target saw it; header names in lower case. */
+    public record Seen(String method, String uri, Map<String, String> headers, String body) {
+    }
+
+    private final HttpServer server;
+    private final List<Seen> seen = new CopyOnWriteArrayList<>();
+
+    public FakeHttpTarget() {
+        try {
+            server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        server.setExecutor(Executors.newCachedThreadPool());
+        server.createContext("/", this::handle);
+        server.start();
+    }
+
+    public String url(String path) {
+        return "http://127.0.0.1:" + server.getAddress().getPort() + path;
+    }
+
+    public List<Seen> seen() {
+        return seen;
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            Map<String, String> headers = new LinkedHashMap<>();
+            exchange.getRequestHeaders().forEach((name, values) -> headers.put(name.toLowerCase(), values.get(0)));
+            String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+            seen.add(new Seen(exchange.getRequestMethod(), exchange.getRequestURI().toString(), headers, body));
+            String path = exchange.getRequestURI().getPath();
+            if (path.startsWith("/status/")) {
+                reply(exchange, Integer.parseInt(path.substring(8)), "text/plain", "status " + path.substring(8));
+            } else if (path.equals("/slow")) {
+                try {
+                    Thread.sleep(3000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                reply(exchange, 200, "text/plain", "late");
+            } else if (path.equals("/image")) {
+                byte[] png = {(byte) 0x89, 'P', 'N', 'G', 13, 10, 26, 10, 0, 0};
+                exchange.getResponseHeaders().set("Content-Type", "image/png");
+                exchange.sendResponseHeaders(200, png.length);
+                exchange.getResponseBody().write(png);
+            } else {
+                reply(exchange, 200, "application/json", "{\"echo\":\"" + exchange.getRequestMethod() + "\"}");
+            }
+        } catch (IOException e) {
+            // The client went away (a stopped run or a timeout).
+        }
+    }
+
+    private static void reply(HttpExchange exchange, int status, String type, String text) throws IOException {
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", type);
+        exchange.getResponseHeaders().set("X-Target", "fake");
+        exchange.sendResponseHeaders(status, bytes.length);
+        exchange.getResponseBody().write(bytes);
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+}

@@ -17,6 +17,10 @@ final class CommandLine {
               campus keys ban KEY          Ban a campus feed API key.
               campus import DATASET FILE   Replace a campus data set (tutors, printers or holidays)
                                            with a CSV file (header row of field names) or a JSON array.
+              run FILE.yml                 Run a Dify workflow DSL file once, with no server and no
+                                           database: prints the blocking result JSON, or with --stream
+                                           the server-sent events. Exit 0 when the run succeeded, 1 when
+                                           it did not, 2 for a bad file or bad inputs.
               help                         Show this help.
 
             The campus commands work on the data dir of a stopped server; while it runs, use the
@@ -26,12 +30,20 @@ final class CommandLine {
               --port N        Port to listen on; 0 picks a free one.  [HEXAFLOW_PORT, default 8080]
               --host H        Address to listen on; 0.0.0.0 for all.   [HEXAFLOW_HOST, default 127.0.0.1]
               --data-dir D    Where the database and files are kept.   [HEXAFLOW_DATA_DIR, default ./data]
+              --inputs JSON   run: the inputs, as a JSON object.          [default {}]
+              --user U        run: the end user (sys.user_id).            [default cli]
+              --stream        run: print the events as the server streams them.
               -h, --help      Show this help.
 
             Environment:
               HEXAFLOW_ADMIN_TOKEN   The admin API's bearer token (16 characters or more). When unset, one
                                      is made on the first start, kept in DATA_DIR/admin-token (readable by
                                      its owner only) and printed once.
+              HEXAFLOW_LLM_BASE_URL  An OpenAI-compatible endpoint for model nodes (…/v1).
+              HEXAFLOW_LLM_API_KEY   Its key, sent as a bearer token.
+              HEXAFLOW_LLM_MODELS    Model names by provider: openai=gpt-4o-mini,*=my-model.
+              HEXAFLOW_MAX_STEPS, HEXAFLOW_MAX_RUN_SECONDS, HEXAFLOW_CODE_TIMEOUT_SECONDS, HEXAFLOW_PYTHON
+                                     Run limits (500 steps, 1200 s), code time limit (15 s), python3 path.
             """;
 
     /** A command the program can carry out. */
@@ -50,6 +62,9 @@ final class CommandLine {
 
         record ImportCampusData(Configuration config, String dataSet, Path file) implements Command {
         }
+
+        record RunWorkflow(Path file, String inputs, String user, boolean stream) implements Command {
+        }
     }
 
     private CommandLine() {
@@ -64,10 +79,15 @@ final class CommandLine {
         List<String> words = new ArrayList<>();
         Configuration config = null;
         List<String[]> flags = new ArrayList<>();
+        boolean stream = false;
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);
             if (arg.equals("-h") || arg.equals("--help")) {
                 return new Command.Help();
+            }
+            if (arg.equals("--stream")) {
+                stream = true;
+                continue;
             }
             if (arg.startsWith("-")) {
                 String name = arg;
@@ -93,19 +113,46 @@ final class CommandLine {
                 words.add(arg);
             }
         }
+        if (!words.isEmpty() && words.get(0).equals("run")) {
+            return runCommand(words, flags, stream);
+        }
+        if (stream) {
+            throw new UsageException("--stream goes with the run command");
+        }
         config = Configuration.fromEnvironment(environment);
         for (String[] flag : flags) {
             config = switch (flag[0]) {
                 case "--port" -> config.withPort(Configuration.port(flag[1], "--port"));
                 case "--host" -> config.withHost(flag[1]);
-                default -> config.withDataDir(Path.of(flag[1]));
+                case "--data-dir" -> config.withDataDir(Path.of(flag[1]));
+                default -> throw new UsageException(flag[0] + " goes with the run command");
             };
         }
         return command(words, config);
     }
 
     private static boolean isFlag(String name) {
-        return name.equals("--port") || name.equals("--host") || name.equals("--data-dir");
+        return List.of("--port", "--host", "--data-dir", "--inputs", "--user").contains(name);
+    }
+
+    private static Command runCommand(List<String> words, List<String[]> flags, boolean stream) {
+        if (words.size() != 2) {
+            throw new UsageException("run takes one DSL file: hexaflow run FILE.yml [--inputs JSON] [--user U] "
+                    + "[--stream]");
+        }
+        String inputs = "{}";
+        String user = "cli";
+        for (String[] flag : flags) {
+            switch (flag[0]) {
+                case "--inputs" -> inputs = flag[1];
+                case "--user" -> user = flag[1];
+                default -> throw new UsageException(flag[0] + " does not go with the run command");
+            }
+        }
+        if (user.isBlank()) {
+            throw new UsageException("--user must not be empty");
+        }
+        return new Command.RunWorkflow(Path.of(words.get(1)), inputs, user, stream);
     }
 
     private static Command command(List<String> words, Configuration config) {

@@ -42,7 +42,13 @@ public final class Main {
             return USAGE;
         }
         try {
+            if (command instanceof CommandLine.Command.RunWorkflow run) {
+                return WorkflowRunCommand.execute(run, environment, out, err);
+            }
             return execute(command, out, err);
+        } catch (UsageException e) {
+            err.println("hexaflow: " + e.getMessage() + " (see hexaflow --help)");
+            return USAGE;
         } catch (StartupException e) {
             err.println("hexaflow: " + e.getMessage());
             return FAILED;

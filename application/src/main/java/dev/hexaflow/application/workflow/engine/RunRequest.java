@@ -7,10 +7,11 @@ import java.util.Map;
 
 /**
  * One run to make: the workflow, the ids it runs under, the end user, the inputs as the client sent them (checked
- * against the start form by the engine), and the files of {@code sys.files}.
+ * against the start form by the engine), and the files of {@code sys.files}. The run and task ids may be chosen
+ * by the caller, who then knows them before the first event; the engine makes them where they are null.
  */
 public record RunRequest(Workflow workflow, String appId, String workflowId, String userId,
-        Map<String, Object> inputs, List<FileValue> files) {
+        Map<String, Object> inputs, List<FileValue> files, String runId, String taskId) {
 
     public RunRequest {
         if (workflow == null) {
@@ -26,6 +27,10 @@ public record RunRequest(Workflow workflow, String appId, String workflowId, Str
     }
 
     public static RunRequest of(Workflow workflow, String userId, Map<String, Object> inputs) {
-        return new RunRequest(workflow, null, null, userId, inputs, List.of());
+        return new RunRequest(workflow, null, null, userId, inputs, List.of(), null, null);
+    }
+
+    public RunRequest withIds(String run, String task) {
+        return new RunRequest(workflow, appId, workflowId, userId, inputs, files, run, task);
     }
 }

@@ -73,8 +73,8 @@ public final class WorkflowEngine {
             catalogue.executor(node.type()).ifPresent(executor -> executor.checkReady(node));
         }
         Map<String, Object> inputs = InputForm.check(workflow, request.inputs());
-        String runId = ids.get();
-        String taskId = ids.get();
+        String runId = request.runId() != null ? request.runId() : ids.get();
+        String taskId = request.taskId() != null ? request.taskId() : ids.get();
         RunState state = new RunState(runId, ids, clock, settings, executor, listener);
         Map<String, Object> system = new LinkedHashMap<>();
         system.put("files", request.files());

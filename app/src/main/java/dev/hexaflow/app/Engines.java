@@ -3,6 +3,8 @@ package dev.hexaflow.app;
 import dev.hexaflow.adapters.nodes.code.CodeLimits;
 import dev.hexaflow.adapters.nodes.code.PythonWorkerCodeRunner;
 import dev.hexaflow.adapters.nodes.code.RhinoCodeRunner;
+import dev.hexaflow.adapters.nodes.document.DocumentTexts;
+import dev.hexaflow.adapters.nodes.document.HttpFileContents;
 import dev.hexaflow.adapters.nodes.http.JdkHttpRequester;
 import dev.hexaflow.adapters.nodes.model.OpenAiCompatibleModelProvider;
 import dev.hexaflow.adapters.nodes.template.JinjavaTemplateRenderer;
@@ -28,7 +30,7 @@ public final class Engines {
         StandardNodes.Services services = new StandardNodes.Services(new JinjavaTemplateRenderer(),
                 List.of(new RhinoCodeRunner(limits),
                         new PythonWorkerCodeRunner(PythonWorkerCodeRunner.locate(config.python()), limits)),
-                new JdkHttpRequester(), models);
+                new JdkHttpRequester(), models, new HttpFileContents(50L * 1024 * 1024), new DocumentTexts());
         EngineSettings settings = EngineSettings.DEFAULTS.withMaxSteps(config.maxSteps())
                 .withMaxTime(config.maxRunTime());
         return new WorkflowEngine(StandardNodes.catalogue(services), settings, Clock.systemUTC(),

@@ -23,6 +23,13 @@ public final class FakeHttpTarget implements AutoCloseable {
 
     private final HttpServer server;
     private final List<Seen> seen = new CopyOnWriteArrayList<>();
+    private final Map<String, Object[]> files = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** Serves {@code bytes} at {@code /files/<name>} with the content type. */
+    public String serve(String name, String contentType, byte[] bytes) {
+        files.put("/files/" + name, new Object[] {contentType, bytes});
+        return url("/files/" + name);
+    }
 
     public FakeHttpTarget() {
         try {
@@ -50,7 +57,13 @@ public final class FakeHttpTarget implements AutoCloseable {
             String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
             seen.add(new Seen(exchange.getRequestMethod(), exchange.getRequestURI().toString(), headers, body));
             String path = exchange.getRequestURI().getPath();
-            if (path.startsWith("/status/")) {
+            if (files.containsKey(path)) {
+                Object[] file = files.get(path);
+                byte[] bytes = (byte[]) file[1];
+                exchange.getResponseHeaders().set("Content-Type", (String) file[0]);
+                exchange.sendResponseHeaders(200, bytes.length);
+                exchange.getResponseBody().write(bytes);
+            } else if (path.startsWith("/status/")) {
                 reply(exchange, Integer.parseInt(path.substring(8)), "text/plain", "status " + path.substring(8));
             } else if (path.equals("/slow")) {
                 try {

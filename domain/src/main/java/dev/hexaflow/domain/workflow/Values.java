@@ -99,9 +99,7 @@ public final class Values {
             return "image".equals(file.type()) ? "!" + link : link;
         }
         if (value instanceof Map<?, ?>) {
-            StringBuilder out = new StringBuilder();
-            writeIndented(out, value, 0);
-            return out.toString();
+            return pythonJsonIndented(value);
         }
         if (value instanceof List<?> list) {
             StringBuilder out = new StringBuilder();
@@ -115,6 +113,13 @@ public final class Values {
             return out.toString();
         }
         return value == null ? "" : text(value);
+    }
+
+    /** JSON as Python's {@code json.dumps(value, indent=2, ensure_ascii=False)} writes it. */
+    public static String pythonJsonIndented(Object value) {
+        StringBuilder out = new StringBuilder();
+        writeIndented(out, value, 0);
+        return out.toString();
     }
 
     /** Python's json.dumps with indent=2. */

@@ -53,6 +53,22 @@ final class ModelNodes {
         return map;
     }
 
+    /** The first JSON object in a model's answer, which may wrap it in prose or a code fence; empty if none. */
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> jsonObject(String answer) {
+        int start = answer.indexOf('{');
+        int end = answer.lastIndexOf('}');
+        if (start < 0 || end <= start) {
+            return Map.of();
+        }
+        try {
+            Object parsed = dev.hexaflow.domain.workflow.JsonText.parse(answer.substring(start, end + 1));
+            return parsed instanceof Map<?, ?> map ? (Map<String, Object>) map : Map.of();
+        } catch (IllegalArgumentException e) {
+            return Map.of();
+        }
+    }
+
     /** Splits a leading {@code <think>...</think>} from the answer: [reasoning, text]. */
     static String[] splitThinking(String text) {
         Matcher matcher = THINKING.matcher(text);

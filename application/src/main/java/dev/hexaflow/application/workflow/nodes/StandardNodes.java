@@ -3,6 +3,8 @@ package dev.hexaflow.application.workflow.nodes;
 import dev.hexaflow.application.workflow.engine.NodeCatalogue;
 import dev.hexaflow.application.workflow.engine.NodeExecutor;
 import dev.hexaflow.application.workflow.port.out.CodeRunner;
+import dev.hexaflow.application.workflow.port.out.DocumentTextExtractor;
+import dev.hexaflow.application.workflow.port.out.FileContents;
 import dev.hexaflow.application.workflow.port.out.HttpRequester;
 import dev.hexaflow.application.workflow.port.out.ModelProvider;
 import dev.hexaflow.application.workflow.port.out.TemplateRenderer;
@@ -15,7 +17,7 @@ public final class StandardNodes {
 
     /** The adapters the nodes need. */
     public record Services(TemplateRenderer templates, List<CodeRunner> codeRunners, HttpRequester http,
-            ModelProvider models) {
+            ModelProvider models, FileContents files, DocumentTextExtractor documents) {
         public Services {
             codeRunners = codeRunners == null ? List.of() : List.copyOf(codeRunners);
         }
@@ -32,6 +34,7 @@ public final class StandardNodes {
                 new VariableAggregatorNode(NodeType.VARIABLE_AGGREGATOR),
                 new VariableAggregatorNode(NodeType.VARIABLE_ASSIGNER),
                 new AssignerNode(),
+                new ListOperatorNode(),
                 new IterationNode(),
                 new LoopNode(),
                 new PassiveNode(NodeType.ITERATION_START),
@@ -45,6 +48,11 @@ public final class StandardNodes {
             executors.add(new HttpRequestNode(services.http()));
         }
         executors.add(new LlmNode(services.models(), services.templates()));
+        executors.add(new QuestionClassifierNode(services.models()));
+        executors.add(new ParameterExtractorNode(services.models()));
+        if (services.files() != null && services.documents() != null) {
+            executors.add(new DocumentExtractorNode(services.files(), services.documents()));
+        }
         return new NodeCatalogue(executors);
     }
 }

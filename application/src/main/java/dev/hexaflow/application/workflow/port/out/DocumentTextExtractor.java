@@ -1,0 +1,14 @@
+package dev.hexaflow.application.workflow.port.out;
+
+/** Turns a document's bytes into text, by its extension (with the dot) or else its MIME type. */
+public interface DocumentTextExtractor {
+
+    /** @throws ExtractionException for a type it does not read, or a file it cannot read */
+    String extract(byte[] content, String extension, String mimeType);
+
+    class ExtractionException extends RuntimeException {
+        public ExtractionException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+}

@@ -8,12 +8,13 @@ import java.util.Optional;
 
 /**
  * How the workflow engine is set up, from HEXAFLOW_* variables: the model endpoint and its key, model names
- * mapped per provider, the python executable, and the limits of runs and code.
+ * mapped per provider, the python executable, the limits of runs and code, and the speech model (the same
+ * endpoint's /audio/speech).
  *
  * @param models {@code provider=model} or {@code provider/name=model} pairs, {@code *} for every provider
  */
 public record EngineConfiguration(Optional<URI> llmBaseUrl, Optional<String> llmApiKey, Map<String, String> models,
-        String python, int maxSteps, Duration maxRunTime, Duration codeTimeout) {
+        String python, int maxSteps, Duration maxRunTime, Duration codeTimeout, String ttsModel) {
 
     public EngineConfiguration {
         models = Map.copyOf(models);
@@ -31,12 +32,13 @@ public record EngineConfiguration(Optional<URI> llmBaseUrl, Optional<String> llm
                 env.getOrDefault("HEXAFLOW_PYTHON", "python3"),
                 number(env, "HEXAFLOW_MAX_STEPS", 500),
                 Duration.ofSeconds(number(env, "HEXAFLOW_MAX_RUN_SECONDS", 1200)),
-                Duration.ofSeconds(number(env, "HEXAFLOW_CODE_TIMEOUT_SECONDS", 15)));
+                Duration.ofSeconds(number(env, "HEXAFLOW_CODE_TIMEOUT_SECONDS", 15)),
+                env.getOrDefault("HEXAFLOW_TTS_MODEL", "tts-1"));
     }
 
     public EngineConfiguration withLlm(URI baseUrl, String apiKey) {
         return new EngineConfiguration(Optional.of(baseUrl), Optional.ofNullable(apiKey), models, python, maxSteps,
-                maxRunTime, codeTimeout);
+                maxRunTime, codeTimeout, ttsModel);
     }
 
     private static URI uri(String text) {

@@ -7,6 +7,7 @@ import dev.hexaflow.adapters.nodes.document.DocumentTexts;
 import dev.hexaflow.adapters.nodes.document.HttpFileContents;
 import dev.hexaflow.adapters.nodes.http.JdkHttpRequester;
 import dev.hexaflow.adapters.nodes.model.OpenAiCompatibleModelProvider;
+import dev.hexaflow.adapters.nodes.model.OpenAiCompatibleSpeechSynthesizer;
 import dev.hexaflow.adapters.nodes.template.JinjavaTemplateRenderer;
 import dev.hexaflow.application.workflow.engine.EngineSettings;
 import dev.hexaflow.application.workflow.engine.WorkflowEngine;
@@ -33,7 +34,9 @@ public final class Engines {
                 new JdkHttpRequester(), models, new HttpFileContents(50L * 1024 * 1024), new DocumentTexts());
         EngineSettings settings = EngineSettings.DEFAULTS.withMaxSteps(config.maxSteps())
                 .withMaxTime(config.maxRunTime());
+        OpenAiCompatibleSpeechSynthesizer speech = new OpenAiCompatibleSpeechSynthesizer(
+                config.llmBaseUrl().orElse(null), config.llmApiKey().orElse(null), config.ttsModel(), "alloy");
         return new WorkflowEngine(StandardNodes.catalogue(services), settings, Clock.systemUTC(),
-                () -> UUID.randomUUID().toString());
+                () -> UUID.randomUUID().toString(), speech);
     }
 }

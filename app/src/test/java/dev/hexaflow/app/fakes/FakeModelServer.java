@@ -66,6 +66,7 @@ public final class FakeModelServer implements AutoCloseable {
         }
         server.setExecutor(Executors.newCachedThreadPool());
         server.createContext("/v1/chat/completions", this::complete);
+        server.createContext("/v1/audio/speech", this::speak);
         server.start();
     }
 
@@ -116,6 +117,19 @@ public final class FakeModelServer implements AutoCloseable {
             out.flush();
         } catch (IOException e) {
             // The client went away (a stopped run); nothing more to send.
+        }
+    }
+
+    /** Answers "audio" that is the text it was given, so a test can read what was spoken. */
+    private void speak(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            JsonNode request = JSON.readTree(exchange.getRequestBody());
+            requests.add(request);
+            byte[] audio = ("MP3:" + request.path("voice").asText() + ":" + request.path("input").asText())
+                    .getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "audio/mpeg");
+            exchange.sendResponseHeaders(200, audio.length);
+            exchange.getResponseBody().write(audio);
         }
     }
 

@@ -42,4 +42,12 @@ public sealed interface RunEvent {
 
     record WorkflowFinished(WorkflowRun run) implements RunEvent {
     }
+
+    /** A piece of the run's text as speech (base64 audio), when the app's text_to_speech feature is on. */
+    record TtsMessage(String messageId, String audio, long createdAt) implements RunEvent {
+    }
+
+    /** The speech is complete. */
+    record TtsMessageEnd(String messageId, long createdAt) implements RunEvent {
+    }
 }

@@ -49,6 +49,12 @@ public final class DifyWire {
 
     /** The stream event for a run event. */
     public static Map<String, Object> event(RunEvent event, String runId, String taskId) {
+        if (event instanceof RunEvent.TtsMessage tts) {
+            return speech("tts_message", runId, taskId, tts.messageId(), tts.audio(), tts.createdAt());
+        }
+        if (event instanceof RunEvent.TtsMessageEnd end) {
+            return speech("tts_message_end", runId, taskId, end.messageId(), "", end.createdAt());
+        }
         if (event instanceof RunEvent.TextChunk chunk) {
             Map<String, Object> data = new LinkedHashMap<>();
             data.put("text", chunk.text());
@@ -107,6 +113,18 @@ public final class DifyWire {
         data.put("finished_at", done.finishedAt());
         data.put("steps", done.steps());
         return envelope(prefix(done.node()) + "_completed", runId, taskId, data);
+    }
+
+    private static Map<String, Object> speech(String kind, String runId, String taskId, String messageId,
+            String audio, long createdAt) {
+        Map<String, Object> event = new LinkedHashMap<>();
+        event.put("event", kind);
+        event.put("workflow_run_id", runId);
+        event.put("task_id", taskId);
+        event.put("message_id", messageId);
+        event.put("created_at", createdAt);
+        event.put("audio", audio);
+        return event;
     }
 
     private static String prefix(Node node) {

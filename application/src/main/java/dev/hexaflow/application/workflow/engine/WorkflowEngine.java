@@ -1,5 +1,6 @@
 package dev.hexaflow.application.workflow.engine;
 
+import dev.hexaflow.application.workflow.port.out.SpeechSynthesizer;
 import dev.hexaflow.domain.workflow.EnvironmentVariable;
 import dev.hexaflow.domain.workflow.Node;
 import dev.hexaflow.domain.workflow.RunEvent;
@@ -36,8 +37,16 @@ public final class WorkflowEngine {
     private final Supplier<String> ids;
     private final ExecutorService executor;
     private final ScheduledExecutorService timers;
+    private final SpeechSynthesizer speech;
 
     public WorkflowEngine(NodeCatalogue catalogue, EngineSettings settings, Clock clock, Supplier<String> ids) {
+        this(catalogue, settings, clock, ids, null);
+    }
+
+    /** @param speech speaks the runs of apps whose text_to_speech feature is on; null for none */
+    public WorkflowEngine(NodeCatalogue catalogue, EngineSettings settings, Clock clock, Supplier<String> ids,
+            SpeechSynthesizer speech) {
+        this.speech = speech;
         this.catalogue = catalogue;
         this.settings = settings;
         this.clock = clock;
@@ -75,7 +84,9 @@ public final class WorkflowEngine {
         Map<String, Object> inputs = InputForm.check(workflow, request.inputs());
         String runId = request.runId() != null ? request.runId() : ids.get();
         String taskId = request.taskId() != null ? request.taskId() : ids.get();
-        RunState state = new RunState(runId, ids, clock, settings, executor, listener);
+        SpeechTail tail = SpeechTail.forApp(workflow.features(), speech);
+        RunState state = new RunState(runId, ids, clock, settings, executor,
+                tail == null ? listener : tail.listening(listener));
         Map<String, Object> system = new LinkedHashMap<>();
         system.put("files", request.files());
         system.put("user_id", request.userId());
@@ -109,6 +120,9 @@ public final class WorkflowEngine {
             }
             try {
                 state.emit(new RunEvent.WorkflowFinished(ended));
+                if (tail != null) {
+                    tail.speak(state, taskId);
+                }
             } finally {
                 finished.complete(ended);
             }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hexaflow.adapters.dsl.YamlWorkflowDslReader;
 import dev.hexaflow.adapters.http.workflow.DifyWire;
+import dev.hexaflow.application.workflow.engine.InputFiles;
 import dev.hexaflow.application.workflow.engine.InvalidInputsException;
 import dev.hexaflow.application.workflow.engine.NodeUnavailableException;
 import dev.hexaflow.application.workflow.engine.PreparedWorkflow;
@@ -71,7 +72,8 @@ final class WorkflowRunCommand {
                 : RunListener.NONE;
         RunHandle handle;
         try {
-            handle = engine.start(prepared, RunRequest.of(workflow, command.user(), inputs).withIds(runId, taskId),
+            Map<String, Object> files = InputFiles.resolve(workflow, inputs, command.user(), InputFiles.Uploads.NONE);
+            handle = engine.start(prepared, RunRequest.of(workflow, command.user(), files).withIds(runId, taskId),
                     listener);
         } catch (InvalidInputsException e) {
             err.println("hexaflow: inputs: " + e.getMessage());

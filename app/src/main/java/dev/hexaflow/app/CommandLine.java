@@ -17,14 +17,19 @@ final class CommandLine {
               campus keys ban KEY          Ban a campus feed API key.
               campus import DATASET FILE   Replace a campus data set (tutors, printers or holidays)
                                            with a CSV file (header row of field names) or a JSON array.
+              apps import FILE.yml         Import a Dify workflow DSL file as an app; prints its id,
+                                           workflow id and first API key.
+              apps list                    List the apps with their current workflow versions.
+              apps keys create APP_ID      Issue another API key for an app and print it.
               run FILE.yml                 Run a Dify workflow DSL file once, with no server and no
                                            database: prints the blocking result JSON, or with --stream
                                            the server-sent events. Exit 0 when the run succeeded, 1 when
                                            it did not, 2 for a bad file or bad inputs.
               help                         Show this help.
 
-            The campus commands work on the data dir of a stopped server; while it runs, use the
-            admin API (POST /admin/campus/keys, PUT /admin/campus/{tutors|printers|holidays}).
+            The campus and apps commands work on the data dir of a stopped server; while it runs, use the
+            admin API (POST /admin/campus/keys, PUT /admin/campus/{tutors|printers|holidays},
+            POST /admin/apps, GET /admin/apps, POST /admin/apps/{id}/keys, ...).
 
             Flags:
               --port N        Port to listen on; 0 picks a free one.  [HEXAFLOW_PORT, default 8080]
@@ -65,6 +70,15 @@ final class CommandLine {
         }
 
         record RunWorkflow(Path file, String inputs, String user, boolean stream) implements Command {
+        }
+
+        record ImportApp(Configuration config, Path file) implements Command {
+        }
+
+        record ListApps(Configuration config) implements Command {
+        }
+
+        record CreateAppKey(Configuration config, String appId) implements Command {
         }
     }
 
@@ -162,6 +176,19 @@ final class CommandLine {
         }
         if (words.equals(List.of("help"))) {
             return new Command.Help();
+        }
+        if (words.get(0).equals("apps")) {
+            if (words.size() == 3 && words.get(1).equals("import")) {
+                return new Command.ImportApp(config, Path.of(words.get(2)));
+            }
+            if (words.equals(List.of("apps", "list"))) {
+                return new Command.ListApps(config);
+            }
+            if (words.size() == 4 && words.subList(0, 3).equals(List.of("apps", "keys", "create"))) {
+                return new Command.CreateAppKey(config, words.get(3));
+            }
+            throw new UsageException("unknown apps command '" + String.join(" ", words)
+                    + "'; try: apps import FILE.yml | apps list | apps keys create APP_ID");
         }
         if (words.get(0).equals("campus")) {
             if (words.equals(List.of("campus", "keys", "create"))) {

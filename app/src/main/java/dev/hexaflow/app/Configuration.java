@@ -9,8 +9,11 @@ import java.util.Optional;
  * start on a laptop.
  *
  * @param adminToken the admin token set by HEXAFLOW_ADMIN_TOKEN; when empty, one is made and kept in the data dir
+ * @param engine     how the workflow engine is set up
+ * @param service    the workflow service's limits
  */
-public record Configuration(String host, int port, Path dataDir, Optional<String> adminToken) {
+public record Configuration(String host, int port, Path dataDir, Optional<String> adminToken,
+        EngineConfiguration engine, ServiceSettings service) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 8080;
@@ -27,9 +30,16 @@ public record Configuration(String host, int port, Path dataDir, Optional<String
             throw new UsageException("--data-dir must not be empty");
         }
         adminToken = adminToken.filter(token -> !token.isBlank());
+        engine = engine == null ? EngineConfiguration.fromEnvironment(Map.of()) : engine;
+        service = service == null ? ServiceSettings.DEFAULTS : service;
         if (adminToken.isPresent() && adminToken.get().length() < 16) {
             throw new UsageException("HEXAFLOW_ADMIN_TOKEN must be at least 16 characters long");
         }
+    }
+
+    /** With the engine's and the service's defaults. */
+    public Configuration(String host, int port, Path dataDir, Optional<String> adminToken) {
+        this(host, port, dataDir, adminToken, null, null);
     }
 
     /** The defaults, overridden by the HEXAFLOW_* variables of {@code environment}. */
@@ -38,23 +48,32 @@ public record Configuration(String host, int port, Path dataDir, Optional<String
                 environment.getOrDefault("HEXAFLOW_HOST", DEFAULT_HOST),
                 port(environment.getOrDefault("HEXAFLOW_PORT", String.valueOf(DEFAULT_PORT)), "HEXAFLOW_PORT"),
                 Path.of(environment.getOrDefault("HEXAFLOW_DATA_DIR", DEFAULT_DATA_DIR.toString())),
-                Optional.ofNullable(environment.get("HEXAFLOW_ADMIN_TOKEN")));
+                Optional.ofNullable(environment.get("HEXAFLOW_ADMIN_TOKEN")),
+                EngineConfiguration.fromEnvironment(environment), ServiceSettings.fromEnvironment(environment));
     }
 
     public Configuration withHost(String value) {
-        return new Configuration(value, port, dataDir, adminToken);
+        return new Configuration(value, port, dataDir, adminToken, engine, service);
     }
 
     public Configuration withPort(int value) {
-        return new Configuration(host, value, dataDir, adminToken);
+        return new Configuration(host, value, dataDir, adminToken, engine, service);
     }
 
     public Configuration withDataDir(Path value) {
-        return new Configuration(host, port, value, adminToken);
+        return new Configuration(host, port, value, adminToken, engine, service);
     }
 
     public Configuration withAdminToken(String value) {
-        return new Configuration(host, port, dataDir, Optional.ofNullable(value));
+        return new Configuration(host, port, dataDir, Optional.ofNullable(value), engine, service);
+    }
+
+    public Configuration withEngine(EngineConfiguration value) {
+        return new Configuration(host, port, dataDir, adminToken, value, service);
+    }
+
+    public Configuration withService(ServiceSettings value) {
+        return new Configuration(host, port, dataDir, adminToken, engine, value);
     }
 
     static int port(String text, String name) {

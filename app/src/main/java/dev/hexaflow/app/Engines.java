@@ -12,6 +12,7 @@ import dev.hexaflow.adapters.nodes.template.JinjavaTemplateRenderer;
 import dev.hexaflow.application.workflow.engine.EngineSettings;
 import dev.hexaflow.application.workflow.engine.WorkflowEngine;
 import dev.hexaflow.application.workflow.nodes.StandardNodes;
+import dev.hexaflow.application.workflow.port.out.FileContents;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -23,7 +24,17 @@ public final class Engines {
     private Engines() {
     }
 
+    private static FileContents files(java.util.function.UnaryOperator<FileContents> uploads) {
+        FileContents remote = new HttpFileContents(100L * 1024 * 1024);
+        return uploads == null ? remote : uploads.apply(remote);
+    }
+
     public static WorkflowEngine standard(EngineConfiguration config) {
+        return standard(config, null);
+    }
+
+    /** @param uploads where uploaded files are read (the server's store); null for files given by URL only */
+    static WorkflowEngine standard(EngineConfiguration config, java.util.function.UnaryOperator<FileContents> uploads) {
         CodeLimits limits = new CodeLimits(config.codeTimeout(), CodeLimits.DEFAULTS.memoryBytes(),
                 CodeLimits.DEFAULTS.maxResultChars());
         OpenAiCompatibleModelProvider models = new OpenAiCompatibleModelProvider(config.llmBaseUrl().orElse(null),
@@ -31,7 +42,7 @@ public final class Engines {
         StandardNodes.Services services = new StandardNodes.Services(new JinjavaTemplateRenderer(),
                 List.of(new RhinoCodeRunner(limits),
                         new PythonWorkerCodeRunner(PythonWorkerCodeRunner.locate(config.python()), limits)),
-                new JdkHttpRequester(), models, new HttpFileContents(50L * 1024 * 1024), new DocumentTexts());
+                new JdkHttpRequester(), models, files(uploads), new DocumentTexts());
         EngineSettings settings = EngineSettings.DEFAULTS.withMaxSteps(config.maxSteps())
                 .withMaxTime(config.maxRunTime());
         OpenAiCompatibleSpeechSynthesizer speech = new OpenAiCompatibleSpeechSynthesizer(

@@ -2,25 +2,33 @@ package dev.hexaflow.app;
 
 import dev.hexaflow.adapters.http.JavalinHttpServer;
 import dev.hexaflow.adapters.http.RouteGroup;
+import dev.hexaflow.adapters.http.admin.AdminAppRoutes;
 import dev.hexaflow.adapters.http.admin.AdminAuthorization;
 import dev.hexaflow.adapters.http.admin.AdminCampusRoutes;
 import dev.hexaflow.adapters.http.campus.CampusFeedRoutes;
+import dev.hexaflow.adapters.http.workflow.WorkflowApiRoutes;
 import dev.hexaflow.domain.secret.SecretHash;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** The composition root and launcher: a running server over its storage, started and stopped as one. */
 public final class Hexaflow implements AutoCloseable {
 
+    private static final Logger LOG = LoggerFactory.getLogger(Hexaflow.class);
+
     private final Storage storage;
     private final JavalinHttpServer server;
     private final StartReport report;
+    private final WorkflowModule workflows;
 
-    private Hexaflow(Storage storage, JavalinHttpServer server, StartReport report) {
+    private Hexaflow(Storage storage, JavalinHttpServer server, StartReport report, WorkflowModule workflows) {
         this.storage = storage;
         this.server = server;
         this.report = report;
+        this.workflows = workflows;
     }
 
     /**
@@ -41,15 +49,26 @@ public final class Hexaflow implements AutoCloseable {
                 campus.loadBundledData();
                 newCampusKey = Optional.of(campus.issueKey.issue());
             }
+            WorkflowModule workflows = new WorkflowModule(storage.jdbi(), config.dataDir().resolve("files"), secrets,
+                    config, Clock.systemUTC());
+            int interrupted = workflows.closeInterruptedRuns(Clock.systemUTC());
+            if (interrupted > 0) {
+                LOG.warn("{} runs were left running when the server last stopped; they are now failed", interrupted);
+            }
             AdminAuthorization admin = new AdminAuthorization(SecretHash.of(adminToken.value()));
             List<RouteGroup> routes = List.of(
                     new CampusFeedRoutes(campus.feed),
-                    new AdminCampusRoutes(admin, campus.issueKey, campus.banKey, campus.importData));
+                    new AdminCampusRoutes(admin, campus.issueKey, campus.banKey, campus.importData),
+                    new WorkflowApiRoutes(workflows.services, config.service().pingInterval()),
+                    new AdminAppRoutes(admin, workflows.services));
             JavalinHttpServer server = startServer(config, routes);
             String baseUrl = "http://" + clientHost(config.host()) + ":" + server.port();
+            Optional<String> demoKey = storage.fresh()
+                    ? Optional.of(workflows.importDemo(baseUrl).apiKey()) : Optional.empty();
             StartReport report = new StartReport(baseUrl, config.dataDir(),
-                    adminToken.madeNow() ? Optional.of(adminToken.value()) : Optional.empty(), newCampusKey);
-            return new Hexaflow(storage, server, report);
+                    adminToken.madeNow() ? Optional.of(adminToken.value()) : Optional.empty(), newCampusKey,
+                    demoKey);
+            return new Hexaflow(storage, server, report, workflows);
         } catch (RuntimeException e) {
             storage.close();
             throw e;
@@ -58,7 +77,8 @@ public final class Hexaflow implements AutoCloseable {
 
     private static JavalinHttpServer startServer(Configuration config, List<RouteGroup> routes) {
         try {
-            return JavalinHttpServer.start(config.host(), config.port(), routes);
+            return JavalinHttpServer.start(config.host(), config.port(),
+                    config.service().uploads().largestBytes(), routes);
         } catch (JavalinHttpServer.PortUnavailableException e) {
             throw new StartupException(e.getMessage() + ". Choose another with --port.", e);
         }
@@ -82,6 +102,11 @@ public final class Hexaflow implements AutoCloseable {
 
     StartReport report() {
         return report;
+    }
+
+    /** The workflow service's use cases, for tests and tools in the same process. */
+    dev.hexaflow.application.app.service.AppServices workflowServices() {
+        return workflows.services;
     }
 
     @Override

@@ -83,6 +83,15 @@ public final class Main {
                 return FAILED;
             }
         }
+        if (command instanceof CommandLine.Command.ImportApp importApp) {
+            return AppsCommands.importApp(importApp, out, err);
+        }
+        if (command instanceof CommandLine.Command.ListApps list) {
+            return AppsCommands.list(list, out);
+        }
+        if (command instanceof CommandLine.Command.CreateAppKey createKey) {
+            return AppsCommands.createKey(createKey, out, err);
+        }
         CommandLine.Command.ImportCampusData load = (CommandLine.Command.ImportCampusData) command;
         return importData(load, out, err);
     }

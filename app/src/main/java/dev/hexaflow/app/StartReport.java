@@ -5,11 +5,19 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /** What the operator needs to know once the server answers: where, and the secrets made by this start. */
-record StartReport(String baseUrl, Path dataDir, Optional<String> newAdminToken, Optional<String> newCampusKey) {
+record StartReport(String baseUrl, Path dataDir, Optional<String> newAdminToken, Optional<String> newCampusKey,
+        Optional<String> demoAppKey) {
 
     String tryCommand() {
         String query = newCampusKey.map(key -> "?key=" + key).orElse("");
         return "curl '" + baseUrl + "/v2/events/holidays.json" + query + "'";
+    }
+
+    /** A curl line that runs the demo app, when it was imported by this start. */
+    Optional<String> demoCommand() {
+        return demoAppKey.map(key -> "curl -X POST '" + baseUrl + "/v1/workflows/run' -H 'Authorization: Bearer "
+                + key + "' -H 'Content-Type: application/json' -d '{\"inputs\": {\"year\": \"2026\"}, "
+                + "\"response_mode\": \"blocking\", \"user\": \"demo\"}'");
     }
 
     void print(PrintStream out) {
@@ -21,7 +29,10 @@ record StartReport(String baseUrl, Path dataDir, Optional<String> newAdminToken,
                 .append(", not shown again)\n"));
         newCampusKey.ifPresent(key -> block.append("  campus key   ").append(key)
                 .append("  (new; not shown again)\n"));
+        demoAppKey.ifPresent(key -> block.append("  demo app key ").append(key)
+                .append("  (the Holiday counter workflow; new, not shown again)\n"));
         block.append("  try          ").append(tryCommand()).append('\n');
+        demoCommand().ifPresent(command -> block.append("  run the demo ").append(command).append('\n'));
         out.print(block);
         out.flush();
     }

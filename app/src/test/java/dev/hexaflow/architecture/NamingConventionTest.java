@@ -40,11 +40,16 @@ class NamingConventionTest {
             .because("an outbound port is what an adapter plugs into")
             .allowEmptyShould(false);
 
-    static final ArchRule jdbi_and_in_memory_adapters_are_named_for_their_technology = classes()
-            .that().resideInAnyPackage("dev.hexaflow.adapters.persistence.jdbi..",
-                    "dev.hexaflow.adapters.persistence.memory..").and().areTopLevelClasses()
-            .should().haveSimpleNameStartingWith("Jdbi").orShould().haveSimpleNameStartingWith("InMemory")
-            .because("adapters are named <Technology><Port>")
+    /** The technologies an adapter's name may start with. */
+    static final String TECHNOLOGY = "(Jdbi|InMemory|Caching|FileSystem|H2|Jackson|Biweekly|Campus|Yaml|Jinjava|Rhino"
+            + "|PythonWorker|Jdk|Http|OpenAiCompatible|Document|Javalin|Uploaded|SecureRandom).*";
+
+    static final ArchRule adapters_are_named_for_their_technology = classes()
+            .that().implement(com.tngtech.archunit.base.DescribedPredicate.describe("an outbound port",
+                    (com.tngtech.archunit.core.domain.JavaClass c) -> c.getPackageName().contains(".port.out")))
+            .and().areTopLevelClasses()
+            .should().haveNameMatching(".*\\." + TECHNOLOGY)
+            .because("adapters are named <Technology><Port>, so a reader sees what each one plugs in")
             .allowEmptyShould(false);
 
     @Test
@@ -67,9 +72,10 @@ class NamingConventionTest {
     }
 
     @Test
-    void persistenceAdaptersAreNamedForTheirTechnology() {
+    void adaptersAreNamedForTheirTechnology() {
         HexaflowClasses.assertHoldsClasses("dev.hexaflow.adapters.persistence.jdbi..",
-                "dev.hexaflow.adapters.persistence.memory..");
-        jdbi_and_in_memory_adapters_are_named_for_their_technology.check(ALL);
+                "dev.hexaflow.adapters.persistence.memory..", "dev.hexaflow.adapters.nodes..",
+                "dev.hexaflow.adapters.campus..", "dev.hexaflow.adapters.dsl..");
+        adapters_are_named_for_their_technology.check(ALL);
     }
 }

@@ -1,6 +1,8 @@
 package dev.hexaflow.adapters.http;
 
 import io.javalin.Javalin;
+import io.javalin.compression.CompressionStrategy;
+import io.javalin.config.SizeUnit;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
 import java.util.List;
@@ -27,11 +29,24 @@ public final class JavalinHttpServer implements AutoCloseable {
      * @throws PortUnavailableException when the address cannot be bound
      */
     public static JavalinHttpServer start(String host, int port, List<RouteGroup> groups) {
+        return start(host, port, 100L * 1024 * 1024, groups);
+    }
+
+    /**
+     * As {@link #start(String, int, List)}, taking multipart uploads of up to {@code maxUploadBytes}; their own
+     * limits per kind of file are checked by the upload use case.
+     */
+    public static JavalinHttpServer start(String host, int port, long maxUploadBytes, List<RouteGroup> groups) {
         Javalin javalin = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.startup.showOldJavalinVersionWarning = false;
             config.http.prefer405over404 = true;
             config.http.maxRequestSize = MAX_REQUEST_BYTES;
+            // Server-sent events must reach the client frame by frame; compression would hold them back.
+            config.http.compressionStrategy = CompressionStrategy.NONE;
+            config.jetty.multipartConfig.maxFileSize(maxUploadBytes + 1024 * 1024, SizeUnit.BYTES);
+            config.jetty.multipartConfig.maxTotalRequestSize(maxUploadBytes + 2 * 1024 * 1024, SizeUnit.BYTES);
+            config.jetty.multipartConfig.maxInMemoryFileSize(1, SizeUnit.MB);
             config.concurrency.useVirtualThreads = Runtime.version().feature() >= 21;
             config.routes.get("/health", ctx -> ctx.contentType("application/json").result("{\"status\":\"ok\"}"));
             for (RouteGroup group : groups) {

@@ -1,0 +1,90 @@
+package dev.hexaflow.adapters.persistence;
+
+import dev.hexaflow.application.app.port.out.BlobStore;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.UUID;
+import java.util.regex.Pattern;
+
+/**
+ * Blobs as files under {@code <data dir>/files}, named by random ids, never by anything a client sent. A blob is
+ * written to a temporary file first and moved into place whole, so a blob is there complete or not at all.
+ */
+public final class FileSystemBlobStore implements BlobStore {
+
+    private static final Pattern KEY = Pattern.compile("[0-9a-f]{32}");
+
+    private final Path root;
+
+    public FileSystemBlobStore(Path root) {
+        this.root = root;
+        try {
+            Files.createDirectories(root);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot make the blob directory " + root, e);
+        }
+    }
+
+    @Override
+    public Stored put(InputStream content, long maxBytes) {
+        String key = UUID.randomUUID().toString().replace("-", "");
+        Path temporary = root.resolve(key + ".part");
+        long size = 0;
+        try {
+            try (OutputStream out = Files.newOutputStream(temporary)) {
+                byte[] buffer = new byte[64 * 1024];
+                int n;
+                while ((n = content.read(buffer)) > 0) {
+                    size += n;
+                    if (size > maxBytes) {
+                        throw new TooLargeException(maxBytes);
+                    }
+                    out.write(buffer, 0, n);
+                }
+            }
+            Files.move(temporary, root.resolve(key), StandardCopyOption.ATOMIC_MOVE);
+            return new Stored(key, size);
+        } catch (IOException e) {
+            deleteQuietly(temporary);
+            throw new UncheckedIOException("cannot keep the upload", e);
+        } catch (RuntimeException e) {
+            deleteQuietly(temporary);
+            throw e;
+        }
+    }
+
+    @Override
+    public byte[] read(String key) {
+        try {
+            return Files.readAllBytes(path(key));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read blob " + key, e);
+        }
+    }
+
+    @Override
+    public void delete(String key) {
+        deleteQuietly(path(key));
+    }
+
+    /** The blob's file, for a key of the store's own form only: a key never names a path of its choosing. */
+    private Path path(String key) {
+        if (key == null || !KEY.matcher(key).matches()) {
+            throw new IllegalArgumentException("not a blob key: " + key);
+        }
+        return root.resolve(key);
+    }
+
+    private static void deleteQuietly(Path file) {
+        try {
+            Files.deleteIfExists(file);
+        } catch (IOException e) {
+            // What cannot be deleted now is left as a .part file, never read as a blob.
+        }
+    }
+}

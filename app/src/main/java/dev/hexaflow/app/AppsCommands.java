@@ -1,0 +1,62 @@
+package dev.hexaflow.app;
+
+import dev.hexaflow.application.app.port.in.ApiException;
+import dev.hexaflow.application.app.port.in.ImportAppUseCase.ImportedApp;
+import dev.hexaflow.application.app.port.in.ListAppsUseCase.AppSummary;
+import dev.hexaflow.domain.workflow.InvalidWorkflowException;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.time.Clock;
+
+/** {@code hexaflow apps ...}: app administration on the data dir of a stopped server. */
+final class AppsCommands {
+
+    private AppsCommands() {
+    }
+
+    static int importApp(CommandLine.Command.ImportApp command, PrintStream out, PrintStream err) {
+        byte[] dsl;
+        try {
+            dsl = Files.readAllBytes(command.file());
+        } catch (IOException e) {
+            err.println("hexaflow: cannot read " + command.file() + ": " + e.getMessage());
+            return Main.USAGE;
+        }
+        try (Storage storage = Storage.open(command.config().dataDir())) {
+            ImportedApp app = module(storage, command.config()).services.importApp.importApp(dsl);
+            out.println("app_id       " + app.appId());
+            out.println("workflow_id  " + app.workflowId());
+            out.println("api_key      " + app.apiKey() + "  (not shown again)");
+            return Main.OK;
+        } catch (InvalidWorkflowException e) {
+            err.println("hexaflow: " + command.file() + ": " + e.getMessage());
+            return Main.USAGE;
+        }
+    }
+
+    static int list(CommandLine.Command.ListApps command, PrintStream out) {
+        try (Storage storage = Storage.open(command.config().dataDir())) {
+            out.printf("%-36s  %-36s  %-26s  %s%n", "APP ID", "WORKFLOW ID", "VERSION", "NAME");
+            for (AppSummary app : module(storage, command.config()).services.listApps.list()) {
+                out.printf("%-36s  %-36s  %-26s  %s%n", app.appId(), app.workflowId(), app.version(), app.name());
+            }
+            return Main.OK;
+        }
+    }
+
+    static int createKey(CommandLine.Command.CreateAppKey command, PrintStream out, PrintStream err) {
+        try (Storage storage = Storage.open(command.config().dataDir())) {
+            out.println(module(storage, command.config()).services.keys.issue(command.appId()));
+            return Main.OK;
+        } catch (ApiException e) {
+            err.println("hexaflow: no app " + command.appId());
+            return Main.FAILED;
+        }
+    }
+
+    private static WorkflowModule module(Storage storage, Configuration config) {
+        return new WorkflowModule(storage.jdbi(), config.dataDir().resolve("files"), new SecureRandomSecretGenerator(),
+                config, Clock.systemUTC());
+    }
+}

@@ -1,0 +1,66 @@
+package dev.hexaflow.app;
+
+import dev.hexaflow.adapters.dsl.YamlWorkflowDslReader;
+import dev.hexaflow.adapters.persistence.FileSystemBlobStore;
+import dev.hexaflow.adapters.persistence.jdbi.JdbiAppKeyRepository;
+import dev.hexaflow.adapters.persistence.jdbi.JdbiAppRepository;
+import dev.hexaflow.adapters.persistence.jdbi.JdbiEndUserRepository;
+import dev.hexaflow.adapters.persistence.jdbi.JdbiRunRepository;
+import dev.hexaflow.adapters.persistence.jdbi.JdbiUploadRepository;
+import dev.hexaflow.adapters.persistence.jdbi.JdbiWorkflowVersionRepository;
+import dev.hexaflow.application.app.port.in.ImportAppUseCase;
+import dev.hexaflow.application.app.port.out.RunRepository;
+import dev.hexaflow.application.app.service.AppServices;
+import dev.hexaflow.application.common.SecretGenerator;
+import dev.hexaflow.application.workflow.engine.WorkflowEngine;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.UUID;
+import org.jdbi.v3.core.Jdbi;
+
+/** The workflow service's use cases on the Jdbi repositories, the blob store and the standard engine. */
+final class WorkflowModule {
+
+    static final String DEMO_DSL = "/demo/holiday-counter.yml";
+    static final String DEMO_FEED = "http://127.0.0.1:8080/v2/events/holidays.json";
+
+    final AppServices services;
+    final RunRepository runs;
+    final WorkflowEngine engine;
+
+    WorkflowModule(Jdbi jdbi, Path blobs, SecretGenerator secrets, Configuration config, Clock clock) {
+        JdbiUploadRepository uploads = new JdbiUploadRepository(jdbi);
+        FileSystemBlobStore blobStore = new FileSystemBlobStore(blobs);
+        this.runs = new JdbiRunRepository(jdbi);
+        this.engine = Engines.standard(config.engine(), remote -> new UploadedFileContents(uploads, blobStore,
+                remote));
+        AppServices.Ports ports = new AppServices.Ports(new JdbiAppRepository(jdbi),
+                new JdbiWorkflowVersionRepository(jdbi), new JdbiAppKeyRepository(jdbi),
+                new JdbiEndUserRepository(jdbi), uploads, blobStore, runs, new YamlWorkflowDslReader(), secrets);
+        this.services = new AppServices(ports, engine, config.service().uploads(), config.service().maxRunsPerApp(),
+                clock, () -> UUID.randomUUID().toString());
+    }
+
+    /** Ends the runs a previous process left running: they cannot go on, and must not stay running for ever. */
+    int closeInterruptedRuns(Clock clock) {
+        return runs.failUnfinished("The server stopped during the run.", clock.instant().getEpochSecond());
+    }
+
+    /** Imports the bundled demo app, reading the campus feed of the server at {@code baseUrl}. */
+    ImportAppUseCase.ImportedApp importDemo(String baseUrl) {
+        try (InputStream in = WorkflowModule.class.getResourceAsStream(DEMO_DSL)) {
+            if (in == null) {
+                throw new IllegalStateException("the jar lacks " + DEMO_DSL);
+            }
+            String dsl = new String(in.readAllBytes(), StandardCharsets.UTF_8)
+                    .replace(DEMO_FEED, baseUrl + "/v2/events/holidays.json");
+            return services.importApp.importApp(dsl.getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

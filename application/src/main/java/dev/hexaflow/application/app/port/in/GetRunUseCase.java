@@ -1,0 +1,10 @@
+package dev.hexaflow.application.app.port.in;
+
+import dev.hexaflow.domain.workflow.WorkflowRun;
+
+/** One of an app's runs, as kept. */
+public interface GetRunUseCase {
+
+    /** @throws ApiException NOT_FOUND for an unknown id or another app's run */
+    WorkflowRun get(String appId, String runId);
+}

@@ -1,0 +1,15 @@
+package dev.hexaflow.application.app.port.in;
+
+/** Publishes a DSL file as an app's new workflow version; the same file again publishes nothing new. */
+public interface PublishWorkflowUseCase {
+
+    /**
+     * @throws ApiException NOT_FOUND for an unknown app
+     * @throws dev.hexaflow.domain.workflow.InvalidWorkflowException listing every problem; nothing is kept
+     */
+    Published publish(String appId, byte[] dsl);
+
+    /** The version runs now use, and whether this call made it. */
+    record Published(String workflowId, String version, boolean isNew) {
+    }
+}

@@ -1,0 +1,24 @@
+package dev.hexaflow.application.app.port.in;
+
+import dev.hexaflow.domain.app.UploadedFile;
+import java.io.InputStream;
+
+/** Keeps a file for an app's end user, to be used as an input by that user. */
+public interface UploadFileUseCase {
+
+    /**
+     * Checks the upload in Dify's order, then keeps it whole or not at all.
+     *
+     * @throws ApiException with Dify's code for each refusal; nothing is left behind
+     */
+    UploadedFile upload(UploadFileCommand command);
+
+    /**
+     * What the multipart request held.
+     *
+     * @param fileParts how many {@code file} parts came (Dify takes exactly one)
+     */
+    record UploadFileCommand(String appId, String user, int fileParts, String filename, String mimeType,
+            InputStream content) {
+    }
+}

@@ -1,0 +1,18 @@
+package dev.hexaflow.application.app.port.out;
+
+import dev.hexaflow.domain.app.App;
+import java.util.List;
+import java.util.Optional;
+
+/** Keeps apps by id. */
+public interface AppRepository {
+
+    void add(App app);
+
+    void update(App app);
+
+    Optional<App> find(String id);
+
+    /** Every app, oldest first. */
+    List<App> list();
+}

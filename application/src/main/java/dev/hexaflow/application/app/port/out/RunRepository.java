@@ -1,0 +1,47 @@
+package dev.hexaflow.application.app.port.out;
+
+import dev.hexaflow.domain.app.EndUser;
+import dev.hexaflow.domain.workflow.NodeExecution;
+import dev.hexaflow.domain.workflow.WorkflowRun;
+import java.util.List;
+import java.util.Optional;
+
+/** Keeps an app's runs, their node executions and their log entries, and searches the logs. */
+public interface RunRepository {
+
+    /** Keeps a run that has started, with its log entry. */
+    void started(StartedRun run);
+
+    void nodeFinished(String runId, NodeExecution execution);
+
+    /** Keeps the run's end; committed before the caller tells any client. */
+    void finished(WorkflowRun run);
+
+    /** The app's run; empty for an unknown id or another app's run. */
+    Optional<WorkflowRun> find(String appId, String runId);
+
+    List<NodeExecution> nodeExecutions(String runId);
+
+    LogPage logs(LogQuery query);
+
+    /**
+     * Ends every run (and node execution) still running, as a restart does for runs its predecessor could not
+     * finish; answers how many runs it ended.
+     */
+    int failUnfinished(String error, long finishedAt);
+
+    /** A run as it starts: the run, its app, task, end user, workflow version label, and log entry id. */
+    record StartedRun(WorkflowRun run, String appId, String taskId, EndUser user, String version, String logId) {
+    }
+
+    /** A search of an app's logs; null fields do not filter; times are Unix seconds. */
+    record LogQuery(String appId, String keyword, String status, int page, int limit, Long createdBefore,
+            Long createdAfter, String endUserSessionId) {
+    }
+
+    record LogPage(int page, int limit, long total, boolean hasMore, List<LogEntry> items) {
+    }
+
+    record LogEntry(String logId, WorkflowRun run, String version, EndUser user, long createdAt) {
+    }
+}

@@ -1,0 +1,43 @@
+package dev.hexaflow.application.app.service;
+
+import dev.hexaflow.application.app.port.in.ImportAppUseCase;
+import dev.hexaflow.application.app.port.out.AppRepository;
+import dev.hexaflow.application.app.port.out.WorkflowVersionRepository;
+import dev.hexaflow.domain.app.App;
+import dev.hexaflow.domain.app.SiteSettings;
+import dev.hexaflow.domain.app.WorkflowVersion;
+import dev.hexaflow.domain.workflow.AppInfo;
+import dev.hexaflow.domain.workflow.Workflow;
+import java.util.List;
+
+/** Checks the file whole before keeping anything; then the app, its first version and its first key. */
+public final class ImportAppService implements ImportAppUseCase {
+
+    private final Publications publications;
+    private final AppRepository apps;
+    private final WorkflowVersionRepository versions;
+
+    ImportAppService(Publications publications, AppRepository apps, WorkflowVersionRepository versions) {
+        this.publications = publications;
+        this.apps = apps;
+        this.versions = versions;
+    }
+
+    @Override
+    public ImportedApp importApp(byte[] dsl) {
+        Workflow workflow = publications.checked(dsl);
+        AppInfo info = workflow.app();
+        String appId = publications.newId();
+        SiteSettings site = new SiteSettings(info.name(), iconType(info), info.icon(), info.iconBackground(), null,
+                info.description(), null, null, null, null, true, info.useIconAsAnswerIcon());
+        WorkflowVersion version = publications.version(appId, dsl);
+        apps.add(new App(appId, info.name(), info.description(), info.mode(), iconType(info), info.icon(),
+                info.iconBackground(), List.of(), site, publications.now()));
+        versions.add(version);
+        return new ImportedApp(appId, version.id(), publications.issueKey(appId));
+    }
+
+    static String iconType(AppInfo info) {
+        return "image".equals(info.iconType()) ? "image" : "emoji";
+    }
+}

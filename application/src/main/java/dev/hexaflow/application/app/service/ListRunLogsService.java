@@ -1,0 +1,39 @@
+package dev.hexaflow.application.app.service;
+
+import dev.hexaflow.application.app.port.in.ApiError;
+import dev.hexaflow.application.app.port.in.ApiException;
+import dev.hexaflow.application.app.port.in.ListRunLogsUseCase;
+import dev.hexaflow.application.app.port.out.RunRepository;
+import dev.hexaflow.application.app.port.out.RunRepository.LogPage;
+import dev.hexaflow.application.app.port.out.RunRepository.LogQuery;
+import java.util.Set;
+
+/** Checks the search as Dify does (page 1 to 99999, limit 1 to 100, a known status), then searches. */
+public final class ListRunLogsService implements ListRunLogsUseCase {
+
+    static final Set<String> STATUSES = Set.of("succeeded", "failed", "stopped", "running", "partial-succeeded");
+
+    private final RunRepository runs;
+
+    ListRunLogsService(RunRepository runs) {
+        this.runs = runs;
+    }
+
+    @Override
+    public LogPage list(LogQuery query) {
+        if (query.page() < 1 || query.page() > 99999) {
+            throw new ApiException(ApiError.INVALID_PARAM, "page must be between 1 and 99999");
+        }
+        if (query.limit() < 1 || query.limit() > 100) {
+            throw new ApiException(ApiError.INVALID_PARAM, "limit must be between 1 and 100");
+        }
+        if (query.status() != null && !STATUSES.contains(query.status())) {
+            throw new ApiException(ApiError.INVALID_PARAM, "status must be one of succeeded, failed, stopped, "
+                    + "running, partial-succeeded");
+        }
+        String keyword = query.keyword() == null || query.keyword().isBlank() ? null
+                : query.keyword().length() > 30 ? query.keyword().substring(0, 30) : query.keyword();
+        return runs.logs(new LogQuery(query.appId(), keyword, query.status(), query.page(), query.limit(),
+                query.createdBefore(), query.createdAfter(), query.endUserSessionId()));
+    }
+}

@@ -1,0 +1,79 @@
+package dev.hexaflow.application.app.service;
+
+import dev.hexaflow.application.app.port.in.ApiError;
+import dev.hexaflow.application.app.port.in.ApiException;
+import dev.hexaflow.application.app.port.out.AppKeyRepository;
+import dev.hexaflow.application.common.SecretGenerator;
+import dev.hexaflow.application.workflow.engine.WorkflowEngine;
+import dev.hexaflow.application.workflow.port.out.WorkflowDslReader;
+import dev.hexaflow.domain.app.AppKey;
+import dev.hexaflow.domain.app.WorkflowVersion;
+import dev.hexaflow.domain.secret.SecretHash;
+import dev.hexaflow.domain.workflow.Workflow;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.function.Supplier;
+
+/** What importing and publishing share: reading and checking a DSL file whole, versions, and keys. */
+final class Publications {
+
+    private static final DateTimeFormatter VERSION = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSS")
+            .withZone(ZoneOffset.UTC);
+
+    private final WorkflowDslReader reader;
+    private final WorkflowEngine engine;
+    private final AppKeyRepository keys;
+    private final SecretGenerator secrets;
+    private final Clock clock;
+    private final Supplier<String> ids;
+
+    Publications(WorkflowDslReader reader, WorkflowEngine engine, AppKeyRepository keys, SecretGenerator secrets,
+            Clock clock, Supplier<String> ids) {
+        this.reader = reader;
+        this.engine = engine;
+        this.keys = keys;
+        this.secrets = secrets;
+        this.clock = clock;
+        this.ids = ids;
+    }
+
+    /** The workflow of a DSL file, checked as the engine checks it before a run. */
+    Workflow checked(byte[] dsl) {
+        Workflow workflow = reader.read(dsl);
+        engine.prepare(workflow);
+        return workflow;
+    }
+
+    WorkflowVersion version(String appId, byte[] dsl) {
+        String text;
+        try {
+            text = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(dsl)).toString();
+        } catch (CharacterCodingException e) {
+            throw new ApiException(ApiError.INVALID_PARAM, "The DSL file is not UTF-8 text");
+        }
+        Instant now = clock.instant();
+        return new WorkflowVersion(ids.get(), appId, VERSION.format(now), text, SecretHash.of(text),
+                now.getEpochSecond());
+    }
+
+    String issueKey(String appId) {
+        String key = AppKey.PREFIX + secrets.newSecret(AppKey.RANDOM_LENGTH);
+        keys.add(new AppKey(SecretHash.of(key), appId, clock.instant().getEpochSecond()));
+        return key;
+    }
+
+    String newId() {
+        return ids.get();
+    }
+
+    long now() {
+        return clock.instant().getEpochSecond();
+    }
+}

@@ -1,0 +1,42 @@
+package dev.hexaflow.application.app.service;
+
+import dev.hexaflow.application.app.port.in.ApiError;
+import dev.hexaflow.application.app.port.in.ApiException;
+import dev.hexaflow.application.app.port.in.PublishWorkflowUseCase;
+import dev.hexaflow.application.app.port.out.AppRepository;
+import dev.hexaflow.application.app.port.out.WorkflowVersionRepository;
+import dev.hexaflow.domain.app.App;
+import dev.hexaflow.domain.app.WorkflowVersion;
+import dev.hexaflow.domain.workflow.AppInfo;
+import dev.hexaflow.domain.workflow.Workflow;
+import java.util.Optional;
+
+/** A changed file becomes a new version; the file of the current version again changes nothing. */
+public final class PublishWorkflowService implements PublishWorkflowUseCase {
+
+    private final Publications publications;
+    private final AppRepository apps;
+    private final WorkflowVersionRepository versions;
+
+    PublishWorkflowService(Publications publications, AppRepository apps, WorkflowVersionRepository versions) {
+        this.publications = publications;
+        this.apps = apps;
+        this.versions = versions;
+    }
+
+    @Override
+    public Published publish(String appId, byte[] dsl) {
+        App app = apps.find(appId).orElseThrow(() -> new ApiException(ApiError.NOT_FOUND, "App not found."));
+        Workflow workflow = publications.checked(dsl);
+        WorkflowVersion candidate = publications.version(appId, dsl);
+        Optional<WorkflowVersion> current = versions.latest(appId);
+        if (current.isPresent() && current.get().dslHash().equals(candidate.dslHash())) {
+            return new Published(current.get().id(), current.get().version(), false);
+        }
+        versions.add(candidate);
+        AppInfo info = workflow.app();
+        apps.update(app.describedAs(info.name(), info.description(), ImportAppService.iconType(info), info.icon(),
+                info.iconBackground()));
+        return new Published(candidate.id(), candidate.version(), true);
+    }
+}

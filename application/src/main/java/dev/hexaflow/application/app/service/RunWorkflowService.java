@@ -1,0 +1,141 @@
+package dev.hexaflow.application.app.service;
+
+import dev.hexaflow.application.app.port.in.ApiError;
+import dev.hexaflow.application.app.port.in.ApiException;
+import dev.hexaflow.application.app.port.in.RunWorkflowUseCase;
+import dev.hexaflow.application.app.port.out.AppRepository;
+import dev.hexaflow.application.app.port.out.EndUserRepository;
+import dev.hexaflow.application.app.port.out.RunRepository;
+import dev.hexaflow.application.app.port.out.UploadRepository;
+import dev.hexaflow.application.app.port.out.WorkflowVersionRepository;
+import dev.hexaflow.application.workflow.engine.InputFiles;
+import dev.hexaflow.application.workflow.engine.InvalidInputsException;
+import dev.hexaflow.application.workflow.engine.NodeUnavailableException;
+import dev.hexaflow.application.workflow.engine.PreparedWorkflow;
+import dev.hexaflow.application.workflow.engine.RunHandle;
+import dev.hexaflow.application.workflow.engine.RunListener;
+import dev.hexaflow.application.workflow.engine.RunRequest;
+import dev.hexaflow.application.workflow.engine.WorkflowEngine;
+import dev.hexaflow.application.workflow.port.out.WorkflowDslReader;
+import dev.hexaflow.domain.app.App;
+import dev.hexaflow.domain.app.EndUser;
+import dev.hexaflow.domain.app.FileCategory;
+import dev.hexaflow.domain.app.UploadedFile;
+import dev.hexaflow.domain.app.WorkflowVersion;
+import dev.hexaflow.domain.workflow.FileValue;
+import dev.hexaflow.domain.workflow.Workflow;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * Checks a run request in Dify's order (user, app mode, published workflow, concurrency, inputs and files, model
+ * provider) before anything starts, then starts the run with a recorder in front of the caller's listener.
+ * Published versions are read and checked once and kept prepared.
+ */
+public final class RunWorkflowService implements RunWorkflowUseCase {
+
+    private final AppRepository apps;
+    private final WorkflowVersionRepository versions;
+    private final EndUserRepository endUsers;
+    private final UploadRepository uploads;
+    private final RunRepository runs;
+    private final WorkflowDslReader reader;
+    private final WorkflowEngine engine;
+    private final TaskRegistry tasks;
+    private final int maxRunsPerApp;
+    private final Clock clock;
+    private final Supplier<String> ids;
+    private final Map<String, PreparedWorkflow> prepared = new ConcurrentHashMap<>();
+
+    RunWorkflowService(AppRepository apps, WorkflowVersionRepository versions, EndUserRepository endUsers,
+            UploadRepository uploads, RunRepository runs, WorkflowDslReader reader, WorkflowEngine engine,
+            TaskRegistry tasks, int maxRunsPerApp, Clock clock, Supplier<String> ids) {
+        this.apps = apps;
+        this.versions = versions;
+        this.endUsers = endUsers;
+        this.uploads = uploads;
+        this.runs = runs;
+        this.reader = reader;
+        this.engine = engine;
+        this.tasks = tasks;
+        this.maxRunsPerApp = maxRunsPerApp;
+        this.clock = clock;
+        this.ids = ids;
+    }
+
+    static String requireUser(String user) {
+        if (user == null || user.isBlank()) {
+            throw new ApiException(ApiError.INVALID_PARAM, "Arg user must be provided.");
+        }
+        return user;
+    }
+
+    @Override
+    public RunHandle start(RunWorkflowCommand command, RunListener listener) {
+        String user = requireUser(command.user());
+        App app = apps.find(command.appId()).orElseThrow(() -> new ApiException(ApiError.NOT_FOUND,
+                "App not found."));
+        if (!app.mode().equals("workflow")) {
+            throw new ApiException(ApiError.NOT_WORKFLOW_APP,
+                    "Please check if your app mode matches the right API route.");
+        }
+        WorkflowVersion version = version(app.id(), command.workflowId());
+        PreparedWorkflow workflow = prepared.computeIfAbsent(version.id(),
+                id -> engine.prepare(reader.read(version.dsl().getBytes(StandardCharsets.UTF_8))));
+        if (!tasks.reserve(app.id(), maxRunsPerApp)) {
+            throw new ApiException(ApiError.TOO_MANY_REQUESTS, "Too many requests. Please try again later. The "
+                    + "current maximum concurrent requests allowed for " + app.id() + " is " + maxRunsPerApp + ".");
+        }
+        try {
+            EndUser endUser = endUsers.findOrAdd(new EndUser(ids.get(), app.id(), user,
+                    clock.instant().getEpochSecond()));
+            InputFiles.Uploads own = (uploadId, session) -> uploadOf(app.id(), endUser, uploadId);
+            Workflow graph = workflow.workflow();
+            Map<String, Object> inputs = InputFiles.resolve(graph, command.inputs(), user, own);
+            List<FileValue> files = InputFiles.resolveAll(command.files(), user, own);
+            RunRequest request = new RunRequest(graph, app.id(), version.id(), user, inputs, files, ids.get(),
+                    ids.get());
+            RunRecorder recorder = new RunRecorder(runs, app.id(), request.taskId(), endUser, version.version(),
+                    ids.get(), listener);
+            RunHandle handle = engine.start(workflow, request, recorder);
+            tasks.track(app.id(), handle);
+            return handle;
+        } catch (InvalidInputsException e) {
+            tasks.release(app.id());
+            throw new ApiException(ApiError.INVALID_PARAM, e.getMessage());
+        } catch (NodeUnavailableException e) {
+            tasks.release(app.id());
+            throw new ApiException(ApiError.PROVIDER_NOT_INITIALIZE, e.getMessage());
+        } catch (RuntimeException e) {
+            tasks.release(app.id());
+            throw e;
+        }
+    }
+
+    private WorkflowVersion version(String appId, String workflowId) {
+        if (workflowId == null) {
+            return versions.latest(appId).orElseThrow(() -> new ApiException(ApiError.INVALID_PARAM,
+                    "Workflow not published"));
+        }
+        return versions.find(workflowId).filter(v -> v.appId().equals(appId))
+                .orElseThrow(() -> new ApiException(ApiError.NOT_FOUND, "Workflow not found."));
+    }
+
+    /** An upload this app's end user made, as a file input; anyone else's is no upload at all. */
+    private Optional<FileValue> uploadOf(String appId, EndUser endUser, String uploadId) {
+        return uploads.find(uploadId)
+                .filter(file -> file.appId().equals(appId) && file.endUserId().equals(endUser.id()))
+                .map(RunWorkflowService::asInput);
+    }
+
+    static FileValue asInput(UploadedFile file) {
+        String extension = file.extension().isEmpty() ? "" : "." + file.extension();
+        return new FileValue(file.id(), FileCategory.of(file.extension()).wireName(), "local_file", null, file.id(),
+                file.name(), extension, file.mimeType(), file.size(), null);
+    }
+}

@@ -1,0 +1,53 @@
+package dev.hexaflow.application.app.service;
+
+import dev.hexaflow.application.workflow.engine.RunHandle;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** The runs in flight, by task id for stop, and counted per app for the concurrency limit. */
+final class TaskRegistry {
+
+    private record Task(String appId, RunHandle handle) {
+    }
+
+    private final Map<String, Task> tasks = new ConcurrentHashMap<>();
+    private final Map<String, AtomicInteger> perApp = new ConcurrentHashMap<>();
+
+    /** Takes a place for a run of the app; false when {@code limit} (above 0) runs are in flight already. */
+    boolean reserve(String appId, int limit) {
+        AtomicInteger count = perApp.computeIfAbsent(appId, id -> new AtomicInteger());
+        while (true) {
+            int now = count.get();
+            if (limit > 0 && now >= limit) {
+                return false;
+            }
+            if (count.compareAndSet(now, now + 1)) {
+                return true;
+            }
+        }
+    }
+
+    void release(String appId) {
+        perApp.get(appId).decrementAndGet();
+    }
+
+    /** Keeps the run until it ends, then frees its place. */
+    void track(String appId, RunHandle handle) {
+        tasks.put(handle.taskId(), new Task(appId, handle));
+        handle.finished().whenComplete((run, error) -> {
+            tasks.remove(handle.taskId());
+            release(appId);
+        });
+    }
+
+    Optional<RunHandle> find(String appId, String taskId) {
+        Task task = tasks.get(taskId);
+        return task != null && task.appId().equals(appId) ? Optional.of(task.handle()) : Optional.empty();
+    }
+
+    int inFlight() {
+        return tasks.size();
+    }
+}

@@ -1,0 +1,96 @@
+package dev.hexaflow.application.app.service;
+
+import dev.hexaflow.application.app.port.in.ApiError;
+import dev.hexaflow.application.app.port.in.ApiException;
+import dev.hexaflow.application.app.port.in.UploadFileUseCase;
+import dev.hexaflow.application.app.port.out.BlobStore;
+import dev.hexaflow.application.app.port.out.EndUserRepository;
+import dev.hexaflow.application.app.port.out.UploadRepository;
+import dev.hexaflow.domain.app.EndUser;
+import dev.hexaflow.domain.app.FileCategory;
+import dev.hexaflow.domain.app.UploadLimits;
+import dev.hexaflow.domain.app.UploadedFile;
+import java.time.Clock;
+import java.util.Locale;
+import java.util.function.Supplier;
+
+/**
+ * Dify's upload checks in Dify's order (a file part, only one, a media type, a name, no forbidden characters,
+ * the size limit of its category), then the bytes and the record: the blob is written first and deleted again if
+ * the record cannot be kept, so a failed upload leaves nothing. A name never reaches the file system: blobs are
+ * kept under keys the store makes.
+ */
+public final class UploadFileService implements UploadFileUseCase {
+
+    static final String DEFAULT_USER = "DEFAULT-USER";
+    private static final String FORBIDDEN = "/\\:*?\"<>|";
+
+    private final UploadRepository uploads;
+    private final EndUserRepository endUsers;
+    private final BlobStore blobs;
+    private final UploadLimits limits;
+    private final Clock clock;
+    private final Supplier<String> ids;
+
+    UploadFileService(UploadRepository uploads, EndUserRepository endUsers, BlobStore blobs, UploadLimits limits,
+            Clock clock, Supplier<String> ids) {
+        this.uploads = uploads;
+        this.endUsers = endUsers;
+        this.blobs = blobs;
+        this.limits = limits;
+        this.clock = clock;
+        this.ids = ids;
+    }
+
+    @Override
+    public UploadedFile upload(UploadFileCommand command) {
+        if (command.fileParts() == 0) {
+            throw new ApiException(ApiError.NO_FILE_UPLOADED, "Please upload your file.");
+        }
+        if (command.fileParts() > 1) {
+            throw new ApiException(ApiError.TOO_MANY_FILES, "Only one file is allowed.");
+        }
+        if (command.mimeType() == null || command.mimeType().isBlank()) {
+            throw new ApiException(ApiError.UNSUPPORTED_FILE_TYPE, "File type not allowed.");
+        }
+        String name = command.filename();
+        if (name == null || name.isBlank()) {
+            throw new ApiException(ApiError.FILENAME_NOT_EXISTS, "The specified filename does not exist.");
+        }
+        for (char c : name.toCharArray()) {
+            if (FORBIDDEN.indexOf(c) >= 0 || c < 0x20 || c == 0x7f) {
+                throw new ApiException(ApiError.INVALID_PARAM, "Filename contains invalid characters");
+            }
+        }
+        int dot = name.lastIndexOf('.');
+        String extension = dot < 0 ? "" : name.substring(dot + 1).toLowerCase(Locale.ROOT);
+        if (name.length() > 200) {
+            String stem = dot < 0 ? name : name.substring(0, dot);
+            name = stem.substring(0, Math.min(stem.length(), 200)) + (extension.isEmpty() ? "" : "." + extension);
+        }
+        FileCategory category = FileCategory.of(extension);
+        long max = limits.maxBytes(category);
+        String user = command.user() == null || command.user().isBlank() ? DEFAULT_USER : command.user();
+        EndUser endUser = endUsers.findOrAdd(new EndUser(ids.get(), command.appId(), user, now()));
+        BlobStore.Stored stored;
+        try {
+            stored = blobs.put(command.content(), max);
+        } catch (BlobStore.TooLargeException e) {
+            throw new ApiException(ApiError.FILE_TOO_LARGE, "File size exceeded. " + category.wireName()
+                    + " files may be at most " + max / (1024 * 1024) + " MB.");
+        }
+        UploadedFile file = new UploadedFile(ids.get(), command.appId(), endUser.id(), name, stored.size(),
+                extension, command.mimeType(), stored.key(), now());
+        try {
+            uploads.add(file);
+        } catch (RuntimeException e) {
+            blobs.delete(stored.key());
+            throw e;
+        }
+        return file;
+    }
+
+    private long now() {
+        return clock.instant().getEpochSecond();
+    }
+}

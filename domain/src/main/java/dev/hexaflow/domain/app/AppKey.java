@@ -1,0 +1,23 @@
+package dev.hexaflow.domain.app;
+
+import dev.hexaflow.domain.secret.SecretHash;
+import java.util.regex.Pattern;
+
+/** An app's API key as kept: its hash and its app. The key itself is {@code app-} and 24 letters and digits. */
+public record AppKey(SecretHash hash, String appId, long createdAt) {
+
+    public static final String PREFIX = "app-";
+    public static final int RANDOM_LENGTH = 24;
+    private static final Pattern FORM = Pattern.compile("app-[A-Za-z0-9]{24}");
+
+    public AppKey {
+        if (hash == null || appId == null) {
+            throw new IllegalArgumentException("an app key needs its hash and app");
+        }
+    }
+
+    /** Whether a text has the form of an app key; a text that does not is no key, without a lookup. */
+    public static boolean looksLikeKey(String text) {
+        return text != null && FORM.matcher(text).matches();
+    }
+}

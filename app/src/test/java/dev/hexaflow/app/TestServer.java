@@ -28,6 +28,28 @@ final class TestServer implements AutoCloseable {
         return new TestServer(Hexaflow.start(config(dataDir)));
     }
 
+    static TestServer start(Configuration config) {
+        return new TestServer(Hexaflow.start(config));
+    }
+
+    /** Imports a DSL file from the test resources' apps folder; answers app_id, workflow_id and api_key. */
+    JsonNode importApp(String name) {
+        try (java.io.InputStream in = TestServer.class.getResourceAsStream("/apps/" + name)) {
+            HttpResponse<String> response = admin("POST", "/admin/apps", "application/yaml",
+                    new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+            if (response.statusCode() != 201) {
+                throw new AssertionError("import failed: " + response.body());
+            }
+            return json(response);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    dev.hexaflow.app.api.ServiceApi api(String key) {
+        return new dev.hexaflow.app.api.ServiceApi(hexaflow.baseUrl(), key);
+    }
+
     static Configuration config(Path dataDir) {
         return new Configuration("127.0.0.1", 0, dataDir, java.util.Optional.of(ADMIN_TOKEN));
     }

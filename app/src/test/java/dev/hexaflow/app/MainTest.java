@@ -106,6 +106,33 @@ class MainTest {
     }
 
     @Test
+    void appsAreImportedListedAndGivenKeysFromTheCommandLine() throws Exception {
+        Path dsl = Files.writeString(dataDir.resolveSibling(dataDir.getFileName() + "-echo.yml"),
+                new String(MainTest.class.getResourceAsStream("/apps/echo.yml").readAllBytes(),
+                        StandardCharsets.UTF_8));
+
+        Outcome imported = run("apps", "import", dsl.toString(), "--data-dir", dataDir.toString());
+        String appId = imported.out().lines().filter(l -> l.startsWith("app_id")).findFirst().orElseThrow()
+                .split("\\s+")[1];
+        Outcome listed = run("apps", "list", "--data-dir", dataDir.toString());
+        Outcome key = run("apps", "keys", "create", appId, "--data-dir", dataDir.toString());
+        Outcome unknown = run("apps", "keys", "create", "no-such-app", "--data-dir", dataDir.toString());
+        Outcome broken = run("apps", "import", "/etc/hostname", "--data-dir", dataDir.toString());
+
+        assertThat(imported.exit()).isZero();
+        assertThat(imported.out()).contains("workflow_id", "api_key      app-");
+        assertThat(listed.out()).contains(appId).contains("Echo");
+        assertThat(key.exit()).isZero();
+        assertThat(key.out().strip()).matches("app-[A-Za-z0-9]{24}");
+        assertThat(unknown.exit()).isEqualTo(1);
+        assertThat(broken.exit()).isEqualTo(2);
+        assertThat(broken.err()).contains("not a Dify app DSL");
+        try (TestServer server = TestServer.start(dataDir)) {
+            assertThat(server.api(key.out().strip()).get("/v1/info").statusCode()).isEqualTo(200);
+        }
+    }
+
+    @Test
     void aCommandOnTheDataDirectoryOfARunningServerIsRefusedClearly() {
         try (TestServer server = TestServer.start(dataDir)) {
             Outcome refused = run("campus", "keys", "create", "--data-dir", dataDir.toString());

@@ -246,6 +246,29 @@ class WorkflowApiHttpTest {
         assertThat(rest).contains("\"status\":\"succeeded\"");
     }
 
+    @Test
+    void aWorkflowThatNeedsAModelOnAServerWithoutOneIsProviderNotInitialize() {
+        ServiceApi chat = server.api(server.importApp("chat.yml").get("api_key").asText());
+
+        HttpResponse<String> response = chat.postJson("/v1/workflows/run", run(Map.of("q", "hi"), "streaming", "ada"));
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(json(response).get("code").asText()).isEqualTo("provider_not_initialize");
+        assertThat(json(chat.get("/v1/workflows/logs")).get("total").asInt()).isZero();
+    }
+
+    @Test
+    void aFileWhoseTypeIsNotTheOneItIsGivenAsIsRefused() {
+        String picture = reader.upload("ada", "cat.png", "image/png", new byte[] {1, 2, 3});
+
+        HttpResponse<String> response = reader.postJson("/v1/workflows/run", run(Map.of("doc", Map.of(
+                "type", "document", "transfer_method", "local_file", "upload_file_id", picture)), "blocking", "ada"));
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        assertThat(json(response).get("message").asText())
+                .isEqualTo("Detected file type does not match the specified type. Please verify the file.");
+    }
+
     // ---- run detail
 
     @Test

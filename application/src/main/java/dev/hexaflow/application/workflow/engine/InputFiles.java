@@ -1,5 +1,6 @@
 package dev.hexaflow.application.workflow.engine;
 
+import dev.hexaflow.domain.app.FileCategory;
 import dev.hexaflow.domain.workflow.DataTree;
 import dev.hexaflow.domain.workflow.FileValue;
 import dev.hexaflow.domain.workflow.Workflow;
@@ -111,6 +112,11 @@ public final class InputFiles {
             file = new FileValue(upload.id(), type, "local_file", null, upload.relatedId(), upload.filename(),
                     upload.extension(), upload.mimeType(), upload.size(), upload.url());
         }
+        String detected = detectedType(file.extension());
+        if (!type.equals("custom") && detected != null && !detected.equals(type)) {
+            throw new InvalidInputsException("Detected file type does not match the specified type. Please verify "
+                    + "the file.");
+        }
         List<Object> extensions = field.list("allowed_file_extensions");
         if (type.equals("custom") && !extensions.isEmpty() && file.extension() != null && extensions.stream()
                 .map(e -> String.valueOf(e).toLowerCase(Locale.ROOT)).noneMatch(
@@ -118,6 +124,12 @@ public final class InputFiles {
             throw new InvalidInputsException(name + ": files of type " + file.extension() + " are not allowed here");
         }
         return file;
+    }
+
+    /** The type Dify detects from an extension, or null where it cannot tell. */
+    static String detectedType(String extension) {
+        FileCategory category = FileCategory.of(extension);
+        return category == FileCategory.CUSTOM ? null : category.wireName();
     }
 
     private static FileValue remote(String type, String url, String name) {

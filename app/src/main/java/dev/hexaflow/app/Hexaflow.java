@@ -55,6 +55,11 @@ public final class Hexaflow implements AutoCloseable {
             if (interrupted > 0) {
                 LOG.warn("{} runs were left running when the server last stopped; they are now failed", interrupted);
             }
+            int orphans = workflows.deleteOrphanBlobs();
+            if (orphans > 0) {
+                LOG.warn("{} uploads were cut off when the server last stopped; their partial files are deleted",
+                        orphans);
+            }
             AdminAuthorization admin = new AdminAuthorization(SecretHash.of(adminToken.value()));
             List<RouteGroup> routes = List.of(
                     new CampusFeedRoutes(campus.feed),

@@ -18,10 +18,15 @@ final class Storage implements AutoCloseable {
     }
 
     static Storage open(Path dataDir) {
+        return open(dataDir, System.getenv().getOrDefault("HEXAFLOW_H2_OPTIONS", ""));
+    }
+
+    /** @param h2Options H2 settings over Hexaflow's own ({@code HEXAFLOW_H2_OPTIONS}), such as CACHE_SIZE=65536 */
+    static Storage open(Path dataDir, String h2Options) {
         DataDirectory directory = DataDirectory.acquire(dataDir);
         try {
             boolean fresh = !directory.hasDatabase();
-            return new Storage(directory, H2Database.openFile(dataDir), fresh);
+            return new Storage(directory, H2Database.openFile(dataDir, h2Options), fresh);
         } catch (H2Database.DatabaseInUseException e) {
             directory.close();
             throw new StartupException("The database in " + dataDir + " is in use by another process. "

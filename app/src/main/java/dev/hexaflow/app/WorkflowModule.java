@@ -31,10 +31,14 @@ final class WorkflowModule {
     final AppServices services;
     final RunRepository runs;
     final WorkflowEngine engine;
+    private final JdbiUploadRepository uploads;
+    private final FileSystemBlobStore blobStore;
 
     WorkflowModule(Jdbi jdbi, Path blobs, SecretGenerator secrets, Configuration config, Clock clock) {
         JdbiUploadRepository uploads = new JdbiUploadRepository(jdbi);
         FileSystemBlobStore blobStore = new FileSystemBlobStore(blobs);
+        this.uploads = uploads;
+        this.blobStore = blobStore;
         this.runs = new JdbiRunRepository(jdbi);
         this.engine = Engines.standard(config.engine(), remote -> new UploadedFileContents(uploads, blobStore,
                 remote));
@@ -48,6 +52,21 @@ final class WorkflowModule {
     /** Ends the runs a previous process left running: they cannot go on, and must not stay running for ever. */
     int closeInterruptedRuns(Clock clock) {
         return runs.failUnfinished("The server stopped during the run.", clock.instant().getEpochSecond());
+    }
+
+    /**
+     * Deletes blobs no upload names: an upload cut off between its blob and its record (a crash) leaves only a
+     * blob, which no one can reach. Answers how many it deleted.
+     */
+    int deleteOrphanBlobs() {
+        int deleted = 0;
+        for (String key : blobStore.keys()) {
+            if (!uploads.refersTo(key)) {
+                blobStore.delete(key);
+                deleted++;
+            }
+        }
+        return deleted;
     }
 
     /** Imports the bundled demo app, reading the campus feed of the server at {@code baseUrl}. */

@@ -3,6 +3,7 @@ package dev.hexaflow.adapters.http;
 import io.javalin.Javalin;
 import io.javalin.compression.CompressionStrategy;
 import io.javalin.config.SizeUnit;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
 import java.util.List;
@@ -48,6 +49,10 @@ public final class JavalinHttpServer implements AutoCloseable {
             config.jetty.multipartConfig.maxTotalRequestSize(maxUploadBytes + 2 * 1024 * 1024, SizeUnit.BYTES);
             config.jetty.multipartConfig.maxInMemoryFileSize(1, SizeUnit.MB);
             config.concurrency.useVirtualThreads = Runtime.version().feature() >= 21;
+            if (!config.concurrency.useVirtualThreads) {
+                // Request threads let go after ten idle seconds, so a burst of streams leaves none behind.
+                config.jetty.threadPool = new QueuedThreadPool(250, 8, 10_000);
+            }
             config.routes.get("/health", ctx -> ctx.contentType("application/json").result("{\"status\":\"ok\"}"));
             for (RouteGroup group : groups) {
                 group.addTo(config.routes);

@@ -72,6 +72,24 @@ public final class FileSystemBlobStore implements BlobStore {
         deleteQuietly(path(key));
     }
 
+    @Override
+    public java.util.List<String> keys() {
+        try (java.util.stream.Stream<Path> files = Files.list(root)) {
+            java.util.List<String> keys = new java.util.ArrayList<>();
+            for (Path file : (Iterable<Path>) files::iterator) {
+                String name = file.getFileName().toString();
+                if (name.endsWith(".part")) {
+                    deleteQuietly(file);
+                } else if (KEY.matcher(name).matches()) {
+                    keys.add(name);
+                }
+            }
+            return keys;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list the blob directory " + root, e);
+        }
+    }
+
     /** The blob's file, for a key of the store's own form only: a key never names a path of its choosing. */
     private Path path(String key) {
         if (key == null || !KEY.matcher(key).matches()) {

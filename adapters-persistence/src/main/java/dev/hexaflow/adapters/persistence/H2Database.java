@@ -32,8 +32,31 @@ public final class H2Database implements AutoCloseable {
      * @throws DatabaseInUseException when another process has the file open
      */
     public static H2Database openFile(Path dataDir) {
-        String url = "jdbc:h2:file:" + dataDir.toAbsolutePath().resolve("hexaflow") + ";DB_CLOSE_ON_EXIT=FALSE";
-        return open(url, dataDir);
+        return openFile(dataDir, "");
+    }
+
+    /**
+     * As {@link #openFile(Path)}, with H2 settings ({@code KEY=VALUE;KEY=VALUE}) over Hexaflow's own:
+     * WRITE_DELAY=0, so that each commit reaches the file before the call returns and what a client was told
+     * of survives kill -9 of the process (the operating system keeps what was written).
+     */
+    public static H2Database openFile(Path dataDir, String options) {
+        java.util.Map<String, String> settings = new java.util.LinkedHashMap<>();
+        settings.put("DB_CLOSE_ON_EXIT", "FALSE");
+        settings.put("WRITE_DELAY", "0");
+        for (String option : options.split(";")) {
+            int equals = option.indexOf('=');
+            if (equals > 0) {
+                settings.put(option.substring(0, equals).strip().toUpperCase(java.util.Locale.ROOT),
+                        option.substring(equals + 1).strip());
+            } else if (!option.isBlank()) {
+                throw new IllegalArgumentException("H2 settings are KEY=VALUE pairs separated by ';', not '"
+                        + option + "'");
+            }
+        }
+        StringBuilder url = new StringBuilder("jdbc:h2:file:" + dataDir.toAbsolutePath().resolve("hexaflow"));
+        settings.forEach((key, value) -> url.append(';').append(key).append('=').append(value));
+        return open(url.toString(), dataDir);
     }
 
     /** Opens a private in-memory database, gone when closed: for tests and for running without a store. */

@@ -125,7 +125,7 @@ class JdbiWorkflowRepositoriesTest {
                 NodeType.START, Map.of("title", "Start")), 1, null, ExecutionMetadata.NONE, 100)
                 .finish(NodeStatus.SUCCEEDED, Map.of("q", "hello"), null, Map.of("q", "hello"), null, 0.01,
                         ExecutionMetadata.NONE.withTokens(3, null), 100);
-        runs.nodeFinished("r1", node);
+        runs.saveNode("r1", node);
 
         assertThat(runs.find("a1", "r1").orElseThrow().status()).isEqualTo(RunStatus.RUNNING);
         runs.finished(run.finish(RunStatus.SUCCEEDED, Map.of("answer", "hi"), null, 0.5, 3, 2, 0, 101));

@@ -48,7 +48,7 @@ public final class JdbiRunRepository implements RunRepository {
     }
 
     @Override
-    public void nodeFinished(String runId, NodeExecution execution) {
+    public void saveNode(String runId, NodeExecution execution) {
         jdbi.useHandle(handle -> handle.createUpdate("MERGE INTO node_execution (id, run_id, node_id, node_type, "
                 + "title, idx, predecessor, inputs, process_data, outputs, status, error, elapsed_time, metadata, "
                 + "created_at, finished_at) KEY (id) VALUES (:id, :run_id, :node_id, :node_type, :title, :idx, "

@@ -25,6 +25,12 @@ public final class JdbiUploadRepository implements UploadRepository {
     }
 
     @Override
+    public boolean refersTo(String blobKey) {
+        return jdbi.withHandle(handle -> handle.createQuery("SELECT COUNT(*) FROM upload_file WHERE blob_key = :key")
+                .bind("key", blobKey).mapTo(Integer.class).one()) > 0;
+    }
+
+    @Override
     public Optional<UploadedFile> find(String id) {
         return jdbi.withHandle(handle -> handle.createQuery("SELECT * FROM upload_file WHERE id = :id").bind("id", id)
                 .map((rs, ctx) -> new UploadedFile(rs.getString("id"), rs.getString("app_id"),

@@ -42,10 +42,12 @@ final class RunRecorder implements RunListener {
         if (event instanceof RunEvent.WorkflowStarted started) {
             runId = started.run().id();
             runs.started(new RunRepository.StartedRun(started.run(), appId, taskId, user, version, logId));
+        } else if (event instanceof RunEvent.NodeStarted started) {
+            runs.saveNode(runId(), started.execution());
         } else if (event instanceof RunEvent.NodeFinished finished) {
-            runs.nodeFinished(runId(), finished.execution());
+            runs.saveNode(runId(), finished.execution());
         } else if (event instanceof RunEvent.ContainerCompleted done) {
-            runs.nodeFinished(runId(), new NodeExecution(done.executionId(), done.node().id(),
+            runs.saveNode(runId(), new NodeExecution(done.executionId(), done.node().id(),
                     done.node().type(), done.node().title(), done.index(), done.predecessorNodeId(), done.inputs(),
                     null, done.outputs(), done.status(), done.error(), done.elapsedTime(),
                     ExecutionMetadata.NONE.withTokens(done.totalTokens(), null), done.createdAt(), done.finishedAt()));

@@ -169,7 +169,9 @@ public final class WorkflowEngine {
             return (ExecutorService) MethodHandles.publicLookup().findStatic(Executors.class,
                     "newVirtualThreadPerTaskExecutor", MethodType.methodType(ExecutorService.class)).invoke();
         } catch (Throwable notOnThisJvm) {
-            return Executors.newCachedThreadPool(daemon("hexaflow-node"));
+            // Threads as runs need them, let go after ten idle seconds so a burst does not leave them behind.
+            return new java.util.concurrent.ThreadPoolExecutor(0, Integer.MAX_VALUE, 10, TimeUnit.SECONDS,
+                    new java.util.concurrent.SynchronousQueue<>(), daemon("hexaflow-node"));
         }
     }
 

@@ -18,6 +18,9 @@ public interface BlobStore {
     /** Deletes the blob if it is there. */
     void delete(String key);
 
+    /** The keys of every whole blob kept; a blob cut off while it was written is dropped, never listed. */
+    java.util.List<String> keys();
+
     record Stored(String key, long size) {
     }
 

@@ -12,7 +12,8 @@ public interface RunRepository {
     /** Keeps a run that has started, with its log entry. */
     void started(StartedRun run);
 
-    void nodeFinished(String runId, NodeExecution execution);
+    /** Keeps a node execution as it is now (running, or ended); a later call for the same id replaces it. */
+    void saveNode(String runId, NodeExecution execution);
 
     /** Keeps the run's end; committed before the caller tells any client. */
     void finished(WorkflowRun run);

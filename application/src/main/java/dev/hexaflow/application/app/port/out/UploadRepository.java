@@ -9,4 +9,7 @@ public interface UploadRepository {
     void add(UploadedFile file);
 
     Optional<UploadedFile> find(String id);
+
+    /** Whether any upload record names this blob. */
+    boolean refersTo(String blobKey);
 }

@@ -1,0 +1,201 @@
+package dev.hexaflow.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hexaflow.app.api.ServiceApi;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The packaged jar under runs and uploads, killed with SIGKILL at random moments, restarted: every run a client
+ * was answered about is kept as answered, nothing stays running, uploads and blobs match one for one, and no key,
+ * token or uploaded content reaches the log.
+ */
+class KillNineIT {
+
+    private static final Path JAR = Path.of(System.getProperty("hexaflow.jar", "target/hexaflow.jar"));
+    private static final String ADMIN = "kill-nine-admin-token-0123";
+    private static final String SECRET_CONTENT = "SECRET-UPLOAD-CONTENT-7f3a";
+
+    @TempDir
+    Path work;
+
+    @Test
+    void answeredRunsAndUploadsSurviveKillNineAndNothingIsLeftRunningOrOrphaned() throws Exception {
+        Path data = work.resolve("data");
+        Path log = work.resolve("server.log");
+        Map<String, String> answered = new ConcurrentHashMap<>();
+        Set<String> uploads = ConcurrentHashMap.newKeySet();
+        Random random = new Random(42);
+        String key = null;
+        for (int round = 0; round < 4; round++) {
+            Server server = Server.start(data, log);
+            if (key == null) {
+                key = server.demoKey;
+            }
+            ServiceApi api = new ServiceApi(server.baseUrl, key);
+            AtomicBoolean running = new AtomicBoolean(true);
+            List<Thread> clients = new ArrayList<>();
+            for (int c = 0; c < 6; c++) {
+                int client = c;
+                Thread thread = new Thread(() -> drive(api, client, running, answered, uploads));
+                thread.start();
+                clients.add(thread);
+            }
+            Thread.sleep(700 + random.nextInt(1500));
+            server.kill();
+            running.set(false);
+            for (Thread thread : clients) {
+                thread.join(20_000);
+            }
+        }
+        Server last = Server.start(data, log);
+        ServiceApi api = new ServiceApi(last.baseUrl, key);
+        try {
+            assertThat(answered).as("some runs were answered before the kills").isNotEmpty();
+            assertThat(uploads).as("some uploads were answered before the kills").isNotEmpty();
+            for (Map.Entry<String, String> run : answered.entrySet()) {
+                JsonNode detail = ServiceApi.json(api.get("/v1/workflows/run/" + run.getKey()));
+                assertThat(detail.get("status").asText()).as("run " + run.getKey()).isEqualTo(run.getValue());
+            }
+            assertThat(ServiceApi.json(api.get("/v1/workflows/logs?status=running")).get("total").asInt())
+                    .as("no run stays running after a restart").isZero();
+        } finally {
+            last.stop();
+        }
+        assertUploadsAndBlobsMatch(data, uploads);
+        String logged = Files.readString(log);
+        assertThat(logged).doesNotContain(key).doesNotContain(ADMIN).doesNotContain(SECRET_CONTENT);
+    }
+
+    private static void drive(ServiceApi api, int client, AtomicBoolean running, Map<String, String> answered,
+            Set<String> uploads) {
+        int n = 0;
+        while (running.get()) {
+            try {
+                if (n++ % 3 == 2) {
+                    HttpResponse<String> response = api.multipart("/v1/files/upload", List.of(
+                            ServiceApi.Part.field("user", "client-" + client),
+                            ServiceApi.Part.file("note-" + n + ".txt", "text/plain",
+                                    (SECRET_CONTENT + " ".repeat(64 * 1024)).getBytes(StandardCharsets.UTF_8))));
+                    if (response.statusCode() == 201) {
+                        uploads.add(ServiceApi.json(response).get("id").asText());
+                    }
+                } else {
+                    HttpResponse<String> response = api.postJson("/v1/workflows/run",
+                            ServiceApi.run(Map.of("year", "2026"), "blocking", "client-" + client));
+                    if (response.statusCode() == 200) {
+                        JsonNode body = ServiceApi.json(response);
+                        answered.put(body.get("workflow_run_id").asText(), body.get("data").get("status").asText());
+                    }
+                }
+            } catch (RuntimeException | AssertionError killed) {
+                return;
+            }
+        }
+    }
+
+    /** Every upload answered 201 has its record; every record has its blob; every blob has its record. */
+    private static void assertUploadsAndBlobsMatch(Path data, Set<String> answered) throws Exception {
+        Set<String> records = new HashSet<>();
+        Set<String> recordBlobs = new HashSet<>();
+        try (Connection db = DriverManager.getConnection("jdbc:h2:file:" + data.resolve("hexaflow"), "sa", "");
+                ResultSet rows = db.createStatement().executeQuery("SELECT id, blob_key FROM upload_file")) {
+            while (rows.next()) {
+                records.add(rows.getString(1));
+                recordBlobs.add(rows.getString(2));
+            }
+        }
+        Set<String> blobs = new HashSet<>();
+        try (Stream<Path> files = Files.list(data.resolve("files"))) {
+            files.forEach(file -> blobs.add(file.getFileName().toString()));
+        }
+        assertThat(records).containsAll(answered);
+        assertThat(blobs).as("every blob has its record and every record its blob").isEqualTo(recordBlobs);
+    }
+
+    /** A jar process, its address and demo key (on a first start). */
+    private static final class Server {
+        final Process process;
+        final String baseUrl;
+        final String demoKey;
+
+        private Server(Process process, String baseUrl, String demoKey) {
+            this.process = process;
+            this.baseUrl = baseUrl;
+            this.demoKey = demoKey;
+        }
+
+        static Server start(Path data, Path log) throws IOException {
+            ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
+                    .toString(), "-jar", JAR.toString(), "--port", "0", "--data-dir", data.toString());
+            builder.environment().keySet().removeIf(name -> name.startsWith("HEXAFLOW_"));
+            builder.environment().put("HEXAFLOW_ADMIN_TOKEN", ADMIN);
+            builder.redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));
+            Process process = builder.start();
+            BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                    StandardCharsets.UTF_8));
+            String baseUrl = null;
+            String demoKey = null;
+            String line;
+            while ((line = out.readLine()) != null) {
+                if (line.startsWith("Hexaflow is ready on ")) {
+                    baseUrl = line.substring("Hexaflow is ready on ".length()).strip();
+                }
+                if (line.strip().startsWith("demo app key")) {
+                    demoKey = line.strip().split("\\s+")[3];
+                }
+                if (line.strip().startsWith("try")) {
+                    break;
+                }
+            }
+            if (baseUrl == null) {
+                throw new AssertionError("the server did not start: " + Files.readString(log));
+            }
+            Thread drain = new Thread(() -> {
+                try {
+                    out.transferTo(java.io.Writer.nullWriter());
+                } catch (IOException e) {
+                    // The process is gone.
+                }
+            });
+            drain.setDaemon(true);
+            drain.start();
+            return new Server(process, baseUrl, demoKey);
+        }
+
+        void kill() throws InterruptedException {
+            process.destroyForcibly();
+            process.waitFor(30, TimeUnit.SECONDS);
+        }
+
+        void stop() throws InterruptedException {
+            process.destroy();
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+}

@@ -6,6 +6,8 @@ import io.javalin.config.SizeUnit;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
+import java.io.IOException;
+import jakarta.servlet.ServletInputStream;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,6 +19,9 @@ public final class JavalinHttpServer implements AutoCloseable {
 
     /** Campus data imports can be a few megabytes; nothing else comes near this. */
     static final long MAX_REQUEST_BYTES = 16L * 1024 * 1024;
+
+    /** How much of an unread body is read and dropped so that an early answer reaches its client. */
+    private static final long DRAIN_LIMIT_BYTES = 256L * 1024 * 1024;
 
     private final Javalin javalin;
 
@@ -48,6 +53,7 @@ public final class JavalinHttpServer implements AutoCloseable {
             config.jetty.multipartConfig.maxFileSize(maxUploadBytes + 1024 * 1024, SizeUnit.BYTES);
             config.jetty.multipartConfig.maxTotalRequestSize(maxUploadBytes + 2 * 1024 * 1024, SizeUnit.BYTES);
             config.jetty.multipartConfig.maxInMemoryFileSize(1, SizeUnit.MB);
+            config.jetty.modifyServer(server -> server.setErrorHandler(new JsonErrorHandler(groups)));
             config.concurrency.useVirtualThreads = Runtime.version().feature() >= 21;
             if (!config.concurrency.useVirtualThreads) {
                 // Request threads let go after ten idle seconds, so a burst of streams leaves none behind.
@@ -57,6 +63,7 @@ public final class JavalinHttpServer implements AutoCloseable {
             for (RouteGroup group : groups) {
                 group.addTo(config.routes);
             }
+            config.routes.after(JavalinHttpServer::drainUnreadBody);
             config.routes.exception(HttpResponseException.class, (e, ctx) -> httpError(ctx, e.getStatus(),
                     e.getMessage()));
             config.routes.exception(Exception.class, (e, ctx) -> {
@@ -72,6 +79,32 @@ public final class JavalinHttpServer implements AutoCloseable {
             throw new PortUnavailableException(host, port, e);
         }
         return new JavalinHttpServer(javalin);
+    }
+
+    /**
+     * An answer given before the request body was read (a 413, an upload refused half way) reaches the client
+     * only if the connection is not reset under it, and closing a socket with unread bytes resets it: so the rest
+     * of the body is read and dropped first, up to a bound past which (or where it cannot be read) the answer
+     * closes the connection.
+     */
+    private static void drainUnreadBody(Context ctx) {
+        boolean drained = false;
+        try {
+            ServletInputStream in = ctx.req().getInputStream();
+            byte[] buffer = new byte[64 * 1024];
+            long left = DRAIN_LIMIT_BYTES;
+            int read = 0;
+            while (left > 0 && (read = in.read(buffer, 0, (int) Math.min(buffer.length, left))) > 0) {
+                left -= read;
+            }
+            drained = read < 0 || in.isFinished();
+        } catch (IOException | RuntimeException e) {
+            // A multipart parser that gave up holds the stream: the rest cannot be read here.
+        }
+        if (!drained) {
+            // Jetty will drop this connection; the answer says so, lest the client send its next request on it.
+            ctx.header("Connection", "close");
+        }
     }
 
     /** Javalin's own refusals (no route, wrong verb, body too large) in the JSON error shape, worded as Dify's. */

@@ -28,6 +28,13 @@ final class RecordSchema {
             FeedMethod.PRINTERS, List.of("printer", "ad", "server", "comment", "driver", "room", "faculty"),
             FeedMethod.HOLIDAYS, List.of("name", "date"));
 
+    /** The longest text each field may hold: what the store keeps, in characters. */
+    private static final Map<String, Integer> MAX_LENGTH = Map.ofEntries(
+            Map.entry("subject", 200), Map.entry("catalog_number", 200), Map.entry("title", 1000),
+            Map.entry("contact_url", 2000), Map.entry("printer", 500), Map.entry("ad", 2000),
+            Map.entry("server", 500), Map.entry("comment", 2000), Map.entry("driver", 500), Map.entry("room", 500),
+            Map.entry("faculty", 500), Map.entry("name", 500));
+
     /** Other names a column may carry: the university's own holidays file calls the name "holiday". */
     private static final Map<FeedMethod, Map<String, String>> ALIASES = Map.of(
             FeedMethod.HOLIDAYS, Map.of("holiday", "name"));
@@ -55,6 +62,13 @@ final class RecordSchema {
      * @param line the 1-based line the record starts on, for the error
      */
     static CampusRecord build(FeedMethod dataSet, Map<String, String> values, int line) {
+        values.forEach((field, value) -> {
+            int max = MAX_LENGTH.getOrDefault(field, Integer.MAX_VALUE);
+            if (value != null && value.length() > max) {
+                throw new InvalidCampusDataException(line, field, "the value is " + value.length()
+                        + " characters long; at most " + max + " fit");
+            }
+        });
         return switch (dataSet) {
             case TUTORS -> new Tutor(values.get("subject"), values.get("catalog_number"), values.get("title"),
                     count(values.get("tutors_count"), line), values.get("contact_url"));

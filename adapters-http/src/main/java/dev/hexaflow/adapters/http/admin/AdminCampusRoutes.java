@@ -83,7 +83,7 @@ public final class AdminCampusRoutes implements RouteGroup {
 
     /** The file layout, by content type, or by the first character when the type says nothing. */
     private static Optional<FileFormat> format(String contentType, byte[] body) {
-        String type = contentType == null ? "" : contentType.toLowerCase(Locale.ROOT).split(";")[0].trim();
+        String type = contentType == null ? "" : contentType.toLowerCase(Locale.ROOT).split(";", 2)[0].trim();
         switch (type) {
             case "text/csv":
                 return Optional.of(FileFormat.CSV);

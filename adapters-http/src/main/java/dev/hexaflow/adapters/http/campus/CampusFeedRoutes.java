@@ -7,6 +7,7 @@ import dev.hexaflow.application.campus.port.in.ServeCampusFeedUseCase;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
+import java.util.Optional;
 
 /**
  * The campus feed under {@code /v2}: every path there is answered with the feed's envelope, an unknown one with
@@ -24,7 +25,7 @@ public final class CampusFeedRoutes implements RouteGroup {
     public void addTo(RoutesConfig routes) {
         routes.get("/v2/{service}/{file}", this::serve);
         for (HandlerType verb : new HandlerType[] {HandlerType.GET, HandlerType.POST, HandlerType.PUT,
-                HandlerType.PATCH, HandlerType.DELETE}) {
+                HandlerType.PATCH, HandlerType.DELETE, HandlerType.OPTIONS}) {
             // Every feed method is a GET: any other verb, or any other path shape, names no method.
             routes.addHttpHandler(verb, "/v2", this::unknownMethod);
             routes.addHttpHandler(verb, "/v2/<rest>", this::unknownMethod);
@@ -45,6 +46,17 @@ public final class CampusFeedRoutes implements RouteGroup {
         int dot = path.lastIndexOf('.');
         String extension = dot < 0 || path.indexOf('/', dot) >= 0 ? "" : path.substring(dot + 1);
         send(ctx, feed.serve(new CampusFeedQuery("", "", extension, null, ctx.queryParam("callback"))));
+    }
+
+    /** A /v2 path that HTTP could not decode names no method: the envelope's 501, as for any other. */
+    @Override
+    public Optional<RefusedAnswer> refused(String rawPath, int status) {
+        if (!rawPath.equals("/v2") && !rawPath.startsWith("/v2/")) {
+            return Optional.empty();
+        }
+        CampusFeedAnswer answer = feed.serve(new CampusFeedQuery("", "", "", null, null));
+        return Optional.of(new RefusedAnswer(answer.httpStatus(), answer.rendered().contentType(),
+                answer.rendered().body()));
     }
 
     private static void send(Context ctx, CampusFeedAnswer answer) {

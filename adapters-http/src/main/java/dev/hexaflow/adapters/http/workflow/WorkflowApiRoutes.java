@@ -227,7 +227,10 @@ public final class WorkflowApiRoutes implements RouteGroup {
                     && ctx.contentType().toLowerCase(Locale.ROOT).startsWith("multipart/form-data");
             parts = multipart ? ctx.uploadedFiles("file") : List.of();
             user = multipart ? ctx.formParam("user") : null;
-        } catch (RuntimeException e) {
+        } catch (Exception e) {
+            // Jetty's ServletException for a body that is no multipart at all is checked, yet thrown here.
+            // Jetty drops the connection of a multipart body it gave up on; the answer says so.
+            ctx.header("Connection", "close");
             if (isTooLarge(e)) {
                 throw new ApiException(ApiError.FILE_TOO_LARGE, "File size exceeded.");
             }

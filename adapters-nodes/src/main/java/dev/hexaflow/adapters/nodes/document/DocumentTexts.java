@@ -56,7 +56,7 @@ public final class DocumentTexts implements DocumentTextExtractor {
     }
 
     private static String byMimeType(String mimeType) {
-        String type = mimeType == null ? "" : mimeType.split(";")[0].strip().toLowerCase(Locale.ROOT);
+        String type = mimeType == null ? "" : mimeType.split(";", 2)[0].strip().toLowerCase(Locale.ROOT);
         if (type.startsWith("text/plain") || List.of("text/html", "text/htm", "text/markdown", "text/xml")
                 .contains(type)) {
             return "text";

@@ -9,6 +9,7 @@ import dev.hexaflow.application.workflow.port.out.WorkflowDslReader;
 import dev.hexaflow.domain.app.AppKey;
 import dev.hexaflow.domain.app.WorkflowVersion;
 import dev.hexaflow.domain.secret.SecretHash;
+import dev.hexaflow.domain.workflow.AppInfo;
 import dev.hexaflow.domain.workflow.Workflow;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -47,7 +48,19 @@ final class Publications {
     Workflow checked(byte[] dsl) {
         Workflow workflow = reader.read(dsl);
         engine.prepare(workflow);
+        AppInfo app = workflow.app();
+        checkLength("app.name", app.name(), 1000);
+        checkLength("app.description", app.description(), 20_000);
+        checkLength("app.icon", app.icon(), 2000);
+        checkLength("app.icon_background", app.iconBackground(), 100);
         return workflow;
+    }
+
+    /** The app's own texts must fit where they are kept; a longer one is refused before anything is kept. */
+    private static void checkLength(String field, String text, int max) {
+        if (text != null && text.length() > max) {
+            throw new ApiException(ApiError.INVALID_PARAM, field + " must be at most " + max + " characters.");
+        }
     }
 
     WorkflowVersion version(String appId, byte[] dsl) {

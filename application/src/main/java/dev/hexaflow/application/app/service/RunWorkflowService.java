@@ -68,9 +68,20 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
         this.ids = ids;
     }
 
+    /** An end user's id, as Dify keeps it: at most 255 characters. */
+    static final int MAX_USER_LENGTH = 255;
+
     static String requireUser(String user) {
         if (user == null || user.isBlank()) {
             throw new ApiException(ApiError.INVALID_PARAM, "Arg user must be provided.");
+        }
+        return checkUserLength(user);
+    }
+
+    static String checkUserLength(String user) {
+        if (user.length() > MAX_USER_LENGTH) {
+            throw new ApiException(ApiError.INVALID_PARAM, "Arg user must be at most " + MAX_USER_LENGTH
+                    + " characters.");
         }
         return user;
     }

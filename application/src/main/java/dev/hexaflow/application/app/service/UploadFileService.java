@@ -70,7 +70,8 @@ public final class UploadFileService implements UploadFileUseCase {
         }
         FileCategory category = FileCategory.of(extension);
         long max = limits.maxBytes(category);
-        String user = command.user() == null || command.user().isBlank() ? DEFAULT_USER : command.user();
+        String user = command.user() == null || command.user().isBlank() ? DEFAULT_USER
+                : RunWorkflowService.checkUserLength(command.user());
         EndUser endUser = endUsers.findOrAdd(new EndUser(ids.get(), command.appId(), user, now()));
         BlobStore.Stored stored;
         try {

@@ -254,7 +254,7 @@ public final class HttpRequestNode implements NodeExecutor {
         String path = url.replaceAll("[?#].*$", "");
         String name = path.substring(path.lastIndexOf('/') + 1);
         int dot = name.lastIndexOf('.');
-        String mime = answer.contentType().split(";")[0].strip();
+        String mime = answer.contentType().split(";", 2)[0].strip();
         String kind = mime.startsWith("image/") ? "image" : mime.startsWith("audio/") ? "audio"
                 : mime.startsWith("video/") ? "video" : "document";
         return new FileValue(UUID.randomUUID().toString(), kind, "tool_file", url, null,

@@ -105,6 +105,11 @@ public final class Hexaflow implements AutoCloseable {
         return report.baseUrl();
     }
 
+    /** Client connections open now. */
+    int openConnections() {
+        return server.openConnections();
+    }
+
     StartReport report() {
         return report;
     }

@@ -9,11 +9,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A real HTTP server on loopback for http-request tests. {@code /echo} answers JSON, {@code /status/N} answers
- * status N, {@code /slow} answers after three seconds, {@code /image} answers PNG bytes. It keeps each request.
+ * status N, {@code /slow} answers after three seconds and {@code /wait/MS} after MS milliseconds,
+ * {@code /image} answers PNG bytes. It keeps each request.
  */
 public final class FakeHttpTarget implements AutoCloseable {
 
@@ -31,13 +34,23 @@ public final class FakeHttpTarget implements AutoCloseable {
         return url("/files/" + name);
     }
 
+    /** The name its threads start with, so that a test can tell them from the server's. */
+    public static final String THREAD_PREFIX = "fake-http-target-";
+
+    private final ExecutorService executor = Executors.newCachedThreadPool(task -> {
+        Thread thread = new Thread(task, THREAD_PREFIX + THREADS.incrementAndGet());
+        thread.setDaemon(true);
+        return thread;
+    });
+    private static final AtomicInteger THREADS = new AtomicInteger();
+
     public FakeHttpTarget() {
         try {
             server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
-        server.setExecutor(Executors.newCachedThreadPool());
+        server.setExecutor(executor);
         server.createContext("/", this::handle);
         server.start();
     }
@@ -65,9 +78,9 @@ public final class FakeHttpTarget implements AutoCloseable {
                 exchange.getResponseBody().write(bytes);
             } else if (path.startsWith("/status/")) {
                 reply(exchange, Integer.parseInt(path.substring(8)), "text/plain", "status " + path.substring(8));
-            } else if (path.equals("/slow")) {
+            } else if (path.equals("/slow") || path.startsWith("/wait/")) {
                 try {
-                    Thread.sleep(3000);
+                    Thread.sleep(path.equals("/slow") ? 3000 : Long.parseLong(path.substring(6)));
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
@@ -96,5 +109,6 @@ public final class FakeHttpTarget implements AutoCloseable {
     @Override
     public void close() {
         server.stop(0);
+        executor.shutdownNow();
     }
 }

@@ -85,7 +85,8 @@ public final class JdkHttpRequester implements HttpRequester {
         } catch (HttpException e) {
             throw e;
         } catch (Exception e) {
-            throw new HttpException("The request failed: " + e.getMessage(), e);
+            // Reading the body broke off: the target hung up or the read timed out half way.
+            throw new HttpException(describe(call, e), e);
         }
     }
 

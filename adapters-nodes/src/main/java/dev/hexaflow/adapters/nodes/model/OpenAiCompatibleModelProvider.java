@@ -89,7 +89,16 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
             if (response.statusCode() >= 400) {
                 throw new ModelException(error(request, response), null);
             }
-            return read(response.body(), onText, stop);
+            if (!response.headers().firstValue("Content-Type").orElse("").startsWith("text/event-stream")) {
+                // Some endpoints answer stream=true with one whole completion; anything else is no completion.
+                return whole(request, response.body(), onText);
+            }
+            ChatResult result = read(response.body(), onText, stop);
+            if (result == null) {
+                throw new ModelException("[" + request.provider() + "] Error: the model endpoint's stream ended "
+                        + "without a completion", null);
+            }
+            return result;
         } catch (CancellationException e) {
             throw new ModelException("The model call was stopped", e);
         } catch (ExecutionException e) {
@@ -142,7 +151,46 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
         return body.toString();
     }
 
+    /** A whole chat completion in one JSON body, or a clear error when the body is none. */
+    private static ChatResult whole(ChatRequest request, InputStream body, Consumer<String> onText)
+            throws IOException {
+        String text;
+        try (InputStream in = body) {
+            text = new String(in.readNBytes(16 * 1024 * 1024), StandardCharsets.UTF_8);
+        }
+        JsonNode completion;
+        try {
+            completion = JSON.readTree(text);
+        } catch (IOException notJson) {
+            completion = null;
+        }
+        JsonNode message = completion == null ? null : completion.path("choices").path(0).path("message");
+        if (message == null || !message.isObject()) {
+            String shown = text.length() > 200 ? text.substring(0, 200) + "…" : text;
+            throw new ModelException("[" + request.provider() + "] Error: the model endpoint answered something "
+                    + "other than a chat completion: " + shown.strip(), null);
+        }
+        String content = message.path("content").asText("");
+        if (!content.isEmpty()) {
+            onText.accept(content);
+        }
+        List<ToolCall> toolCalls = new ArrayList<>();
+        for (JsonNode call : message.path("tool_calls")) {
+            toolCalls.add(new ToolCall(call.path("function").path("name").asText(""),
+                    call.path("function").path("arguments").asText("")));
+        }
+        JsonNode used = completion.path("usage");
+        long prompt = used.path("prompt_tokens").asLong();
+        long completionTokens = used.path("completion_tokens").asLong();
+        Usage usage = used.isObject() ? new Usage(prompt, completionTokens,
+                used.path("total_tokens").asLong(prompt + completionTokens)) : Usage.NONE;
+        String finish = completion.path("choices").path(0).path("finish_reason").asText("stop");
+        return new ChatResult(content, usage, finish, toolCalls);
+    }
+
+    /** The streamed completion, or null when the stream carried no completion at all. */
     private static ChatResult read(InputStream stream, Consumer<String> onText, StopSignal stop) throws IOException {
+        boolean any = false;
         StringBuilder text = new StringBuilder();
         String finish = "stop";
         Usage usage = Usage.NONE;
@@ -158,9 +206,11 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
             }
             String data = line.substring(5).strip();
             if (data.equals("[DONE]")) {
+                any = true;
                 break;
             }
             JsonNode chunk = JSON.readTree(data);
+            any |= chunk.has("choices");
             if (chunk.has("error")) {
                 throw new ModelException("Error: " + chunk.path("error").path("message").asText(chunk.toString()),
                         null);
@@ -187,6 +237,9 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
                 long completion = used.path("completion_tokens").asLong();
                 usage = new Usage(prompt, completion, used.path("total_tokens").asLong(prompt + completion));
             }
+        }
+        if (!any) {
+            return null;
         }
         List<ToolCall> toolCalls = new ArrayList<>();
         calls.values().forEach(parts -> toolCalls.add(new ToolCall(parts[0], parts[1])));

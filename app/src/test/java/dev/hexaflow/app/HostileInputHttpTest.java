@@ -38,13 +38,15 @@ class HostileInputHttpTest {
     static TestServer server;
     static ServiceApi echo;
     static String echoAppId;
+    static String echoKey;
 
     @BeforeAll
     static void start() {
         dataDir = root.resolve("data");
         server = TestServer.start(dataDir);
         JsonNode imported = server.importApp("echo.yml");
-        echo = server.api(imported.get("api_key").asText());
+        echoKey = imported.get("api_key").asText();
+        echo = server.api(echoKey);
         echoAppId = imported.get("app_id").asText();
     }
 
@@ -162,6 +164,35 @@ class HostileInputHttpTest {
             assertThat(path).startsWith("data/files/");
             assertThat(path).doesNotContain("..txt").doesNotContain("xxxx");
         });
+    }
+
+    @Test
+    void anUploadWhoseClientLeavesHalfWayLeavesNoBlobAndNoRecord() throws Exception {
+        Set<String> before = everyFileUnder(root);
+        int uploadsBefore = uploadRecords();
+        URI base = URI.create(server.hexaflow.baseUrl());
+        String head = "--b\r\nContent-Disposition: form-data; name=\"file\"; filename=\"half.txt\"\r\n"
+                + "Content-Type: text/plain\r\n\r\n";
+        try (Socket socket = new Socket(base.getHost(), base.getPort())) {
+            socket.getOutputStream().write(("POST /v1/files/upload HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer "
+                    + echoKey + "\r\nContent-Type: multipart/form-data; boundary=b\r\nContent-Length: 3000000"
+                    + "\r\n\r\n" + head + "x".repeat(1_500_000)).getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream().flush();
+        }
+        Thread.sleep(500);
+
+        assertThat(everyFileUnder(root)).isEqualTo(before);
+        assertThat(uploadRecords()).isEqualTo(uploadsBefore);
+    }
+
+    /** Upload records, counted in the server's own database (an embedded H2 shares it within the JVM). */
+    private static int uploadRecords() throws java.sql.SQLException {
+        try (java.sql.Connection db = java.sql.DriverManager.getConnection("jdbc:h2:file:"
+                + dataDir.toAbsolutePath().resolve("hexaflow"), "sa", "");
+                java.sql.ResultSet count = db.createStatement().executeQuery("SELECT COUNT(*) FROM upload_file")) {
+            count.next();
+            return count.getInt(1);
+        }
     }
 
     @Test

@@ -85,6 +85,8 @@ class KillNineIT {
             last.stop();
         }
         assertUploadsAndBlobsMatch(data, uploads);
+        String stored = new String(Files.readAllBytes(data.resolve("hexaflow.mv.db")), StandardCharsets.ISO_8859_1);
+        assertThat(stored).as("keys are kept only as hashes").doesNotContain(key);
         String logged = Files.readString(log);
         assertThat(logged).doesNotContain(key).doesNotContain(ADMIN).doesNotContain(SECRET_CONTENT);
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hexaflow.app.api.ServiceApi;
+import dev.hexaflow.app.engine.Dsl;
 import dev.hexaflow.app.fakes.FakeHttpTarget;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -42,7 +43,7 @@ class StreamingLoadTest {
     void twoHundredStreamsWithLeaversAndStopsAllEndAreKeptAndLeaveNothingBehind() throws Exception {
         try (FakeHttpTarget upstream = new FakeHttpTarget(); TestServer server = TestServer.start(dataDir)) {
             String key = TestServer.json(server.admin("POST", "/admin/apps", "application/yaml",
-                    slowUpstreamApp(upstream.url("/wait/1500")))).get("api_key").asText();
+                    Dsl.httpGet(upstream.url("/wait/1500"), 30))).get("api_key").asText();
             ServiceApi api = server.api(key);
             URI base = URI.create(server.hexaflow.baseUrl());
             for (int i = 0; i < 3; i++) {
@@ -146,32 +147,6 @@ class StreamingLoadTest {
             Thread.sleep(100);
         }
         return status;
-    }
-
-    private static String slowUpstreamApp(String url) {
-        return """
-                app: {name: Slow upstream, mode: workflow}
-                kind: app
-                version: 0.5.0
-                workflow:
-                  graph:
-                    nodes:
-                      - {id: start, data: {type: start, title: Start, variables: []}}
-                      - id: call
-                        data:
-                          type: http-request
-                          title: Call
-                          method: get
-                          url: '%s'
-                          headers: ''
-                          params: ''
-                          body: {type: none, data: []}
-                          timeout: {connect: 5, read: 30, write: 5}
-                      - {id: end, data: {type: end, title: End, outputs: [{variable: status, value_selector: [call, status_code]}]}}
-                    edges:
-                      - {source: start, target: call}
-                      - {source: call, target: end}
-                """.formatted(url);
     }
 
     /** The server's threads (not the test's fake upstream's), open connections and heap after a GC. */

@@ -183,9 +183,11 @@ class JdbiWorkflowRepositoriesTest {
     }
 
     @Test
-    void runsLeftRunningAreFailedWithTheReason() {
+    void runsAndNodeExecutionsLeftRunningAreFailedWithTheReason() {
         start("a1", "r1", "ada", Map.of(), 100);
         start("a1", "r2", "ada", Map.of(), 100);
+        runs.saveNode("r1", NodeExecution.started("n1", dev.hexaflow.domain.workflow.Node.of("wait", NodeType.CODE,
+                Map.of("title", "Wait")), 1, null, ExecutionMetadata.NONE, 100));
         runs.finished(WorkflowRun.started("r2", "v1", Map.of(), 100).finish(RunStatus.SUCCEEDED, Map.of(), null, 1, 0,
                 1, 0, 101));
 
@@ -194,6 +196,10 @@ class JdbiWorkflowRepositoriesTest {
         WorkflowRun failed = runs.find("a1", "r1").orElseThrow();
         assertThat(failed.status()).isEqualTo(RunStatus.FAILED);
         assertThat(failed.error()).isEqualTo("The server stopped during the run.");
+        assertThat(runs.nodeExecutions("r1")).singleElement().satisfies(node -> {
+            assertThat(node.status()).isEqualTo(NodeStatus.FAILED);
+            assertThat(node.error()).isEqualTo("The server stopped during the run.");
+        });
         assertThat(runs.find("a1", "r2").orElseThrow().status()).isEqualTo(RunStatus.SUCCEEDED);
     }
 

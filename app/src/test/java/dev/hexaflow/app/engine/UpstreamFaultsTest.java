@@ -126,23 +126,7 @@ class UpstreamFaultsTest {
     private static WorkflowRun runHttp(String url, int readSeconds, int maxSeconds) throws Exception {
         WorkflowEngine engine = Engines.standard(EngineConfiguration.fromEnvironment(Map.of(
                 "HEXAFLOW_MAX_RUN_SECONDS", String.valueOf(maxSeconds))));
-        Workflow workflow = Dsl.workflow("""
-                - {id: start, data: {type: start, title: Start, variables: []}}
-                - id: call
-                  data:
-                    type: http-request
-                    title: Call
-                    method: get
-                    url: '%s'
-                    headers: ''
-                    params: ''
-                    body: {type: none, data: []}
-                    timeout: {connect: 2, read: %d, write: 2}
-                - {id: end, data: {type: end, title: End, outputs: [{variable: body, value_selector: [call, body]}]}}
-                """.formatted(url, readSeconds), """
-                - {source: start, target: call}
-                - {source: call, target: end}
-                """);
+        Workflow workflow = Dsl.read(Dsl.httpGet(url, readSeconds));
         return runToEnd(engine, workflow, Map.of());
     }
 

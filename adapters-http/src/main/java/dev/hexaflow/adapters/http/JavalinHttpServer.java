@@ -59,7 +59,9 @@ public final class JavalinHttpServer implements AutoCloseable {
                 // A stream holds its request thread on JDK 17. Jetty lets one idle thread go per idle timeout, so
                 // a short one is what brings a burst of 200 streams back to the minimum within half a minute;
                 // under steady load it costs at most ten thread starts a second.
-                config.jetty.threadPool = new QueuedThreadPool(250, 8, 100);
+                QueuedThreadPool pool = new QueuedThreadPool(250, 8, 100);
+                pool.setName("hexaflow-http");
+                config.jetty.threadPool = pool;
             }
             config.routes.get("/health", ctx -> ctx.contentType("application/json").result("{\"status\":\"ok\"}"));
             for (RouteGroup group : groups) {

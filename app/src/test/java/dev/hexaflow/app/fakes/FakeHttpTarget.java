@@ -34,8 +34,8 @@ public final class FakeHttpTarget implements AutoCloseable {
         return url("/files/" + name);
     }
 
-    /** The name its threads start with, so that a test can tell them from the server's. */
-    public static final String THREAD_PREFIX = "fake-http-target-";
+    /** The name its threads start with, so that they are told from the server's in a thread dump. */
+    private static final String THREAD_PREFIX = "fake-http-target-";
 
     private final ExecutorService executor = Executors.newCachedThreadPool(task -> {
         Thread thread = new Thread(task, THREAD_PREFIX + THREADS.incrementAndGet());

@@ -44,23 +44,16 @@ final class Publications {
         this.ids = ids;
     }
 
-    /** The workflow of a DSL file, checked as the engine checks it before a run. */
+    /** The workflow of a DSL file, checked as the engine checks it before a run, its app's texts as they fit. */
     Workflow checked(byte[] dsl) {
         Workflow workflow = reader.read(dsl);
         engine.prepare(workflow);
         AppInfo app = workflow.app();
-        checkLength("app.name", app.name(), 1000);
-        checkLength("app.description", app.description(), 20_000);
-        checkLength("app.icon", app.icon(), 2000);
-        checkLength("app.icon_background", app.iconBackground(), 100);
+        TextLimits.atMost("app.name", app.name(), 1000);
+        TextLimits.atMost("app.description", app.description(), 20_000);
+        TextLimits.atMost("app.icon", app.icon(), 2000);
+        TextLimits.atMost("app.icon_background", app.iconBackground(), 100);
         return workflow;
-    }
-
-    /** The app's own texts must fit where they are kept; a longer one is refused before anything is kept. */
-    private static void checkLength(String field, String text, int max) {
-        if (text != null && text.length() > max) {
-            throw new ApiException(ApiError.INVALID_PARAM, field + " must be at most " + max + " characters.");
-        }
     }
 
     WorkflowVersion version(String appId, byte[] dsl) {

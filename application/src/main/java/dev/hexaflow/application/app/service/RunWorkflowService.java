@@ -75,15 +75,7 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
         if (user == null || user.isBlank()) {
             throw new ApiException(ApiError.INVALID_PARAM, "Arg user must be provided.");
         }
-        return checkUserLength(user);
-    }
-
-    static String checkUserLength(String user) {
-        if (user.length() > MAX_USER_LENGTH) {
-            throw new ApiException(ApiError.INVALID_PARAM, "Arg user must be at most " + MAX_USER_LENGTH
-                    + " characters.");
-        }
-        return user;
+        return TextLimits.atMost("Arg user", user, MAX_USER_LENGTH);
     }
 
     @Override

@@ -33,16 +33,10 @@ public final class UpdateSiteService implements UpdateSiteUseCase {
         texts.put("copyright", settings.copyright());
         texts.put("privacy_policy", settings.privacyPolicy());
         texts.put("default_language", settings.defaultLanguage());
-        texts.forEach((field, text) -> checkLength(field, text, MAX_FIELD));
-        checkLength("description", settings.description(), MAX_TEXT);
-        checkLength("custom_disclaimer", settings.customDisclaimer(), MAX_TEXT);
+        texts.forEach((field, text) -> TextLimits.atMost(field, text, MAX_FIELD));
+        TextLimits.atMost("description", settings.description(), MAX_TEXT);
+        TextLimits.atMost("custom_disclaimer", settings.customDisclaimer(), MAX_TEXT);
         apps.update(app.withSite(settings));
         return settings;
-    }
-
-    private static void checkLength(String field, String text, int max) {
-        if (text != null && text.length() > max) {
-            throw new ApiException(ApiError.INVALID_PARAM, field + " must be at most " + max + " characters.");
-        }
     }
 }

@@ -71,7 +71,7 @@ public final class UploadFileService implements UploadFileUseCase {
         FileCategory category = FileCategory.of(extension);
         long max = limits.maxBytes(category);
         String user = command.user() == null || command.user().isBlank() ? DEFAULT_USER
-                : RunWorkflowService.checkUserLength(command.user());
+                : TextLimits.atMost("Arg user", command.user(), RunWorkflowService.MAX_USER_LENGTH);
         EndUser endUser = endUsers.findOrAdd(new EndUser(ids.get(), command.appId(), user, now()));
         BlobStore.Stored stored;
         try {

@@ -19,6 +19,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.Set;
 import java.util.UUID;
 import org.jdbi.v3.core.Jdbi;
 
@@ -60,8 +61,9 @@ final class WorkflowModule {
      */
     int deleteOrphanBlobs() {
         int deleted = 0;
+        Set<String> named = uploads.blobKeys();
         for (String key : blobStore.keys()) {
-            if (!uploads.refersTo(key)) {
+            if (!named.contains(key)) {
                 blobStore.delete(key);
                 deleted++;
             }

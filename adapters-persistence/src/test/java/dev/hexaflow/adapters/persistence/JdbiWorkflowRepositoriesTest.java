@@ -109,6 +109,7 @@ class JdbiWorkflowRepositoriesTest {
 
         assertThat(uploads.find("f1")).contains(file);
         assertThat(uploads.find("f2")).isEmpty();
+        assertThat(uploads.blobKeys()).containsExactly(file.blobKey());
     }
 
     private WorkflowRun start(String appId, String id, String session, Map<String, Object> inputs, long at) {

@@ -3,6 +3,8 @@ package dev.hexaflow.adapters.persistence.jdbi;
 import dev.hexaflow.application.app.port.out.UploadRepository;
 import dev.hexaflow.domain.app.UploadedFile;
 import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.jdbi.v3.core.Jdbi;
 
 /** Upload records in {@code upload_file}. */
@@ -25,9 +27,9 @@ public final class JdbiUploadRepository implements UploadRepository {
     }
 
     @Override
-    public boolean refersTo(String blobKey) {
-        return jdbi.withHandle(handle -> handle.createQuery("SELECT COUNT(*) FROM upload_file WHERE blob_key = :key")
-                .bind("key", blobKey).mapTo(Integer.class).one()) > 0;
+    public Set<String> blobKeys() {
+        return jdbi.withHandle(handle -> handle.createQuery("SELECT blob_key FROM upload_file")
+                .mapTo(String.class).collect(Collectors.toSet()));
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.hexaflow.application.app.port.out;
 
 import dev.hexaflow.domain.app.UploadedFile;
 import java.util.Optional;
+import java.util.Set;
 
 /** Keeps the records of uploaded files; their bytes are in the {@link BlobStore}. */
 public interface UploadRepository {
@@ -10,6 +11,6 @@ public interface UploadRepository {
 
     Optional<UploadedFile> find(String id);
 
-    /** Whether any upload record names this blob. */
-    boolean refersTo(String blobKey);
+    /** The blobs that upload records name, all of them: read once at start to find blobs no record names. */
+    Set<String> blobKeys();
 }

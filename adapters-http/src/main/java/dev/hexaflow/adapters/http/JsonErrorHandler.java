@@ -1,17 +1,14 @@
 package dev.hexaflow.adapters.http;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
+import java.util.stream.Stream;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.http.HttpStatus;
-import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.handler.ErrorHandler;
@@ -23,8 +20,6 @@ import org.eclipse.jetty.util.Callback;
  * request line), in the common JSON error shape: never as Jetty's HTML page.
  */
 final class JsonErrorHandler extends ErrorHandler {
-
-    private static final long DRAIN_LIMIT_BYTES = 256L * 1024 * 1024;
 
     private final List<RouteGroup> groups;
 
@@ -41,33 +36,16 @@ final class JsonErrorHandler extends ErrorHandler {
     @Override
     protected void generateResponse(Request request, Response response, int status, String message,
             Throwable cause, Callback callback) {
-        drain(request);
         String path = request.getHttpURI() == null ? null : request.getHttpURI().getPath();
-        Optional<RouteGroup.RefusedAnswer> own = Optional.empty();
-        for (RouteGroup group : groups) {
-            own = path == null ? own : own.or(() -> group.refused(path, status));
-        }
-        RouteGroup.RefusedAnswer answer = own.orElseGet(() -> new RouteGroup.RefusedAnswer(status,
-                "application/json", body(status)));
+        RouteGroup.RefusedAnswer answer = groups.stream()
+                .flatMap(group -> path == null ? Stream.empty() : group.refused(path, status).stream())
+                .findFirst()
+                .orElseGet(() -> new RouteGroup.RefusedAnswer(status, "application/json", body(status)));
         response.setStatus(answer.status());
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, answer.contentType());
         // Jetty may drop a connection whose request it could not read; say so, lest the client reuse it.
         response.getHeaders().put(HttpHeader.CONNECTION, "close");
         response.write(true, ByteBuffer.wrap(answer.body()), callback);
-    }
-
-    /** Reads and drops what the client is still sending, so that closing does not reset the answer away. */
-    private static void drain(Request request) {
-        try (InputStream in = Content.Source.asInputStream(request)) {
-            byte[] buffer = new byte[64 * 1024];
-            long left = DRAIN_LIMIT_BYTES;
-            int read;
-            while (left > 0 && (read = in.read(buffer, 0, (int) Math.min(buffer.length, left))) > 0) {
-                left -= read;
-            }
-        } catch (IOException | RuntimeException e) {
-            // Nothing more can be read; the connection closes as it must.
-        }
     }
 
     @Override

@@ -16,7 +16,7 @@ import dev.hexaflow.application.workflow.port.out.FileContents;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.UUID;
+import dev.hexaflow.application.common.TimeOrderedIds;
 
 /** Builds the engine with the standard adapters, as the server and the command line use it. */
 public final class Engines {
@@ -48,6 +48,6 @@ public final class Engines {
         OpenAiCompatibleSpeechSynthesizer speech = new OpenAiCompatibleSpeechSynthesizer(
                 config.llmBaseUrl().orElse(null), config.llmApiKey().orElse(null), config.ttsModel(), "alloy");
         return new WorkflowEngine(StandardNodes.catalogue(services), settings, Clock.systemUTC(),
-                () -> UUID.randomUUID().toString(), speech);
+                new TimeOrderedIds(), speech);
     }
 }

@@ -124,7 +124,11 @@ public final class Hexaflow implements AutoCloseable {
         try {
             server.close();
         } finally {
-            storage.close();
+            try {
+                workflows.runs.close();
+            } finally {
+                storage.close();
+            }
         }
     }
 }

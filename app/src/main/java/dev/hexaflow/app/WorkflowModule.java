@@ -20,7 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Set;
-import java.util.UUID;
+import dev.hexaflow.application.common.TimeOrderedIds;
 import org.jdbi.v3.core.Jdbi;
 
 /** The workflow service's use cases on the Jdbi repositories, the blob store and the standard engine. */
@@ -47,7 +47,7 @@ final class WorkflowModule {
                 new JdbiWorkflowVersionRepository(jdbi), new JdbiAppKeyRepository(jdbi),
                 new JdbiEndUserRepository(jdbi), uploads, blobStore, runs, new YamlWorkflowDslReader(), secrets);
         this.services = new AppServices(ports, engine, config.service().uploads(), config.service().maxRunsPerApp(),
-                clock, () -> UUID.randomUUID().toString());
+                clock, new TimeOrderedIds());
     }
 
     /** Ends the runs a previous process left running: they cannot go on, and must not stay running for ever. */

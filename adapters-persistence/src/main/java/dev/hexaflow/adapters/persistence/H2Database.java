@@ -44,6 +44,8 @@ public final class H2Database implements AutoCloseable {
         java.util.Map<String, String> settings = new java.util.LinkedHashMap<>();
         settings.put("DB_CLOSE_ON_EXIT", "FALSE");
         settings.put("WRITE_DELAY", "0");
+        // Each pooled session keeps its parsed statements; H2's default of 8 is fewer than a run request uses.
+        settings.put("QUERY_CACHE_SIZE", "64");
         for (String option : options.split(";")) {
             int equals = option.indexOf('=');
             if (equals > 0) {

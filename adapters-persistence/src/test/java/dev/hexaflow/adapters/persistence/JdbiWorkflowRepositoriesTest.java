@@ -54,6 +54,7 @@ class JdbiWorkflowRepositoriesTest {
 
     @AfterEach
     void close() {
+        runs.close();
         database.close();
     }
 
@@ -115,7 +116,7 @@ class JdbiWorkflowRepositoriesTest {
     private WorkflowRun start(String appId, String id, String session, Map<String, Object> inputs, long at) {
         EndUser user = users.findOrAdd(new EndUser(UUID.randomUUID().toString(), appId, session, at));
         WorkflowRun run = WorkflowRun.started(id, "v1", inputs, at);
-        runs.started(new StartedRun(run, appId, "t-" + id, user, "2026-01-01 00:00:00.000000", "log-" + id));
+        runs.started(new StartedRun(run, appId, "t-" + id, user, "2026-01-01 00:00:00.000000", "log-" + id)).join();
         return run;
     }
 
@@ -126,10 +127,10 @@ class JdbiWorkflowRepositoriesTest {
                 NodeType.START, Map.of("title", "Start")), 1, null, ExecutionMetadata.NONE, 100)
                 .finish(NodeStatus.SUCCEEDED, Map.of("q", "hello"), null, Map.of("q", "hello"), null, 0.01,
                         ExecutionMetadata.NONE.withTokens(3, null), 100);
-        runs.saveNode("r1", node);
+        runs.saveNode("r1", node).join();
 
         assertThat(runs.find("a1", "r1").orElseThrow().status()).isEqualTo(RunStatus.RUNNING);
-        runs.finished(run.finish(RunStatus.SUCCEEDED, Map.of("answer", "hi"), null, 0.5, 3, 2, 0, 101));
+        runs.finished(run.finish(RunStatus.SUCCEEDED, Map.of("answer", "hi"), null, 0.5, 3, 2, 0, 101)).join();
 
         WorkflowRun kept = runs.find("a1", "r1").orElseThrow();
         assertThat(kept.status()).isEqualTo(RunStatus.SUCCEEDED);
@@ -151,7 +152,7 @@ class JdbiWorkflowRepositoriesTest {
         start("a1", "r3", "Carol", Map.of("q", "HELLO"), 300);
         start("a2", "r4", "ada", Map.of("q", "100% sure_thing!"), 400);
         runs.finished(WorkflowRun.started("r2", "v1", Map.of(), 200).finish(RunStatus.FAILED, Map.of(), "boom", 1, 0,
-                1, 0, 201));
+                1, 0, 201)).join();
 
         assertThat(ids(query("a1", null, null, null, null, null))).containsExactly("r3", "r2", "r1");
         assertThat(ids(query("a1", "100%", null, null, null, null))).containsExactly("r1");
@@ -188,9 +189,9 @@ class JdbiWorkflowRepositoriesTest {
         start("a1", "r1", "ada", Map.of(), 100);
         start("a1", "r2", "ada", Map.of(), 100);
         runs.saveNode("r1", NodeExecution.started("n1", dev.hexaflow.domain.workflow.Node.of("wait", NodeType.CODE,
-                Map.of("title", "Wait")), 1, null, ExecutionMetadata.NONE, 100));
+                Map.of("title", "Wait")), 1, null, ExecutionMetadata.NONE, 100)).join();
         runs.finished(WorkflowRun.started("r2", "v1", Map.of(), 100).finish(RunStatus.SUCCEEDED, Map.of(), null, 1, 0,
-                1, 0, 101));
+                1, 0, 101)).join();
 
         assertThat(runs.failUnfinished("The server stopped during the run.", 500)).isEqualTo(1);
 
@@ -202,6 +203,66 @@ class JdbiWorkflowRepositoriesTest {
             assertThat(node.error()).isEqualTo("The server stopped during the run.");
         });
         assertThat(runs.find("a1", "r2").orElseThrow().status()).isEqualTo(RunStatus.SUCCEEDED);
+    }
+
+    @Test
+    void writesMadeWithoutWaitingAreKeptInTheirOrderAndARunStartedAndEndedTogetherIsInsertedEnded() {
+        EndUser user = users.findOrAdd(new EndUser("u1", "a1", "ada", 100));
+        List<java.util.concurrent.CompletableFuture<Void>> writes = new java.util.ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            WorkflowRun run = WorkflowRun.started("r" + i, "v1", Map.of("i", i), 100);
+            NodeExecution node = NodeExecution.started("n" + i, dev.hexaflow.domain.workflow.Node.of("start",
+                    NodeType.START, Map.of("title", "Start")), 1, null, ExecutionMetadata.NONE, 100);
+            writes.add(runs.started(new StartedRun(run, "a1", "t" + i, user, "v", "log-" + i)));
+            writes.add(runs.saveNode(run.id(), node));
+            writes.add(runs.saveNode(run.id(), node.finish(NodeStatus.SUCCEEDED, Map.of(), null, Map.of("i", i),
+                    null, 0.01, ExecutionMetadata.NONE, 101)));
+            writes.add(runs.finished(run.finish(RunStatus.SUCCEEDED, Map.of("i", i), null, 0.5, 0, 1, 0, 101)));
+        }
+
+        writes.forEach(java.util.concurrent.CompletableFuture::join);
+
+        for (int i = 0; i < 200; i++) {
+            WorkflowRun kept = runs.find("a1", "r" + i).orElseThrow();
+            assertThat(kept.status()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(kept.outputs()).isEqualTo(Map.of("i", (long) i));
+            assertThat(kept.finishedAt()).isEqualTo(101L);
+            assertThat(runs.nodeExecutions("r" + i)).singleElement()
+                    .satisfies(n -> assertThat(n.status()).isEqualTo(NodeStatus.SUCCEEDED));
+        }
+        assertThat(runs.logs(new LogQuery("a1", null, null, 1, 20, null, null, null)).total()).isEqualTo(200);
+    }
+
+    @Test
+    void aWriteThatCannotBeKeptFailsAloneAndTheWritesBesideItAreKept() {
+        EndUser user = users.findOrAdd(new EndUser("u1", "a1", "ada", 100));
+        var before = runs.started(new StartedRun(WorkflowRun.started("ok1", "v1", Map.of(), 100), "a1", "t1", user,
+                "v", "l1"));
+        var bad = runs.started(new StartedRun(WorkflowRun.started("bad", "v1", Map.of(), 100), "a1", "t2", user,
+                "a version label far longer than the forty characters its column holds", "l2"));
+        var after = runs.started(new StartedRun(WorkflowRun.started("ok2", "v1", Map.of(), 100), "a1", "t3", user,
+                "v", "l3"));
+
+        assertThatThrownBy(bad::join).hasRootCauseInstanceOf(java.sql.SQLException.class);
+        before.join();
+        after.join();
+        assertThat(runs.find("a1", "ok1")).isPresent();
+        assertThat(runs.find("a1", "ok2")).isPresent();
+        assertThat(runs.find("a1", "bad")).isEmpty();
+    }
+
+    @Test
+    void closingKeepsWhatIsQueuedAndRefusesLaterWrites() {
+        EndUser user = users.findOrAdd(new EndUser("u1", "a1", "ada", 100));
+        var queued = runs.started(new StartedRun(WorkflowRun.started("r1", "v1", Map.of(), 100), "a1", "t1", user,
+                "v", "l1"));
+
+        runs.close();
+
+        assertThat(queued).isCompleted();
+        assertThat(runs.find("a1", "r1")).isPresent();
+        assertThatThrownBy(() -> runs.finished(WorkflowRun.started("r1", "v1", Map.of(), 100)).join())
+                .hasCauseInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
     }
 
     private LogPage query(String app, String keyword, String status, Long before, Long after, String session) {

@@ -12,6 +12,7 @@ import dev.hexaflow.application.app.port.out.RunRepository.LogPage;
 import dev.hexaflow.application.app.port.out.RunRepository.LogQuery;
 import dev.hexaflow.application.app.service.AppServices;
 import dev.hexaflow.application.workflow.engine.RunHandle;
+import dev.hexaflow.application.workflow.engine.RunListener;
 import dev.hexaflow.domain.app.App;
 import dev.hexaflow.domain.workflow.RunEvent;
 import dev.hexaflow.domain.workflow.Values;
@@ -139,7 +140,7 @@ public final class WorkflowApiRoutes implements RouteGroup {
         if (streaming) {
             stream(ctx, command);
         } else {
-            RunHandle handle = services.run.start(command, event -> { });
+            RunHandle handle = services.run.start(command, RunListener.NONE);
             WorkflowRun run = handle.await();
             json(ctx, 200, DifyWire.completion(run, handle.taskId()));
         }

@@ -6,10 +6,11 @@ import dev.hexaflow.domain.secret.SecretHash;
 import java.util.Optional;
 import org.jdbi.v3.core.Jdbi;
 
-/** App keys in {@code app_key}, by the key's hash. */
+/** App keys in {@code app_key}, by the key's hash; the keys in use are kept in memory as well. */
 public final class JdbiAppKeyRepository implements AppKeyRepository {
 
     private final Jdbi jdbi;
+    private final ReadCache<SecretHash, AppKey> cache = new ReadCache<>(10_000);
 
     public JdbiAppKeyRepository(Jdbi jdbi) {
         this.jdbi = jdbi;
@@ -24,6 +25,10 @@ public final class JdbiAppKeyRepository implements AppKeyRepository {
 
     @Override
     public Optional<AppKey> find(SecretHash hash) {
+        return cache.get(hash, this::read);
+    }
+
+    private Optional<AppKey> read(SecretHash hash) {
         return jdbi.withHandle(handle -> handle.createQuery("SELECT * FROM app_key WHERE key_hash = :hash")
                 .bind("hash", hash.hex()).map((rs, ctx) -> new AppKey(new SecretHash(rs.getString("key_hash")),
                         rs.getString("app_id"), rs.getLong("created_at"))).findOne());
@@ -31,7 +36,11 @@ public final class JdbiAppKeyRepository implements AppKeyRepository {
 
     @Override
     public boolean delete(String appId, SecretHash hash) {
-        return jdbi.withHandle(handle -> handle.createUpdate("DELETE FROM app_key WHERE key_hash = :hash AND "
-                + "app_id = :app_id").bind("hash", hash.hex()).bind("app_id", appId).execute()) > 0;
+        boolean deleted = jdbi.withHandle(handle -> handle.createUpdate("DELETE FROM app_key WHERE key_hash = :hash "
+                + "AND app_id = :app_id").bind("hash", hash.hex()).bind("app_id", appId).execute()) > 0;
+        if (deleted) {
+            cache.remove(hash);
+        }
+        return deleted;
     }
 }

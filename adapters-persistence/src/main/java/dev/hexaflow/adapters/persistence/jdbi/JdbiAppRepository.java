@@ -12,10 +12,11 @@ import java.util.Optional;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.Update;
 
-/** Apps in the {@code app} table, site settings and tags as JSON text. */
+/** Apps in the {@code app} table, site settings and tags as JSON text; apps read are kept in memory as well. */
 public final class JdbiAppRepository implements AppRepository {
 
     private final Jdbi jdbi;
+    private final ReadCache<String, App> cache = new ReadCache<>(10_000);
 
     public JdbiAppRepository(Jdbi jdbi) {
         this.jdbi = jdbi;
@@ -26,13 +27,18 @@ public final class JdbiAppRepository implements AppRepository {
         jdbi.useHandle(handle -> bind(handle.createUpdate("INSERT INTO app (id, name, description, mode, icon_type, "
                 + "icon, icon_background, tags, site, created_at) VALUES (:id, :name, :description, :mode, "
                 + ":icon_type, :icon, :icon_background, :tags, :site, :created_at)"), app).execute());
+        cache.put(app.id(), app);
     }
 
     @Override
     public void update(App app) {
-        jdbi.useHandle(handle -> bind(handle.createUpdate("UPDATE app SET name = :name, description = :description, "
-                + "mode = :mode, icon_type = :icon_type, icon = :icon, icon_background = :icon_background, "
-                + "tags = :tags, site = :site, created_at = :created_at WHERE id = :id"), app).execute());
+        int updated = jdbi.withHandle(handle -> bind(handle.createUpdate("UPDATE app SET name = :name, "
+                + "description = :description, mode = :mode, icon_type = :icon_type, icon = :icon, icon_background = "
+                + ":icon_background, tags = :tags, site = :site, created_at = :created_at WHERE id = :id"), app)
+                .execute());
+        if (updated > 0) {
+            cache.put(app.id(), app);
+        }
     }
 
     private static Update bind(Update update, App app) {
@@ -44,6 +50,10 @@ public final class JdbiAppRepository implements AppRepository {
 
     @Override
     public Optional<App> find(String id) {
+        return cache.get(id, this::read);
+    }
+
+    private Optional<App> read(String id) {
         return jdbi.withHandle(handle -> handle.createQuery("SELECT * FROM app WHERE id = :id").bind("id", id)
                 .map((rs, ctx) -> read(rs)).findOne());
     }

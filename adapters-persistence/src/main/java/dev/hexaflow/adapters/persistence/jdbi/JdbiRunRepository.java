@@ -9,18 +9,23 @@ import dev.hexaflow.domain.workflow.NodeType;
 import dev.hexaflow.domain.workflow.RunStatus;
 import dev.hexaflow.domain.workflow.WorkflowRun;
 import java.math.BigDecimal;
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.Query;
 
 /**
+ * Writes go through one {@link RunWriter}: queued, and committed together with whatever else is waiting.
  * Runs in {@code workflow_run} (each run its own log entry), node executions in {@code node_execution}. The log
  * search matches the keyword, case-insensitively, in the inputs and outputs JSON text and the user, or a run id
  * exactly, as Dify's does.
@@ -28,54 +33,125 @@ import org.jdbi.v3.core.statement.Query;
 public final class JdbiRunRepository implements RunRepository {
 
     private final Jdbi jdbi;
+    private final RunWriter<Change> writer;
 
     public JdbiRunRepository(Jdbi jdbi) {
         this.jdbi = jdbi;
+        this.writer = new RunWriter<>(jdbi, "hexaflow-run-writer", JdbiRunRepository::write);
     }
 
     @Override
-    public void started(StartedRun started) {
+    public CompletableFuture<Void> started(StartedRun started) {
         WorkflowRun run = started.run();
-        jdbi.useHandle(handle -> handle.createUpdate("INSERT INTO workflow_run (id, app_id, workflow_id, version, "
-                + "task_id, end_user_id, session_id, log_id, status, inputs, created_at) VALUES (:id, :app_id, "
-                + ":workflow_id, :version, :task_id, :end_user_id, :session_id, :log_id, :status, :inputs, "
-                + ":created_at)").bind("id", run.id()).bind("app_id", started.appId())
-                .bind("workflow_id", run.workflowId()).bind("version", started.version())
-                .bind("task_id", started.taskId()).bind("end_user_id", started.user().id())
-                .bind("session_id", started.user().sessionId()).bind("log_id", started.logId())
-                .bind("status", run.status().wireName()).bind("inputs", JsonColumns.write(run.inputs()))
-                .bind("created_at", run.createdAt()).execute());
+        return writer.submit(new Started(new Object[] {run.id(), started.appId(), run.workflowId(), started.version(),
+                started.taskId(), started.user().id(), started.user().sessionId(), started.logId(),
+                JsonColumns.write(run.inputs()), run.createdAt()}, end(run)));
     }
 
     @Override
-    public void saveNode(String runId, NodeExecution execution) {
-        jdbi.useHandle(handle -> handle.createUpdate("MERGE INTO node_execution (id, run_id, node_id, node_type, "
-                + "title, idx, predecessor, inputs, process_data, outputs, status, error, elapsed_time, metadata, "
-                + "created_at, finished_at) KEY (id) VALUES (:id, :run_id, :node_id, :node_type, :title, :idx, "
-                + ":predecessor, :inputs, :process_data, :outputs, :status, :error, :elapsed_time, :metadata, "
-                + ":created_at, :finished_at)").bind("id", execution.id()).bind("run_id", runId)
-                .bind("node_id", execution.nodeId()).bind("node_type", execution.nodeType().wireName())
-                .bind("title", execution.title()).bind("idx", execution.index())
-                .bind("predecessor", execution.predecessorNodeId())
-                .bind("inputs", JsonColumns.write(execution.inputs()))
-                .bind("process_data", JsonColumns.write(execution.processData()))
-                .bind("outputs", JsonColumns.write(execution.outputs())).bind("status", execution.status().wireName())
-                .bind("error", execution.error()).bind("elapsed_time", execution.elapsedTime())
-                .bind("metadata", JsonColumns.write(metadata(execution.metadata())))
-                .bind("created_at", execution.createdAt()).bindByType("finished_at", execution.finishedAt(), Long.class)
-                .execute());
+    public CompletableFuture<Void> saveNode(String runId, NodeExecution execution) {
+        return writer.submit(new NodeSaved(execution.id(), new Object[] {execution.id(), runId, execution.nodeId(),
+                execution.nodeType().wireName(), execution.title(), execution.index(), execution.predecessorNodeId(),
+                JsonColumns.write(execution.inputs()), JsonColumns.write(execution.processData()),
+                JsonColumns.write(execution.outputs()), execution.status().wireName(), execution.error(),
+                execution.elapsedTime(), JsonColumns.write(metadata(execution.metadata())), execution.createdAt(),
+                execution.finishedAt()}));
     }
 
     @Override
-    public void finished(WorkflowRun run) {
-        jdbi.useHandle(handle -> handle.createUpdate("UPDATE workflow_run SET status = :status, outputs = :outputs, "
-                + "error = :error, elapsed_time = :elapsed_time, total_tokens = :total_tokens, total_steps = "
-                + ":total_steps, exceptions_count = :exceptions_count, finished_at = :finished_at WHERE id = :id")
-                .bind("id", run.id()).bind("status", run.status().wireName())
-                .bind("outputs", JsonColumns.write(run.outputs())).bind("error", run.error())
-                .bind("elapsed_time", run.elapsedTime()).bind("total_tokens", run.totalTokens())
-                .bind("total_steps", run.totalSteps()).bind("exceptions_count", run.exceptionsCount())
-                .bindByType("finished_at", run.finishedAt(), Long.class).execute());
+    public CompletableFuture<Void> finished(WorkflowRun run) {
+        return writer.submit(new Finished(run.id(), end(run)));
+    }
+
+    /** Writes what is queued, then takes no more writes. */
+    @Override
+    public void close() {
+        writer.close();
+    }
+
+    /**
+     * A change the writer keeps, as the column values it writes: a run that started, a node execution as it is
+     * now, a run's end. The values (JSON text above all) are made by the caller's thread, so that the one writer
+     * thread only writes.
+     */
+    private sealed interface Change {
+    }
+
+    /** The start columns of {@link #INSERT_RUN} (all but its last eight), and the run as it is now. */
+    private record Started(Object[] start, Object[] end) implements Change {
+    }
+
+    private record NodeSaved(String id, Object[] columns) implements Change {
+    }
+
+    private record Finished(String runId, Object[] end) implements Change {
+    }
+
+    private static final String INSERT_RUN = "INSERT INTO workflow_run (id, app_id, workflow_id, version, task_id, "
+            + "end_user_id, session_id, log_id, inputs, created_at, status, outputs, error, elapsed_time, total_tokens, "
+            + "total_steps, exceptions_count, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+
+    private static final String END_RUN = "UPDATE workflow_run SET status = ?, outputs = ?, error = ?, "
+            + "elapsed_time = ?, total_tokens = ?, total_steps = ?, exceptions_count = ?, finished_at = ? WHERE id = ?";
+
+    private static final String SAVE_NODE = "MERGE INTO node_execution (id, run_id, node_id, node_type, title, idx, "
+            + "predecessor, inputs, process_data, outputs, status, error, elapsed_time, metadata, created_at, "
+            + "finished_at) KEY (id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+
+    /** What a run's end sets, in {@link #END_RUN}'s order (all of it empty while the run goes on). */
+    private static Object[] end(WorkflowRun run) {
+        return new Object[] {run.status().wireName(), JsonColumns.write(run.outputs()), run.error(), run.elapsedTime(),
+                run.totalTokens(), run.totalSteps(), run.exceptionsCount(), run.finishedAt()};
+    }
+
+    /**
+     * Writes a batch in as few statements as it needs: a run that starts and ends in the same batch is inserted
+     * ended, a node execution saved twice is written once as it is last. Runs are inserted before any update, so
+     * that a run's end always finds its row.
+     */
+    private static void write(RunWriter.Statements statements, List<Change> changes) throws SQLException {
+        Map<Object, Object[]> inserts = new LinkedHashMap<>();
+        Map<Object, Object[]> ends = new LinkedHashMap<>();
+        Map<String, Object[]> nodes = new LinkedHashMap<>();
+        for (Change change : changes) {
+            if (change instanceof Started started) {
+                inserts.put(started.start()[0], concat(started.start(), started.end()));
+            } else if (change instanceof NodeSaved node) {
+                nodes.put(node.id(), node.columns());
+            } else if (change instanceof Finished finished) {
+                Object[] row = inserts.get(finished.runId());
+                if (row != null) {
+                    System.arraycopy(finished.end(), 0, row, row.length - finished.end().length,
+                            finished.end().length);
+                } else {
+                    ends.put(finished.runId(), concat(finished.end(), new Object[] {finished.runId()}));
+                }
+            }
+        }
+        execute(statements, INSERT_RUN, inserts.values());
+        execute(statements, SAVE_NODE, nodes.values());
+        execute(statements, END_RUN, ends.values());
+    }
+
+    private static void execute(RunWriter.Statements statements, String sql, Collection<Object[]> rows)
+            throws SQLException {
+        if (rows.isEmpty()) {
+            return;
+        }
+        PreparedStatement statement = statements.prepared(sql);
+        for (Object[] row : rows) {
+            for (int i = 0; i < row.length; i++) {
+                statement.setObject(i + 1, row[i]);
+            }
+            statement.addBatch();
+        }
+        statement.executeBatch();
+    }
+
+    private static Object[] concat(Object[] first, Object[] second) {
+        Object[] both = Arrays.copyOf(first, first.length + second.length);
+        System.arraycopy(second, 0, both, first.length, second.length);
+        return both;
     }
 
     @Override

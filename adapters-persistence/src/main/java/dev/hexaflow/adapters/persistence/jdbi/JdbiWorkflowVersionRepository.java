@@ -8,10 +8,15 @@ import java.sql.SQLException;
 import java.util.Optional;
 import org.jdbi.v3.core.Jdbi;
 
-/** Published versions in {@code workflow_version}, newest by insertion order. */
+/**
+ * Published versions in {@code workflow_version}, newest by insertion order. Versions never change, so those read
+ * lately, and each app's newest, are kept in memory as well.
+ */
 public final class JdbiWorkflowVersionRepository implements WorkflowVersionRepository {
 
     private final Jdbi jdbi;
+    private final ReadCache<String, WorkflowVersion> byId = new ReadCache<>(1_000);
+    private final ReadCache<String, WorkflowVersion> latestByApp = new ReadCache<>(10_000);
 
     public JdbiWorkflowVersionRepository(Jdbi jdbi) {
         this.jdbi = jdbi;
@@ -24,16 +29,25 @@ public final class JdbiWorkflowVersionRepository implements WorkflowVersionRepos
                 .bind("id", version.id()).bind("app_id", version.appId()).bind("version", version.version())
                 .bind("dsl", version.dsl()).bind("dsl_hash", version.dslHash().hex())
                 .bind("created_at", version.createdAt()).execute());
+        latestByApp.put(version.appId(), version);
     }
 
     @Override
     public Optional<WorkflowVersion> find(String id) {
+        return byId.get(id, this::read);
+    }
+
+    private Optional<WorkflowVersion> read(String id) {
         return jdbi.withHandle(handle -> handle.createQuery("SELECT * FROM workflow_version WHERE id = :id")
                 .bind("id", id).map((rs, ctx) -> read(rs)).findOne());
     }
 
     @Override
     public Optional<WorkflowVersion> latest(String appId) {
+        return latestByApp.get(appId, this::readLatest);
+    }
+
+    private Optional<WorkflowVersion> readLatest(String appId) {
         return jdbi.withHandle(handle -> handle.createQuery("SELECT * FROM workflow_version WHERE app_id = :app_id "
                 + "ORDER BY seq DESC LIMIT 1").bind("app_id", appId).map((rs, ctx) -> read(rs)).findOne());
     }

@@ -12,7 +12,8 @@ import java.util.Map;
 public interface RunWorkflowUseCase {
 
     /**
-     * Starts the run; {@code listener} hears its events after they are kept.
+     * Starts the run; {@code listener} hears its events after they are kept. With {@link RunListener#NONE},
+     * nobody hears them, and only the run's end waits to be kept: {@link RunHandle#await()} answers a kept run.
      *
      * @throws ApiException with Dify's code for a mistake in the request, before anything starts
      */

@@ -5,18 +5,27 @@ import dev.hexaflow.domain.workflow.NodeExecution;
 import dev.hexaflow.domain.workflow.WorkflowRun;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
-/** Keeps an app's runs, their node executions and their log entries, and searches the logs. */
-public interface RunRepository {
+/**
+ * Keeps an app's runs, their node executions and their log entries, and searches the logs. Writes are queued and
+ * kept in the order they were made; each answers a future that completes once the write is committed (durable),
+ * so that a caller decides what must wait for it. A read sees the writes whose futures have completed.
+ */
+public interface RunRepository extends AutoCloseable {
 
     /** Keeps a run that has started, with its log entry. */
-    void started(StartedRun run);
+    CompletableFuture<Void> started(StartedRun run);
 
     /** Keeps a node execution as it is now (running, or ended); a later call for the same id replaces it. */
-    void saveNode(String runId, NodeExecution execution);
+    CompletableFuture<Void> saveNode(String runId, NodeExecution execution);
 
-    /** Keeps the run's end; committed before the caller tells any client. */
-    void finished(WorkflowRun run);
+    /** Keeps the run's end. */
+    CompletableFuture<Void> finished(WorkflowRun run);
+
+    /** Commits what is queued, then takes no more writes. */
+    @Override
+    void close();
 
     /** The app's run; empty for an unknown id or another app's run. */
     Optional<WorkflowRun> find(String appId, String runId);

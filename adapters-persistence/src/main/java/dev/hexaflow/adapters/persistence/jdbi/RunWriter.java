@@ -1,0 +1,192 @@
+package dev.hexaflow.adapters.persistence.jdbi;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+
+/**
+ * Group commit: one thread takes every change waiting in the queue and writes them in one transaction, so that a
+ * hundred runs going on at once cost one commit, not a hundred. Changes are written in the order they were
+ * queued; each one's future completes once its transaction is committed. When a batch fails, its changes are
+ * written again one transaction each, so that one bad change fails alone. The thread keeps one connection and its
+ * prepared statements for its whole life.
+ *
+ * @param <C> a change; the batch writer is given them in queue order and may merge them
+ */
+final class RunWriter<C> implements AutoCloseable {
+
+    /** The most changes one transaction takes. */
+    private static final int MAX_BATCH = 1024;
+
+    private record Pending<C>(C change, CompletableFuture<Void> kept) {
+    }
+
+    /** Writes a batch of changes, in queue order, with statements of the writer's connection. */
+    @FunctionalInterface
+    interface BatchWrite<C> {
+        void write(Statements statements, List<C> changes) throws SQLException;
+    }
+
+    /** The writer connection's prepared statements, each prepared once. */
+    @FunctionalInterface
+    interface Statements {
+        PreparedStatement prepared(String sql) throws SQLException;
+    }
+
+    private final Jdbi jdbi;
+    private final BatchWrite<C> write;
+    private final BlockingQueue<Pending<C>> queue = new LinkedBlockingQueue<>();
+    private final Map<String, PreparedStatement> statements = new HashMap<>();
+    private final Thread thread;
+    private Handle handle;
+    private volatile boolean closed;
+    private volatile boolean ended;
+
+    RunWriter(Jdbi jdbi, String threadName, BatchWrite<C> write) {
+        this.jdbi = jdbi;
+        this.write = write;
+        this.thread = new Thread(this::loop, threadName);
+        this.thread.setDaemon(true);
+        this.thread.start();
+    }
+
+    /** Queues a change; the answer completes when it is committed, or exceptionally when it cannot be. */
+    CompletableFuture<Void> submit(C change) {
+        CompletableFuture<Void> kept = new CompletableFuture<>();
+        if (closed) {
+            kept.completeExceptionally(new IllegalStateException("the run store is closed"));
+            return kept;
+        }
+        queue.add(new Pending<>(change, kept));
+        if (ended) {
+            failQueued();
+        }
+        return kept;
+    }
+
+    private void loop() {
+        List<Pending<C>> batch = new ArrayList<>();
+        try {
+            while (!closed || !queue.isEmpty()) {
+                Pending<C> first = queue.poll(100, TimeUnit.MILLISECONDS);
+                if (first == null) {
+                    continue;
+                }
+                batch.add(first);
+                queue.drainTo(batch, MAX_BATCH - 1);
+                commit(batch);
+                batch.clear();
+            }
+        } catch (InterruptedException e) {
+            // Nothing interrupts this thread on purpose (an interrupt would close H2's file channel).
+            Thread.currentThread().interrupt();
+        } finally {
+            disconnect();
+            // A change queued while the writer stopped is failed here or by its own submit, which reads ended
+            // after queueing: whichever of the two drains second sees it.
+            ended = true;
+            failQueued();
+        }
+    }
+
+    private void commit(List<Pending<C>> batch) {
+        List<C> changes = new ArrayList<>(batch.size());
+        batch.forEach(pending -> changes.add(pending.change()));
+        try {
+            inTransaction(changes);
+            batch.forEach(pending -> pending.kept().complete(null));
+        } catch (SQLException | RuntimeException e) {
+            if (batch.size() == 1) {
+                batch.get(0).kept().completeExceptionally(failure(e));
+                return;
+            }
+            for (Pending<C> pending : batch) {
+                try {
+                    inTransaction(List.of(pending.change()));
+                    pending.kept().complete(null);
+                } catch (SQLException | RuntimeException alone) {
+                    pending.kept().completeExceptionally(failure(alone));
+                }
+            }
+        }
+    }
+
+    private void inTransaction(List<C> changes) throws SQLException {
+        Connection connection = connection();
+        try {
+            write.write(this::prepared, changes);
+            connection.commit();
+        } catch (SQLException | RuntimeException e) {
+            try {
+                connection.rollback();
+            } catch (SQLException broken) {
+                e.addSuppressed(broken);
+                disconnect();
+            }
+            throw e;
+        }
+    }
+
+    private Connection connection() throws SQLException {
+        if (handle == null) {
+            handle = jdbi.open();
+            handle.getConnection().setAutoCommit(false);
+        }
+        return handle.getConnection();
+    }
+
+    private PreparedStatement prepared(String sql) throws SQLException {
+        PreparedStatement statement = statements.get(sql);
+        if (statement == null) {
+            statement = connection().prepareStatement(sql);
+            statements.put(sql, statement);
+        }
+        return statement;
+    }
+
+    private void disconnect() {
+        statements.clear();
+        if (handle != null) {
+            try {
+                handle.getConnection().setAutoCommit(true);
+                handle.close();
+            } catch (SQLException | RuntimeException e) {
+                // The connection is gone already; the next batch opens another.
+            }
+            handle = null;
+        }
+    }
+
+    private static RuntimeException failure(Exception e) {
+        return e instanceof RuntimeException runtime ? runtime
+                : new IllegalStateException("runs could not be written: " + e.getMessage(), e);
+    }
+
+    private void failQueued() {
+        List<Pending<C>> left = new ArrayList<>();
+        queue.drainTo(left);
+        left.forEach(pending -> pending.kept().completeExceptionally(
+                new IllegalStateException("the run store is closed")));
+    }
+
+    /** Writes what is queued, then stops; changes queued after this fail at once. */
+    @Override
+    public void close() {
+        closed = true;
+        try {
+            thread.join(TimeUnit.SECONDS.toMillis(30));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -8,7 +8,10 @@ import io.javalin.http.HttpResponseException;
 import jakarta.servlet.ServletInputStream;
 import java.io.IOException;
 import java.util.List;
+import org.eclipse.jetty.server.HttpConnectionFactory;
+import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import org.eclipse.jetty.util.thread.VirtualThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,6 +45,31 @@ public final class JavalinHttpServer implements AutoCloseable {
      * As {@link #start(String, int, List)}, taking multipart uploads of up to {@code maxUploadBytes}; their own
      * limits per kind of file are checked by the upload use case.
      */
+    /** Connections waiting to be accepted (the kernel caps it at net.core.somaxconn). */
+    static final int ACCEPT_QUEUE = 4096;
+
+    /** Requests (open streams above all) the server serves at once. */
+    static final int MAX_CONCURRENT_REQUESTS = 10_000;
+
+    /**
+     * Where requests run. On JDK 21 and later, each on a virtual thread, up to {@link #MAX_CONCURRENT_REQUESTS}
+     * at once (Javalin's own pool stops at 250, which a few hundred open streams fill). On JDK 17, a stream holds
+     * a platform thread for as long as it is open, so the pool may grow as far; Jetty lets one idle thread go per
+     * idle timeout, and a short one brings a burst of streams back to the minimum within seconds (under steady
+     * load it costs at most ten thread starts a second).
+     */
+    private static org.eclipse.jetty.util.thread.ThreadPool threadPool(boolean virtual) {
+        if (virtual) {
+            VirtualThreadPool pool = new VirtualThreadPool(MAX_CONCURRENT_REQUESTS);
+            pool.setName("hexaflow-http");
+            pool.setMaxConcurrentTasks(MAX_CONCURRENT_REQUESTS);
+            return pool;
+        }
+        QueuedThreadPool pool = new QueuedThreadPool(MAX_CONCURRENT_REQUESTS, 8, 100);
+        pool.setName("hexaflow-http");
+        return pool;
+    }
+
     public static JavalinHttpServer start(String host, int port, long maxUploadBytes, List<RouteGroup> groups) {
         Javalin javalin = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
@@ -55,14 +83,17 @@ public final class JavalinHttpServer implements AutoCloseable {
             config.jetty.multipartConfig.maxInMemoryFileSize(1, SizeUnit.MB);
             config.jetty.modifyServer(server -> server.setErrorHandler(new JsonErrorHandler(groups)));
             config.concurrency.useVirtualThreads = Runtime.version().feature() >= 21;
-            if (!config.concurrency.useVirtualThreads) {
-                // A stream holds its request thread on JDK 17. Jetty lets one idle thread go per idle timeout, so
-                // a short one is what brings a burst of 200 streams back to the minimum within half a minute;
-                // under steady load it costs at most ten thread starts a second.
-                QueuedThreadPool pool = new QueuedThreadPool(250, 8, 100);
-                pool.setName("hexaflow-http");
-                config.jetty.threadPool = pool;
-            }
+            config.jetty.threadPool = threadPool(config.concurrency.useVirtualThreads);
+            config.jetty.addConnector((server, http) -> {
+                ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
+                connector.setHost(host);
+                connector.setPort(port);
+                // The kernel's queue of connections not yet accepted. At Java's default of 50, a burst of a
+                // thousand clients connecting at once has SYNs dropped, and those clients retry after 1, 3, 7,
+                // 15 s: the queue holds a burst instead.
+                connector.setAcceptQueueSize(ACCEPT_QUEUE);
+                return connector;
+            });
             config.routes.get("/health", ctx -> ctx.contentType("application/json").result("{\"status\":\"ok\"}"));
             for (RouteGroup group : groups) {
                 group.addTo(config.routes);
@@ -77,7 +108,7 @@ public final class JavalinHttpServer implements AutoCloseable {
             });
         });
         try {
-            javalin.start(host, port);
+            javalin.start();
         } catch (RuntimeException e) {
             javalin.stop();
             throw new PortUnavailableException(host, port, e);

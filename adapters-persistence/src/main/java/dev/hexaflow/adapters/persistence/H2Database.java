@@ -7,7 +7,6 @@ import org.flywaydb.core.Flyway;
 import org.h2.jdbcx.JdbcConnectionPool;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.SqlStatements;
-import org.jdbi.v3.sqlobject.SqlObjectPlugin;
 
 /** The embedded H2 database: opened on a file under the data directory (or in memory), migrated by Flyway. */
 public final class H2Database implements AutoCloseable {
@@ -21,7 +20,7 @@ public final class H2Database implements AutoCloseable {
     private H2Database(String url) {
         this.pool = JdbcConnectionPool.create(url, "sa", "");
         this.pool.setMaxConnections(32);
-        this.jdbi = Jdbi.create(pool).installPlugin(new SqlObjectPlugin());
+        this.jdbi = Jdbi.create(pool);
         this.jdbi.getConfig(SqlStatements.class).setUnusedBindingAllowed(false);
     }
 

@@ -23,8 +23,9 @@ final class AppsCommands {
             err.println("hexaflow: cannot read " + command.file() + ": " + e.getMessage());
             return Main.USAGE;
         }
-        try (Storage storage = Storage.open(command.config().dataDir())) {
-            ImportedApp app = module(storage, command.config()).services.importApp.importApp(dsl);
+        try (Storage storage = Storage.open(command.config().dataDir());
+                WorkflowModule workflows = module(storage, command.config())) {
+            ImportedApp app = workflows.services.importApp.importApp(dsl);
             out.println("app_id       " + app.appId());
             out.println("workflow_id  " + app.workflowId());
             out.println("api_key      " + app.apiKey() + "  (not shown again)");
@@ -36,9 +37,10 @@ final class AppsCommands {
     }
 
     static int list(CommandLine.Command.ListApps command, PrintStream out) {
-        try (Storage storage = Storage.open(command.config().dataDir())) {
+        try (Storage storage = Storage.open(command.config().dataDir());
+                WorkflowModule workflows = module(storage, command.config())) {
             out.printf("%-36s  %-36s  %-26s  %s%n", "APP ID", "WORKFLOW ID", "VERSION", "NAME");
-            for (AppSummary app : module(storage, command.config()).services.listApps.list()) {
+            for (AppSummary app : workflows.services.listApps.list()) {
                 out.printf("%-36s  %-36s  %-26s  %s%n", app.appId(), app.workflowId(), app.version(), app.name());
             }
             return Main.OK;
@@ -46,8 +48,9 @@ final class AppsCommands {
     }
 
     static int createKey(CommandLine.Command.CreateAppKey command, PrintStream out, PrintStream err) {
-        try (Storage storage = Storage.open(command.config().dataDir())) {
-            out.println(module(storage, command.config()).services.keys.issue(command.appId()));
+        try (Storage storage = Storage.open(command.config().dataDir());
+                WorkflowModule workflows = module(storage, command.config())) {
+            out.println(workflows.services.keys.issue(command.appId()));
             return Main.OK;
         } catch (ApiException e) {
             err.println("hexaflow: no app " + command.appId());

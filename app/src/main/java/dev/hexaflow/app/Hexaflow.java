@@ -125,7 +125,7 @@ public final class Hexaflow implements AutoCloseable {
             server.close();
         } finally {
             try {
-                workflows.runs.close();
+                workflows.close();
             } finally {
                 storage.close();
             }

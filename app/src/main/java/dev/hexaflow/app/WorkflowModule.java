@@ -23,14 +23,18 @@ import java.util.Set;
 import dev.hexaflow.application.common.TimeOrderedIds;
 import org.jdbi.v3.core.Jdbi;
 
-/** The workflow service's use cases on the Jdbi repositories, the blob store and the standard engine. */
-final class WorkflowModule {
+/**
+ * The workflow service's use cases on the Jdbi repositories, the blob store and the standard engine. Closing it
+ * commits the writes its repositories have queued.
+ */
+final class WorkflowModule implements AutoCloseable {
 
     static final String DEMO_DSL = "/demo/holiday-counter.yml";
     static final String DEMO_FEED = "http://127.0.0.1:8080/v2/events/holidays.json";
 
     final AppServices services;
     final RunRepository runs;
+    private final JdbiEndUserRepository endUsers;
     final WorkflowEngine engine;
     private final JdbiUploadRepository uploads;
     private final FileSystemBlobStore blobStore;
@@ -41,13 +45,23 @@ final class WorkflowModule {
         this.uploads = uploads;
         this.blobStore = blobStore;
         this.runs = new JdbiRunRepository(jdbi);
+        this.endUsers = new JdbiEndUserRepository(jdbi);
         this.engine = Engines.standard(config.engine(), remote -> new UploadedFileContents(uploads, blobStore,
                 remote));
         AppServices.Ports ports = new AppServices.Ports(new JdbiAppRepository(jdbi),
                 new JdbiWorkflowVersionRepository(jdbi), new JdbiAppKeyRepository(jdbi),
-                new JdbiEndUserRepository(jdbi), uploads, blobStore, runs, new YamlWorkflowDslReader(), secrets);
+                endUsers, uploads, blobStore, runs, new YamlWorkflowDslReader(), secrets);
         this.services = new AppServices(ports, engine, config.service().uploads(), config.service().maxRunsPerApp(),
                 clock, new TimeOrderedIds());
+    }
+
+    @Override
+    public void close() {
+        try {
+            runs.close();
+        } finally {
+            endUsers.close();
+        }
     }
 
     /** Ends the runs a previous process left running: they cannot go on, and must not stay running for ever. */

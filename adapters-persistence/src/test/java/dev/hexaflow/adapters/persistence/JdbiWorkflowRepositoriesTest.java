@@ -55,6 +55,7 @@ class JdbiWorkflowRepositoriesTest {
     @AfterEach
     void close() {
         runs.close();
+        users.close();
         database.close();
     }
 
@@ -164,6 +165,43 @@ class JdbiWorkflowRepositoriesTest {
         assertThat(ids(query("a1", null, "failed", null, null, null))).containsExactly("r2");
         assertThat(ids(query("a1", null, null, 250L, 150L, null))).containsExactly("r2");
         assertThat(ids(query("a1", null, null, null, null, "ada"))).containsExactly("r1");
+        assertThat(query("a1", null, null, null, null, null).total()).isEqualTo(3);
+        assertThat(query("a1", null, "failed", null, null, null).total()).isEqualTo(1);
+        assertThat(query("a1", null, "running", null, null, null).total()).isEqualTo(2);
+        assertThat(query("a2", null, null, null, null, null).total()).isEqualTo(1);
+    }
+
+    @Test
+    void searchTotalsStayExactAsRunsComeAndRunsGoingOnEnd() {
+        for (int i = 0; i < 30; i++) {
+            WorkflowRun run = start("a1", "r" + i, "user" + (i % 3), Map.of("q", i % 2 == 0 ? "apple" : "pear"), i);
+            if (i % 5 != 0) {
+                runs.finished(run.finish(RunStatus.SUCCEEDED, Map.of("a", "x"), null, 1, 0, 1, 0, i)).join();
+            }
+        }
+        assertThat(query("a1", "apple", null, null, null, null).total()).isEqualTo(15);
+        assertThat(query("a1", "apple", "succeeded", null, null, null).total()).isEqualTo(12);
+
+        // Runs going on when the searches were counted end, one of them with "apple" in its outputs only.
+        runs.finished(WorkflowRun.started("r5", "v1", Map.of("q", "pear"), 5).finish(RunStatus.SUCCEEDED,
+                Map.of("a", "Apple pie"), null, 1, 0, 1, 0, 40)).join();
+        runs.finished(WorkflowRun.started("r10", "v1", Map.of("q", "apple"), 10).finish(RunStatus.FAILED,
+                Map.of(), "boom", 1, 0, 1, 0, 40)).join();
+        // New runs come, ended and going on.
+        for (int i = 30; i < 40; i++) {
+            WorkflowRun run = start("a1", "r" + i, "user0", Map.of("q", "apple " + i), 100 + i);
+            if (i % 2 == 0) {
+                runs.finished(run.finish(RunStatus.SUCCEEDED, Map.of(), null, 1, 0, 1, 0, 200)).join();
+            }
+        }
+
+        assertThat(query("a1", "apple", null, null, null, null).total()).isEqualTo(15 + 1 + 10);
+        assertThat(query("a1", "apple", "succeeded", null, null, null).total()).isEqualTo(12 + 1 + 5);
+        assertThat(query("a1", "apple", "failed", null, null, null).total()).isEqualTo(1);
+        assertThat(query("a1", "apple", "succeeded", null, null, "user0").total())
+                .isEqualTo(ids(runs.logs(new LogQuery("a1", "apple", "succeeded", 1, 100, null, null, "user0")))
+                        .size());
+        assertThat(query("a1", "pear", null, null, 20L, null).total()).isEqualTo(5);
     }
 
     @Test
@@ -194,6 +232,9 @@ class JdbiWorkflowRepositoriesTest {
                 1, 0, 101)).join();
 
         assertThat(runs.failUnfinished("The server stopped during the run.", 500)).isEqualTo(1);
+        assertThat(runs.logs(new LogQuery("a1", null, "failed", 1, 20, null, null, null)).total()).isEqualTo(1);
+        assertThat(runs.logs(new LogQuery("a1", null, "running", 1, 20, null, null, null)).total()).isZero();
+        assertThat(runs.logs(new LogQuery("a1", null, null, 1, 20, null, null, null)).total()).isEqualTo(2);
 
         WorkflowRun failed = runs.find("a1", "r1").orElseThrow();
         assertThat(failed.status()).isEqualTo(RunStatus.FAILED);
@@ -231,6 +272,9 @@ class JdbiWorkflowRepositoriesTest {
                     .satisfies(n -> assertThat(n.status()).isEqualTo(NodeStatus.SUCCEEDED));
         }
         assertThat(runs.logs(new LogQuery("a1", null, null, 1, 20, null, null, null)).total()).isEqualTo(200);
+        assertThat(runs.logs(new LogQuery("a1", null, "succeeded", 1, 20, null, null, null)).total())
+                .isEqualTo(200);
+        assertThat(runs.logs(new LogQuery("a1", null, "running", 1, 20, null, null, null)).total()).isZero();
     }
 
     @Test

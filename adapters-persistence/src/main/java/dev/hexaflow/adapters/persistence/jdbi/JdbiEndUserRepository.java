@@ -2,19 +2,48 @@ package dev.hexaflow.adapters.persistence.jdbi;
 
 import dev.hexaflow.application.app.port.out.EndUserRepository;
 import dev.hexaflow.domain.app.EndUser;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletionException;
 import org.jdbi.v3.core.Jdbi;
 
-/** End users in {@code end_user}, one per (app, session id); a racing second insert takes the first one's row.
- * End users met lately are kept in memory as well. */
-public final class JdbiEndUserRepository implements EndUserRepository {
+/**
+ * End users in {@code end_user}, one per (app, session id); a racing second insert takes the first one's row.
+ * New end users are written by a {@link GroupCommitWriter}, so that a thousand first requests at once cost a few
+ * commits, not a thousand; end users met lately are kept in memory as well.
+ */
+public final class JdbiEndUserRepository implements EndUserRepository, AutoCloseable {
+
+    private static final String INSERT = "INSERT INTO end_user (id, app_id, session_id, created_at) "
+            + "VALUES (?, ?, ?, ?)";
 
     private final Jdbi jdbi;
     private final ReadCache<List<String>, EndUser> cache = new ReadCache<>(100_000);
+    private final GroupCommitWriter<EndUser> writer;
 
     public JdbiEndUserRepository(Jdbi jdbi) {
         this.jdbi = jdbi;
+        this.writer = new GroupCommitWriter<>(jdbi, "hexaflow-user-writer", JdbiEndUserRepository::insert);
+    }
+
+    private static void insert(GroupCommitWriter.Statements statements, List<EndUser> users) throws SQLException {
+        PreparedStatement insert = statements.prepared(INSERT);
+        for (EndUser user : users) {
+            insert.setString(1, user.id());
+            insert.setString(2, user.appId());
+            insert.setString(3, user.sessionId());
+            insert.setLong(4, user.createdAt());
+            insert.addBatch();
+        }
+        insert.executeBatch();
+    }
+
+    /** Writes what is queued, then takes no more. */
+    @Override
+    public void close() {
+        writer.close();
     }
 
     @Override
@@ -24,13 +53,10 @@ public final class JdbiEndUserRepository implements EndUserRepository {
             return found.get();
         }
         try {
-            jdbi.useHandle(handle -> handle.createUpdate("INSERT INTO end_user (id, app_id, session_id, created_at) "
-                    + "VALUES (:id, :app_id, :session_id, :created_at)").bind("id", candidate.id())
-                    .bind("app_id", candidate.appId()).bind("session_id", candidate.sessionId())
-                    .bind("created_at", candidate.createdAt()).execute());
+            writer.submit(candidate).join();
             cache.put(List.of(candidate.appId(), candidate.sessionId()), candidate);
             return candidate;
-        } catch (RuntimeException duplicate) {
+        } catch (CompletionException duplicate) {
             return find(candidate.appId(), candidate.sessionId()).orElseThrow(() -> duplicate);
         }
     }

@@ -21,11 +21,14 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.Query;
 
 /**
- * Writes go through one {@link RunWriter}: queued, and committed together with whatever else is waiting.
+ * The logs' total comes from {@code run_count} (runs by app and status, kept with the runs) unless a keyword, a
+ * time or a user narrows it; then {@link SearchTotals} counts it, in full only the first time.
+ * Writes go through one {@link GroupCommitWriter}: queued, and committed together with whatever else is waiting.
  * Runs in {@code workflow_run} (each run its own log entry), node executions in {@code node_execution}. The log
  * search matches the keyword, case-insensitively, in the inputs and outputs JSON text and the user, or a run id
  * exactly, as Dify's does.
@@ -33,11 +36,13 @@ import org.jdbi.v3.core.statement.Query;
 public final class JdbiRunRepository implements RunRepository {
 
     private final Jdbi jdbi;
-    private final RunWriter<Change> writer;
+    private final GroupCommitWriter<Change> writer;
+    private final SearchTotals searchTotals = new SearchTotals();
+    private volatile String primaryKey;
 
     public JdbiRunRepository(Jdbi jdbi) {
         this.jdbi = jdbi;
-        this.writer = new RunWriter<>(jdbi, "hexaflow-run-writer", JdbiRunRepository::write);
+        this.writer = new GroupCommitWriter<>(jdbi, "hexaflow-run-writer", JdbiRunRepository::write);
     }
 
     @Override
@@ -104,12 +109,18 @@ public final class JdbiRunRepository implements RunRepository {
                 run.totalTokens(), run.totalSteps(), run.exceptionsCount(), run.finishedAt()};
     }
 
+    private static final String STATUS_OF_RUN = "SELECT app_id, status FROM workflow_run WHERE id = ?";
+
+    private static final String ADD_TO_COUNT = "UPDATE run_count SET n = n + ? WHERE app_id = ? AND status = ?";
+
+    private static final String NEW_COUNT = "INSERT INTO run_count (n, app_id, status) VALUES (?, ?, ?)";
+
     /**
      * Writes a batch in as few statements as it needs: a run that starts and ends in the same batch is inserted
      * ended, a node execution saved twice is written once as it is last. Runs are inserted before any update, so
-     * that a run's end always finds its row.
+     * that a run's end always finds its row. The app's counts by status change in the same transaction.
      */
-    private static void write(RunWriter.Statements statements, List<Change> changes) throws SQLException {
+    private static void write(GroupCommitWriter.Statements statements, List<Change> changes) throws SQLException {
         Map<Object, Object[]> inserts = new LinkedHashMap<>();
         Map<Object, Object[]> ends = new LinkedHashMap<>();
         Map<String, Object[]> nodes = new LinkedHashMap<>();
@@ -128,12 +139,46 @@ public final class JdbiRunRepository implements RunRepository {
                 }
             }
         }
+        Map<List<String>, Long> counts = new LinkedHashMap<>();
+        for (Object[] row : inserts.values()) {
+            counts.merge(List.of((String) row[1], (String) row[10]), 1L, Long::sum);
+        }
+        PreparedStatement statusOf = ends.isEmpty() ? null : statements.prepared(STATUS_OF_RUN);
+        for (Map.Entry<Object, Object[]> end : ends.entrySet()) {
+            statusOf.setObject(1, end.getKey());
+            try (ResultSet before = statusOf.executeQuery()) {
+                if (before.next() && !before.getString(2).equals(end.getValue()[0])) {
+                    counts.merge(List.of(before.getString(1), before.getString(2)), -1L, Long::sum);
+                    counts.merge(List.of(before.getString(1), (String) end.getValue()[0]), 1L, Long::sum);
+                }
+            }
+        }
         execute(statements, INSERT_RUN, inserts.values());
         execute(statements, SAVE_NODE, nodes.values());
         execute(statements, END_RUN, ends.values());
+        count(statements, counts);
     }
 
-    private static void execute(RunWriter.Statements statements, String sql, Collection<Object[]> rows)
+    private static void count(GroupCommitWriter.Statements statements, Map<List<String>, Long> counts) throws SQLException {
+        for (Map.Entry<List<String>, Long> count : counts.entrySet()) {
+            if (count.getValue() == 0) {
+                continue;
+            }
+            PreparedStatement add = statements.prepared(ADD_TO_COUNT);
+            add.setLong(1, count.getValue());
+            add.setString(2, count.getKey().get(0));
+            add.setString(3, count.getKey().get(1));
+            if (add.executeUpdate() == 0) {
+                PreparedStatement first = statements.prepared(NEW_COUNT);
+                first.setLong(1, count.getValue());
+                first.setString(2, count.getKey().get(0));
+                first.setString(3, count.getKey().get(1));
+                first.executeUpdate();
+            }
+        }
+    }
+
+    private static void execute(GroupCommitWriter.Statements statements, String sql, Collection<Object[]> rows)
             throws SQLException {
         if (rows.isEmpty()) {
             return;
@@ -168,7 +213,7 @@ public final class JdbiRunRepository implements RunRepository {
 
     @Override
     public LogPage logs(LogQuery query) {
-        StringBuilder where = new StringBuilder(" FROM workflow_run WHERE app_id = :app_id");
+        StringBuilder where = new StringBuilder("app_id = :app_id");
         Map<String, Object> values = new LinkedHashMap<>();
         values.put("app_id", query.appId());
         if (query.status() != null) {
@@ -194,12 +239,24 @@ public final class JdbiRunRepository implements RunRepository {
             values.put("keyword", "%" + escapeLike(query.keyword().toLowerCase(Locale.ROOT)) + "%");
             values.put("exact", query.keyword());
         }
+        boolean byStatusOnly = query.keyword() == null && query.createdBefore() == null
+                && query.createdAfter() == null && query.endUserSessionId() == null;
+        // The leading columns of the order are equal in every row; naming them lets H2 read the (app, status,
+        // time) or (app, time) index in its order and stop after the page, instead of sorting every match.
+        String order = query.status() != null ? " ORDER BY app_id, status, created_at DESC, seq DESC"
+                : " ORDER BY app_id, created_at DESC, seq DESC";
         return jdbi.withHandle(handle -> {
-            Query count = handle.createQuery("SELECT COUNT(*)" + where);
-            values.forEach(count::bind);
-            long total = count.mapTo(Long.class).one();
-            Query page = handle.createQuery("SELECT *" + where
-                    + " ORDER BY created_at DESC, seq DESC LIMIT :limit OFFSET :offset");
+            long total;
+            if (byStatusOnly) {
+                Query count = handle.createQuery("SELECT COALESCE(SUM(n), 0) FROM run_count WHERE app_id = :app_id"
+                        + (query.status() != null ? " AND status = :status" : ""));
+                values.forEach(count::bind);
+                total = count.mapTo(Long.class).one();
+            } else {
+                total = searchTotals.total(handle, where.toString(), values, query.appId(), primaryKey(handle));
+            }
+            Query page = handle.createQuery("SELECT * FROM workflow_run WHERE " + where + order
+                    + " LIMIT :limit OFFSET :offset");
             values.forEach(page::bind);
             List<LogEntry> items = page.bind("limit", query.limit())
                     .bind("offset", (long) (query.page() - 1) * query.limit())
@@ -211,13 +268,45 @@ public final class JdbiRunRepository implements RunRepository {
         });
     }
 
+    /** The name H2 gave workflow_run's primary-key index (it makes one up), read once. */
+    private String primaryKey(Handle handle) {
+        String name = primaryKey;
+        if (name == null) {
+            name = handle.createQuery("SELECT INDEX_NAME FROM INFORMATION_SCHEMA.INDEXES WHERE TABLE_SCHEMA = "
+                    + "'PUBLIC' AND TABLE_NAME = 'WORKFLOW_RUN' AND INDEX_TYPE_NAME = 'PRIMARY KEY'")
+                    .mapTo(String.class).one();
+            if (!name.matches("[A-Za-z0-9_]+")) {
+                throw new IllegalStateException("unexpected primary key index name: " + name);
+            }
+            primaryKey = name;
+        }
+        return name;
+    }
+
     @Override
     public int failUnfinished(String error, long finishedAt) {
         return jdbi.inTransaction(handle -> {
-            handle.createUpdate("UPDATE node_execution SET status = 'failed', error = :error, finished_at = :at "
-                    + "WHERE status = 'running'").bind("error", error).bind("at", finishedAt).execute();
-            return handle.createUpdate("UPDATE workflow_run SET status = 'failed', error = :error, finished_at = :at "
-                    + "WHERE status = 'running'").bind("error", error).bind("at", finishedAt).execute();
+            int failed = 0;
+            List<String> apps = handle.createQuery("SELECT app_id FROM run_count WHERE status = 'running' AND n > 0")
+                    .mapTo(String.class).list();
+            for (String app : apps) {
+                handle.createUpdate("UPDATE node_execution SET status = 'failed', error = :error, finished_at = :at "
+                        + "WHERE status = 'running' AND run_id IN (SELECT id FROM workflow_run WHERE app_id = :app "
+                        + "AND status = 'running')").bind("error", error).bind("at", finishedAt).bind("app", app)
+                        .execute();
+                int runs = handle.createUpdate("UPDATE workflow_run SET status = 'failed', error = :error, "
+                        + "finished_at = :at WHERE app_id = :app AND status = 'running'").bind("error", error)
+                        .bind("at", finishedAt).bind("app", app).execute();
+                handle.createUpdate("UPDATE run_count SET n = n - :runs WHERE app_id = :app AND status = 'running'")
+                        .bind("runs", runs).bind("app", app).execute();
+                if (handle.createUpdate("UPDATE run_count SET n = n + :runs WHERE app_id = :app AND status = "
+                        + "'failed'").bind("runs", runs).bind("app", app).execute() == 0) {
+                    handle.createUpdate("INSERT INTO run_count (app_id, status, n) VALUES (:app, 'failed', :runs)")
+                            .bind("runs", runs).bind("app", app).execute();
+                }
+                failed += runs;
+            }
+            return failed;
         });
     }
 

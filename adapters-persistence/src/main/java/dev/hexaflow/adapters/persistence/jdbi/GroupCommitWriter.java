@@ -23,7 +23,7 @@ import org.jdbi.v3.core.Jdbi;
  *
  * @param <C> a change; the batch writer is given them in queue order and may merge them
  */
-final class RunWriter<C> implements AutoCloseable {
+final class GroupCommitWriter<C> implements AutoCloseable {
 
     /** The most changes one transaction takes. */
     private static final int MAX_BATCH = 1024;
@@ -52,7 +52,7 @@ final class RunWriter<C> implements AutoCloseable {
     private volatile boolean closed;
     private volatile boolean ended;
 
-    RunWriter(Jdbi jdbi, String threadName, BatchWrite<C> write) {
+    GroupCommitWriter(Jdbi jdbi, String threadName, BatchWrite<C> write) {
         this.jdbi = jdbi;
         this.write = write;
         this.thread = new Thread(this::loop, threadName);
@@ -64,7 +64,7 @@ final class RunWriter<C> implements AutoCloseable {
     CompletableFuture<Void> submit(C change) {
         CompletableFuture<Void> kept = new CompletableFuture<>();
         if (closed) {
-            kept.completeExceptionally(new IllegalStateException("the run store is closed"));
+            kept.completeExceptionally(new IllegalStateException("the store is closed"));
             return kept;
         }
         queue.add(new Pending<>(change, kept));
@@ -169,14 +169,14 @@ final class RunWriter<C> implements AutoCloseable {
 
     private static RuntimeException failure(Exception e) {
         return e instanceof RuntimeException runtime ? runtime
-                : new IllegalStateException("runs could not be written: " + e.getMessage(), e);
+                : new IllegalStateException("the changes could not be written: " + e.getMessage(), e);
     }
 
     private void failQueued() {
         List<Pending<C>> left = new ArrayList<>();
         queue.drainTo(left);
         left.forEach(pending -> pending.kept().completeExceptionally(
-                new IllegalStateException("the run store is closed")));
+                new IllegalStateException("the store is closed")));
     }
 
     /** Writes what is queued, then stops; changes queued after this fail at once. */

@@ -16,7 +16,6 @@ final class StartupWarmup {
 
     /** In the order the main thread comes to need them. */
     private static final List<String> CLASSES = List.of(
-            "org.h2.command.Parser",
             "org.flywaydb.core.Flyway",
             "org.flywaydb.core.api.configuration.FluentConfiguration",
             "org.jdbi.v3.core.statement.ColonPrefixSqlParser",

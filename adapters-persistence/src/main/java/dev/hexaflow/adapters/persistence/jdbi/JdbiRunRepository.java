@@ -59,7 +59,7 @@ public final class JdbiRunRepository implements RunRepository {
                 execution.nodeType().wireName(), execution.title(), execution.index(), execution.predecessorNodeId(),
                 JsonColumns.write(execution.inputs()), JsonColumns.write(execution.processData()),
                 JsonColumns.write(execution.outputs()), execution.status().wireName(), execution.error(),
-                execution.elapsedTime(), JsonColumns.write(metadata(execution.metadata())), execution.createdAt(),
+                execution.elapsedTime(), metadata(execution.metadata()), execution.createdAt(),
                 execution.finishedAt()}));
     }
 
@@ -334,7 +334,11 @@ public final class JdbiRunRepository implements RunRepository {
                 rs.getLong("created_at"), rs.getObject("finished_at", Long.class));
     }
 
-    private static Map<String, Object> metadata(ExecutionMetadata metadata) {
+    /** The metadata as JSON text, or null for none at all (most nodes), which reads back as none. */
+    private static String metadata(ExecutionMetadata metadata) {
+        if (metadata.equals(ExecutionMetadata.NONE)) {
+            return null;
+        }
         Map<String, Object> map = new LinkedHashMap<>();
         map.put("total_tokens", metadata.totalTokens());
         map.put("total_price", metadata.totalPrice().toPlainString());
@@ -343,7 +347,7 @@ public final class JdbiRunRepository implements RunRepository {
         map.put("iteration_index", metadata.iterationIndex());
         map.put("loop_id", metadata.loopId());
         map.put("loop_index", metadata.loopIndex());
-        return map;
+        return JsonColumns.write(map);
     }
 
 }

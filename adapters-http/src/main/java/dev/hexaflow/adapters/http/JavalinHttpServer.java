@@ -123,6 +123,9 @@ public final class JavalinHttpServer implements AutoCloseable {
      * closes the connection.
      */
     private static void drainUnreadBody(Context ctx) {
+        if (ctx.req().getContentLengthLong() < 0 && ctx.req().getHeader("Transfer-Encoding") == null) {
+            return; // A request with neither header has no body (RFC 9112, 6.3): nothing is left to read.
+        }
         boolean drained = false;
         try {
             ServletInputStream in = ctx.req().getInputStream();

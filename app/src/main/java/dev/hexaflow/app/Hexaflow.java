@@ -11,6 +11,9 @@ import dev.hexaflow.domain.secret.SecretHash;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,35 +41,35 @@ public final class Hexaflow implements AutoCloseable {
      */
     public static Hexaflow start(Configuration config) {
         SecureRandomSecretGenerator secrets = new SecureRandomSecretGenerator();
-        Storage storage = Storage.open(config.dataDir());
+        Storage storage = Storage.connect(config.dataDir());
+        WorkflowModule workflows = null;
+        CompletableFuture<Optional<String>> ready = null;
         try {
             DataDirectory.AdminToken adminToken = config.adminToken()
                     .map(token -> new DataDirectory.AdminToken(token, false))
                     .orElseGet(() -> storage.directory().adminToken(secrets));
             CampusModule campus = new CampusModule(storage.jdbi(), secrets, Clock.systemUTC());
-            Optional<String> newCampusKey = Optional.empty();
-            if (storage.fresh()) {
-                campus.loadBundledData();
-                newCampusKey = Optional.of(campus.issueKey.issue());
-            }
-            WorkflowModule workflows = new WorkflowModule(storage.jdbi(), config.dataDir().resolve("files"), secrets,
-                    config, Clock.systemUTC());
-            int interrupted = workflows.closeInterruptedRuns(Clock.systemUTC());
-            if (interrupted > 0) {
-                LOG.warn("{} runs were left running when the server last stopped; they are now failed", interrupted);
-            }
-            int orphans = workflows.deleteOrphanBlobs();
-            if (orphans > 0) {
-                LOG.warn("{} uploads were cut off when the server last stopped; their partial files are deleted",
-                        orphans);
-            }
+            workflows = new WorkflowModule(storage.jdbi(), config.dataDir().resolve("files"), secrets, config,
+                    Clock.systemUTC());
+            // The database is migrated and made ready on a thread of its own while the HTTP server starts on this
+            // one; the server holds every request until the database is ready.
+            WorkflowModule module = workflows;
+            ready = CompletableFuture.supplyAsync(() -> prepare(storage, campus, module),
+                    task -> new Thread(task, "hexaflow-start").start());
             AdminAuthorization admin = new AdminAuthorization(SecretHash.of(adminToken.value()));
             List<RouteGroup> routes = List.of(
                     new CampusFeedRoutes(campus.feed),
                     new AdminCampusRoutes(admin, campus.issueKey, campus.banKey, campus.importData),
                     new WorkflowApiRoutes(workflows.services, config.service().pingInterval()),
                     new AdminAppRoutes(admin, workflows.services));
-            JavalinHttpServer server = startServer(config, routes);
+            JavalinHttpServer server = startServer(config, routes, ready);
+            Optional<String> newCampusKey;
+            try {
+                newCampusKey = ready.join();
+            } catch (CompletionException e) {
+                server.close();
+                throw e.getCause() instanceof RuntimeException cause ? cause : e;
+            }
             String baseUrl = "http://" + clientHost(config.host()) + ":" + server.port();
             Optional<String> demoKey = storage.fresh()
                     ? Optional.of(workflows.importDemo(baseUrl).apiKey()) : Optional.empty();
@@ -75,15 +78,45 @@ public final class Hexaflow implements AutoCloseable {
                     demoKey);
             return new Hexaflow(storage, server, report, workflows);
         } catch (RuntimeException e) {
+            if (ready != null) {
+                ready.exceptionally(failure -> Optional.empty()).join();
+            }
+            if (workflows != null) {
+                workflows.close();
+            }
             storage.close();
             throw e;
         }
     }
 
-    private static JavalinHttpServer startServer(Configuration config, List<RouteGroup> routes) {
+    /**
+     * Migrates the database; on a first start loads the bundled campus data and issues a campus key (answered);
+     * fails the runs and deletes the half-written uploads a previous process left.
+     */
+    private static Optional<String> prepare(Storage storage, CampusModule campus, WorkflowModule workflows) {
+        storage.migrate();
+        Optional<String> newCampusKey = Optional.empty();
+        if (storage.fresh()) {
+            campus.loadBundledData();
+            newCampusKey = Optional.of(campus.issueKey.issue());
+        }
+        int interrupted = workflows.closeInterruptedRuns(Clock.systemUTC());
+        if (interrupted > 0) {
+            LOG.warn("{} runs were left running when the server last stopped; they are now failed", interrupted);
+        }
+        int orphans = workflows.deleteOrphanBlobs();
+        if (orphans > 0) {
+            LOG.warn("{} uploads were cut off when the server last stopped; their partial files are deleted",
+                    orphans);
+        }
+        return newCampusKey;
+    }
+
+    private static JavalinHttpServer startServer(Configuration config, List<RouteGroup> routes,
+            CompletionStage<?> ready) {
         try {
             return JavalinHttpServer.start(config.host(), config.port(),
-                    config.service().uploads().largestBytes(), routes);
+                    config.service().uploads().largestBytes(), routes, ready);
         } catch (JavalinHttpServer.PortUnavailableException e) {
             throw new StartupException(e.getMessage() + ". Choose another with --port.", e);
         }

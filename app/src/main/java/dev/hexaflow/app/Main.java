@@ -61,7 +61,6 @@ public final class Main {
             return OK;
         }
         if (command instanceof CommandLine.Command.Serve serve) {
-            StartupWarmup.begin();
             Hexaflow hexaflow = Hexaflow.start(serve.config());
             Runtime.getRuntime().addShutdownHook(new Thread(hexaflow::close, "hexaflow-shutdown"));
             serving = true;

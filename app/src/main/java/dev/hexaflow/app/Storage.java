@@ -7,32 +7,58 @@ import org.jdbi.v3.core.Jdbi;
 /** The data directory and the H2 database in it, opened together and closed together. */
 final class Storage implements AutoCloseable {
 
+    private final Path dataDir;
     private final DataDirectory directory;
     private final H2Database database;
     private final boolean fresh;
 
-    private Storage(DataDirectory directory, H2Database database, boolean fresh) {
+    private Storage(Path dataDir, DataDirectory directory, H2Database database, boolean fresh) {
+        this.dataDir = dataDir;
         this.directory = directory;
         this.database = database;
         this.fresh = fresh;
     }
 
+    /** Opens the data directory and its database, brought up to date. */
     static Storage open(Path dataDir) {
-        return open(dataDir, System.getenv().getOrDefault("HEXAFLOW_H2_OPTIONS", ""));
+        Storage storage = connect(dataDir);
+        try {
+            storage.migrate();
+            return storage;
+        } catch (RuntimeException e) {
+            storage.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Opens the data directory (taking its lock) and connects to its database without migrating it: {@link
+     * #migrate()} must come before any use of the database.
+     */
+    static Storage connect(Path dataDir) {
+        return connect(dataDir, System.getenv().getOrDefault("HEXAFLOW_H2_OPTIONS", ""));
     }
 
     /** @param h2Options H2 settings over Hexaflow's own ({@code HEXAFLOW_H2_OPTIONS}), such as CACHE_SIZE=65536 */
-    static Storage open(Path dataDir, String h2Options) {
+    static Storage connect(Path dataDir, String h2Options) {
         DataDirectory directory = DataDirectory.acquire(dataDir);
         try {
             boolean fresh = !directory.hasDatabase();
-            return new Storage(directory, H2Database.openFile(dataDir, h2Options), fresh);
-        } catch (H2Database.DatabaseInUseException e) {
+            return new Storage(dataDir, directory, H2Database.connectFile(dataDir, h2Options), fresh);
+        } catch (RuntimeException e) {
             directory.close();
+            throw new StartupException("Cannot open the database in " + dataDir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Brings the database's schema up to date, or says why it cannot (the storage is then to be closed). */
+    void migrate() {
+        try {
+            database.migrate(dataDir);
+        } catch (H2Database.DatabaseInUseException e) {
             throw new StartupException("The database in " + dataDir + " is in use by another process. "
                     + "Stop it, or choose another directory with --data-dir.", e);
         } catch (RuntimeException e) {
-            directory.close();
             throw new StartupException("Cannot open the database in " + dataDir + ": " + e.getMessage(), e);
         }
     }

@@ -8,6 +8,8 @@ import io.javalin.http.HttpResponseException;
 import jakarta.servlet.ServletInputStream;
 import java.io.IOException;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
@@ -71,6 +73,16 @@ public final class JavalinHttpServer implements AutoCloseable {
     }
 
     public static JavalinHttpServer start(String host, int port, long maxUploadBytes, List<RouteGroup> groups) {
+        return start(host, port, maxUploadBytes, groups, CompletableFuture.completedFuture(null));
+    }
+
+    /**
+     * Starts serving at once, and holds each request until {@code ready} completes: the caller may still be
+     * getting the services behind the routes ready (a database being migrated) while the server starts.
+     */
+    public static JavalinHttpServer start(String host, int port, long maxUploadBytes, List<RouteGroup> groups,
+            CompletionStage<?> ready) {
+        CompletableFuture<?> gate = ready.toCompletableFuture();
         Javalin javalin = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.startup.showOldJavalinVersionWarning = false;
@@ -94,6 +106,7 @@ public final class JavalinHttpServer implements AutoCloseable {
                 connector.setAcceptQueueSize(ACCEPT_QUEUE);
                 return connector;
             });
+            config.routes.before(ctx -> gate.join());
             config.routes.get("/health", ctx -> ctx.contentType("application/json").result("{\"status\":\"ok\"}"));
             for (RouteGroup group : groups) {
                 group.addTo(config.routes);

@@ -25,6 +25,7 @@ public final class H2Database implements AutoCloseable {
 
     private final JdbcConnectionPool pool;
     private final Jdbi jdbi;
+    private boolean closed;
 
     private H2Database(String url) {
         this.pool = JdbcConnectionPool.create(url, "sa", "");
@@ -49,6 +50,17 @@ public final class H2Database implements AutoCloseable {
      * of survives kill -9 of the process (the operating system keeps what was written).
      */
     public static H2Database openFile(Path dataDir, String options) {
+        H2Database database = connectFile(dataDir, options);
+        database.migrateOrClose(dataDir);
+        return database;
+    }
+
+    /**
+     * As {@link #openFile(Path, String)} without bringing the schema up to date: nothing touches the file until
+     * {@link #migrate(Path)} does, which must come before any other use. Lets a start open the database and
+     * migrate it on a thread of its own.
+     */
+    public static H2Database connectFile(Path dataDir, String options) {
         java.util.Map<String, String> settings = new java.util.LinkedHashMap<>();
         settings.put("DB_CLOSE_ON_EXIT", "FALSE");
         settings.put("WRITE_DELAY", "0");
@@ -66,7 +78,16 @@ public final class H2Database implements AutoCloseable {
         }
         StringBuilder url = new StringBuilder("jdbc:h2:file:" + dataDir.toAbsolutePath().resolve("hexaflow"));
         settings.forEach((key, value) -> url.append(';').append(key).append('=').append(value));
-        return open(url.toString(), dataDir);
+        return new H2Database(url.toString());
+    }
+
+    /**
+     * Brings the schema of a database made by {@link #connectFile} up to date; closes it when that fails.
+     *
+     * @throws DatabaseInUseException when another process has the file open
+     */
+    public void migrate(Path dataDir) {
+        migrateOrClose(dataDir);
     }
 
     /** Opens a private in-memory database, gone when closed: for tests and for running without a store. */
@@ -76,11 +97,15 @@ public final class H2Database implements AutoCloseable {
 
     private static H2Database open(String url, Path dataDir) {
         H2Database database = new H2Database(url);
+        database.migrateOrClose(dataDir);
+        return database;
+    }
+
+    private void migrateOrClose(Path dataDir) {
         try {
-            database.migrate();
-            return database;
+            runMigrations();
         } catch (RuntimeException e) {
-            database.close();
+            close();
             if (dataDir != null && causedByOpenDatabase(e)) {
                 throw new DatabaseInUseException(dataDir, e);
             }
@@ -88,7 +113,7 @@ public final class H2Database implements AutoCloseable {
         }
     }
 
-    private void migrate() {
+    private void runMigrations() {
         Flyway.configure()
                 .dataSource(pool)
                 .locations("classpath:db/migration")
@@ -113,8 +138,13 @@ public final class H2Database implements AutoCloseable {
         return pool;
     }
 
+    /** Shuts the database down and lets the pool go; closing again does nothing. */
     @Override
-    public void close() {
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
         try (var connection = pool.getConnection(); var statement = connection.createStatement()) {
             statement.execute("SHUTDOWN");
         } catch (SQLException e) {

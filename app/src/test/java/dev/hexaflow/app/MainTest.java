@@ -133,6 +133,25 @@ class MainTest {
     }
 
     @Test
+    void aDatabaseThatCannotBeOpenedFailsTheStartInOneLineAndLeavesThePortFree() throws Exception {
+        Files.write(dataDir.resolve("hexaflow.mv.db"), "this is not an H2 database".repeat(1000)
+                .getBytes(StandardCharsets.UTF_8));
+        int port;
+        try (java.net.ServerSocket probe = new java.net.ServerSocket(0)) {
+            port = probe.getLocalPort();
+        }
+
+        Outcome refused = run("serve", "--port", String.valueOf(port), "--data-dir", dataDir.toString());
+
+        assertThat(refused.exit()).isEqualTo(1);
+        assertThat(refused.err()).contains("Cannot open the database in").doesNotContain("\tat ");
+        try (java.net.ServerSocket again = new java.net.ServerSocket(port, 50,
+                java.net.InetAddress.getLoopbackAddress())) {
+            assertThat(again.getLocalPort()).isEqualTo(port);
+        }
+    }
+
+    @Test
     void aCommandOnTheDataDirectoryOfARunningServerIsRefusedClearly() {
         try (TestServer server = TestServer.start(dataDir)) {
             Outcome refused = run("campus", "keys", "create", "--data-dir", dataDir.toString());

@@ -21,6 +21,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from streams import rss_kb
+
 ROOT = Path(__file__).resolve().parent.parent
 JAR = ROOT / "app" / "target" / "hexaflow.jar"
 BENCH_JAR = ROOT / "bench" / "target" / "benchmarks.jar"
@@ -38,14 +40,6 @@ def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
-
-
-def rss_kb(pid):
-    with open("/proc/%d/status" % pid) as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
 
 
 def http(method, url, body=None, headers=None, timeout=600):

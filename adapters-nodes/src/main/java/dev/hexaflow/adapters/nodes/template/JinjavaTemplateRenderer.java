@@ -83,24 +83,23 @@ public final class JinjavaTemplateRenderer implements TemplateRenderer {
             return new RenderResult(config.isKeepTrailingNewline() ? output : withoutTrailingNewline(output),
                     interpreter.getContext(), interpreter.getErrorsCopy());
         } catch (TemplateSyntaxException e) {
-            return new RenderResult(TemplateError.fromException(e), interpreter.getContext(),
-                    interpreter.getErrorsCopy());
+            return failed(TemplateError.fromException(e), interpreter);
         } catch (InterpretException e) {
-            return new RenderResult(TemplateError.fromSyntaxError(e), interpreter.getContext(),
-                    interpreter.getErrorsCopy());
+            return failed(TemplateError.fromSyntaxError(e), interpreter);
         } catch (InvalidArgumentException e) {
-            return new RenderResult(TemplateError.fromInvalidArgumentException(e), interpreter.getContext(),
-                    interpreter.getErrorsCopy());
+            return failed(TemplateError.fromInvalidArgumentException(e), interpreter);
         } catch (InvalidInputException e) {
-            return new RenderResult(TemplateError.fromInvalidInputException(e), interpreter.getContext(),
-                    interpreter.getErrorsCopy());
+            return failed(TemplateError.fromInvalidInputException(e), interpreter);
         } catch (Exception e) {
-            return new RenderResult(TemplateError.fromException(e), interpreter.getContext(),
-                    interpreter.getErrorsCopy());
+            return failed(TemplateError.fromException(e), interpreter);
         } finally {
             global.reset();
             globals.offer(global);
         }
+    }
+
+    private static RenderResult failed(TemplateError error, JinjavaInterpreter interpreter) {
+        return new RenderResult(error, interpreter.getContext(), interpreter.getErrorsCopy());
     }
 
     /** Jinja2's default (and Jinjava's unless told to keep it): one trailing newline of the output is dropped. */

@@ -142,7 +142,10 @@ public final class JavalinHttpServer implements AutoCloseable {
         boolean drained = false;
         try {
             ServletInputStream in = ctx.req().getInputStream();
-            byte[] buffer = new byte[64 * 1024];
+            if (in.isFinished()) {
+                return; // Read to its end already, as the body of almost every request is.
+            }
+            byte[] buffer = new byte[16 * 1024];
             long left = DRAIN_LIMIT_BYTES;
             int read = 0;
             while (left > 0 && (read = in.read(buffer, 0, (int) Math.min(buffer.length, left))) > 0) {

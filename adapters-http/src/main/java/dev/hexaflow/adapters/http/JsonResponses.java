@@ -3,6 +3,7 @@ package dev.hexaflow.adapters.http;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.javalin.http.Context;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -11,7 +12,7 @@ import java.util.Map;
  */
 public final class JsonResponses {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = ResponseBodies.jsonMapper();
 
     private JsonResponses() {
     }
@@ -27,7 +28,7 @@ public final class JsonResponses {
         body.put("message", message);
         body.put("status", status);
         body.putAll(extra);
-        ctx.status(status).contentType("application/json").result(json(body));
+        ResponseBodies.write(ctx, status, "application/json", json(body).getBytes(StandardCharsets.UTF_8));
     }
 
     public static String json(Object value) {

@@ -1,5 +1,6 @@
 package dev.hexaflow.adapters.http.campus;
 
+import dev.hexaflow.adapters.http.ResponseBodies;
 import dev.hexaflow.adapters.http.RouteGroup;
 import dev.hexaflow.application.campus.port.in.CampusFeedAnswer;
 import dev.hexaflow.application.campus.port.in.CampusFeedQuery;
@@ -7,7 +8,6 @@ import dev.hexaflow.application.campus.port.in.ServeCampusFeedUseCase;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
-import java.io.IOException;
 import java.util.Optional;
 
 /**
@@ -60,21 +60,8 @@ public final class CampusFeedRoutes implements RouteGroup {
                 answer.rendered().body()));
     }
 
-    /**
-     * Writes the body straight to the response in one write with its length (tens of kilobytes for a calendar),
-     * rather than through Javalin's result stream, which copies it over in buffer-sized pieces.
-     */
     private static void send(Context ctx, CampusFeedAnswer answer) {
-        byte[] body = answer.rendered().body();
-        ctx.status(answer.httpStatus())
-                .header("Access-Control-Allow-Origin", "*")
-                .header("Cache-Control", "no-cache")
-                .contentType(answer.rendered().contentType());
-        ctx.res().setContentLength(body.length);
-        try {
-            ctx.res().getOutputStream().write(body);
-        } catch (IOException e) {
-            // The client went away; there is no one left to answer.
-        }
+        ctx.header("Access-Control-Allow-Origin", "*").header("Cache-Control", "no-cache");
+        ResponseBodies.write(ctx, answer.httpStatus(), answer.rendered().contentType(), answer.rendered().body());
     }
 }

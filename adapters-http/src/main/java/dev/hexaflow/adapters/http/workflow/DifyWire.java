@@ -2,6 +2,7 @@ package dev.hexaflow.adapters.http.workflow;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hexaflow.adapters.http.ResponseBodies;
 import dev.hexaflow.domain.workflow.ExecutionMetadata;
 import dev.hexaflow.domain.workflow.FileValue;
 import dev.hexaflow.domain.workflow.Node;
@@ -20,7 +21,7 @@ import java.util.Map;
  */
 public final class DifyWire {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = ResponseBodies.jsonMapper();
 
     private DifyWire() {
     }

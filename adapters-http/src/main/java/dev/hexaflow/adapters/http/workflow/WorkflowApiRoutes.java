@@ -2,6 +2,7 @@ package dev.hexaflow.adapters.http.workflow;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hexaflow.adapters.http.JsonResponses;
+import dev.hexaflow.adapters.http.ResponseBodies;
 import dev.hexaflow.adapters.http.RouteGroup;
 import dev.hexaflow.application.app.port.in.ApiError;
 import dev.hexaflow.application.app.port.in.ApiException;
@@ -50,7 +51,7 @@ import org.slf4j.LoggerFactory;
 public final class WorkflowApiRoutes implements RouteGroup {
 
     private static final Logger LOG = LoggerFactory.getLogger(WorkflowApiRoutes.class);
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = ResponseBodies.jsonMapper();
 
     private final AppServices services;
     private final Duration pingInterval;
@@ -116,7 +117,8 @@ public final class WorkflowApiRoutes implements RouteGroup {
     }
 
     private static void json(Context ctx, int status, Object body) {
-        ctx.status(status).contentType("application/json; charset=utf-8").result(DifyWire.json(body));
+        ResponseBodies.write(ctx, status, "application/json; charset=utf-8",
+                DifyWire.json(body).getBytes(StandardCharsets.UTF_8));
     }
 
     // ---- runs

@@ -111,9 +111,12 @@ class AdminAppsHttpTest {
 
         HttpResponse<String> issued = server.admin("POST", "/admin/apps/" + appId + "/keys", null, null);
         String second = json(issued).get("api_key").asText();
+        // Used once first, so that the server has it in memory when it is revoked.
+        int beforeRevoking = server.api(second).get("/v1/info").statusCode();
         HttpResponse<String> revoked = server.admin("DELETE", "/admin/apps/" + appId + "/keys/" + second, null, null);
 
         assertThat(issued.statusCode()).isEqualTo(201);
+        assertThat(beforeRevoking).isEqualTo(200);
         assertThat(revoked.statusCode()).isEqualTo(200);
         assertThat(server.api(second).get("/v1/info").statusCode()).isEqualTo(401);
         assertThat(server.api(imported.get("api_key").asText()).get("/v1/info").statusCode()).isEqualTo(200);

@@ -20,4 +20,30 @@ public interface PreparedNode {
      * @throws NodeFailure (or any exception) when the node fails; the engine applies retry and error strategy
      */
     NodeResult run(NodeContext context) throws Exception;
+
+    /** What a node does each time it runs: {@link #run(NodeContext)} as a function. */
+    @FunctionalInterface
+    interface Body {
+        NodeResult run(NodeContext context) throws Exception;
+    }
+
+    /** A prepared node that reads {@code references}, makes {@code outputs} and runs {@code body}. */
+    static PreparedNode of(List<VariableSelector> references, Optional<Set<String>> outputs, Body body) {
+        return new PreparedNode() {
+            @Override
+            public List<VariableSelector> references() {
+                return references;
+            }
+
+            @Override
+            public Optional<Set<String>> outputs() {
+                return outputs;
+            }
+
+            @Override
+            public NodeResult run(NodeContext context) throws Exception {
+                return body.run(context);
+            }
+        };
+    }
 }

@@ -1,6 +1,5 @@
 package dev.hexaflow.application.workflow.nodes;
 
-import dev.hexaflow.application.workflow.engine.NodeContext;
 import dev.hexaflow.application.workflow.engine.NodeExecutor;
 import dev.hexaflow.application.workflow.engine.NodeFailure;
 import dev.hexaflow.application.workflow.engine.NodeResult;
@@ -63,36 +62,23 @@ public final class AssignerNode implements NodeExecutor {
                 references.add(source);
             }
         }
-        return new PreparedNode() {
-            @Override
-            public List<VariableSelector> references() {
-                return references;
-            }
-
-            @Override
-            public Optional<Set<String>> outputs() {
-                return Optional.of(Set.of());
-            }
-
-            @Override
-            public NodeResult run(NodeContext context) {
-                Map<String, Object> updated = new LinkedHashMap<>();
-                for (Item item : items) {
-                    VariableSelector target = item.target();
-                    if (!context.pool().has(target.nodeId(), target.variable())) {
-                        throw new NodeFailure("VariableOperatorNodeError", "Variable " + target + " not found", null);
-                    }
-                    Object current = context.pool().get(target).orElse(null);
-                    Object operand = item.fromVariable() && item.value() instanceof VariableSelector source
-                            ? context.pool().get(source).orElse(null)
-                            : Values.normalize(item.value());
-                    Object next = apply(item.operation(), current, operand, target);
-                    context.pool().set(target.nodeId(), target.variable(), next);
-                    updated.put(target.dotted(), next);
+        return PreparedNode.of(references, Optional.of(Set.of()), context -> {
+            Map<String, Object> updated = new LinkedHashMap<>();
+            for (Item item : items) {
+                VariableSelector target = item.target();
+                if (!context.pool().has(target.nodeId(), target.variable())) {
+                    throw new NodeFailure("VariableOperatorNodeError", "Variable " + target + " not found", null);
                 }
-                return new NodeResult(Map.of(), Map.of("updated_variables", updated), Map.of(), null, 0, null);
+                Object current = context.pool().get(target).orElse(null);
+                Object operand = item.fromVariable() && item.value() instanceof VariableSelector source
+                        ? context.pool().get(source).orElse(null)
+                        : Values.normalize(item.value());
+                Object next = apply(item.operation(), current, operand, target);
+                context.pool().set(target.nodeId(), target.variable(), next);
+                updated.put(target.dotted(), next);
             }
-        };
+            return new NodeResult(Map.of(), Map.of("updated_variables", updated), Map.of(), null, 0, null);
+        });
     }
 
     static Object apply(String operation, Object current, Object operand, VariableSelector target) {

@@ -1,6 +1,5 @@
 package dev.hexaflow.application.workflow.nodes;
 
-import dev.hexaflow.application.workflow.engine.NodeContext;
 import dev.hexaflow.application.workflow.engine.NodeExecutor;
 import dev.hexaflow.application.workflow.engine.NodeFailure;
 import dev.hexaflow.application.workflow.engine.NodeResult;
@@ -52,39 +51,26 @@ public final class CodeNode implements NodeExecutor {
         }
         DataTree schema = data.tree("outputs");
         Set<String> outputs = new LinkedHashSet<>(schema.asMap().keySet());
-        return new PreparedNode() {
-            @Override
-            public List<VariableSelector> references() {
-                return new ArrayList<>(variables.values());
+        return PreparedNode.of(new ArrayList<>(variables.values()), Optional.of(outputs), context -> {
+            CodeRunner runner = runners.get(language);
+            if (runner == null) {
+                throw new NodeFailure("CodeExecutionError", "No " + language
+                        + " runner is configured on this server.", null);
             }
-
-            @Override
-            public Optional<Set<String>> outputs() {
-                return Optional.of(outputs);
+            Map<String, Object> inputs = new LinkedHashMap<>();
+            variables.forEach((name, selector) -> inputs.put(name,
+                    codeValue(context.pool().get(selector).orElse(null))));
+            Map<String, Object> result;
+            try {
+                result = runner.run(code, inputs, context);
+            } catch (CodeRunner.CodeException e) {
+                throw new NodeFailure("CodeExecutionError", e.getMessage(), e);
             }
-
-            @Override
-            public NodeResult run(NodeContext context) {
-                CodeRunner runner = runners.get(language);
-                if (runner == null) {
-                    throw new NodeFailure("CodeExecutionError", "No " + language
-                            + " runner is configured on this server.", null);
-                }
-                Map<String, Object> inputs = new LinkedHashMap<>();
-                variables.forEach((name, selector) -> inputs.put(name,
-                        codeValue(context.pool().get(selector).orElse(null))));
-                Map<String, Object> result;
-                try {
-                    result = runner.run(code, inputs, context);
-                } catch (CodeRunner.CodeException e) {
-                    throw new NodeFailure("CodeExecutionError", e.getMessage(), e);
-                }
-                Object normalized = Values.normalize(result);
-                @SuppressWarnings("unchecked")
-                Map<String, Object> checked = CodeOutputs.check((Map<String, Object>) normalized, schema);
-                return NodeResult.of(inputs, checked);
-            }
-        };
+            Object normalized = Values.normalize(result);
+            @SuppressWarnings("unchecked")
+            Map<String, Object> checked = CodeOutputs.check((Map<String, Object>) normalized, schema);
+            return NodeResult.of(inputs, checked);
+        });
     }
 
     /** Files reach code as Dify's file dicts; everything else as it is. */

@@ -39,39 +39,26 @@ public final class DocumentExtractorNode implements NodeExecutor {
     @Override
     public PreparedNode prepare(Node node) {
         VariableSelector selector = node.data().selector("variable_selector");
-        return new PreparedNode() {
-            @Override
-            public List<VariableSelector> references() {
-                return List.of(selector);
+        return PreparedNode.of(List.of(selector), Optional.of(Set.of("text")), context -> {
+            if (!context.pool().has(selector.nodeId(), selector.variable())) {
+                throw new NodeFailure("DocumentExtractorError", "File variable not found for selector: "
+                        + selector, null);
             }
-
-            @Override
-            public Optional<Set<String>> outputs() {
-                return Optional.of(Set.of("text"));
+            Object value = context.pool().get(selector).orElse(null);
+            Map<String, Object> inputs = Map.of("variable_selector", selector.path());
+            if (value instanceof FileValue file) {
+                return NodeResult.of(inputs, Map.of("text", text(file, context)));
             }
-
-            @Override
-            public NodeResult run(NodeContext context) {
-                if (!context.pool().has(selector.nodeId(), selector.variable())) {
-                    throw new NodeFailure("DocumentExtractorError", "File variable not found for selector: "
-                            + selector, null);
+            if (value instanceof List<?> list && list.stream().allMatch(FileValue.class::isInstance)) {
+                List<Object> texts = new ArrayList<>();
+                for (Object file : list) {
+                    texts.add(text((FileValue) file, context));
                 }
-                Object value = context.pool().get(selector).orElse(null);
-                Map<String, Object> inputs = Map.of("variable_selector", selector.path());
-                if (value instanceof FileValue file) {
-                    return NodeResult.of(inputs, Map.of("text", text(file, context)));
-                }
-                if (value instanceof List<?> list && list.stream().allMatch(FileValue.class::isInstance)) {
-                    List<Object> texts = new ArrayList<>();
-                    for (Object file : list) {
-                        texts.add(text((FileValue) file, context));
-                    }
-                    return NodeResult.of(inputs, Map.of("text", texts));
-                }
-                throw new NodeFailure("DocumentExtractorError", "Variable " + selector
-                        + " is not an ArrayFileSegment", null);
+                return NodeResult.of(inputs, Map.of("text", texts));
             }
-        };
+            throw new NodeFailure("DocumentExtractorError", "Variable " + selector
+                    + " is not an ArrayFileSegment", null);
+        });
     }
 
     private String text(FileValue file, NodeContext context) {

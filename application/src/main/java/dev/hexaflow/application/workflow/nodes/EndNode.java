@@ -1,6 +1,5 @@
 package dev.hexaflow.application.workflow.nodes;
 
-import dev.hexaflow.application.workflow.engine.NodeContext;
 import dev.hexaflow.application.workflow.engine.NodeExecutor;
 import dev.hexaflow.application.workflow.engine.NodeResult;
 import dev.hexaflow.application.workflow.engine.PreparedNode;
@@ -14,7 +13,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /** end: names the run's outputs, and streams what a model has not streamed of them already ({@link EndStreams}). */
 public final class EndNode implements NodeExecutor {
@@ -32,26 +30,13 @@ public final class EndNode implements NodeExecutor {
             names.add(output.string("variable"));
             selectors.add(output.selector("value_selector"));
         }
-        return new PreparedNode() {
-            @Override
-            public List<VariableSelector> references() {
-                return selectors;
+        return PreparedNode.of(selectors, Optional.of(new LinkedHashSet<>(names)), context -> {
+            Map<String, Object> outputs = new LinkedHashMap<>();
+            for (int i = 0; i < names.size(); i++) {
+                outputs.put(names.get(i), context.pool().get(selectors.get(i)).orElse(null));
             }
-
-            @Override
-            public Optional<Set<String>> outputs() {
-                return Optional.of(new LinkedHashSet<>(names));
-            }
-
-            @Override
-            public NodeResult run(NodeContext context) {
-                Map<String, Object> outputs = new LinkedHashMap<>();
-                for (int i = 0; i < names.size(); i++) {
-                    outputs.put(names.get(i), context.pool().get(selectors.get(i)).orElse(null));
-                }
-                EndStreams.of(context).finish(context, node);
-                return NodeResult.of(outputs, outputs);
-            }
-        };
+            EndStreams.of(context).finish(context, node);
+            return NodeResult.of(outputs, outputs);
+        });
     }
 }

@@ -1,6 +1,5 @@
 package dev.hexaflow.application.workflow.nodes;
 
-import dev.hexaflow.application.workflow.engine.NodeContext;
 import dev.hexaflow.application.workflow.engine.NodeExecutor;
 import dev.hexaflow.application.workflow.engine.NodeFailure;
 import dev.hexaflow.application.workflow.engine.NodeResult;
@@ -80,55 +79,42 @@ public final class HttpRequestNode implements NodeExecutor {
             references.addAll(VariablePool.references(item.string("value", "")));
             item.optionalSelector("file").ifPresent(references::add);
         }
-        return new PreparedNode() {
-            @Override
-            public List<VariableSelector> references() {
-                return references;
+        return PreparedNode.of(references, Optional.of(Set.of("status_code", "body", "headers", "files")), context -> {
+            VariablePool pool = context.pool();
+            List<Map.Entry<String, String>> headerList = new ArrayList<>(lines(pool.render(headers)));
+            String target = withParams(pool.render(url).strip(), lines(pool.render(params)));
+            authorize(auth, pool, headerList);
+            byte[] payload = body(bodyType, bodyItems(body), pool, headerList);
+            HttpCall call = new HttpCall(method.toUpperCase(Locale.ROOT), target, headerList, payload, connect,
+                    read, verify, MAX_BINARY_BYTES);
+            HttpAnswer answer;
+            try {
+                answer = requester.send(call, context);
+            } catch (HttpRequester.HttpException e) {
+                throw new NodeFailure("HttpRequestNodeError", e.getMessage(), e);
             }
-
-            @Override
-            public Optional<Set<String>> outputs() {
-                return Optional.of(Set.of("status_code", "body", "headers", "files"));
-            }
-
-            @Override
-            public NodeResult run(NodeContext context) {
-                VariablePool pool = context.pool();
-                List<Map.Entry<String, String>> headerList = new ArrayList<>(lines(pool.render(headers)));
-                String target = withParams(pool.render(url).strip(), lines(pool.render(params)));
-                authorize(auth, pool, headerList);
-                byte[] payload = body(bodyType, bodyItems(body), pool, headerList);
-                HttpCall call = new HttpCall(method.toUpperCase(Locale.ROOT), target, headerList, payload, connect,
-                        read, verify, MAX_BINARY_BYTES);
-                HttpAnswer answer;
-                try {
-                    answer = requester.send(call, context);
-                } catch (HttpRequester.HttpException e) {
-                    throw new NodeFailure("HttpRequestNodeError", e.getMessage(), e);
+            Map<String, Object> responseHeaders = new LinkedHashMap<>();
+            answer.headers().forEach((name, values) -> responseHeaders.put(name, String.join(", ", values)));
+            Map<String, Object> outputs = new LinkedHashMap<>();
+            outputs.put("status_code", (long) answer.status());
+            List<Object> files = new ArrayList<>();
+            if (isText(answer.contentType())) {
+                if (answer.body().length > MAX_TEXT_BYTES) {
+                    throw new NodeFailure("ResponseSizeError", String.format(Locale.ROOT,
+                            "Text size is too large, max size is %.2f MB, but current size is %.2f MB.",
+                            MAX_TEXT_BYTES / 1048576.0, answer.body().length / 1048576.0), null);
                 }
-                Map<String, Object> responseHeaders = new LinkedHashMap<>();
-                answer.headers().forEach((name, values) -> responseHeaders.put(name, String.join(", ", values)));
-                Map<String, Object> outputs = new LinkedHashMap<>();
-                outputs.put("status_code", (long) answer.status());
-                List<Object> files = new ArrayList<>();
-                if (isText(answer.contentType())) {
-                    if (answer.body().length > MAX_TEXT_BYTES) {
-                        throw new NodeFailure("ResponseSizeError", String.format(Locale.ROOT,
-                                "Text size is too large, max size is %.2f MB, but current size is %.2f MB.",
-                                MAX_TEXT_BYTES / 1048576.0, answer.body().length / 1048576.0), null);
-                    }
-                    outputs.put("body", new String(answer.body(), StandardCharsets.UTF_8));
-                } else {
-                    outputs.put("body", "");
-                    files.add(responseFile(answer, target));
-                }
-                outputs.put("headers", responseHeaders);
-                outputs.put("files", files);
-                Map<String, Object> request = new LinkedHashMap<>();
-                request.put("request", call.method() + " " + target);
-                return new NodeResult(Map.of(), request, outputs, null, 0, null);
+                outputs.put("body", new String(answer.body(), StandardCharsets.UTF_8));
+            } else {
+                outputs.put("body", "");
+                files.add(responseFile(answer, target));
             }
-        };
+            outputs.put("headers", responseHeaders);
+            outputs.put("files", files);
+            Map<String, Object> request = new LinkedHashMap<>();
+            request.put("request", call.method() + " " + target);
+            return new NodeResult(Map.of(), request, outputs, null, 0, null);
+        });
     }
 
     private static Duration seconds(DataTree timeout, String key, long otherwise) {

@@ -1,6 +1,5 @@
 package dev.hexaflow.application.workflow.nodes;
 
-import dev.hexaflow.application.workflow.engine.NodeContext;
 import dev.hexaflow.application.workflow.engine.NodeExecutor;
 import dev.hexaflow.application.workflow.engine.NodeFailure;
 import dev.hexaflow.application.workflow.engine.NodeResult;
@@ -57,44 +56,31 @@ public final class IfElseNode implements NodeExecutor {
                 }
             }
         }
-        return new PreparedNode() {
-            @Override
-            public List<VariableSelector> references() {
-                return references;
-            }
-
-            @Override
-            public Optional<Set<String>> outputs() {
-                return Optional.of(Set.of("result", "selected_case_id"));
-            }
-
-            @Override
-            public NodeResult run(NodeContext context) {
-                List<Object> results = new ArrayList<>();
-                String selected = null;
-                try {
-                    for (Case c : cases) {
-                        Conditions.Outcome outcome = Conditions.evaluate(c.conditions(), c.operator(),
-                                context.pool());
-                        Map<String, Object> group = new LinkedHashMap<>();
-                        group.put("group", c.id());
-                        group.put("results", outcome.results());
-                        group.put("final_result", outcome.result());
-                        results.add(group);
-                        if (outcome.result()) {
-                            selected = c.id();
-                            break;
-                        }
+        return PreparedNode.of(references, Optional.of(Set.of("result", "selected_case_id")), context -> {
+            List<Object> results = new ArrayList<>();
+            String selected = null;
+            try {
+                for (Case c : cases) {
+                    Conditions.Outcome outcome = Conditions.evaluate(c.conditions(), c.operator(),
+                            context.pool());
+                    Map<String, Object> group = new LinkedHashMap<>();
+                    group.put("group", c.id());
+                    group.put("results", outcome.results());
+                    group.put("final_result", outcome.result());
+                    results.add(group);
+                    if (outcome.result()) {
+                        selected = c.id();
+                        break;
                     }
-                } catch (ConditionException e) {
-                    throw new NodeFailure("ConditionError", e.getMessage(), e);
                 }
-                Map<String, Object> outputs = new LinkedHashMap<>();
-                outputs.put("result", selected != null);
-                outputs.put("selected_case_id", selected == null ? "false" : selected);
-                return new NodeResult(Map.of(), Map.of("condition_results", results), outputs,
-                        selected == null ? "false" : selected, 0, null);
+            } catch (ConditionException e) {
+                throw new NodeFailure("ConditionError", e.getMessage(), e);
             }
-        };
+            Map<String, Object> outputs = new LinkedHashMap<>();
+            outputs.put("result", selected != null);
+            outputs.put("selected_case_id", selected == null ? "false" : selected);
+            return new NodeResult(Map.of(), Map.of("condition_results", results), outputs,
+                    selected == null ? "false" : selected, 0, null);
+        });
     }
 }

@@ -1,6 +1,5 @@
 package dev.hexaflow.application.workflow.nodes;
 
-import dev.hexaflow.application.workflow.engine.NodeContext;
 import dev.hexaflow.application.workflow.engine.NodeExecutor;
 import dev.hexaflow.application.workflow.engine.NodeFailure;
 import dev.hexaflow.application.workflow.engine.NodeResult;
@@ -67,58 +66,45 @@ public final class ListOperatorNode implements NodeExecutor {
         filters.stream().filter(f -> f.value() instanceof String).forEach(f ->
                 references.addAll(VariablePool.references((String) f.value())));
         serial.ifPresent(s -> references.addAll(VariablePool.references(s)));
-        return new PreparedNode() {
-            @Override
-            public List<VariableSelector> references() {
-                return references;
+        return PreparedNode.of(references, Optional.of(Set.of("result", "first_record", "last_record")), context -> {
+            VariablePool pool = context.pool();
+            if (!pool.has(variable.nodeId(), variable.variable())) {
+                throw new NodeFailure("ListOperatorError", "Variable not found for selector: " + variable, null);
             }
-
-            @Override
-            public Optional<Set<String>> outputs() {
-                return Optional.of(Set.of("result", "first_record", "last_record"));
+            Object value = pool.get(variable).orElse(null);
+            List<Object> items = new ArrayList<>();
+            if (value instanceof List<?> list) {
+                items.addAll(list);
+            } else if (value != null && !"".equals(value)) {
+                throw new NodeFailure("ListOperatorError", "Variable " + variable
+                        + " is not an ArrayFileSegment, ArrayNumberSegment or ArrayStringSegment", null);
             }
-
-            @Override
-            public NodeResult run(NodeContext context) {
-                VariablePool pool = context.pool();
-                if (!pool.has(variable.nodeId(), variable.variable())) {
-                    throw new NodeFailure("ListOperatorError", "Variable not found for selector: " + variable, null);
-                }
-                Object value = pool.get(variable).orElse(null);
-                List<Object> items = new ArrayList<>();
-                if (value instanceof List<?> list) {
-                    items.addAll(list);
-                } else if (value != null && !"".equals(value)) {
-                    throw new NodeFailure("ListOperatorError", "Variable " + variable
-                            + " is not an ArrayFileSegment, ArrayNumberSegment or ArrayStringSegment", null);
-                }
-                Map<String, Object> inputs = Map.of("variable", items);
-                if (!items.isEmpty()) {
-                    for (Filter filter : filters) {
-                        items = items.stream().filter(predicate(filter, items.get(0), pool)).toList();
-                        if (items.isEmpty()) {
-                            break;
-                        }
-                    }
-                    if (serial.isPresent() && !items.isEmpty()) {
-                        items = List.of(extract(pool.render(serial.get()), items));
-                    }
-                    if (order) {
-                        items = new ArrayList<>(items);
-                        Comparator<Object> comparator = comparator(orderKey);
-                        items.sort(descending ? comparator.reversed() : comparator);
-                    }
-                    if (size.isPresent()) {
-                        items = items.subList(0, (int) Math.min(items.size(), Math.max(0, size.get())));
+            Map<String, Object> inputs = Map.of("variable", items);
+            if (!items.isEmpty()) {
+                for (Filter filter : filters) {
+                    items = items.stream().filter(predicate(filter, items.get(0), pool)).toList();
+                    if (items.isEmpty()) {
+                        break;
                     }
                 }
-                Map<String, Object> outputs = new LinkedHashMap<>();
-                outputs.put("result", new ArrayList<>(items));
-                outputs.put("first_record", items.isEmpty() ? null : items.get(0));
-                outputs.put("last_record", items.isEmpty() ? null : items.get(items.size() - 1));
-                return NodeResult.of(inputs, outputs);
+                if (serial.isPresent() && !items.isEmpty()) {
+                    items = List.of(extract(pool.render(serial.get()), items));
+                }
+                if (order) {
+                    items = new ArrayList<>(items);
+                    Comparator<Object> comparator = comparator(orderKey);
+                    items.sort(descending ? comparator.reversed() : comparator);
+                }
+                if (size.isPresent()) {
+                    items = items.subList(0, (int) Math.min(items.size(), Math.max(0, size.get())));
+                }
             }
-        };
+            Map<String, Object> outputs = new LinkedHashMap<>();
+            outputs.put("result", new ArrayList<>(items));
+            outputs.put("first_record", items.isEmpty() ? null : items.get(0));
+            outputs.put("last_record", items.isEmpty() ? null : items.get(items.size() - 1));
+            return NodeResult.of(inputs, outputs);
+        });
     }
 
     private static Object extract(String serialText, List<Object> items) {

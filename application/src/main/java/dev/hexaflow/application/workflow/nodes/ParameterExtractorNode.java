@@ -1,6 +1,5 @@
 package dev.hexaflow.application.workflow.nodes;
 
-import dev.hexaflow.application.workflow.engine.NodeContext;
 import dev.hexaflow.application.workflow.engine.NodeExecutor;
 import dev.hexaflow.application.workflow.engine.NodeResult;
 import dev.hexaflow.application.workflow.engine.PreparedNode;
@@ -76,64 +75,51 @@ public final class ParameterExtractorNode implements NodeExecutor {
         Set<String> outputs = new LinkedHashSet<>();
         parameters.forEach(p -> outputs.add(p.name()));
         outputs.addAll(List.of("__is_success", "__reason", "__usage"));
-        return new PreparedNode() {
-            @Override
-            public List<VariableSelector> references() {
-                return references;
-            }
-
-            @Override
-            public Optional<Set<String>> outputs() {
-                return Optional.of(outputs);
-            }
-
-            @Override
-            public NodeResult run(NodeContext ctx) {
-                String text = Values.text(ctx.pool().get(query).orElse(null));
-                Map<String, Object> schema = schema(parameters);
-                String system = "You extract structured parameters from text. "
-                        + (instruction.isBlank() ? "" : "Instructions: " + ctx.pool().render(instruction) + " ")
-                        + (toolMode ? "Call the function " + TOOL + " with the values you find."
-                                : "Answer with one JSON object that fits this JSON schema and nothing else: "
-                                + Values.json(schema));
-                List<ModelProvider.Tool> tools = toolMode
-                        ? List.of(new ModelProvider.Tool(TOOL, "Extract the parameters from the text", schema))
-                        : List.of();
-                long started = System.nanoTime();
-                ChatResult result = ModelNodes.chat(models, new ChatRequest(model.string("provider", ""),
-                        model.string("name"), List.of(ChatMessage.of("system", system), ChatMessage.of("user", text)),
-                        model.tree("completion_params").asMap(), tools), piece -> { }, ctx);
-                String answer = result.toolCalls().stream().filter(c -> c.name().equals(TOOL)).findFirst()
-                        .map(ModelProvider.ToolCall::arguments).orElse(result.text());
-                Map<String, Object> found = ModelNodes.jsonObject(answer);
-                Map<String, Object> values = new LinkedHashMap<>();
-                String reason = null;
-                for (Parameter parameter : parameters) {
-                    Object value = found.get(parameter.name());
-                    Object checked = value == null ? null : check(parameter, Values.normalize(value));
-                    if (value != null && checked == null && reason == null) {
-                        reason = "Invalid value for parameter " + parameter.name() + ": expected "
-                                + parameter.type() + ", got " + Values.text(value);
-                    }
-                    if (checked == null && parameter.required() && reason == null) {
-                        reason = "Required parameter " + parameter.name() + " is missing";
-                    }
-                    values.put(parameter.name(), checked == null ? empty(parameter.type()) : checked);
+        return PreparedNode.of(references, Optional.of(outputs), ctx -> {
+            String text = Values.text(ctx.pool().get(query).orElse(null));
+            Map<String, Object> schema = schema(parameters);
+            String system = "You extract structured parameters from text. "
+                    + (instruction.isBlank() ? "" : "Instructions: " + ctx.pool().render(instruction) + " ")
+                    + (toolMode ? "Call the function " + TOOL + " with the values you find."
+                            : "Answer with one JSON object that fits this JSON schema and nothing else: "
+                            + Values.json(schema));
+            List<ModelProvider.Tool> tools = toolMode
+                    ? List.of(new ModelProvider.Tool(TOOL, "Extract the parameters from the text", schema))
+                    : List.of();
+            long started = System.nanoTime();
+            ChatResult result = ModelNodes.chat(models, new ChatRequest(model.string("provider", ""),
+                    model.string("name"), List.of(ChatMessage.of("system", system), ChatMessage.of("user", text)),
+                    model.tree("completion_params").asMap(), tools), piece -> { }, ctx);
+            String answer = result.toolCalls().stream().filter(c -> c.name().equals(TOOL)).findFirst()
+                    .map(ModelProvider.ToolCall::arguments).orElse(result.text());
+            Map<String, Object> found = ModelNodes.jsonObject(answer);
+            Map<String, Object> values = new LinkedHashMap<>();
+            String reason = null;
+            for (Parameter parameter : parameters) {
+                Object value = found.get(parameter.name());
+                Object checked = value == null ? null : check(parameter, Values.normalize(value));
+                if (value != null && checked == null && reason == null) {
+                    reason = "Invalid value for parameter " + parameter.name() + ": expected "
+                            + parameter.type() + ", got " + Values.text(value);
                 }
-                if (found.isEmpty() && !parameters.isEmpty() && reason == null) {
-                    reason = "The model's answer held no parameters";
+                if (checked == null && parameter.required() && reason == null) {
+                    reason = "Required parameter " + parameter.name() + " is missing";
                 }
-                Map<String, Object> usage = ModelNodes.usage(result.usage(), (System.nanoTime() - started) / 1e9);
-                values.put("__is_success", reason == null ? 1L : 0L);
-                values.put("__reason", reason);
-                values.put("__usage", usage);
-                Map<String, Object> process = new LinkedHashMap<>();
-                process.put("reasoning_mode", toolMode ? "function_call" : "prompt");
-                process.put("answer", answer);
-                return new NodeResult(Map.of("query", text), process, values, null, result.usage().totalTokens(),
-                        null);
+                values.put(parameter.name(), checked == null ? empty(parameter.type()) : checked);
             }
-        };
+            if (found.isEmpty() && !parameters.isEmpty() && reason == null) {
+                reason = "The model's answer held no parameters";
+            }
+            Map<String, Object> usage = ModelNodes.usage(result.usage(), (System.nanoTime() - started) / 1e9);
+            values.put("__is_success", reason == null ? 1L : 0L);
+            values.put("__reason", reason);
+            values.put("__usage", usage);
+            Map<String, Object> process = new LinkedHashMap<>();
+            process.put("reasoning_mode", toolMode ? "function_call" : "prompt");
+            process.put("answer", answer);
+            return new NodeResult(Map.of("query", text), process, values, null, result.usage().totalTokens(),
+                    null);
+        });
     }
 
     private static Map<String, Object> schema(List<Parameter> parameters) {

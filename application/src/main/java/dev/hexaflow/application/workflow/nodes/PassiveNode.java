@@ -1,12 +1,10 @@
 package dev.hexaflow.application.workflow.nodes;
 
-import dev.hexaflow.application.workflow.engine.NodeContext;
 import dev.hexaflow.application.workflow.engine.NodeExecutor;
 import dev.hexaflow.application.workflow.engine.NodeResult;
 import dev.hexaflow.application.workflow.engine.PreparedNode;
 import dev.hexaflow.domain.workflow.Node;
 import dev.hexaflow.domain.workflow.NodeType;
-import dev.hexaflow.domain.workflow.VariableSelector;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -31,21 +29,6 @@ public final class PassiveNode implements NodeExecutor {
 
     @Override
     public PreparedNode prepare(Node node) {
-        return new PreparedNode() {
-            @Override
-            public List<VariableSelector> references() {
-                return List.of();
-            }
-
-            @Override
-            public Optional<Set<String>> outputs() {
-                return Optional.of(Set.of());
-            }
-
-            @Override
-            public NodeResult run(NodeContext context) {
-                return NodeResult.of(Map.of(), Map.of());
-            }
-        };
+        return PreparedNode.of(List.of(), Optional.of(Set.of()), context -> NodeResult.of(Map.of(), Map.of()));
     }
 }

@@ -1,6 +1,5 @@
 package dev.hexaflow.application.workflow.nodes;
 
-import dev.hexaflow.application.workflow.engine.NodeContext;
 import dev.hexaflow.application.workflow.engine.NodeExecutor;
 import dev.hexaflow.application.workflow.engine.NodeResult;
 import dev.hexaflow.application.workflow.engine.PreparedNode;
@@ -38,25 +37,12 @@ public final class StartNode implements NodeExecutor {
             }
             names.add(name);
         }
-        return new PreparedNode() {
-            @Override
-            public List<VariableSelector> references() {
-                return List.of();
+        return PreparedNode.of(List.of(), Optional.of(names), context -> {
+            Map<String, Object> values = new LinkedHashMap<>();
+            for (String name : names) {
+                values.put(name, context.pool().get(VariableSelector.of(node.id(), name)).orElse(null));
             }
-
-            @Override
-            public Optional<Set<String>> outputs() {
-                return Optional.of(names);
-            }
-
-            @Override
-            public NodeResult run(NodeContext context) {
-                Map<String, Object> values = new LinkedHashMap<>();
-                for (String name : names) {
-                    values.put(name, context.pool().get(VariableSelector.of(node.id(), name)).orElse(null));
-                }
-                return NodeResult.of(values, values);
-            }
-        };
+            return NodeResult.of(values, values);
+        });
     }
 }

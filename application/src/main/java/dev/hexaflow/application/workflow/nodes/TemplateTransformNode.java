@@ -1,6 +1,5 @@
 package dev.hexaflow.application.workflow.nodes;
 
-import dev.hexaflow.application.workflow.engine.NodeContext;
 import dev.hexaflow.application.workflow.engine.NodeExecutor;
 import dev.hexaflow.application.workflow.engine.NodeFailure;
 import dev.hexaflow.application.workflow.engine.NodeResult;
@@ -12,7 +11,6 @@ import dev.hexaflow.domain.workflow.NodeType;
 import dev.hexaflow.domain.workflow.VariableSelector;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -38,34 +36,21 @@ public final class TemplateTransformNode implements NodeExecutor {
         for (DataTree variable : node.data().trees("variables")) {
             variables.put(variable.string("variable"), variable.selector("value_selector"));
         }
-        return new PreparedNode() {
-            @Override
-            public List<VariableSelector> references() {
-                return new ArrayList<>(variables.values());
+        return PreparedNode.of(new ArrayList<>(variables.values()), Optional.of(Set.of("output")), context -> {
+            Map<String, Object> inputs = new LinkedHashMap<>();
+            variables.forEach((name, selector) -> inputs.put(name, context.pool().get(selector).orElse(null)));
+            String output;
+            try {
+                output = renderer.render(template, inputs);
+            } catch (TemplateRenderer.TemplateException e) {
+                throw new NodeFailure("TemplateTransformNodeError", e.getMessage(), e);
             }
-
-            @Override
-            public Optional<Set<String>> outputs() {
-                return Optional.of(Set.of("output"));
+            int max = context.settings().maxTemplateLength();
+            if (output.length() > max) {
+                throw new NodeFailure("TemplateTransformNodeError", "Output length exceeds " + max
+                        + " characters", null);
             }
-
-            @Override
-            public NodeResult run(NodeContext context) {
-                Map<String, Object> inputs = new LinkedHashMap<>();
-                variables.forEach((name, selector) -> inputs.put(name, context.pool().get(selector).orElse(null)));
-                String output;
-                try {
-                    output = renderer.render(template, inputs);
-                } catch (TemplateRenderer.TemplateException e) {
-                    throw new NodeFailure("TemplateTransformNodeError", e.getMessage(), e);
-                }
-                int max = context.settings().maxTemplateLength();
-                if (output.length() > max) {
-                    throw new NodeFailure("TemplateTransformNodeError", "Output length exceeds " + max
-                            + " characters", null);
-                }
-                return NodeResult.of(inputs, Map.of("output", output));
-            }
-        };
+            return NodeResult.of(inputs, Map.of("output", output));
+        });
     }
 }

@@ -1,6 +1,5 @@
 package dev.hexaflow.application.workflow.nodes;
 
-import dev.hexaflow.application.workflow.engine.NodeContext;
 import dev.hexaflow.application.workflow.engine.NodeExecutor;
 import dev.hexaflow.application.workflow.engine.NodeResult;
 import dev.hexaflow.application.workflow.engine.PreparedNode;
@@ -51,40 +50,27 @@ public final class VariableAggregatorNode implements NodeExecutor {
         List<VariableSelector> references = groups.stream().flatMap(g -> g.variables().stream()).toList();
         Set<String> outputs = new LinkedHashSet<>();
         groups.forEach(g -> outputs.add(g.name()));
-        return new PreparedNode() {
-            @Override
-            public List<VariableSelector> references() {
-                return references;
-            }
-
-            @Override
-            public Optional<Set<String>> outputs() {
-                return Optional.of(outputs);
-            }
-
-            @Override
-            public NodeResult run(NodeContext context) {
-                Map<String, Object> result = new LinkedHashMap<>();
-                for (Group group : groups) {
-                    Object value = null;
-                    for (VariableSelector selector : group.variables()) {
-                        Optional<Object> found = context.pool().get(selector);
-                        if (found.isPresent()) {
-                            value = found.get();
-                            break;
-                        }
-                    }
-                    if (grouped) {
-                        Map<String, Object> output = new LinkedHashMap<>();
-                        output.put("output", value);
-                        result.put(group.name(), output);
-                    } else {
-                        result.put("output", value);
+        return PreparedNode.of(references, Optional.of(outputs), context -> {
+            Map<String, Object> result = new LinkedHashMap<>();
+            for (Group group : groups) {
+                Object value = null;
+                for (VariableSelector selector : group.variables()) {
+                    Optional<Object> found = context.pool().get(selector);
+                    if (found.isPresent()) {
+                        value = found.get();
+                        break;
                     }
                 }
-                return NodeResult.of(Map.of(), result);
+                if (grouped) {
+                    Map<String, Object> output = new LinkedHashMap<>();
+                    output.put("output", value);
+                    result.put(group.name(), output);
+                } else {
+                    result.put("output", value);
+                }
             }
-        };
+            return NodeResult.of(Map.of(), result);
+        });
     }
 
     private static List<VariableSelector> selectors(List<Object> lists) {

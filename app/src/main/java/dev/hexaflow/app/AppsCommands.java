@@ -3,6 +3,7 @@ package dev.hexaflow.app;
 import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.app.port.in.ImportAppUseCase.ImportedApp;
 import dev.hexaflow.application.app.port.in.ListAppsUseCase.AppSummary;
+import dev.hexaflow.domain.app.App;
 import dev.hexaflow.domain.workflow.InvalidWorkflowException;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -29,6 +30,7 @@ final class AppsCommands {
             out.println("app_id       " + app.appId());
             out.println("workflow_id  " + app.workflowId());
             out.println("api_key      " + app.apiKey() + "  (not shown again)");
+            out.println("site_code    " + app.siteCode() + "  (its web page: /apps/" + app.siteCode() + ")");
             return Main.OK;
         } catch (InvalidWorkflowException e) {
             err.println("hexaflow: " + command.file() + ": " + e.getMessage());
@@ -39,9 +41,11 @@ final class AppsCommands {
     static int list(CommandLine.Command.ListApps command, PrintStream out) {
         try (Storage storage = Storage.open(command.config().dataDir());
                 WorkflowModule workflows = module(storage, command.config())) {
-            out.printf("%-36s  %-36s  %-26s  %s%n", "APP ID", "WORKFLOW ID", "VERSION", "NAME");
+            String row = "%-36s  %-36s  %-26s  %-16s  %-4s  %s%n";
+            out.printf(row, "APP ID", "WORKFLOW ID", "VERSION", "SITE CODE", "PAGE", "NAME");
             for (AppSummary app : workflows.services.listApps.list()) {
-                out.printf("%-36s  %-36s  %-26s  %s%n", app.appId(), app.workflowId(), app.version(), app.name());
+                out.printf(row, app.appId(), app.workflowId(), app.version(), app.siteCode(),
+                        app.siteEnabled() ? "on" : "off", app.name());
             }
             return Main.OK;
         }
@@ -51,6 +55,18 @@ final class AppsCommands {
         try (Storage storage = Storage.open(command.config().dataDir());
                 WorkflowModule workflows = module(storage, command.config())) {
             out.println(workflows.services.keys.issue(command.appId()));
+            return Main.OK;
+        } catch (ApiException e) {
+            err.println("hexaflow: no app " + command.appId());
+            return Main.FAILED;
+        }
+    }
+
+    static int switchSite(CommandLine.Command.SwitchSite command, PrintStream out, PrintStream err) {
+        try (Storage storage = Storage.open(command.config().dataDir());
+                WorkflowModule workflows = module(storage, command.config())) {
+            App app = workflows.services.updateSite.enable(command.appId(), command.enabled());
+            out.println("The web page /apps/" + app.siteCode() + " is " + (app.siteEnabled() ? "on" : "off") + ".");
             return Main.OK;
         } catch (ApiException e) {
             err.println("hexaflow: no app " + command.appId());

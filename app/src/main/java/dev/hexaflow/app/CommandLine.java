@@ -18,9 +18,11 @@ final class CommandLine {
               campus import DATASET FILE   Replace a campus data set (tutors, printers or holidays)
                                            with a CSV file (header row of field names) or a JSON array.
               apps import FILE.yml         Import a Dify workflow DSL file as an app; prints its id,
-                                           workflow id and first API key.
-              apps list                    List the apps with their current workflow versions.
+                                           workflow id, first API key and web page's site code.
+              apps list                    List the apps with their current workflow versions and the
+                                           site codes of their web pages (/apps/SITE_CODE).
               apps keys create APP_ID      Issue another API key for an app and print it.
+              apps site APP_ID on|off      Turn an app's web page on or off.
               run FILE.yml                 Run a Dify workflow DSL file once, with no server and no
                                            database: prints the blocking result JSON, or with --stream
                                            the server-sent events. Exit 0 when the run succeeded, 1 when
@@ -80,6 +82,9 @@ final class CommandLine {
         }
 
         record CreateAppKey(Configuration config, String appId) implements Command {
+        }
+
+        record SwitchSite(Configuration config, String appId, boolean enabled) implements Command {
         }
     }
 
@@ -188,8 +193,12 @@ final class CommandLine {
             if (words.size() == 4 && words.subList(0, 3).equals(List.of("apps", "keys", "create"))) {
                 return new Command.CreateAppKey(config, words.get(3));
             }
+            if (words.size() == 4 && words.get(1).equals("site") && List.of("on", "off").contains(words.get(3))) {
+                return new Command.SwitchSite(config, words.get(2), words.get(3).equals("on"));
+            }
             throw new UsageException("unknown apps command '" + String.join(" ", words)
-                    + "'; try: apps import FILE.yml | apps list | apps keys create APP_ID");
+                    + "'; try: apps import FILE.yml | apps list | apps keys create APP_ID"
+                    + " | apps site APP_ID on|off");
         }
         if (words.get(0).equals("campus")) {
             if (words.equals(List.of("campus", "keys", "create"))) {

@@ -6,7 +6,9 @@ import dev.hexaflow.adapters.http.admin.AdminAppRoutes;
 import dev.hexaflow.adapters.http.admin.AdminAuthorization;
 import dev.hexaflow.adapters.http.admin.AdminCampusRoutes;
 import dev.hexaflow.adapters.http.campus.CampusFeedRoutes;
+import dev.hexaflow.adapters.http.webapp.WebAppRoutes;
 import dev.hexaflow.adapters.http.workflow.WorkflowApiRoutes;
+import dev.hexaflow.application.app.port.in.ImportAppUseCase.ImportedApp;
 import dev.hexaflow.domain.secret.SecretHash;
 import java.time.Clock;
 import java.util.List;
@@ -61,7 +63,8 @@ public final class Hexaflow implements AutoCloseable {
                     new CampusFeedRoutes(campus.feed),
                     new AdminCampusRoutes(admin, campus.issueKey, campus.banKey, campus.importData),
                     new WorkflowApiRoutes(workflows.services, config.service().pingInterval()),
-                    new AdminAppRoutes(admin, workflows.services));
+                    new AdminAppRoutes(admin, workflows.services),
+                    new WebAppRoutes(workflows.services.webApp));
             JavalinHttpServer server = startServer(config, routes, ready);
             Optional<String> newCampusKey;
             try {
@@ -71,11 +74,11 @@ public final class Hexaflow implements AutoCloseable {
                 throw e.getCause() instanceof RuntimeException cause ? cause : e;
             }
             String baseUrl = "http://" + clientHost(config.host()) + ":" + server.port();
-            Optional<String> demoKey = storage.fresh()
-                    ? Optional.of(workflows.importDemo(baseUrl).apiKey()) : Optional.empty();
+            Optional<ImportedApp> demo = storage.fresh() ? Optional.of(workflows.importDemo(baseUrl))
+                    : Optional.empty();
             StartReport report = new StartReport(baseUrl, config.dataDir(),
                     adminToken.madeNow() ? Optional.of(adminToken.value()) : Optional.empty(), newCampusKey,
-                    demoKey);
+                    demo.map(ImportedApp::apiKey), demo.map(app -> baseUrl + "/apps/" + app.siteCode()));
             return new Hexaflow(storage, server, report, workflows);
         } catch (RuntimeException e) {
             if (ready != null) {

@@ -92,6 +92,9 @@ public final class Main {
         if (command instanceof CommandLine.Command.CreateAppKey createKey) {
             return AppsCommands.createKey(createKey, out, err);
         }
+        if (command instanceof CommandLine.Command.SwitchSite switchSite) {
+            return AppsCommands.switchSite(switchSite, out, err);
+        }
         CommandLine.Command.ImportCampusData load = (CommandLine.Command.ImportCampusData) command;
         return importData(load, out, err);
     }

@@ -6,7 +6,7 @@ import java.util.Optional;
 
 /** What the operator needs to know once the server answers: where, and the secrets made by this start. */
 record StartReport(String baseUrl, Path dataDir, Optional<String> newAdminToken, Optional<String> newCampusKey,
-        Optional<String> demoAppKey) {
+        Optional<String> demoAppKey, Optional<String> demoPage) {
 
     String tryCommand() {
         String query = newCampusKey.map(key -> "?key=" + key).orElse("");
@@ -31,6 +31,8 @@ record StartReport(String baseUrl, Path dataDir, Optional<String> newAdminToken,
                 .append("  (new; not shown again)\n"));
         demoAppKey.ifPresent(key -> block.append("  demo app key ").append(key)
                 .append("  (the Holiday counter workflow; new, not shown again)\n"));
+        demoPage.ifPresent(page -> block.append("  demo page    ").append(page)
+                .append("  (open it in a browser)\n"));
         block.append("  try          ").append(tryCommand()).append('\n');
         demoCommand().ifPresent(command -> block.append("  run the demo ").append(command).append('\n'));
         out.print(block);

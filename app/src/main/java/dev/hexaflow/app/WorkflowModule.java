@@ -50,7 +50,8 @@ final class WorkflowModule implements AutoCloseable {
                 remote));
         AppServices.Ports ports = new AppServices.Ports(new JdbiAppRepository(jdbi),
                 new JdbiWorkflowVersionRepository(jdbi), new JdbiAppKeyRepository(jdbi),
-                endUsers, uploads, blobStore, runs, new YamlWorkflowDslReader(), secrets);
+                endUsers, uploads, blobStore, runs, new YamlWorkflowDslReader(), secrets,
+                new HmacSigner());
         this.services = new AppServices(ports, engine, config.service().uploads(), config.service().maxRunsPerApp(),
                 clock, new TimeOrderedIds());
     }

@@ -133,6 +133,41 @@ class MainTest {
     }
 
     @Test
+    void anAppsWebPageIsListedWithItsCodeAndTurnedOffAndOnFromTheCommandLine() throws Exception {
+        Path dsl = Files.writeString(dataDir.resolveSibling(dataDir.getFileName() + "-echo.yml"),
+                new String(MainTest.class.getResourceAsStream("/apps/echo.yml").readAllBytes(),
+                        StandardCharsets.UTF_8));
+        Outcome imported = run("apps", "import", dsl.toString(), "--data-dir", dataDir.toString());
+        String appId = field(imported, "app_id");
+        String code = field(imported, "site_code");
+
+        Outcome off = run("apps", "site", appId, "off", "--data-dir", dataDir.toString());
+        Outcome listedOff = run("apps", "list", "--data-dir", dataDir.toString());
+        try (TestServer server = TestServer.start(dataDir)) {
+            assertThat(server.get("/apps/" + code).statusCode()).isEqualTo(404);
+        }
+        Outcome on = run("apps", "site", appId, "on", "--data-dir", dataDir.toString());
+        Outcome unknown = run("apps", "site", "no-such-app", "on", "--data-dir", dataDir.toString());
+        Outcome badWord = run("apps", "site", appId, "maybe", "--data-dir", dataDir.toString());
+
+        assertThat(code).matches("[a-z0-9]{16}");
+        assertThat(off.out()).contains("/apps/" + code + " is off");
+        assertThat(listedOff.out()).containsPattern("SITE CODE\\s+PAGE")
+                .containsPattern(code + "\\s+off\\s+Echo");
+        assertThat(on.exit()).isZero();
+        assertThat(unknown.exit()).isEqualTo(1);
+        assertThat(badWord.exit()).isEqualTo(2);
+        try (TestServer server = TestServer.start(dataDir)) {
+            assertThat(server.get("/apps/" + code).statusCode()).isEqualTo(200);
+        }
+    }
+
+    private static String field(Outcome outcome, String name) {
+        return outcome.out().lines().filter(l -> l.startsWith(name + " ")).findFirst().orElseThrow()
+                .split("\\s+")[1];
+    }
+
+    @Test
     void aDatabaseThatCannotBeOpenedFailsTheStartInOneLineAndLeavesThePortFree() throws Exception {
         Files.write(dataDir.resolve("hexaflow.mv.db"), "this is not an H2 database".repeat(1000)
                 .getBytes(StandardCharsets.UTF_8));

@@ -60,7 +60,7 @@ class NoServerErrorFuzzTest {
 
     /** Real ids and credentials, so that generated requests also reach past authentication and lookups. */
     private record Known(String keyA, String keyB, String appA, String workflowA, String runA, String taskA,
-            String uploadA, String campusKey, String dsl) {
+            String uploadA, String campusKey, String dsl, String siteA, String webTokenA, String webTokenB) {
     }
 
     @BeforeContainer
@@ -79,7 +79,12 @@ class NoServerErrorFuzzTest {
         }
         known = new Known(a.get("api_key").asText(), b.get("api_key").asText(), a.get("app_id").asText(),
                 a.get("workflow_id").asText(), run.get("workflow_run_id").asText(), run.get("task_id").asText(),
-                upload, server.issueCampusKey(), dsl);
+                upload, server.issueCampusKey(), dsl, a.get("site_code").asText(), webToken(a), webToken(b));
+    }
+
+    private static String webToken(JsonNode app) {
+        return TestServer.json(server.send("POST", "/apps/" + app.get("site_code").asText() + "/token", null, null,
+                null)).get("access_token").asText();
     }
 
     @AfterContainer
@@ -112,7 +117,11 @@ class NoServerErrorFuzzTest {
             assertThat(status).as("%s answered %s", request, body).isBetween(200, 499);
         }
         if (status >= 400 && !request.method().equals("HEAD")) {
-            if (feed && !(unreadableRequestLine(request) && body.startsWith("{\"code\""))) {
+            if (request.path().startsWith("/apps/") && body.startsWith("<!doctype html>")) {
+                // A person's page: its refusal is a page too.
+                assertThat(status).as("%s answered a page", request).isEqualTo(404);
+                assertThat(body).contains("Page not found");
+            } else if (feed && !(unreadableRequestLine(request) && body.startsWith("{\"code\""))) {
                 assertCampusEnvelope(request, status, response, body);
             } else {
                 JsonNode error = parse(request, body);
@@ -241,6 +250,9 @@ class NoServerErrorFuzzTest {
             new Operation("PUT", "/admin/campus/{dataSet}", BodyKind.CAMPUS_DATA, Auth.ADMIN),
             new Operation("GET", "/v2/{service}/{resource}.{format}", BodyKind.NONE, Auth.NONE),
             new Operation("GET", "/v2/{garbage}", BodyKind.NONE, Auth.NONE),
+            new Operation("GET", "/apps/{site}", BodyKind.NONE, Auth.NONE),
+            new Operation("POST", "/apps/{site}/token", BodyKind.NONE, Auth.NONE),
+            new Operation("GET", "/web/{garbage}", BodyKind.NONE, Auth.NONE),
             new Operation("GET", "/{garbage}", BodyKind.NONE, Auth.NONE));
 
     /** How far a request strays from the operation's right call. */
@@ -279,12 +291,14 @@ class NoServerErrorFuzzTest {
         if (stray == Stray.NO_CREDENTIAL || auth == Auth.NONE && stray != Stray.WRONG_CREDENTIAL) {
             return;
         }
-        String right = auth == Auth.ADMIN ? TestServer.ADMIN_TOKEN : known.keyA();
+        String right = auth == Auth.ADMIN ? TestServer.ADMIN_TOKEN
+                : random.nextInt(4) == 0 ? known.webTokenA() : known.keyA();
         String value = stray != Stray.WRONG_CREDENTIAL ? "Bearer " + right : pick(random, List.of(
                 "Bearer " + known.keyB(), "Bearer app-" + "x".repeat(random.nextInt(40)), "Bearer",
                 "Bearer ", "Basic " + right, "bearer " + right, "Bearer " + right + " extra",
                 "Bearer " + "k".repeat(5000), "Token " + TestServer.ADMIN_TOKEN, "Bearer " + TestServer.ADMIN_TOKEN,
-                "Bearer " + known.keyA()));
+                "Bearer " + known.keyA(), "Bearer " + known.webTokenB(),
+                "Bearer web-" + "w".repeat(random.nextInt(60)), "Bearer " + known.webTokenA() + "x"));
         headers.put("Authorization", value);
     }
 
@@ -302,6 +316,8 @@ class NoServerErrorFuzzTest {
                 .replace("{resource}", wrong ? odd(text, random) : pick(random, List.of("tutors", "printers",
                         "holidays", "bar")))
                 .replace("{format}", wrong ? odd(text, random) : pick(random, List.of("json", "xml", "ics", "csv")))
+                .replace("{site}", wrong ? odd(text, random)
+                        : pick(random, List.of(known.siteA(), "x" + known.siteA())))
                 .replace("{garbage}", odd(text, random));
     }
 

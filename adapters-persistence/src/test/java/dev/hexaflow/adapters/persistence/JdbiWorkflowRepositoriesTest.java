@@ -48,8 +48,10 @@ class JdbiWorkflowRepositoriesTest {
 
     @BeforeEach
     void twoApps() {
-        apps.add(new App("a1", "First", "one", "workflow", "emoji", "🤖", "#FFF", List.of("x"), SITE, 10));
-        apps.add(new App("a2", "Second", "two", "workflow", "image", null, null, List.of(), SITE, 20));
+        apps.add(new App("a1", "First", "one", "workflow", "emoji", "🤖", "#FFF", List.of("x"), SITE, "code1", true,
+                10));
+        apps.add(new App("a2", "Second", "two", "workflow", "image", null, null, List.of(), SITE, "code2", false,
+                20));
     }
 
     @AfterEach
@@ -62,13 +64,32 @@ class JdbiWorkflowRepositoriesTest {
     @Test
     void appsKeepEveryFieldAndUpdatesReplaceThem() {
         assertThat(apps.find("a1")).contains(new App("a1", "First", "one", "workflow", "emoji", "🤖", "#FFF",
-                List.of("x"), SITE, 10));
+                List.of("x"), SITE, "code1", true, 10));
         App renamed = apps.find("a2").orElseThrow().describedAs("Renamed", "new", "emoji", "✨", "#000");
         apps.update(renamed);
 
         assertThat(apps.find("a2")).contains(renamed);
         assertThat(apps.list()).extracting(App::id).containsExactly("a1", "a2");
         assertThat(apps.find("nope")).isEmpty();
+    }
+
+    @Test
+    void anAppIsFoundByItsSiteCodeAndItsPageTurnsOffAndOn() {
+        assertThat(apps.findBySiteCode("code1")).map(App::id).contains("a1");
+        assertThat(apps.findBySiteCode("code2")).map(App::siteEnabled).contains(false);
+        assertThat(apps.findBySiteCode("CODE1")).isEmpty();
+
+        apps.update(apps.find("a1").orElseThrow().withSiteEnabled(false));
+
+        assertThat(apps.findBySiteCode("code1")).map(App::siteEnabled).contains(false);
+        assertThat(new JdbiAppRepository(database.jdbi()).find("a1")).map(App::siteEnabled).contains(false);
+    }
+
+    @Test
+    void twoAppsCannotShareASiteCode() {
+        assertThatThrownBy(() -> apps.add(new App("a3", "Third", "", "workflow", "emoji", null, null, List.of(),
+                SITE, "code1", true, 30))).hasMessageContaining("APP_SITE_CODE");
+        assertThat(apps.list()).extracting(App::id).containsExactly("a1", "a2");
     }
 
     @Test

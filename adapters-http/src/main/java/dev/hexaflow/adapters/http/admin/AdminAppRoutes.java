@@ -3,11 +3,13 @@ package dev.hexaflow.adapters.http.admin;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hexaflow.adapters.http.JsonResponses;
 import dev.hexaflow.adapters.http.RouteGroup;
+import dev.hexaflow.adapters.http.workflow.SiteWire;
 import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.app.port.in.ImportAppUseCase.ImportedApp;
 import dev.hexaflow.application.app.port.in.ListAppsUseCase.AppSummary;
 import dev.hexaflow.application.app.port.in.PublishWorkflowUseCase.Published;
 import dev.hexaflow.application.app.service.AppServices;
+import dev.hexaflow.domain.app.App;
 import dev.hexaflow.domain.app.SiteSettings;
 import dev.hexaflow.domain.workflow.InvalidWorkflowException;
 import dev.hexaflow.domain.workflow.WorkflowProblem;
@@ -70,6 +72,7 @@ public final class AdminAppRoutes implements RouteGroup {
         body.put("app_id", imported.appId());
         body.put("workflow_id", imported.workflowId());
         body.put("api_key", imported.apiKey());
+        body.put("site_code", imported.siteCode());
         ctx.status(201).contentType("application/json").result(JsonResponses.json(body));
     }
 
@@ -85,6 +88,8 @@ public final class AdminAppRoutes implements RouteGroup {
         map.put("mode", app.mode());
         map.put("workflow_id", app.workflowId());
         map.put("version", app.version());
+        map.put("site_code", app.siteCode());
+        map.put("enable_site", app.siteEnabled());
         map.put("created_at", app.createdAt());
         return map;
     }
@@ -108,9 +113,13 @@ public final class AdminAppRoutes implements RouteGroup {
         ctx.contentType("application/json").result("{\"result\":\"success\"}");
     }
 
-    /** Site settings as /v1/site shows them; fields left out keep their values. */
+    /**
+     * Site settings as /v1/site shows them, and {@code enable_site} to turn the app's web page on or off; fields
+     * left out keep their values. Answers the settings with the page's code and whether it is on.
+     */
     private void site(Context ctx) throws IOException {
-        SiteSettings current = services.describe.app(ctx.pathParam("app_id")).site();
+        App app = services.describe.app(ctx.pathParam("app_id"));
+        SiteSettings current = app.site();
         Map<String, Object> given;
         try {
             Object parsed = JSON.readValue(ctx.bodyAsBytes(), Object.class);
@@ -125,7 +134,9 @@ public final class AdminAppRoutes implements RouteGroup {
             return;
         }
         SiteSettings next;
+        boolean enabled;
         try {
+            enabled = flag(given, "enable_site", app.siteEnabled());
             next = new SiteSettings(text(given, "title", current.title()),
                     text(given, "icon_type", current.iconType()), text(given, "icon", current.icon()),
                     text(given, "icon_background", current.iconBackground()),
@@ -140,9 +151,14 @@ public final class AdminAppRoutes implements RouteGroup {
             JsonResponses.error(ctx, 400, "invalid_param", e.getMessage());
             return;
         }
-        services.updateSite.update(ctx.pathParam("app_id"), next);
-        ctx.contentType("application/json").result(JsonResponses.json(
-                dev.hexaflow.adapters.http.workflow.SiteWire.site(next)));
+        services.updateSite.update(app.id(), next);
+        if (enabled != app.siteEnabled()) {
+            services.updateSite.enable(app.id(), enabled);
+        }
+        Map<String, Object> body = new LinkedHashMap<>(SiteWire.site(next));
+        body.put("site_code", app.siteCode());
+        body.put("enable_site", enabled);
+        ctx.contentType("application/json").result(JsonResponses.json(body));
     }
 
     private static String text(Map<String, Object> given, String key, String otherwise) {

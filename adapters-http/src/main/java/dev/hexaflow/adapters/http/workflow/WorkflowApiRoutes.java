@@ -6,6 +6,7 @@ import dev.hexaflow.adapters.http.ResponseBodies;
 import dev.hexaflow.adapters.http.RouteGroup;
 import dev.hexaflow.application.app.port.in.ApiError;
 import dev.hexaflow.application.app.port.in.ApiException;
+import dev.hexaflow.application.app.port.in.AuthenticateUseCase.Operation;
 import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunWorkflowCommand;
 import dev.hexaflow.application.app.port.in.UploadFileUseCase.UploadFileCommand;
 import dev.hexaflow.application.app.port.out.RunRepository.LogEntry;
@@ -69,20 +70,24 @@ public final class WorkflowApiRoutes implements RouteGroup {
 
     @Override
     public void addTo(RoutesConfig routes) {
-        routes.post("/v1/workflows/run", app((ctx, appId) -> run(ctx, appId, null)));
-        routes.post("/v1/workflows/{workflow_id}/run", app((ctx, appId) -> run(ctx, appId,
+        routes.post("/v1/workflows/run", app(Operation.RUN, (ctx, appId) -> run(ctx, appId, null)));
+        routes.post("/v1/workflows/{workflow_id}/run", app(Operation.RUN, (ctx, appId) -> run(ctx, appId,
                 ctx.pathParam("workflow_id"))));
-        routes.get("/v1/workflows/run/{workflow_run_id}", app(this::detail));
-        routes.post("/v1/workflows/tasks/{task_id}/stop", app(this::stop));
-        routes.post("/v1/files/upload", app(this::upload));
-        routes.get("/v1/workflows/logs", app(this::logs));
-        routes.get("/v1/info", app(this::info));
-        routes.get("/v1/parameters", app((ctx, appId) -> json(ctx, 200, services.describe.parameters(appId))));
-        routes.get("/v1/site", app(this::site));
+        routes.get("/v1/workflows/run/{workflow_run_id}", app(Operation.READ_RUNS, this::detail));
+        routes.post("/v1/workflows/tasks/{task_id}/stop", app(Operation.STOP, this::stop));
+        routes.post("/v1/files/upload", app(Operation.UPLOAD, this::upload));
+        routes.get("/v1/workflows/logs", app(Operation.READ_RUNS, this::logs));
+        routes.get("/v1/info", app(Operation.DESCRIBE, this::info));
+        routes.get("/v1/parameters", app(Operation.DESCRIBE, (ctx, appId) -> json(ctx, 200,
+                services.describe.parameters(appId))));
+        routes.get("/v1/site", app(Operation.DESCRIBE, this::site));
     }
 
-    /** Dify's bearer check, then the handler; an {@link ApiException} becomes Dify's error body. */
-    private io.javalin.http.Handler app(AppHandler handler) {
+    /**
+     * Dify's bearer check (an app key, or a token the app's web page handed out, for what a page does), then the
+     * handler; an {@link ApiException} becomes Dify's error body.
+     */
+    private io.javalin.http.Handler app(Operation operation, AppHandler handler) {
         return ctx -> {
             String header = ctx.header("Authorization");
             if (header == null || header.isBlank() || !header.strip().contains(" ")) {
@@ -94,13 +99,19 @@ public final class WorkflowApiRoutes implements RouteGroup {
                 unauthorized(ctx, "Authorization scheme must be 'Bearer'");
                 return;
             }
-            java.util.Optional<String> appId = services.authenticate.appOf(parts[1].strip());
-            if (appId.isEmpty()) {
-                unauthorized(ctx, "Access token is invalid");
+            String appId;
+            try {
+                appId = services.authenticate.appOf(parts[1].strip(), operation);
+            } catch (ApiException e) {
+                if (e.error() == ApiError.UNAUTHORIZED) {
+                    unauthorized(ctx, e.getMessage());
+                } else {
+                    error(ctx, e.error(), e.getMessage());
+                }
                 return;
             }
             try {
-                handler.handle(ctx, appId.get());
+                handler.handle(ctx, appId);
             } catch (ApiException e) {
                 error(ctx, e.error(), e.getMessage());
             }

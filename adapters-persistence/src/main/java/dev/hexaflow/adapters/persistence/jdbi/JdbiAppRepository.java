@@ -25,8 +25,9 @@ public final class JdbiAppRepository implements AppRepository {
     @Override
     public void add(App app) {
         jdbi.useHandle(handle -> bind(handle.createUpdate("INSERT INTO app (id, name, description, mode, icon_type, "
-                + "icon, icon_background, tags, site, created_at) VALUES (:id, :name, :description, :mode, "
-                + ":icon_type, :icon, :icon_background, :tags, :site, :created_at)"), app).execute());
+                + "icon, icon_background, tags, site, site_code, site_enabled, created_at) VALUES (:id, :name, "
+                + ":description, :mode, :icon_type, :icon, :icon_background, :tags, :site, :site_code, :site_enabled, "
+                + ":created_at)"), app).execute());
         cache.put(app.id(), app);
     }
 
@@ -34,7 +35,8 @@ public final class JdbiAppRepository implements AppRepository {
     public void update(App app) {
         int updated = jdbi.withHandle(handle -> bind(handle.createUpdate("UPDATE app SET name = :name, "
                 + "description = :description, mode = :mode, icon_type = :icon_type, icon = :icon, icon_background = "
-                + ":icon_background, tags = :tags, site = :site, created_at = :created_at WHERE id = :id"), app)
+                + ":icon_background, tags = :tags, site = :site, site_code = :site_code, site_enabled = :site_enabled, "
+                + "created_at = :created_at WHERE id = :id"), app)
                 .execute());
         if (updated > 0) {
             cache.put(app.id(), app);
@@ -45,7 +47,8 @@ public final class JdbiAppRepository implements AppRepository {
         return update.bind("id", app.id()).bind("name", app.name()).bind("description", app.description())
                 .bind("mode", app.mode()).bind("icon_type", app.iconType()).bind("icon", app.icon())
                 .bind("icon_background", app.iconBackground()).bind("tags", JsonColumns.write(app.tags()))
-                .bind("site", JsonColumns.write(site(app.site()))).bind("created_at", app.createdAt());
+                .bind("site", JsonColumns.write(site(app.site()))).bind("site_code", app.siteCode())
+                .bind("site_enabled", app.siteEnabled()).bind("created_at", app.createdAt());
     }
 
     @Override
@@ -59,6 +62,12 @@ public final class JdbiAppRepository implements AppRepository {
     }
 
     @Override
+    public Optional<App> findBySiteCode(String code) {
+        return jdbi.withHandle(handle -> handle.createQuery("SELECT id FROM app WHERE site_code = :code")
+                .bind("code", code).mapTo(String.class).findOne()).flatMap(this::find);
+    }
+
+    @Override
     public List<App> list() {
         return jdbi.withHandle(handle -> handle.createQuery("SELECT * FROM app ORDER BY created_at, id")
                 .map((rs, ctx) -> read(rs)).list());
@@ -69,7 +78,8 @@ public final class JdbiAppRepository implements AppRepository {
         List<String> tags = (List<String>) JsonColumns.read(rs.getString("tags"));
         return new App(rs.getString("id"), rs.getString("name"), rs.getString("description"), rs.getString("mode"),
                 rs.getString("icon_type"), rs.getString("icon"), rs.getString("icon_background"), tags,
-                site(JsonColumns.readMap(rs.getString("site"))), rs.getLong("created_at"));
+                site(JsonColumns.readMap(rs.getString("site"))), rs.getString("site_code"),
+                rs.getBoolean("site_enabled"), rs.getLong("created_at"));
     }
 
     static Map<String, Object> site(SiteSettings site) {

@@ -1,6 +1,6 @@
 package dev.hexaflow.application.app.service;
 
-import dev.hexaflow.application.app.port.in.AuthenticateAppKeyUseCase;
+import dev.hexaflow.application.app.port.in.AuthenticateUseCase;
 import dev.hexaflow.application.app.port.in.DescribeAppUseCase;
 import dev.hexaflow.application.app.port.in.GetRunUseCase;
 import dev.hexaflow.application.app.port.in.ImportAppUseCase;
@@ -12,6 +12,7 @@ import dev.hexaflow.application.app.port.in.RunWorkflowUseCase;
 import dev.hexaflow.application.app.port.in.StopTaskUseCase;
 import dev.hexaflow.application.app.port.in.UpdateSiteUseCase;
 import dev.hexaflow.application.app.port.in.UploadFileUseCase;
+import dev.hexaflow.application.app.port.in.WebAppUseCase;
 import dev.hexaflow.application.app.port.out.AppKeyRepository;
 import dev.hexaflow.application.app.port.out.AppRepository;
 import dev.hexaflow.application.app.port.out.BlobStore;
@@ -20,6 +21,7 @@ import dev.hexaflow.application.app.port.out.RunRepository;
 import dev.hexaflow.application.app.port.out.UploadRepository;
 import dev.hexaflow.application.app.port.out.WorkflowVersionRepository;
 import dev.hexaflow.application.common.SecretGenerator;
+import dev.hexaflow.application.common.Signer;
 import dev.hexaflow.application.workflow.engine.WorkflowEngine;
 import dev.hexaflow.application.workflow.port.out.WorkflowDslReader;
 import dev.hexaflow.domain.app.UploadLimits;
@@ -32,7 +34,7 @@ public final class AppServices {
     /** The ports the services need. */
     public record Ports(AppRepository apps, WorkflowVersionRepository versions, AppKeyRepository keys,
             EndUserRepository endUsers, UploadRepository uploads, BlobStore blobs, RunRepository runs,
-            WorkflowDslReader reader, SecretGenerator secrets) {
+            WorkflowDslReader reader, SecretGenerator secrets, Signer signer) {
     }
 
     public final ImportAppUseCase importApp;
@@ -40,7 +42,8 @@ public final class AppServices {
     public final ListAppsUseCase listApps;
     public final ManageAppKeysUseCase keys;
     public final UpdateSiteUseCase updateSite;
-    public final AuthenticateAppKeyUseCase authenticate;
+    public final AuthenticateUseCase authenticate;
+    public final WebAppUseCase webApp;
     public final RunWorkflowUseCase run;
     public final StopTaskUseCase stop;
     public final GetRunUseCase getRun;
@@ -58,7 +61,9 @@ public final class AppServices {
         this.listApps = new ListAppsService(ports.apps(), ports.versions());
         this.keys = new ManageAppKeysService(publications, ports.apps(), ports.keys());
         this.updateSite = new UpdateSiteService(ports.apps());
-        this.authenticate = new AuthenticateAppKeyService(ports.keys());
+        WebTokens webTokens = new WebTokens(ports.signer(), clock);
+        this.authenticate = new AuthenticateService(ports.keys(), ports.apps(), webTokens);
+        this.webApp = new WebAppService(ports.apps(), webTokens);
         this.run = new RunWorkflowService(ports.apps(), ports.versions(), ports.endUsers(), ports.uploads(),
                 ports.runs(), ports.reader(), engine, tasks, maxRunsPerApp, clock, ids);
         this.stop = new StopTaskService(tasks);

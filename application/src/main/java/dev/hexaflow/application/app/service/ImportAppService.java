@@ -31,10 +31,11 @@ public final class ImportAppService implements ImportAppUseCase {
         SiteSettings site = new SiteSettings(info.name(), iconType(info), info.icon(), info.iconBackground(), null,
                 info.description(), null, null, null, null, true, info.useIconAsAnswerIcon());
         WorkflowVersion version = publications.version(appId, dsl);
+        String siteCode = publications.newSiteCode();
         apps.add(new App(appId, info.name(), info.description(), info.mode(), iconType(info), info.icon(),
-                info.iconBackground(), List.of(), site, publications.now()));
+                info.iconBackground(), List.of(), site, siteCode, true, publications.now()));
         versions.add(version);
-        return new ImportedApp(appId, version.id(), publications.issueKey(appId));
+        return new ImportedApp(appId, version.id(), publications.issueKey(appId), siteCode);
     }
 
     static String iconType(AppInfo info) {

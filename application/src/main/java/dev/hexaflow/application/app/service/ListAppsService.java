@@ -26,7 +26,8 @@ public final class ListAppsService implements ListAppsUseCase {
         for (App app : apps.list()) {
             Optional<WorkflowVersion> latest = versions.latest(app.id());
             summaries.add(new AppSummary(app.id(), app.name(), app.mode(), latest.map(WorkflowVersion::id).orElse(null),
-                    latest.map(WorkflowVersion::version).orElse(null), app.createdAt()));
+                    latest.map(WorkflowVersion::version).orElse(null), app.siteCode(), app.siteEnabled(),
+                    app.createdAt()));
         }
         return summaries;
     }

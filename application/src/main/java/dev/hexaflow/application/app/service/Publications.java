@@ -6,6 +6,7 @@ import dev.hexaflow.application.app.port.out.AppKeyRepository;
 import dev.hexaflow.application.common.SecretGenerator;
 import dev.hexaflow.application.workflow.engine.WorkflowEngine;
 import dev.hexaflow.application.workflow.port.out.WorkflowDslReader;
+import dev.hexaflow.domain.app.App;
 import dev.hexaflow.domain.app.AppKey;
 import dev.hexaflow.domain.app.WorkflowVersion;
 import dev.hexaflow.domain.secret.SecretHash;
@@ -73,6 +74,11 @@ final class Publications {
         String key = AppKey.PREFIX + secrets.newSecret(AppKey.RANDOM_LENGTH);
         keys.add(new AppKey(SecretHash.of(key), appId, clock.instant().getEpochSecond()));
         return key;
+    }
+
+    /** A code for a new app's web page, as hard to guess as a key, so that a page is found only by its link. */
+    String newSiteCode() {
+        return secrets.newSecret(App.SITE_CODE_LENGTH);
     }
 
     String newId() {

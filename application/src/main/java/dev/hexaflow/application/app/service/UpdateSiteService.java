@@ -23,8 +23,19 @@ public final class UpdateSiteService implements UpdateSiteUseCase {
     }
 
     @Override
+    public App enable(String appId, boolean enabled) {
+        App app = find(appId).withSiteEnabled(enabled);
+        apps.update(app);
+        return app;
+    }
+
+    private App find(String appId) {
+        return apps.find(appId).orElseThrow(() -> new ApiException(ApiError.NOT_FOUND, "App not found."));
+    }
+
+    @Override
     public SiteSettings update(String appId, SiteSettings settings) {
-        App app = apps.find(appId).orElseThrow(() -> new ApiException(ApiError.NOT_FOUND, "App not found."));
+        App app = find(appId);
         Map<String, String> texts = new LinkedHashMap<>();
         texts.put("title", settings.title());
         texts.put("icon", settings.icon());

@@ -7,6 +7,7 @@ public interface ListAppsUseCase {
 
     List<AppSummary> list();
 
-    record AppSummary(String appId, String name, String mode, String workflowId, String version, long createdAt) {
+    record AppSummary(String appId, String name, String mode, String workflowId, String version, String siteCode,
+            boolean siteEnabled, long createdAt) {
     }
 }

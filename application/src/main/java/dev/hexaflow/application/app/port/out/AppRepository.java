@@ -13,6 +13,9 @@ public interface AppRepository {
 
     Optional<App> find(String id);
 
+    /** The app whose web page has this code, whether the page is on or off. */
+    Optional<App> findBySiteCode(String code);
+
     /** Every app, oldest first. */
     List<App> list();
 }

@@ -1,0 +1,108 @@
+package dev.hexaflow.adapters.http.webapp;
+
+import dev.hexaflow.adapters.http.JsonResponses;
+import dev.hexaflow.adapters.http.ResponseBodies;
+import dev.hexaflow.adapters.http.RouteGroup;
+import dev.hexaflow.application.app.port.in.ApiException;
+import dev.hexaflow.application.app.port.in.WebAppUseCase;
+import dev.hexaflow.application.app.port.in.WebAppUseCase.WebToken;
+import dev.hexaflow.domain.app.App;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Each app's web page: {@code GET /apps/{site_code}} serves the page, {@code POST /apps/{site_code}/token} hands it
+ * a short-lived token for the app's {@code /v1} API, and {@code /web/...} its script and style. The page itself is
+ * a shell; it reads the app's site, form and runs through {@code /v1} as any client does.
+ */
+public final class WebAppRoutes implements RouteGroup {
+
+    /**
+     * The page runs only its own script and style, talks only to this server, and shows images from here, from
+     * data URLs or from https (an app's icon may be an image elsewhere); nothing in an output can run.
+     */
+    static final String CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; "
+            + "img-src 'self' data: https:; connect-src 'self'; form-action 'none'; base-uri 'none'; "
+            + "frame-ancestors 'self'";
+
+    private final WebAppUseCase webApp;
+    private final WebAssets assets = WebAssets.load();
+
+    public WebAppRoutes(WebAppUseCase webApp) {
+        this.webApp = webApp;
+    }
+
+    @Override
+    public void addTo(RoutesConfig routes) {
+        routes.get("/apps/{site_code}", this::page);
+        routes.post("/apps/{site_code}/token", this::token);
+        routes.get("/web/{file}", this::asset);
+    }
+
+    private void page(Context ctx) {
+        secure(ctx);
+        ctx.header("Cache-Control", "no-store");
+        App app;
+        try {
+            app = webApp.open(ctx.pathParam("site_code"));
+        } catch (ApiException e) {
+            ResponseBodies.write(ctx, 404, "text/html; charset=utf-8", assets.notFoundPage(e.getMessage()));
+            return;
+        }
+        ResponseBodies.write(ctx, 200, "text/html; charset=utf-8", assets.page(app.siteCode(),
+                app.site().title() == null || app.site().title().isBlank() ? app.name() : app.site().title(),
+                app.site().defaultLanguage()));
+    }
+
+    private void token(Context ctx) {
+        ctx.header("Cache-Control", "no-store");
+        try {
+            WebToken token = webApp.issueToken(ctx.pathParam("site_code"));
+            Map<String, Object> body = new LinkedHashMap<>();
+            body.put("access_token", token.token());
+            body.put("token_type", "Bearer");
+            body.put("expires_at", token.expiresAt());
+            ResponseBodies.write(ctx, 201, "application/json", JsonResponses.json(body)
+                    .getBytes(StandardCharsets.UTF_8));
+        } catch (ApiException e) {
+            JsonResponses.error(ctx, e.error().status(), e.error().code(), e.getMessage());
+        }
+    }
+
+    private void asset(Context ctx) {
+        Optional<WebAssets.Asset> asset = assets.find(ctx.pathParam("file"));
+        if (asset.isEmpty()) {
+            JsonResponses.error(ctx, 404, "not_found", "The requested URL was not found on the server.");
+            return;
+        }
+        secure(ctx);
+        // The page names each file with its digest, so a name read once stays right; a change gets a new name.
+        ctx.header("Cache-Control", ctx.queryParam("v") == null ? "no-cache" : "public, max-age=31536000, immutable");
+        ResponseBodies.write(ctx, 200, asset.get().contentType(), asset.get().bytes());
+    }
+
+    private static void secure(Context ctx) {
+        ctx.header("Content-Security-Policy", CONTENT_SECURITY_POLICY);
+        ctx.header("X-Content-Type-Options", "nosniff");
+        // The page's address holds its code: links out (the privacy policy, links in outputs) do not carry it.
+        ctx.header("Referrer-Policy", "no-referrer");
+    }
+
+    static byte[] resource(String name) {
+        try (InputStream in = WebAppRoutes.class.getResourceAsStream("/web/" + name)) {
+            if (in == null) {
+                throw new IllegalStateException("the jar has no web/" + name);
+            }
+            return in.readAllBytes();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

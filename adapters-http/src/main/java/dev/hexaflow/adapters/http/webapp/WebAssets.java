@@ -1,0 +1,116 @@
+package dev.hexaflow.adapters.http.webapp;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The web page's files, read from the jar once: the page and its error page as templates, the script and the
+ * style as they are. The page links each file with a digest of its content, so browsers may keep them for good.
+ */
+final class WebAssets {
+
+    /** A file served as it is. */
+    record Asset(String contentType, byte[] bytes, String digest) {
+    }
+
+    private static final Map<String, String> FILES = Map.of("app.js", "text/javascript; charset=utf-8",
+            "markdown.js", "text/javascript; charset=utf-8", "app.css", "text/css; charset=utf-8",
+            "icon.svg", "image/svg+xml");
+
+    private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{([a-z]+)}}");
+
+    private final Map<String, Asset> files;
+    private final String page;
+    private final String notFound;
+
+    private WebAssets(Map<String, Asset> files, String page, String notFound) {
+        this.files = files;
+        this.page = page;
+        this.notFound = notFound;
+    }
+
+    static WebAssets load() {
+        Map<String, Asset> files = new LinkedHashMap<>();
+        FILES.forEach((name, type) -> {
+            byte[] bytes = WebAppRoutes.resource(name);
+            files.put(name, new Asset(type, bytes, digest(bytes)));
+        });
+        String page = links(text("page.html"), files);
+        String notFound = links(text("not-found.html"), files);
+        return new WebAssets(files, page, notFound);
+    }
+
+    Optional<Asset> find(String name) {
+        return Optional.ofNullable(files.get(name));
+    }
+
+    /** The page of one app: its code for the script, its title and language for the first paint. */
+    byte[] page(String siteCode, String title, String language) {
+        return fill(page, Map.of("code", siteCode, "title", title == null ? "" : title,
+                "lang", language == null || language.isBlank() ? "en" : language));
+    }
+
+    byte[] notFoundPage(String message) {
+        return fill(notFound, Map.of("message", message));
+    }
+
+    /** Each {@code {{name}}} replaced by its value, escaped, in one pass: a value is never read as a template. */
+    private static byte[] fill(String template, Map<String, String> values) {
+        Matcher matcher = PLACEHOLDER.matcher(template);
+        StringBuilder out = new StringBuilder(template.length() + 256);
+        while (matcher.find()) {
+            String value = values.get(matcher.group(1));
+            matcher.appendReplacement(out, Matcher.quoteReplacement(value == null ? matcher.group() : escape(value)));
+        }
+        matcher.appendTail(out);
+        return out.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static String links(String template, Map<String, Asset> files) {
+        String linked = template;
+        for (Map.Entry<String, Asset> file : files.entrySet()) {
+            linked = linked.replace("{{" + file.getKey() + "}}", "/web/" + file.getKey() + "?v="
+                    + file.getValue().digest());
+        }
+        return linked;
+    }
+
+    private static String text(String name) {
+        return new String(WebAppRoutes.resource(name), StandardCharsets.UTF_8);
+    }
+
+    private static String digest(byte[] bytes) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes), 0, 6);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JDK", e);
+        }
+    }
+
+    /** Text for HTML content and quoted attribute values. */
+    static String escape(String text) {
+        if (text == null) {
+            return "";
+        }
+        StringBuilder out = new StringBuilder(text.length() + 16);
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            switch (c) {
+                case '&' -> out.append("&amp;");
+                case '<' -> out.append("&lt;");
+                case '>' -> out.append("&gt;");
+                case '"' -> out.append("&quot;");
+                case '\'' -> out.append("&#39;");
+                default -> out.append(c);
+            }
+        }
+        return out.toString();
+    }
+}

@@ -1,0 +1,899 @@
+// The workflow web page. It uses the app's /v1 API as any client does, with a short-lived token that the page
+// asks this server for (POST /apps/{code}/token) and renews when it is refused; each browser keeps its own user
+// id in local storage. A run streams: the answer's frames are read from fetch's body as they come.
+(function () {
+  'use strict';
+
+  const code = document.body.dataset.siteCode;
+  const $ = (id) => document.getElementById(id);
+  const USER_KEY = 'hexaflow.user';
+  const OFFLINE = 'The server cannot be reached. Check your connection and try again.';
+
+  // File kinds as Dify tells them by extension; anything else is "custom".
+  const KINDS = {
+    image: ['jpg', 'jpeg', 'png', 'webp', 'gif', 'svg'],
+    video: ['mp4', 'mov', 'mpeg', 'webm'],
+    audio: ['mp3', 'm4a', 'wav', 'amr', 'mpga'],
+    document: ['txt', 'markdown', 'md', 'mdx', 'pdf', 'html', 'htm', 'xlsx', 'xls', 'docx', 'csv', 'vtt',
+      'properties', 'doc', 'eml', 'msg', 'pptx', 'xml', 'epub', 'ppt', 'json'],
+  };
+  const KIND_WORDS = { image: 'images', video: 'videos', audio: 'audio files', document: 'documents',
+    custom: 'other files' };
+
+  const state = {
+    token: null,
+    tokenEnds: 0,
+    user: userId(),
+    site: null,
+    fields: [],
+    limits: {},
+    run: null,
+  };
+
+  class PageError extends Error {}
+
+  // ---- the user and the token
+
+  function randomHex(bytes) {
+    const values = new Uint8Array(bytes);
+    window.crypto.getRandomValues(values);
+    return Array.from(values, (b) => b.toString(16).padStart(2, '0')).join('');
+  }
+
+  function userId() {
+    try {
+      let id = window.localStorage.getItem(USER_KEY);
+      if (!id) {
+        id = 'web-' + randomHex(16);
+        window.localStorage.setItem(USER_KEY, id);
+      }
+      return id;
+    } catch (e) {
+      return 'web-' + randomHex(16); // Storage is blocked: one id for this visit.
+    }
+  }
+
+  async function token(renew) {
+    if (!renew && state.token && Date.now() / 1000 < state.tokenEnds - 30) {
+      return state.token;
+    }
+    let response;
+    try {
+      response = await fetch('/apps/' + encodeURIComponent(code) + '/token', { method: 'POST' });
+    } catch (e) {
+      throw new PageError(OFFLINE);
+    }
+    const body = await readJson(response);
+    if (!response.ok) {
+      throw new PageError(inWords(response.status, body));
+    }
+    state.token = body.access_token;
+    state.tokenEnds = body.expires_at;
+    return state.token;
+  }
+
+  /** A request to the app's /v1 API; a refused token is renewed once and the request sent again. */
+  async function api(path, options, renewed) {
+    const bearer = await token(Boolean(renewed));
+    const headers = Object.assign({}, options && options.headers, { Authorization: 'Bearer ' + bearer });
+    let response;
+    try {
+      response = await fetch('/v1' + path, Object.assign({}, options, { headers }));
+    } catch (e) {
+      throw new PageError(OFFLINE);
+    }
+    if (response.status === 401 && !renewed) {
+      return api(path, options, true);
+    }
+    return response;
+  }
+
+  async function readJson(response) {
+    try {
+      return await response.json();
+    } catch (e) {
+      return null;
+    }
+  }
+
+  // ---- errors in words
+
+  function labelOf(variable) {
+    const field = state.fields.find((f) => f.variable === variable);
+    return field ? '“' + field.label + '”' : '“' + variable + '”';
+  }
+
+  /** The server's message for a client mistake, with the form's labels in place of variable names. */
+  function inputWords(message) {
+    let m = /^(\S+) is required in input form$/.exec(message);
+    if (m) return 'Please fill in ' + labelOf(m[1]) + '.';
+    m = /^(\S+) in input form must be less than (\d+) characters$/.exec(message);
+    if (m) return labelOf(m[1]) + ' can be at most ' + m[2] + ' characters long.';
+    m = /^(\S+) in input form must be less than (\d+) files$/.exec(message);
+    if (m) return labelOf(m[1]) + ' takes at most ' + m[2] + ' files.';
+    m = /^(\S+) in input form must be one of the following: .*$/.exec(message);
+    if (m) return 'Please choose one of the options for ' + labelOf(m[1]) + '.';
+    m = /^(\S+) in input form must be a valid number$/.exec(message);
+    if (m) return labelOf(m[1]) + ' must be a number.';
+    m = /^(\S+?):? (.*)$/.exec(message);
+    if (m && state.fields.some((f) => f.variable === m[1])) return labelOf(m[1]) + ': ' + m[2];
+    return message;
+  }
+
+  function inWords(status, body) {
+    const errorCode = body && body.code;
+    const message = body && typeof body.message === 'string' ? body.message : '';
+    switch (errorCode) {
+      case 'invalid_param':
+        return inputWords(message);
+      case 'file_too_large':
+        return 'This file is too large to upload here.';
+      case 'unsupported_file_type':
+        return 'Files of this kind cannot be used here.';
+      case 'too_many_requests':
+        return 'Too many runs are going on right now. Please try again in a moment.';
+      case 'app_unavailable':
+        return 'This app is not ready to run. Please tell the person who runs it.';
+      case 'provider_not_initialize':
+        return 'This app needs a model that is not set up on the server. Please tell the person who runs it.';
+      case 'not_found':
+        return 'This page is not available any more: its address may be wrong, or it was turned off.';
+      case 'forbidden':
+      case 'unauthorized':
+        return message || 'This page may not do that.';
+      default:
+        break;
+    }
+    if (status === 413) return 'This file is too large to upload here.';
+    if (status >= 500) return 'Something went wrong on the server. Please try again in a moment.';
+    return message || 'The request was refused (HTTP ' + status + ').';
+  }
+
+  function notice(text) {
+    const box = $('notice');
+    box.textContent = text;
+    box.hidden = !text;
+  }
+
+  // ---- the app's site and form
+
+  async function load() {
+    try {
+      const [site, parameters] = await Promise.all([
+        api('/site').then((r) => expectOk(r)),
+        api('/parameters').then((r) => expectOk(r)),
+      ]);
+      state.site = site;
+      state.limits = parameters.system_parameters || {};
+      showSite(site);
+      buildForm(parameters.user_input_form || []);
+      $('run-button').disabled = false;
+    } catch (e) {
+      $('fields').replaceChildren();
+      notice(e instanceof PageError ? e.message : OFFLINE);
+    }
+  }
+
+  async function expectOk(response) {
+    const body = await readJson(response);
+    if (!response.ok) {
+      throw new PageError(inWords(response.status, body));
+    }
+    return body;
+  }
+
+  function showSite(site) {
+    if (site.title) {
+      $('app-title').textContent = site.title;
+      document.title = site.title;
+    }
+    const description = $('app-description');
+    description.textContent = site.description || '';
+    description.hidden = !site.description;
+    const icon = $('app-icon');
+    const imageUrl = site.icon_type === 'image' && site.icon_url ? window.HexaflowMarkdown.safeUrl(site.icon_url)
+      : null;
+    if (imageUrl) {
+      const img = document.createElement('img');
+      img.src = imageUrl;
+      img.alt = '';
+      icon.replaceChildren(img);
+    } else {
+      icon.textContent = site.icon_type === 'emoji' && site.icon ? site.icon : '⚙️';
+    }
+    if (site.icon_background && /^#[0-9a-fA-F]{3,8}$/.test(site.icon_background)) {
+      icon.style.background = site.icon_background;
+    }
+    const disclaimer = $('disclaimer');
+    disclaimer.textContent = site.custom_disclaimer || '';
+    disclaimer.hidden = !site.custom_disclaimer;
+    const copyright = $('copyright');
+    copyright.textContent = site.copyright ? '© ' + site.copyright : '';
+    copyright.hidden = !site.copyright;
+    const privacy = $('privacy');
+    const policy = site.privacy_policy ? window.HexaflowMarkdown.safeUrl(site.privacy_policy) : null;
+    if (policy) {
+      privacy.href = policy;
+    }
+    privacy.hidden = !policy;
+  }
+
+  function buildForm(items) {
+    state.fields = [];
+    const container = $('fields');
+    container.replaceChildren();
+    items.forEach((item, index) => {
+      const type = Object.keys(item)[0];
+      const spec = Object.assign({ type }, item[type]);
+      if (!spec.variable || spec.hide === true) {
+        return;
+      }
+      const field = makeField(spec, 'field-' + index);
+      state.fields.push(field);
+      container.appendChild(field.element);
+    });
+    if (state.fields.length === 0) {
+      const none = document.createElement('p');
+      none.className = 'muted';
+      none.textContent = 'This workflow takes no inputs.';
+      container.appendChild(none);
+    }
+  }
+
+  function text(tag, className, content) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    node.textContent = content;
+    return node;
+  }
+
+  function makeField(spec, id) {
+    const field = {
+      variable: spec.variable,
+      label: spec.label || spec.variable,
+      type: spec.type,
+      spec,
+      required: spec.required === true,
+      files: [],
+    };
+    const wrapper = document.createElement('div');
+    wrapper.className = 'field field-' + spec.type;
+    wrapper.dataset.variable = spec.variable;
+    const label = document.createElement('label');
+    label.htmlFor = id;
+    label.appendChild(document.createTextNode(field.label));
+    if (field.required) {
+      const mark = text('span', 'required', '*');
+      mark.setAttribute('aria-hidden', 'true');
+      label.appendChild(mark);
+      label.appendChild(text('span', 'visually-hidden', ' (required)'));
+    }
+    const described = [];
+    const hints = [];
+    if (spec.hint) hints.push(spec.hint);
+    const maxLength = Number(spec.max_length) || 0;
+    let control;
+    switch (spec.type) {
+      case 'paragraph':
+        control = document.createElement('textarea');
+        control.rows = 4;
+        break;
+      case 'select':
+        control = document.createElement('select');
+        control.appendChild(option('', field.required ? 'Choose one' : '(none)'));
+        (spec.options || []).forEach((value) => control.appendChild(option(String(value), String(value))));
+        break;
+      case 'number':
+        control = document.createElement('input');
+        control.type = 'number';
+        control.step = 'any';
+        control.inputMode = 'decimal';
+        break;
+      case 'checkbox':
+        control = document.createElement('input');
+        control.type = 'checkbox';
+        break;
+      case 'file':
+      case 'file-list':
+        control = document.createElement('input');
+        control.type = 'file';
+        control.multiple = spec.type === 'file-list';
+        control.accept = accepted(spec);
+        hints.push(fileHint(spec));
+        break;
+      case 'json_object':
+        control = document.createElement('textarea');
+        control.rows = 4;
+        control.spellcheck = false;
+        hints.push('A JSON object, such as {"key": "value"}.');
+        break;
+      default:
+        control = document.createElement('input');
+        control.type = 'text';
+    }
+    control.id = id;
+    control.name = spec.variable;
+    if (field.required) control.setAttribute('aria-required', 'true');
+    if ((spec.type === 'text-input' || spec.type === 'paragraph') && maxLength > 0) {
+      control.maxLength = maxLength;
+      hints.push('Up to ' + maxLength + ' characters.');
+    }
+    if (spec.placeholder && 'placeholder' in control && spec.type !== 'file' && spec.type !== 'file-list') {
+      control.placeholder = spec.placeholder;
+    }
+    field.control = control;
+    field.initial = initialValue(spec);
+    setValue(field, field.initial);
+    if (spec.type === 'checkbox') {
+      const row = document.createElement('div');
+      row.className = 'checkbox';
+      row.appendChild(control);
+      row.appendChild(label);
+      wrapper.appendChild(row);
+    } else {
+      wrapper.appendChild(label);
+      wrapper.appendChild(control);
+    }
+    if (hints.length > 0) {
+      const hint = text('p', 'hint', hints.join(' '));
+      hint.id = id + '-hint';
+      described.push(hint.id);
+      wrapper.appendChild(hint);
+    }
+    if (spec.type === 'file' || spec.type === 'file-list') {
+      field.list = document.createElement('ul');
+      field.list.className = 'files';
+      field.list.setAttribute('aria-label', 'Files for ' + field.label);
+      wrapper.appendChild(field.list);
+      control.addEventListener('change', () => chooseFiles(field));
+    }
+    field.error = text('p', 'field-error', '');
+    field.error.id = id + '-error';
+    field.error.hidden = true;
+    wrapper.appendChild(field.error);
+    described.push(field.error.id);
+    control.setAttribute('aria-describedby', described.join(' '));
+    control.addEventListener('input', () => showFieldError(field, ''));
+    field.element = wrapper;
+    return field;
+  }
+
+  function option(value, label) {
+    const node = document.createElement('option');
+    node.value = value;
+    node.textContent = label;
+    return node;
+  }
+
+  function initialValue(spec) {
+    const value = spec.default;
+    if (value === undefined || value === null) return spec.type === 'checkbox' ? false : '';
+    if (spec.type === 'checkbox') return value === true || value === 'true' || value === 1 || value === '1';
+    return typeof value === 'object' ? '' : String(value);
+  }
+
+  function setValue(field, value) {
+    if (field.type === 'checkbox') {
+      field.control.checked = Boolean(value);
+    } else if (field.type !== 'file' && field.type !== 'file-list') {
+      field.control.value = value;
+    }
+  }
+
+  // ---- files
+
+  function extensionOf(name) {
+    const dot = name.lastIndexOf('.');
+    return dot < 0 ? '' : name.slice(dot + 1).toLowerCase();
+  }
+
+  function kindOf(extension) {
+    return Object.keys(KINDS).find((kind) => KINDS[kind].includes(extension)) || 'custom';
+  }
+
+  function allowedKinds(spec) {
+    return Array.isArray(spec.allowed_file_types) && spec.allowed_file_types.length > 0
+      ? spec.allowed_file_types : null;
+  }
+
+  function customExtensions(spec) {
+    return (spec.allowed_file_extensions || []).map((e) => String(e).replace(/^\./, '').toLowerCase());
+  }
+
+  function accepted(spec) {
+    const kinds = allowedKinds(spec);
+    if (!kinds) return '';
+    const extensions = [];
+    kinds.forEach((kind) => {
+      if (kind === 'custom') {
+        extensions.push(...customExtensions(spec));
+      } else {
+        extensions.push(...(KINDS[kind] || []));
+      }
+    });
+    if (kinds.includes('custom') && customExtensions(spec).length === 0) return '';
+    return extensions.map((e) => '.' + e).join(',');
+  }
+
+  function fileHint(spec) {
+    const kinds = allowedKinds(spec);
+    const what = kinds ? kinds.map((k) => KIND_WORDS[k] || k).join(', ') : 'files';
+    const count = spec.type === 'file-list' && Number(spec.max_length) > 0
+      ? ' Up to ' + Number(spec.max_length) + ' files.' : '';
+    return 'Upload ' + what + ' from this device.' + count;
+  }
+
+  /** Whether a file may go in the field, and what it is sent as: a message for the person, or its kind. */
+  function fileCheck(field, file) {
+    const extension = extensionOf(file.name);
+    const kinds = allowedKinds(field.spec);
+    let kind = kindOf(extension);
+    if (kinds && kinds.includes('custom')) {
+      const extensions = customExtensions(field.spec);
+      if (extensions.length > 0 && !extensions.includes(extension) && !kinds.includes(kind)) {
+        return { error: 'Files of type .' + (extension || '?') + ' cannot be used here.' };
+      }
+      kind = kinds.includes(kind) ? kind : 'custom';
+    } else if (kinds && !kinds.includes(kind)) {
+      return { error: 'This field takes ' + kinds.map((k) => KIND_WORDS[k] || k).join(', ') + '; '
+          + (file.name || 'this file') + ' is not one.' };
+    }
+    const limitMb = Number(state.limits[kind === 'custom' || kind === 'document' ? 'file_size_limit'
+      : kind + '_file_size_limit']) || 0;
+    if (limitMb > 0 && file.size > limitMb * 1024 * 1024) {
+      return { error: file.name + ' is larger than ' + limitMb + ' MB, the limit for ' + KIND_WORDS[kind] + '.' };
+    }
+    return { kind };
+  }
+
+  function chooseFiles(field) {
+    const chosen = Array.from(field.control.files || []);
+    if (field.type === 'file') {
+      field.files.forEach((entry) => entry.row.remove());
+      field.files = [];
+    }
+    const max = field.type === 'file-list' ? Number(field.spec.max_length) || 0 : 1;
+    showFieldError(field, '');
+    chosen.forEach((file) => {
+      if (max > 0 && field.files.length >= max) {
+        showFieldError(field, field.label + ' takes at most ' + max + (max === 1 ? ' file.' : ' files.'));
+        return;
+      }
+      const entry = { name: file.name, state: 'uploading', id: null, kind: null };
+      entry.row = fileRow(field, entry);
+      field.files.push(entry);
+      const check = fileCheck(field, file);
+      if (check.error) {
+        markFile(entry, 'failed', check.error);
+        return;
+      }
+      entry.kind = check.kind;
+      upload(file).then((id) => {
+        entry.id = id;
+        markFile(entry, 'uploaded', 'Uploaded');
+      }, (e) => markFile(entry, 'failed', e.message));
+    });
+    field.control.value = '';
+  }
+
+  function fileRow(field, entry) {
+    const row = document.createElement('li');
+    row.className = 'file';
+    row.appendChild(text('span', 'file-name', entry.name));
+    entry.status = text('span', 'file-state', 'Uploading…');
+    row.appendChild(entry.status);
+    const remove = text('button', 'small secondary', 'Remove');
+    remove.type = 'button';
+    remove.setAttribute('aria-label', 'Remove ' + entry.name);
+    remove.addEventListener('click', () => {
+      field.files = field.files.filter((other) => other !== entry);
+      row.remove();
+      field.control.focus();
+    });
+    row.appendChild(remove);
+    field.list.appendChild(row);
+    return row;
+  }
+
+  function markFile(entry, status, words) {
+    entry.state = status;
+    entry.row.className = 'file ' + status;
+    entry.status.textContent = words;
+  }
+
+  async function upload(file) {
+    const form = new FormData();
+    form.append('file', file, file.name);
+    form.append('user', state.user);
+    const response = await api('/files/upload', { method: 'POST', body: form });
+    const body = await readJson(response);
+    if (!response.ok) {
+      throw new PageError(inWords(response.status, body));
+    }
+    return body.id;
+  }
+
+  // ---- the run
+
+  function showFieldError(field, message) {
+    field.error.textContent = message;
+    field.error.hidden = !message;
+    if (message) {
+      field.control.setAttribute('aria-invalid', 'true');
+    } else {
+      field.control.removeAttribute('aria-invalid');
+    }
+  }
+
+  function fileValue(entry) {
+    return { type: entry.kind, transfer_method: 'local_file', upload_file_id: entry.id };
+  }
+
+  /** The inputs as the API takes them, or null after showing what to mend at each field. */
+  function collectInputs() {
+    const inputs = {};
+    let first = null;
+    const fail = (field, message) => {
+      showFieldError(field, message);
+      first = first || field;
+    };
+    state.fields.forEach((field) => {
+      showFieldError(field, '');
+      const control = field.control;
+      switch (field.type) {
+        case 'checkbox':
+          inputs[field.variable] = control.checked;
+          break;
+        case 'number': {
+          const value = control.value.trim();
+          if (value === '') {
+            if (control.validity && control.validity.badInput) fail(field, field.label + ' must be a number.');
+            else if (field.required) fail(field, 'Please fill in ' + field.label + '.');
+          } else {
+            inputs[field.variable] = Number(value);
+          }
+          break;
+        }
+        case 'file':
+        case 'file-list': {
+          if (field.files.some((entry) => entry.state === 'uploading')) {
+            fail(field, 'Please wait until the files have uploaded.');
+            break;
+          }
+          const ready = field.files.filter((entry) => entry.state === 'uploaded');
+          if (ready.length === 0) {
+            if (field.required) fail(field, 'Please add a file to ' + field.label + '.');
+          } else {
+            inputs[field.variable] = field.type === 'file' ? fileValue(ready[0]) : ready.map(fileValue);
+          }
+          break;
+        }
+        case 'json_object': {
+          const value = control.value.trim();
+          if (value === '') {
+            if (field.required) fail(field, 'Please fill in ' + field.label + '.');
+            break;
+          }
+          try {
+            const parsed = JSON.parse(value);
+            if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error();
+            inputs[field.variable] = parsed;
+          } catch (e) {
+            fail(field, field.label + ' must be a JSON object, such as {"key": "value"}.');
+          }
+          break;
+        }
+        case 'select':
+          if (control.value === '') {
+            if (field.required) fail(field, 'Please choose one of the options for ' + field.label + '.');
+          } else {
+            inputs[field.variable] = control.value;
+          }
+          break;
+        default:
+          if (field.required && control.value.trim() === '') {
+            fail(field, 'Please fill in ' + field.label + '.');
+          } else {
+            inputs[field.variable] = control.value;
+          }
+      }
+    });
+    if (first) {
+      first.control.focus();
+      return null;
+    }
+    return inputs;
+  }
+
+  function setRunning(running) {
+    $('run-button').disabled = running;
+    $('run-button').textContent = running ? 'Running…' : 'Run';
+    $('stop-button').hidden = !running;
+    $('stop-button').disabled = false;
+    $('stop-button').textContent = 'Stop';
+    $('result').setAttribute('aria-busy', String(running));
+  }
+
+  function status(words, kind) {
+    const line = $('run-status');
+    line.textContent = words;
+    line.className = 'run-status' + (kind ? ' ' + kind : '');
+  }
+
+  function formError(message) {
+    $('form-error').textContent = message;
+    $('form-error').hidden = !message;
+  }
+
+  async function startRun(event) {
+    event.preventDefault();
+    if (state.run) return;
+    formError('');
+    notice('');
+    const inputs = collectInputs();
+    if (!inputs) return;
+    const run = { taskId: null, text: '', streamed: false, steps: new Map(), ended: false, stopAsked: false,
+      renderQueued: false };
+    state.run = run;
+    $('result-panel').hidden = false;
+    $('result').replaceChildren();
+    $('outputs').hidden = true;
+    $('steps').replaceChildren();
+    $('steps-panel').hidden = !(state.site && state.site.show_workflow_steps);
+    setRunning(true);
+    status('Starting…');
+    try {
+      const response = await api('/workflows/run', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ inputs, response_mode: 'streaming', user: state.user }),
+      });
+      if (!response.ok) {
+        const message = inWords(response.status, await readJson(response));
+        status('The workflow did not start.', 'failed');
+        formError(message);
+        $('result-panel').hidden = true;
+        return;
+      }
+      await readStream(response, run);
+      if (!run.ended) {
+        status('The connection was lost before the run ended. It may still finish on the server.', 'failed');
+      }
+    } catch (e) {
+      status(e instanceof PageError ? e.message : OFFLINE, 'failed');
+    } finally {
+      state.run = null;
+      setRunning(false);
+    }
+  }
+
+  /** Reads server-sent events from the answer's body: frames end with a blank line; data lines carry JSON. */
+  async function readStream(response, run) {
+    const reader = response.body.getReader();
+    const decoder = new TextDecoder();
+    let buffer = '';
+    for (;;) {
+      let chunk;
+      try {
+        chunk = await reader.read();
+      } catch (e) {
+        return;
+      }
+      if (chunk.done) break;
+      buffer += decoder.decode(chunk.value, { stream: true });
+      let end;
+      while ((end = buffer.search(/\r?\n\r?\n/)) >= 0) {
+        const frame = buffer.slice(0, end);
+        buffer = buffer.slice(end).replace(/^\r?\n\r?\n/, '');
+        onFrame(frame, run);
+      }
+    }
+    if (buffer.trim()) onFrame(buffer, run);
+  }
+
+  function onFrame(frame, run) {
+    const data = frame.split(/\r?\n/).filter((line) => line.startsWith('data:'))
+      .map((line) => line.slice(5).replace(/^ /, '')).join('\n');
+    if (!data) return; // a ping
+    let event;
+    try {
+      event = JSON.parse(data);
+    } catch (e) {
+      return;
+    }
+    onEvent(event, run);
+  }
+
+  function onEvent(event, run) {
+    const data = event.data || {};
+    switch (event.event) {
+      case 'workflow_started':
+        run.taskId = event.task_id;
+        status('Running…');
+        if (run.stopAsked) stopRun();
+        break;
+      case 'node_started':
+        stepStarted(run, data);
+        break;
+      case 'node_finished':
+        stepFinished(run, data);
+        break;
+      case 'text_chunk':
+        run.text += data.text || '';
+        run.streamed = true;
+        queueRender(run);
+        break;
+      case 'workflow_finished':
+        run.ended = true;
+        finished(run, data);
+        break;
+      case 'error':
+        run.ended = true;
+        status(inWords(event.status || 400, event), 'failed');
+        break;
+      default:
+        break;
+    }
+  }
+
+  function queueRender(run) {
+    if (run.renderQueued) return;
+    run.renderQueued = true;
+    window.requestAnimationFrame(() => {
+      run.renderQueued = false;
+      window.HexaflowMarkdown.render(run.text, $('result'));
+    });
+  }
+
+  function seconds(value) {
+    const number = Number(value) || 0;
+    return number < 10 ? number.toFixed(2) + ' s' : number.toFixed(1) + ' s';
+  }
+
+  function stepStarted(run, data) {
+    const row = document.createElement('li');
+    row.className = 'step running';
+    row.appendChild(text('span', 'step-mark', ''));
+    row.firstChild.setAttribute('aria-hidden', 'true');
+    row.appendChild(text('span', 'step-title', data.title || data.node_type || 'Step'));
+    const time = text('span', 'step-time', 'running');
+    row.appendChild(time);
+    run.steps.set(data.id, { row, time });
+    $('steps').appendChild(row);
+  }
+
+  function stepFinished(run, data) {
+    let step = run.steps.get(data.id);
+    if (!step) {
+      stepStarted(run, data);
+      step = run.steps.get(data.id);
+    }
+    const result = data.status || 'succeeded';
+    step.row.className = 'step ' + result;
+    const words = { succeeded: 'done', failed: 'failed', exception: 'failed', stopped: 'stopped' }[result]
+      || result;
+    step.time.textContent = words + ' · ' + seconds(data.elapsed_time);
+    if (data.error) {
+      step.row.appendChild(text('span', 'step-error', data.error));
+    }
+  }
+
+  function finished(run, data) {
+    if (run.renderQueued || run.streamed) {
+      window.HexaflowMarkdown.render(run.text, $('result'));
+    }
+    const outputs = data.outputs || {};
+    if (!run.streamed) {
+      showOutputs(outputs);
+    }
+    if (data.status === 'succeeded' && Object.keys(outputs).length > 0) {
+      $('outputs-json').textContent = JSON.stringify(outputs, null, 2);
+      $('outputs').hidden = false;
+    }
+    const took = ' in ' + seconds(data.elapsed_time);
+    switch (data.status) {
+      case 'succeeded':
+        status('Finished' + took + '.', 'succeeded');
+        break;
+      case 'partial-succeeded':
+        status('Finished' + took + ', with some steps failing.', 'succeeded');
+        break;
+      case 'stopped':
+        status('Stopped' + took + '.', 'failed');
+        break;
+      default:
+        status('The workflow failed: ' + (data.error || 'no reason was given') + '.', 'failed');
+    }
+  }
+
+  function isFile(value) {
+    return value && typeof value === 'object' && !Array.isArray(value)
+      && (value.dify_model_identity === '__dify__file__' || (value.url && value.filename));
+  }
+
+  function fileLink(file) {
+    const href = file.url ? window.HexaflowMarkdown.safeUrl(file.url) : null;
+    const name = file.filename || 'file';
+    if (!href) return text('span', '', name);
+    const a = text('a', '', name);
+    a.href = href;
+    a.target = '_blank';
+    a.rel = 'noopener noreferrer nofollow';
+    return a;
+  }
+
+  function outputNode(value) {
+    if (typeof value === 'string') {
+      const box = document.createElement('div');
+      window.HexaflowMarkdown.render(value, box);
+      return box;
+    }
+    if (isFile(value)) {
+      const p = document.createElement('p');
+      p.appendChild(fileLink(value));
+      return p;
+    }
+    if (Array.isArray(value) && value.length > 0 && value.every(isFile)) {
+      const list = document.createElement('ul');
+      value.forEach((file) => {
+        const item = document.createElement('li');
+        item.appendChild(fileLink(file));
+        list.appendChild(item);
+      });
+      return list;
+    }
+    return text('pre', '', JSON.stringify(value, null, 2));
+  }
+
+  function showOutputs(outputs) {
+    const result = $('result');
+    const names = Object.keys(outputs);
+    if (names.length === 1 && typeof outputs[names[0]] === 'string') {
+      window.HexaflowMarkdown.render(outputs[names[0]], result);
+      return;
+    }
+    result.replaceChildren();
+    names.forEach((name) => {
+      result.appendChild(text('h3', 'output-name', name));
+      result.appendChild(outputNode(outputs[name]));
+    });
+  }
+
+  async function stopRun() {
+    const run = state.run;
+    if (!run) return;
+    run.stopAsked = true;
+    $('stop-button').disabled = true;
+    $('stop-button').textContent = 'Stopping…';
+    if (!run.taskId) return; // asked again once the run has said its task
+    try {
+      const response = await api('/workflows/tasks/' + encodeURIComponent(run.taskId) + '/stop', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ user: state.user }),
+      });
+      if (!response.ok) {
+        status(inWords(response.status, await readJson(response)), 'failed');
+      }
+    } catch (e) {
+      status(e instanceof PageError ? e.message : OFFLINE, 'failed');
+    }
+  }
+
+  function clearForm() {
+    state.fields.forEach((field) => {
+      setValue(field, field.initial);
+      showFieldError(field, '');
+      if (field.list) {
+        field.files = [];
+        field.list.replaceChildren();
+      }
+    });
+    formError('');
+  }
+
+  $('run-form').addEventListener('submit', startRun);
+  $('stop-button').addEventListener('click', stopRun);
+  $('clear-button').addEventListener('click', clearForm);
+  load();
+})();

@@ -1,0 +1,241 @@
+package dev.hexaflow.app;
+
+import static dev.hexaflow.app.api.ServiceApi.json;
+import static dev.hexaflow.app.api.ServiceApi.run;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hexaflow.app.api.ServiceApi;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The web page's side of the server over real HTTP: site codes, the page and its files, and the page's token,
+ * which runs, uploads, stops and describes its own app and nothing else.
+ */
+class WebAppHttpTest {
+
+    @TempDir
+    static Path dataDir;
+    static TestServer server;
+    static JsonNode echo;
+
+    @BeforeAll
+    static void start() {
+        server = TestServer.start(dataDir);
+        echo = server.importApp("echo.yml");
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    private static String token(String siteCode) {
+        HttpResponse<String> response = server.send("POST", "/apps/" + siteCode + "/token", null, null, null);
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
+        return json(response).get("access_token").asText();
+    }
+
+    private static String code(JsonNode imported) {
+        return imported.get("site_code").asText();
+    }
+
+    @Test
+    void eachImportGetsItsOwnSiteCodeShownInTheListAndOn() {
+        JsonNode other = server.importApp("echo.yml");
+
+        assertThat(code(echo)).matches("[a-z0-9]{16}").isNotEqualTo(code(other));
+        JsonNode listed = json(server.admin("GET", "/admin/apps", null, null));
+        assertThat(listed.get("data")).anySatisfy(app -> {
+            assertThat(app.get("app_id").asText()).isEqualTo(echo.get("app_id").asText());
+            assertThat(app.get("site_code").asText()).isEqualTo(code(echo));
+            assertThat(app.get("enable_site").asBoolean()).isTrue();
+        });
+    }
+
+    @Test
+    void thePageIsServedWithItsTitleEscapedAndAPolicyThatRunsOnlyItsOwnScript() {
+        JsonNode app = server.importApp("echo.yml");
+        server.admin("PUT", "/admin/apps/" + app.get("app_id").asText() + "/site", "application/json",
+                "{\"title\": \"Tea & <script>alert(1)</script>\", \"default_language\": \"fr-FR\"}");
+
+        HttpResponse<String> page = server.get("/apps/" + code(app));
+
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.headers().firstValue("Content-Type")).hasValueSatisfying(type -> assertThat(type)
+                .startsWith("text/html"));
+        assertThat(page.headers().firstValue("Content-Security-Policy")).hasValueSatisfying(policy -> assertThat(
+                policy).contains("script-src 'self'").contains("connect-src 'self'").doesNotContain("unsafe"));
+        assertThat(page.body()).contains("<title>Tea &amp; &lt;script&gt;alert(1)&lt;/script&gt;</title>")
+                .doesNotContain("<script>alert").contains("<html lang=\"fr-FR\">")
+                .contains("data-site-code=\"" + code(app) + "\"");
+    }
+
+    @Test
+    void thePagesFilesAreServedUnderTheirDigestAndNothingElseIs() {
+        String page = server.get("/apps/" + code(echo)).body();
+        List<String> files = new java.util.ArrayList<>();
+        java.util.regex.Matcher links = java.util.regex.Pattern.compile("/web/[a-z.]+\\?v=[0-9a-f]{12}")
+                .matcher(page);
+        while (links.find()) {
+            files.add(links.group());
+        }
+
+        assertThat(files).hasSize(4);
+        for (String file : files) {
+            HttpResponse<String> served = server.get(file);
+            assertThat(served.statusCode()).as(file).isEqualTo(200);
+            assertThat(served.headers().firstValue("Cache-Control")).contains("public, max-age=31536000, immutable");
+        }
+        assertThat(server.get(files.stream().filter(f -> f.contains("app.js")).findFirst().orElseThrow()).headers()
+                .firstValue("Content-Type")).hasValueSatisfying(type -> assertThat(type).startsWith("text/javascript"));
+        assertThat(server.get("/web/../hexaflow.mv.db").statusCode()).isEqualTo(404);
+        HttpResponse<String> unknown = server.get("/web/secret.txt");
+        assertThat(unknown.statusCode()).isEqualTo(404);
+        assertThat(json(unknown).get("code").asText()).isEqualTo("not_found");
+    }
+
+    @Test
+    void anUnknownCodeIsAPageNotFoundAndGetsNoToken() {
+        for (String code : List.of("nosuchcode123456", "x", "bad!code")) {
+            HttpResponse<String> page = server.get("/apps/" + code);
+            assertThat(page.statusCode()).as(code).isEqualTo(404);
+            assertThat(page.body()).contains("Page not found");
+            HttpResponse<String> token = server.send("POST", "/apps/" + code + "/token", null, null, null);
+            assertThat(token.statusCode()).isEqualTo(404);
+            assertThat(json(token).get("code").asText()).isEqualTo("not_found");
+        }
+    }
+
+    @Test
+    void thePagesTokenRunsUploadsStopsAndDescribesItsApp() throws Exception {
+        ServiceApi page = server.api(token(code(echo)));
+
+        HttpResponse<String> ran = page.postJson("/v1/workflows/run", run(Map.of("query", "from the page"),
+                "blocking", "web-user-1"));
+        assertThat(ran.statusCode()).as(ran.body()).isEqualTo(200);
+        assertThat(json(ran).at("/data/outputs/answer").asText()).contains("from the page");
+        try (var stream = page.postStreaming("/v1/workflows/run", run(Map.of("query", "streamed"), "streaming",
+                "web-user-1")).body()) {
+            assertThat(new String(stream.readAllBytes(), StandardCharsets.UTF_8)).contains("\"workflow_finished\"");
+        }
+        String fileId = page.upload("web-user-1", "notes.txt", "text/plain", "hello".getBytes(StandardCharsets.UTF_8));
+        assertThat(fileId).isNotBlank();
+        assertThat(page.postJson("/v1/workflows/tasks/no-such-task/stop", Map.of("user", "web-user-1"))
+                .statusCode()).isEqualTo(200);
+        for (String path : List.of("/v1/site", "/v1/parameters", "/v1/info")) {
+            assertThat(page.get(path).statusCode()).as(path).isEqualTo(200);
+        }
+        JsonNode logs = json(server.api(echo.get("api_key").asText()).get(
+                "/v1/workflows/logs?created_by_end_user_session_id=web-user-1"));
+        assertThat(logs.get("total").asInt()).isEqualTo(2);
+    }
+
+    @Test
+    void thePagesTokenCannotReadRunsOrLogs() {
+        ServiceApi page = server.api(token(code(echo)));
+        String runId = json(page.postJson("/v1/workflows/run", run(Map.of("query", "x"), "blocking", "u")))
+                .get("workflow_run_id").asText();
+
+        for (String path : List.of("/v1/workflows/logs", "/v1/workflows/run/" + runId)) {
+            HttpResponse<String> refused = page.get(path);
+            assertThat(refused.statusCode()).as(path).isEqualTo(403);
+            assertThat(json(refused).get("code").asText()).isEqualTo("forbidden");
+            assertThat(json(refused).get("message").asText()).contains("use the app's API key");
+        }
+        assertThat(server.api(echo.get("api_key").asText()).get("/v1/workflows/run/" + runId).statusCode())
+                .isEqualTo(200);
+    }
+
+    @Test
+    void aTokenServesOnlyTheAppWhosePageIssuedIt() {
+        JsonNode other = server.importApp("echo.yml");
+        String otherToken = token(code(other));
+
+        JsonNode info = json(server.api(otherToken).get("/v1/site"));
+        assertThat(info.get("title").asText()).isEqualTo("Echo");
+        HttpResponse<String> ran = server.api(otherToken).postJson("/v1/workflows/run", run(Map.of("query", "y"),
+                "blocking", "u"));
+        JsonNode logsOfEcho = json(server.api(echo.get("api_key").asText()).get("/v1/workflows/logs?limit=100"));
+        assertThat(logsOfEcho.get("data")).noneSatisfy(item -> assertThat(item.at("/workflow_run/id").asText())
+                .isEqualTo(json(ran).get("workflow_run_id").asText()));
+    }
+
+    @Test
+    void aForgedTamperedOrMalformedTokenIsRefusedWithDifysMessage() {
+        String good = token(code(echo));
+        String body = good.substring("web-".length());
+        String payload = body.substring(0, body.indexOf('.'));
+        String signature = body.substring(body.indexOf('.') + 1);
+        String claims = new String(Base64.getUrlDecoder().decode(payload), StandardCharsets.UTF_8);
+        String longer = Base64.getUrlEncoder().withoutPadding().encodeToString(
+                claims.replaceFirst(":\\d+$", ":99999999999").getBytes(StandardCharsets.UTF_8));
+
+        for (String token : List.of("web-" + longer + "." + signature, "web-" + payload + ".AAAA", "web-", "web-x",
+                "web-.", "web-" + payload, "web-%%%.###", good + "x")) {
+            HttpResponse<String> refused = server.api(token).get("/v1/site");
+            assertThat(refused.statusCode()).as(token).isEqualTo(401);
+            assertThat(json(refused).get("message").asText()).isEqualTo("Access token is invalid");
+        }
+    }
+
+    @Test
+    void turningThePageOffRefusesItsPageItsNewTokensAndTheTokensItGaveOut() {
+        JsonNode app = server.importApp("echo.yml");
+        String appId = app.get("app_id").asText();
+        String token = token(code(app));
+
+        HttpResponse<String> off = server.admin("PUT", "/admin/apps/" + appId + "/site", "application/json",
+                "{\"enable_site\": false}");
+        assertThat(json(off).get("enable_site").asBoolean()).isFalse();
+        assertThat(json(off).get("site_code").asText()).isEqualTo(code(app));
+        assertThat(server.get("/apps/" + code(app)).statusCode()).isEqualTo(404);
+        assertThat(server.send("POST", "/apps/" + code(app) + "/token", null, null, null).statusCode())
+                .isEqualTo(404);
+        HttpResponse<String> refused = server.api(token).postJson("/v1/workflows/run", run(Map.of("query", "z"),
+                "blocking", "u"));
+        assertThat(refused.statusCode()).isEqualTo(403);
+        assertThat(json(refused).get("message").asText()).contains("turned off");
+        assertThat(server.api(app.get("api_key").asText()).get("/v1/site").statusCode())
+                .as("the app's key still works").isEqualTo(200);
+
+        server.admin("PUT", "/admin/apps/" + appId + "/site", "application/json", "{\"enable_site\": true}");
+        assertThat(server.api(token).get("/v1/site").statusCode()).isEqualTo(200);
+        HttpResponse<String> notBoolean = server.admin("PUT", "/admin/apps/" + appId + "/site", "application/json",
+                "{\"enable_site\": \"no\"}");
+        assertThat(notBoolean.statusCode()).isEqualTo(400);
+        assertThat(server.get("/apps/" + code(app)).statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void aRestartKeepsCodesAndOnOffButNotTokens(@TempDir Path dir) {
+        String code;
+        String token;
+        String offCode;
+        try (TestServer first = TestServer.start(dir)) {
+            JsonNode app = first.importApp("echo.yml");
+            JsonNode off = first.importApp("echo.yml");
+            first.admin("PUT", "/admin/apps/" + off.get("app_id").asText() + "/site", "application/json",
+                    "{\"enable_site\": false}");
+            code = code(app);
+            offCode = code(off);
+            token = json(first.send("POST", "/apps/" + code + "/token", null, null, null)).get("access_token")
+                    .asText();
+        }
+        try (TestServer second = TestServer.start(dir)) {
+            assertThat(second.get("/apps/" + code).statusCode()).isEqualTo(200);
+            assertThat(second.get("/apps/" + offCode).statusCode()).isEqualTo(404);
+            assertThat(second.api(token).get("/v1/site").statusCode()).as("signed by the process before")
+                    .isEqualTo(401);
+        }
+    }
+}

@@ -1,0 +1,32 @@
+package dev.hexaflow.application.app.port.in;
+
+/**
+ * Finds the app a bearer token speaks for: an app's API key, good for every operation, or a token its web page
+ * handed out, good for a while and only for what a page does.
+ */
+public interface AuthenticateUseCase {
+
+    /**
+     * The app's id.
+     *
+     * @throws ApiException UNAUTHORIZED for no valid token (unknown, malformed or expired), FORBIDDEN for a web
+     *         page's token used for what a page does not do, or of an app whose page was turned off since
+     */
+    String appOf(String token, Operation operation);
+
+    /** What a request asks of an app. */
+    enum Operation {
+        RUN(true), STOP(true), UPLOAD(true), DESCRIBE(true), READ_RUNS(false);
+
+        private final boolean openToWebPages;
+
+        Operation(boolean openToWebPages) {
+            this.openToWebPages = openToWebPages;
+        }
+
+        /** Whether a web page's token may do it: running, stopping, uploading and describing the app. */
+        public boolean openToWebPages() {
+            return openToWebPages;
+        }
+    }
+}

@@ -1,0 +1,34 @@
+package dev.hexaflow.application.app.service;
+
+import dev.hexaflow.application.app.port.in.ApiError;
+import dev.hexaflow.application.app.port.in.ApiException;
+import dev.hexaflow.application.app.port.in.WebAppUseCase;
+import dev.hexaflow.application.app.port.out.AppRepository;
+import dev.hexaflow.domain.app.App;
+
+/** The app behind a site code while its page is on, and the tokens that page runs it with. */
+public final class WebAppService implements WebAppUseCase {
+
+    private final AppRepository apps;
+    private final WebTokens tokens;
+
+    WebAppService(AppRepository apps, WebTokens tokens) {
+        this.apps = apps;
+        this.tokens = tokens;
+    }
+
+    @Override
+    public App open(String siteCode) {
+        return (App.looksLikeSiteCode(siteCode) ? apps.findBySiteCode(siteCode) : java.util.Optional.<App>empty())
+                .filter(App::siteEnabled)
+                .orElseThrow(() -> new ApiException(ApiError.NOT_FOUND,
+                        "There is no web page here: the address is wrong, or the app's page has been turned off."));
+    }
+
+    @Override
+    public WebToken issueToken(String siteCode) {
+        App app = open(siteCode);
+        long expiresAt = tokens.newExpiry();
+        return new WebToken(tokens.issue(app.id(), expiresAt), app.id(), expiresAt);
+    }
+}

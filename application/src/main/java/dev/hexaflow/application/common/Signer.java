@@ -1,0 +1,7 @@
+package dev.hexaflow.application.common;
+
+/** Signs messages with a key that this process alone holds: what it signed, and only that, signs the same. */
+public interface Signer {
+
+    byte[] sign(byte[] message);
+}

@@ -86,6 +86,7 @@ class WebAppBrowserTest {
         assertThat(year.getAttribute("value")).isEqualTo("2026");
         assertThat(year.getAttribute("maxlength")).isEqualTo("4");
         assertThat(browser.findElement(By.id("app-description")).getText()).startsWith("Counts the university");
+        assertThat(browser.findElement(By.id("app-icon")).getText()).isEqualTo("\uD83C\uDF89");
         HeadlessChromium.screenshot(browser, "demo-1-form");
 
         year.clear();
@@ -250,6 +251,39 @@ class WebAppBrowserTest {
                 "return document.documentElement.scrollWidth <= document.documentElement.clientWidth"))
                 .isEqualTo(true);
         HeadlessChromium.screenshot(browser, "markdown-2-phone");
+    }
+
+    @Test
+    void aFailedRunIsToldInWordsWithTheStepThatFailed() {
+        open(server.importApp("fails.yml").get("site_code").asText());
+
+        browser.findElement(By.id("run-button")).click();
+        waitForStatus("The workflow failed");
+
+        assertThat(browser.findElement(By.id("run-status")).getText()).contains("the printer is on fire");
+        WebElement failed = browser.findElement(By.cssSelector("#steps .step.failed"));
+        assertThat(failed.findElement(By.className("step-title")).getText()).isEqualTo("Print the report");
+        assertThat(failed.findElement(By.className("step-error")).getText()).contains("the printer is on fire");
+        HeadlessChromium.screenshot(browser, "failed-1");
+    }
+
+    @Test
+    void aPageOpenWhileTheServerRestartsGetsANewTokenAndRuns(@TempDir Path restartDir) {
+        int port;
+        String code;
+        try (TestServer first = TestServer.start(TestServer.config(restartDir))) {
+            port = first.hexaflow.port();
+            code = first.importApp("echo.yml").get("site_code").asText();
+            browser.get(first.hexaflow.baseUrl() + "/apps/" + code);
+            wait(WAIT).until(d -> d.findElement(By.id("run-button")).isEnabled());
+        }
+        try (TestServer second = TestServer.start(TestServer.config(restartDir).withPort(port))) {
+            fieldLabelled("Query").sendKeys("still here?");
+            browser.findElement(By.id("run-button")).click();
+            waitForStatus("Finished");
+
+            assertThat(browser.findElement(By.id("result")).getText()).contains("You said: still here? (calm)");
+        }
     }
 
     @Test

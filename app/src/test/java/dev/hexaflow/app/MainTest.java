@@ -107,13 +107,10 @@ class MainTest {
 
     @Test
     void appsAreImportedListedAndGivenKeysFromTheCommandLine() throws Exception {
-        Path dsl = Files.writeString(dataDir.resolveSibling(dataDir.getFileName() + "-echo.yml"),
-                new String(MainTest.class.getResourceAsStream("/apps/echo.yml").readAllBytes(),
-                        StandardCharsets.UTF_8));
+        Path dsl = echoFile();
 
         Outcome imported = run("apps", "import", dsl.toString(), "--data-dir", dataDir.toString());
-        String appId = imported.out().lines().filter(l -> l.startsWith("app_id")).findFirst().orElseThrow()
-                .split("\\s+")[1];
+        String appId = field(imported, "app_id");
         Outcome listed = run("apps", "list", "--data-dir", dataDir.toString());
         Outcome key = run("apps", "keys", "create", appId, "--data-dir", dataDir.toString());
         Outcome unknown = run("apps", "keys", "create", "no-such-app", "--data-dir", dataDir.toString());
@@ -134,9 +131,7 @@ class MainTest {
 
     @Test
     void anAppsWebPageIsListedWithItsCodeAndTurnedOffAndOnFromTheCommandLine() throws Exception {
-        Path dsl = Files.writeString(dataDir.resolveSibling(dataDir.getFileName() + "-echo.yml"),
-                new String(MainTest.class.getResourceAsStream("/apps/echo.yml").readAllBytes(),
-                        StandardCharsets.UTF_8));
+        Path dsl = echoFile();
         Outcome imported = run("apps", "import", dsl.toString(), "--data-dir", dataDir.toString());
         String appId = field(imported, "app_id");
         String code = field(imported, "site_code");
@@ -160,6 +155,13 @@ class MainTest {
         try (TestServer server = TestServer.start(dataDir)) {
             assertThat(server.get("/apps/" + code).statusCode()).isEqualTo(200);
         }
+    }
+
+    /** The test app echo.yml as a file beside the data dir, as an operator would have it. */
+    private Path echoFile() throws java.io.IOException {
+        return Files.writeString(dataDir.resolveSibling(dataDir.getFileName() + "-echo.yml"),
+                new String(MainTest.class.getResourceAsStream("/apps/echo.yml").readAllBytes(),
+                        StandardCharsets.UTF_8));
     }
 
     private static String field(Outcome outcome, String name) {

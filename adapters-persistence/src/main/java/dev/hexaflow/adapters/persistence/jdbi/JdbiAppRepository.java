@@ -17,6 +17,7 @@ public final class JdbiAppRepository implements AppRepository {
 
     private final Jdbi jdbi;
     private final ReadCache<String, App> cache = new ReadCache<>(10_000);
+    private final ReadCache<String, String> siteCodes = new ReadCache<>(10_000);
 
     public JdbiAppRepository(Jdbi jdbi) {
         this.jdbi = jdbi;
@@ -61,10 +62,15 @@ public final class JdbiAppRepository implements AppRepository {
                 .map((rs, ctx) -> read(rs)).findOne());
     }
 
+    /** A site code names one app for good (codes are made once and never change), so it is kept once read. */
     @Override
     public Optional<App> findBySiteCode(String code) {
+        return siteCodes.get(code, this::readIdOfCode).flatMap(this::find);
+    }
+
+    private Optional<String> readIdOfCode(String code) {
         return jdbi.withHandle(handle -> handle.createQuery("SELECT id FROM app WHERE site_code = :code")
-                .bind("code", code).mapTo(String.class).findOne()).flatMap(this::find);
+                .bind("code", code).mapTo(String.class).findOne());
     }
 
     @Override

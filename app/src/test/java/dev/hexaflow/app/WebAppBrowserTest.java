@@ -278,6 +278,7 @@ class WebAppBrowserTest {
             wait(WAIT).until(d -> d.findElement(By.id("run-button")).isEnabled());
         }
         try (TestServer second = TestServer.start(TestServer.config(restartDir).withPort(port))) {
+            assertThat(second.hexaflow.baseUrl()).endsWith(":" + port);
             fieldLabelled("Query").sendKeys("still here?");
             browser.findElement(By.id("run-button")).click();
             waitForStatus("Finished");

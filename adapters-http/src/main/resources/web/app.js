@@ -191,8 +191,7 @@
     description.textContent = site.description || '';
     description.hidden = !site.description;
     const icon = $('app-icon');
-    const imageUrl = site.icon_type === 'image' && site.icon_url ? window.HexaflowMarkdown.safeUrl(site.icon_url)
-      : null;
+    const imageUrl = site.icon_type === 'image' && site.icon_url ? iconUrl(site.icon_url) : null;
     if (imageUrl) {
       const img = document.createElement('img');
       img.src = imageUrl;
@@ -216,6 +215,13 @@
       privacy.href = policy;
     }
     privacy.hidden = !policy;
+  }
+
+  /** An icon's address, if it is an image the page may show: https, this server, or a data URL of an image. */
+  function iconUrl(text) {
+    if (/^data:image\/[a-z0-9.+-]+[;,]/i.test(text)) return text;
+    const url = window.HexaflowMarkdown.safeUrl(text);
+    return url && (url.startsWith('https:') || url.startsWith(window.location.origin + '/')) ? url : null;
   }
 
   function buildForm(items) {

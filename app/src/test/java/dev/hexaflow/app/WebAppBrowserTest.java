@@ -34,6 +34,10 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 class WebAppBrowserTest {
 
     private static final Duration WAIT = Duration.ofSeconds(20);
+    /** A 4 by 4 image as a data URL: an app's icon shown from its icon_url. */
+    private static final String ICON = "data:image/svg+xml;base64," + java.util.Base64.getEncoder().encodeToString(
+            ("<svg xmlns='http://www.w3.org/2000/svg' width='4' height='4'><rect width='4' height='4' fill='teal'/>"
+                    + "</svg>").getBytes(java.nio.charset.StandardCharsets.UTF_8));
 
     @TempDir
     static Path dataDir;
@@ -106,6 +110,11 @@ class WebAppBrowserTest {
         });
         assertThat(browser.findElement(By.id("run-button")).isEnabled()).isTrue();
         assertThat(browser.findElement(By.id("stop-button")).isDisplayed()).isFalse();
+        @SuppressWarnings("unchecked")
+        List<String> fetched = (List<String>) browser.executeScript(
+                "return performance.getEntriesByType('resource').map(e => e.name)");
+        assertThat(fetched).as("everything the page fetched").isNotEmpty()
+                .allMatch(url -> url.startsWith(server.hexaflow.baseUrl() + "/"));
         HeadlessChromium.screenshot(browser, "demo-2-finished");
     }
 
@@ -135,6 +144,12 @@ class WebAppBrowserTest {
                 .isEqualTo("LLM");
         JsonNode logs = TestServer.json(server.api(chat.get("api_key").asText()).get("/v1/workflows/logs"));
         assertThat(logs.at("/data/0/workflow_run/status").asText()).isEqualTo("stopped");
+        String user = (String) browser.executeScript("return localStorage.getItem('hexaflow.user')");
+        assertThat(user).matches("web-[0-9a-f]{32}");
+        assertThat(logs.at("/data/0/created_by_end_user/session_id").asText()).isEqualTo(user);
+        browser.navigate().refresh();
+        assertThat(browser.executeScript("return localStorage.getItem('hexaflow.user')")).as("kept by the browser")
+                .isEqualTo(user);
         HeadlessChromium.screenshot(browser, "stream-2-stopped");
     }
 
@@ -218,10 +233,15 @@ class WebAppBrowserTest {
         JsonNode app = server.importApp("markdown.yml");
         server.admin("PUT", "/admin/apps/" + app.get("app_id").asText() + "/site", "application/json",
                 "{\"copyright\": \"2026 Example Co\", \"privacy_policy\": \"https://example.org/privacy\", "
-                        + "\"custom_disclaimer\": \"Answers may be wrong.\", \"show_workflow_steps\": false}");
+                        + "\"custom_disclaimer\": \"Answers may be wrong.\", \"show_workflow_steps\": false, "
+                        + "\"icon_type\": \"image\", \"icon_url\": \"" + ICON + "\"}");
         open(app.get("site_code").asText());
         assertThat(browser.findElement(By.id("run-form")).findElements(By.cssSelector("input, select, textarea")))
                 .isEmpty();
+        WebElement icon = browser.findElement(By.cssSelector("#app-icon img"));
+        assertThat(icon.getAttribute("src")).isEqualTo(ICON);
+        assertThat(browser.executeScript("return arguments[0].naturalWidth", icon)).as("the image loaded")
+                .isEqualTo(4L);
 
         browser.findElement(By.id("run-button")).click();
         waitForStatus("Finished");

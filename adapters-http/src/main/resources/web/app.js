@@ -611,13 +611,22 @@
     return inputs;
   }
 
+  /**
+   * Running, Run is disabled and Stop shown, and back. Focus on the button that goes away moves to the one that
+   * comes, so that someone on the keyboard can stop what they started, and start again, without looking for it.
+   */
   function setRunning(running) {
+    const from = running ? $('run-button') : $('stop-button');
+    const hadFocus = document.activeElement === from;
     $('run-button').disabled = running;
     $('run-button').textContent = running ? 'Running…' : 'Run';
     $('stop-button').hidden = !running;
-    $('stop-button').disabled = false;
+    $('stop-button').removeAttribute('aria-disabled');
     $('stop-button').textContent = 'Stop';
     $('result').setAttribute('aria-busy', String(running));
+    if (hadFocus) {
+      (running ? $('stop-button') : $('run-button')).focus();
+    }
   }
 
   function status(words, kind) {
@@ -639,7 +648,7 @@
     const inputs = collectInputs();
     if (!inputs) return;
     const run = { taskId: null, text: '', streamed: false, steps: new Map(), ended: false, stopAsked: false,
-      renderQueued: false };
+      stopSent: false, renderQueued: false };
     state.run = run;
     $('result-panel').hidden = false;
     $('result').replaceChildren();
@@ -867,11 +876,13 @@
 
   async function stopRun() {
     const run = state.run;
-    if (!run) return;
+    if (!run || run.stopSent) return;
     run.stopAsked = true;
-    $('stop-button').disabled = true;
+    // Marked, not disabled: a disabled button loses the keyboard's focus.
+    $('stop-button').setAttribute('aria-disabled', 'true');
     $('stop-button').textContent = 'Stopping…';
     if (!run.taskId) return; // asked again once the run has said its task
+    run.stopSent = true;
     try {
       const response = await api('/workflows/tasks/' + encodeURIComponent(run.taskId) + '/stop', {
         method: 'POST',

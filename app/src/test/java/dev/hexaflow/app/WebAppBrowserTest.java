@@ -154,6 +154,34 @@ class WebAppBrowserTest {
     }
 
     @Test
+    void theKeyboardAloneFillsRunsAndStops() {
+        model.answer(Script.text("Typed without a mouse and stopped before the end of this answer", 5, 20)
+                .pausing(400));
+        open(server.importApp("chat.yml").get("site_code").asText());
+
+        WebElement page = browser.findElement(By.tagName("body"));
+        page.sendKeys(Keys.TAB);
+        assertThat(focused().getText()).isEqualTo("Skip to the form");
+        focused().sendKeys(Keys.TAB);
+        assertThat(focused().getAttribute("id")).isEqualTo(fieldLabelled("q").getAttribute("id"));
+        focused().sendKeys("Hello from the keyboard", Keys.TAB);
+        assertThat(focused().getAttribute("id")).isEqualTo("run-button");
+        focused().sendKeys(Keys.ENTER);
+        wait(WAIT).until(d -> d.findElement(By.id("result")).getText().contains("Typed without"));
+
+        assertThat(focused().getAttribute("id")).as("focus moves to Stop").isEqualTo("stop-button");
+        focused().sendKeys(Keys.ENTER);
+        waitForStatus("Stopped");
+
+        assertThat(focused().getAttribute("id")).as("and back to Run").isEqualTo("run-button");
+        HeadlessChromium.screenshot(browser, "keyboard-1-stopped");
+    }
+
+    private WebElement focused() {
+        return browser.switchTo().activeElement();
+    }
+
+    @Test
     void aFileUploadedIntoAFileInputIsWhatTheRunReads() throws Exception {
         JsonNode reader = server.importApp("reader.yml");
         open(reader.get("site_code").asText());
@@ -248,8 +276,17 @@ class WebAppBrowserTest {
 
         WebElement result = browser.findElement(By.id("result"));
         assertThat(result.findElement(By.tagName("h4")).getText()).isEqualTo("Report");
-        assertThat(result.findElements(By.tagName("li"))).extracting(WebElement::getText)
+        assertThat(result.findElements(By.cssSelector("ul > li"))).extracting(WebElement::getText)
                 .containsExactly("first", "second");
+        assertThat(result.findElements(By.cssSelector("ol > li"))).extracting(WebElement::getText)
+                .containsExactly("one", "two");
+        assertThat(result.findElement(By.tagName("blockquote")).getText()).isEqualTo("quoted words");
+        assertThat(result.findElements(By.cssSelector("table td"))).extracting(WebElement::getText)
+                .containsExactly("tea", "2");
+        assertThat(result.findElement(By.cssSelector("pre > code.language-js")).getText())
+                .isEqualTo("const answer = '<b>not bold</b>';");
+        assertThat(result.findElement(By.tagName("em")).getText()).isEqualTo("leaning");
+        assertThat(result.findElements(By.tagName("b"))).isEmpty();
         WebElement safe = result.findElement(By.linkText("safe link"));
         assertThat(safe.getAttribute("href")).isEqualTo("https://example.org/docs");
         assertThat(safe.getAttribute("rel")).contains("noopener");

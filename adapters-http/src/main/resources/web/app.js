@@ -677,9 +677,15 @@
     } catch (e) {
       status(e instanceof PageError ? e.message : OFFLINE, 'failed');
     } finally {
-      state.run = null;
-      setRunning(false);
+      endRun(run);
     }
+  }
+
+  /** The run is over for the page once it says it ended, even while the server is still closing the stream. */
+  function endRun(run) {
+    if (state.run !== run) return;
+    state.run = null;
+    setRunning(false);
   }
 
   /** Reads server-sent events from the answer's body: frames end with a blank line; data lines carry JSON. */
@@ -741,10 +747,12 @@
       case 'workflow_finished':
         run.ended = true;
         finished(run, data);
+        endRun(run);
         break;
       case 'error':
         run.ended = true;
         status(inWords(event.status || 400, event), 'failed');
+        endRun(run);
         break;
       default:
         break;

@@ -99,6 +99,9 @@ class WebAppHttpTest {
         assertThat(server.get(files.stream().filter(f -> f.contains("app.js")).findFirst().orElseThrow()).headers()
                 .firstValue("Content-Type")).hasValueSatisfying(type -> assertThat(type).startsWith("text/javascript"));
         assertThat(server.get("/web/../hexaflow.mv.db").statusCode()).isEqualTo(404);
+        assertThat(server.get("/web/app.js?v=000000000000").headers().firstValue("Cache-Control"))
+                .as("a digest of another version").contains("no-cache");
+        assertThat(server.get("/web/app.js").headers().firstValue("Cache-Control")).contains("no-cache");
         HttpResponse<String> unknown = server.get("/web/secret.txt");
         assertThat(unknown.statusCode()).isEqualTo(404);
         assertThat(json(unknown).get("code").asText()).isEqualTo("not_found");

@@ -84,7 +84,9 @@ public final class WebAppRoutes implements RouteGroup {
         }
         secure(ctx);
         // The page names each file with its digest, so a name read once stays right; a change gets a new name.
-        ctx.header("Cache-Control", ctx.queryParam("v") == null ? "no-cache" : "public, max-age=31536000, immutable");
+        // Asked for under another digest (a page from before an upgrade), the file is today's and kept no longer.
+        boolean current = asset.get().digest().equals(ctx.queryParam("v"));
+        ctx.header("Cache-Control", current ? "public, max-age=31536000, immutable" : "no-cache");
         ResponseBodies.write(ctx, 200, asset.get().contentType(), asset.get().bytes());
     }
 

@@ -5,6 +5,7 @@ import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.app.port.in.WebAppUseCase;
 import dev.hexaflow.application.app.port.out.AppRepository;
 import dev.hexaflow.domain.app.App;
+import java.util.Optional;
 
 /** The app behind a site code while its page is on, and the tokens that page runs it with. */
 public final class WebAppService implements WebAppUseCase {
@@ -19,8 +20,8 @@ public final class WebAppService implements WebAppUseCase {
 
     @Override
     public App open(String siteCode) {
-        return (App.looksLikeSiteCode(siteCode) ? apps.findBySiteCode(siteCode) : java.util.Optional.<App>empty())
-                .filter(App::siteEnabled)
+        Optional<App> app = App.looksLikeSiteCode(siteCode) ? apps.findBySiteCode(siteCode) : Optional.empty();
+        return app.filter(App::siteEnabled)
                 .orElseThrow(() -> new ApiException(ApiError.NOT_FOUND,
                         "There is no web page here: the address is wrong, or the app's page has been turned off."));
     }

@@ -1,6 +1,5 @@
 package dev.hexaflow.application.workflow.nodes;
 
-import dev.hexaflow.application.workflow.engine.NodeContext;
 import dev.hexaflow.application.workflow.engine.NodeExecutor;
 import dev.hexaflow.application.workflow.engine.NodeFailure;
 import dev.hexaflow.application.workflow.engine.NodeResult;
@@ -88,85 +87,62 @@ public final class LlmNode implements NodeExecutor {
         prompts.stream().filter(p -> !p.jinja2()).forEach(p -> references.addAll(VariablePool.references(p.text())));
         contextSelector.ifPresent(references::add);
         visionSelector.ifPresent(references::add);
-        return new PreparedNode() {
-            @Override
-            public List<VariableSelector> references() {
-                return references;
+        Set<String> outputNames = Set.of("text", "reasoning_content", "usage", "finish_reason", "structured_output",
+                "files");
+        return PreparedNode.of(references, Optional.of(outputNames), ctx -> {
+            VariablePool pool = ctx.pool();
+            String contextText = contextSelector.flatMap(pool::get).map(LlmNode::contextText).orElse("");
+            Map<String, Object> jinja = new LinkedHashMap<>();
+            jinjaVariables.forEach((variable, selector) -> jinja.put(variable, pool.get(selector).orElse(null)));
+            List<ChatMessage> messages = new ArrayList<>();
+            for (Prompt prompt : prompts) {
+                String text = prompt.jinja2() ? render(prompt.text(), jinja)
+                        : pool.render(prompt.text().replace("{{#context#}}", contextText));
+                messages.add(ChatMessage.of(prompt.role(), text));
             }
-
-            @Override
-            public Optional<Set<String>> outputs() {
-                return Optional.of(Set.of("text", "reasoning_content", "usage", "finish_reason", "structured_output",
-                        "files"));
+            List<String> images = visionSelector.flatMap(pool::get).map(LlmNode::imageUrls).orElse(List.of());
+            if (!images.isEmpty()) {
+                int last = lastUser(messages);
+                ChatMessage user = messages.get(last);
+                messages.set(last, new ChatMessage(user.role(), user.text(), images));
             }
+            long started = System.nanoTime();
+            java.util.function.Consumer<String> stream = new java.util.function.Consumer<>() {
+                private java.util.function.Consumer<String> sink;
 
-            @Override
-            public NodeResult run(NodeContext ctx) {
-                VariablePool pool = ctx.pool();
-                String contextText = contextSelector.flatMap(pool::get).map(LlmNode::contextText).orElse("");
-                Map<String, Object> jinja = new LinkedHashMap<>();
-                jinjaVariables.forEach((variable, selector) -> jinja.put(variable, pool.get(selector).orElse(null)));
-                List<ChatMessage> messages = new ArrayList<>();
-                for (Prompt prompt : prompts) {
-                    String text = prompt.jinja2() ? render(prompt.text(), jinja)
-                            : pool.render(prompt.text().replace("{{#context#}}", contextText));
-                    messages.add(ChatMessage.of(prompt.role(), text));
-                }
-                List<String> images = visionSelector.flatMap(pool::get).map(LlmNode::imageUrls).orElse(List.of());
-                if (!images.isEmpty()) {
-                    int last = lastUser(messages);
-                    ChatMessage user = messages.get(last);
-                    messages.set(last, new ChatMessage(user.role(), user.text(), images));
-                }
-                long started = System.nanoTime();
-                java.util.function.Consumer<String> stream = new java.util.function.Consumer<>() {
-                    private java.util.function.Consumer<String> sink;
-
-                    @Override
-                    public void accept(String piece) {
-                        if (sink == null) {
-                            sink = EndStreams.of(ctx).streamFor(ctx, node.id(), "text").orElse(p -> { });
-                        }
-                        sink.accept(piece);
+                @Override
+                public void accept(String piece) {
+                    if (sink == null) {
+                        sink = EndStreams.of(ctx).streamFor(ctx, node.id(), "text").orElse(p -> { });
                     }
-                };
-                ChatResult result = ModelNodes.chat(models, new ChatRequest(provider, name, messages, parameters,
-                        List.of()), stream, ctx);
-                String text = result.text();
-                String reasoning = "";
-                if (separateReasoning) {
-                    String[] split = ModelNodes.splitThinking(text);
-                    reasoning = split[0];
-                    text = split[1];
+                    sink.accept(piece);
                 }
-                Map<String, Object> usage = ModelNodes.usage(result.usage(), (System.nanoTime() - started) / 1e9);
-                Map<String, Object> outputs = new LinkedHashMap<>();
-                outputs.put("text", text);
-                outputs.put("reasoning_content", reasoning);
-                outputs.put("usage", usage);
-                outputs.put("finish_reason", result.finishReason());
-                Map<String, Object> process = new LinkedHashMap<>();
-                process.put("model_mode", model.string("mode", "chat"));
-                process.put("prompts", messages.stream().map(m -> Map.of("role", m.role(), "text", m.text()))
-                        .toList());
-                process.put("model_provider", provider);
-                process.put("model_name", name);
-                process.put("usage", usage);
-                process.put("finish_reason", result.finishReason());
-                return new NodeResult(Map.of(), process, outputs, null, result.usage().totalTokens(), null);
+            };
+            ChatResult result = ModelNodes.chat(models, new ChatRequest(provider, name, messages, parameters,
+                    List.of()), stream, ctx);
+            String text = result.text();
+            String reasoning = "";
+            if (separateReasoning) {
+                String[] split = ModelNodes.splitThinking(text);
+                reasoning = split[0];
+                text = split[1];
             }
-
-            private String render(String text, Map<String, Object> variables) {
-                if (templates == null) {
-                    throw new NodeFailure("LLMNodeError", "jinja2 prompts need a template renderer", null);
-                }
-                try {
-                    return templates.render(text, variables);
-                } catch (TemplateRenderer.TemplateException e) {
-                    throw new NodeFailure("LLMNodeError", "The jinja2 prompt failed: " + e.getMessage(), e);
-                }
-            }
-        };
+            Map<String, Object> usage = ModelNodes.usage(result.usage(), (System.nanoTime() - started) / 1e9);
+            Map<String, Object> outputs = new LinkedHashMap<>();
+            outputs.put("text", text);
+            outputs.put("reasoning_content", reasoning);
+            outputs.put("usage", usage);
+            outputs.put("finish_reason", result.finishReason());
+            Map<String, Object> process = new LinkedHashMap<>();
+            process.put("model_mode", model.string("mode", "chat"));
+            process.put("prompts", messages.stream().map(m -> Map.of("role", m.role(), "text", m.text()))
+                    .toList());
+            process.put("model_provider", provider);
+            process.put("model_name", name);
+            process.put("usage", usage);
+            process.put("finish_reason", result.finishReason());
+            return new NodeResult(Map.of(), process, outputs, null, result.usage().totalTokens(), null);
+        });
     }
 
     private static int lastUser(List<ChatMessage> messages) {
@@ -201,5 +177,16 @@ public final class LlmNode implements NodeExecutor {
             }
         }
         return urls;
+    }
+
+    private String render(String text, Map<String, Object> variables) {
+        if (templates == null) {
+            throw new NodeFailure("LLMNodeError", "jinja2 prompts need a template renderer", null);
+        }
+        try {
+            return templates.render(text, variables);
+        } catch (TemplateRenderer.TemplateException e) {
+            throw new NodeFailure("LLMNodeError", "The jinja2 prompt failed: " + e.getMessage(), e);
+        }
     }
 }

@@ -63,56 +63,35 @@ public final class LoopNode implements NodeExecutor {
         List<VariableSelector> references = new ArrayList<>();
         breaks.forEach(c -> references.add(c.variable()));
         variables.stream().filter(v -> v.source() != null).forEach(v -> references.add(v.source()));
-        return new PreparedNode() {
-            @Override
-            public List<VariableSelector> references() {
-                return references;
+        return PreparedNode.of(references, Optional.of(outputs), context -> {
+            Map<String, Object> inputs = new LinkedHashMap<>();
+            for (LoopVariable variable : variables) {
+                Object value = variable.source() != null
+                        ? context.pool().get(variable.source()).orElse(null)
+                        : constant(variable);
+                context.pool().set(node.id(), variable.label(), value);
+                inputs.put(variable.label(), value);
             }
-
-            @Override
-            public Optional<Set<String>> outputs() {
-                return Optional.of(outputs);
-            }
-
-            @Override
-            public NodeResult run(NodeContext context) {
-                Map<String, Object> inputs = new LinkedHashMap<>();
-                for (LoopVariable variable : variables) {
-                    Object value = variable.source() != null
-                            ? context.pool().get(variable.source()).orElse(null)
-                            : constant(variable);
-                    context.pool().set(node.id(), variable.label(), value);
-                    inputs.put(variable.label(), value);
-                }
-                int rounds = 0;
-                if (breaks.isEmpty() || !holds(context)) {
-                    for (int round = 0; round < count; round++) {
-                        context.checkStopped();
-                        context.emitRound(round);
-                        rounds++;
-                        boolean ended = context.runChildren(start, context.pool(),
-                                context.metadata().inLoop(node.id(), round)).reachedLoopEnd();
-                        if (ended || (!breaks.isEmpty() && holds(context))) {
-                            break;
-                        }
+            int rounds = 0;
+            if (breaks.isEmpty() || !holds(breaks, operator, context)) {
+                for (int round = 0; round < count; round++) {
+                    context.checkStopped();
+                    context.emitRound(round);
+                    rounds++;
+                    boolean ended = context.runChildren(start, context.pool(),
+                            context.metadata().inLoop(node.id(), round)).reachedLoopEnd();
+                    if (ended || (!breaks.isEmpty() && holds(breaks, operator, context))) {
+                        break;
                     }
                 }
-                Map<String, Object> result = new LinkedHashMap<>();
-                for (LoopVariable variable : variables) {
-                    result.put(variable.label(), context.pool().get(VariableSelector.of(node.id(), variable.label()))
-                            .orElse(null));
-                }
-                return NodeResult.of(inputs, result).withProcessData(Map.of("loop_round", rounds));
             }
-
-            private boolean holds(NodeContext context) {
-                try {
-                    return Conditions.evaluate(breaks, operator, context.pool()).result();
-                } catch (ConditionException e) {
-                    throw new NodeFailure("LoopNodeError", e.getMessage(), e);
-                }
+            Map<String, Object> result = new LinkedHashMap<>();
+            for (LoopVariable variable : variables) {
+                result.put(variable.label(), context.pool().get(VariableSelector.of(node.id(), variable.label()))
+                        .orElse(null));
             }
-        };
+            return NodeResult.of(inputs, result).withProcessData(Map.of("loop_round", rounds));
+        });
     }
 
 
@@ -143,6 +122,15 @@ public final class LoopNode implements NodeExecutor {
         } catch (IllegalArgumentException e) {
             throw new NodeFailure("LoopNodeError", "loop variable " + variable.label() + " is not a valid " + type
                     + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static boolean holds(List<Condition> breaks, Condition.LogicalOperator operator,
+            NodeContext context) {
+        try {
+            return Conditions.evaluate(breaks, operator, context.pool()).result();
+        } catch (ConditionException e) {
+            throw new NodeFailure("LoopNodeError", e.getMessage(), e);
         }
     }
 }

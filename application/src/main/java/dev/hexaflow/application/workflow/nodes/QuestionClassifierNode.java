@@ -1,6 +1,5 @@
 package dev.hexaflow.application.workflow.nodes;
 
-import dev.hexaflow.application.workflow.engine.NodeContext;
 import dev.hexaflow.application.workflow.engine.NodeExecutor;
 import dev.hexaflow.application.workflow.engine.NodeResult;
 import dev.hexaflow.application.workflow.engine.PreparedNode;
@@ -63,65 +62,52 @@ public final class QuestionClassifierNode implements NodeExecutor {
         String instruction = data.string("instruction", "");
         List<VariableSelector> references = new ArrayList<>(List.of(query));
         references.addAll(VariablePool.references(instruction));
-        return new PreparedNode() {
-            @Override
-            public List<VariableSelector> references() {
-                return references;
+        return PreparedNode.of(references, Optional.of(Set.of("class_name", "class_id", "usage")), ctx -> {
+            String text = Values.text(ctx.pool().get(query).orElse(null));
+            List<Map<String, Object>> listed = new ArrayList<>();
+            for (Category category : classes) {
+                listed.add(Map.of("category_id", category.id(), "category_name", category.name()));
             }
+            String system = "You classify text into exactly one category. The categories are: "
+                    + Values.json(listed) + "."
+                    + (instruction.isBlank() ? "" : " Follow these instructions: "
+                    + ctx.pool().render(instruction))
+                    + " Answer with one JSON object and nothing else: "
+                    + "{\"category_id\": \"...\", \"category_name\": \"...\"}.";
+            long started = System.nanoTime();
+            ChatResult result = ModelNodes.chat(models, new ChatRequest(model.string("provider", ""),
+                    model.string("name"), List.of(ChatMessage.of("system", system), ChatMessage.of("user", text)),
+                    model.tree("completion_params").asMap(), List.of()), piece -> { }, ctx);
+            Category chosen = choose(classes, result.text());
+            Map<String, Object> usage = ModelNodes.usage(result.usage(), (System.nanoTime() - started) / 1e9);
+            Map<String, Object> outputs = new LinkedHashMap<>();
+            outputs.put("class_name", chosen.name());
+            outputs.put("class_id", chosen.id());
+            outputs.put("usage", usage);
+            Map<String, Object> process = new LinkedHashMap<>();
+            process.put("model_provider", model.string("provider", ""));
+            process.put("model_name", model.string("name"));
+            process.put("answer", result.text());
+            return new NodeResult(Map.of("query", text), process, outputs, chosen.id(),
+                    result.usage().totalTokens(), null);
+        });
+    }
 
-            @Override
-            public Optional<Set<String>> outputs() {
-                return Optional.of(Set.of("class_name", "class_id", "usage"));
+    private static Category choose(List<Category> classes, String answer) {
+        Map<String, Object> json = ModelNodes.jsonObject(answer);
+        Object id = json.get("category_id");
+        Object name = json.get("category_name");
+        for (Category category : classes) {
+            if (id != null && category.id().equals(String.valueOf(id))) {
+                return category;
             }
-
-            @Override
-            public NodeResult run(NodeContext ctx) {
-                String text = Values.text(ctx.pool().get(query).orElse(null));
-                List<Map<String, Object>> listed = new ArrayList<>();
-                for (Category category : classes) {
-                    listed.add(Map.of("category_id", category.id(), "category_name", category.name()));
-                }
-                String system = "You classify text into exactly one category. The categories are: "
-                        + Values.json(listed) + "."
-                        + (instruction.isBlank() ? "" : " Follow these instructions: "
-                        + ctx.pool().render(instruction))
-                        + " Answer with one JSON object and nothing else: "
-                        + "{\"category_id\": \"...\", \"category_name\": \"...\"}.";
-                long started = System.nanoTime();
-                ChatResult result = ModelNodes.chat(models, new ChatRequest(model.string("provider", ""),
-                        model.string("name"), List.of(ChatMessage.of("system", system), ChatMessage.of("user", text)),
-                        model.tree("completion_params").asMap(), List.of()), piece -> { }, ctx);
-                Category chosen = choose(result.text());
-                Map<String, Object> usage = ModelNodes.usage(result.usage(), (System.nanoTime() - started) / 1e9);
-                Map<String, Object> outputs = new LinkedHashMap<>();
-                outputs.put("class_name", chosen.name());
-                outputs.put("class_id", chosen.id());
-                outputs.put("usage", usage);
-                Map<String, Object> process = new LinkedHashMap<>();
-                process.put("model_provider", model.string("provider", ""));
-                process.put("model_name", model.string("name"));
-                process.put("answer", result.text());
-                return new NodeResult(Map.of("query", text), process, outputs, chosen.id(),
-                        result.usage().totalTokens(), null);
+        }
+        for (Category category : classes) {
+            if (name != null && category.name().equals(String.valueOf(name))
+                    || json.isEmpty() && answer.strip().equals(category.name())) {
+                return category;
             }
-
-            private Category choose(String answer) {
-                Map<String, Object> json = ModelNodes.jsonObject(answer);
-                Object id = json.get("category_id");
-                Object name = json.get("category_name");
-                for (Category category : classes) {
-                    if (id != null && category.id().equals(String.valueOf(id))) {
-                        return category;
-                    }
-                }
-                for (Category category : classes) {
-                    if (name != null && category.name().equals(String.valueOf(name))
-                            || json.isEmpty() && answer.strip().equals(category.name())) {
-                        return category;
-                    }
-                }
-                return classes.get(0);
-            }
-        };
+        }
+        return classes.get(0);
     }
 }

@@ -139,6 +139,13 @@ def measure_server(java, seconds):
             time.sleep(1)
             results["blocking"]["kept_runs"] = total_runs(server, four) - before
             results["blocking"]["kept_succeeded"] = total_runs(server, four, "&status=succeeded")
+            log("  streaming runs, each response read to its end")
+            stream_body = json.dumps({"inputs": {"name": "bench"}, "response_mode": "streaming", "user": "bench"})
+            before = total_runs(server, four)
+            results["streaming"] = wrk(server.base + "/v1/workflows/run", seconds, warmup=0, method="POST",
+                                       body=stream_body, key=four)
+            time.sleep(1)
+            results["streaming"]["kept_runs"] = total_runs(server, four) - before
             log("  campus feed")
             results["holidays_json"] = wrk(server.base + "/v2/events/holidays.json", seconds)
             results["holidays_ics"] = wrk(server.base + "/v2/events/holidays.ics", seconds)
@@ -334,6 +341,13 @@ def render(r):
     row("1. … runs answered / kept in H2 (errors)", "every run kept",
         ["%d / %d (%d)" % (b[n]["requests"], b[n]["kept_runs"], b[n]["socket_errors"] + b[n]["status_errors"])
          for n in jdks])
+    s = {n: load[n].get("streaming") for n in jdks}
+    if all(s.values()):
+        row("1. streaming runs of the same workflow, each read to its end, runs/s (to blocking)", "≥ 0.50",
+            ["%.0f (%.2f)" % (s[n]["rps"], s[n]["rps"] / b[n]["rps"]) for n in jdks])
+        row("1. … p50 / p99 latency to the stream's end; runs answered / kept (errors)", "",
+            ["%.1f / %.1f ms; %d / %d (%d)" % (s[n]["p50_ms"], s[n]["p99_ms"], s[n]["requests"], s[n]["kept_runs"],
+                                                s[n]["socket_errors"] + s[n]["status_errors"]) for n in jdks])
     t = {n: load[n]["ttfb"] for n in jdks}
     row("2. streaming: first `data:` frame, p50 / p99 (500 runs, one at a time)", "p50 < 5 ms",
         ["%.2f / %.2f ms" % (t[n]["first_p50_ms"], t[n]["first_p99_ms"]) for n in jdks])

@@ -7,6 +7,7 @@ import dev.hexaflow.adapters.http.admin.AdminAuthorization;
 import dev.hexaflow.adapters.http.admin.AdminCampusRoutes;
 import dev.hexaflow.adapters.http.campus.CampusFeedRoutes;
 import dev.hexaflow.adapters.http.webapp.WebAppRoutes;
+import dev.hexaflow.adapters.http.workflow.ServiceApiCors;
 import dev.hexaflow.adapters.http.workflow.WorkflowApiRoutes;
 import dev.hexaflow.application.app.port.in.ImportAppUseCase.ImportedApp;
 import dev.hexaflow.domain.secret.SecretHash;
@@ -62,6 +63,7 @@ public final class Hexaflow implements AutoCloseable {
             List<RouteGroup> routes = List.of(
                     new CampusFeedRoutes(campus.feed),
                     new AdminCampusRoutes(admin, campus.issueKey, campus.banKey, campus.importData),
+                    new ServiceApiCors(config.service().corsOrigins()),
                     new WorkflowApiRoutes(workflows.services, config.service().pingInterval()),
                     new AdminAppRoutes(admin, workflows.services),
                     new WebAppRoutes(workflows.services.webApp));

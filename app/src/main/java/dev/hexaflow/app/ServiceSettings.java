@@ -2,19 +2,32 @@ package dev.hexaflow.app;
 
 import dev.hexaflow.domain.app.UploadLimits;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 
 /**
  * The workflow service's settings, from HEXAFLOW_* variables: runs in flight per app before 429 (0: no limit),
- * the interval of SSE pings (Dify's 10 s), and upload limits per kind of file in MB (Dify's 10, 100, 50, 15).
+ * the interval of SSE pings (Dify's 10 s), upload limits per kind of file in MB (Dify's 10, 100, 50, 15), and the
+ * origins whose pages may call the Service API from a browser (HEXAFLOW_CORS_ORIGINS, comma-separated; Dify's
+ * "*" by default).
  */
-public record ServiceSettings(int maxRunsPerApp, Duration pingInterval, UploadLimits uploads) {
+public record ServiceSettings(int maxRunsPerApp, Duration pingInterval, UploadLimits uploads,
+        List<String> corsOrigins) {
 
-    public static final ServiceSettings DEFAULTS = new ServiceSettings(0, Duration.ofSeconds(10), UploadLimits.DIFY);
+    public static final ServiceSettings DEFAULTS = new ServiceSettings(0, Duration.ofSeconds(10), UploadLimits.DIFY,
+            List.of("*"));
 
     public ServiceSettings {
         if (maxRunsPerApp < 0) {
             throw new UsageException("HEXAFLOW_MAX_RUNS_PER_APP must not be negative");
+        }
+        corsOrigins = List.copyOf(corsOrigins);
+        for (String origin : corsOrigins) {
+            if (!origin.equals("*") && !origin.matches("(?i)https?://[^/\\s]+/?")) {
+                throw new UsageException("HEXAFLOW_CORS_ORIGINS takes '*' or origins such as https://app.example.com,"
+                        + " separated by commas; '" + origin + "' is not one");
+            }
         }
     }
 
@@ -25,18 +38,28 @@ public record ServiceSettings(int maxRunsPerApp, Duration pingInterval, UploadLi
                     new UploadLimits(number(env, "HEXAFLOW_UPLOAD_IMAGE_MB", 10, 1),
                             number(env, "HEXAFLOW_UPLOAD_VIDEO_MB", 100, 1),
                             number(env, "HEXAFLOW_UPLOAD_AUDIO_MB", 50, 1),
-                            number(env, "HEXAFLOW_UPLOAD_FILE_MB", 15, 1)));
+                            number(env, "HEXAFLOW_UPLOAD_FILE_MB", 15, 1)),
+                    origins(env.getOrDefault("HEXAFLOW_CORS_ORIGINS", "*")));
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
     }
 
     public ServiceSettings withMaxRunsPerApp(int limit) {
-        return new ServiceSettings(limit, pingInterval, uploads);
+        return new ServiceSettings(limit, pingInterval, uploads, corsOrigins);
     }
 
     public ServiceSettings withPingInterval(Duration interval) {
-        return new ServiceSettings(maxRunsPerApp, interval, uploads);
+        return new ServiceSettings(maxRunsPerApp, interval, uploads, corsOrigins);
+    }
+
+    public ServiceSettings withCorsOrigins(List<String> origins) {
+        return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, origins);
+    }
+
+    private static List<String> origins(String text) {
+        List<String> origins = Arrays.stream(text.split(",")).map(String::strip).filter(o -> !o.isEmpty()).toList();
+        return origins.isEmpty() ? List.of("*") : origins;
     }
 
     private static int number(Map<String, String> env, String name, int otherwise, int least) {

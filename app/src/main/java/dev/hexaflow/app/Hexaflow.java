@@ -29,12 +29,15 @@ public final class Hexaflow implements AutoCloseable {
     private final JavalinHttpServer server;
     private final StartReport report;
     private final WorkflowModule workflows;
+    private final CampusModule campus;
 
-    private Hexaflow(Storage storage, JavalinHttpServer server, StartReport report, WorkflowModule workflows) {
+    private Hexaflow(Storage storage, JavalinHttpServer server, StartReport report, WorkflowModule workflows,
+            CampusModule campus) {
         this.storage = storage;
         this.server = server;
         this.report = report;
         this.workflows = workflows;
+        this.campus = campus;
     }
 
     /**
@@ -46,18 +49,20 @@ public final class Hexaflow implements AutoCloseable {
         SecureRandomSecretGenerator secrets = new SecureRandomSecretGenerator();
         Storage storage = Storage.connect(config.dataDir());
         WorkflowModule workflows = null;
+        CampusModule campus = null;
         CompletableFuture<Optional<String>> ready = null;
         try {
             DataDirectory.AdminToken adminToken = config.adminToken()
                     .map(token -> new DataDirectory.AdminToken(token, false))
                     .orElseGet(() -> storage.directory().adminToken(secrets));
-            CampusModule campus = new CampusModule(storage.jdbi(), secrets, Clock.systemUTC());
+            campus = new CampusModule(storage.jdbi(), secrets, Clock.systemUTC());
+            CampusModule campusModule = campus;
             workflows = new WorkflowModule(storage.jdbi(), config.dataDir().resolve("files"), secrets, config,
                     Clock.systemUTC());
             // The database is migrated and made ready on a thread of its own while the HTTP server starts on this
             // one; the server holds every request until the database is ready.
             WorkflowModule module = workflows;
-            ready = CompletableFuture.supplyAsync(() -> prepare(storage, campus, module),
+            ready = CompletableFuture.supplyAsync(() -> prepare(storage, campusModule, module),
                     task -> new Thread(task, "hexaflow-start").start());
             AdminAuthorization admin = new AdminAuthorization(SecretHash.of(adminToken.value()));
             List<RouteGroup> routes = List.of(
@@ -81,13 +86,16 @@ public final class Hexaflow implements AutoCloseable {
             StartReport report = new StartReport(baseUrl, config.dataDir(),
                     adminToken.madeNow() ? Optional.of(adminToken.value()) : Optional.empty(), newCampusKey,
                     demo.map(ImportedApp::apiKey), demo.map(app -> baseUrl + "/apps/" + app.siteCode()));
-            return new Hexaflow(storage, server, report, workflows);
+            return new Hexaflow(storage, server, report, workflows, campus);
         } catch (RuntimeException e) {
             if (ready != null) {
                 ready.exceptionally(failure -> Optional.empty()).join();
             }
             if (workflows != null) {
                 workflows.close();
+            }
+            if (campus != null) {
+                campus.close();
             }
             storage.close();
             throw e;
@@ -163,6 +171,7 @@ public final class Hexaflow implements AutoCloseable {
             server.close();
         } finally {
             try {
+                campus.close();
                 workflows.close();
             } finally {
                 storage.close();

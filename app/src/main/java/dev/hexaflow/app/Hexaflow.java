@@ -11,12 +11,15 @@ import dev.hexaflow.adapters.http.workflow.ServiceApiCors;
 import dev.hexaflow.adapters.http.workflow.WorkflowApiRoutes;
 import dev.hexaflow.application.app.port.in.ImportAppUseCase.ImportedApp;
 import dev.hexaflow.domain.secret.SecretHash;
+import dev.hexaflow.application.app.port.in.DrainRunsUseCase;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,20 +27,25 @@ import org.slf4j.LoggerFactory;
 public final class Hexaflow implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Hexaflow.class);
+    /** How long answers and streams under way get once the runs have ended. */
+    private static final Duration REQUESTS_AFTER_RUNS = Duration.ofSeconds(5);
 
     private final Storage storage;
     private final JavalinHttpServer server;
     private final StartReport report;
     private final WorkflowModule workflows;
     private final CampusModule campus;
+    private final Duration grace;
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     private Hexaflow(Storage storage, JavalinHttpServer server, StartReport report, WorkflowModule workflows,
-            CampusModule campus) {
+            CampusModule campus, Duration grace) {
         this.storage = storage;
         this.server = server;
         this.report = report;
         this.workflows = workflows;
         this.campus = campus;
+        this.grace = grace;
     }
 
     /**
@@ -86,7 +94,8 @@ public final class Hexaflow implements AutoCloseable {
             StartReport report = new StartReport(baseUrl, config.dataDir(),
                     adminToken.madeNow() ? Optional.of(adminToken.value()) : Optional.empty(), newCampusKey,
                     demo.map(ImportedApp::apiKey), demo.map(app -> baseUrl + "/apps/" + app.siteCode()));
-            return new Hexaflow(storage, server, report, workflows, campus);
+            server.markReady();
+            return new Hexaflow(storage, server, report, workflows, campus, config.service().shutdownGrace());
         } catch (RuntimeException e) {
             if (ready != null) {
                 ready.exceptionally(failure -> Optional.empty()).join();
@@ -165,17 +174,40 @@ public final class Hexaflow implements AutoCloseable {
         return workflows.services;
     }
 
+    /**
+     * Stops gracefully: new requests get 503 and both probes say draining; the runs in flight get the grace
+     * period to finish and their answers and streams end as usual; what is left is then stopped as a stop does;
+     * requests still under way get a few seconds more; everything is committed; one line says what happened.
+     * Safe to call more than once: a later call returns at once.
+     */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         try {
-            server.close();
+            server.drain();
+            DrainRunsUseCase.Drained drained = workflows.services.drain.drain(grace);
+            boolean answered = server.awaitRequests(REQUESTS_AFTER_RUNS);
+            LOG.info("Shutting down: {} runs finished during the drain, {} were stopped{}{}", drained.finished(),
+                    drained.stopped(), drained.left() > 0 ? ", " + drained.left() + " did not end" : "",
+                    answered ? "" : "; some requests were still being answered");
         } finally {
             try {
-                campus.close();
-                workflows.close();
+                server.close();
             } finally {
-                storage.close();
+                try {
+                    campus.close();
+                    workflows.close();
+                } finally {
+                    storage.close();
+                }
             }
         }
+    }
+
+    /** Ends the grace period of a shutdown under way: the runs still in flight are stopped at once. */
+    public void hurry() {
+        workflows.services.drain.hurry();
     }
 }

@@ -62,7 +62,7 @@ public final class Main {
         }
         if (command instanceof CommandLine.Command.Serve serve) {
             Hexaflow hexaflow = Hexaflow.start(serve.config());
-            Runtime.getRuntime().addShutdownHook(new Thread(hexaflow::close, "hexaflow-shutdown"));
+            ShutdownSignals.install(hexaflow);
             serving = true;
             hexaflow.report().print(out);
             return OK;

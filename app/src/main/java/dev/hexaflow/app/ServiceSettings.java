@@ -10,13 +10,14 @@ import java.util.Map;
  * The workflow service's settings, from HEXAFLOW_* variables: runs in flight per app before 429 (0: no limit),
  * the interval of SSE pings (Dify's 10 s), upload limits per kind of file in MB (Dify's 10, 100, 50, 15), and the
  * origins whose pages may call the Service API from a browser (HEXAFLOW_CORS_ORIGINS, comma-separated; Dify's
- * "*" by default).
+ * "*" by default), and how long a shutdown lets runs in flight finish before it stops them
+ * (HEXAFLOW_SHUTDOWN_GRACE_SECONDS, 30 by default, as Kubernetes waits 30 s before it kills).
  */
 public record ServiceSettings(int maxRunsPerApp, Duration pingInterval, UploadLimits uploads,
-        List<String> corsOrigins) {
+        List<String> corsOrigins, Duration shutdownGrace) {
 
     public static final ServiceSettings DEFAULTS = new ServiceSettings(0, Duration.ofSeconds(10), UploadLimits.DIFY,
-            List.of("*"));
+            List.of("*"), Duration.ofSeconds(30));
 
     public ServiceSettings {
         if (maxRunsPerApp < 0) {
@@ -39,22 +40,27 @@ public record ServiceSettings(int maxRunsPerApp, Duration pingInterval, UploadLi
                             number(env, "HEXAFLOW_UPLOAD_VIDEO_MB", 100, 1),
                             number(env, "HEXAFLOW_UPLOAD_AUDIO_MB", 50, 1),
                             number(env, "HEXAFLOW_UPLOAD_FILE_MB", 15, 1)),
-                    origins(env.getOrDefault("HEXAFLOW_CORS_ORIGINS", "*")));
+                    origins(env.getOrDefault("HEXAFLOW_CORS_ORIGINS", "*")),
+                    Duration.ofSeconds(number(env, "HEXAFLOW_SHUTDOWN_GRACE_SECONDS", 30, 0)));
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
     }
 
     public ServiceSettings withMaxRunsPerApp(int limit) {
-        return new ServiceSettings(limit, pingInterval, uploads, corsOrigins);
+        return new ServiceSettings(limit, pingInterval, uploads, corsOrigins, shutdownGrace);
     }
 
     public ServiceSettings withPingInterval(Duration interval) {
-        return new ServiceSettings(maxRunsPerApp, interval, uploads, corsOrigins);
+        return new ServiceSettings(maxRunsPerApp, interval, uploads, corsOrigins, shutdownGrace);
     }
 
     public ServiceSettings withCorsOrigins(List<String> origins) {
-        return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, origins);
+        return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, origins, shutdownGrace);
+    }
+
+    public ServiceSettings withShutdownGrace(Duration grace) {
+        return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, grace);
     }
 
     private static List<String> origins(String text) {

@@ -2,19 +2,33 @@ package dev.hexaflow.app;
 
 import dev.hexaflow.domain.app.UploadLimits;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 
 /**
  * The workflow service's settings, from HEXAFLOW_* variables: runs in flight per app before 429 (0: no limit),
- * the interval of SSE pings (Dify's 10 s), and upload limits per kind of file in MB (Dify's 10, 100, 50, 15).
+ * the interval of SSE pings (Dify's 10 s), upload limits per kind of file in MB (Dify's 10, 100, 50, 15), and the
+ * origins whose pages may call the Service API from a browser (HEXAFLOW_CORS_ORIGINS, comma-separated; Dify's
+ * "*" by default), and how long a shutdown lets runs in flight finish before it stops them
+ * (HEXAFLOW_SHUTDOWN_GRACE_SECONDS, 30 by default, as Kubernetes waits 30 s before it kills).
  */
-public record ServiceSettings(int maxRunsPerApp, Duration pingInterval, UploadLimits uploads) {
+public record ServiceSettings(int maxRunsPerApp, Duration pingInterval, UploadLimits uploads,
+        List<String> corsOrigins, Duration shutdownGrace) {
 
-    public static final ServiceSettings DEFAULTS = new ServiceSettings(0, Duration.ofSeconds(10), UploadLimits.DIFY);
+    public static final ServiceSettings DEFAULTS = new ServiceSettings(0, Duration.ofSeconds(10), UploadLimits.DIFY,
+            List.of("*"), Duration.ofSeconds(30));
 
     public ServiceSettings {
         if (maxRunsPerApp < 0) {
             throw new UsageException("HEXAFLOW_MAX_RUNS_PER_APP must not be negative");
+        }
+        corsOrigins = List.copyOf(corsOrigins);
+        for (String origin : corsOrigins) {
+            if (!origin.equals("*") && !origin.matches("(?i)https?://[^/\\s]+/?")) {
+                throw new UsageException("HEXAFLOW_CORS_ORIGINS takes '*' or origins such as https://app.example.com,"
+                        + " separated by commas; '" + origin + "' is not one");
+            }
         }
     }
 
@@ -25,18 +39,33 @@ public record ServiceSettings(int maxRunsPerApp, Duration pingInterval, UploadLi
                     new UploadLimits(number(env, "HEXAFLOW_UPLOAD_IMAGE_MB", 10, 1),
                             number(env, "HEXAFLOW_UPLOAD_VIDEO_MB", 100, 1),
                             number(env, "HEXAFLOW_UPLOAD_AUDIO_MB", 50, 1),
-                            number(env, "HEXAFLOW_UPLOAD_FILE_MB", 15, 1)));
+                            number(env, "HEXAFLOW_UPLOAD_FILE_MB", 15, 1)),
+                    origins(env.getOrDefault("HEXAFLOW_CORS_ORIGINS", "*")),
+                    Duration.ofSeconds(number(env, "HEXAFLOW_SHUTDOWN_GRACE_SECONDS", 30, 0)));
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
     }
 
     public ServiceSettings withMaxRunsPerApp(int limit) {
-        return new ServiceSettings(limit, pingInterval, uploads);
+        return new ServiceSettings(limit, pingInterval, uploads, corsOrigins, shutdownGrace);
     }
 
     public ServiceSettings withPingInterval(Duration interval) {
-        return new ServiceSettings(maxRunsPerApp, interval, uploads);
+        return new ServiceSettings(maxRunsPerApp, interval, uploads, corsOrigins, shutdownGrace);
+    }
+
+    public ServiceSettings withCorsOrigins(List<String> origins) {
+        return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, origins, shutdownGrace);
+    }
+
+    public ServiceSettings withShutdownGrace(Duration grace) {
+        return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, grace);
+    }
+
+    private static List<String> origins(String text) {
+        List<String> origins = Arrays.stream(text.split(",")).map(String::strip).filter(o -> !o.isEmpty()).toList();
+        return origins.isEmpty() ? List.of("*") : origins;
     }
 
     private static int number(Map<String, String> env, String name, int otherwise, int least) {

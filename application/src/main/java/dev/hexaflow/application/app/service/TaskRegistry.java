@@ -1,12 +1,18 @@
 package dev.hexaflow.application.app.service;
 
+import dev.hexaflow.application.app.port.in.ApiError;
+import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.workflow.engine.RunHandle;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** The runs in flight, by task id for stop, and counted per app for the concurrency limit. */
+/**
+ * The runs in flight, by task id for stop, and counted per app for the concurrency limit; once closed, it takes
+ * no new run, so that the runs in flight can be waited for.
+ */
 final class TaskRegistry {
 
     private record Task(String appId, RunHandle handle) {
@@ -14,9 +20,14 @@ final class TaskRegistry {
 
     private final Map<String, Task> tasks = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> perApp = new ConcurrentHashMap<>();
+    private volatile boolean closed;
 
     /** Takes a place for a run of the app; false when {@code limit} (above 0) runs are in flight already. */
     boolean reserve(String appId, int limit) {
+        if (closed) {
+            throw new ApiException(ApiError.SERVICE_UNAVAILABLE,
+                    "The server is shutting down and takes no new runs. Please try again shortly.");
+        }
         AtomicInteger count = perApp.computeIfAbsent(appId, id -> new AtomicInteger());
         while (true) {
             int now = count.get();
@@ -49,5 +60,20 @@ final class TaskRegistry {
 
     int inFlight() {
         return tasks.size();
+    }
+
+    /** Runs with a place taken: those in flight and those about to start. */
+    int reserved() {
+        return perApp.values().stream().mapToInt(AtomicInteger::get).sum();
+    }
+
+    /** From now on, {@link #reserve} refuses every run. */
+    void close() {
+        closed = true;
+    }
+
+    /** The runs in flight now. */
+    List<RunHandle> running() {
+        return tasks.values().stream().map(Task::handle).toList();
     }
 }

@@ -2,6 +2,7 @@ package dev.hexaflow.adapters.nodes.http;
 
 import dev.hexaflow.adapters.nodes.net.OutboundExchange;
 import dev.hexaflow.application.workflow.engine.StopSignal;
+import dev.hexaflow.domain.net.OutboundPolicy;
 import dev.hexaflow.application.workflow.port.out.HttpRequester;
 import java.io.IOException;
 import java.io.InputStream;
@@ -35,6 +36,11 @@ public final class JdkHttpRequester implements HttpRequester {
     private final Map<String, HttpClient> clients = new ConcurrentHashMap<>();
 
     private final OutboundExchange outbound;
+
+    /** Held to the default outbound policy: no loopback, link-local, unspecified or private address. */
+    public JdkHttpRequester() {
+        this(new OutboundExchange(() -> OutboundPolicy.DEFAULT));
+    }
 
     /** @param outbound where the policy on the addresses a workflow may reach is enforced */
     public JdkHttpRequester(OutboundExchange outbound) {

@@ -112,4 +112,21 @@ public final class OutboundPolicy {
         }
         return name.endsWith(".") ? name.substring(0, name.length() - 1) : name;
     }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof OutboundPolicy policy && allow.equals(policy.allow) && deny.equals(policy.deny)
+                && origins.equals(policy.origins);
+    }
+
+    @Override
+    public int hashCode() {
+        return java.util.Objects.hash(allow, deny, origins);
+    }
+
+    @Override
+    public String toString() {
+        return "OutboundPolicy[allow=" + allow.stream().map(Rule::written).toList() + ", deny="
+                + deny.stream().map(Rule::written).toList() + ", own origins=" + origins + "]";
+    }
 }

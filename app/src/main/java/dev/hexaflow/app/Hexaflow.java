@@ -89,6 +89,7 @@ public final class Hexaflow implements AutoCloseable {
                 throw e.getCause() instanceof RuntimeException cause ? cause : e;
             }
             String baseUrl = "http://" + clientHost(config.host()) + ":" + server.port();
+            workflows.allowOwnOrigin(clientHost(config.host()).replace("[", "").replace("]", ""), server.port());
             Optional<ImportedApp> demo = storage.fresh() ? Optional.of(workflows.importDemo(baseUrl))
                     : Optional.empty();
             StartReport report = new StartReport(baseUrl, config.dataDir(),

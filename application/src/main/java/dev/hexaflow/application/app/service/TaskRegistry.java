@@ -10,12 +10,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The runs in flight, by task id for stop, and counted per app for the concurrency limit; once closed, it takes
- * no new run, so that the runs in flight can be waited for.
+ * The runs in flight, by task id for stop (by the user who started them), and counted per app for the limit;
+ * once closed, it takes no new run, so that the runs in flight can be waited for.
  */
 final class TaskRegistry {
 
-    private record Task(String appId, RunHandle handle) {
+    private record Task(String appId, String user, RunHandle handle) {
     }
 
     private final Map<String, Task> tasks = new ConcurrentHashMap<>();
@@ -44,18 +44,20 @@ final class TaskRegistry {
         perApp.get(appId).decrementAndGet();
     }
 
-    /** Keeps the run until it ends, then frees its place. */
-    void track(String appId, RunHandle handle) {
-        tasks.put(handle.taskId(), new Task(appId, handle));
+    /** Keeps the run of the app's end user {@code user} until it ends, then frees its place. */
+    void track(String appId, String user, RunHandle handle) {
+        tasks.put(handle.taskId(), new Task(appId, user, handle));
         handle.finished().whenComplete((run, error) -> {
             tasks.remove(handle.taskId());
             release(appId);
         });
     }
 
-    Optional<RunHandle> find(String appId, String taskId) {
+    /** The task, if it is in flight, of this app and started by this user. */
+    Optional<RunHandle> find(String appId, String taskId, String user) {
         Task task = tasks.get(taskId);
-        return task != null && task.appId().equals(appId) ? Optional.of(task.handle()) : Optional.empty();
+        return task != null && task.appId().equals(appId) && task.user().equals(user) ? Optional.of(task.handle())
+                : Optional.empty();
     }
 
     int inFlight() {

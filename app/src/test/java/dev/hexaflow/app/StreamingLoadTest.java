@@ -41,7 +41,8 @@ class StreamingLoadTest {
 
     @Test
     void twoHundredStreamsWithLeaversAndStopsAllEndAreKeptAndLeaveNothingBehind() throws Exception {
-        try (FakeHttpTarget upstream = new FakeHttpTarget(); TestServer server = TestServer.start(dataDir)) {
+        try (FakeHttpTarget upstream = new FakeHttpTarget(); TestServer server = TestServer.start(TestServer.config(dataDir)
+                .withEngine(EngineConfiguration.fromEnvironment(Map.of("HEXAFLOW_OUTBOUND_ALLOW", "127.0.0.1"))))) {
             Footprint.quietBefore();
             String key = TestServer.json(server.admin("POST", "/admin/apps", "application/yaml",
                     Dsl.httpGet(upstream.url("/wait/1500"), 30))).get("api_key").asText();

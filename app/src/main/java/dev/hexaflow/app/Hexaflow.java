@@ -119,7 +119,7 @@ public final class Hexaflow implements AutoCloseable {
             CompletionStage<?> ready) {
         try {
             return JavalinHttpServer.start(config.host(), config.port(),
-                    config.service().uploads().largestBytes(), routes, ready);
+                    config.service().uploads().largestBytes(), routes, ready, config.service().clients());
         } catch (JavalinHttpServer.PortUnavailableException e) {
             throw new StartupException(e.getMessage() + ". Choose another with --port.", e);
         }

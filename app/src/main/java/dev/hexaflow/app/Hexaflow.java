@@ -60,6 +60,7 @@ public final class Hexaflow implements AutoCloseable {
                     task -> new Thread(task, "hexaflow-start").start());
             AdminAuthorization admin = new AdminAuthorization(SecretHash.of(adminToken.value()));
             List<RouteGroup> routes = List.of(
+                    admin,
                     new CampusFeedRoutes(campus.feed),
                     new AdminCampusRoutes(admin, campus.issueKey, campus.banKey, campus.importData),
                     new WorkflowApiRoutes(workflows.services, config.service().pingInterval()),

@@ -12,7 +12,6 @@ import dev.hexaflow.application.campus.port.in.IssueCampusKeyUseCase;
 import dev.hexaflow.application.campus.port.in.ServeCampusFeedUseCase;
 import dev.hexaflow.application.campus.port.out.CampusDataParser.FileFormat;
 import dev.hexaflow.application.campus.port.out.CampusDataRepository;
-import dev.hexaflow.application.campus.port.out.CampusKeyRepository;
 import dev.hexaflow.application.campus.service.BanCampusKeyService;
 import dev.hexaflow.application.campus.service.CampusFeedService;
 import dev.hexaflow.application.campus.service.ImportCampusDataService;
@@ -26,15 +25,17 @@ import java.time.Clock;
 import org.jdbi.v3.core.Jdbi;
 
 /** The campus feed's use cases, wired on the Jdbi repositories. */
-final class CampusModule {
+final class CampusModule implements AutoCloseable {
 
     final ServeCampusFeedUseCase feed;
     final IssueCampusKeyUseCase issueKey;
     final BanCampusKeyUseCase banKey;
     final ImportCampusDataUseCase importData;
 
+    private final JdbiCampusKeyRepository keys;
+
     CampusModule(Jdbi jdbi, SecretGenerator secrets, Clock clock) {
-        CampusKeyRepository keys = new JdbiCampusKeyRepository(jdbi);
+        this.keys = new JdbiCampusKeyRepository(jdbi);
         CampusDataRepository data = new CachingCampusDataRepository(new JdbiCampusDataRepository(jdbi));
         this.feed = new CampusFeedService(keys, data, new CampusFeedRenderer(), clock);
         this.issueKey = new IssueCampusKeyService(keys, secrets);
@@ -47,6 +48,12 @@ final class CampusModule {
         for (FeedMethod dataSet : FeedMethod.values()) {
             importData.importData(new ImportCampusDataCommand(dataSet, FileFormat.CSV, bundled(dataSet), true));
         }
+    }
+
+    /** Commits the usage counted so far. */
+    @Override
+    public void close() {
+        keys.close();
     }
 
     private static byte[] bundled(FeedMethod dataSet) {

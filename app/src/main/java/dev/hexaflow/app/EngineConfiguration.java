@@ -1,5 +1,7 @@
 package dev.hexaflow.app;
 
+import dev.hexaflow.domain.net.InvalidOutboundRuleException;
+import dev.hexaflow.domain.net.OutboundPolicy;
 import java.net.URI;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -9,15 +11,18 @@ import java.util.Optional;
 /**
  * How the workflow engine is set up, from HEXAFLOW_* variables: the model endpoint and its key, model names
  * mapped per provider, the python executable, the limits of runs and code, and the speech model (the same
- * endpoint's /audio/speech).
+ * endpoint's /audio/speech), and the outbound policy: which addresses a workflow's requests may reach
+ * (HEXAFLOW_OUTBOUND_ALLOW and HEXAFLOW_OUTBOUND_DENY, comma-separated addresses, CIDR ranges or host names).
  *
  * @param models {@code provider=model} or {@code provider/name=model} pairs, {@code *} for every provider
  */
 public record EngineConfiguration(Optional<URI> llmBaseUrl, Optional<String> llmApiKey, Map<String, String> models,
-        String python, int maxSteps, Duration maxRunTime, Duration codeTimeout, String ttsModel) {
+        String python, int maxSteps, Duration maxRunTime, Duration codeTimeout, String ttsModel,
+        OutboundPolicy outbound) {
 
     public EngineConfiguration {
         models = Map.copyOf(models);
+        outbound = outbound == null ? OutboundPolicy.DEFAULT : outbound;
         if (maxSteps < 1) {
             throw new UsageException("HEXAFLOW_MAX_STEPS must be at least 1");
         }
@@ -33,12 +38,27 @@ public record EngineConfiguration(Optional<URI> llmBaseUrl, Optional<String> llm
                 number(env, "HEXAFLOW_MAX_STEPS", 500),
                 Duration.ofSeconds(number(env, "HEXAFLOW_MAX_RUN_SECONDS", 1200)),
                 Duration.ofSeconds(number(env, "HEXAFLOW_CODE_TIMEOUT_SECONDS", 15)),
-                env.getOrDefault("HEXAFLOW_TTS_MODEL", "tts-1"));
+                env.getOrDefault("HEXAFLOW_TTS_MODEL", "tts-1"),
+                outbound(env.getOrDefault("HEXAFLOW_OUTBOUND_ALLOW", ""),
+                        env.getOrDefault("HEXAFLOW_OUTBOUND_DENY", "")));
     }
 
     public EngineConfiguration withLlm(URI baseUrl, String apiKey) {
         return new EngineConfiguration(Optional.of(baseUrl), Optional.ofNullable(apiKey), models, python, maxSteps,
-                maxRunTime, codeTimeout, ttsModel);
+                maxRunTime, codeTimeout, ttsModel, outbound);
+    }
+
+    private static OutboundPolicy outbound(String allow, String deny) {
+        try {
+            OutboundPolicy.of(allow, "");
+        } catch (InvalidOutboundRuleException e) {
+            throw new UsageException("HEXAFLOW_OUTBOUND_ALLOW: " + e.getMessage());
+        }
+        try {
+            return OutboundPolicy.of(allow, deny);
+        } catch (InvalidOutboundRuleException e) {
+            throw new UsageException("HEXAFLOW_OUTBOUND_DENY: " + e.getMessage());
+        }
     }
 
     private static URI uri(String text) {

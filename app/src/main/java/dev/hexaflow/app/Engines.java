@@ -7,6 +7,7 @@ import dev.hexaflow.adapters.nodes.document.DocumentTexts;
 import dev.hexaflow.adapters.nodes.document.HttpFileContents;
 import dev.hexaflow.adapters.nodes.http.JdkHttpRequester;
 import dev.hexaflow.adapters.nodes.model.OpenAiCompatibleModelProvider;
+import dev.hexaflow.adapters.nodes.net.OutboundExchange;
 import dev.hexaflow.adapters.nodes.model.OpenAiCompatibleSpeechSynthesizer;
 import dev.hexaflow.adapters.nodes.template.JinjavaTemplateRenderer;
 import dev.hexaflow.application.workflow.engine.EngineSettings;
@@ -16,6 +17,8 @@ import dev.hexaflow.application.workflow.port.out.FileContents;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Supplier;
+import dev.hexaflow.domain.net.OutboundPolicy;
 import dev.hexaflow.application.common.TimeOrderedIds;
 
 /** Builds the engine with the standard adapters, as the server and the command line use it. */
@@ -24,17 +27,23 @@ public final class Engines {
     private Engines() {
     }
 
-    private static FileContents files(java.util.function.UnaryOperator<FileContents> uploads) {
-        FileContents remote = new HttpFileContents(100L * 1024 * 1024);
+    private static FileContents files(OutboundExchange outbound,
+            java.util.function.UnaryOperator<FileContents> uploads) {
+        FileContents remote = new HttpFileContents(outbound, 100L * 1024 * 1024);
         return uploads == null ? remote : uploads.apply(remote);
     }
 
     public static WorkflowEngine standard(EngineConfiguration config) {
-        return standard(config, null);
+        return standard(config, null, config::outbound);
     }
 
-    /** @param uploads where uploaded files are read (the server's store); null for files given by URL only */
-    static WorkflowEngine standard(EngineConfiguration config, java.util.function.UnaryOperator<FileContents> uploads) {
+    /**
+     * @param uploads  where uploaded files are read (the server's store); null for files given by URL only
+     * @param outbound the outbound policy in force at each request (the server adds its own origin once it listens)
+     */
+    static WorkflowEngine standard(EngineConfiguration config, java.util.function.UnaryOperator<FileContents> uploads,
+            Supplier<OutboundPolicy> outbound) {
+        OutboundExchange exchange = new OutboundExchange(outbound);
         CodeLimits limits = new CodeLimits(config.codeTimeout(), CodeLimits.DEFAULTS.memoryBytes(),
                 CodeLimits.DEFAULTS.maxResultChars());
         OpenAiCompatibleModelProvider models = new OpenAiCompatibleModelProvider(config.llmBaseUrl().orElse(null),
@@ -42,7 +51,7 @@ public final class Engines {
         StandardNodes.Services services = new StandardNodes.Services(new JinjavaTemplateRenderer(),
                 List.of(new RhinoCodeRunner(limits),
                         new PythonWorkerCodeRunner(PythonWorkerCodeRunner.locate(config.python()), limits)),
-                new JdkHttpRequester(), models, files(uploads), new DocumentTexts());
+                new JdkHttpRequester(exchange), models, files(exchange, uploads), new DocumentTexts());
         EngineSettings settings = EngineSettings.DEFAULTS.withMaxSteps(config.maxSteps())
                 .withMaxTime(config.maxRunTime());
         OpenAiCompatibleSpeechSynthesizer speech = new OpenAiCompatibleSpeechSynthesizer(

@@ -7,15 +7,19 @@ import dev.hexaflow.adapters.http.admin.AdminAuthorization;
 import dev.hexaflow.adapters.http.admin.AdminCampusRoutes;
 import dev.hexaflow.adapters.http.campus.CampusFeedRoutes;
 import dev.hexaflow.adapters.http.webapp.WebAppRoutes;
+import dev.hexaflow.adapters.http.workflow.ServiceApiCors;
 import dev.hexaflow.adapters.http.workflow.WorkflowApiRoutes;
 import dev.hexaflow.application.app.port.in.ImportAppUseCase.ImportedApp;
 import dev.hexaflow.domain.secret.SecretHash;
+import dev.hexaflow.application.app.port.in.DrainRunsUseCase;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,17 +27,25 @@ import org.slf4j.LoggerFactory;
 public final class Hexaflow implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(Hexaflow.class);
+    /** How long answers and streams under way get once the runs have ended. */
+    private static final Duration REQUESTS_AFTER_RUNS = Duration.ofSeconds(5);
 
     private final Storage storage;
     private final JavalinHttpServer server;
     private final StartReport report;
     private final WorkflowModule workflows;
+    private final CampusModule campus;
+    private final Duration grace;
+    private final AtomicBoolean closed = new AtomicBoolean();
 
-    private Hexaflow(Storage storage, JavalinHttpServer server, StartReport report, WorkflowModule workflows) {
+    private Hexaflow(Storage storage, JavalinHttpServer server, StartReport report, WorkflowModule workflows,
+            CampusModule campus, Duration grace) {
         this.storage = storage;
         this.server = server;
         this.report = report;
         this.workflows = workflows;
+        this.campus = campus;
+        this.grace = grace;
     }
 
     /**
@@ -45,24 +57,27 @@ public final class Hexaflow implements AutoCloseable {
         SecureRandomSecretGenerator secrets = new SecureRandomSecretGenerator();
         Storage storage = Storage.connect(config.dataDir());
         WorkflowModule workflows = null;
+        CampusModule campus = null;
         CompletableFuture<Optional<String>> ready = null;
         try {
             DataDirectory.AdminToken adminToken = config.adminToken()
                     .map(token -> new DataDirectory.AdminToken(token, false))
                     .orElseGet(() -> storage.directory().adminToken(secrets));
-            CampusModule campus = new CampusModule(storage.jdbi(), secrets, Clock.systemUTC());
+            campus = new CampusModule(storage.jdbi(), secrets, Clock.systemUTC());
+            CampusModule campusModule = campus;
             workflows = new WorkflowModule(storage.jdbi(), config.dataDir().resolve("files"), secrets, config,
                     Clock.systemUTC());
             // The database is migrated and made ready on a thread of its own while the HTTP server starts on this
             // one; the server holds every request until the database is ready.
             WorkflowModule module = workflows;
-            ready = CompletableFuture.supplyAsync(() -> prepare(storage, campus, module),
+            ready = CompletableFuture.supplyAsync(() -> prepare(storage, campusModule, module),
                     task -> new Thread(task, "hexaflow-start").start());
             AdminAuthorization admin = new AdminAuthorization(SecretHash.of(adminToken.value()));
             List<RouteGroup> routes = List.of(
                     admin,
                     new CampusFeedRoutes(campus.feed),
                     new AdminCampusRoutes(admin, campus.issueKey, campus.banKey, campus.importData),
+                    new ServiceApiCors(config.service().corsOrigins()),
                     new WorkflowApiRoutes(workflows.services, config.service().pingInterval()),
                     new AdminAppRoutes(admin, workflows.services),
                     new WebAppRoutes(workflows.services.webApp));
@@ -75,18 +90,23 @@ public final class Hexaflow implements AutoCloseable {
                 throw e.getCause() instanceof RuntimeException cause ? cause : e;
             }
             String baseUrl = "http://" + clientHost(config.host()) + ":" + server.port();
+            workflows.allowOwnOrigin(clientHost(config.host()).replace("[", "").replace("]", ""), server.port());
             Optional<ImportedApp> demo = storage.fresh() ? Optional.of(workflows.importDemo(baseUrl))
                     : Optional.empty();
             StartReport report = new StartReport(baseUrl, config.dataDir(),
                     adminToken.madeNow() ? Optional.of(adminToken.value()) : Optional.empty(), newCampusKey,
                     demo.map(ImportedApp::apiKey), demo.map(app -> baseUrl + "/apps/" + app.siteCode()));
-            return new Hexaflow(storage, server, report, workflows);
+            server.markReady();
+            return new Hexaflow(storage, server, report, workflows, campus, config.service().shutdownGrace());
         } catch (RuntimeException e) {
             if (ready != null) {
                 ready.exceptionally(failure -> Optional.empty()).join();
             }
             if (workflows != null) {
                 workflows.close();
+            }
+            if (campus != null) {
+                campus.close();
             }
             storage.close();
             throw e;
@@ -156,16 +176,40 @@ public final class Hexaflow implements AutoCloseable {
         return workflows.services;
     }
 
+    /**
+     * Stops gracefully: new requests get 503 and both probes say draining; the runs in flight get the grace
+     * period to finish and their answers and streams end as usual; what is left is then stopped as a stop does;
+     * requests still under way get a few seconds more; everything is committed; one line says what happened.
+     * Safe to call more than once: a later call returns at once.
+     */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         try {
-            server.close();
+            server.drain();
+            DrainRunsUseCase.Drained drained = workflows.services.drain.drain(grace);
+            boolean answered = server.awaitRequests(REQUESTS_AFTER_RUNS);
+            LOG.info("Shutting down: {} runs finished during the drain, {} were stopped{}{}", drained.finished(),
+                    drained.stopped(), drained.left() > 0 ? ", " + drained.left() + " did not end" : "",
+                    answered ? "" : "; some requests were still being answered");
         } finally {
             try {
-                workflows.close();
+                server.close();
             } finally {
-                storage.close();
+                try {
+                    campus.close();
+                    workflows.close();
+                } finally {
+                    storage.close();
+                }
             }
         }
+    }
+
+    /** Ends the grace period of a shutdown under way: the runs still in flight are stopped at once. */
+    public void hurry() {
+        workflows.services.drain.hurry();
     }
 }

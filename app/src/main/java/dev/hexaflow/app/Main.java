@@ -63,20 +63,20 @@ public final class Main {
         }
         if (command instanceof CommandLine.Command.Serve serve) {
             Hexaflow hexaflow = Hexaflow.start(serve.config());
-            Runtime.getRuntime().addShutdownHook(new Thread(hexaflow::close, "hexaflow-shutdown"));
+            ShutdownSignals.install(hexaflow);
             serving = true;
             hexaflow.report().print(out);
             return OK;
         }
         if (command instanceof CommandLine.Command.CreateCampusKey create) {
-            try (Storage storage = Storage.open(create.config().dataDir())) {
-                out.println(campus(storage).issueKey.issue());
+            try (Storage storage = Storage.open(create.config().dataDir()); CampusModule campus = campus(storage)) {
+                out.println(campus.issueKey.issue());
                 return OK;
             }
         }
         if (command instanceof CommandLine.Command.BanCampusKey ban) {
-            try (Storage storage = Storage.open(ban.config().dataDir())) {
-                campus(storage).banKey.ban(ban.key());
+            try (Storage storage = Storage.open(ban.config().dataDir()); CampusModule campus = campus(storage)) {
+                campus.banKey.ban(ban.key());
                 err.println("hexaflow: the key is banned");
                 return OK;
             } catch (BanCampusKeyUseCase.UnknownCampusKeyException e) {

@@ -13,21 +13,30 @@ import dev.hexaflow.application.app.port.out.RunRepository;
 import dev.hexaflow.application.app.service.AppServices;
 import dev.hexaflow.application.common.SecretGenerator;
 import dev.hexaflow.application.workflow.engine.WorkflowEngine;
+import dev.hexaflow.domain.net.IpAddress;
+import dev.hexaflow.domain.net.OutboundPolicy;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import dev.hexaflow.application.common.TimeOrderedIds;
 import org.jdbi.v3.core.Jdbi;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The workflow service's use cases on the Jdbi repositories, the blob store and the standard engine. Closing it
  * commits the writes its repositories have queued.
  */
 final class WorkflowModule implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(WorkflowModule.class);
 
     static final String DEMO_DSL = "/demo/holiday-counter.yml";
     static final String DEMO_FEED = "http://127.0.0.1:8080/v2/events/holidays.json";
@@ -38,6 +47,7 @@ final class WorkflowModule implements AutoCloseable {
     final WorkflowEngine engine;
     private final JdbiUploadRepository uploads;
     private final FileSystemBlobStore blobStore;
+    private final AtomicReference<OutboundPolicy> outbound;
 
     WorkflowModule(Jdbi jdbi, Path blobs, SecretGenerator secrets, Configuration config, Clock clock) {
         JdbiUploadRepository uploads = new JdbiUploadRepository(jdbi);
@@ -46,8 +56,9 @@ final class WorkflowModule implements AutoCloseable {
         this.blobStore = blobStore;
         this.runs = new JdbiRunRepository(jdbi);
         this.endUsers = new JdbiEndUserRepository(jdbi);
+        this.outbound = new AtomicReference<>(config.engine().outbound());
         this.engine = Engines.standard(config.engine(), remote -> new UploadedFileContents(uploads, blobStore,
-                remote));
+                remote), outbound::get);
         AppServices.Ports ports = new AppServices.Ports(new JdbiAppRepository(jdbi),
                 new JdbiWorkflowVersionRepository(jdbi), new JdbiAppKeyRepository(jdbi),
                 endUsers, uploads, blobStore, runs, new YamlWorkflowDslReader(), secrets,
@@ -62,6 +73,20 @@ final class WorkflowModule implements AutoCloseable {
             runs.close();
         } finally {
             endUsers.close();
+        }
+    }
+
+    /**
+     * Lets workflows call this server itself on the port it answers on (the demo app reads the campus feed this
+     * way); its API is what every client of the server reaches anyway.
+     */
+    void allowOwnOrigin(String host, int port) {
+        try {
+            for (InetAddress address : InetAddress.getAllByName(host)) {
+                outbound.updateAndGet(policy -> policy.allowingOwnOrigin(IpAddress.of(address.getAddress()), port));
+            }
+        } catch (UnknownHostException e) {
+            LOG.warn("The server's own host {} does not resolve; workflows cannot call this server", host);
         }
     }
 

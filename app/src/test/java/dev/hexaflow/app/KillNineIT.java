@@ -23,6 +23,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,10 +50,13 @@ class KillNineIT {
         Set<String> uploads = ConcurrentHashMap.newKeySet();
         Random random = new Random(42);
         String key = null;
+        String campusKey = null;
+        AtomicLong highestCount = new AtomicLong();
         for (int round = 0; round < 4; round++) {
             Server server = Server.start(data, log);
             if (key == null) {
                 key = server.demoKey;
+                campusKey = server.campusKey;
             }
             ServiceApi api = new ServiceApi(server.baseUrl, key);
             AtomicBoolean running = new AtomicBoolean(true);
@@ -63,6 +67,9 @@ class KillNineIT {
                 thread.start();
                 clients.add(thread);
             }
+            Thread campus = new Thread(countUsage(server.baseUrl, campusKey, running, highestCount));
+            campus.start();
+            clients.add(campus);
             Thread.sleep(700 + random.nextInt(1500));
             server.kill();
             running.set(false);
@@ -81,6 +88,11 @@ class KillNineIT {
             }
             assertThat(ServiceApi.json(api.get("/v1/workflows/logs?status=running")).get("total").asInt())
                     .as("no run stays running after a restart").isZero();
+            assertThat(highestCount.get()).as("some keyed campus calls were answered").isPositive();
+            long kept = ServiceApi.json(new ServiceApi(last.baseUrl, null).get("/v2/events/holidays.json?key="
+                    + campusKey)).get("meta").get("requests").asLong() - 1;
+            assertThat(kept).as("every usage count a client was answered is kept").isGreaterThanOrEqualTo(
+                    highestCount.get());
         } finally {
             last.stop();
         }
@@ -118,6 +130,24 @@ class KillNineIT {
         }
     }
 
+    /** Keyed holiday calls one after another, keeping the highest usage count answered. */
+    private static Runnable countUsage(String baseUrl, String campusKey, AtomicBoolean running, AtomicLong highest) {
+        ServiceApi client = new ServiceApi(baseUrl, null);
+        return () -> {
+            while (running.get()) {
+                try {
+                    HttpResponse<String> response = client.get("/v2/events/holidays.json?key=" + campusKey);
+                    if (response.statusCode() == 200) {
+                        highest.accumulateAndGet(ServiceApi.json(response).get("meta").get("requests").asLong(),
+                                Math::max);
+                    }
+                } catch (RuntimeException | AssertionError killed) {
+                    return;
+                }
+            }
+        };
+    }
+
     /** Every upload answered 201 has its record; every record has its blob; every blob has its record. */
     private static void assertUploadsAndBlobsMatch(Path data, Set<String> answered) throws Exception {
         Set<String> records = new HashSet<>();
@@ -142,11 +172,13 @@ class KillNineIT {
         final Process process;
         final String baseUrl;
         final String demoKey;
+        final String campusKey;
 
-        private Server(Process process, String baseUrl, String demoKey) {
+        private Server(Process process, String baseUrl, String demoKey, String campusKey) {
             this.process = process;
             this.baseUrl = baseUrl;
             this.demoKey = demoKey;
+            this.campusKey = campusKey;
         }
 
         static Server start(Path data, Path log) throws IOException {
@@ -160,10 +192,14 @@ class KillNineIT {
                     StandardCharsets.UTF_8));
             String baseUrl = null;
             String demoKey = null;
+            String campusKey = null;
             String line;
             while ((line = out.readLine()) != null) {
                 if (line.startsWith("Hexaflow is ready on ")) {
                     baseUrl = line.substring("Hexaflow is ready on ".length()).strip();
+                }
+                if (line.strip().startsWith("campus key")) {
+                    campusKey = line.strip().split("\\s+")[2];
                 }
                 if (line.strip().startsWith("demo app key")) {
                     demoKey = line.strip().split("\\s+")[3];
@@ -184,7 +220,7 @@ class KillNineIT {
             });
             drain.setDaemon(true);
             drain.start();
-            return new Server(process, baseUrl, demoKey);
+            return new Server(process, baseUrl, demoKey, campusKey);
         }
 
         void kill() throws InterruptedException {

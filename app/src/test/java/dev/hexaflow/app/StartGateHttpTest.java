@@ -49,4 +49,39 @@ class StartGateHttpTest {
             server.close();
         }
     }
+
+    @Test
+    void readinessSaysStartingUntilTheStartHasFinishedThenReadyThenDrainingWithoutBeingHeld() throws Exception {
+        CompletableFuture<Void> ready = new CompletableFuture<>();
+        JavalinHttpServer server = JavalinHttpServer.start("127.0.0.1", 0, 1024, List.of(), ready);
+        try {
+            HttpResponse<String> starting = get(server, "/readyz");
+            assertThat(starting.statusCode()).isEqualTo(503);
+            assertThat(starting.body()).isEqualTo("{\"status\":\"starting\"}");
+
+            ready.complete(null);
+            assertThat(get(server, "/readyz").statusCode()).as("the database is ready, the start not finished")
+                    .isEqualTo(503);
+            server.markReady();
+            assertThat(get(server, "/readyz").body()).isEqualTo("{\"status\":\"ready\"}");
+            assertThat(get(server, "/health").statusCode()).isEqualTo(200);
+
+            server.drain();
+            HttpResponse<String> draining = get(server, "/readyz");
+            assertThat(draining.statusCode()).isEqualTo(503);
+            assertThat(draining.body()).isEqualTo("{\"status\":\"draining\"}");
+            assertThat(get(server, "/health").body()).isEqualTo("{\"status\":\"draining\"}");
+            HttpResponse<String> refused = get(server, "/admin/apps");
+            assertThat(refused.statusCode()).isEqualTo(503);
+            assertThat(refused.body()).contains("\"code\":\"service_unavailable\"");
+        } finally {
+            server.close();
+        }
+    }
+
+    private static HttpResponse<String> get(JavalinHttpServer server, String path) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                + server.port() + path)).timeout(java.time.Duration.ofSeconds(5)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
 }

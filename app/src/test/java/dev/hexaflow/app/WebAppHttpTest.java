@@ -241,4 +241,61 @@ class WebAppHttpTest {
                     .isEqualTo(401);
         }
     }
+
+    /** Starts a streaming run of {@code millis} and answers its first event (task_id, workflow_run_id). */
+    private static JsonNode started(ServiceApi api, String user, int millis, java.util.List<java.io.InputStream> open)
+            throws Exception {
+        java.io.InputStream body = api.postStreaming("/v1/workflows/run", run(Map.of("millis", millis), "streaming",
+                user)).body();
+        open.add(body);
+        StringBuilder line = new StringBuilder();
+        for (int c = body.read(); c != '\n' && c >= 0; c = body.read()) {
+            line.append((char) c);
+        }
+        return new com.fasterxml.jackson.databind.ObjectMapper().readTree(line.substring("data: ".length()));
+    }
+
+    private static String statusWhenOver(ServiceApi api, String runId) throws InterruptedException {
+        for (int i = 0; i < 100; i++) {
+            String status = json(api.get("/v1/workflows/run/" + runId)).get("status").asText();
+            if (!status.equals("running")) {
+                return status;
+            }
+            Thread.sleep(50);
+        }
+        return "running";
+    }
+
+    @Test
+    void aStopFromAnotherUserOfTheSameAppIsAnsweredButStopsNothing() throws Exception {
+        JsonNode slow = server.importApp("slow.yml");
+        ServiceApi browserA = server.api(token(code(slow)));
+        ServiceApi browserB = server.api(token(code(slow)));
+        ServiceApi key = server.api(slow.get("api_key").asText());
+        java.util.List<java.io.InputStream> open = new java.util.ArrayList<>();
+        try {
+            JsonNode byA = started(browserA, "browser-a", 1500, open);
+            JsonNode byAda = started(key, "ada", 1500, open);
+            JsonNode stoppedByA = started(browserA, "browser-a", 20000, open);
+
+            HttpResponse<String> fromB = browserB.postJson("/v1/workflows/tasks/" + byA.get("task_id").asText()
+                    + "/stop", Map.of("user", "browser-b"));
+            HttpResponse<String> fromBob = key.postJson("/v1/workflows/tasks/" + byAda.get("task_id").asText()
+                    + "/stop", Map.of("user", "bob"));
+            HttpResponse<String> fromAItself = browserA.postJson("/v1/workflows/tasks/"
+                    + stoppedByA.get("task_id").asText() + "/stop", Map.of("user", "browser-a"));
+
+            for (HttpResponse<String> answer : List.of(fromB, fromBob, fromAItself)) {
+                assertThat(answer.statusCode()).isEqualTo(200);
+                assertThat(answer.body()).isEqualTo("{\"result\":\"success\"}");
+            }
+            assertThat(statusWhenOver(key, byA.get("workflow_run_id").asText())).isEqualTo("succeeded");
+            assertThat(statusWhenOver(key, byAda.get("workflow_run_id").asText())).isEqualTo("succeeded");
+            assertThat(statusWhenOver(key, stoppedByA.get("workflow_run_id").asText())).isEqualTo("stopped");
+        } finally {
+            for (java.io.InputStream body : open) {
+                body.close();
+            }
+        }
+    }
 }

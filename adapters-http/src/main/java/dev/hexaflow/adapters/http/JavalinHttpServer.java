@@ -28,10 +28,30 @@ public final class JavalinHttpServer implements AutoCloseable {
     /** How much of an unread body is read and dropped so that an early answer reaches its client. */
     private static final long DRAIN_LIMIT_BYTES = 256L * 1024 * 1024;
 
-    private final Javalin javalin;
+    private static final String UNAVAILABLE_MESSAGE =
+            "The server is shutting down and takes no new requests. Please try again shortly.";
 
-    private JavalinHttpServer(Javalin javalin) {
+    private final Javalin javalin;
+    private final Traffic traffic;
+
+    private JavalinHttpServer(Javalin javalin, Traffic traffic) {
         this.javalin = javalin;
+        this.traffic = traffic;
+    }
+
+    /**
+     * Whether the server is ready for traffic or draining, and the requests it is serving: each one counted from
+     * its first handler to its last, so that a drain can wait for answers and streams under way.
+     */
+    private static final class Traffic {
+        final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
+        volatile boolean ready;
+        volatile boolean draining;
+    }
+
+    /** The two probes: answered while draining, never counted as traffic, never held. */
+    private static boolean isProbe(Context ctx) {
+        return ctx.path().equals("/health") || ctx.path().equals("/readyz");
     }
 
     /**
@@ -95,6 +115,7 @@ public final class JavalinHttpServer implements AutoCloseable {
             CompletionStage<?> ready, ClientLimits limits) {
         CompletableFuture<?> gate = ready.toCompletableFuture();
         ClientLimitHandler clientLimit = new ClientLimitHandler(limits);
+        Traffic traffic = new Traffic();
         Javalin javalin = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.startup.showOldJavalinVersionWarning = false;
@@ -123,12 +144,37 @@ public final class JavalinHttpServer implements AutoCloseable {
                 connector.setIdleTimeout(limits.idleTimeout().toMillis());
                 return connector;
             });
-            config.routes.before(ctx -> gate.join());
-            config.routes.get("/health", ctx -> ctx.contentType("application/json").result("{\"status\":\"ok\"}"));
+            config.routes.before(ctx -> {
+                if (!ctx.path().equals("/readyz")) {
+                    gate.join();
+                }
+                if (isProbe(ctx)) {
+                    return;
+                }
+                if (traffic.draining) {
+                    unavailable(ctx, groups);
+                    ctx.skipRemainingHandlers();
+                    return;
+                }
+                traffic.inFlight.incrementAndGet();
+                ctx.attribute(COUNTED, Boolean.TRUE);
+            });
+            // Liveness: the process answers. While draining, 503 as well, so that a balancer that knows only this
+            // check moves away; an orchestrator restarts nothing that is stopping already.
+            config.routes.get("/health", ctx -> probe(ctx, !traffic.draining, traffic.draining ? "draining" : "ok"));
+            // Readiness: send traffic here. Not before the start has finished, not while draining.
+            config.routes.get("/readyz", ctx -> probe(ctx, traffic.ready && !traffic.draining,
+                    traffic.draining ? "draining" : traffic.ready ? "ready" : "starting"));
             for (RouteGroup group : groups) {
                 group.addTo(config.routes);
             }
             config.routes.after(JavalinHttpServer::drainUnreadBody);
+            config.routes.after(ctx -> {
+                if (ctx.attribute(COUNTED) != null) {
+                    ctx.attribute(COUNTED, null);
+                    traffic.inFlight.decrementAndGet();
+                }
+            });
             config.routes.exception(HttpResponseException.class, (e, ctx) -> httpError(ctx, e.getStatus(),
                     e.getMessage()));
             config.routes.exception(Exception.class, (e, ctx) -> {
@@ -149,7 +195,55 @@ public final class JavalinHttpServer implements AutoCloseable {
             javalin.stop();
             throw new PortUnavailableException(host, port, e);
         }
-        return new JavalinHttpServer(javalin);
+        return new JavalinHttpServer(javalin, traffic);
+    }
+
+    private static final String COUNTED = "hexaflow.counted";
+
+    private static void probe(Context ctx, boolean up, String status) {
+        ResponseBodies.write(ctx, up ? 200 : 503, "application/json",
+                ("{\"status\":\"" + status + "\"}").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    /** A request that came while draining: 503, in the error shape of the API it was for. */
+    private static void unavailable(Context ctx, List<RouteGroup> groups) {
+        ctx.header("Connection", "close");
+        ctx.header("Retry-After", "5");
+        for (RouteGroup group : groups) {
+            java.util.Optional<RouteGroup.RefusedAnswer> answer = group.refused(ctx.path(), 503);
+            if (answer.isPresent()) {
+                ResponseBodies.write(ctx, answer.get().status(), answer.get().contentType(), answer.get().body());
+                return;
+            }
+        }
+        JsonResponses.error(ctx, 503, "service_unavailable", UNAVAILABLE_MESSAGE);
+    }
+
+    /** The start has finished: the readiness probe answers ready from now on, until a drain. */
+    public void markReady() {
+        traffic.ready = true;
+    }
+
+    /** New requests get 503 from now on, and both probes say draining; requests under way go on. */
+    public void drain() {
+        traffic.draining = true;
+    }
+
+    /** Waits up to {@code timeout} for the requests under way to be answered; answers whether they all were. */
+    public boolean awaitRequests(java.time.Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (traffic.inFlight.get() > 0) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

@@ -7,9 +7,11 @@ import dev.hexaflow.adapters.persistence.jdbi.JdbiCampusDataRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiCampusKeyRepository;
 import dev.hexaflow.application.campus.port.out.CampusDataRepository;
 import dev.hexaflow.application.campus.port.out.CampusKeyRepository;
+import dev.hexaflow.domain.campus.CampusKey;
 import dev.hexaflow.domain.campus.FeedMethod;
 import dev.hexaflow.domain.campus.Holiday;
 import dev.hexaflow.domain.campus.Tutor;
+import dev.hexaflow.domain.secret.SecretHash;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.List;
@@ -30,12 +32,50 @@ class JdbiRepositoriesTest {
 
     @Nested
     class Keys extends CampusKeyRepositoryContract {
-        private final CampusKeyRepository repository = new JdbiCampusKeyRepository(database.jdbi());
+        private final JdbiCampusKeyRepository repository = new JdbiCampusKeyRepository(database.jdbi());
 
         @Override
         protected CampusKeyRepository repository() {
             return repository;
         }
+
+        @AfterEach
+        void stopCounting() {
+            repository.close();
+        }
+    }
+
+    @Test
+    void aCountAnsweredIsCommittedAlready() {
+        SecretHash hash = SecretHash.of("kept-key");
+        try (JdbiCampusKeyRepository keys = new JdbiCampusKeyRepository(database.jdbi())) {
+            keys.add(CampusKey.issued(hash));
+            for (int i = 1; i <= 50; i++) {
+                assertThat(keys.recordUse(hash)).isEqualTo(i);
+                assertThat(storedCount(hash)).as("committed before it is answered").isEqualTo(i);
+            }
+        }
+    }
+
+    @Test
+    void countsNotWaitedForAreAllCommittedByClose() {
+        SecretHash hash = SecretHash.of("deferred-key");
+        try (JdbiCampusKeyRepository keys = new JdbiCampusKeyRepository(database.jdbi(), false)) {
+            keys.add(CampusKey.issued(hash));
+            for (int i = 0; i < 5_000; i++) {
+                keys.recordUse(hash);
+            }
+        }
+        assertThat(storedCount(hash)).isEqualTo(5_000);
+        try (JdbiCampusKeyRepository reopened = new JdbiCampusKeyRepository(database.jdbi())) {
+            assertThat(reopened.recordUse(hash)).isEqualTo(5_001);
+        }
+    }
+
+    private long storedCount(SecretHash hash) {
+        return database.jdbi().withHandle(handle -> handle
+                .createQuery("SELECT requests FROM campus_key WHERE key_hash = :hash")
+                .bind("hash", hash.hex()).mapTo(Long.class).one());
     }
 
     @Nested

@@ -32,8 +32,9 @@ class DocumentAndModelNodesTest {
 
     static final FakeHttpTarget FILES = new FakeHttpTarget();
     static final FakeModelServer MODEL = new FakeModelServer();
-    static final WorkflowEngine ENGINE = Engines.standard(EngineConfiguration.fromEnvironment(Map.of())
-            .withLlm(MODEL.baseUrl(), null));
+    /** Files are served on loopback, which the operator allows here as an operator would. */
+    static final WorkflowEngine ENGINE = Engines.standard(EngineConfiguration.fromEnvironment(
+            Map.of("HEXAFLOW_OUTBOUND_ALLOW", "127.0.0.1")).withLlm(MODEL.baseUrl(), null));
 
     @AfterAll
     static void stop() {

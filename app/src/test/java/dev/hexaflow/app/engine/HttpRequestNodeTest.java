@@ -24,7 +24,9 @@ import org.junit.jupiter.api.Test;
 class HttpRequestNodeTest {
 
     static final FakeHttpTarget TARGET = new FakeHttpTarget();
-    static final WorkflowEngine ENGINE = Engines.standard(EngineConfiguration.fromEnvironment(Map.of()));
+    /** The target is on loopback, which the operator allows here as an operator would. */
+    static final WorkflowEngine ENGINE = Engines.standard(EngineConfiguration.fromEnvironment(
+            Map.of("HEXAFLOW_OUTBOUND_ALLOW", "127.0.0.1")));
 
     @AfterAll
     static void stop() {
@@ -171,5 +173,28 @@ class HttpRequestNodeTest {
 
         assertThat((System.nanoTime() - asked) / 1e9).isLessThan(1.0);
         assertThat(run.status()).isEqualTo(RunStatus.STOPPED);
+    }
+
+    @Test
+    void aUrlWhoseValueHoldsCharactersAUrlCannotCarryGoesOutPercentEncodedAsDifySendsIt() {
+        WorkflowRun query = run(http("url: '" + TARGET.url("/echo") + "?q={{#start.q#}}'"),
+                "hello world | \" < > { } ^ ` \\ é 100% %41");
+        assertThat(query.status()).as(query.error()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(last().uri()).isEqualTo("/echo?q=hello%20world%20%7C%20%22%20%3C%20%3E%20%7B%20%7D%20%5E%20%60"
+                + "%20%5C%20%C3%A9%20100%25%20%41");
+
+        WorkflowRun path = run(http("url: '" + TARGET.url("/echo/{{#start.q#}}") + "'"), "a b[1]?c=d e");
+        assertThat(path.status()).as(path.error()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(last().uri()).isEqualTo("/echo/a%20b%5B1%5D?c=d%20e");
+    }
+
+    @Test
+    void aUrlThatIsNotHttpFailsTheNodeWithDifysMessage() {
+        for (String url : List.of("{{#start.q#}}", "ftp://{{#start.q#}}/x", "{{#start.q#}}/echo")) {
+            WorkflowRun run = run(http("url: '" + url + "'"), "127.0.0.1");
+
+            assertThat(run.status()).as(url).isEqualTo(RunStatus.FAILED);
+            assertThat(run.error()).as(url).isEqualTo("url should start with http:// or https://");
+        }
     }
 }

@@ -125,7 +125,7 @@ class UpstreamFaultsTest {
 
     private static WorkflowRun runHttp(String url, int readSeconds, int maxSeconds) throws Exception {
         WorkflowEngine engine = Engines.standard(EngineConfiguration.fromEnvironment(Map.of(
-                "HEXAFLOW_MAX_RUN_SECONDS", String.valueOf(maxSeconds))));
+                "HEXAFLOW_MAX_RUN_SECONDS", String.valueOf(maxSeconds), "HEXAFLOW_OUTBOUND_ALLOW", "127.0.0.1")));
         Workflow workflow = Dsl.read(Dsl.httpGet(url, readSeconds));
         return runToEnd(engine, workflow, Map.of());
     }

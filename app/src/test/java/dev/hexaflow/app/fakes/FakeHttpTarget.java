@@ -16,7 +16,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A real HTTP server on loopback for http-request tests. {@code /echo} answers JSON, {@code /status/N} answers
  * status N, {@code /slow} answers after three seconds and {@code /wait/MS} after MS milliseconds,
- * {@code /image} answers PNG bytes. It keeps each request.
+ * {@code /image} answers PNG bytes, {@code /redirect/N?to=URL} answers status N with Location URL (as given,
+ * percent-decoded). It keeps each request.
  */
 public final class FakeHttpTarget implements AutoCloseable {
 
@@ -85,6 +86,10 @@ public final class FakeHttpTarget implements AutoCloseable {
                     Thread.currentThread().interrupt();
                 }
                 reply(exchange, 200, "text/plain", "late");
+            } else if (path.startsWith("/redirect/")) {
+                String to = exchange.getRequestURI().getQuery().substring("to=".length());
+                exchange.getResponseHeaders().set("Location", to);
+                exchange.sendResponseHeaders(Integer.parseInt(path.substring("/redirect/".length())), -1);
             } else if (path.equals("/image")) {
                 byte[] png = {(byte) 0x89, 'P', 'N', 'G', 13, 10, 26, 10, 0, 0};
                 exchange.getResponseHeaders().set("Content-Type", "image/png");

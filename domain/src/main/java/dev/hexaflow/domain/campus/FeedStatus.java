@@ -9,6 +9,8 @@ public enum FeedStatus {
     BANNED_KEY(403, "The provided API key has been banned"),
     LIMIT_REACHED(429, "API request limit reached"),
     INVALID_METHOD(501, "Invalid method"),
+    /** Hexaflow's own: the server is shutting down (the real API had no such code). */
+    UNAVAILABLE(503, "Service temporarily unavailable"),
     KEY_REQUIRED(511, "API key is required (?key=)");
 
     private final int code;

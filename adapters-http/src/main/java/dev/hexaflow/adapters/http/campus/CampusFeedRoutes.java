@@ -55,7 +55,8 @@ public final class CampusFeedRoutes implements RouteGroup {
         if (!rawPath.equals("/v2") && !rawPath.startsWith("/v2/")) {
             return Optional.empty();
         }
-        CampusFeedAnswer answer = feed.serve(new CampusFeedQuery("", "", "", null, null));
+        CampusFeedAnswer answer = status == 503 ? feed.unavailable()
+                : feed.serve(new CampusFeedQuery("", "", "", null, null));
         return Optional.of(new RefusedAnswer(answer.httpStatus(), answer.rendered().contentType(),
                 answer.rendered().body()));
     }

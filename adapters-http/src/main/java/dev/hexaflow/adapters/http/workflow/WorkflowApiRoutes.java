@@ -17,7 +17,6 @@ import dev.hexaflow.application.app.service.AppServices;
 import dev.hexaflow.application.workflow.engine.RunHandle;
 import dev.hexaflow.application.workflow.engine.RunListener;
 import dev.hexaflow.domain.app.App;
-import dev.hexaflow.domain.workflow.RunEvent;
 import dev.hexaflow.domain.workflow.Values;
 import dev.hexaflow.domain.workflow.WorkflowRun;
 import io.javalin.config.RoutesConfig;
@@ -25,7 +24,6 @@ import io.javalin.http.Context;
 import io.javalin.http.UploadedFile;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -38,12 +36,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Dify's workflow-app Service API under {@code /v1}: bearer-key auth with Dify's messages, every error as
@@ -53,7 +45,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class WorkflowApiRoutes implements RouteGroup {
 
-    private static final Logger LOG = LoggerFactory.getLogger(WorkflowApiRoutes.class);
     private static final ObjectMapper JSON = ResponseBodies.jsonMapper();
 
     private final AppServices services;
@@ -153,62 +144,12 @@ public final class WorkflowApiRoutes implements RouteGroup {
         RunWorkflowCommand command = new RunWorkflowCommand(appId, workflowId, user(body),
                 (Map<String, Object>) inputs, files == null ? List.of() : List.copyOf((List<?>) files));
         if (streaming) {
-            stream(ctx, command);
+            RunEventStream.write(ctx, pingInterval, listener -> services.run.start(command, listener));
         } else {
             RunHandle handle = services.run.start(command, RunListener.NONE);
             WorkflowRun run = handle.await();
             json(ctx, 200, DifyWire.completion(run, handle.taskId()));
         }
-    }
-
-    /**
-     * Writes the run's events as they come, and a ping whenever none came for a while. Events wait in a queue the
-     * run never blocks on; a client that goes away only stops the writing.
-     */
-    private void stream(Context ctx, RunWorkflowCommand command) {
-        BlockingQueue<RunEvent> events = new LinkedBlockingQueue<>();
-        AtomicBoolean gone = new AtomicBoolean();
-        RunHandle handle = services.run.start(command, event -> {
-            if (!gone.get()) {
-                events.add(event);
-            }
-        });
-        ctx.status(200);
-        ctx.res().setContentType("text/event-stream; charset=utf-8");
-        ctx.res().setHeader("Cache-Control", "no-cache");
-        ctx.res().setHeader("X-Accel-Buffering", "no");
-        try {
-            OutputStream out = ctx.res().getOutputStream();
-            out.flush();
-            while (true) {
-                RunEvent event = events.poll(pingInterval.toMillis(), TimeUnit.MILLISECONDS);
-                if (event == null) {
-                    if (handle.isDone() && events.isEmpty()) {
-                        break;
-                    }
-                    out.write("event: ping\n\n".getBytes(StandardCharsets.UTF_8));
-                } else {
-                    out.write(DifyWire.frame(DifyWire.event(event, handle.runId(), handle.taskId()))
-                            .getBytes(StandardCharsets.UTF_8));
-                }
-                out.flush();
-                if (event != null && handle.isDone() && events.isEmpty() && ends(event)) {
-                    break;
-                }
-            }
-        } catch (IOException e) {
-            gone.set(true);
-            events.clear();
-            LOG.debug("The client of task {} went away; the run goes on", handle.taskId());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            gone.set(true);
-        }
-    }
-
-    /** The last event of a stream: the run's end, or the end of its speech. */
-    private static boolean ends(RunEvent event) {
-        return event instanceof RunEvent.WorkflowFinished || event instanceof RunEvent.TtsMessageEnd;
     }
 
     private void detail(Context ctx, String appId) {

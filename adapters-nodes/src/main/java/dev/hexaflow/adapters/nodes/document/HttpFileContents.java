@@ -1,27 +1,31 @@
 package dev.hexaflow.adapters.nodes.document;
 
+import dev.hexaflow.adapters.nodes.net.OutboundExchange;
 import dev.hexaflow.application.workflow.engine.StopSignal;
 import dev.hexaflow.application.workflow.port.out.FileContents;
 import dev.hexaflow.domain.workflow.FileValue;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
+import java.util.List;
 
 /**
- * Files given by URL, fetched over HTTP(S) up to a size limit. Uploaded files (local_file) need the server's
+ * Files given by URL, fetched over HTTP(S) up to a size limit, every target (redirects included) checked by the
+ * outbound policy. Uploaded files (local_file) need the server's
  * file store, which a server wires in front of this.
  */
 public final class HttpFileContents implements FileContents {
 
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10))
-            .followRedirects(HttpClient.Redirect.NORMAL).build();
+            .followRedirects(HttpClient.Redirect.NEVER).build();
+    private final OutboundExchange outbound;
     private final long maxBytes;
 
-    public HttpFileContents(long maxBytes) {
+    /** @param outbound where the policy on the addresses a workflow may reach is enforced */
+    public HttpFileContents(OutboundExchange outbound, long maxBytes) {
+        this.outbound = outbound;
         this.maxBytes = maxBytes;
     }
 
@@ -32,15 +36,14 @@ public final class HttpFileContents implements FileContents {
             throw new FileException("file " + file.filename() + " has no URL and this server has no store of "
                     + "uploaded files", null);
         }
-        CompletableFuture<HttpResponse<InputStream>> exchange;
+        OutboundExchange.Outgoing request;
         try {
-            exchange = client.sendAsync(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(60))
-                    .GET().build(), HttpResponse.BodyHandlers.ofInputStream());
+            request = new OutboundExchange.Outgoing(URI.create(url), "GET", List.of(), null);
         } catch (IllegalArgumentException e) {
             throw new FileException("'" + url + "' is not a URL", e);
         }
-        try (AutoCloseable cancel = stop.onStop(() -> exchange.cancel(true))) {
-            HttpResponse<InputStream> response = exchange.get();
+        try {
+            HttpResponse<InputStream> response = outbound.send(client, request, Duration.ofSeconds(60), stop);
             try (InputStream in = response.body()) {
                 if (response.statusCode() >= 400) {
                     throw new FileException(response.statusCode() + " from " + url, null);
@@ -53,6 +56,10 @@ public final class HttpFileContents implements FileContents {
             }
         } catch (FileException e) {
             throw e;
+        } catch (OutboundExchange.RefusedException e) {
+            throw new FileException(e.getMessage(), e);
+        } catch (java.net.UnknownHostException e) {
+            throw new FileException(url + ": unknown host " + e.getMessage(), e);
         } catch (Exception e) {
             Throwable cause = e.getCause() != null ? e.getCause() : e;
             throw new FileException(url + ": " + cause.getMessage(), e);

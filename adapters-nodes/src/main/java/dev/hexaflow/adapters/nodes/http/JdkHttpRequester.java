@@ -1,13 +1,14 @@
 package dev.hexaflow.adapters.nodes.http;
 
+import dev.hexaflow.adapters.nodes.net.OutboundExchange;
 import dev.hexaflow.application.workflow.engine.StopSignal;
+import dev.hexaflow.domain.net.OutboundPolicy;
 import dev.hexaflow.application.workflow.port.out.HttpRequester;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpConnectTimeoutException;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.security.SecureRandom;
@@ -17,9 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import javax.net.ssl.SSLContext;
@@ -28,38 +27,38 @@ import javax.net.ssl.X509TrustManager;
 
 /**
  * HTTP through the JDK's client: one client per (connect timeout, TLS checking) pair, the read timeout per
- * request, the exchange cancelled when the run stops, and the body read no further than its limit. Headers the
- * JDK sets itself (Host, Content-Length, Connection...) are left to it.
+ * request, every target (redirects included) checked by the outbound policy, the exchange cancelled when the run
+ * stops, and the body read no further than its limit. Headers the JDK sets itself (Host, Content-Length,
+ * Connection...) are left to it.
  */
 public final class JdkHttpRequester implements HttpRequester {
 
-    private static final Set<String> JDK_HEADERS = Set.of("host", "content-length", "connection", "expect",
-            "upgrade", "transfer-encoding", "keep-alive", "te", "trailer");
-
     private final Map<String, HttpClient> clients = new ConcurrentHashMap<>();
+
+    private final OutboundExchange outbound;
+
+    /** Held to the default outbound policy: no loopback, link-local, unspecified or private address. */
+    public JdkHttpRequester() {
+        this(new OutboundExchange(() -> OutboundPolicy.DEFAULT));
+    }
+
+    /** @param outbound where the policy on the addresses a workflow may reach is enforced */
+    public JdkHttpRequester(OutboundExchange outbound) {
+        this.outbound = outbound;
+    }
 
     @Override
     public HttpAnswer send(HttpCall call, StopSignal stop) {
-        HttpRequest request;
+        OutboundExchange.Outgoing request;
         try {
-            HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create(call.url()))
-                    .timeout(call.readTimeout())
-                    .method(call.method(), call.body().length == 0 && !hasBody(call.method())
-                            ? HttpRequest.BodyPublishers.noBody()
-                            : HttpRequest.BodyPublishers.ofByteArray(call.body()));
-            for (Map.Entry<String, String> header : call.headers()) {
-                if (!JDK_HEADERS.contains(header.getKey().toLowerCase(Locale.ROOT))) {
-                    builder.header(header.getKey(), header.getValue());
-                }
-            }
-            request = builder.build();
+            request = new OutboundExchange.Outgoing(URI.create(call.url()), call.method(), call.headers(),
+                    call.body());
         } catch (IllegalArgumentException e) {
             throw new HttpException("The request cannot be made: " + e.getMessage(), e);
         }
-        CompletableFuture<HttpResponse<InputStream>> exchange = client(call.connectTimeout(), call.verifyTls())
-                .sendAsync(request, HttpResponse.BodyHandlers.ofInputStream());
-        try (AutoCloseable cancel = stop.onStop(() -> exchange.cancel(true))) {
-            HttpResponse<InputStream> response = exchange.get();
+        try {
+            HttpResponse<InputStream> response = outbound.send(client(call.connectTimeout(), call.verifyTls()),
+                    request, call.readTimeout(), stop);
             byte[] body;
             try (InputStream in = response.body()) {
                 body = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, call.maxResponseBytes() + 1));
@@ -75,6 +74,8 @@ public final class JdkHttpRequester implements HttpRequester {
                 }
             });
             return new HttpAnswer(response.statusCode(), headers, body);
+        } catch (OutboundExchange.RefusedException e) {
+            throw new HttpException(e.getMessage(), e);
         } catch (CancellationException e) {
             throw new HttpException("The request was cancelled: the run was stopped", e);
         } catch (ExecutionException e) {
@@ -84,14 +85,12 @@ public final class JdkHttpRequester implements HttpRequester {
             throw new HttpException("The request was interrupted", e);
         } catch (HttpException e) {
             throw e;
+        } catch (IllegalArgumentException e) {
+            throw new HttpException("The request cannot be made: " + e.getMessage(), e);
         } catch (Exception e) {
-            // Reading the body broke off: the target hung up or the read timed out half way.
+            // Resolving the host failed, or reading the body broke off (the target hung up or timed out half way).
             throw new HttpException(describe(call, e), e);
         }
-    }
-
-    private static boolean hasBody(String method) {
-        return method.equals("POST") || method.equals("PUT") || method.equals("PATCH");
     }
 
     private static String describe(HttpCall call, Throwable cause) {
@@ -100,6 +99,9 @@ public final class JdkHttpRequester implements HttpRequester {
         }
         if (cause instanceof HttpTimeoutException) {
             return "Reading from " + call.url() + " timed out after " + call.readTimeout().toSeconds() + "s";
+        }
+        if (cause instanceof java.net.UnknownHostException) {
+            return "Request to " + call.url() + " failed: unknown host " + cause.getMessage();
         }
         if (cause instanceof IOException) {
             return "Request to " + call.url() + " failed: " + (cause.getMessage() == null
@@ -112,7 +114,7 @@ public final class JdkHttpRequester implements HttpRequester {
         return clients.computeIfAbsent(connectTimeout.toMillis() + "/" + verifyTls, key -> {
             HttpClient.Builder builder = HttpClient.newBuilder()
                     .connectTimeout(connectTimeout)
-                    .followRedirects(HttpClient.Redirect.NORMAL);
+                    .followRedirects(HttpClient.Redirect.NEVER);
             if (!verifyTls) {
                 builder.sslContext(trustingEveryone());
             }

@@ -2,6 +2,7 @@ package dev.hexaflow.application.app.service;
 
 import dev.hexaflow.application.app.port.in.AuthenticateUseCase;
 import dev.hexaflow.application.app.port.in.DescribeAppUseCase;
+import dev.hexaflow.application.app.port.in.DrainRunsUseCase;
 import dev.hexaflow.application.app.port.in.GetRunUseCase;
 import dev.hexaflow.application.app.port.in.ImportAppUseCase;
 import dev.hexaflow.application.app.port.in.ListAppsUseCase;
@@ -50,6 +51,7 @@ public final class AppServices {
     public final ListRunLogsUseCase logs;
     public final UploadFileUseCase upload;
     public final DescribeAppUseCase describe;
+    public final DrainRunsUseCase drain;
 
     /** @param maxRunsPerApp runs in flight per app before 429; 0 for no limit */
     public AppServices(Ports ports, WorkflowEngine engine, UploadLimits limits, int maxRunsPerApp, Clock clock,
@@ -67,6 +69,7 @@ public final class AppServices {
         this.run = new RunWorkflowService(ports.apps(), ports.versions(), ports.endUsers(), ports.uploads(),
                 ports.runs(), ports.reader(), engine, tasks, maxRunsPerApp, clock, ids);
         this.stop = new StopTaskService(tasks);
+        this.drain = new DrainRunsService(tasks);
         this.getRun = new GetRunService(ports.runs());
         this.logs = new ListRunLogsService(ports.runs());
         this.upload = new UploadFileService(ports.uploads(), ports.endUsers(), ports.blobs(), limits, clock, ids);

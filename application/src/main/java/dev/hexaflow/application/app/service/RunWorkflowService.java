@@ -106,7 +106,7 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
             RunRecorder recorder = new RunRecorder(runs, app.id(), request.taskId(), endUser, version.version(),
                     ids.get(), listener);
             RunHandle handle = engine.start(workflow, request, recorder);
-            tasks.track(app.id(), handle);
+            tasks.track(app.id(), user, handle);
             return handle;
         } catch (InvalidInputsException e) {
             tasks.release(app.id());

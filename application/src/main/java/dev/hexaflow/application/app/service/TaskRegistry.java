@@ -1,22 +1,33 @@
 package dev.hexaflow.application.app.service;
 
+import dev.hexaflow.application.app.port.in.ApiError;
+import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.workflow.engine.RunHandle;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** The runs in flight, by task id for stop, and counted per app for the concurrency limit. */
+/**
+ * The runs in flight, by task id for stop (by the user who started them), and counted per app for the limit;
+ * once closed, it takes no new run, so that the runs in flight can be waited for.
+ */
 final class TaskRegistry {
 
-    private record Task(String appId, RunHandle handle) {
+    private record Task(String appId, String user, RunHandle handle) {
     }
 
     private final Map<String, Task> tasks = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> perApp = new ConcurrentHashMap<>();
+    private volatile boolean closed;
 
     /** Takes a place for a run of the app; false when {@code limit} (above 0) runs are in flight already. */
     boolean reserve(String appId, int limit) {
+        if (closed) {
+            throw new ApiException(ApiError.SERVICE_UNAVAILABLE,
+                    "The server is shutting down and takes no new runs. Please try again shortly.");
+        }
         AtomicInteger count = perApp.computeIfAbsent(appId, id -> new AtomicInteger());
         while (true) {
             int now = count.get();
@@ -33,21 +44,38 @@ final class TaskRegistry {
         perApp.get(appId).decrementAndGet();
     }
 
-    /** Keeps the run until it ends, then frees its place. */
-    void track(String appId, RunHandle handle) {
-        tasks.put(handle.taskId(), new Task(appId, handle));
+    /** Keeps the run of the app's end user {@code user} until it ends, then frees its place. */
+    void track(String appId, String user, RunHandle handle) {
+        tasks.put(handle.taskId(), new Task(appId, user, handle));
         handle.finished().whenComplete((run, error) -> {
             tasks.remove(handle.taskId());
             release(appId);
         });
     }
 
-    Optional<RunHandle> find(String appId, String taskId) {
+    /** The task, if it is in flight, of this app and started by this user. */
+    Optional<RunHandle> find(String appId, String taskId, String user) {
         Task task = tasks.get(taskId);
-        return task != null && task.appId().equals(appId) ? Optional.of(task.handle()) : Optional.empty();
+        return task != null && task.appId().equals(appId) && task.user().equals(user) ? Optional.of(task.handle())
+                : Optional.empty();
     }
 
     int inFlight() {
         return tasks.size();
+    }
+
+    /** Runs with a place taken: those in flight and those about to start. */
+    int reserved() {
+        return perApp.values().stream().mapToInt(AtomicInteger::get).sum();
+    }
+
+    /** From now on, {@link #reserve} refuses every run. */
+    void close() {
+        closed = true;
+    }
+
+    /** The runs in flight now. */
+    List<RunHandle> running() {
+        return tasks.values().stream().map(Task::handle).toList();
     }
 }

@@ -75,6 +75,11 @@ public final class CampusFeedService implements ServeCampusFeedUseCase {
         return new CampusFeedAnswer(envelope, renderer.render(envelope, format.get(), callback));
     }
 
+    @Override
+    public CampusFeedAnswer unavailable() {
+        return error(FeedStatus.UNAVAILABLE, FeedMeta.NO_KEY, Optional.empty(), OutputFormat.JSON, Optional.empty());
+    }
+
     private CampusFeedAnswer error(FeedStatus status, long requests, Optional<FeedMethod> method,
             OutputFormat format, Optional<JsonpCallback> callback) {
         FeedEnvelope envelope = FeedEnvelope.error(new FeedMeta(requests, now(), status, method));

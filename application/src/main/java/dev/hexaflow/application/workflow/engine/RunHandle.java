@@ -32,7 +32,12 @@ public final class RunHandle {
 
     /** Asks the run to stop; it ends {@code stopped}, cancelling model, HTTP and code calls in flight. */
     public void stop() {
-        state.stop(RunState.StopKind.USER, "Workflow stopped by the user.");
+        stop("Workflow stopped by the user.");
+    }
+
+    /** As {@link #stop()}, with the reason the run's error then gives. */
+    public void stop(String reason) {
+        state.stop(RunState.StopKind.USER, reason);
     }
 
     public boolean isDone() {

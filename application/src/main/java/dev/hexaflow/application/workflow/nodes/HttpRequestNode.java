@@ -82,7 +82,7 @@ public final class HttpRequestNode implements NodeExecutor {
         return PreparedNode.of(references, Optional.of(Set.of("status_code", "body", "headers", "files")), context -> {
             VariablePool pool = context.pool();
             List<Map.Entry<String, String>> headerList = new ArrayList<>(lines(pool.render(headers)));
-            String target = withParams(pool.render(url).strip(), lines(pool.render(params)));
+            String target = withParams(RequestUrl.of(pool.render(url).strip()), lines(pool.render(params)));
             authorize(auth, pool, headerList);
             byte[] payload = body(bodyType, bodyItems(body), pool, headerList);
             HttpCall call = new HttpCall(method.toUpperCase(Locale.ROOT), target, headerList, payload, connect,

@@ -15,7 +15,8 @@ public enum ApiError {
     FILE_TOO_LARGE("file_too_large", 413),
     UNSUPPORTED_FILE_TYPE("unsupported_file_type", 415),
     UNSUPPORTED_MEDIA_TYPE("unsupported_media_type", 415),
-    TOO_MANY_REQUESTS("too_many_requests", 429);
+    TOO_MANY_REQUESTS("too_many_requests", 429),
+    SERVICE_UNAVAILABLE("service_unavailable", 503);
 
     private final String code;
     private final int status;

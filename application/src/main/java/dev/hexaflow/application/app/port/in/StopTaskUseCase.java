@@ -1,6 +1,9 @@
 package dev.hexaflow.application.app.port.in;
 
-/** Stops an app's running task; answers quietly for a task that is unknown or over, as Dify does. */
+/**
+ * Stops a running task of an app that the same user started; answers quietly for a task that is unknown, over or
+ * another user's, as Dify does.
+ */
 public interface StopTaskUseCase {
 
     /** @throws ApiException INVALID_PARAM when no user is given */

@@ -4,4 +4,7 @@ package dev.hexaflow.application.campus.port.in;
 public interface ServeCampusFeedUseCase {
 
     CampusFeedAnswer serve(CampusFeedQuery query);
+
+    /** The envelope of a call the server cannot serve now (it is shutting down), in JSON. */
+    CampusFeedAnswer unavailable();
 }

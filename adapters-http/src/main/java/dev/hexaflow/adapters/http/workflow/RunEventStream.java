@@ -1,0 +1,92 @@
+package dev.hexaflow.adapters.http.workflow;
+
+import dev.hexaflow.application.workflow.engine.RunHandle;
+import dev.hexaflow.application.workflow.engine.RunListener;
+import dev.hexaflow.domain.workflow.RunEvent;
+import io.javalin.http.Context;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One run's events written as server-sent events, with a ping whenever none came for a while. Events wait in a
+ * queue the run never blocks on, and the run's end comes through the same queue, after its last event: the
+ * writer ends the response as soon as it takes the end, whatever the timing, with no flag to check between two
+ * waits. A client that goes away only stops the writing; the run goes on.
+ */
+final class RunEventStream implements RunListener {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RunEventStream.class);
+    private static final Object END = new Object();
+    private static final byte[] PING = "event: ping\n\n".getBytes(StandardCharsets.UTF_8);
+
+    private final BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
+    private final Duration pingInterval;
+    private volatile boolean gone;
+
+    private RunEventStream(Duration pingInterval) {
+        this.pingInterval = pingInterval;
+    }
+
+    /**
+     * Starts a run with a stream as its listener and writes the stream to the response until the run ends or the
+     * client leaves.
+     *
+     * @param start starts the run with the listener it is given
+     */
+    static void write(Context ctx, Duration pingInterval, Function<RunListener, RunHandle> start) {
+        RunEventStream stream = new RunEventStream(pingInterval);
+        RunHandle handle = start.apply(stream);
+        // The engine emits every event before it completes the run's future, so the end queues after them.
+        handle.finished().whenComplete((run, failure) -> stream.queue.add(END));
+        ctx.status(200);
+        ctx.res().setContentType("text/event-stream; charset=utf-8");
+        ctx.res().setHeader("Cache-Control", "no-cache");
+        ctx.res().setHeader("X-Accel-Buffering", "no");
+        try {
+            stream.send(ctx.res().getOutputStream(), handle);
+        } catch (IOException e) {
+            stream.leave();
+            LOG.debug("The client of task {} went away; the run goes on", handle.taskId());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            stream.leave();
+        }
+    }
+
+    @Override
+    public void on(RunEvent event) {
+        if (!gone) {
+            queue.add(event);
+        }
+    }
+
+    private void send(OutputStream out, RunHandle handle) throws IOException, InterruptedException {
+        out.flush();
+        while (true) {
+            Object next = queue.poll(pingInterval.toMillis(), TimeUnit.MILLISECONDS);
+            if (next == END) {
+                return;
+            }
+            if (next == null) {
+                out.write(PING);
+            } else {
+                out.write(DifyWire.frame(DifyWire.event((RunEvent) next, handle.runId(), handle.taskId()))
+                        .getBytes(StandardCharsets.UTF_8));
+            }
+            out.flush();
+        }
+    }
+
+    private void leave() {
+        gone = true;
+        queue.clear();
+    }
+}

@@ -166,7 +166,9 @@ def measure_server(java, seconds):
 def measure_streams(java, count, model_port):
     """`count` streaming runs at once against the slow model, on a fresh server warmed by a first round."""
     with tempfile.TemporaryDirectory() as data:
-        server = Server(java, data, {"HEXAFLOW_LLM_BASE_URL": "http://127.0.0.1:%d/v1" % model_port})
+        # Every stream comes from this one address: the share of one address (1000 by default) is lifted.
+        server = Server(java, data, {"HEXAFLOW_LLM_BASE_URL": "http://127.0.0.1:%d/v1" % model_port,
+                                     "HEXAFLOW_HTTP_REQUESTS_PER_ADDRESS": "0"})
         try:
             slow = server.import_app(ROOT / "bench" / "apps" / "slow-model.yml")["api_key"]
             idle = rss_kb(server.process.pid)

@@ -1,5 +1,6 @@
 package dev.hexaflow.app;
 
+import dev.hexaflow.adapters.persistence.OwnerOnlyFiles;
 import dev.hexaflow.application.common.SecretGenerator;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -33,21 +34,27 @@ final class DataDirectory implements AutoCloseable {
         this.lock = lock;
     }
 
-    /** Creates the directory if need be and takes its lock, or says who holds it. */
+    /**
+     * Creates the directory if need be (its owner's only), narrows what an older start left readable to others,
+     * and takes its lock, or says who holds it.
+     */
     static DataDirectory acquire(Path path) {
         try {
-            Files.createDirectories(path);
+            OwnerOnlyFiles.createFolder(path);
         } catch (IOException e) {
             throw new StartupException("Cannot create the data directory " + path + ": " + e.getMessage(), e);
         }
         FileChannel channel = null;
         try {
-            channel = FileChannel.open(path.resolve(".lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            Path lockFile = path.resolve(".lock");
+            channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
             FileLock lock = channel.tryLock();
             if (lock == null) {
                 throw inUse(path);
             }
-            return new DataDirectory(path, channel, lock);
+            DataDirectory directory = new DataDirectory(path, channel, lock);
+            directory.keepPrivate();
+            return directory;
         } catch (OverlappingFileLockException e) {
             closeQuietly(channel);
             throw inUse(path);
@@ -67,6 +74,20 @@ final class DataDirectory implements AutoCloseable {
 
     Path path() {
         return path;
+    }
+
+    /**
+     * Narrows the directory, its folders and files to their owner (0700 and 0600): what a start before this rule
+     * made, and what H2 makes with the process's umask. The directory's own 0700 already keeps other users out
+     * of everything in it.
+     */
+    void keepPrivate() {
+        try {
+            OwnerOnlyFiles.tighten(path);
+        } catch (IOException e) {
+            throw new StartupException("Cannot make the data directory " + path + " private to its owner: "
+                    + e.getMessage(), e);
+        }
     }
 
     boolean hasDatabase() {

@@ -74,6 +74,7 @@ public final class Hexaflow implements AutoCloseable {
                     task -> new Thread(task, "hexaflow-start").start());
             AdminAuthorization admin = new AdminAuthorization(SecretHash.of(adminToken.value()));
             List<RouteGroup> routes = List.of(
+                    admin,
                     new CampusFeedRoutes(campus.feed),
                     new AdminCampusRoutes(admin, campus.issueKey, campus.banKey, campus.importData),
                     new ServiceApiCors(config.service().corsOrigins()),
@@ -139,7 +140,7 @@ public final class Hexaflow implements AutoCloseable {
             CompletionStage<?> ready) {
         try {
             return JavalinHttpServer.start(config.host(), config.port(),
-                    config.service().uploads().largestBytes(), routes, ready);
+                    config.service().uploads().largestBytes(), routes, ready, config.service().clients());
         } catch (JavalinHttpServer.PortUnavailableException e) {
             throw new StartupException(e.getMessage() + ". Choose another with --port.", e);
         }

@@ -3,6 +3,7 @@ package dev.hexaflow.app;
 import dev.hexaflow.application.campus.port.in.BanCampusKeyUseCase;
 import dev.hexaflow.application.campus.port.in.ImportCampusDataCommand;
 import dev.hexaflow.application.campus.port.out.CampusDataParser.FileFormat;
+import dev.hexaflow.domain.campus.DataSetTooLargeException;
 import dev.hexaflow.domain.campus.FeedMethod;
 import dev.hexaflow.domain.campus.InvalidCampusDataException;
 import java.io.IOException;
@@ -108,7 +109,12 @@ public final class Main {
         }
         byte[] content;
         try {
+            // The bound in bytes before the file is read: a file of gigabytes is refused, not loaded.
+            DataSetTooLargeException.checkBytes(Files.size(load.file()));
             content = Files.readAllBytes(load.file());
+        } catch (DataSetTooLargeException e) {
+            err.println("hexaflow: " + load.file() + ": " + e.getMessage() + "; nothing was changed");
+            return FAILED;
         } catch (IOException e) {
             err.println("hexaflow: cannot read " + load.file() + ": " + e.getMessage());
             return USAGE;

@@ -1,5 +1,6 @@
 package dev.hexaflow.app;
 
+import dev.hexaflow.adapters.http.ClientLimits;
 import dev.hexaflow.domain.app.UploadLimits;
 import java.time.Duration;
 import java.util.Arrays;
@@ -11,18 +12,20 @@ import java.util.Map;
  * the interval of SSE pings (Dify's 10 s), upload limits per kind of file in MB (Dify's 10, 100, 50, 15), and the
  * origins whose pages may call the Service API from a browser (HEXAFLOW_CORS_ORIGINS, comma-separated; Dify's
  * "*" by default), and how long a shutdown lets runs in flight finish before it stops them
- * (HEXAFLOW_SHUTDOWN_GRACE_SECONDS, 30 by default, as Kubernetes waits 30 s before it kills).
+ * (HEXAFLOW_SHUTDOWN_GRACE_SECONDS, 30 by default, as Kubernetes waits 30 s before it kills), and what one HTTP
+ * client may hold ({@link ClientLimits#DEFAULTS}; HEXAFLOW_HTTP_*).
  */
 public record ServiceSettings(int maxRunsPerApp, Duration pingInterval, UploadLimits uploads,
-        List<String> corsOrigins, Duration shutdownGrace) {
+        List<String> corsOrigins, Duration shutdownGrace, ClientLimits clients) {
 
     public static final ServiceSettings DEFAULTS = new ServiceSettings(0, Duration.ofSeconds(10), UploadLimits.DIFY,
-            List.of("*"), Duration.ofSeconds(30));
+            List.of("*"), Duration.ofSeconds(30), ClientLimits.DEFAULTS);
 
     public ServiceSettings {
         if (maxRunsPerApp < 0) {
             throw new UsageException("HEXAFLOW_MAX_RUNS_PER_APP must not be negative");
         }
+        clients = clients == null ? ClientLimits.DEFAULTS : clients;
         corsOrigins = List.copyOf(corsOrigins);
         for (String origin : corsOrigins) {
             if (!origin.equals("*") && !origin.matches("(?i)https?://[^/\\s]+/?")) {
@@ -41,26 +44,34 @@ public record ServiceSettings(int maxRunsPerApp, Duration pingInterval, UploadLi
                             number(env, "HEXAFLOW_UPLOAD_AUDIO_MB", 50, 1),
                             number(env, "HEXAFLOW_UPLOAD_FILE_MB", 15, 1)),
                     origins(env.getOrDefault("HEXAFLOW_CORS_ORIGINS", "*")),
-                    Duration.ofSeconds(number(env, "HEXAFLOW_SHUTDOWN_GRACE_SECONDS", 30, 0)));
+                    Duration.ofSeconds(number(env, "HEXAFLOW_SHUTDOWN_GRACE_SECONDS", 30, 0)),
+                    new ClientLimits(number(env, "HEXAFLOW_HTTP_REQUESTS_PER_ADDRESS", 1000, 0),
+                            number(env, "HEXAFLOW_HTTP_MIN_BODY_BYTES_PER_SECOND", 1024, 0),
+                            Duration.ofMillis(number(env, "HEXAFLOW_HTTP_BODY_GRACE_MILLIS", 5000, 0)),
+                            Duration.ofMillis(number(env, "HEXAFLOW_HTTP_IDLE_TIMEOUT_MILLIS", 30_000, 1))));
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
     }
 
     public ServiceSettings withMaxRunsPerApp(int limit) {
-        return new ServiceSettings(limit, pingInterval, uploads, corsOrigins, shutdownGrace);
+        return new ServiceSettings(limit, pingInterval, uploads, corsOrigins, shutdownGrace, clients);
     }
 
     public ServiceSettings withPingInterval(Duration interval) {
-        return new ServiceSettings(maxRunsPerApp, interval, uploads, corsOrigins, shutdownGrace);
+        return new ServiceSettings(maxRunsPerApp, interval, uploads, corsOrigins, shutdownGrace, clients);
     }
 
     public ServiceSettings withCorsOrigins(List<String> origins) {
-        return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, origins, shutdownGrace);
+        return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, origins, shutdownGrace, clients);
     }
 
     public ServiceSettings withShutdownGrace(Duration grace) {
-        return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, grace);
+        return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, grace, clients);
+    }
+
+    public ServiceSettings withClients(ClientLimits limits) {
+        return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, limits);
     }
 
     private static List<String> origins(String text) {

@@ -61,6 +61,7 @@ final class Storage implements AutoCloseable {
         } catch (RuntimeException e) {
             throw new StartupException("Cannot open the database in " + dataDir + ": " + e.getMessage(), e);
         }
+        directory.keepPrivate(); // the database file was made by the first connection, with the umask's modes
     }
 
     DataDirectory directory() {

@@ -73,12 +73,16 @@ public final class JavalinHttpServer implements AutoCloseable {
     /** Requests (open streams above all) the server serves at once. */
     static final int MAX_CONCURRENT_REQUESTS = 10_000;
 
+    /** Idle platform threads let go per 100 ms of idleness (see {@link #threadPool}). */
+    static final int EVICTED_PER_IDLE_TIMEOUT = 100;
+
     /**
      * Where requests run. On JDK 21 and later, each on a virtual thread, up to {@link #MAX_CONCURRENT_REQUESTS}
      * at once (Javalin's own pool stops at 250, which a few hundred open streams fill). On JDK 17, a stream holds
-     * a platform thread for as long as it is open, so the pool may grow as far; Jetty lets one idle thread go per
-     * idle timeout, and a short one brings a burst of streams back to the minimum within seconds (under steady
-     * load it costs at most ten thread starts a second).
+     * a platform thread for as long as it is open, so the pool may grow as far. Jetty lets idle threads go a few
+     * per idle timeout; at its default of one, a burst of 10 000 took over a quarter of an hour to come back to
+     * the minimum, so up to {@link #EVICTED_PER_IDLE_TIMEOUT} go each 100 ms: 10 000 threads are back within
+     * ten seconds, and under a load that rises and falls it costs at most that many thread starts.
      */
     private static org.eclipse.jetty.util.thread.ThreadPool threadPool(boolean virtual) {
         if (virtual) {
@@ -88,6 +92,7 @@ public final class JavalinHttpServer implements AutoCloseable {
             return pool;
         }
         QueuedThreadPool pool = new QueuedThreadPool(MAX_CONCURRENT_REQUESTS, 8, 100);
+        pool.setMaxEvictCount(EVICTED_PER_IDLE_TIMEOUT);
         pool.setName("hexaflow-http");
         return pool;
     }
@@ -102,7 +107,14 @@ public final class JavalinHttpServer implements AutoCloseable {
      */
     public static JavalinHttpServer start(String host, int port, long maxUploadBytes, List<RouteGroup> groups,
             CompletionStage<?> ready) {
+        return start(host, port, maxUploadBytes, groups, ready, ClientLimits.DEFAULTS);
+    }
+
+    /** As {@link #start(String, int, long, List, CompletionStage)}, holding each client to {@code limits}. */
+    public static JavalinHttpServer start(String host, int port, long maxUploadBytes, List<RouteGroup> groups,
+            CompletionStage<?> ready, ClientLimits limits) {
         CompletableFuture<?> gate = ready.toCompletableFuture();
+        ClientLimitHandler clientLimit = new ClientLimitHandler(limits);
         Traffic traffic = new Traffic();
         Javalin javalin = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
@@ -114,7 +126,11 @@ public final class JavalinHttpServer implements AutoCloseable {
             config.jetty.multipartConfig.maxFileSize(maxUploadBytes + 1024 * 1024, SizeUnit.BYTES);
             config.jetty.multipartConfig.maxTotalRequestSize(maxUploadBytes + 2 * 1024 * 1024, SizeUnit.BYTES);
             config.jetty.multipartConfig.maxInMemoryFileSize(1, SizeUnit.MB);
-            config.jetty.modifyServer(server -> server.setErrorHandler(new JsonErrorHandler(groups)));
+            config.jetty.modifyServer(server -> {
+                server.setErrorHandler(new JsonErrorHandler(groups));
+                // Javalin mounts its servlet context inside the innermost wrapper: the limits come first.
+                server.setHandler(clientLimit);
+            });
             config.concurrency.useVirtualThreads = Runtime.version().feature() >= 21;
             config.jetty.threadPool = threadPool(config.concurrency.useVirtualThreads);
             config.jetty.addConnector((server, http) -> {
@@ -125,6 +141,7 @@ public final class JavalinHttpServer implements AutoCloseable {
                 // thousand clients connecting at once has SYNs dropped, and those clients retry after 1, 3, 7,
                 // 15 s: the queue holds a burst instead.
                 connector.setAcceptQueueSize(ACCEPT_QUEUE);
+                connector.setIdleTimeout(limits.idleTimeout().toMillis());
                 return connector;
             });
             config.routes.before(ctx -> {
@@ -161,6 +178,12 @@ public final class JavalinHttpServer implements AutoCloseable {
             config.routes.exception(HttpResponseException.class, (e, ctx) -> httpError(ctx, e.getStatus(),
                     e.getMessage()));
             config.routes.exception(Exception.class, (e, ctx) -> {
+                if (SlowBodyException.isCauseOf(e)) {
+                    ctx.header("Connection", "close");
+                    JsonResponses.error(ctx, 408, "request_timeout", "The request body arrived slower than "
+                            + limits.minBodyBytesPerSecond() + " bytes a second.");
+                    return;
+                }
                 LOG.error("Unexpected failure on {} {}", ctx.method(), ctx.path(), e);
                 JsonResponses.error(ctx, 500, "internal_server_error",
                         "The server encountered an internal error and was unable to complete your request.");

@@ -13,7 +13,8 @@ import java.util.regex.Pattern;
 
 /**
  * Blobs as files under {@code <data dir>/files}, named by random ids, never by anything a client sent. A blob is
- * written to a temporary file first and moved into place whole, so a blob is there complete or not at all.
+ * written to a temporary file first and moved into place whole, so a blob is there complete or not at all. The
+ * folder and its files are its owner's only.
  */
 public final class FileSystemBlobStore implements BlobStore {
 
@@ -24,7 +25,7 @@ public final class FileSystemBlobStore implements BlobStore {
     public FileSystemBlobStore(Path root) {
         this.root = root;
         try {
-            Files.createDirectories(root);
+            OwnerOnlyFiles.createFolder(root);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot make the blob directory " + root, e);
         }
@@ -36,7 +37,7 @@ public final class FileSystemBlobStore implements BlobStore {
         Path temporary = root.resolve(key + ".part");
         long size = 0;
         try {
-            try (OutputStream out = Files.newOutputStream(temporary)) {
+            try (OutputStream out = OwnerOnlyFiles.createFile(temporary)) {
                 byte[] buffer = new byte[64 * 1024];
                 int n;
                 while ((n = content.read(buffer)) > 0) {

@@ -1,12 +1,19 @@
 package dev.hexaflow.adapters.http.admin;
 
 import dev.hexaflow.adapters.http.JsonResponses;
+import dev.hexaflow.adapters.http.RouteGroup;
 import dev.hexaflow.domain.secret.SecretHash;
+import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
 
-/** Lets a request through to an admin handler only with {@code Authorization: Bearer <admin token>}. */
-public final class AdminAuthorization {
+/**
+ * Lets a request through to an admin handler only with {@code Authorization: Bearer <admin token>}. Mounted as a
+ * route group, it refuses every request under /admin without the token before any route is looked for: HEAD and
+ * OPTIONS, methods a route does not take and paths no route has get the same 401, never a 200, 404 or 405 that
+ * tells what is there.
+ */
+public final class AdminAuthorization implements RouteGroup {
 
     private final SecretHash adminToken;
 
@@ -14,16 +21,32 @@ public final class AdminAuthorization {
         this.adminToken = adminToken;
     }
 
+    @Override
+    public void addTo(RoutesConfig routes) {
+        Handler gate = ctx -> {
+            if (!isAdmin(ctx)) {
+                refuse(ctx);
+                ctx.skipRemainingHandlers();
+            }
+        };
+        routes.before("/admin", gate);
+        routes.before("/admin/*", gate);
+    }
+
     public Handler require(Handler handler) {
         return ctx -> {
             if (isAdmin(ctx)) {
                 handler.handle(ctx);
             } else {
-                ctx.header("WWW-Authenticate", "Bearer realm=\"hexaflow-admin\"");
-                JsonResponses.error(ctx, 401, "unauthorized",
-                        "Admin operations need the header Authorization: Bearer <admin token>.");
+                refuse(ctx);
             }
         };
+    }
+
+    private static void refuse(Context ctx) {
+        ctx.header("WWW-Authenticate", "Bearer realm=\"hexaflow-admin\"");
+        JsonResponses.error(ctx, 401, "unauthorized",
+                "Admin operations need the header Authorization: Bearer <admin token>.");
     }
 
     private boolean isAdmin(Context ctx) {

@@ -7,6 +7,7 @@ import dev.hexaflow.application.campus.port.in.ImportCampusDataCommand;
 import dev.hexaflow.application.campus.port.in.ImportCampusDataUseCase;
 import dev.hexaflow.application.campus.port.in.IssueCampusKeyUseCase;
 import dev.hexaflow.application.campus.port.out.CampusDataParser.FileFormat;
+import dev.hexaflow.domain.campus.DataSetTooLargeException;
 import dev.hexaflow.domain.campus.FeedMethod;
 import dev.hexaflow.domain.campus.InvalidCampusDataException;
 import io.javalin.config.RoutesConfig;
@@ -72,6 +73,9 @@ public final class AdminCampusRoutes implements RouteGroup {
             answer.put("data_set", dataSet.get().resource());
             answer.put("records", records);
             ctx.contentType("application/json").result(JsonResponses.json(answer));
+        } catch (DataSetTooLargeException e) {
+            JsonResponses.error(ctx, 413, "data_set_too_large", "The " + dataSet.get().resource() + " data set "
+                    + "was refused: " + e.getMessage() + ". Nothing was changed.");
         } catch (InvalidCampusDataException e) {
             Map<String, Object> where = new LinkedHashMap<>();
             where.put("line", e.line());

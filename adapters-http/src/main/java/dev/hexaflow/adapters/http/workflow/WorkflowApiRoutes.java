@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hexaflow.adapters.http.JsonResponses;
 import dev.hexaflow.adapters.http.ResponseBodies;
 import dev.hexaflow.adapters.http.RouteGroup;
+import dev.hexaflow.adapters.http.SlowBodyException;
 import dev.hexaflow.application.app.port.in.ApiError;
 import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.app.port.in.AuthenticateUseCase.Operation;
@@ -23,6 +24,7 @@ import io.javalin.http.Context;
 import io.javalin.http.UploadedFile;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.LocalDate;
@@ -351,6 +353,11 @@ public final class WorkflowApiRoutes implements RouteGroup {
         } catch (IOException | RuntimeException e) {
             if (e instanceof io.javalin.http.HttpResponseException tooLarge) {
                 throw tooLarge;
+            }
+            if (SlowBodyException.isCauseOf(e)) {
+                // Not the client's JSON but its pace: the server's answer for that (408) says so.
+                throw e instanceof RuntimeException unchecked ? unchecked : new UncheckedIOException(
+                        (IOException) e);
             }
         }
         throw new ApiException(ApiError.INVALID_PARAM, "Invalid JSON payload received or JSON payload is empty.");

@@ -10,6 +10,7 @@ public interface ImportCampusDataUseCase {
      * {@code onlyIfEmpty} was set and it had records.
      *
      * @throws InvalidCampusDataException naming the line and field at fault; the old data stays
+     * @throws dev.hexaflow.domain.campus.DataSetTooLargeException over the bounds it names; the old data stays
      */
     int importData(ImportCampusDataCommand command);
 }

@@ -32,6 +32,8 @@ final class ClientLimitHandler extends Handler.Wrapper {
 
     private final ClientLimits limits;
     private final Map<String, Integer> inProgress = new ConcurrentHashMap<>();
+    /** Every request under way, from the moment it is handed over to the moment its answer is complete. */
+    private final java.util.concurrent.atomic.AtomicInteger underWay = new java.util.concurrent.atomic.AtomicInteger();
 
     ClientLimitHandler(ClientLimits limits) {
         this.limits = limits;
@@ -45,14 +47,12 @@ final class ClientLimitHandler extends Handler.Wrapper {
         }
         Request guarded = limits.minBodyBytesPerSecond() > 0 ? new RatedRequest(request) : request;
         String address = limits.requestsPerAddress() > 0 ? address(request) : null;
-        if (address == null) {
-            return next.handle(guarded, response, callback);
-        }
-        if (!acquire(address)) {
+        if (address != null && !acquire(address)) {
             refuse(response, callback);
             return true;
         }
-        Callback releasing = new Callback.Nested(callback) {
+        underWay.incrementAndGet();
+        var releasing = new Callback.Nested(callback) {
             private final AtomicBoolean released = new AtomicBoolean();
 
             @Override
@@ -67,7 +67,7 @@ final class ClientLimitHandler extends Handler.Wrapper {
                 super.failed(failure);
             }
 
-            private void release() {
+            void release() {
                 if (released.compareAndSet(false, true)) {
                     ClientLimitHandler.this.release(address);
                 }
@@ -81,9 +81,14 @@ final class ClientLimitHandler extends Handler.Wrapper {
             throw e;
         }
         if (!handled) {
-            release(address);
+            releasing.release();
         }
         return handled;
+    }
+
+    /** Requests handed to the server and not yet answered in full, an open stream included. */
+    int underWay() {
+        return underWay.get();
     }
 
     /** Requests in progress from any address now: for tests that an attack leaves nothing behind. */
@@ -105,6 +110,10 @@ final class ClientLimitHandler extends Handler.Wrapper {
     }
 
     private void release(String address) {
+        underWay.decrementAndGet();
+        if (address == null) {
+            return;
+        }
         // An address with nothing in progress leaves the map, so many addresses seen once do not pile up.
         inProgress.computeIfPresent(address, (key, count) -> count <= 1 ? null : count - 1);
     }

@@ -40,16 +40,20 @@ public final class JavalinHttpServer implements AutoCloseable {
     }
 
     /**
-     * Whether the server is ready for traffic or draining, and the requests it is serving: each one counted from
-     * its first handler to its last, so that a drain can wait for answers and streams under way.
+     * Whether the server is ready for traffic or draining, and the requests it is serving (counted by the handler
+     * in front of every route, until each answer is complete), so that a drain can wait for answers and streams.
      */
     private static final class Traffic {
-        final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
+        final ClientLimitHandler requests;
         volatile boolean ready;
         volatile boolean draining;
+
+        Traffic(ClientLimitHandler requests) {
+            this.requests = requests;
+        }
     }
 
-    /** The two probes: answered while draining, never counted as traffic, never held. */
+    /** The two probes: answered while draining, never held. */
     private static boolean isProbe(Context ctx) {
         return ctx.path().equals("/health") || ctx.path().equals("/readyz");
     }
@@ -115,7 +119,7 @@ public final class JavalinHttpServer implements AutoCloseable {
             CompletionStage<?> ready, ClientLimits limits) {
         CompletableFuture<?> gate = ready.toCompletableFuture();
         ClientLimitHandler clientLimit = new ClientLimitHandler(limits);
-        Traffic traffic = new Traffic();
+        Traffic traffic = new Traffic(clientLimit);
         Javalin javalin = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.startup.showOldJavalinVersionWarning = false;
@@ -156,8 +160,6 @@ public final class JavalinHttpServer implements AutoCloseable {
                     ctx.skipRemainingHandlers();
                     return;
                 }
-                traffic.inFlight.incrementAndGet();
-                ctx.attribute(COUNTED, Boolean.TRUE);
             });
             // Liveness: the process answers. While draining, 503 as well, so that a balancer that knows only this
             // check moves away; an orchestrator restarts nothing that is stopping already.
@@ -169,12 +171,6 @@ public final class JavalinHttpServer implements AutoCloseable {
                 group.addTo(config.routes);
             }
             config.routes.after(JavalinHttpServer::drainUnreadBody);
-            config.routes.after(ctx -> {
-                if (ctx.attribute(COUNTED) != null) {
-                    ctx.attribute(COUNTED, null);
-                    traffic.inFlight.decrementAndGet();
-                }
-            });
             config.routes.exception(HttpResponseException.class, (e, ctx) -> httpError(ctx, e.getStatus(),
                     e.getMessage()));
             config.routes.exception(Exception.class, (e, ctx) -> {
@@ -197,8 +193,6 @@ public final class JavalinHttpServer implements AutoCloseable {
         }
         return new JavalinHttpServer(javalin, traffic);
     }
-
-    private static final String COUNTED = "hexaflow.counted";
 
     private static void probe(Context ctx, boolean up, String status) {
         ResponseBodies.write(ctx, up ? 200 : 503, "application/json",
@@ -232,7 +226,7 @@ public final class JavalinHttpServer implements AutoCloseable {
     /** Waits up to {@code timeout} for the requests under way to be answered; answers whether they all were. */
     public boolean awaitRequests(java.time.Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
-        while (traffic.inFlight.get() > 0) {
+        while (traffic.requests.underWay() > 0) {
             if (System.nanoTime() > deadline) {
                 return false;
             }

@@ -4,8 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hexaflow.adapters.nodes.code.CodeLimits;
 import dev.hexaflow.adapters.nodes.code.PythonWorkerCodeRunner;
+import dev.hexaflow.app.EngineConfiguration;
+import dev.hexaflow.app.Engines;
+import dev.hexaflow.application.workflow.engine.RunListener;
+import dev.hexaflow.application.workflow.engine.RunRequest;
+import dev.hexaflow.application.workflow.engine.WorkflowEngine;
+import dev.hexaflow.domain.workflow.Workflow;
+import dev.hexaflow.domain.workflow.WorkflowRun;
 import dev.hexaflow.application.workflow.engine.StopSignal;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -74,6 +83,57 @@ class PythonCodeIsolationTest {
 
         assertThat(next).containsEntry("parsed", Map.of("answer", 42)).containsEntry("global", null)
                 .containsEntry("file", false);
+    }
+
+    @Test
+    void anAppThatPatchesJsonLoadsNeitherAnswersForNorReadsTheInputsOfAnotherApp() {
+        WorkflowEngine engine = Engines.standard(EngineConfiguration.fromEnvironment(Map.of()));
+        Workflow attacker = pythonApp("""
+                import json, os
+                def main():
+                    stolen = open('/tmp/stolen.txt').read() if os.path.exists('/tmp/stolen.txt') else ''
+                    original = json.loads
+                    def spy(text, *args, **kwargs):
+                        with open('/tmp/stolen.txt', 'a') as f:
+                            f.write(str(text))
+                        return {'v': 'from the attacker'}
+                    json.loads = spy
+                    return {'r': stolen}
+                """);
+        Workflow victim = pythonApp("""
+                import json
+                def main():
+                    return {'r': json.loads('{"v": "private to the victim"}')['v']}
+                """);
+
+        WorkflowRun first = run(engine, attacker);
+        WorkflowRun victims = run(engine, victim);
+        WorkflowRun second = run(engine, attacker);
+
+        assertThat(first.error()).isNull();
+        assertThat(victims.outputs()).containsEntry("r", "private to the victim");
+        assertThat(second.outputs()).containsEntry("r", "");
+    }
+
+    private static Workflow pythonApp(String code) {
+        return Dsl.workflow("""
+                - {id: s, data: {type: start, title: S, variables: []}}
+                - {id: c, data: {type: code, title: C, code_language: python3, code: %s, outputs: {r: {type: string}}}}
+                - {id: e, data: {type: end, title: E, outputs: [{variable: r, value_selector: [c, r]}]}}
+                """.formatted(quoted(code)), "- {source: s, target: c}\n- {source: c, target: e}");
+    }
+
+    /** The code as a YAML double-quoted scalar, which JSON's string syntax is. */
+    private static String quoted(String code) {
+        try {
+            return new ObjectMapper().writeValueAsString(code);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static WorkflowRun run(WorkflowEngine engine, Workflow workflow) {
+        return engine.run(engine.prepare(workflow), RunRequest.of(workflow, "u", Map.of()), RunListener.NONE);
     }
 
     /** Run in a child JVM whose environment holds a secret, as the server's does. */

@@ -70,6 +70,18 @@ public final class PythonWorkerCodeRunner implements CodeRunner, AutoCloseable {
         }
         this.socket = scratch.resolve("fork-server.sock");
         Runtime.getRuntime().addShutdownHook(new Thread(this::close, "hexaflow-python-fork-server"));
+        Thread warmUp = new Thread(this::startQuietly, "hexaflow-python-start");
+        warmUp.setDaemon(true);
+        warmUp.start();
+    }
+
+    /** Starts the fork server ahead of the first call, which would otherwise wait for python3 to start. */
+    private void startQuietly() {
+        try {
+            server();
+        } catch (RuntimeException e) {
+            // The first call starts it again and says why it cannot.
+        }
     }
 
     /** Finds {@code name} on this process's PATH, so that the fork server needs no PATH lookup of its own. */

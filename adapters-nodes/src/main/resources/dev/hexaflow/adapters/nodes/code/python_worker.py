@@ -1,13 +1,14 @@
 # Hexaflow's python3 fork server. It is started with an empty environment and one argument, a JSON object
 # {"socket": path, "memory_bytes": n, "max_processes": n, "max_answer_bytes": n, "scratch": dir}, and never runs
-# code itself. It imports what calls need, picks the strongest isolation this kernel and user allow, writes one
-# line {"ready": true, "isolation": "..."} on stdout, and then serves a Unix socket: per connection it forks a
-# keeper, which reads one request line {"code": ..., "inputs": {...}}, forks a sandbox that runs main(**inputs)
-# once and exits, relays the one answer line {"ok": <result>} or {"error": "<Type>: <message>"} (or
-# {"crash": "<last line the code printed>"} when the sandbox died without answering), and then kills whatever the
-# call started. A fresh process per call means that nothing one call changes (a patched module, a global, a file
-# in /tmp) is seen by the next. The server ends when its stdin closes (the JVM is gone); a keeper dies with the
-# server and a sandbox with its keeper.
+# code itself. It imports what calls need, picks the strongest isolation this kernel and user allow, and writes
+# one line {"ready": true, "isolation": "..."} on stdout. It keeps a few calls prepared: each is a keeper process
+# with a sandbox already set up beneath it (namespaces, limits, user). The keeper accepts one connection on the
+# Unix socket, passes its request line {"code": ..., "inputs": {...}} to the sandbox, which runs main(**inputs)
+# once, relays the one answer line {"ok": <result>} or {"error": "<Type>: <message>"} (or {"crash": "<last line
+# the code printed>"} when the sandbox died without answering), and then kills whatever the call started; the
+# fork server prepares another. A fresh process per call means that nothing one call changes (a patched module,
+# a global, a file in /tmp) is seen by the next. The server ends when its stdin closes (the JVM is gone); a
+# keeper dies with the server and a sandbox with its keeper.
 #
 # Isolation, strongest first, chosen by trying it once at start:
 #   namespaces+uid  (root): new PID, mount and IPC namespaces with their own /proc and an empty tmpfs on /tmp,
@@ -142,8 +143,10 @@ def confine(mode, slot, workdir):
     prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
-def run(request, answers):
-    """In the sandbox: the code, once."""
+def run(requests, answers):
+    """In the sandbox: the code, once, when its request comes."""
+    with os.fdopen(requests, "rb") as incoming:
+        request = json.loads(incoming.read())
     os.environ.clear()
     os.environ.update(ENVIRONMENT)
     os.environ["HOME"] = os.getcwd()
@@ -161,7 +164,7 @@ def run(request, answers):
     os.write(answers, (text + "\n").encode("utf-8"))
 
 
-def sandbox(mode, slot, workdir, request, answers, printed):
+def sandbox(mode, slot, workdir, requests, answers, printed):
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.dup2(printed, 1)
@@ -172,7 +175,7 @@ def sandbox(mode, slot, workdir, request, answers, printed):
     except BaseException as error:
         print("the sandbox could not be set up: %s" % error, file=sys.stderr, flush=True)
         os._exit(70)
-    run(request, answers)
+    run(requests, answers)
     sys.stderr.flush()
     os._exit(0)
 
@@ -205,27 +208,55 @@ def kill_all(mode, slot, pid):
         pass
 
 
-def keep(connection, mode, slot):
-    """One call: read the request, run the sandbox, relay its answer, end it; and stop it if the JVM hangs up."""
+def keep(listener, taken, mode, slot):
+    """One call, prepared before it comes: the sandbox is set up and waits for its request while this keeper
+    waits for a connection. Then: pass the request, relay the answer, end the sandbox whole; and end it at once
+    if the JVM hangs up (timeout, stop, or the server going away)."""
     prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    with connection.makefile("rb") as incoming:
-        request = json.loads(incoming.readline())
     workdir = CONFIG["scratch"]
     if not mode.startswith("namespaces"):
         workdir = tempfile.mkdtemp(dir=CONFIG["scratch"])
         if mode == "uid":
             os.chown(workdir, SLOT_UID_BASE + slot, SLOT_UID_BASE + slot)
-    answer_r, answer_w = os.pipe()
-    printed_r, printed_w = os.pipe()
-    enter_namespaces(mode)
-    pid = os.fork()
-    if pid == 0:
-        connection.close()
-        os.close(answer_r)
-        os.close(printed_r)
-        sandbox(mode, slot, workdir, request, answer_w, printed_w)
-    os.close(answer_w)
-    os.close(printed_w)
+    pid = None
+    try:
+        request_r, request_w = os.pipe()
+        answer_r, answer_w = os.pipe()
+        printed_r, printed_w = os.pipe()
+        enter_namespaces(mode)
+        pid = os.fork()
+        if pid == 0:
+            listener.close()
+            for unused in (taken, request_w, answer_r, printed_r):
+                os.close(unused)
+            sandbox(mode, slot, workdir, request_r, answer_w, printed_w)
+        for unused in (request_r, answer_w, printed_w):
+            os.close(unused)
+    except BaseException:
+        time.sleep(0.1)  # not in a tight loop: the fork server replaces this keeper
+        os.write(taken, b"+")
+        raise
+    try:
+        connection, _ = listener.accept()
+        listener.close()
+        os.write(taken, b"+")
+        os.close(taken)
+        relay(connection, pid, request_w, answer_r, printed_r)
+    finally:
+        if pid is not None:
+            kill_all(mode, slot, pid)
+        if workdir != CONFIG["scratch"]:
+            shutil.rmtree(workdir, ignore_errors=True)
+
+
+def relay(connection, pid, request_w, answer_r, printed_r):
+    with connection.makefile("rb") as incoming:
+        request = incoming.readline()
+    try:
+        with os.fdopen(request_w, "wb") as outgoing:
+            outgoing.write(request)
+    except BrokenPipeError:
+        pass  # the sandbox died while it was set up: what it printed says why
     limit = int(CONFIG["max_answer_bytes"])
     answer, tail, answered, exited = bytearray(), bytearray(), False, False
     watched = [connection, answer_r, printed_r]
@@ -234,38 +265,33 @@ def keep(connection, mode, slot):
         watched.append(ended)
     except (AttributeError, OSError):
         ended = None
-    try:
-        while not answered and not exited:
-            ready, _, _ = select.select(watched, [], [], 0.1 if ended is None else None)
-            if connection in ready:
-                return  # the JVM hung up: timeout, stop, or the server is going away
-            if answer_r in ready:
-                chunk = os.read(answer_r, 65536)
-                if not chunk:
-                    watched.remove(answer_r)
-                answer += chunk
-                if b"\n" in answer:
-                    answer = answer[:answer.index(b"\n")]
-                    answered = True
-                elif len(answer) > limit:
-                    connection.sendall(json.dumps({"too_large": True}).encode() + b"\n")
-                    return
-            if printed_r in ready:
-                chunk = os.read(printed_r, 65536)
-                if not chunk:
-                    watched.remove(printed_r)
-                tail = (tail + chunk)[-4096:]
-            if ended in ready or (ended is None and os.waitpid(pid, os.WNOHANG)[0] != 0):
-                exited = True
-        if answered:
-            connection.sendall(bytes(answer) + b"\n")
-        else:
-            lines = tail.decode("utf-8", "replace").strip().splitlines()
-            connection.sendall(json.dumps({"crash": lines[-1] if lines else ""}).encode() + b"\n")
-    finally:
-        kill_all(mode, slot, pid)
-        if workdir != CONFIG["scratch"]:
-            shutil.rmtree(workdir, ignore_errors=True)
+    while not answered and not exited:
+        ready, _, _ = select.select(watched, [], [], 0.1 if ended is None else None)
+        if connection in ready:
+            return  # the JVM hung up
+        if answer_r in ready:
+            chunk = os.read(answer_r, 65536)
+            if not chunk:
+                watched.remove(answer_r)
+            answer += chunk
+            if b"\n" in answer:
+                answer = answer[:answer.index(b"\n")]
+                answered = True
+            elif len(answer) > limit:
+                connection.sendall(json.dumps({"too_large": True}).encode() + b"\n")
+                return
+        if printed_r in ready:
+            chunk = os.read(printed_r, 65536)
+            if not chunk:
+                watched.remove(printed_r)
+            tail = (tail + chunk)[-4096:]
+        if ended in ready or (ended is None and os.waitpid(pid, os.WNOHANG)[0] != 0):
+            exited = True
+    if answered:
+        connection.sendall(bytes(answer) + b"\n")
+    else:
+        lines = tail.decode("utf-8", "replace").strip().splitlines()
+        connection.sendall(json.dumps({"crash": lines[-1] if lines else ""}).encode() + b"\n")
 
 
 def probe(mode):
@@ -315,27 +341,34 @@ def serve():
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(CONFIG["socket"])
     listener.listen(128)
-    print(json.dumps({"ready": True, "isolation": mode}), flush=True)
+    taken_r, taken_w = os.pipe()
+    spares = max(2, min(4, os.cpu_count() or 2))
     slots = {}
+
+    def prepare():
+        slot = next(n for n in range(len(slots) + 1) if n not in slots)
+        pid = os.fork()
+        if pid == 0:
+            os.close(taken_r)
+            code = 0
+            try:
+                keep(listener, taken_w, mode, slot)
+            except BaseException:
+                code = 1
+            os._exit(code)
+        slots[slot] = pid
+
+    for _ in range(spares):
+        prepare()
+    print(json.dumps({"ready": True, "isolation": mode}), flush=True)
     while True:
-        ready, _, _ = select.select([sys.stdin.fileno(), listener], [], [], 1.0)
+        ready, _, _ = select.select([sys.stdin.fileno(), taken_r], [], [], 1.0)
         reap(slots)
         if sys.stdin.fileno() in ready and not os.read(sys.stdin.fileno(), 4096):
             return
-        if listener in ready:
-            connection, _ = listener.accept()
-            slot = next(n for n in range(len(slots) + 1) if n not in slots)
-            pid = os.fork()
-            if pid == 0:
-                listener.close()
-                code = 0
-                try:
-                    keep(connection, mode, slot)
-                except BaseException:
-                    code = 1
-                os._exit(code)
-            slots[slot] = pid
-            connection.close()
+        if taken_r in ready:
+            for _ in os.read(taken_r, 4096):
+                prepare()
 
 
 serve()

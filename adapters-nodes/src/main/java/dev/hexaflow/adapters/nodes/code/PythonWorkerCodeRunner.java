@@ -116,6 +116,9 @@ public final class PythonWorkerCodeRunner implements CodeRunner, AutoCloseable {
 
     @Override
     public Map<String, Object> run(String code, Map<String, Object> inputs, StopSignal stop) {
+        if (stop.isStopped()) {
+            throw new CodeException("the run was stopped");
+        }
         ForkServer forkServer = server();
         Map<String, Object> request = new LinkedHashMap<>();
         request.put("code", code);

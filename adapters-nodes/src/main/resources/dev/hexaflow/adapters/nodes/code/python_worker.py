@@ -80,7 +80,7 @@ def expose_interpreter():
     """Python's own files stay readable by the call's uid when they live under a closed directory (a python3
     installed under /root): that directory is covered, in this mount namespace only, by an empty tmpfs that holds
     just the installation, so the rest of it stays out of reach."""
-    prefixes = {os.path.realpath(sys.base_prefix), os.path.realpath(sys.base_exec_prefix)}
+    prefixes = {os.path.realpath(p) for p in (sys.prefix, sys.exec_prefix, sys.base_prefix, sys.base_exec_prefix)}
     openings = {}
     for prefix in prefixes:
         ancestor = ""
@@ -161,7 +161,8 @@ def run(requests, answers):
         text = json.dumps({"error": "MemoryError: the code used more memory than it may"})
     except BaseException as error:
         text = json.dumps({"error": type(error).__name__ + ": " + str(error)}, ensure_ascii=False)
-    os.write(answers, (text + "\n").encode("utf-8"))
+    with os.fdopen(answers, "wb") as outgoing:
+        outgoing.write((text + "\n").encode("utf-8"))
 
 
 def sandbox(mode, slot, workdir, requests, answers, printed):
@@ -358,9 +359,9 @@ def serve():
             os._exit(code)
         slots[slot] = pid
 
+    print(json.dumps({"ready": True, "isolation": mode}), flush=True)  # a call comes to the listen queue
     for _ in range(spares):
         prepare()
-    print(json.dumps({"ready": True, "isolation": mode}), flush=True)
     while True:
         ready, _, _ = select.select([sys.stdin.fileno(), taken_r], [], [], 1.0)
         reap(slots)

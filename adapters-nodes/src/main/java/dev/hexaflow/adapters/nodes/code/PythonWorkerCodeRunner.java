@@ -220,6 +220,13 @@ public final class PythonWorkerCodeRunner implements CodeRunner, AutoCloseable {
             server.process.destroyForcibly();
             server = null;
         }
+        try (java.util.stream.Stream<Path> left = Files.walk(scratch)) {
+            for (Path path : left.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        } catch (IOException | UncheckedIOException e) {
+            // A scratch directory left in the temporary directory holds nothing of a call: each had its own.
+        }
     }
 
     /** The python3 fork server: its stdin stays open for as long as it may live; it ends when that closes. */
@@ -248,6 +255,8 @@ public final class PythonWorkerCodeRunner implements CodeRunner, AutoCloseable {
             builder.environment().put("PYTHONIOENCODING", "utf-8");
             Process process;
             try {
+                Files.createDirectories(runner.scratch, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                        java.nio.file.attribute.PosixFilePermissions.fromString("rwx------")));
                 Files.deleteIfExists(runner.socket);
                 process = builder.start();
             } catch (IOException e) {

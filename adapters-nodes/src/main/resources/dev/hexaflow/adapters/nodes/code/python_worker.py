@@ -12,15 +12,17 @@
 #
 # Isolation, strongest first, chosen by trying it once at start:
 #   namespaces+uid  (root): new PID, mount and IPC namespaces with their own /proc and an empty tmpfs on /tmp,
-#                   /var/tmp and /dev/shm; then a dedicated uid per call slot, no capabilities, no new
+#                   /var/tmp, /dev/shm and /run/lock; then a dedicated uid per call slot, no capabilities, no new
 #                   privileges, RLIMIT_NPROC. The server's processes are not visible and every process the code
 #                   starts dies with the namespace's init (the sandbox) when the call ends or is killed.
 #   namespaces      (not root, user namespaces allowed): the same namespaces inside a new user namespace whose
 #                   root is the server's user; all capabilities are dropped before the code runs.
-#   uid             (root, no namespaces): a dedicated uid per call slot, RLIMIT_NPROC; at the end every process
-#                   of that uid is killed.
-#   process-group   (neither): a new session, killed whole; processes that leave it, and the server's /proc, are
-#                   not covered.
+#   uid             (root, no namespaces): a dedicated uid per call slot, RLIMIT_NPROC, no new privileges, a
+#                   scratch directory of its own; at the end every process of that uid is killed. The server's
+#                   processes are visible in /proc but their environment is not readable; /tmp is shared.
+#   process-group   (neither): the code runs as the server's user in a new session, killed whole at the end. Not
+#                   covered: the server's /proc/<pid>/environ is readable, processes that leave the session
+#                   (setsid) outlive the call, and nothing bounds how many processes it starts.
 import ctypes
 import json
 import os
@@ -44,7 +46,7 @@ CLONE_NEWNS, CLONE_NEWIPC, CLONE_NEWUSER, CLONE_NEWPID = 0x00020000, 0x08000000,
 MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_BIND, MS_REC, MS_PRIVATE = 2, 4, 8, 4096, 16384, 1 << 18
 PR_SET_PDEATHSIG, PR_SET_NO_NEW_PRIVS, PR_CAPBSET_DROP = 1, 38, 24
 SLOT_UID_BASE = 2_000_000_000
-FRESH_DIRS = ("/tmp", "/var/tmp", "/dev/shm")
+FRESH_DIRS = ("/tmp", "/var/tmp", "/dev/shm", "/run/lock")  # the usual world-writable places
 ENVIRONMENT = {"PATH": "/usr/local/bin:/usr/bin:/bin", "PYTHONIOENCODING": "utf-8", "LANG": "C.UTF-8"}
 
 

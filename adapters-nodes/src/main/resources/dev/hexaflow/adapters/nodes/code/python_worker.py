@@ -39,8 +39,10 @@ import base64, collections, datetime, decimal, hashlib, itertools, math, random,
 
 CONFIG = json.loads(sys.argv[1])
 LIBC = ctypes.CDLL(None, use_errno=True)
-LIBC.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p]
-LIBC.prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
+LINUX = sys.platform.startswith("linux")  # elsewhere only the uid and process-group isolations can be chosen
+if LINUX:
+    LIBC.mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p]
+    LIBC.prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong]
 
 CLONE_NEWNS, CLONE_NEWIPC, CLONE_NEWUSER, CLONE_NEWPID = 0x00020000, 0x08000000, 0x10000000, 0x20000000
 MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_BIND, MS_REC, MS_PRIVATE = 2, 4, 8, 4096, 16384, 1 << 18
@@ -57,7 +59,8 @@ def check(result, what):
 
 
 def prctl(option, value):
-    check(LIBC.prctl(option, value, 0, 0, 0), "prctl")
+    if LINUX:
+        check(LIBC.prctl(option, value, 0, 0, 0), "prctl")
 
 
 def mount(source, target, kind, flags, data=None):
@@ -319,6 +322,8 @@ def probe(mode):
 
 def choose_isolation():
     candidates = ["namespaces+uid", "uid"] if os.geteuid() == 0 else ["namespaces"]
+    if not LINUX:
+        candidates.remove(candidates[0])
     for mode in candidates:
         if probe(mode):
             return mode

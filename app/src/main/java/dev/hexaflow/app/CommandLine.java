@@ -53,6 +53,8 @@ final class CommandLine {
               HEXAFLOW_H2_OPTIONS    H2 settings over Hexaflow's own (WRITE_DELAY=0): KEY=VALUE;KEY=VALUE.
               HEXAFLOW_MAX_STEPS, HEXAFLOW_MAX_RUN_SECONDS, HEXAFLOW_CODE_TIMEOUT_SECONDS, HEXAFLOW_PYTHON
                                      Run limits (500 steps, 1200 s), code time limit (15 s), python3 path.
+              HEXAFLOW_TEMPLATE_MAX_LOOPS
+                                     Loop iterations one template render may run.  [default 1000000]
             """;
 
     /** A command the program can carry out. */

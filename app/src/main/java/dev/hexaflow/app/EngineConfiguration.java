@@ -1,5 +1,6 @@
 package dev.hexaflow.app;
 
+import dev.hexaflow.application.workflow.engine.EngineSettings;
 import dev.hexaflow.domain.net.InvalidOutboundRuleException;
 import dev.hexaflow.domain.net.OutboundPolicy;
 import java.net.URI;
@@ -10,15 +11,15 @@ import java.util.Optional;
 
 /**
  * How the workflow engine is set up, from HEXAFLOW_* variables: the model endpoint and its key, model names
- * mapped per provider, the python executable, the limits of runs and code, and the speech model (the same
- * endpoint's /audio/speech), and the outbound policy: which addresses a workflow's requests may reach
+ * mapped per provider, the python executable, the limits of runs, code and template renders, and the speech model
+ * (the same endpoint's /audio/speech), and the outbound policy: which addresses a workflow's requests may reach
  * (HEXAFLOW_OUTBOUND_ALLOW and HEXAFLOW_OUTBOUND_DENY, comma-separated addresses, CIDR ranges or host names).
  *
  * @param models {@code provider=model} or {@code provider/name=model} pairs, {@code *} for every provider
  */
 public record EngineConfiguration(Optional<URI> llmBaseUrl, Optional<String> llmApiKey, Map<String, String> models,
         String python, int maxSteps, Duration maxRunTime, Duration codeTimeout, String ttsModel,
-        OutboundPolicy outbound) {
+        OutboundPolicy outbound, int maxTemplateLoops) {
 
     public EngineConfiguration {
         models = Map.copyOf(models);
@@ -40,12 +41,13 @@ public record EngineConfiguration(Optional<URI> llmBaseUrl, Optional<String> llm
                 Duration.ofSeconds(number(env, "HEXAFLOW_CODE_TIMEOUT_SECONDS", 15)),
                 env.getOrDefault("HEXAFLOW_TTS_MODEL", "tts-1"),
                 outbound(env.getOrDefault("HEXAFLOW_OUTBOUND_ALLOW", ""),
-                        env.getOrDefault("HEXAFLOW_OUTBOUND_DENY", "")));
+                        env.getOrDefault("HEXAFLOW_OUTBOUND_DENY", "")),
+                number(env, "HEXAFLOW_TEMPLATE_MAX_LOOPS", EngineSettings.DEFAULTS.maxTemplateLoops()));
     }
 
     public EngineConfiguration withLlm(URI baseUrl, String apiKey) {
         return new EngineConfiguration(Optional.of(baseUrl), Optional.ofNullable(apiKey), models, python, maxSteps,
-                maxRunTime, codeTimeout, ttsModel, outbound);
+                maxRunTime, codeTimeout, ttsModel, outbound, maxTemplateLoops);
     }
 
     private static OutboundPolicy outbound(String allow, String deny) {

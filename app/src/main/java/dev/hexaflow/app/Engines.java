@@ -53,7 +53,7 @@ public final class Engines {
                         new PythonWorkerCodeRunner(PythonWorkerCodeRunner.locate(config.python()), limits)),
                 new JdkHttpRequester(exchange), models, files(exchange, uploads), new DocumentTexts());
         EngineSettings settings = EngineSettings.DEFAULTS.withMaxSteps(config.maxSteps())
-                .withMaxTime(config.maxRunTime());
+                .withMaxTime(config.maxRunTime()).withMaxTemplateLoops(config.maxTemplateLoops());
         OpenAiCompatibleSpeechSynthesizer speech = new OpenAiCompatibleSpeechSynthesizer(
                 config.llmBaseUrl().orElse(null), config.llmApiKey().orElse(null), config.ttsModel(), "alloy");
         return new WorkflowEngine(StandardNodes.catalogue(services), settings, Clock.systemUTC(),

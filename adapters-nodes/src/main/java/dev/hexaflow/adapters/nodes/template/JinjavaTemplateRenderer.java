@@ -8,15 +8,20 @@ import com.hubspot.jinjava.interpret.InterpretException;
 import com.hubspot.jinjava.interpret.InvalidArgumentException;
 import com.hubspot.jinjava.interpret.InvalidInputException;
 import com.hubspot.jinjava.interpret.JinjavaInterpreter;
+import com.hubspot.jinjava.interpret.OutputTooBigException;
 import com.hubspot.jinjava.interpret.RenderResult;
 import com.hubspot.jinjava.interpret.TemplateError;
 import com.hubspot.jinjava.interpret.TemplateSyntaxException;
+import com.hubspot.jinjava.loader.ResourceNotFoundException;
+import dev.hexaflow.application.workflow.engine.RunStoppedException;
+import dev.hexaflow.application.workflow.engine.StopSignal;
 import dev.hexaflow.application.workflow.port.out.TemplateRenderer;
 import dev.hexaflow.domain.workflow.FileValue;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.stream.Collectors;
 
@@ -24,44 +29,109 @@ import java.util.stream.Collectors;
  * Jinja2 through Jinjava, set to behave as Jinja2 does where Dify's templates notice: lists and dicts print as
  * Python prints them, operators take Python's precedence, and one trailing newline is dropped. Booleans print
  * as true/false and None as nothing, where Jinja2 prints True/False and None.
+ *
+ * <p>A value is printed as it is: Jinjava's nested interpretation (which renders a value that looks like a template
+ * again) is off, its {@code striptags} (which does the same) is replaced by Jinja2's, and its {@code render} filter
+ * and template loading (Jinja2 in Dify has neither) are refused. A render is bounded: before each node and at each
+ * loop iteration it checks the run's stop (which its time limit also sets) and counts the iterations; its output
+ * and the strings it builds are capped in length.
  */
 public final class JinjavaTemplateRenderer implements TemplateRenderer {
 
-    private final Jinjava jinjava = new Jinjava(JinjavaConfig.newBuilder()
-            .withLegacyOverrides(LegacyOverrides.newBuilder()
-                    .withUsePyishObjectMapper(true)
-                    .withIterateOverMapKeys(true)
-                    .withEvaluateMapKeys(true)
-                    .withUseNaturalOperatorPrecedence(true)
-                    .withParseWhitespaceControlStrictly(true)
-                    .withKeepNullableLoopValues(true)
-                    .withDefaultKeepTrailingNewlineBehavior(false)
-                    .build())
-            .withFailOnUnknownTokens(false)
-            .build());
+    private final Jinjava jinjava = new Jinjava(config(new RenderLimits(Integer.MAX_VALUE, Integer.MAX_VALUE)));
+
+    /** Jinjava's settings per set of limits, as its output and string caps live there. */
+    private final Map<RenderLimits, JinjavaConfig> configs = new ConcurrentHashMap<>();
 
     /** Copies of Jinjava's global context not in use by a render now. */
     private final Queue<Context> globals = new ConcurrentLinkedQueue<>();
 
+    public JinjavaTemplateRenderer() {
+        Context global = jinjava.getGlobalContext();
+        global.registerTag(new CountedForTag());
+        global.registerFilter(new Jinja2StripTagsFilter());
+        jinjava.setResourceLocator((name, encoding, interpreter) -> {
+            throw new ResourceNotFoundException("templates cannot include, import or extend others: " + name);
+        });
+    }
+
+    private static JinjavaConfig config(RenderLimits limits) {
+        return JinjavaConfig.newBuilder()
+                .withLegacyOverrides(LegacyOverrides.newBuilder()
+                        .withUsePyishObjectMapper(true)
+                        .withIterateOverMapKeys(true)
+                        .withEvaluateMapKeys(true)
+                        .withUseNaturalOperatorPrecedence(true)
+                        .withParseWhitespaceControlStrictly(true)
+                        .withKeepNullableLoopValues(true)
+                        .withDefaultKeepTrailingNewlineBehavior(false)
+                        .build())
+                .withFailOnUnknownTokens(false)
+                .withNestedInterpretationEnabled(false)
+                .withDisabled(Map.of(Context.Library.FILTER, java.util.Set.of("render")))
+                // Jinjava measures a string printed through the pyish mapper as its Python repr (quotes, escapes):
+                // its caps bound the memory a render takes, the exact cap is checked on the output
+                .withMaxOutputSize(2L * limits.maxOutputLength() + 2)
+                .withMaxStringLength(2L * limits.maxOutputLength() + 2)
+                .withNodePreProcessor((node, interpreter) -> RenderGuard.current().ifPresent(RenderGuard::check))
+                .build();
+    }
+
     @Override
-    public String render(String template, Map<String, Object> variables) {
+    public String render(String template, Map<String, Object> variables, RenderLimits limits, StopSignal stop) {
         Map<String, Object> context = new HashMap<>();
         variables.forEach((name, value) -> context.put(name, plain(value)));
         RenderResult result;
+        RenderGuard guard = RenderGuard.open(stop, limits.maxLoopIterations());
         try {
-            result = renderForResult(template, context);
+            result = renderForResult(template, context, configs.computeIfAbsent(limits,
+                    JinjavaTemplateRenderer::config));
         } catch (RuntimeException e) {
-            throw new TemplateException("The template could not be rendered: " + e.getMessage(), e);
+            result = null;
+            if (guard.broken().isEmpty()) {
+                throw new TemplateException("The template could not be rendered: " + e.getMessage(), e);
+            }
+        } finally {
+            guard.close();
+        }
+        if (guard.broken().isPresent()) {
+            if (guard.broken().get().stopped()) {
+                throw new RunStoppedException();
+            }
+            throw new TemplateLimitException(guard.broken().get().getMessage());
         }
         List<TemplateError> fatal = result.getErrors().stream()
                 .filter(error -> error.getSeverity() == TemplateError.ErrorType.FATAL)
                 .toList();
+        if (fatal.stream().anyMatch(JinjavaTemplateRenderer::tooBig)) {
+            throw tooLong(limits);
+        }
         if (!fatal.isEmpty()) {
             throw new TemplateException(fatal.stream()
                     .map(error -> "line " + error.getLineno() + ": " + error.getMessage())
                     .collect(Collectors.joining("; ")), null);
         }
+        if (result.getOutput().length() > limits.maxOutputLength()) {
+            throw tooLong(limits);
+        }
         return result.getOutput();
+    }
+
+    private static TemplateLimitException tooLong(RenderLimits limits) {
+        return new TemplateLimitException("Output length exceeds " + limits.maxOutputLength() + " characters");
+    }
+
+    /** Jinjava reports its output and string caps as an error whose cause, at some depth, says so. */
+    private static boolean tooBig(TemplateError error) {
+        if (error.getReason() == TemplateError.ErrorReason.OUTPUT_TOO_BIG) {
+            return true;
+        }
+        for (Throwable cause = error.getException(); cause != null; cause = cause.getCause()) {
+            if (cause instanceof OutputTooBigException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -70,12 +140,11 @@ public final class JinjavaTemplateRenderer implements TemplateRenderer {
      * render: copies are kept for reuse, each used by one render at a time and reset after it, as Jinjava resets
      * its own global context.
      */
-    private RenderResult renderForResult(String template, Map<String, Object> bindings) {
+    private RenderResult renderForResult(String template, Map<String, Object> bindings, JinjavaConfig config) {
         Context global = globals.poll();
         if (global == null) {
             global = jinjava.getGlobalContextCopy();
         }
-        JinjavaConfig config = jinjava.getGlobalConfig();
         JinjavaInterpreter interpreter = config.getInterpreterFactory().newInstance(jinjava,
                 new Context(global, bindings, config.getDisabled()), config);
         try {

@@ -1,6 +1,7 @@
 package dev.hexaflow.application.workflow.nodes;
 
 import dev.hexaflow.application.workflow.engine.NodeExecutor;
+import dev.hexaflow.application.workflow.engine.NodeContext;
 import dev.hexaflow.application.workflow.engine.NodeFailure;
 import dev.hexaflow.application.workflow.engine.NodeResult;
 import dev.hexaflow.application.workflow.engine.PreparedNode;
@@ -96,8 +97,8 @@ public final class LlmNode implements NodeExecutor {
             jinjaVariables.forEach((variable, selector) -> jinja.put(variable, pool.get(selector).orElse(null)));
             List<ChatMessage> messages = new ArrayList<>();
             for (Prompt prompt : prompts) {
-                String text = prompt.jinja2() ? render(prompt.text(), jinja)
-                        : pool.render(prompt.text().replace("{{#context#}}", contextText));
+                String text = prompt.jinja2() ? render(prompt.text(), jinja, ctx)
+                        : basic(prompt.text(), contextText, pool);
                 messages.add(ChatMessage.of(prompt.role(), text));
             }
             List<String> images = visionSelector.flatMap(pool::get).map(LlmNode::imageUrls).orElse(List.of());
@@ -145,6 +146,19 @@ public final class LlmNode implements NodeExecutor {
         });
     }
 
+    /**
+     * A basic prompt with its references and the context put in, each once: the context is put in after the
+     * references, so that a context holding {@code {{#env.secret#}}} stays text.
+     */
+    private static String basic(String text, String contextText, VariablePool pool) {
+        String[] parts = text.split(java.util.regex.Pattern.quote("{{#context#}}"), -1);
+        StringBuilder prompt = new StringBuilder(pool.render(parts[0]));
+        for (int i = 1; i < parts.length; i++) {
+            prompt.append(contextText).append(pool.render(parts[i]));
+        }
+        return prompt.toString();
+    }
+
     private static int lastUser(List<ChatMessage> messages) {
         for (int i = messages.size() - 1; i >= 0; i--) {
             if (messages.get(i).role().equals("user")) {
@@ -179,12 +193,12 @@ public final class LlmNode implements NodeExecutor {
         return urls;
     }
 
-    private String render(String text, Map<String, Object> variables) {
+    private String render(String text, Map<String, Object> variables, NodeContext ctx) {
         if (templates == null) {
             throw new NodeFailure("LLMNodeError", "jinja2 prompts need a template renderer", null);
         }
         try {
-            return templates.render(text, variables);
+            return templates.render(text, variables, ctx.settings().promptLimits(), ctx);
         } catch (TemplateRenderer.TemplateException e) {
             throw new NodeFailure("LLMNodeError", "The jinja2 prompt failed: " + e.getMessage(), e);
         }

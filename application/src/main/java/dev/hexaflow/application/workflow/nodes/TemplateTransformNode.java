@@ -15,7 +15,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
-/** template-transform: renders its Jinja2 template with its named variables into {@code output}, capped in length. */
+/**
+ * template-transform: renders its Jinja2 template with its named variables into {@code output}, within the run's
+ * template limits (output length, loop iterations) and until the run stops.
+ */
 public final class TemplateTransformNode implements NodeExecutor {
 
     private final TemplateRenderer renderer;
@@ -41,14 +44,9 @@ public final class TemplateTransformNode implements NodeExecutor {
             variables.forEach((name, selector) -> inputs.put(name, context.pool().get(selector).orElse(null)));
             String output;
             try {
-                output = renderer.render(template, inputs);
+                output = renderer.render(template, inputs, context.settings().templateLimits(), context);
             } catch (TemplateRenderer.TemplateException e) {
                 throw new NodeFailure("TemplateTransformNodeError", e.getMessage(), e);
-            }
-            int max = context.settings().maxTemplateLength();
-            if (output.length() > max) {
-                throw new NodeFailure("TemplateTransformNodeError", "Output length exceeds " + max
-                        + " characters", null);
             }
             return NodeResult.of(inputs, Map.of("output", output));
         });

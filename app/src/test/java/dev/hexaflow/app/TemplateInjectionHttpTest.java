@@ -20,6 +20,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * input is printed as text, never rendered, in template-transform and in llm prompts; and an author's runaway
  * template is ended by stop, by the run's time limit, by its loop limit and by its output cap.
  */
+@Timeout(value = 20, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class TemplateInjectionHttpTest {
 
     static final String SECRET = "hf-secret-5a1e9c";

@@ -86,6 +86,9 @@ public final class RhinoCodeRunner implements CodeRunner, AutoCloseable {
                 "-Xmx" + limits.memoryBytes() / 1024 + "k",
                 "-Xss8m",
                 "-XX:+UseSerialGC",
+                // Big arrays and strings go straight to the old generation: a runaway allocator meets the heap
+                // limit without their being copied between generations first.
+                "-XX:PretenureSizeThreshold=64k",
                 "-XX:TieredStopAtLevel=1",
                 "-XX:+ExitOnOutOfMemoryError",
                 "-XX:+DisplayVMOutputToStderr",

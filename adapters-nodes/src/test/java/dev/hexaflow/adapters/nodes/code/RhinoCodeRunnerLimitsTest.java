@@ -6,7 +6,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.hexaflow.application.workflow.engine.StopSignal;
 import dev.hexaflow.application.workflow.port.out.CodeRunner.CodeException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -150,6 +156,53 @@ class RhinoCodeRunnerLimitsTest {
 
         assertThat(later).containsEntry("leak", "undefined").containsEntry("kept", "undefined")
                 .containsEntry("parsed", 1);
+    }
+
+    @Test
+    void callsBeyondTheWorkerBoundWaitAndTheWaitCountsTowardTheirTimeout() throws Exception {
+        try (RhinoCodeRunner oneWorker = new RhinoCodeRunner(new CodeLimits(Duration.ofSeconds(2), 64 * MIB, 4096), 1)) {
+            long began = System.nanoTime();
+            List<CompletableFuture<String>> calls = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                calls.add(CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return String.valueOf(oneWorker.run("function main() { while (true) {} }", Map.of(),
+                                StopSignal.NEVER));
+                    } catch (CodeException e) {
+                        return e.getMessage();
+                    }
+                }));
+            }
+
+            for (CompletableFuture<String> call : calls) {
+                assertThat(call.get(10, TimeUnit.SECONDS)).isEqualTo("Code execution timed out after 2s");
+            }
+            assertThat(secondsSince(began)).as("three calls of two seconds on one worker").isLessThan(3.0);
+            assertThat(oneWorker.workers()).isLessThanOrEqualTo(1);
+        }
+    }
+
+    @Test
+    void closingTheRunnerEndsItsWorkers() throws Exception {
+        Set<ProcessHandle> before = childProcesses();
+        RhinoCodeRunner runner = new RhinoCodeRunner(new CodeLimits(Duration.ofSeconds(2), 64 * MIB, 4096), 2);
+        runner.run("function main() { return {}; }", Map.of(), StopSignal.NEVER);
+        Set<ProcessHandle> started = childProcesses();
+        started.removeAll(before);
+        assertThat(started).hasSize(1);
+
+        runner.close();
+
+        for (ProcessHandle worker : started) {
+            assertThat(worker.onExit().get(2, TimeUnit.SECONDS).isAlive()).isFalse();
+        }
+        assertThatThrownBy(() -> runner.run("function main() { return {}; }", Map.of(), StopSignal.NEVER))
+                .hasMessageContaining("closed");
+    }
+
+    private static Set<ProcessHandle> childProcesses() {
+        return ProcessHandle.current().children().filter(ProcessHandle::isAlive)
+                .collect(Collectors.toCollection(HashSet::new));
     }
 
     private static long usedHeap() {

@@ -149,6 +149,7 @@ public final class RhinoCodeRunner implements CodeRunner, AutoCloseable {
                     idle.addFirst(worker);
                 } else {
                     worker.kill();
+                    keepOneReady();
                 }
             }
             slots.release();
@@ -195,6 +196,17 @@ public final class RhinoCodeRunner implements CodeRunner, AutoCloseable {
             worker.kill();
         }
         return start();
+    }
+
+    /** Starts a worker in place of a killed one, so that the next call does not wait for a JVM to start. */
+    private void keepOneReady() {
+        if (!closed && idle.isEmpty() && all.size() < maxWorkers) {
+            try {
+                idle.addFirst(start());
+            } catch (CodeException e) {
+                // The next call starts one and says why it cannot.
+            }
+        }
     }
 
     private Worker start() {

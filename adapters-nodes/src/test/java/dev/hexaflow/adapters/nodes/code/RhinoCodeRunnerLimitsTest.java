@@ -1,0 +1,217 @@
+package dev.hexaflow.adapters.nodes.code;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.hexaflow.application.workflow.engine.StopSignal;
+import dev.hexaflow.application.workflow.port.out.CodeRunner.CodeException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * JavaScript's built-ins (fill, sort, repeat, string building) run in Java, out of the instruction observer's
+ * reach: whatever the code does, a call ends by its timeout plus a second, a stop ends it within a second, and
+ * the memory it may hold is bounded without refusing code that only makes garbage.
+ */
+class RhinoCodeRunnerLimitsTest {
+
+    private static final long MIB = 1024L * 1024;
+    private static final RhinoCodeRunner THREE_SECONDS = new RhinoCodeRunner(
+            new CodeLimits(Duration.ofSeconds(3), 256 * MIB, 64 * 1024));
+    /** Memory cases get time to spare, so that only the memory limit can end them. */
+    private static final RhinoCodeRunner TEN_SECONDS = new RhinoCodeRunner(
+            new CodeLimits(Duration.ofSeconds(10), 256 * MIB, 64 * 1024));
+    private static final RhinoCodeRunner DEFAULTS = new RhinoCodeRunner(
+            new CodeLimits(Duration.ofSeconds(8), CodeLimits.DEFAULTS.memoryBytes(), 64 * 1024));
+
+    @AfterAll
+    static void stopWorkers() {
+        THREE_SECONDS.close();
+        TEN_SECONDS.close();
+        DEFAULTS.close();
+    }
+
+    /** A stop signal a test can pull. */
+    private static final class Switch implements StopSignal {
+        final AtomicBoolean stopped = new AtomicBoolean();
+        final List<Runnable> actions = new CopyOnWriteArrayList<>();
+
+        @Override
+        public boolean isStopped() {
+            return stopped.get();
+        }
+
+        @Override
+        public AutoCloseable onStop(Runnable action) {
+            actions.add(action);
+            return () -> actions.remove(action);
+        }
+
+        void pull() {
+            stopped.set(true);
+            actions.forEach(Runnable::run);
+        }
+    }
+
+    private static double secondsSince(long began) {
+        return (System.nanoTime() - began) / 1e9;
+    }
+
+    @Test
+    void aHugeArrayFilledByTheBuiltInEndsWithinItsTimeoutPlusASecondAndLeavesThisHeapAlone() {
+        long heapBefore = usedHeap();
+        long began = System.nanoTime();
+
+        assertThatThrownBy(() -> THREE_SECONDS.run("function main() { var a = new Array(2**30); a.fill(1); "
+                + "return {n: a.length}; }", Map.of(), StopSignal.NEVER))
+                .isInstanceOf(CodeException.class).hasMessageMatching(".*(timed out|memory).*");
+
+        assertThat(secondsSince(began)).isLessThan(4.0);
+        assertThat(usedHeap() - heapBefore).as("bytes this JVM holds after the call").isLessThan(64 * MIB);
+    }
+
+    @Test
+    void aStopEndsABuiltInFillWithinASecond() throws InterruptedException {
+        Switch stop = new Switch();
+        Thread puller = new Thread(() -> {
+            sleep(500);
+            stop.pull();
+        });
+        puller.start();
+        long began = System.nanoTime();
+
+        assertThatThrownBy(() -> DEFAULTS.run("function main() { new Array(2**25).fill(1); return {}; }", Map.of(),
+                stop)).isInstanceOf(CodeException.class).hasMessage("the run was stopped");
+
+        assertThat(secondsSince(began)).as("seconds from the call, the stop came at 0.5").isLessThan(1.5);
+        puller.join();
+    }
+
+    @Test
+    void fillAndSortOfSixteenMillionItemsEndWithinTheTimeoutPlusASecond() {
+        long began = System.nanoTime();
+
+        assertThatThrownBy(() -> THREE_SECONDS.run("function main() { var a = new Array(2**24).fill(1).map("
+                + "function (x, i) { return (i * 7919) % 1000; }); a.sort(function (x, y) { return x - y; }); "
+                + "return {n: a.length}; }", Map.of(), StopSignal.NEVER))
+                .isInstanceOf(CodeException.class).hasMessageMatching(".*(timed out|memory).*");
+
+        assertThat(secondsSince(began)).isLessThan(4.0);
+    }
+
+    @Test
+    void aHugeRepeatIsRefusedForMemory() {
+        assertThatThrownBy(() -> TEN_SECONDS.run("function main() { return {s: 'x'.repeat(2**29).length}; }",
+                Map.of(), StopSignal.NEVER)).isInstanceOf(CodeException.class)
+                .hasMessage("Code used more than 256 MiB of memory");
+    }
+
+    @Test
+    void aStringThatDoublesUntilItDoesNotFitIsRefusedForMemory() {
+        assertThatThrownBy(() -> TEN_SECONDS.run("function main() { var s = 'x'; var n = 0; "
+                + "while (true) { s = (s + s).toLowerCase(); n++; } }", Map.of(), StopSignal.NEVER))
+                .isInstanceOf(CodeException.class).hasMessage("Code used more than 256 MiB of memory");
+    }
+
+    @Test
+    void codeThatOnlyMakesGarbageForFourSecondsIsNotRefused() {
+        Map<String, Object> result = DEFAULTS.run("function main() { var end = Date.now() + 4000; var n = 0; "
+                + "while (Date.now() < end) { var o = {a: [n, n + 1, n + 2], s: 'item ' + n}; n += o.a.length; } "
+                + "return {n: n}; }", Map.of(), StopSignal.NEVER);
+
+        assertThat(((Number) result.get("n")).longValue()).isPositive();
+    }
+
+    @Test
+    void aWorkerEndedByALimitIsReplacedAndTheNextCallSucceeds() {
+        assertThatThrownBy(() -> TEN_SECONDS.run("function main() { return {s: 'x'.repeat(2**29).length}; }",
+                Map.of(), StopSignal.NEVER)).hasMessageContaining("memory");
+
+        assertThat(TEN_SECONDS.run("function main({a}) { return {b: a + 1}; }", Map.of("a", 1), StopSignal.NEVER))
+                .containsEntry("b", 2);
+    }
+
+    @Test
+    void aCallSeesNothingThatAnEarlierCallLeft() {
+        THREE_SECONDS.run("function main() { Array.prototype.leak = 'a'; globalThis.kept = 'b'; "
+                + "JSON.parse = function () { return {stolen: true}; }; return {}; }", Map.of(), StopSignal.NEVER);
+
+        Map<String, Object> later = THREE_SECONDS.run("function main() { return {leak: typeof [].leak, "
+                + "kept: typeof kept, parsed: JSON.parse('{\"x\": 1}').x}; }", Map.of(), StopSignal.NEVER);
+
+        assertThat(later).containsEntry("leak", "undefined").containsEntry("kept", "undefined")
+                .containsEntry("parsed", 1);
+    }
+
+    @Test
+    void callsBeyondTheWorkerBoundWaitAndTheWaitCountsTowardTheirTimeout() throws Exception {
+        try (RhinoCodeRunner oneWorker = new RhinoCodeRunner(new CodeLimits(Duration.ofSeconds(2), 64 * MIB, 4096), 1)) {
+            long began = System.nanoTime();
+            List<CompletableFuture<String>> calls = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                calls.add(CompletableFuture.supplyAsync(() -> {
+                    try {
+                        return String.valueOf(oneWorker.run("function main() { while (true) {} }", Map.of(),
+                                StopSignal.NEVER));
+                    } catch (CodeException e) {
+                        return e.getMessage();
+                    }
+                }));
+            }
+
+            for (CompletableFuture<String> call : calls) {
+                assertThat(call.get(10, TimeUnit.SECONDS)).isEqualTo("Code execution timed out after 2s");
+            }
+            assertThat(secondsSince(began)).as("three calls of two seconds on one worker").isLessThan(3.0);
+            assertThat(oneWorker.workers()).isLessThanOrEqualTo(1);
+        }
+    }
+
+    @Test
+    void closingTheRunnerEndsItsWorkers() throws Exception {
+        Set<ProcessHandle> before = childProcesses();
+        RhinoCodeRunner runner = new RhinoCodeRunner(new CodeLimits(Duration.ofSeconds(2), 64 * MIB, 4096), 2);
+        runner.run("function main() { return {}; }", Map.of(), StopSignal.NEVER);
+        Set<ProcessHandle> started = childProcesses();
+        started.removeAll(before);
+        assertThat(started).hasSize(1);
+
+        runner.close();
+
+        for (ProcessHandle worker : started) {
+            assertThat(worker.onExit().get(2, TimeUnit.SECONDS).isAlive()).isFalse();
+        }
+        assertThatThrownBy(() -> runner.run("function main() { return {}; }", Map.of(), StopSignal.NEVER))
+                .hasMessageContaining("closed");
+    }
+
+    private static Set<ProcessHandle> childProcesses() {
+        return ProcessHandle.current().children().filter(ProcessHandle::isAlive)
+                .collect(Collectors.toCollection(HashSet::new));
+    }
+
+    private static long usedHeap() {
+        Runtime runtime = Runtime.getRuntime();
+        System.gc();
+        return runtime.totalMemory() - runtime.freeMemory();
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

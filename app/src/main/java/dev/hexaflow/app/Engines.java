@@ -34,23 +34,29 @@ public final class Engines {
     }
 
     public static WorkflowEngine standard(EngineConfiguration config) {
-        return standard(config, null, config::outbound);
+        return standard(config, null, config::outbound, owned -> { });
     }
 
     /**
      * @param uploads  where uploaded files are read (the server's store); null for files given by URL only
      * @param outbound the outbound policy in force at each request (the server adds its own origin once it listens)
+     * @param owned    told of each part with processes of its own (the code runners' workers), for the caller to
+     *                 close with the engine; the parts also end their processes when the JVM exits
      */
     static WorkflowEngine standard(EngineConfiguration config, java.util.function.UnaryOperator<FileContents> uploads,
-            Supplier<OutboundPolicy> outbound) {
+            Supplier<OutboundPolicy> outbound, java.util.function.Consumer<AutoCloseable> owned) {
         OutboundExchange exchange = new OutboundExchange(outbound);
         CodeLimits limits = new CodeLimits(config.codeTimeout(), CodeLimits.DEFAULTS.memoryBytes(),
                 CodeLimits.DEFAULTS.maxResultChars());
         OpenAiCompatibleModelProvider models = new OpenAiCompatibleModelProvider(config.llmBaseUrl().orElse(null),
                 config.llmApiKey().orElse(null), config.models(), Duration.ofSeconds(10), Duration.ofSeconds(120));
+        RhinoCodeRunner javascript = new RhinoCodeRunner(limits);
+        PythonWorkerCodeRunner python = new PythonWorkerCodeRunner(PythonWorkerCodeRunner.locate(config.python()),
+                limits);
+        owned.accept(javascript);
+        owned.accept(python);
         StandardNodes.Services services = new StandardNodes.Services(new JinjavaTemplateRenderer(),
-                List.of(new RhinoCodeRunner(limits),
-                        new PythonWorkerCodeRunner(PythonWorkerCodeRunner.locate(config.python()), limits)),
+                List.of(javascript, python),
                 new JdkHttpRequester(exchange), models, files(exchange, uploads), new DocumentTexts());
         EngineSettings settings = EngineSettings.DEFAULTS.withMaxSteps(config.maxSteps())
                 .withMaxTime(config.maxRunTime()).withMaxTemplateLoops(config.maxTemplateLoops());

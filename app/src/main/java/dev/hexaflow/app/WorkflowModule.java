@@ -48,6 +48,8 @@ final class WorkflowModule implements AutoCloseable {
     private final JdbiUploadRepository uploads;
     private final FileSystemBlobStore blobStore;
     private final AtomicReference<OutboundPolicy> outbound;
+    /** The code runners' worker processes, ended with the module. */
+    private final java.util.List<AutoCloseable> codeRunners = new java.util.ArrayList<>();
 
     WorkflowModule(Jdbi jdbi, Path blobs, SecretGenerator secrets, Configuration config, Clock clock) {
         JdbiUploadRepository uploads = new JdbiUploadRepository(jdbi);
@@ -58,7 +60,7 @@ final class WorkflowModule implements AutoCloseable {
         this.endUsers = new JdbiEndUserRepository(jdbi);
         this.outbound = new AtomicReference<>(config.engine().outbound());
         this.engine = Engines.standard(config.engine(), remote -> new UploadedFileContents(uploads, blobStore,
-                remote), outbound::get);
+                remote), outbound::get, codeRunners::add);
         AppServices.Ports ports = new AppServices.Ports(new JdbiAppRepository(jdbi),
                 new JdbiWorkflowVersionRepository(jdbi), new JdbiAppKeyRepository(jdbi),
                 endUsers, uploads, blobStore, runs, new YamlWorkflowDslReader(), secrets,
@@ -73,6 +75,13 @@ final class WorkflowModule implements AutoCloseable {
             runs.close();
         } finally {
             endUsers.close();
+            for (AutoCloseable runner : codeRunners) {
+                try {
+                    runner.close();
+                } catch (Exception e) {
+                    LOG.warn("A code runner did not close: {}", e.toString());
+                }
+            }
         }
     }
 

@@ -70,12 +70,18 @@ public final class PythonWorkerCodeRunner implements CodeRunner, AutoCloseable {
         }
         this.socket = scratch.resolve("fork-server.sock");
         Runtime.getRuntime().addShutdownHook(new Thread(this::close, "hexaflow-python-fork-server"));
+    }
+
+    /**
+     * Starts the fork server in the background ahead of the first call, which would otherwise wait for python3
+     * to start; without this, the first call starts it. A runner that may never run python code need not call it.
+     */
+    public void warmUp() {
         Thread warmUp = new Thread(this::startQuietly, "hexaflow-python-start");
         warmUp.setDaemon(true);
         warmUp.start();
     }
 
-    /** Starts the fork server ahead of the first call, which would otherwise wait for python3 to start. */
     private void startQuietly() {
         try {
             server();

@@ -28,8 +28,9 @@ import org.jdbi.v3.core.statement.StatementContext;
  */
 public final class H2StorageHealth implements StorageHealth, WriteGate, AutoCloseable {
 
-    /** H2's error codes for a database that closed itself and for one opened read-only. */
+    /** H2's error codes for a database that closed itself (two ways) and for one opened read-only. */
     private static final int DATABASE_CLOSED = 90098;
+    private static final int DATABASE_CLOSED_UNDER_CONNECTION = 90121;
     private static final int DATABASE_READ_ONLY = 90097;
 
     private final Path dataDir;
@@ -101,13 +102,14 @@ public final class H2StorageHealth implements StorageHealth, WriteGate, AutoClos
     /** Whether {@code e} (a failed write) is the store's failure, not the change's: what it says, or null. */
     static String storageCause(Throwable e) {
         // The operating system's words first ("No space left on device"), wherever H2 wrapped them.
-        for (Throwable t = e; t != null; t = t.getCause()) {
+        for (Throwable t = e; t != null && t != t.getCause(); t = t.getCause()) {
             if (t instanceof IOException io && io.getMessage() != null) {
                 return io.getMessage();
             }
         }
-        for (Throwable t = e; t != null; t = t.getCause()) {
+        for (Throwable t = e; t != null && t != t.getCause(); t = t.getCause()) {
             if (t instanceof SQLException sql && (sql.getErrorCode() == DATABASE_CLOSED
+                    || sql.getErrorCode() == DATABASE_CLOSED_UNDER_CONNECTION
                     || sql.getErrorCode() == DATABASE_READ_ONLY)) {
                 return "the database could not be written";
             }

@@ -70,6 +70,7 @@ class DiskFullIT {
             // Given clients running one run after another, when another program fills the disk
             AtomicBoolean driving = new AtomicBoolean(true);
             AtomicLong slowestRefusal = new AtomicLong();
+            AtomicLong refusals = new AtomicLong();
             List<String> unexpected = new ArrayList<>();
             List<Thread> clients = new ArrayList<>();
             Server running = server;
@@ -94,6 +95,7 @@ class DiskFullIT {
                             answered.put(runId(response), status(response));
                         } else if (response.statusCode() == 507) {
                             slowestRefusal.accumulateAndGet(took, Math::max);
+                            refusals.incrementAndGet();
                         } else {
                             synchronized (unexpected) {
                                 unexpected.add(response.statusCode() + " " + response.body());
@@ -144,10 +146,13 @@ class DiskFullIT {
                         Duration.ofSeconds(10));
                 Thread.sleep(50);
             }
-            System.out.printf("DiskFullIT: slowest 507 %d ms, ready again %d ms after the space was freed%n",
+            System.out.printf("DiskFullIT: %d runs answered 200, %d requests 507 (slowest %d ms), ready again %d ms "
+                    + "after the space was freed%n", answered.size(), refusals.get(),
                     TimeUnit.NANOSECONDS.toMillis(slowestRefusal.get()),
                     TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - freed));
             assertThat(JSON.readTree(server.get("/health", null).body()).get("status").asText()).isEqualTo("ok");
+            assertThat(JSON.readTree(server.get("/v1/workflows/logs?status=running", key).body()).get("total")
+                    .asInt()).as("runs in flight at the failure end failed, without a restart").isZero();
             HttpResponse<String> after = server.run(key);
             assertThat(after.statusCode()).as(after.body()).isEqualTo(200);
             answered.put(runId(after), status(after));

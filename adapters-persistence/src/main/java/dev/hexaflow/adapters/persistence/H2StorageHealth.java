@@ -66,7 +66,7 @@ public final class H2StorageHealth implements StorageHealth, WriteGate, AutoClos
         watch.scheduleWithFixedDelay(this::look, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    /** Runs {@code action} with the reason each time the store recovers from failing writes, before it takes new ones. */
+    /** Runs {@code action} with the reason each time writes recover from failing, before new ones are taken. */
     public synchronized void onRecovered(Consumer<String> action) {
         onRecovered.add(action);
     }

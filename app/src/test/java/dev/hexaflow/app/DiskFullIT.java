@@ -156,8 +156,36 @@ class DiskFullIT {
             HttpResponse<String> after = server.run(key);
             assertThat(after.statusCode()).as(after.body()).isEqualTo(200);
             answered.put(runId(after), status(after));
+
+            // When free space falls under the threshold (2 MB here) without filling the disk, then new runs are
+            // refused before they start, reads go on, and readiness says disk_low until there is room again
+            long leave = 1024 * 1024;
+            try (OutputStream out = Files.newOutputStream(filler)) {
+                out.write(new byte[(int) (Files.getFileStore(mount).getUsableSpace() - leave)]);
+            }
+            long lowered = System.nanoTime();
+            while (server.get("/readyz", null).statusCode() == 200) {
+                assertThat(Duration.ofNanos(System.nanoTime() - lowered)).as("disk low noticed").isLessThan(
+                        Duration.ofSeconds(5));
+                Thread.sleep(50);
+            }
+            JsonNode low = JSON.readTree(server.get("/readyz", null).body());
+            assertThat(low.get("status").asText()).isEqualTo("disk_low");
+            HttpResponse<String> refusedLow = server.run(key);
+            assertThat(refusedLow.statusCode()).as(refusedLow.body()).isEqualTo(507);
+            assertThat(JSON.readTree(refusedLow.body()).get("message").asText()).contains("nearly full");
+            assertThat(server.upload(key).statusCode()).isEqualTo(507);
+            assertThat(server.get("/v1/workflows/run/" + someRun, key).statusCode()).as("reads go on").isEqualTo(200);
+            Files.delete(filler);
+            while (server.get("/readyz", null).statusCode() != 200) {
+                assertThat(Duration.ofNanos(System.nanoTime() - lowered)).as("room again").isLessThan(
+                        Duration.ofSeconds(10));
+                Thread.sleep(50);
+            }
+            assertThat(server.run(key).statusCode()).isEqualTo(200);
             String logged = Files.readString(log);
-            assertThat(logged).contains("Recovered").doesNotContain("\tat ");
+            assertThat(logged).contains("Writes are failing", "Recovered", "Disk low", "Disk space is back")
+                    .doesNotContain("\tat ");
 
             // And after a restart, every run answered 200 is there as answered, and none is left running
             server.stop();

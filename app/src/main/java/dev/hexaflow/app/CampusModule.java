@@ -22,6 +22,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.time.Clock;
+import dev.hexaflow.adapters.persistence.jdbi.WriteGate;
 import org.jdbi.v3.core.Jdbi;
 
 /** The campus feed's use cases, wired on the Jdbi repositories. */
@@ -35,7 +36,12 @@ final class CampusModule implements AutoCloseable {
     private final JdbiCampusKeyRepository keys;
 
     CampusModule(Jdbi jdbi, SecretGenerator secrets, Clock clock) {
-        this.keys = new JdbiCampusKeyRepository(jdbi);
+        this(jdbi, secrets, clock, WriteGate.OPEN);
+    }
+
+    /** @param gate refuses usage counts at once while the store cannot keep them */
+    CampusModule(Jdbi jdbi, SecretGenerator secrets, Clock clock, WriteGate gate) {
+        this.keys = new JdbiCampusKeyRepository(jdbi, true, gate);
         CampusDataRepository data = new CachingCampusDataRepository(new JdbiCampusDataRepository(jdbi));
         this.feed = new CampusFeedService(keys, data, new CampusFeedRenderer(), clock);
         this.issueKey = new IssueCampusKeyService(keys, secrets);

@@ -1,6 +1,7 @@
 package dev.hexaflow.app;
 
 import dev.hexaflow.adapters.http.JavalinHttpServer;
+import dev.hexaflow.adapters.persistence.H2StorageHealth;
 import dev.hexaflow.adapters.http.RouteGroup;
 import dev.hexaflow.adapters.http.admin.AdminAppRoutes;
 import dev.hexaflow.adapters.http.admin.AdminAuthorization;
@@ -10,6 +11,7 @@ import dev.hexaflow.adapters.http.webapp.WebAppRoutes;
 import dev.hexaflow.adapters.http.workflow.ServiceApiCors;
 import dev.hexaflow.adapters.http.workflow.WorkflowApiRoutes;
 import dev.hexaflow.application.app.port.in.ImportAppUseCase.ImportedApp;
+import dev.hexaflow.application.app.port.out.RunRepository;
 import dev.hexaflow.domain.secret.SecretHash;
 import dev.hexaflow.application.app.port.in.DrainRunsUseCase;
 import java.time.Clock;
@@ -63,10 +65,14 @@ public final class Hexaflow implements AutoCloseable {
             DataDirectory.AdminToken adminToken = config.adminToken()
                     .map(token -> new DataDirectory.AdminToken(token, false))
                     .orElseGet(() -> storage.directory().adminToken(secrets));
-            campus = new CampusModule(storage.jdbi(), secrets, Clock.systemUTC());
+            H2StorageHealth health = storage.health();
+            campus = new CampusModule(storage.jdbi(), secrets, Clock.systemUTC(), health);
             CampusModule campusModule = campus;
             workflows = new WorkflowModule(storage.jdbi(), config.dataDir().resolve("files"), secrets, config,
-                    Clock.systemUTC());
+                    Clock.systemUTC(), health, health);
+            RunRepository runs = workflows.runs;
+            // Runs under way when writes failed could not keep their end: they end failed, with the reason.
+            health.onRecovered(reason -> runs.failUnfinished(reason, Clock.systemUTC().instant().getEpochSecond()));
             // The database is migrated and made ready on a thread of its own while the HTTP server starts on this
             // one; the server holds every request until the database is ready.
             WorkflowModule module = workflows;
@@ -96,6 +102,7 @@ public final class Hexaflow implements AutoCloseable {
             StartReport report = new StartReport(baseUrl, config.dataDir(),
                     adminToken.madeNow() ? Optional.of(adminToken.value()) : Optional.empty(), newCampusKey,
                     demo.map(ImportedApp::apiKey), demo.map(app -> baseUrl + "/apps/" + app.siteCode()));
+            server.watchStorage(health);
             server.markReady();
             return new Hexaflow(storage, server, report, workflows, campus, config.service().shutdownGrace());
         } catch (RuntimeException e) {

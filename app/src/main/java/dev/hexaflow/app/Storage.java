@@ -1,7 +1,9 @@
 package dev.hexaflow.app;
 
 import dev.hexaflow.adapters.persistence.H2Database;
+import dev.hexaflow.adapters.persistence.H2StorageHealth;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.jdbi.v3.core.Jdbi;
 
 /** The data directory and the H2 database in it, opened together and closed together. */
@@ -11,6 +13,7 @@ final class Storage implements AutoCloseable {
     private final DataDirectory directory;
     private final H2Database database;
     private final boolean fresh;
+    private H2StorageHealth health;
 
     private Storage(Path dataDir, DataDirectory directory, H2Database database, boolean fresh) {
         this.dataDir = dataDir;
@@ -64,6 +67,39 @@ final class Storage implements AutoCloseable {
         directory.keepPrivate(); // the database file was made by the first connection, with the umask's modes
     }
 
+    /**
+     * The watch over the disk and the database, made on the first call: new work is refused below
+     * {@code HEXAFLOW_MIN_FREE_DISK_MB} free (default {@value #DEFAULT_MIN_FREE_DISK_MB}), and the database is
+     * opened again once writes that failed can succeed.
+     */
+    synchronized H2StorageHealth health() {
+        if (health == null) {
+            String setting = System.getenv().getOrDefault("HEXAFLOW_MIN_FREE_DISK_MB", "");
+            long minFreeMb;
+            try {
+                minFreeMb = setting.isBlank() ? DEFAULT_MIN_FREE_DISK_MB : Long.parseLong(setting.strip());
+            } catch (NumberFormatException e) {
+                throw new StartupException("HEXAFLOW_MIN_FREE_DISK_MB must be a whole number of MB, not '" + setting
+                        + "'", e);
+            }
+            if (minFreeMb < 0) {
+                throw new StartupException("HEXAFLOW_MIN_FREE_DISK_MB must not be negative");
+            }
+            health = new H2StorageHealth(dataDir, database, minFreeMb * 1024 * 1024, Duration.ofSeconds(1),
+                    LOG::warn);
+        }
+        return health;
+    }
+
+    /**
+     * Room for what is under way when new work stops: the H2 file grows by rewriting live chunks beside old ones,
+     * and the largest upload (a video) is 100 MB by default; 64 MB keeps a burst of runs and the store's own
+     * housekeeping off a full disk, and is small beside any disk a server runs on.
+     */
+    static final long DEFAULT_MIN_FREE_DISK_MB = 64;
+
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Storage.class);
+
     DataDirectory directory() {
         return directory;
     }
@@ -80,6 +116,9 @@ final class Storage implements AutoCloseable {
     @Override
     public void close() {
         try {
+            if (health != null) {
+                health.close();
+            }
             database.close();
         } finally {
             directory.close();

@@ -26,6 +26,8 @@ import java.time.Clock;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import dev.hexaflow.application.common.TimeOrderedIds;
+import dev.hexaflow.adapters.persistence.jdbi.WriteGate;
+import dev.hexaflow.application.app.port.out.StorageHealth;
 import org.jdbi.v3.core.Jdbi;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,12 +54,21 @@ final class WorkflowModule implements AutoCloseable {
     private final java.util.List<AutoCloseable> codeRunners = new java.util.ArrayList<>();
 
     WorkflowModule(Jdbi jdbi, Path blobs, SecretGenerator secrets, Configuration config, Clock clock) {
+        this(jdbi, blobs, secrets, config, clock, WriteGate.OPEN, StorageHealth.UNWATCHED);
+    }
+
+    /**
+     * @param gate refuses the writers' changes at once while the store cannot keep them
+     * @param storage refuses new runs and uploads while the store cannot keep them
+     */
+    WorkflowModule(Jdbi jdbi, Path blobs, SecretGenerator secrets, Configuration config, Clock clock, WriteGate gate,
+            StorageHealth storage) {
         JdbiUploadRepository uploads = new JdbiUploadRepository(jdbi);
         FileSystemBlobStore blobStore = new FileSystemBlobStore(blobs);
         this.uploads = uploads;
         this.blobStore = blobStore;
-        this.runs = new JdbiRunRepository(jdbi);
-        this.endUsers = new JdbiEndUserRepository(jdbi);
+        this.runs = new JdbiRunRepository(jdbi, gate);
+        this.endUsers = new JdbiEndUserRepository(jdbi, gate);
         this.outbound = new AtomicReference<>(config.engine().outbound());
         this.engine = Engines.standard(config.engine(), remote -> new UploadedFileContents(uploads, blobStore,
                 remote), outbound::get, codeRunners::add);
@@ -66,7 +77,7 @@ final class WorkflowModule implements AutoCloseable {
                 endUsers, uploads, blobStore, runs, new YamlWorkflowDslReader(), secrets,
                 new HmacSigner());
         this.services = new AppServices(ports, engine, config.service().uploads(), config.service().maxRunsPerApp(),
-                clock, new TimeOrderedIds());
+                clock, new TimeOrderedIds(), storage);
     }
 
     @Override

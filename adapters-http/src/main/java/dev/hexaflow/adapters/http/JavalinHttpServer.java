@@ -1,5 +1,7 @@
 package dev.hexaflow.adapters.http;
 
+import dev.hexaflow.application.app.port.out.StorageHealth;
+import dev.hexaflow.application.app.port.out.StorageUnavailableException;
 import io.javalin.Javalin;
 import io.javalin.compression.CompressionStrategy;
 import io.javalin.config.SizeUnit;
@@ -8,6 +10,7 @@ import io.javalin.http.HttpResponseException;
 import jakarta.servlet.ServletInputStream;
 import java.io.IOException;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import org.eclipse.jetty.server.HttpConnectionFactory;
@@ -47,6 +50,7 @@ public final class JavalinHttpServer implements AutoCloseable {
         final ClientLimitHandler requests;
         volatile boolean ready;
         volatile boolean draining;
+        volatile StorageHealth storage = StorageHealth.UNWATCHED;
 
         Traffic(ClientLimitHandler requests) {
             this.requests = requests;
@@ -163,10 +167,27 @@ public final class JavalinHttpServer implements AutoCloseable {
             });
             // Liveness: the process answers. While draining, 503 as well, so that a balancer that knows only this
             // check moves away; an orchestrator restarts nothing that is stopping already.
-            config.routes.get("/health", ctx -> probe(ctx, !traffic.draining, traffic.draining ? "draining" : "ok"));
-            // Readiness: send traffic here. Not before the start has finished, not while draining.
-            config.routes.get("/readyz", ctx -> probe(ctx, traffic.ready && !traffic.draining,
-                    traffic.draining ? "draining" : traffic.ready ? "ready" : "starting"));
+            // A store that cannot take writes leaves the process alive (reads go on, and a restart frees no disk):
+            // 200, degraded, with the reason.
+            config.routes.get("/health", ctx -> {
+                Optional<StorageUnavailableException> problem = traffic.storage.problem();
+                if (!traffic.draining && problem.isPresent()) {
+                    probe(ctx, true, "degraded", problem.get().getMessage());
+                } else {
+                    probe(ctx, !traffic.draining, traffic.draining ? "draining" : "ok", null);
+                }
+            });
+            // Readiness: send traffic here. Not before the start has finished, not while draining, not while the
+            // store refuses new work (disk_low, writes_failing, with the reason).
+            config.routes.get("/readyz", ctx -> {
+                Optional<StorageUnavailableException> problem = traffic.storage.problem();
+                if (traffic.ready && !traffic.draining && problem.isPresent()) {
+                    probe(ctx, false, problem.get().kind().word(), problem.get().getMessage());
+                } else {
+                    probe(ctx, traffic.ready && !traffic.draining,
+                            traffic.draining ? "draining" : traffic.ready ? "ready" : "starting", null);
+                }
+            });
             for (RouteGroup group : groups) {
                 group.addTo(config.routes);
             }
@@ -178,6 +199,12 @@ public final class JavalinHttpServer implements AutoCloseable {
                     ctx.header("Connection", "close");
                     JsonResponses.error(ctx, 408, "request_timeout", "The request body arrived slower than "
                             + limits.minBodyBytesPerSecond() + " bytes a second.");
+                    return;
+                }
+                Optional<StorageUnavailableException> storage = storageCause(e, traffic.storage);
+                if (storage.isPresent()) {
+                    // The store logs each change of its state once; a request it failed is no news.
+                    storageError(ctx, groups, storage.get());
                     return;
                 }
                 LOG.error("Unexpected failure on {} {}", ctx.method(), ctx.path(), e);
@@ -194,9 +221,37 @@ public final class JavalinHttpServer implements AutoCloseable {
         return new JavalinHttpServer(javalin, traffic);
     }
 
-    private static void probe(Context ctx, boolean up, String status) {
+    private static void probe(Context ctx, boolean up, String status, String reason) {
+        String body = reason == null ? "{\"status\":\"" + status + "\"}"
+                : "{\"status\":\"" + status + "\",\"reason\":" + JsonResponses.json(reason) + "}";
         ResponseBodies.write(ctx, up ? 200 : 503, "application/json",
-                ("{\"status\":\"" + status + "\"}").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                body.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    /**
+     * The store's refusal behind a failure: one the failure carries, or, while writes are failing, the store's
+     * own (a write refused by a database that closed itself says only that it is closed).
+     */
+    private static Optional<StorageUnavailableException> storageCause(Throwable e, StorageHealth health) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof StorageUnavailableException storage) {
+                return Optional.of(storage);
+            }
+        }
+        return health.problem().filter(problem -> problem.kind() == StorageUnavailableException.Kind.WRITES_FAILING);
+    }
+
+    /** 507 with the store's reason, in the error shape of the API the request was for (503 where it has no 507). */
+    private static void storageError(Context ctx, List<RouteGroup> groups, StorageUnavailableException e) {
+        ctx.header("Retry-After", "5");
+        for (RouteGroup group : groups) {
+            Optional<RouteGroup.RefusedAnswer> answer = group.refused(ctx.path(), 503);
+            if (answer.isPresent()) {
+                ResponseBodies.write(ctx, answer.get().status(), answer.get().contentType(), answer.get().body());
+                return;
+            }
+        }
+        JsonResponses.error(ctx, 507, "insufficient_storage", e.getMessage());
     }
 
     /** A request that came while draining: 503, in the error shape of the API it was for. */
@@ -211,6 +266,11 @@ public final class JavalinHttpServer implements AutoCloseable {
             }
         }
         JsonResponses.error(ctx, 503, "service_unavailable", UNAVAILABLE_MESSAGE);
+    }
+
+    /** The probes report the store's problems from now on, and failures it caused are answered as its refusals. */
+    public void watchStorage(StorageHealth health) {
+        traffic.storage = health;
     }
 
     /** The start has finished: the readiness probe answers ready from now on, until a drain. */

@@ -1,6 +1,7 @@
 package dev.hexaflow.adapters.persistence;
 
 import dev.hexaflow.application.app.port.out.BlobStore;
+import dev.hexaflow.application.app.port.out.StorageUnavailableException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -52,11 +53,23 @@ public final class FileSystemBlobStore implements BlobStore {
             return new Stored(key, size);
         } catch (IOException e) {
             deleteQuietly(temporary);
+            if (diskFull(e)) {
+                throw new StorageUnavailableException(StorageUnavailableException.Kind.WRITES_FAILING,
+                        "The server cannot keep the upload: its disk is full (" + e.getMessage() + "). Please try "
+                                + "again later.");
+            }
             throw new UncheckedIOException("cannot keep the upload", e);
         } catch (RuntimeException e) {
             deleteQuietly(temporary);
             throw e;
         }
+    }
+
+    /** The file system's own words for no room (Linux's strerror), as against a client whose body broke off. */
+    private static boolean diskFull(IOException e) {
+        String message = e.getMessage();
+        return message != null && (message.contains("No space left on device")
+                || message.contains("Disk quota exceeded"));
     }
 
     @Override

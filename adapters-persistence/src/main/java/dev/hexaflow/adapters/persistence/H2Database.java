@@ -23,15 +23,85 @@ public final class H2Database implements AutoCloseable {
     /** H2's error code for a database file that another process holds open. */
     private static final int DATABASE_ALREADY_OPEN = 90020;
 
-    private final JdbcConnectionPool pool;
+    private final String url;
+    private volatile JdbcConnectionPool pool;
     private final Jdbi jdbi;
     private boolean closed;
 
     private H2Database(String url) {
-        this.pool = JdbcConnectionPool.create(url, "sa", "");
-        this.pool.setMaxConnections(32);
-        this.jdbi = Jdbi.create(pool);
+        this.url = url;
+        this.pool = newPool(url);
+        this.jdbi = Jdbi.create(new CurrentPool());
         this.jdbi.getConfig(SqlStatements.class).setUnusedBindingAllowed(false);
+    }
+
+    private static JdbcConnectionPool newPool(String url) {
+        JdbcConnectionPool pool = JdbcConnectionPool.create(url, "sa", "");
+        pool.setMaxConnections(32);
+        return pool;
+    }
+
+    /**
+     * Lets the pool go and opens the database again through a new one, read-only or not. H2 closes a database
+     * whose write failed, and its pool then counts the connections that died with it as still in use, for ever:
+     * every later request waits for one. A read-only opening serves reads while the disk is full and writes
+     * nothing (so nothing it says yes to can be lost); a writable one, once there is room again, takes writes.
+     */
+    public synchronized void reopen(boolean readOnly) {
+        if (closed) {
+            return;
+        }
+        JdbcConnectionPool old = pool;
+        old.dispose();
+        pool = newPool(readOnly ? url + ";ACCESS_MODE_DATA=r" : url);
+    }
+
+    /** The pool of the moment, so that a reopening reaches every user of {@link #jdbi()}. */
+    private final class CurrentPool implements DataSource {
+        @Override
+        public java.sql.Connection getConnection() throws SQLException {
+            return pool.getConnection();
+        }
+
+        @Override
+        public java.sql.Connection getConnection(String user, String password) throws SQLException {
+            return pool.getConnection(user, password);
+        }
+
+        @Override
+        public java.io.PrintWriter getLogWriter() throws SQLException {
+            return pool.getLogWriter();
+        }
+
+        @Override
+        public void setLogWriter(java.io.PrintWriter out) throws SQLException {
+            pool.setLogWriter(out);
+        }
+
+        @Override
+        public void setLoginTimeout(int seconds) throws SQLException {
+            pool.setLoginTimeout(seconds);
+        }
+
+        @Override
+        public int getLoginTimeout() throws SQLException {
+            return pool.getLoginTimeout();
+        }
+
+        @Override
+        public java.util.logging.Logger getParentLogger() throws java.sql.SQLFeatureNotSupportedException {
+            return pool.getParentLogger();
+        }
+
+        @Override
+        public <T> T unwrap(Class<T> type) throws SQLException {
+            return pool.unwrap(type);
+        }
+
+        @Override
+        public boolean isWrapperFor(Class<?> type) throws SQLException {
+            return pool.isWrapperFor(type);
+        }
     }
 
     /**
@@ -135,7 +205,7 @@ public final class H2Database implements AutoCloseable {
     }
 
     public DataSource dataSource() {
-        return pool;
+        return new CurrentPool();
     }
 
     /** Shuts the database down and lets the pool go; closing again does nothing. */

@@ -214,6 +214,23 @@ class WorkflowEngineTest {
     }
 
     @Test
+    void aRunWhoseEndCannotBeKeptIsNotAnsweredAsEndedButWithTheCause() {
+        Workflow workflow = workflow().start("query").end("end", Map.of("answer", List.of("start", "query")))
+                .edge("start", "end").build();
+        IllegalStateException notKept = new IllegalStateException("No space left on device");
+
+        RunHandle handle = engine.start(engine.prepare(workflow), RunRequest.of(workflow, "u", Map.of("query", "hi")),
+                event -> {
+                    if (event instanceof RunEvent.WorkflowFinished) {
+                        throw notKept;
+                    }
+                });
+
+        assertThatThrownBy(handle::await).hasCause(notKept);
+        assertThat(handle.finished()).isCompletedExceptionally();
+    }
+
+    @Test
     void aStopEndsTheRunWithinASecondAndTheRunningNodesEndStopped() throws Exception {
         engine = engine(EngineSettings.DEFAULTS.withMaxSteps(Integer.MAX_VALUE));
         Workflow workflow = endlessLoop();

@@ -44,6 +44,8 @@ final class GroupCommitWriter<C> implements AutoCloseable {
     }
 
     private final Jdbi jdbi;
+    private final WriteGate gate;
+    private int generation;
     private final BatchWrite<C> write;
     private final BlockingQueue<Pending<C>> queue = new LinkedBlockingQueue<>();
     private final Map<String, PreparedStatement> statements = new HashMap<>();
@@ -53,7 +55,13 @@ final class GroupCommitWriter<C> implements AutoCloseable {
     private volatile boolean ended;
 
     GroupCommitWriter(Jdbi jdbi, String threadName, BatchWrite<C> write) {
+        this(jdbi, WriteGate.OPEN, threadName, write);
+    }
+
+    GroupCommitWriter(Jdbi jdbi, WriteGate gate, String threadName, BatchWrite<C> write) {
         this.jdbi = jdbi;
+        this.gate = gate;
+        this.generation = gate.generation();
         this.write = write;
         this.thread = new Thread(this::loop, threadName);
         this.thread.setDaemon(true);
@@ -103,9 +111,26 @@ final class GroupCommitWriter<C> implements AutoCloseable {
         List<C> changes = new ArrayList<>(batch.size());
         batch.forEach(pending -> changes.add(pending.change()));
         try {
+            gate.check();
+        } catch (RuntimeException refused) {
+            batch.forEach(pending -> pending.kept().completeExceptionally(refused));
+            return;
+        }
+        if (generation != gate.generation()) {
+            disconnect();
+            generation = gate.generation();
+        }
+        try {
             inTransaction(changes);
             batch.forEach(pending -> pending.kept().complete(null));
         } catch (SQLException | RuntimeException e) {
+            RuntimeException storage = gate.failed(e);
+            if (storage != null) {
+                // Not one change at a time: that would only try the database again, and each would wait for it.
+                disconnect();
+                batch.forEach(pending -> pending.kept().completeExceptionally(storage));
+                return;
+            }
             if (batch.size() == 1) {
                 batch.get(0).kept().completeExceptionally(failure(e));
                 return;

@@ -48,9 +48,14 @@ public final class JdbiCampusKeyRepository implements CampusKeyRepository, AutoC
     }
 
     public JdbiCampusKeyRepository(Jdbi jdbi, boolean keptBeforeAnswer) {
+        this(jdbi, keptBeforeAnswer, WriteGate.OPEN);
+    }
+
+    /** @param gate refuses usage counts at once while the store cannot keep them */
+    public JdbiCampusKeyRepository(Jdbi jdbi, boolean keptBeforeAnswer, WriteGate gate) {
         this.jdbi = jdbi;
         this.keptBeforeAnswer = keptBeforeAnswer;
-        this.usage = new GroupCommitWriter<>(jdbi, "hexaflow-campus-usage", JdbiCampusKeyRepository::addUses);
+        this.usage = new GroupCommitWriter<>(jdbi, gate, "hexaflow-campus-usage", JdbiCampusKeyRepository::addUses);
     }
 
     @Override

@@ -24,8 +24,13 @@ public final class JdbiEndUserRepository implements EndUserRepository, AutoClose
     private final GroupCommitWriter<EndUser> writer;
 
     public JdbiEndUserRepository(Jdbi jdbi) {
+        this(jdbi, WriteGate.OPEN);
+    }
+
+    /** @param gate refuses writes at once while the store cannot keep them */
+    public JdbiEndUserRepository(Jdbi jdbi, WriteGate gate) {
         this.jdbi = jdbi;
-        this.writer = new GroupCommitWriter<>(jdbi, "hexaflow-user-writer", JdbiEndUserRepository::insert);
+        this.writer = new GroupCommitWriter<>(jdbi, gate, "hexaflow-user-writer", JdbiEndUserRepository::insert);
     }
 
     private static void insert(GroupCommitWriter.Statements statements, List<EndUser> users) throws SQLException {

@@ -41,8 +41,13 @@ public final class JdbiRunRepository implements RunRepository {
     private volatile String primaryKey;
 
     public JdbiRunRepository(Jdbi jdbi) {
+        this(jdbi, WriteGate.OPEN);
+    }
+
+    /** @param gate refuses writes at once while the store cannot keep them */
+    public JdbiRunRepository(Jdbi jdbi, WriteGate gate) {
         this.jdbi = jdbi;
-        this.writer = new GroupCommitWriter<>(jdbi, "hexaflow-run-writer", JdbiRunRepository::write);
+        this.writer = new GroupCommitWriter<>(jdbi, gate, "hexaflow-run-writer", JdbiRunRepository::write);
     }
 
     @Override

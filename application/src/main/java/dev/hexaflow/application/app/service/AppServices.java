@@ -21,6 +21,7 @@ import dev.hexaflow.application.app.port.out.EndUserRepository;
 import dev.hexaflow.application.app.port.out.RunRepository;
 import dev.hexaflow.application.app.port.out.UploadRepository;
 import dev.hexaflow.application.app.port.out.WorkflowVersionRepository;
+import dev.hexaflow.application.app.port.out.StorageHealth;
 import dev.hexaflow.application.common.SecretGenerator;
 import dev.hexaflow.application.common.Signer;
 import dev.hexaflow.application.workflow.engine.WorkflowEngine;
@@ -56,6 +57,12 @@ public final class AppServices {
     /** @param maxRunsPerApp runs in flight per app before 429; 0 for no limit */
     public AppServices(Ports ports, WorkflowEngine engine, UploadLimits limits, int maxRunsPerApp, Clock clock,
             Supplier<String> ids) {
+        this(ports, engine, limits, maxRunsPerApp, clock, ids, StorageHealth.UNWATCHED);
+    }
+
+    /** @param storage refuses new runs and uploads while the store cannot keep them */
+    public AppServices(Ports ports, WorkflowEngine engine, UploadLimits limits, int maxRunsPerApp, Clock clock,
+            Supplier<String> ids, StorageHealth storage) {
         Publications publications = new Publications(ports.reader(), engine, ports.keys(), ports.secrets(), clock, ids);
         TaskRegistry tasks = new TaskRegistry();
         this.importApp = new ImportAppService(publications, ports.apps(), ports.versions());
@@ -67,12 +74,13 @@ public final class AppServices {
         this.authenticate = new AuthenticateService(ports.keys(), ports.apps(), webTokens);
         this.webApp = new WebAppService(ports.apps(), webTokens);
         this.run = new RunWorkflowService(ports.apps(), ports.versions(), ports.endUsers(), ports.uploads(),
-                ports.runs(), ports.reader(), engine, tasks, maxRunsPerApp, clock, ids);
+                ports.runs(), ports.reader(), engine, tasks, maxRunsPerApp, clock, ids, storage);
         this.stop = new StopTaskService(tasks);
         this.drain = new DrainRunsService(tasks);
         this.getRun = new GetRunService(ports.runs());
         this.logs = new ListRunLogsService(ports.runs());
-        this.upload = new UploadFileService(ports.uploads(), ports.endUsers(), ports.blobs(), limits, clock, ids);
+        this.upload = new UploadFileService(ports.uploads(), ports.endUsers(), ports.blobs(), limits, clock, ids,
+                storage);
         this.describe = new DescribeAppService(ports.apps(), ports.versions(), ports.reader(), limits);
     }
 }

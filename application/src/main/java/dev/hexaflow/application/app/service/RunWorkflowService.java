@@ -6,6 +6,8 @@ import dev.hexaflow.application.app.port.in.RunWorkflowUseCase;
 import dev.hexaflow.application.app.port.out.AppRepository;
 import dev.hexaflow.application.app.port.out.EndUserRepository;
 import dev.hexaflow.application.app.port.out.RunRepository;
+import dev.hexaflow.application.app.port.out.StorageHealth;
+import dev.hexaflow.application.app.port.out.StorageUnavailableException;
 import dev.hexaflow.application.app.port.out.UploadRepository;
 import dev.hexaflow.application.app.port.out.WorkflowVersionRepository;
 import dev.hexaflow.application.workflow.engine.InputFiles;
@@ -50,11 +52,12 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
     private final int maxRunsPerApp;
     private final Clock clock;
     private final Supplier<String> ids;
+    private final StorageHealth storage;
     private final Map<String, PreparedWorkflow> prepared = new ConcurrentHashMap<>();
 
     RunWorkflowService(AppRepository apps, WorkflowVersionRepository versions, EndUserRepository endUsers,
             UploadRepository uploads, RunRepository runs, WorkflowDslReader reader, WorkflowEngine engine,
-            TaskRegistry tasks, int maxRunsPerApp, Clock clock, Supplier<String> ids) {
+            TaskRegistry tasks, int maxRunsPerApp, Clock clock, Supplier<String> ids, StorageHealth storage) {
         this.apps = apps;
         this.versions = versions;
         this.endUsers = endUsers;
@@ -66,6 +69,7 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
         this.maxRunsPerApp = maxRunsPerApp;
         this.clock = clock;
         this.ids = ids;
+        this.storage = storage;
     }
 
     /** An end user's id, as Dify keeps it: at most 255 characters. */
@@ -90,6 +94,7 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
         WorkflowVersion version = version(app.id(), command.workflowId());
         PreparedWorkflow workflow = prepared.computeIfAbsent(version.id(),
                 id -> engine.prepare(reader.read(version.dsl().getBytes(StandardCharsets.UTF_8))));
+        StorageRefusals.requireRoom(storage);
         if (!tasks.reserve(app.id(), maxRunsPerApp)) {
             throw new ApiException(ApiError.TOO_MANY_REQUESTS, "Too many requests. Please try again later. The "
                     + "current maximum concurrent requests allowed for " + app.id() + " is " + maxRunsPerApp + ".");
@@ -108,6 +113,9 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
             RunHandle handle = engine.start(workflow, request, recorder);
             tasks.track(app.id(), user, handle);
             return handle;
+        } catch (StorageUnavailableException e) {
+            tasks.release(app.id());
+            throw StorageRefusals.refused(e);
         } catch (InvalidInputsException e) {
             tasks.release(app.id());
             throw new ApiException(ApiError.INVALID_PARAM, e.getMessage());

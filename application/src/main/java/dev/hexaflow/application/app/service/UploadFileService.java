@@ -5,6 +5,8 @@ import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.app.port.in.UploadFileUseCase;
 import dev.hexaflow.application.app.port.out.BlobStore;
 import dev.hexaflow.application.app.port.out.EndUserRepository;
+import dev.hexaflow.application.app.port.out.StorageHealth;
+import dev.hexaflow.application.app.port.out.StorageUnavailableException;
 import dev.hexaflow.application.app.port.out.UploadRepository;
 import dev.hexaflow.domain.app.EndUser;
 import dev.hexaflow.domain.app.FileCategory;
@@ -31,9 +33,12 @@ public final class UploadFileService implements UploadFileUseCase {
     private final UploadLimits limits;
     private final Clock clock;
     private final Supplier<String> ids;
+    private final StorageHealth storage;
 
     UploadFileService(UploadRepository uploads, EndUserRepository endUsers, BlobStore blobs, UploadLimits limits,
-            Clock clock, Supplier<String> ids) {
+            Clock clock, Supplier<String> ids,
+            StorageHealth storage) {
+        this.storage = storage;
         this.uploads = uploads;
         this.endUsers = endUsers;
         this.blobs = blobs;
@@ -72,6 +77,16 @@ public final class UploadFileService implements UploadFileUseCase {
         long max = limits.maxBytes(category);
         String user = command.user() == null || command.user().isBlank() ? DEFAULT_USER
                 : TextLimits.atMost("Arg user", command.user(), RunWorkflowService.MAX_USER_LENGTH);
+        StorageRefusals.requireRoom(storage);
+        try {
+            return keep(command, name, extension, category, max, user);
+        } catch (StorageUnavailableException e) {
+            throw StorageRefusals.refused(e);
+        }
+    }
+
+    private UploadedFile keep(UploadFileCommand command, String name, String extension, FileCategory category,
+            long max, String user) {
         EndUser endUser = endUsers.findOrAdd(new EndUser(ids.get(), command.appId(), user, now()));
         BlobStore.Stored stored;
         try {

@@ -120,6 +120,13 @@ public final class WorkflowEngine {
             }
             try {
                 state.emit(new RunEvent.WorkflowFinished(ended));
+            } catch (RuntimeException | Error e) {
+                // The end could not be kept (the store refused it): whoever waits for the run hears that, not an
+                // end that a restart would not find.
+                finished.completeExceptionally(e);
+                return;
+            }
+            try {
                 if (tail != null) {
                     tail.speak(state, taskId);
                 }

@@ -16,7 +16,8 @@ public enum ApiError {
     UNSUPPORTED_FILE_TYPE("unsupported_file_type", 415),
     UNSUPPORTED_MEDIA_TYPE("unsupported_media_type", 415),
     TOO_MANY_REQUESTS("too_many_requests", 429),
-    SERVICE_UNAVAILABLE("service_unavailable", 503);
+    SERVICE_UNAVAILABLE("service_unavailable", 503),
+    INSUFFICIENT_STORAGE("insufficient_storage", 507);
 
     private final String code;
     private final int status;

@@ -1,0 +1,23 @@
+package dev.hexaflow.application.app.service;
+
+import dev.hexaflow.application.app.port.in.ApiError;
+import dev.hexaflow.application.app.port.in.ApiException;
+import dev.hexaflow.application.app.port.out.StorageHealth;
+import dev.hexaflow.application.app.port.out.StorageUnavailableException;
+
+/** New work that the store could not keep is refused before it starts, as 507 with the store's reason. */
+final class StorageRefusals {
+
+    private StorageRefusals() {
+    }
+
+    static void requireRoom(StorageHealth storage) {
+        storage.problem().ifPresent(problem -> {
+            throw refused(problem);
+        });
+    }
+
+    static ApiException refused(StorageUnavailableException e) {
+        return new ApiException(ApiError.INSUFFICIENT_STORAGE, e.getMessage());
+    }
+}

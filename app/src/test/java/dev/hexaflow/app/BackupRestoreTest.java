@@ -335,6 +335,50 @@ class BackupRestoreTest {
         return entries;
     }
 
+    @Test
+    void aBackupOfAnOlderSchemaIsRestoredAndMigratedWhenTheServerStarts() throws Exception {
+        Path old = work.resolve("old");
+        Files.createDirectories(old);
+        String key = "an-old-campus-key-0123456789";
+        Path zip = work.resolve("old.zip");
+        String url = "jdbc:h2:file:" + old.toAbsolutePath().resolve("hexaflow");
+        org.h2.jdbcx.JdbcConnectionPool pool = org.h2.jdbcx.JdbcConnectionPool.create(url, "sa", "");
+        try {
+            org.flywaydb.core.Flyway.configure().dataSource(pool).locations("classpath:db/migration").target("4")
+                    .load().migrate();
+            try (var db = pool.getConnection(); var statement = db.createStatement()) {
+                statement.execute("INSERT INTO campus_key (key_hash, requests) VALUES ('"
+                        + dev.hexaflow.domain.secret.SecretHash.of(key).hex() + "', 41)");
+            }
+            try (var out = Files.newOutputStream(zip)) {
+                var manifest = new dev.hexaflow.application.backup.service.TakeBackupService(
+                        new dev.hexaflow.adapters.persistence.backup.H2DatabaseSnapshots(pool, old),
+                        new dev.hexaflow.adapters.persistence.backup.ZipBackupArchive(),
+                        new dev.hexaflow.adapters.persistence.backup.FileSystemDataDirectoryFiles(old), "0.0.9",
+                        java.time.Clock.systemUTC()).backup(
+                                new dev.hexaflow.application.backup.port.in.TakeBackupCommand(out));
+                assertThat(manifest.schemaVersion()).isEqualTo(4);
+            }
+        } finally {
+            try (var db = pool.getConnection(); var statement = db.createStatement()) {
+                statement.execute("SHUTDOWN");
+            }
+            pool.dispose();
+        }
+        Path restoredDir = work.resolve("restored");
+
+        Outcome restored = cli("restore", zip.toString(), "--data-dir", restoredDir.toString());
+
+        assertThat(restored.exit()).as(restored.err()).isZero();
+        assertThat(restored.out()).contains("Hexaflow 0.0.9, schema 4");
+        try (TestServer server = TestServer.start(restoredDir)) {
+            assertThat(json(server.get("/v2/events/holidays.json?key=" + key)).get("meta").get("requests").asLong())
+                    .isEqualTo(42);
+            assertThat(server.importApp("echo.yml").get("site_code").asText())
+                    .as("migration 5 (web app sites) ran at start").isNotBlank();
+        }
+    }
+
     static Map<String, byte[]> readZip(Path file) throws IOException {
         Map<String, byte[]> entries = new LinkedHashMap<>();
         try (ZipFile zip = new ZipFile(file.toFile())) {

@@ -42,6 +42,9 @@ final class BackupCommands {
             err.println("hexaflow: cannot write beside " + command.file() + ": " + e.getMessage());
             return Main.FAILED;
         }
+        // Ctrl-C or a kill during the download: the partial file goes with the process.
+        Thread cleanUp = new Thread(() -> deleteQuietly(part));
+        Runtime.getRuntime().addShutdownHook(cleanUp);
         try {
             HttpRequest request = HttpRequest.newBuilder(URI.create(command.server().url() + "/admin/backup"))
                     .header("Authorization", "Bearer " + command.server().token()).GET().build();
@@ -66,11 +69,20 @@ final class BackupCommands {
             err.println("hexaflow: the backup was interrupted, and no file is kept");
             return Main.FAILED;
         } finally {
+            deleteQuietly(part);
             try {
-                Files.deleteIfExists(part);
-            } catch (IOException e) {
-                // Named .part: it is never taken for a backup.
+                Runtime.getRuntime().removeShutdownHook(cleanUp);
+            } catch (IllegalStateException e) {
+                // The process is shutting down: the hook runs (and finds nothing to delete).
             }
+        }
+    }
+
+    private static void deleteQuietly(Path part) {
+        try {
+            Files.deleteIfExists(part);
+        } catch (IOException e) {
+            // Named .part: it is never taken for a backup.
         }
     }
 

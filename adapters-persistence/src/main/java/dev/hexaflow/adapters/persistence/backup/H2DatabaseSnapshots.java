@@ -6,6 +6,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -28,14 +29,12 @@ import org.flywaydb.core.api.MigrationInfo;
  * sessions go on writing (H2's MVStore copies a consistent version of its pages). Copying the live file by hand
  * would catch pages of different commits. The copy lands in a zip H2 makes in the data directory (private, same
  * disk), is read out into the backup and deleted.
- *
- * <p>A snapshot is read where it lies, inside its zip, through H2's read-only {@code zip:} file system: nothing is
- * unpacked to learn what a backup holds.
  */
 public final class H2DatabaseSnapshots implements DatabaseSnapshots {
 
     private static final String DATABASE_NAME = "hexaflow";
     private static final String HISTORY = "flyway_schema_history";
+    private static final String LEFTOVER_PREFIX = ".backup-";
 
     private final DataSource live;
     private final Path workDirectory;
@@ -44,6 +43,9 @@ public final class H2DatabaseSnapshots implements DatabaseSnapshots {
     public H2DatabaseSnapshots(DataSource live, Path workDirectory) {
         this.live = live;
         this.workDirectory = workDirectory;
+        if (workDirectory != null) {
+            deleteLeftovers();
+        }
     }
 
     /** Snapshots that only read backups ({@link #inspect}, {@link #newestSchemaVersion}): for a restore. */
@@ -56,44 +58,108 @@ public final class H2DatabaseSnapshots implements DatabaseSnapshots {
         if (live == null) {
             throw new IllegalStateException("these snapshots only read backups");
         }
-        Path copy = workDirectory.resolve(".backup-" + UUID.randomUUID() + ".zip");
+        Path work = workDirectory.resolve(LEFTOVER_PREFIX + UUID.randomUUID());
+        Path copy = work.resolve("h2-backup.zip");
         try {
+            createPrivateDirectory(work);
             try (Connection connection = live.getConnection(); Statement statement = connection.createStatement()) {
                 statement.execute("BACKUP TO '" + copy.toAbsolutePath().toString().replace("'", "''") + "'");
             }
+            Path database = work.resolve(DATABASE_NAME + ".mv.db");
             try (ZipFile zip = new ZipFile(copy.toFile())) {
                 ZipEntry entry = zip.getEntry(DATABASE_NAME + ".mv.db");
                 if (entry == null) {
                     throw new SnapshotException("H2's backup holds no " + DATABASE_NAME + ".mv.db", null);
                 }
-                try (InputStream in = zip.getInputStream(entry)) {
-                    in.transferTo(target);
+                try (InputStream in = zip.getInputStream(entry); OutputStream file = Files.newOutputStream(database)) {
+                    byte[] buffer = new byte[64 * 1024];
+                    int n;
+                    while ((n = in.read(buffer)) > 0) {
+                        file.write(buffer, 0, n);
+                        target.write(buffer, 0, n);
+                    }
                 }
             }
-            return inspect(copy, DATABASE_NAME + ".mv.db");
+            Files.delete(copy);
+            return read(database);
         } catch (SQLException | IOException e) {
             throw new SnapshotException("cannot take a snapshot of the database: " + e.getMessage(), e);
         } finally {
-            try {
-                Files.deleteIfExists(copy);
-            } catch (IOException e) {
-                // A leftover copy is a private file in the data directory; the next backup does not read it.
-            }
+            deleteTree(work);
         }
     }
 
+    /**
+     * Reads the database out of the archive into a private temporary directory (outside any data directory) and
+     * opens it there, read-only. H2 could open it inside the zip, but its zip file system seeks backwards by
+     * inflating from the start again: minutes for a database of a few hundred megabytes.
+     */
     @Override
     public Contents inspect(Path archive, String entryName) {
         if (!entryName.endsWith(".mv.db") || entryName.contains("/")) {
             throw new IllegalArgumentException("not a database file at the archive's top: " + entryName);
         }
-        String name = entryName.substring(0, entryName.length() - ".mv.db".length());
-        String url = "jdbc:h2:zip:" + archive.toAbsolutePath() + "!/" + name + ";ACCESS_MODE_DATA=r"
-                + ";IFEXISTS=TRUE";
+        Path work = null;
+        try {
+            work = Files.createTempDirectory("hexaflow-restore-check-", PosixFilePermissions.asFileAttribute(
+                    PosixFilePermissions.fromString("rwx------")));
+            Path database = work.resolve(DATABASE_NAME + ".mv.db");
+            try (ZipFile zip = new ZipFile(archive.toFile())) {
+                ZipEntry entry = zip.getEntry(entryName);
+                if (entry == null) {
+                    throw new SnapshotException("the archive holds no " + entryName, null);
+                }
+                try (InputStream in = zip.getInputStream(entry)) {
+                    Files.copy(in, database);
+                }
+            }
+            return read(database);
+        } catch (IOException e) {
+            throw new SnapshotException(e.getMessage(), e);
+        } finally {
+            if (work != null) {
+                deleteTree(work);
+            }
+        }
+    }
+
+    private static Contents read(Path database) {
+        String file = database.toAbsolutePath().toString();
+        String url = "jdbc:h2:file:" + file.substring(0, file.length() - ".mv.db".length())
+                + ";ACCESS_MODE_DATA=r;IFEXISTS=TRUE";
         try (Connection db = DriverManager.getConnection(url, "sa", "")) {
             return new Contents(schemaVersion(db), counts(db), blobKeys(db));
         } catch (SQLException e) {
             throw new SnapshotException(e.getMessage().lines().findFirst().orElse("unreadable"), e);
+        }
+    }
+
+    private static void createPrivateDirectory(Path directory) throws IOException {
+        try {
+            Files.createDirectory(directory, PosixFilePermissions.asFileAttribute(
+                    PosixFilePermissions.fromString("rwx------")));
+        } catch (UnsupportedOperationException e) {
+            Files.createDirectory(directory);
+        }
+    }
+
+    /** Deletes the work directories of backups cut off by a stopped process: called before any backup starts. */
+    private void deleteLeftovers() {
+        try (java.util.stream.Stream<Path> files = Files.list(workDirectory)) {
+            files.filter(path -> path.getFileName().toString().startsWith(LEFTOVER_PREFIX))
+                    .forEach(H2DatabaseSnapshots::deleteTree);
+        } catch (IOException e) {
+            // A leftover stays until the next start; it is never read.
+        }
+    }
+
+    private static void deleteTree(Path root) {
+        try (java.util.stream.Stream<Path> paths = Files.walk(root)) {
+            for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        } catch (IOException e) {
+            // Best effort: a leftover is deleted at the next start.
         }
     }
 

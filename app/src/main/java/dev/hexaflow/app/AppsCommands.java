@@ -5,12 +5,23 @@ import dev.hexaflow.application.app.port.in.ImportAppUseCase.ImportedApp;
 import dev.hexaflow.application.app.port.in.ListAppsUseCase.AppSummary;
 import dev.hexaflow.domain.app.App;
 import dev.hexaflow.domain.workflow.InvalidWorkflowException;
+import dev.hexaflow.application.app.port.in.ExportDslQuery;
 import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.time.Clock;
 
-/** {@code hexaflow apps ...}: app administration on the data dir of a stopped server. */
+/**
+ * {@code hexaflow apps ...}: app administration on the data dir of a stopped server; an export also from a running
+ * one.
+ */
 final class AppsCommands {
 
     private AppsCommands() {
@@ -70,6 +81,49 @@ final class AppsCommands {
             return Main.OK;
         } catch (ApiException e) {
             err.println("hexaflow: no app " + command.appId());
+            return Main.FAILED;
+        }
+    }
+
+    /** The DSL as imported: from the data dir of a stopped server, or through a running one's admin API. */
+    static int export(CommandLine.Command.ExportApp command, PrintStream out, PrintStream err) {
+        if (command.server().isPresent()) {
+            return exportRemote(command, command.server().get(), out, err);
+        }
+        try (Storage storage = Storage.open(command.config().dataDir());
+                WorkflowModule workflows = module(storage, command.config())) {
+            out.print(workflows.services.exportDsl.export(new ExportDslQuery(command.appId(), command.workflowId()))
+                    .dsl());
+            out.flush();
+            return Main.OK;
+        } catch (ApiException e) {
+            err.println("hexaflow: " + e.getMessage());
+            return Main.FAILED;
+        }
+    }
+
+    private static int exportRemote(CommandLine.Command.ExportApp command, CommandLine.AdminServer server,
+            PrintStream out, PrintStream err) {
+        String path = "/admin/apps/" + URLEncoder.encode(command.appId(), StandardCharsets.UTF_8) + "/dsl"
+                + command.workflowId().map(id -> "?workflow_id=" + URLEncoder.encode(id, StandardCharsets.UTF_8))
+                        .orElse("");
+        try {
+            HttpResponse<byte[]> response = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create(server.url() + path)).header("Authorization", "Bearer " + server.token())
+                    .timeout(Duration.ofSeconds(30)).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+            if (response.statusCode() != 200) {
+                err.println("hexaflow: the server answered " + response.statusCode() + ": "
+                        + new String(response.body(), StandardCharsets.UTF_8).lines().findFirst().orElse(""));
+                return Main.FAILED;
+            }
+            out.write(response.body());
+            out.flush();
+            return Main.OK;
+        } catch (IOException e) {
+            err.println("hexaflow: cannot reach " + server.url() + ": " + e.getMessage());
+            return Main.FAILED;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
             return Main.FAILED;
         }
     }

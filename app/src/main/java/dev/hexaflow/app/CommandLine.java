@@ -1,9 +1,11 @@
 package dev.hexaflow.app;
 
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** Reads the words and flags of the command line into one of Hexaflow's commands. */
 final class CommandLine {
@@ -23,6 +25,15 @@ final class CommandLine {
                                            site codes of their web pages (/apps/SITE_CODE).
               apps keys create APP_ID      Issue another API key for an app and print it.
               apps site APP_ID on|off      Turn an app's web page on or off.
+              apps export APP_ID           Print an app's workflow DSL as it was imported (the newest
+                                           version, or --workflow-id ID); with --url, from a running
+                                           server through the admin API.
+              backup FILE.zip --url URL    Take a backup of the running server at URL (its database,
+                                           uploaded files, admin token and a manifest with checksums)
+                                           into FILE.zip; a failed backup leaves no file.
+              restore FILE.zip             Check a backup whole, then unpack it into --data-dir, which
+                                           must be empty or absent; a damaged or foreign file is refused
+                                           and nothing is written. Start the server on it afterwards.
               run FILE.yml                 Run a Dify workflow DSL file once, with no server and no
                                            database: prints the blocking result JSON, or with --stream
                                            the server-sent events. Exit 0 when the run succeeded, 1 when
@@ -31,7 +42,7 @@ final class CommandLine {
 
             The campus and apps commands work on the data dir of a stopped server; while it runs, use the
             admin API (POST /admin/campus/keys, PUT /admin/campus/{tutors|printers|holidays},
-            POST /admin/apps, GET /admin/apps, POST /admin/apps/{id}/keys, ...).
+            POST /admin/apps, GET /admin/apps, POST /admin/apps/{id}/keys, GET /admin/backup, ...).
 
             Flags:
               --port N        Port to listen on; 0 picks a free one.  [HEXAFLOW_PORT, default 8080]
@@ -40,6 +51,9 @@ final class CommandLine {
               --inputs JSON   run: the inputs, as a JSON object.          [default {}]
               --user U        run: the end user (sys.user_id).            [default cli]
               --stream        run: print the events as the server streams them.
+              --url URL       backup, apps export: the running server.   [e.g. http://127.0.0.1:8080]
+              --token T       backup, apps export: the admin token.      [HEXAFLOW_ADMIN_TOKEN]
+              --workflow-id ID  apps export: an older published version.
               -h, --help      Show this help.
 
             Environment:
@@ -88,6 +102,21 @@ final class CommandLine {
 
         record SwitchSite(Configuration config, String appId, boolean enabled) implements Command {
         }
+
+        /** Export from the data dir of a stopped server, or from a running one when {@code server} is given. */
+        record ExportApp(Configuration config, String appId, Optional<String> workflowId,
+                Optional<AdminServer> server) implements Command {
+        }
+
+        record Backup(Path file, AdminServer server) implements Command {
+        }
+
+        record Restore(Path file, Path dataDir) implements Command {
+        }
+    }
+
+    /** A running server's address and its admin token. */
+    record AdminServer(URI url, String token) {
     }
 
     private CommandLine() {
@@ -143,19 +172,68 @@ final class CommandLine {
             throw new UsageException("--stream goes with the run command");
         }
         config = Configuration.fromEnvironment(environment);
+        Map<String, String> remote = new java.util.HashMap<>();
         for (String[] flag : flags) {
             config = switch (flag[0]) {
                 case "--port" -> config.withPort(Configuration.port(flag[1], "--port"));
                 case "--host" -> config.withHost(flag[1]);
                 case "--data-dir" -> config.withDataDir(Path.of(flag[1]));
+                case "--url", "--token", "--workflow-id" -> {
+                    remote.put(flag[0], flag[1]);
+                    yield config;
+                }
                 default -> throw new UsageException(flag[0] + " goes with the run command");
             };
+        }
+        if (!words.isEmpty() && words.get(0).equals("backup")) {
+            if (words.size() != 2 || !remote.containsKey("--url") || remote.containsKey("--workflow-id")) {
+                throw new UsageException("backup takes a file and the server: hexaflow backup FILE.zip --url URL "
+                        + "[--token T]");
+            }
+            return new Command.Backup(Path.of(words.get(1)), server(remote, environment));
+        }
+        if (!words.isEmpty() && words.get(0).equals("restore")) {
+            if (words.size() != 2 || !remote.isEmpty()) {
+                throw new UsageException("restore takes a file: hexaflow restore FILE.zip --data-dir DIR");
+            }
+            return new Command.Restore(Path.of(words.get(1)), config.dataDir());
+        }
+        if (words.size() == 3 && words.subList(0, 2).equals(List.of("apps", "export"))) {
+            Optional<AdminServer> server = remote.containsKey("--url") ? Optional.of(server(remote, environment))
+                    : Optional.empty();
+            if (server.isEmpty() && remote.containsKey("--token")) {
+                throw new UsageException("--token goes with --url");
+            }
+            return new Command.ExportApp(config, words.get(2), Optional.ofNullable(remote.get("--workflow-id")),
+                    server);
+        }
+        if (!remote.isEmpty()) {
+            throw new UsageException(remote.keySet().iterator().next() + " goes with the backup and apps export "
+                    + "commands");
         }
         return command(words, config);
     }
 
+    private static AdminServer server(Map<String, String> remote, Map<String, String> environment) {
+        URI url;
+        try {
+            url = URI.create(remote.get("--url").replaceAll("/+$", ""));
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--url is not a URL: " + remote.get("--url"));
+        }
+        if (!"http".equals(url.getScheme()) && !"https".equals(url.getScheme()) || url.getHost() == null) {
+            throw new UsageException("--url must be an http or https URL, such as http://127.0.0.1:8080");
+        }
+        String token = remote.getOrDefault("--token", environment.getOrDefault("HEXAFLOW_ADMIN_TOKEN", ""));
+        if (token.isBlank()) {
+            throw new UsageException("the admin token is needed: set HEXAFLOW_ADMIN_TOKEN or give --token");
+        }
+        return new AdminServer(url, token.strip());
+    }
+
     private static boolean isFlag(String name) {
-        return List.of("--port", "--host", "--data-dir", "--inputs", "--user").contains(name);
+        return List.of("--port", "--host", "--data-dir", "--inputs", "--user", "--url", "--token", "--workflow-id")
+                .contains(name);
     }
 
     private static Command runCommand(List<String> words, List<String[]> flags, boolean stream) {
@@ -200,7 +278,7 @@ final class CommandLine {
             }
             throw new UsageException("unknown apps command '" + String.join(" ", words)
                     + "'; try: apps import FILE.yml | apps list | apps keys create APP_ID"
-                    + " | apps site APP_ID on|off");
+                    + " | apps site APP_ID on|off | apps export APP_ID");
         }
         if (words.get(0).equals("campus")) {
             if (words.equals(List.of("campus", "keys", "create"))) {

@@ -5,6 +5,7 @@ import dev.hexaflow.adapters.persistence.H2StorageHealth;
 import dev.hexaflow.adapters.http.RouteGroup;
 import dev.hexaflow.adapters.http.admin.AdminAppRoutes;
 import dev.hexaflow.adapters.http.admin.AdminAuthorization;
+import dev.hexaflow.adapters.http.admin.AdminBackupRoutes;
 import dev.hexaflow.adapters.http.admin.AdminCampusRoutes;
 import dev.hexaflow.adapters.http.campus.CampusFeedRoutes;
 import dev.hexaflow.adapters.http.webapp.WebAppRoutes;
@@ -86,6 +87,8 @@ public final class Hexaflow implements AutoCloseable {
                     new ServiceApiCors(config.service().corsOrigins()),
                     new WorkflowApiRoutes(workflows.services, config.service().pingInterval()),
                     new AdminAppRoutes(admin, workflows.services),
+                    new AdminBackupRoutes(admin, BackupModule.backups(storage, config.dataDir(), Clock.systemUTC()),
+                            Clock.systemUTC()),
                     new WebAppRoutes(workflows.services.webApp));
             JavalinHttpServer server = startServer(config, routes, ready);
             Optional<String> newCampusKey;

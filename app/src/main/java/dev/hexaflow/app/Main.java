@@ -93,6 +93,15 @@ public final class Main {
         if (command instanceof CommandLine.Command.CreateAppKey createKey) {
             return AppsCommands.createKey(createKey, out, err);
         }
+        if (command instanceof CommandLine.Command.ExportApp export) {
+            return AppsCommands.export(export, out, err);
+        }
+        if (command instanceof CommandLine.Command.Backup backup) {
+            return BackupCommands.backup(backup, out, err);
+        }
+        if (command instanceof CommandLine.Command.Restore restore) {
+            return BackupCommands.restore(restore, out, err);
+        }
         if (command instanceof CommandLine.Command.SwitchSite switchSite) {
             return AppsCommands.switchSite(switchSite, out, err);
         }

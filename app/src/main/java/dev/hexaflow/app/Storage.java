@@ -104,6 +104,10 @@ final class Storage implements AutoCloseable {
         return directory;
     }
 
+    javax.sql.DataSource dataSource() {
+        return database.dataSource();
+    }
+
     Jdbi jdbi() {
         return database.jdbi();
     }

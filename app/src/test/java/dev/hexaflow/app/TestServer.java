@@ -69,6 +69,11 @@ final class TestServer implements AutoCloseable {
         return exchange(HttpRequest.newBuilder(uri(path)).GET(), HttpResponse.BodyHandlers.ofByteArray());
     }
 
+    HttpResponse<byte[]> getBytesAsAdmin(String path) {
+        return exchange(HttpRequest.newBuilder(uri(path)).header("Authorization", "Bearer " + ADMIN_TOKEN).GET(),
+                HttpResponse.BodyHandlers.ofByteArray());
+    }
+
     HttpResponse<String> send(String method, String path, String contentType, String body, String token) {
         HttpRequest.Builder request = HttpRequest.newBuilder(uri(path))
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody()

@@ -42,7 +42,7 @@ class NamingConventionTest {
 
     /** The technologies an adapter's name may start with. */
     static final String TECHNOLOGY = "(Jdbi|InMemory|Caching|FileSystem|H2|Jackson|Biweekly|Campus|Yaml|Jinjava|Rhino"
-            + "|PythonWorker|Jdk|Http|OpenAiCompatible|Document|Javalin|Uploaded|SecureRandom).*";
+            + "|PythonWorker|Jdk|Http|OpenAiCompatible|Document|Javalin|Uploaded|SecureRandom|Zip).*";
 
     static final ArchRule adapters_are_named_for_their_technology = classes()
             .that().implement(com.tngtech.archunit.base.DescribedPredicate.describe("an outbound port",

@@ -5,6 +5,8 @@ import dev.hexaflow.adapters.http.JsonResponses;
 import dev.hexaflow.adapters.http.RouteGroup;
 import dev.hexaflow.adapters.http.workflow.SiteWire;
 import dev.hexaflow.application.app.port.in.ApiException;
+import dev.hexaflow.application.app.port.in.ExportDslQuery;
+import dev.hexaflow.application.app.port.in.ExportDslUseCase.ExportedDsl;
 import dev.hexaflow.application.app.port.in.ImportAppUseCase.ImportedApp;
 import dev.hexaflow.application.app.port.in.ListAppsUseCase.AppSummary;
 import dev.hexaflow.application.app.port.in.PublishWorkflowUseCase.Published;
@@ -20,8 +22,11 @@ import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
-/** App administration: import and publish DSL files, list apps, issue and revoke keys, site settings. */
+/**
+ * App administration: import, publish and export DSL files, list apps, issue and revoke keys, site settings.
+ */
 public final class AdminAppRoutes implements RouteGroup {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -42,6 +47,7 @@ public final class AdminAppRoutes implements RouteGroup {
         routes.post("/admin/apps/{app_id}/keys", guarded(this::issueKey));
         routes.delete("/admin/apps/{app_id}/keys/{key}", guarded(this::revokeKey));
         routes.put("/admin/apps/{app_id}/site", guarded(this::site));
+        routes.get("/admin/apps/{app_id}/dsl", guarded(this::exportDsl));
     }
 
     /** The admin token, then the handler; refusals in the JSON error shape, a bad DSL with every problem. */
@@ -101,6 +107,15 @@ public final class AdminAppRoutes implements RouteGroup {
         body.put("version", published.version());
         body.put("published", published.isNew());
         ctx.contentType("application/json").result(JsonResponses.json(body));
+    }
+
+    /** The DSL as imported, as a YAML file the import (here or in Dify) takes back. */
+    private void exportDsl(Context ctx) {
+        ExportedDsl exported = services.exportDsl.export(new ExportDslQuery(ctx.pathParam("app_id"),
+                Optional.ofNullable(ctx.queryParam("workflow_id"))));
+        ctx.header("X-Workflow-Id", exported.workflowId());
+        ctx.header("Content-Disposition", "attachment; filename=\"" + exported.appId() + ".yml\"");
+        ctx.contentType("application/yaml; charset=utf-8").result(exported.dsl());
     }
 
     private void issueKey(Context ctx) {

@@ -3,6 +3,7 @@ package dev.hexaflow.application.app.service;
 import dev.hexaflow.application.app.port.in.AuthenticateUseCase;
 import dev.hexaflow.application.app.port.in.DescribeAppUseCase;
 import dev.hexaflow.application.app.port.in.DrainRunsUseCase;
+import dev.hexaflow.application.app.port.in.ExportDslUseCase;
 import dev.hexaflow.application.app.port.in.GetRunUseCase;
 import dev.hexaflow.application.app.port.in.ImportAppUseCase;
 import dev.hexaflow.application.app.port.in.ListAppsUseCase;
@@ -53,6 +54,7 @@ public final class AppServices {
     public final UploadFileUseCase upload;
     public final DescribeAppUseCase describe;
     public final DrainRunsUseCase drain;
+    public final ExportDslUseCase exportDsl;
 
     /** @param maxRunsPerApp runs in flight per app before 429; 0 for no limit */
     public AppServices(Ports ports, WorkflowEngine engine, UploadLimits limits, int maxRunsPerApp, Clock clock,
@@ -81,6 +83,7 @@ public final class AppServices {
         this.logs = new ListRunLogsService(ports.runs());
         this.upload = new UploadFileService(ports.uploads(), ports.endUsers(), ports.blobs(), limits, clock, ids,
                 storage);
+        this.exportDsl = new ExportDslService(ports.apps(), ports.versions());
         this.describe = new DescribeAppService(ports.apps(), ports.versions(), ports.reader(), limits);
     }
 }

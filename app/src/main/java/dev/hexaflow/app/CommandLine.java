@@ -69,6 +69,17 @@ final class CommandLine {
                                      Run limits (500 steps, 1200 s), code time limit (15 s), python3 path.
               HEXAFLOW_TEMPLATE_MAX_LOOPS
                                      Loop iterations one template render may run.  [default 1000000]
+              HEXAFLOW_OUTBOUND_ALLOW, HEXAFLOW_OUTBOUND_DENY
+                                     Addresses, ranges or host names a workflow's requests may (not) reach;
+                                     loopback, link-local and private networks are closed by default.
+              HEXAFLOW_CORS_ORIGINS  Origins whose pages may call /v1 from a browser.   [default *]
+              HEXAFLOW_SHUTDOWN_GRACE_SECONDS
+                                     How long SIGTERM lets runs in flight finish.        [default 30]
+              HEXAFLOW_MIN_FREE_DISK_MB
+                                     Free space below which new runs and uploads wait.   [default 64]
+              HEXAFLOW_HTTP_REQUESTS_PER_ADDRESS, HEXAFLOW_HTTP_MIN_BODY_BYTES_PER_SECOND,
+              HEXAFLOW_HTTP_BODY_GRACE_MILLIS, HEXAFLOW_HTTP_IDLE_TIMEOUT_MILLIS
+                                     What one client may hold (1000 requests, 1024 B/s, 5000 ms, 30000 ms).
             """;
 
     /** A command the program can carry out. */

@@ -41,7 +41,7 @@ final class CampusModule implements AutoCloseable {
 
     /** @param gate refuses usage counts at once while the store cannot keep them */
     CampusModule(Jdbi jdbi, SecretGenerator secrets, Clock clock, WriteGate gate) {
-        this.keys = new JdbiCampusKeyRepository(jdbi, true, gate);
+        this.keys = new JdbiCampusKeyRepository(jdbi, gate);
         CampusDataRepository data = new CachingCampusDataRepository(new JdbiCampusDataRepository(jdbi));
         this.feed = new CampusFeedService(keys, data, new CampusFeedRenderer(), clock);
         this.issueKey = new IssueCampusKeyService(keys, secrets);

@@ -38,6 +38,8 @@ class KillNineIT {
     private static final Path JAR = Path.of(System.getProperty("hexaflow.jar", "target/hexaflow.jar"));
     private static final String ADMIN = "kill-nine-admin-token-0123";
     private static final String SECRET_CONTENT = "SECRET-UPLOAD-CONTENT-7f3a";
+    /** One client's keyed calls in a flush interval and a commit, with room for a slow machine. */
+    private static final long LOST_COUNTS_AT_MOST = 200;
 
     @TempDir
     Path work;
@@ -91,8 +93,13 @@ class KillNineIT {
             assertThat(highestCount.get()).as("some keyed campus calls were answered").isPositive();
             long kept = ServiceApi.json(new ServiceApi(last.baseUrl, null).get("/v2/events/holidays.json?key="
                     + campusKey)).get("meta").get("requests").asLong() - 1;
-            assertThat(kept).as("every usage count a client was answered is kept").isGreaterThanOrEqualTo(
-                    highestCount.get());
+            // Counts are committed every 10 ms after their answers: a kill loses at most the last interval's,
+            // a few dozen calls of the one client that counts; never more than it was answered, but the one call
+            // the kill cut off.
+            assertThat(highestCount.get() - kept).as("usage counts answered but not kept after kill -9")
+                    .isLessThanOrEqualTo(LOST_COUNTS_AT_MOST);
+            assertThat(kept).as("counts kept that no client was answered").isLessThanOrEqualTo(
+                    highestCount.get() + 4);
         } finally {
             last.stop();
         }

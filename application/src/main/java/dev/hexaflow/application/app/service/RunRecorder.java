@@ -13,10 +13,13 @@ import java.util.concurrent.CompletionException;
 
 /**
  * Keeps a run as its events come, and only then passes each event on: a client is never told of a run, a node or
- * an end that is not kept yet. Writes are queued without waiting; the recorder waits for them to be committed
- * only where someone would hear: before each event passed on to a listener, or, when nobody listens
- * ({@link RunListener#NONE}), before the run's end, which the caller answers with. A blocking run thus waits for
- * one group commit, not one per node.
+ * an end that is not kept yet. Writes are queued without waiting. When someone listens, each event is passed on
+ * once its write and every earlier event's are committed, in order, while the run goes on meanwhile (a stream
+ * costs the run no wait per event); the run's end, and any event after it, waits until everything before it has
+ * been passed on, so that the run is over for its caller only when its listener has heard all of it, and a
+ * write that failed fails the end with its cause. When nobody listens ({@link RunListener#NONE}), the recorder
+ * waits once, before the run's end, which the caller answers with: a blocking run waits for one group commit,
+ * not one per node.
  */
 final class RunRecorder implements RunListener {
 
@@ -28,6 +31,9 @@ final class RunRecorder implements RunListener {
     private final String logId;
     private final RunListener next;
     private final List<CompletableFuture<Void>> unconfirmed = new ArrayList<>();
+    /** The events passed on so far, each after its write: the next one is passed on after this completes. */
+    private CompletableFuture<Void> heard = CompletableFuture.completedFuture(null);
+    private boolean ended;
     private String runId;
 
     RunRecorder(RunRepository runs, String appId, String taskId, EndUser user, String version, String logId,
@@ -45,14 +51,22 @@ final class RunRecorder implements RunListener {
     @Override
     public void on(RunEvent event) {
         CompletableFuture<Void> write = write(event);
-        if (write != null) {
-            unconfirmed.add(write);
+        ended |= event instanceof RunEvent.WorkflowFinished;
+        if (next == RunListener.NONE) {
+            if (write != null) {
+                unconfirmed.add(write);
+            }
+            if (ended) {
+                awaitKept();
+            }
+            return;
         }
-        boolean heard = next != RunListener.NONE;
-        if (heard || event instanceof RunEvent.WorkflowFinished) {
+        CompletableFuture<Void> kept = write == null ? heard : heard.thenCombine(write, (before, own) -> null);
+        heard = kept.thenRun(() -> next.on(event));
+        if (ended) {
+            unconfirmed.add(heard);
             awaitKept();
         }
-        next.on(event);
     }
 
     private CompletableFuture<Void> write(RunEvent event) {

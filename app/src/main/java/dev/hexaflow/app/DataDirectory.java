@@ -3,15 +3,14 @@ package dev.hexaflow.app;
 import dev.hexaflow.adapters.persistence.OwnerOnlyFiles;
 import dev.hexaflow.application.common.SecretGenerator;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Optional;
 
 /**
@@ -109,22 +108,12 @@ final class DataDirectory implements AutoCloseable {
             }
             String token = "hfa-" + secrets.newSecret(ADMIN_TOKEN_LENGTH);
             Files.deleteIfExists(file);
-            createOwnerOnly(file);
-            Files.writeString(file, token + "\n", StandardCharsets.UTF_8, StandardOpenOption.TRUNCATE_EXISTING);
+            try (OutputStream out = OwnerOnlyFiles.createFile(file)) {
+                out.write((token + "\n").getBytes(StandardCharsets.UTF_8));
+            }
             return new AdminToken(token, true);
         } catch (IOException e) {
             throw new StartupException("Cannot keep the admin token in " + file + ": " + e.getMessage(), e);
-        }
-    }
-
-    private static void createOwnerOnly(Path file) throws IOException {
-        try {
-            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        } catch (UnsupportedOperationException e) {
-            // Not a POSIX file system (Windows): the directory's own permissions protect the file.
-            Files.createFile(file);
-        } catch (FileAlreadyExistsException e) {
-            throw new IOException("the file appeared while it was being made", e);
         }
     }
 

@@ -239,9 +239,9 @@ public final class PythonWorkerCodeRunner implements CodeRunner, AutoCloseable {
     private static final class ForkServer {
         final Process process;
         final String isolation;
-        private final StringBuilder errors;
+        private final PrintedTail errors;
 
-        private ForkServer(Process process, String isolation, StringBuilder errors) {
+        private ForkServer(Process process, String isolation, PrintedTail errors) {
             this.process = process;
             this.isolation = isolation;
             this.errors = errors;
@@ -269,10 +269,7 @@ public final class PythonWorkerCodeRunner implements CodeRunner, AutoCloseable {
                 throw new CodeException("python3 is not available on this server (" + runner.python + "): "
                         + e.getMessage() + ". Install python3 to run python code nodes.", e);
             }
-            StringBuilder errors = new StringBuilder();
-            Thread drain = new Thread(() -> drain(process.getErrorStream(), errors), "hexaflow-python-stderr");
-            drain.setDaemon(true);
-            drain.start();
+            PrintedTail errors = PrintedTail.of(process.getErrorStream(), "hexaflow-python-stderr");
             ScheduledFuture<?> slow = DEADLINES.schedule(process::destroyForcibly, 30, TimeUnit.SECONDS);
             try {
                 String ready = new BufferedReader(new InputStreamReader(process.getInputStream(),
@@ -289,29 +286,9 @@ public final class PythonWorkerCodeRunner implements CodeRunner, AutoCloseable {
             }
         }
 
-        /** Keeps the last few kilobytes of what the fork server printed, for the message when it fails. */
-        private static void drain(InputStream stderr, StringBuilder errors) {
-            byte[] buffer = new byte[4096];
-            try {
-                int n;
-                while ((n = stderr.read(buffer)) > 0) {
-                    synchronized (errors) {
-                        errors.append(new String(buffer, 0, n, StandardCharsets.UTF_8));
-                        if (errors.length() > 4096) {
-                            errors.delete(0, errors.length() - 4096);
-                        }
-                    }
-                }
-            } catch (IOException e) {
-                // The fork server is gone; what it printed so far is all there is.
-            }
-        }
-
         String printed() {
-            synchronized (errors) {
-                String text = errors.toString().strip();
-                return text.isEmpty() ? "(it printed nothing)" : text.lines().reduce((a, b) -> b).orElse("");
-            }
+            String last = errors.lastLine();
+            return last.isEmpty() ? "(it printed nothing)" : last;
         }
     }
 

@@ -264,7 +264,7 @@ public final class RhinoCodeRunner implements CodeRunner, AutoCloseable {
         final Process process;
         private final Writer requests;
         private final BlockingQueue<Reply> replies = new LinkedBlockingQueue<>();
-        private final StringBuilder errors = new StringBuilder();
+        private final PrintedTail errors;
         volatile long idleSince = System.nanoTime();
 
         Worker(Process process) {
@@ -274,9 +274,7 @@ public final class RhinoCodeRunner implements CodeRunner, AutoCloseable {
             Thread answers = new Thread(() -> readAnswers(process.getInputStream()), "hexaflow-js-answers");
             answers.setDaemon(true);
             answers.start();
-            Thread drain = new Thread(() -> drain(process.getErrorStream()), "hexaflow-js-stderr");
-            drain.setDaemon(true);
-            drain.start();
+            this.errors = PrintedTail.of(process.getErrorStream(), "hexaflow-js-stderr");
         }
 
         Reply call(String request, long deadline) {
@@ -324,24 +322,6 @@ public final class RhinoCodeRunner implements CodeRunner, AutoCloseable {
             replies.add(Reply.ENDED);
         }
 
-        /** Keeps the last few kilobytes the JVM printed, for the message when the worker dies. */
-        private void drain(InputStream stderr) {
-            byte[] buffer = new byte[4096];
-            try (stderr) {
-                int n;
-                while ((n = stderr.read(buffer)) > 0) {
-                    synchronized (errors) {
-                        errors.append(new String(buffer, 0, n, StandardCharsets.UTF_8));
-                        if (errors.length() > 4096) {
-                            errors.delete(0, errors.length() - 4096);
-                        }
-                    }
-                }
-            } catch (IOException e) {
-                // The worker is gone; what it printed so far is all there is.
-            }
-        }
-
         int exitStatus() {
             try {
                 return process.waitFor(1, TimeUnit.SECONDS) ? process.exitValue() : -1;
@@ -352,11 +332,8 @@ public final class RhinoCodeRunner implements CodeRunner, AutoCloseable {
         }
 
         String lastError() {
-            String printed;
-            synchronized (errors) {
-                printed = errors.toString().strip();
-            }
-            return printed.isEmpty() ? "" : ": " + printed.lines().reduce((a, b) -> b).orElse("");
+            String printed = errors.lastLine();
+            return printed.isEmpty() ? "" : ": " + printed;
         }
 
         void kill() {

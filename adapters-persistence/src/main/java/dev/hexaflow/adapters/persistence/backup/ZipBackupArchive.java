@@ -1,5 +1,6 @@
 package dev.hexaflow.adapters.persistence.backup;
 
+import dev.hexaflow.adapters.persistence.OwnerOnlyFiles;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -12,7 +13,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -216,10 +216,9 @@ public final class ZipBackupArchive implements BackupArchive {
                     written.push(parent);
                     ownerOnly(parent, "rwx------");
                 }
-                createOwnerOnly(file);
+                OutputStream out = OwnerOnlyFiles.createFile(file);
                 written.push(file);
-                try (InputStream in = zip.getInputStream(entry);
-                        OutputStream out = Files.newOutputStream(file)) {
+                try (out; InputStream in = zip.getInputStream(entry)) {
                     in.transferTo(out);
                 }
             }
@@ -240,16 +239,6 @@ public final class ZipBackupArchive implements BackupArchive {
             Files.setPosixFilePermissions(path, PosixFilePermissions.fromString(mode));
         } catch (UnsupportedOperationException e) {
             // Not a POSIX file system (Windows): the directory's own permissions protect the files.
-        }
-    }
-
-    private static void createOwnerOnly(Path file) throws IOException {
-        try {
-            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-        } catch (UnsupportedOperationException e) {
-            Files.createFile(file);
-        } catch (FileAlreadyExistsException e) {
-            throw new IOException(file.getFileName() + " appeared while the backup was being restored", e);
         }
     }
 

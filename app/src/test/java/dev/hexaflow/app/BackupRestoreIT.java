@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hexaflow.app.api.ServiceApi;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -53,10 +51,10 @@ class BackupRestoreIT {
         Map<String, String> runsDuring = new ConcurrentHashMap<>();
         JsonNode quietLogs;
         long campusCount;
-        Server a = Server.start(first, log);
-        String key = a.demoKey;
+        JarServer a = JarServer.start(first, log, Map.of("HEXAFLOW_ADMIN_TOKEN", ADMIN));
+        String key = a.demoKey();
         try {
-            ServiceApi api = new ServiceApi(a.baseUrl, key);
+            ServiceApi api = new ServiceApi(a.baseUrl(), key);
             for (int i = 0; i < 4; i++) {
                 JsonNode run = ServiceApi.json(api.postJson("/v1/workflows/run",
                         ServiceApi.run(Map.of("year", "2026"), "blocking", "quiet")));
@@ -68,8 +66,8 @@ class BackupRestoreIT {
                 runsBefore.put(id, ServiceApi.json(api.get("/v1/workflows/run/" + id)));
             }
             quietLogs = ServiceApi.json(api.get("/v1/workflows/logs?created_by_end_user_session_id=quiet&limit=50"));
-            ServiceApi anonymous = new ServiceApi(a.baseUrl, null);
-            campusCount = ServiceApi.json(anonymous.get("/v2/events/holidays.json?key=" + a.campusKey)).get("meta")
+            ServiceApi anonymous = new ServiceApi(a.baseUrl(), null);
+            campusCount = ServiceApi.json(anonymous.get("/v2/events/holidays.json?key=" + a.campusKey())).get("meta")
                     .get("requests").asLong();
 
             AtomicBoolean going = new AtomicBoolean(true);
@@ -95,7 +93,7 @@ class BackupRestoreIT {
             }
             Thread.sleep(200);
 
-            Result backup = hexaflow("backup", zip.toString(), "--url", a.baseUrl);
+            Result backup = hexaflow("backup", zip.toString(), "--url", a.baseUrl());
 
             going.set(false);
             for (Thread thread : clients) {
@@ -124,9 +122,9 @@ class BackupRestoreIT {
         Result restore = hexaflow("restore", zip.toString(), "--data-dir", second.toString());
         assertThat(restore.exit()).as(restore.err()).isZero();
 
-        Server b = Server.start(second, log);
+        JarServer b = JarServer.start(second, log, Map.of("HEXAFLOW_ADMIN_TOKEN", ADMIN));
         try {
-            ServiceApi api = new ServiceApi(b.baseUrl, key);
+            ServiceApi api = new ServiceApi(b.baseUrl(), key);
             for (Map.Entry<String, JsonNode> run : runsBefore.entrySet()) {
                 assertThat(ServiceApi.json(api.get("/v1/workflows/run/" + run.getKey()))).isEqualTo(run.getValue());
             }
@@ -143,8 +141,8 @@ class BackupRestoreIT {
             }
             assertThat(api.postJson("/v1/workflows/run", ServiceApi.run(Map.of("year", "2026"), "blocking",
                     "after")).statusCode()).as("the app key opens the restored app").isEqualTo(200);
-            assertThat(ServiceApi.json(new ServiceApi(b.baseUrl, null).get("/v2/events/holidays.json?key="
-                    + b.campusKeyOr(a.campusKey))).get("meta").get("requests").asLong())
+            assertThat(ServiceApi.json(new ServiceApi(b.baseUrl(), null).get("/v2/events/holidays.json?key="
+                    + (b.campusKey() == null ? a.campusKey() : b.campusKey()))).get("meta").get("requests").asLong())
                     .as("the campus key and its usage count are kept").isEqualTo(campusCount + 1);
         } finally {
             b.stop();
@@ -192,60 +190,5 @@ class BackupRestoreIT {
             throw new AssertionError("hexaflow " + String.join(" ", args) + " did not end");
         }
         return new Result(process.exitValue(), Files.readString(out), Files.readString(err));
-    }
-
-    /** A jar process, its address and the secrets its first start made. */
-    private record Server(Process process, String baseUrl, String demoKey, String campusKey) {
-
-        String campusKeyOr(String other) {
-            return campusKey == null ? other : campusKey;
-        }
-
-        static Server start(Path data, Path log) throws IOException {
-            ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
-                    .toString(), "-jar", JAR.toString(), "--port", "0", "--data-dir", data.toString());
-            builder.environment().keySet().removeIf(name -> name.startsWith("HEXAFLOW_"));
-            builder.environment().put("HEXAFLOW_ADMIN_TOKEN", ADMIN);
-            builder.redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));
-            Process process = builder.start();
-            BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                    StandardCharsets.UTF_8));
-            String baseUrl = null;
-            String demoKey = null;
-            String campusKey = null;
-            String line;
-            while ((line = out.readLine()) != null) {
-                String text = line.strip();
-                if (text.startsWith("Hexaflow is ready on ")) {
-                    baseUrl = text.substring("Hexaflow is ready on ".length()).strip();
-                } else if (text.startsWith("campus key")) {
-                    campusKey = text.split("\\s+")[2];
-                } else if (text.startsWith("demo app key")) {
-                    demoKey = text.split("\\s+")[3];
-                } else if (text.startsWith("try")) {
-                    break;
-                }
-            }
-            if (baseUrl == null) {
-                throw new AssertionError("the server did not start: " + Files.readString(log));
-            }
-            Thread drain = new Thread(() -> {
-                try {
-                    out.transferTo(java.io.Writer.nullWriter());
-                } catch (IOException e) {
-                    // The process is gone.
-                }
-            });
-            drain.setDaemon(true);
-            drain.start();
-            return new Server(process, baseUrl, demoKey, campusKey);
-        }
-
-        void stop() throws InterruptedException {
-            process.destroy();
-            if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
-        }
     }
 }

@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -247,42 +245,9 @@ class DiskFullIT {
         }
 
         static Server start(Path data, Path log) throws IOException {
-            ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
-                    .toString(), "-jar", JAR.toString(), "--port", "0", "--data-dir", data.toString());
-            builder.environment().keySet().removeIf(name -> name.startsWith("HEXAFLOW_"));
-            builder.environment().put("HEXAFLOW_ADMIN_TOKEN", "disk-full-admin-token-0123");
-            builder.environment().put("HEXAFLOW_MIN_FREE_DISK_MB", "2");
-            builder.redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));
-            Process process = builder.start();
-            BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                    StandardCharsets.UTF_8));
-            String baseUrl = null;
-            String demoKey = null;
-            String line;
-            while ((line = out.readLine()) != null) {
-                if (line.startsWith("Hexaflow is ready on ")) {
-                    baseUrl = line.substring("Hexaflow is ready on ".length()).strip();
-                }
-                if (line.strip().startsWith("demo app key")) {
-                    demoKey = line.strip().split("\\s+")[3];
-                }
-                if (line.strip().startsWith("try")) {
-                    break;
-                }
-            }
-            if (baseUrl == null) {
-                throw new AssertionError("the server did not start: " + Files.readString(log));
-            }
-            Thread drain = new Thread(() -> {
-                try {
-                    out.transferTo(java.io.Writer.nullWriter());
-                } catch (IOException e) {
-                    // The process is gone.
-                }
-            });
-            drain.setDaemon(true);
-            drain.start();
-            return new Server(process, baseUrl, demoKey);
+            JarServer jar = JarServer.start(data, log, Map.of("HEXAFLOW_ADMIN_TOKEN", "disk-full-admin-token-0123",
+                    "HEXAFLOW_MIN_FREE_DISK_MB", "2"));
+            return new Server(jar.process(), jar.baseUrl(), jar.demoKey());
         }
 
         HttpResponse<String> run(String key) {

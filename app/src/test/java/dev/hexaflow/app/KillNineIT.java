@@ -4,9 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hexaflow.app.api.ServiceApi;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -21,7 +18,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
@@ -35,7 +31,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class KillNineIT {
 
-    private static final Path JAR = Path.of(System.getProperty("hexaflow.jar", "target/hexaflow.jar"));
     private static final String ADMIN = "kill-nine-admin-token-0123";
     private static final String SECRET_CONTENT = "SECRET-UPLOAD-CONTENT-7f3a";
     /** One client's keyed calls in a flush interval and a commit, with room for a slow machine. */
@@ -55,12 +50,12 @@ class KillNineIT {
         String campusKey = null;
         AtomicLong highestCount = new AtomicLong();
         for (int round = 0; round < 4; round++) {
-            Server server = Server.start(data, log);
+            JarServer server = JarServer.start(data, log, Map.of("HEXAFLOW_ADMIN_TOKEN", ADMIN));
             if (key == null) {
-                key = server.demoKey;
-                campusKey = server.campusKey;
+                key = server.demoKey();
+                campusKey = server.campusKey();
             }
-            ServiceApi api = new ServiceApi(server.baseUrl, key);
+            ServiceApi api = new ServiceApi(server.baseUrl(), key);
             AtomicBoolean running = new AtomicBoolean(true);
             List<Thread> clients = new ArrayList<>();
             for (int c = 0; c < 6; c++) {
@@ -69,7 +64,7 @@ class KillNineIT {
                 thread.start();
                 clients.add(thread);
             }
-            Thread campus = new Thread(countUsage(server.baseUrl, campusKey, running, highestCount));
+            Thread campus = new Thread(countUsage(server.baseUrl(), campusKey, running, highestCount));
             campus.start();
             clients.add(campus);
             Thread.sleep(700 + random.nextInt(1500));
@@ -79,8 +74,8 @@ class KillNineIT {
                 thread.join(20_000);
             }
         }
-        Server last = Server.start(data, log);
-        ServiceApi api = new ServiceApi(last.baseUrl, key);
+        JarServer last = JarServer.start(data, log, Map.of("HEXAFLOW_ADMIN_TOKEN", ADMIN));
+        ServiceApi api = new ServiceApi(last.baseUrl(), key);
         try {
             assertThat(answered).as("some runs were answered before the kills").isNotEmpty();
             assertThat(uploads).as("some uploads were answered before the kills").isNotEmpty();
@@ -91,7 +86,7 @@ class KillNineIT {
             assertThat(ServiceApi.json(api.get("/v1/workflows/logs?status=running")).get("total").asInt())
                     .as("no run stays running after a restart").isZero();
             assertThat(highestCount.get()).as("some keyed campus calls were answered").isPositive();
-            long kept = ServiceApi.json(new ServiceApi(last.baseUrl, null).get("/v2/events/holidays.json?key="
+            long kept = ServiceApi.json(new ServiceApi(last.baseUrl(), null).get("/v2/events/holidays.json?key="
                     + campusKey)).get("meta").get("requests").asLong() - 1;
             // Counts are committed every 10 ms after their answers: a kill loses at most the last interval's,
             // a few dozen calls of the one client that counts; never more than it was answered, but the one call
@@ -172,75 +167,6 @@ class KillNineIT {
         }
         assertThat(records).containsAll(answered);
         assertThat(blobs).as("every blob has its record and every record its blob").isEqualTo(recordBlobs);
-    }
-
-    /** A jar process, its address and demo key (on a first start). */
-    private static final class Server {
-        final Process process;
-        final String baseUrl;
-        final String demoKey;
-        final String campusKey;
-
-        private Server(Process process, String baseUrl, String demoKey, String campusKey) {
-            this.process = process;
-            this.baseUrl = baseUrl;
-            this.demoKey = demoKey;
-            this.campusKey = campusKey;
-        }
-
-        static Server start(Path data, Path log) throws IOException {
-            ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
-                    .toString(), "-jar", JAR.toString(), "--port", "0", "--data-dir", data.toString());
-            builder.environment().keySet().removeIf(name -> name.startsWith("HEXAFLOW_"));
-            builder.environment().put("HEXAFLOW_ADMIN_TOKEN", ADMIN);
-            builder.redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));
-            Process process = builder.start();
-            BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                    StandardCharsets.UTF_8));
-            String baseUrl = null;
-            String demoKey = null;
-            String campusKey = null;
-            String line;
-            while ((line = out.readLine()) != null) {
-                if (line.startsWith("Hexaflow is ready on ")) {
-                    baseUrl = line.substring("Hexaflow is ready on ".length()).strip();
-                }
-                if (line.strip().startsWith("campus key")) {
-                    campusKey = line.strip().split("\\s+")[2];
-                }
-                if (line.strip().startsWith("demo app key")) {
-                    demoKey = line.strip().split("\\s+")[3];
-                }
-                if (line.strip().startsWith("try")) {
-                    break;
-                }
-            }
-            if (baseUrl == null) {
-                throw new AssertionError("the server did not start: " + Files.readString(log));
-            }
-            Thread drain = new Thread(() -> {
-                try {
-                    out.transferTo(java.io.Writer.nullWriter());
-                } catch (IOException e) {
-                    // The process is gone.
-                }
-            });
-            drain.setDaemon(true);
-            drain.start();
-            return new Server(process, baseUrl, demoKey, campusKey);
-        }
-
-        void kill() throws InterruptedException {
-            process.destroyForcibly();
-            process.waitFor(30, TimeUnit.SECONDS);
-        }
-
-        void stop() throws InterruptedException {
-            process.destroy();
-            if (!process.waitFor(30, TimeUnit.SECONDS)) {
-                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
-        }
     }
 
 }

@@ -33,7 +33,7 @@ class GracefulShutdownIT {
 
     private static final Path JAR = Path.of(System.getProperty("hexaflow.jar", "target/hexaflow.jar"));
     private static final String ADMIN = "graceful-admin-token-0123";
-    private static final String CHAT = """
+    static final String CHAT = """
             app: {name: Chat, mode: workflow}
             kind: app
             version: 0.5.0

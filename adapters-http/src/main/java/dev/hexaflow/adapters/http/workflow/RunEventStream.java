@@ -1,5 +1,7 @@
 package dev.hexaflow.adapters.http.workflow;
 
+import dev.hexaflow.application.app.port.in.ApiError;
+import dev.hexaflow.application.app.port.out.StorageUnavailableException;
 import dev.hexaflow.application.workflow.engine.RunHandle;
 import dev.hexaflow.application.workflow.engine.RunListener;
 import dev.hexaflow.domain.workflow.RunEvent;
@@ -8,6 +10,8 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -25,6 +29,10 @@ final class RunEventStream implements RunListener {
 
     private static final Logger LOG = LoggerFactory.getLogger(RunEventStream.class);
     private static final Object END = new Object();
+
+    /** The run could not be kept to its end: the stream says so with Dify's error event before it ends. */
+    private record Failed(Throwable cause) {
+    }
     private static final byte[] PING = "event: ping\n\n".getBytes(StandardCharsets.UTF_8);
 
     private final BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
@@ -45,7 +53,12 @@ final class RunEventStream implements RunListener {
         RunEventStream stream = new RunEventStream(pingInterval);
         RunHandle handle = start.apply(stream);
         // The engine emits every event before it completes the run's future, so the end queues after them.
-        handle.finished().whenComplete((run, failure) -> stream.queue.add(END));
+        handle.finished().whenComplete((run, failure) -> {
+            if (failure != null) {
+                stream.queue.add(new Failed(failure));
+            }
+            stream.queue.add(END);
+        });
         ctx.status(200);
         ctx.res().setContentType("text/event-stream; charset=utf-8");
         ctx.res().setHeader("Cache-Control", "no-cache");
@@ -77,12 +90,36 @@ final class RunEventStream implements RunListener {
             }
             if (next == null) {
                 out.write(PING);
+            } else if (next instanceof Failed failed) {
+                out.write(DifyWire.frame(error(failed.cause(), handle.runId())).getBytes(StandardCharsets.UTF_8));
             } else {
                 out.write(DifyWire.frame(DifyWire.event((RunEvent) next, handle.runId(), handle.taskId()))
                         .getBytes(StandardCharsets.UTF_8));
             }
             out.flush();
         }
+    }
+
+    /**
+     * Dify's stream error event (it has no task id): a store that cannot keep the run says so as the API's
+     * error does; anything else is Dify's internal error, whose message says nothing of the server.
+     */
+    private static Map<String, Object> error(Throwable failure, String runId) {
+        Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+                ? failure.getCause() : failure;
+        Map<String, Object> event = new LinkedHashMap<>();
+        event.put("event", "error");
+        event.put("workflow_run_id", runId);
+        if (cause instanceof StorageUnavailableException storage) {
+            event.put("code", ApiError.INSUFFICIENT_STORAGE.code());
+            event.put("status", ApiError.INSUFFICIENT_STORAGE.status());
+            event.put("message", storage.getMessage());
+        } else {
+            event.put("code", "internal_server_error");
+            event.put("status", 500);
+            event.put("message", "Internal Server Error, please contact support.");
+        }
+        return event;
     }
 
     private void leave() {

@@ -1,8 +1,8 @@
 package dev.hexaflow.app;
 
-import dev.hexaflow.adapters.campus.parse.CampusDataFileParser;
-import dev.hexaflow.adapters.campus.render.CampusFeedRenderer;
-import dev.hexaflow.adapters.persistence.CachingCampusDataRepository;
+import dev.hexaflow.adapters.campus.parse.JacksonCampusDataParser;
+import dev.hexaflow.adapters.campus.render.JacksonBiweeklyFeedRenderer;
+import dev.hexaflow.adapters.persistence.InMemoryCachingCampusDataRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiCampusDataRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiCampusKeyRepository;
 import dev.hexaflow.application.campus.port.in.BanCampusKeyUseCase;
@@ -42,11 +42,11 @@ final class CampusModule implements AutoCloseable {
     /** @param gate refuses usage counts at once while the store cannot keep them */
     CampusModule(Jdbi jdbi, SecretGenerator secrets, Clock clock, WriteGate gate) {
         this.keys = new JdbiCampusKeyRepository(jdbi, gate);
-        CampusDataRepository data = new CachingCampusDataRepository(new JdbiCampusDataRepository(jdbi));
-        this.feed = new CampusFeedService(keys, data, new CampusFeedRenderer(), clock);
+        CampusDataRepository data = new InMemoryCachingCampusDataRepository(new JdbiCampusDataRepository(jdbi));
+        this.feed = new CampusFeedService(keys, data, new JacksonBiweeklyFeedRenderer(), clock);
         this.issueKey = new IssueCampusKeyService(keys, secrets);
         this.banKey = new BanCampusKeyService(keys);
-        this.importData = new ImportCampusDataService(new CampusDataFileParser(), data);
+        this.importData = new ImportCampusDataService(new JacksonCampusDataParser(), data);
     }
 
     /** Loads the bundled data sets (the real holidays, made-up tutors and printers) into those still empty. */

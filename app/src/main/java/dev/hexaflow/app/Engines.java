@@ -3,8 +3,8 @@ package dev.hexaflow.app;
 import dev.hexaflow.adapters.nodes.code.CodeLimits;
 import dev.hexaflow.adapters.nodes.code.PythonWorkerCodeRunner;
 import dev.hexaflow.adapters.nodes.code.RhinoCodeRunner;
-import dev.hexaflow.adapters.nodes.document.DocumentTexts;
-import dev.hexaflow.adapters.nodes.document.HttpFileContents;
+import dev.hexaflow.adapters.nodes.document.PdfBoxDocumentTextExtractor;
+import dev.hexaflow.adapters.nodes.document.JdkHttpFileContents;
 import dev.hexaflow.adapters.nodes.http.JdkHttpRequester;
 import dev.hexaflow.adapters.nodes.model.OpenAiCompatibleModelProvider;
 import dev.hexaflow.adapters.nodes.net.OutboundExchange;
@@ -29,7 +29,7 @@ public final class Engines {
 
     private static FileContents files(OutboundExchange outbound,
             java.util.function.UnaryOperator<FileContents> uploads) {
-        FileContents remote = new HttpFileContents(outbound, 100L * 1024 * 1024);
+        FileContents remote = new JdkHttpFileContents(outbound, 100L * 1024 * 1024);
         return uploads == null ? remote : uploads.apply(remote);
     }
 
@@ -57,7 +57,7 @@ public final class Engines {
         owned.accept(python);
         StandardNodes.Services services = new StandardNodes.Services(new JinjavaTemplateRenderer(),
                 List.of(javascript, python),
-                new JdkHttpRequester(exchange), models, files(exchange, uploads), new DocumentTexts());
+                new JdkHttpRequester(exchange), models, files(exchange, uploads), new PdfBoxDocumentTextExtractor());
         EngineSettings settings = EngineSettings.DEFAULTS.withMaxSteps(config.maxSteps())
                 .withMaxTime(config.maxRunTime()).withMaxTemplateLoops(config.maxTemplateLoops());
         OpenAiCompatibleSpeechSynthesizer speech = new OpenAiCompatibleSpeechSynthesizer(

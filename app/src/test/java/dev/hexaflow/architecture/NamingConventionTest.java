@@ -41,13 +41,13 @@ class NamingConventionTest {
             .allowEmptyShould(false);
 
     /** The technologies an adapter's name may start with. */
-    static final String TECHNOLOGY = "(Jdbi|InMemory|Caching|FileSystem|H2|Jackson|Biweekly|Campus|Yaml|Jinjava|Rhino"
-            + "|PythonWorker|Jdk|Http|OpenAiCompatible|Document|Javalin|Uploaded|SecureRandom|Zip).*";
+    static final String TECHNOLOGY = "(Jdbi|InMemory|FileSystem|H2|Jackson|Biweekly|Yaml|Jinjava|Rhino|PythonWorker"
+            + "|Jdk|OpenAiCompatible|PdfBox|Javalin|Zip).*";
 
     static final ArchRule adapters_are_named_for_their_technology = classes()
             .that().implement(com.tngtech.archunit.base.DescribedPredicate.describe("an outbound port",
                     (com.tngtech.archunit.core.domain.JavaClass c) -> c.getPackageName().contains(".port.out")))
-            .and().areTopLevelClasses()
+            .and().areTopLevelClasses().and().resideInAPackage(ADAPTERS)
             .should().haveNameMatching(".*\\." + TECHNOLOGY)
             .because("adapters are named <Technology><Port>, so a reader sees what each one plugs in")
             .allowEmptyShould(false);

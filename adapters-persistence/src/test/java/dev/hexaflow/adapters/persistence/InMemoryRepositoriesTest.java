@@ -31,7 +31,7 @@ class InMemoryRepositoriesTest {
     @Nested
     class CachedData extends CampusDataRepositoryContract {
         private final CampusDataRepository repository =
-                new CachingCampusDataRepository(new InMemoryCampusDataRepository());
+                new InMemoryCachingCampusDataRepository(new InMemoryCampusDataRepository());
 
         @Override
         protected CampusDataRepository repository() {

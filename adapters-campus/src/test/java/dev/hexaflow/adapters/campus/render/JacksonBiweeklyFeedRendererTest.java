@@ -33,10 +33,10 @@ import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 
-class CampusFeedRendererTest {
+class JacksonBiweeklyFeedRendererTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private final CampusFeedRenderer renderer = new CampusFeedRenderer();
+    private final JacksonBiweeklyFeedRenderer renderer = new JacksonBiweeklyFeedRenderer();
 
     private static FeedEnvelope envelope(FeedMethod method, List<? extends CampusRecord> data) {
         FeedStatus status = data.isEmpty() ? FeedStatus.NO_DATA : FeedStatus.OK;

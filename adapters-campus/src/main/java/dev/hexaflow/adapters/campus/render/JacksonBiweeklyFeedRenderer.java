@@ -20,7 +20,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * kept per method and format, for as long as the envelope carries the very same (immutable) record list, which
  * a caching repository hands out until the data set is replaced.
  */
-public final class CampusFeedRenderer implements FeedRenderer {
+public final class JacksonBiweeklyFeedRenderer implements FeedRenderer {
 
     private static final byte[] JSON_OPEN = "{\"meta\":".getBytes(StandardCharsets.UTF_8);
     private static final byte[] JSON_DATA = ",\"data\":".getBytes(StandardCharsets.UTF_8);

@@ -16,7 +16,7 @@ import java.util.List;
  * outbound policy. Uploaded files (local_file) need the server's
  * file store, which a server wires in front of this.
  */
-public final class HttpFileContents implements FileContents {
+public final class JdkHttpFileContents implements FileContents {
 
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10))
             .followRedirects(HttpClient.Redirect.NEVER).build();
@@ -24,7 +24,7 @@ public final class HttpFileContents implements FileContents {
     private final long maxBytes;
 
     /** @param outbound where the policy on the addresses a workflow may reach is enforced */
-    public HttpFileContents(OutboundExchange outbound, long maxBytes) {
+    public JdkHttpFileContents(OutboundExchange outbound, long maxBytes) {
         this.outbound = outbound;
         this.maxBytes = maxBytes;
     }

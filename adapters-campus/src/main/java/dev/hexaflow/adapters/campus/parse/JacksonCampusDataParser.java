@@ -11,7 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /** Reads campus data files in CSV or JSON, both in UTF-8. */
-public final class CampusDataFileParser implements CampusDataParser {
+public final class JacksonCampusDataParser implements CampusDataParser {
 
     private final CsvCampusDataReader csv = new CsvCampusDataReader();
     private final JsonCampusDataReader json = new JsonCampusDataReader();

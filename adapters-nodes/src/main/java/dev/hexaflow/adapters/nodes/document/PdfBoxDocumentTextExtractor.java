@@ -27,7 +27,7 @@ import org.apache.pdfbox.text.PDFTextStripper;
  * Document text as Dify's extractor gives it: txt, md, html and xml as their text; json re-indented as Python
  * writes it; csv as a markdown table; docx as its paragraphs, one per line; pdf as its text (PDFBox).
  */
-public final class DocumentTexts implements DocumentTextExtractor {
+public final class PdfBoxDocumentTextExtractor implements DocumentTextExtractor {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 

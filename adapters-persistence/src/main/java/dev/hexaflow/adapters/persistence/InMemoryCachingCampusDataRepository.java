@@ -14,12 +14,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * renderers can cache what they made of it by its identity. Only valid while this process is the only writer,
  * which the data directory lock guarantees for the embedded database.
  */
-public final class CachingCampusDataRepository implements CampusDataRepository {
+public final class InMemoryCachingCampusDataRepository implements CampusDataRepository {
 
     private final CampusDataRepository store;
     private final Map<FeedMethod, List<CampusRecord>> cache = new ConcurrentHashMap<>();
 
-    public CachingCampusDataRepository(CampusDataRepository store) {
+    public InMemoryCachingCampusDataRepository(CampusDataRepository store) {
         this.store = store;
     }
 

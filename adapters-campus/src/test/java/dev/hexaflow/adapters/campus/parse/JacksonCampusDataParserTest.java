@@ -19,9 +19,9 @@ import java.util.List;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 
-class CampusDataFileParserTest {
+class JacksonCampusDataParserTest {
 
-    private final CampusDataFileParser parser = new CampusDataFileParser();
+    private final JacksonCampusDataParser parser = new JacksonCampusDataParser();
 
     private List<CampusRecord> csv(FeedMethod dataSet, String text) {
         return parser.parse(dataSet, FileFormat.CSV, text.getBytes(StandardCharsets.UTF_8));

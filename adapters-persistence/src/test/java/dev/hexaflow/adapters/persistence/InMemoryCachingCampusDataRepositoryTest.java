@@ -11,11 +11,11 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-class CachingCampusDataRepositoryTest {
+class InMemoryCachingCampusDataRepositoryTest {
 
     private final H2Database database = H2Database.openInMemory("cache-" + UUID.randomUUID());
     private final JdbiCampusDataRepository store = new JdbiCampusDataRepository(database.jdbi());
-    private final CachingCampusDataRepository cached = new CachingCampusDataRepository(store);
+    private final InMemoryCachingCampusDataRepository cached = new InMemoryCachingCampusDataRepository(store);
 
     @AfterEach
     void close() {

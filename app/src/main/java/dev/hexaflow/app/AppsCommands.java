@@ -37,7 +37,7 @@ final class AppsCommands {
         }
         try (Storage storage = Storage.open(command.config().dataDir());
                 WorkflowModule workflows = module(storage, command.config())) {
-            ImportedApp app = workflows.services.importApp.importApp(dsl);
+            ImportedApp app = workflows.importApp.importApp(dsl);
             out.println("app_id       " + app.appId());
             out.println("workflow_id  " + app.workflowId());
             out.println("api_key      " + app.apiKey() + "  (not shown again)");
@@ -54,7 +54,7 @@ final class AppsCommands {
                 WorkflowModule workflows = module(storage, command.config())) {
             String row = "%-36s  %-36s  %-26s  %-16s  %-4s  %s%n";
             out.printf(row, "APP ID", "WORKFLOW ID", "VERSION", "SITE CODE", "PAGE", "NAME");
-            for (AppSummary app : workflows.services.listApps.list()) {
+            for (AppSummary app : workflows.listApps.list()) {
                 out.printf(row, app.appId(), app.workflowId(), app.version(), app.siteCode(),
                         app.siteEnabled() ? "on" : "off", app.name());
             }
@@ -65,7 +65,7 @@ final class AppsCommands {
     static int createKey(CommandLine.Command.CreateAppKey command, PrintStream out, PrintStream err) {
         try (Storage storage = Storage.open(command.config().dataDir());
                 WorkflowModule workflows = module(storage, command.config())) {
-            out.println(workflows.services.keys.issue(command.appId()));
+            out.println(workflows.keys.issue(command.appId()));
             return Main.OK;
         } catch (ApiException e) {
             err.println("hexaflow: no app " + command.appId());
@@ -76,7 +76,7 @@ final class AppsCommands {
     static int switchSite(CommandLine.Command.SwitchSite command, PrintStream out, PrintStream err) {
         try (Storage storage = Storage.open(command.config().dataDir());
                 WorkflowModule workflows = module(storage, command.config())) {
-            App app = workflows.services.updateSite.enable(command.appId(), command.enabled());
+            App app = workflows.updateSite.enable(command.appId(), command.enabled());
             out.println("The web page /apps/" + app.siteCode() + " is " + (app.siteEnabled() ? "on" : "off") + ".");
             return Main.OK;
         } catch (ApiException e) {
@@ -92,7 +92,7 @@ final class AppsCommands {
         }
         try (Storage storage = Storage.open(command.config().dataDir());
                 WorkflowModule workflows = module(storage, command.config())) {
-            out.print(workflows.services.exportDsl.export(new ExportDslQuery(command.appId(), command.workflowId()))
+            out.print(workflows.exportDsl.export(new ExportDslQuery(command.appId(), command.workflowId()))
                     .dsl());
             out.flush();
             return Main.OK;

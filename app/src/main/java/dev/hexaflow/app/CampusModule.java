@@ -10,13 +10,13 @@ import dev.hexaflow.application.campus.port.in.ImportCampusDataCommand;
 import dev.hexaflow.application.campus.port.in.ImportCampusDataUseCase;
 import dev.hexaflow.application.campus.port.in.IssueCampusKeyUseCase;
 import dev.hexaflow.application.campus.port.in.ServeCampusFeedUseCase;
-import dev.hexaflow.application.campus.port.out.CampusDataParser.FileFormat;
+import dev.hexaflow.domain.campus.DataFileFormat;
 import dev.hexaflow.application.campus.port.out.CampusDataRepository;
 import dev.hexaflow.application.campus.service.BanCampusKeyService;
 import dev.hexaflow.application.campus.service.CampusFeedService;
 import dev.hexaflow.application.campus.service.ImportCampusDataService;
 import dev.hexaflow.application.campus.service.IssueCampusKeyService;
-import dev.hexaflow.application.common.SecretGenerator;
+import dev.hexaflow.application.common.port.out.SecretGenerator;
 import dev.hexaflow.domain.campus.FeedMethod;
 import java.io.IOException;
 import java.io.InputStream;
@@ -52,7 +52,7 @@ final class CampusModule implements AutoCloseable {
     /** Loads the bundled data sets (the real holidays, made-up tutors and printers) into those still empty. */
     void loadBundledData() {
         for (FeedMethod dataSet : FeedMethod.values()) {
-            importData.importData(new ImportCampusDataCommand(dataSet, FileFormat.CSV, bundled(dataSet), true));
+            importData.importData(new ImportCampusDataCommand(dataSet, DataFileFormat.CSV, bundled(dataSet), true));
         }
     }
 

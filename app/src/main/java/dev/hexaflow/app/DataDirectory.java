@@ -1,7 +1,7 @@
 package dev.hexaflow.app;
 
 import dev.hexaflow.adapters.persistence.OwnerOnlyFiles;
-import dev.hexaflow.application.common.SecretGenerator;
+import dev.hexaflow.application.common.port.out.SecretGenerator;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.FileChannel;

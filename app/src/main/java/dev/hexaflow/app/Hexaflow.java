@@ -10,7 +10,11 @@ import dev.hexaflow.adapters.http.admin.AdminCampusRoutes;
 import dev.hexaflow.adapters.http.campus.CampusFeedRoutes;
 import dev.hexaflow.adapters.http.webapp.WebAppRoutes;
 import dev.hexaflow.adapters.http.workflow.ServiceApiCors;
-import dev.hexaflow.adapters.http.workflow.WorkflowApiRoutes;
+import dev.hexaflow.adapters.http.workflow.AppInfoRoutes;
+import dev.hexaflow.adapters.http.workflow.LogRoutes;
+import dev.hexaflow.adapters.http.workflow.RunRoutes;
+import dev.hexaflow.adapters.http.workflow.ServiceApiAuthentication;
+import dev.hexaflow.adapters.http.workflow.UploadRoutes;
 import dev.hexaflow.application.app.port.in.ImportAppUseCase.ImportedApp;
 import dev.hexaflow.application.app.port.out.RunRepository;
 import dev.hexaflow.domain.secret.SecretHash;
@@ -85,11 +89,16 @@ public final class Hexaflow implements AutoCloseable {
                     new CampusFeedRoutes(campus.feed),
                     new AdminCampusRoutes(admin, campus.issueKey, campus.banKey, campus.importData),
                     new ServiceApiCors(config.service().corsOrigins()),
-                    new WorkflowApiRoutes(workflows.services, config.service().pingInterval()),
-                    new AdminAppRoutes(admin, workflows.services),
+                    new ServiceApiAuthentication(workflows.authenticate),
+                    new RunRoutes(workflows.run, workflows.getRun, workflows.stop, config.service().pingInterval()),
+                    new UploadRoutes(workflows.upload),
+                    new LogRoutes(workflows.logs),
+                    new AppInfoRoutes(workflows.describe),
+                    new AdminAppRoutes(admin, workflows.importApp, workflows.listApps, workflows.publish,
+                            workflows.exportDsl, workflows.keys, workflows.describe, workflows.updateSite),
                     new AdminBackupRoutes(admin, BackupModule.backups(storage, config.dataDir(), Clock.systemUTC()),
                             Clock.systemUTC()),
-                    new WebAppRoutes(workflows.services.webApp));
+                    new WebAppRoutes(workflows.webApp));
             JavalinHttpServer server = startServer(config, routes, ready);
             Optional<String> newCampusKey;
             try {
@@ -181,11 +190,6 @@ public final class Hexaflow implements AutoCloseable {
         return report;
     }
 
-    /** The workflow service's use cases, for tests and tools in the same process. */
-    dev.hexaflow.application.app.service.AppServices workflowServices() {
-        return workflows.services;
-    }
-
     /**
      * Stops gracefully: new requests get 503 and both probes say draining; the runs in flight get the grace
      * period to finish and their answers and streams end as usual; what is left is then stopped as a stop does;
@@ -199,7 +203,7 @@ public final class Hexaflow implements AutoCloseable {
         }
         try {
             server.drain();
-            DrainRunsUseCase.Drained drained = workflows.services.drain.drain(grace);
+            DrainRunsUseCase.Drained drained = workflows.drain.drain(grace);
             boolean answered = server.awaitRequests(REQUESTS_AFTER_RUNS);
             LOG.info("Shutting down: {} runs finished during the drain, {} were stopped{}{}", drained.finished(),
                     drained.stopped(), drained.left() > 0 ? ", " + drained.left() + " did not end" : "",
@@ -220,6 +224,6 @@ public final class Hexaflow implements AutoCloseable {
 
     /** Ends the grace period of a shutdown under way: the runs still in flight are stopped at once. */
     public void hurry() {
-        workflows.services.drain.hurry();
+        workflows.drain.hurry();
     }
 }

@@ -1,6 +1,6 @@
 package dev.hexaflow.app;
 
-import dev.hexaflow.application.common.Signer;
+import dev.hexaflow.application.common.port.out.Signer;
 import java.security.GeneralSecurityException;
 import java.security.SecureRandom;
 import javax.crypto.Mac;

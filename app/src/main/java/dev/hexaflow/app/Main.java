@@ -2,7 +2,7 @@ package dev.hexaflow.app;
 
 import dev.hexaflow.application.campus.port.in.BanCampusKeyUseCase;
 import dev.hexaflow.application.campus.port.in.ImportCampusDataCommand;
-import dev.hexaflow.application.campus.port.out.CampusDataParser.FileFormat;
+import dev.hexaflow.domain.campus.DataFileFormat;
 import dev.hexaflow.domain.campus.DataSetTooLargeException;
 import dev.hexaflow.domain.campus.FeedMethod;
 import dev.hexaflow.domain.campus.InvalidCampusDataException;
@@ -128,8 +128,8 @@ public final class Main {
             err.println("hexaflow: cannot read " + load.file() + ": " + e.getMessage());
             return USAGE;
         }
-        FileFormat format = load.file().toString().toLowerCase(Locale.ROOT).endsWith(".json")
-                ? FileFormat.JSON : FileFormat.CSV;
+        DataFileFormat format = load.file().toString().toLowerCase(Locale.ROOT).endsWith(".json")
+                ? DataFileFormat.JSON : DataFileFormat.CSV;
         try (Storage storage = Storage.open(load.config().dataDir())) {
             int records = campus(storage).importData.importData(
                     ImportCampusDataCommand.replace(dataSet, format, content));

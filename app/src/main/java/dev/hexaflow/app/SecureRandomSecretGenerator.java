@@ -1,6 +1,6 @@
 package dev.hexaflow.app;
 
-import dev.hexaflow.application.common.SecretGenerator;
+import dev.hexaflow.application.common.port.out.SecretGenerator;
 import java.security.SecureRandom;
 
 /** Secrets of letters and digits from {@link SecureRandom}: 36 symbols, about 5.2 bits each. */

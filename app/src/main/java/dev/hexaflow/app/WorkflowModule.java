@@ -10,8 +10,40 @@ import dev.hexaflow.adapters.persistence.jdbi.JdbiUploadRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiWorkflowVersionRepository;
 import dev.hexaflow.application.app.port.in.ImportAppUseCase;
 import dev.hexaflow.application.app.port.out.RunRepository;
-import dev.hexaflow.application.app.service.AppServices;
-import dev.hexaflow.application.common.SecretGenerator;
+import dev.hexaflow.application.app.port.in.AuthenticateUseCase;
+import dev.hexaflow.application.app.port.in.DescribeAppUseCase;
+import dev.hexaflow.application.app.port.in.DrainRunsUseCase;
+import dev.hexaflow.application.app.port.in.ExportDslUseCase;
+import dev.hexaflow.application.app.port.in.GetRunUseCase;
+import dev.hexaflow.application.app.port.in.ListAppsUseCase;
+import dev.hexaflow.application.app.port.in.ListRunLogsUseCase;
+import dev.hexaflow.application.app.port.in.ManageAppKeysUseCase;
+import dev.hexaflow.application.app.port.in.PublishWorkflowUseCase;
+import dev.hexaflow.application.app.port.in.RunWorkflowUseCase;
+import dev.hexaflow.application.app.port.in.StopTaskUseCase;
+import dev.hexaflow.application.app.port.in.UpdateSiteUseCase;
+import dev.hexaflow.application.app.port.in.UploadFileUseCase;
+import dev.hexaflow.application.app.port.in.WebAppUseCase;
+import dev.hexaflow.application.app.service.AuthenticateService;
+import dev.hexaflow.application.app.service.DescribeAppService;
+import dev.hexaflow.application.app.service.DrainRunsService;
+import dev.hexaflow.application.app.service.ExportDslService;
+import dev.hexaflow.application.app.service.GetRunService;
+import dev.hexaflow.application.app.service.ImportAppService;
+import dev.hexaflow.application.app.service.ListAppsService;
+import dev.hexaflow.application.app.service.ListRunLogsService;
+import dev.hexaflow.application.app.service.ManageAppKeysService;
+import dev.hexaflow.application.app.service.Publications;
+import dev.hexaflow.application.app.service.PublishWorkflowService;
+import dev.hexaflow.application.app.service.RunWorkflowService;
+import dev.hexaflow.application.app.service.StopTaskService;
+import dev.hexaflow.application.app.service.TaskRegistry;
+import dev.hexaflow.application.app.service.UpdateSiteService;
+import dev.hexaflow.application.app.service.UploadFileService;
+import dev.hexaflow.application.app.service.WebAppService;
+import dev.hexaflow.application.app.service.WebTokens;
+import dev.hexaflow.domain.app.UploadLimits;
+import dev.hexaflow.application.common.port.out.SecretGenerator;
 import dev.hexaflow.application.workflow.engine.WorkflowEngine;
 import dev.hexaflow.domain.net.IpAddress;
 import dev.hexaflow.domain.net.OutboundPolicy;
@@ -43,7 +75,21 @@ final class WorkflowModule implements AutoCloseable {
     static final String DEMO_DSL = "/demo/holiday-counter.yml";
     static final String DEMO_FEED = "http://127.0.0.1:8080/v2/events/holidays.json";
 
-    final AppServices services;
+    final ImportAppUseCase importApp;
+    final PublishWorkflowUseCase publish;
+    final ListAppsUseCase listApps;
+    final ManageAppKeysUseCase keys;
+    final UpdateSiteUseCase updateSite;
+    final AuthenticateUseCase authenticate;
+    final WebAppUseCase webApp;
+    final RunWorkflowUseCase run;
+    final StopTaskUseCase stop;
+    final GetRunUseCase getRun;
+    final ListRunLogsUseCase logs;
+    final UploadFileUseCase upload;
+    final DescribeAppUseCase describe;
+    final DrainRunsUseCase drain;
+    final ExportDslUseCase exportDsl;
     final RunRepository runs;
     private final JdbiEndUserRepository endUsers;
     final WorkflowEngine engine;
@@ -72,12 +118,31 @@ final class WorkflowModule implements AutoCloseable {
         this.outbound = new AtomicReference<>(config.engine().outbound());
         this.engine = Engines.standard(config.engine(), remote -> new UploadedFileContents(uploads, blobStore,
                 remote), outbound::get, codeRunners::add);
-        AppServices.Ports ports = new AppServices.Ports(new JdbiAppRepository(jdbi),
-                new JdbiWorkflowVersionRepository(jdbi), new JdbiAppKeyRepository(jdbi),
-                endUsers, uploads, blobStore, runs, new YamlWorkflowDslReader(), secrets,
-                new HmacSigner());
-        this.services = new AppServices(ports, engine, config.service().uploads(), config.service().maxRunsPerApp(),
-                clock, new TimeOrderedIds(), storage);
+        JdbiAppRepository apps = new JdbiAppRepository(jdbi);
+        JdbiWorkflowVersionRepository versions = new JdbiWorkflowVersionRepository(jdbi);
+        JdbiAppKeyRepository keys = new JdbiAppKeyRepository(jdbi);
+        YamlWorkflowDslReader reader = new YamlWorkflowDslReader();
+        TimeOrderedIds ids = new TimeOrderedIds();
+        Publications publications = new Publications(reader, engine, keys, secrets, clock, ids);
+        TaskRegistry tasks = new TaskRegistry();
+        WebTokens webTokens = new WebTokens(new HmacSigner(), clock);
+        UploadLimits limits = config.service().uploads();
+        this.importApp = new ImportAppService(publications, apps, versions);
+        this.publish = new PublishWorkflowService(publications, apps, versions);
+        this.listApps = new ListAppsService(apps, versions);
+        this.keys = new ManageAppKeysService(publications, apps, keys);
+        this.updateSite = new UpdateSiteService(apps);
+        this.authenticate = new AuthenticateService(keys, apps, webTokens);
+        this.webApp = new WebAppService(apps, webTokens);
+        this.run = new RunWorkflowService(apps, versions, endUsers, uploads, runs, reader, engine, tasks,
+                config.service().maxRunsPerApp(), clock, ids, storage);
+        this.stop = new StopTaskService(tasks);
+        this.drain = new DrainRunsService(tasks);
+        this.getRun = new GetRunService(runs);
+        this.logs = new ListRunLogsService(runs);
+        this.upload = new UploadFileService(uploads, endUsers, blobStore, limits, clock, ids, storage);
+        this.exportDsl = new ExportDslService(apps, versions);
+        this.describe = new DescribeAppService(apps, versions, reader, limits);
     }
 
     @Override
@@ -139,7 +204,7 @@ final class WorkflowModule implements AutoCloseable {
             }
             String dsl = new String(in.readAllBytes(), StandardCharsets.UTF_8)
                     .replace(DEMO_FEED, baseUrl + "/v2/events/holidays.json");
-            return services.importApp.importApp(dsl.getBytes(StandardCharsets.UTF_8));
+            return importApp.importApp(dsl.getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

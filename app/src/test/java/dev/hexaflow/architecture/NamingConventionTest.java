@@ -62,6 +62,11 @@ class NamingConventionTest {
     void useCasesAreImplementedByServices() {
         HexaflowClasses.assertHoldsClasses(SERVICES);
         use_cases_are_implemented_by_services.check(ALL);
+    }
+
+    @Test
+    void servicesAreFinal() {
+        HexaflowClasses.assertHoldsClasses(SERVICES);
         services_are_final.check(ALL);
     }
 

@@ -2,6 +2,7 @@ package dev.hexaflow.adapters.campus.parse;
 
 import dev.hexaflow.application.campus.port.out.CampusDataParser;
 import dev.hexaflow.domain.campus.CampusRecord;
+import dev.hexaflow.domain.campus.DataFileFormat;
 import dev.hexaflow.domain.campus.FeedMethod;
 import dev.hexaflow.domain.campus.InvalidCampusDataException;
 import java.nio.ByteBuffer;
@@ -17,7 +18,7 @@ public final class JacksonCampusDataParser implements CampusDataParser {
     private final JsonCampusDataReader json = new JsonCampusDataReader();
 
     @Override
-    public List<CampusRecord> parse(FeedMethod dataSet, FileFormat format, byte[] content) {
+    public List<CampusRecord> parse(FeedMethod dataSet, DataFileFormat format, byte[] content) {
         return switch (format) {
             case CSV -> csv.read(dataSet, utf8(content));
             case JSON -> json.read(dataSet, content);

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.hexaflow.application.campus.port.out.CampusDataParser.FileFormat;
+import dev.hexaflow.domain.campus.DataFileFormat;
 import dev.hexaflow.domain.campus.CampusRecord;
 import dev.hexaflow.domain.campus.FeedMethod;
 import dev.hexaflow.domain.campus.Holiday;
@@ -24,11 +24,11 @@ class JacksonCampusDataParserTest {
     private final JacksonCampusDataParser parser = new JacksonCampusDataParser();
 
     private List<CampusRecord> csv(FeedMethod dataSet, String text) {
-        return parser.parse(dataSet, FileFormat.CSV, text.getBytes(StandardCharsets.UTF_8));
+        return parser.parse(dataSet, DataFileFormat.CSV, text.getBytes(StandardCharsets.UTF_8));
     }
 
     private List<CampusRecord> json(FeedMethod dataSet, String text) {
-        return parser.parse(dataSet, FileFormat.JSON, text.getBytes(StandardCharsets.UTF_8));
+        return parser.parse(dataSet, DataFileFormat.JSON, text.getBytes(StandardCharsets.UTF_8));
     }
 
     private static void assertRefused(ThrowingCallable parse, int line, String field, String words) {
@@ -66,7 +66,7 @@ class JacksonCampusDataParserTest {
         Path file = Path.of("..", "..", "shared", "conformance", "campus", "holidays.csv");
         assumeTrue(Files.exists(file), "the shared conformance folder is not beside this clone");
 
-        List<CampusRecord> holidays = parser.parse(FeedMethod.HOLIDAYS, FileFormat.CSV, readAll(file));
+        List<CampusRecord> holidays = parser.parse(FeedMethod.HOLIDAYS, DataFileFormat.CSV, readAll(file));
 
         assertThat(holidays).hasSize(205);
         assertThat(holidays.get(0)).isEqualTo(new Holiday("New Year's Day", LocalDate.of(2012, 1, 2)));
@@ -118,7 +118,7 @@ class JacksonCampusDataParserTest {
 
     @Test
     void bytesThatAreNotUtf8AreRefused() {
-        assertThatThrownBy(() -> parser.parse(FeedMethod.HOLIDAYS, FileFormat.CSV,
+        assertThatThrownBy(() -> parser.parse(FeedMethod.HOLIDAYS, DataFileFormat.CSV,
                 new byte[] {'n', 'a', 'm', 'e', '\n', (byte) 0xC3, (byte) 0x28}))
                 .isInstanceOf(InvalidCampusDataException.class)
                 .hasMessageContaining("UTF-8");

@@ -1,16 +1,26 @@
 package dev.hexaflow.adapters.http.admin;
 
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import dev.hexaflow.adapters.http.DifyErrors;
 import dev.hexaflow.adapters.http.JsonResponses;
 import dev.hexaflow.adapters.http.RouteGroup;
-import dev.hexaflow.adapters.http.workflow.SiteWire;
+import dev.hexaflow.adapters.http.workflow.SiteBody;
 import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.app.port.in.ExportDslQuery;
 import dev.hexaflow.application.app.port.in.ExportDslUseCase.ExportedDsl;
 import dev.hexaflow.application.app.port.in.ImportAppUseCase.ImportedApp;
 import dev.hexaflow.application.app.port.in.ListAppsUseCase.AppSummary;
 import dev.hexaflow.application.app.port.in.PublishWorkflowUseCase.Published;
-import dev.hexaflow.application.app.service.AppServices;
+import dev.hexaflow.application.app.port.in.DescribeAppUseCase;
+import dev.hexaflow.application.app.port.in.ExportDslUseCase;
+import dev.hexaflow.application.app.port.in.ImportAppUseCase;
+import dev.hexaflow.application.app.port.in.ListAppsUseCase;
+import dev.hexaflow.application.app.port.in.ManageAppKeysUseCase;
+import dev.hexaflow.application.app.port.in.PublishWorkflowUseCase;
+import dev.hexaflow.application.app.port.in.UpdateSiteUseCase;
 import dev.hexaflow.domain.app.App;
 import dev.hexaflow.domain.app.SiteSettings;
 import dev.hexaflow.domain.workflow.InvalidWorkflowException;
@@ -19,7 +29,6 @@ import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
 import java.io.IOException;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,11 +41,25 @@ public final class AdminAppRoutes implements RouteGroup {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final AdminAuthorization admin;
-    private final AppServices services;
+    private final ImportAppUseCase importApp;
+    private final ListAppsUseCase listApps;
+    private final PublishWorkflowUseCase publish;
+    private final ExportDslUseCase exportDsl;
+    private final ManageAppKeysUseCase keys;
+    private final DescribeAppUseCase describe;
+    private final UpdateSiteUseCase updateSite;
 
-    public AdminAppRoutes(AdminAuthorization admin, AppServices services) {
+    public AdminAppRoutes(AdminAuthorization admin, ImportAppUseCase importApp, ListAppsUseCase listApps,
+            PublishWorkflowUseCase publish, ExportDslUseCase exportDsl, ManageAppKeysUseCase keys,
+            DescribeAppUseCase describe, UpdateSiteUseCase updateSite) {
         this.admin = admin;
-        this.services = services;
+        this.importApp = importApp;
+        this.listApps = listApps;
+        this.publish = publish;
+        this.exportDsl = exportDsl;
+        this.keys = keys;
+        this.describe = describe;
+        this.updateSite = updateSite;
     }
 
     @Override
@@ -56,62 +79,40 @@ public final class AdminAppRoutes implements RouteGroup {
             try {
                 handler.handle(ctx);
             } catch (ApiException e) {
-                JsonResponses.error(ctx, e.error().status(), e.error().code(), e.getMessage());
+                DifyErrors.send(ctx, e.error(), e.getMessage());
             } catch (InvalidWorkflowException e) {
-                List<Map<String, Object>> problems = e.problems().stream().map(AdminAppRoutes::problem).toList();
+                List<Problem> problems = e.problems().stream().map(Problem::of).toList();
                 JsonResponses.error(ctx, 400, "invalid_dsl", e.getMessage(), Map.of("problems", problems));
             }
         });
     }
 
-    private static Map<String, Object> problem(WorkflowProblem problem) {
-        Map<String, Object> map = new LinkedHashMap<>();
-        map.put("node_id", problem.nodeId());
-        map.put("title", problem.title());
-        map.put("message", problem.message());
-        return map;
+    /** One problem of a refused DSL: the node it is in (null for the file as a whole) and what is wrong. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record Problem(String nodeId, String title, String message) {
+
+        static Problem of(WorkflowProblem problem) {
+            return new Problem(problem.nodeId(), problem.title(), problem.message());
+        }
     }
 
     private void importApp(Context ctx) {
-        ImportedApp imported = services.importApp.importApp(ctx.bodyAsBytes());
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("app_id", imported.appId());
-        body.put("workflow_id", imported.workflowId());
-        body.put("api_key", imported.apiKey());
-        body.put("site_code", imported.siteCode());
-        ctx.status(201).contentType("application/json").result(JsonResponses.json(body));
+        ImportedApp imported = importApp.importApp(ctx.bodyAsBytes());
+        json(ctx, 201, new Imported(imported.appId(), imported.workflowId(), imported.apiKey(), imported.siteCode()));
     }
 
     private void list(Context ctx) {
-        List<Map<String, Object>> apps = services.listApps.list().stream().map(AdminAppRoutes::summary).toList();
-        ctx.contentType("application/json").result(JsonResponses.json(Map.of("data", apps)));
-    }
-
-    private static Map<String, Object> summary(AppSummary app) {
-        Map<String, Object> map = new LinkedHashMap<>();
-        map.put("app_id", app.appId());
-        map.put("name", app.name());
-        map.put("mode", app.mode());
-        map.put("workflow_id", app.workflowId());
-        map.put("version", app.version());
-        map.put("site_code", app.siteCode());
-        map.put("enable_site", app.siteEnabled());
-        map.put("created_at", app.createdAt());
-        return map;
+        json(ctx, 200, new AppList(listApps.list().stream().map(AppListItem::of).toList()));
     }
 
     private void publish(Context ctx) {
-        Published published = services.publish.publish(ctx.pathParam("app_id"), ctx.bodyAsBytes());
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("workflow_id", published.workflowId());
-        body.put("version", published.version());
-        body.put("published", published.isNew());
-        ctx.contentType("application/json").result(JsonResponses.json(body));
+        Published published = publish.publish(ctx.pathParam("app_id"), ctx.bodyAsBytes());
+        json(ctx, 200, new PublishedVersion(published.workflowId(), published.version(), published.isNew()));
     }
 
     /** The DSL as imported, as a YAML file the import (here or in Dify) takes back. */
     private void exportDsl(Context ctx) {
-        ExportedDsl exported = services.exportDsl.export(new ExportDslQuery(ctx.pathParam("app_id"),
+        ExportedDsl exported = exportDsl.export(new ExportDslQuery(ctx.pathParam("app_id"),
                 Optional.ofNullable(ctx.queryParam("workflow_id"))));
         ctx.header("X-Workflow-Id", exported.workflowId());
         ctx.header("Content-Disposition", "attachment; filename=\"" + exported.appId() + ".yml\"");
@@ -119,13 +120,13 @@ public final class AdminAppRoutes implements RouteGroup {
     }
 
     private void issueKey(Context ctx) {
-        String key = services.keys.issue(ctx.pathParam("app_id"));
-        ctx.status(201).contentType("application/json").result(JsonResponses.json(Map.of("api_key", key)));
+        String key = keys.issue(ctx.pathParam("app_id"));
+        json(ctx, 201, new IssuedKey(key));
     }
 
     private void revokeKey(Context ctx) {
-        services.keys.revoke(ctx.pathParam("app_id"), ctx.pathParam("key"));
-        ctx.contentType("application/json").result("{\"result\":\"success\"}");
+        keys.revoke(ctx.pathParam("app_id"), ctx.pathParam("key"));
+        json(ctx, 200, new Result("success"));
     }
 
     /**
@@ -133,7 +134,7 @@ public final class AdminAppRoutes implements RouteGroup {
      * left out keep their values. Answers the settings with the page's code and whether it is on.
      */
     private void site(Context ctx) throws IOException {
-        App app = services.describe.app(ctx.pathParam("app_id"));
+        App app = describe.app(ctx.pathParam("app_id"));
         SiteSettings current = app.site();
         Map<String, Object> given;
         try {
@@ -166,14 +167,11 @@ public final class AdminAppRoutes implements RouteGroup {
             JsonResponses.error(ctx, 400, "invalid_param", e.getMessage());
             return;
         }
-        services.updateSite.update(app.id(), next);
+        updateSite.update(app.id(), next);
         if (enabled != app.siteEnabled()) {
-            services.updateSite.enable(app.id(), enabled);
+            updateSite.enable(app.id(), enabled);
         }
-        Map<String, Object> body = new LinkedHashMap<>(SiteWire.site(next));
-        body.put("site_code", app.siteCode());
-        body.put("enable_site", enabled);
-        ctx.contentType("application/json").result(JsonResponses.json(body));
+        json(ctx, 200, new Site(SiteBody.of(next), app.siteCode(), enabled));
     }
 
     private static String text(Map<String, Object> given, String key, String otherwise) {
@@ -196,5 +194,42 @@ public final class AdminAppRoutes implements RouteGroup {
             throw new IllegalArgumentException(key + " must be true or false");
         }
         return b;
+    }
+
+    private static void json(Context ctx, int status, Object body) {
+        ctx.status(status).contentType("application/json").result(JsonResponses.json(body));
+    }
+
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record Imported(String appId, String workflowId, String apiKey, String siteCode) {
+    }
+
+    record AppList(List<AppListItem> data) {
+    }
+
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record AppListItem(String appId, String name, String mode, String workflowId, String version, String siteCode,
+            boolean enableSite, long createdAt) {
+
+        static AppListItem of(AppSummary app) {
+            return new AppListItem(app.appId(), app.name(), app.mode(), app.workflowId(), app.version(),
+                    app.siteCode(), app.siteEnabled(), app.createdAt());
+        }
+    }
+
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record PublishedVersion(String workflowId, String version, boolean published) {
+    }
+
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record IssuedKey(String apiKey) {
+    }
+
+    record Result(String result) {
+    }
+
+    /** The page settings as /v1/site shows them, with the page's code and whether it is on. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record Site(@JsonUnwrapped SiteBody settings, String siteCode, boolean enableSite) {
     }
 }

@@ -6,7 +6,7 @@ import dev.hexaflow.application.campus.port.in.BanCampusKeyUseCase;
 import dev.hexaflow.application.campus.port.in.ImportCampusDataCommand;
 import dev.hexaflow.application.campus.port.in.ImportCampusDataUseCase;
 import dev.hexaflow.application.campus.port.in.IssueCampusKeyUseCase;
-import dev.hexaflow.application.campus.port.out.CampusDataParser.FileFormat;
+import dev.hexaflow.domain.campus.DataFileFormat;
 import dev.hexaflow.domain.campus.DataSetTooLargeException;
 import dev.hexaflow.domain.campus.FeedMethod;
 import dev.hexaflow.domain.campus.InvalidCampusDataException;
@@ -61,7 +61,7 @@ public final class AdminCampusRoutes implements RouteGroup {
             return;
         }
         byte[] body = ctx.bodyAsBytes();
-        Optional<FileFormat> format = format(ctx.contentType(), body);
+        Optional<DataFileFormat> format = format(ctx.contentType(), body);
         if (format.isEmpty()) {
             JsonResponses.error(ctx, 415, "unsupported_media_type",
                     "Send the data as text/csv (a header row of field names) or application/json (an array).");
@@ -86,20 +86,20 @@ public final class AdminCampusRoutes implements RouteGroup {
     }
 
     /** The file layout, by content type, or by the first character when the type says nothing. */
-    private static Optional<FileFormat> format(String contentType, byte[] body) {
+    private static Optional<DataFileFormat> format(String contentType, byte[] body) {
         String type = contentType == null ? "" : contentType.toLowerCase(Locale.ROOT).split(";", 2)[0].trim();
         switch (type) {
             case "text/csv":
-                return Optional.of(FileFormat.CSV);
+                return Optional.of(DataFileFormat.CSV);
             case "application/json":
-                return Optional.of(FileFormat.JSON);
+                return Optional.of(DataFileFormat.JSON);
             case "", "text/plain", "application/octet-stream", "application/x-www-form-urlencoded":
                 for (byte b : body) {
                     if (!Character.isWhitespace(b)) {
-                        return Optional.of(b == '[' ? FileFormat.JSON : FileFormat.CSV);
+                        return Optional.of(b == '[' ? DataFileFormat.JSON : DataFileFormat.CSV);
                     }
                 }
-                return Optional.of(FileFormat.CSV);
+                return Optional.of(DataFileFormat.CSV);
             default:
                 return Optional.empty();
         }

@@ -57,12 +57,12 @@ public final class CampusFeedRoutes implements RouteGroup {
         }
         CampusFeedAnswer answer = status == 503 ? feed.unavailable()
                 : feed.serve(new CampusFeedQuery("", "", "", null, null));
-        return Optional.of(new RefusedAnswer(answer.httpStatus(), answer.rendered().contentType(),
-                answer.rendered().body()));
+        return Optional.of(new RefusedAnswer(answer.httpStatus(), answer.contentType(),
+                answer.body()));
     }
 
     private static void send(Context ctx, CampusFeedAnswer answer) {
         ctx.header("Access-Control-Allow-Origin", "*").header("Cache-Control", "no-cache");
-        ResponseBodies.write(ctx, answer.httpStatus(), answer.rendered().contentType(), answer.rendered().body());
+        ResponseBodies.write(ctx, answer.httpStatus(), answer.contentType(), answer.body());
     }
 }

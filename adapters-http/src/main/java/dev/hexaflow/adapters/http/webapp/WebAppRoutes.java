@@ -1,5 +1,6 @@
 package dev.hexaflow.adapters.http.webapp;
 
+import dev.hexaflow.adapters.http.DifyErrors;
 import dev.hexaflow.adapters.http.JsonResponses;
 import dev.hexaflow.adapters.http.ResponseBodies;
 import dev.hexaflow.adapters.http.RouteGroup;
@@ -72,7 +73,7 @@ public final class WebAppRoutes implements RouteGroup {
             ResponseBodies.write(ctx, 201, "application/json", JsonResponses.json(body)
                     .getBytes(StandardCharsets.UTF_8));
         } catch (ApiException e) {
-            JsonResponses.error(ctx, e.error().status(), e.error().code(), e.getMessage());
+            DifyErrors.send(ctx, e.error(), e.getMessage());
         }
     }
 

@@ -1,9 +1,9 @@
 package dev.hexaflow.adapters.http.workflow;
 
-import dev.hexaflow.application.app.port.in.ApiError;
-import dev.hexaflow.application.app.port.out.StorageUnavailableException;
-import dev.hexaflow.application.workflow.engine.RunHandle;
-import dev.hexaflow.application.workflow.engine.RunListener;
+import dev.hexaflow.adapters.http.DifyErrors;
+import dev.hexaflow.application.app.port.in.ApiException;
+import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunObserver;
+import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunUnderWay;
 import dev.hexaflow.domain.workflow.RunEvent;
 import io.javalin.http.Context;
 import java.io.IOException;
@@ -25,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * writer ends the response as soon as it takes the end, whatever the timing, with no flag to check between two
  * waits. A client that goes away only stops the writing; the run goes on.
  */
-final class RunEventStream implements RunListener {
+final class RunEventStream implements RunObserver {
 
     private static final Logger LOG = LoggerFactory.getLogger(RunEventStream.class);
     private static final Object END = new Object();
@@ -47,13 +47,13 @@ final class RunEventStream implements RunListener {
      * Starts a run with a stream as its listener and writes the stream to the response until the run ends or the
      * client leaves.
      *
-     * @param start starts the run with the listener it is given
+     * @param start starts the run with the observer it is given
      */
-    static void write(Context ctx, Duration pingInterval, Function<RunListener, RunHandle> start) {
+    static void write(Context ctx, Duration pingInterval, Function<RunObserver, RunUnderWay> start) {
         RunEventStream stream = new RunEventStream(pingInterval);
-        RunHandle handle = start.apply(stream);
-        // The engine emits every event before it completes the run's future, so the end queues after them.
-        handle.finished().whenComplete((run, failure) -> {
+        RunUnderWay handle = start.apply(stream);
+        // The run's end comes after every event it was observed with, so the end queues after them.
+        handle.done().whenComplete((run, failure) -> {
             if (failure != null) {
                 stream.queue.add(new Failed(failure));
             }
@@ -81,7 +81,7 @@ final class RunEventStream implements RunListener {
         }
     }
 
-    private void send(OutputStream out, RunHandle handle) throws IOException, InterruptedException {
+    private void send(OutputStream out, RunUnderWay handle) throws IOException, InterruptedException {
         out.flush();
         while (true) {
             Object next = queue.poll(pingInterval.toMillis(), TimeUnit.MILLISECONDS);
@@ -101,8 +101,8 @@ final class RunEventStream implements RunListener {
     }
 
     /**
-     * Dify's stream error event (it has no task id): a store that cannot keep the run says so as the API's
-     * error does; anything else is Dify's internal error, whose message says nothing of the server.
+     * Dify's stream error event (it has no task id): a refusal (a store that cannot keep the run) says so as the
+     * API's error does; anything else is Dify's internal error, whose message says nothing of the server.
      */
     private static Map<String, Object> error(Throwable failure, String runId) {
         Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
@@ -110,10 +110,10 @@ final class RunEventStream implements RunListener {
         Map<String, Object> event = new LinkedHashMap<>();
         event.put("event", "error");
         event.put("workflow_run_id", runId);
-        if (cause instanceof StorageUnavailableException storage) {
-            event.put("code", ApiError.INSUFFICIENT_STORAGE.code());
-            event.put("status", ApiError.INSUFFICIENT_STORAGE.status());
-            event.put("message", storage.getMessage());
+        if (cause instanceof ApiException refused) {
+            event.put("code", DifyErrors.code(refused.error()));
+            event.put("status", DifyErrors.status(refused.error()));
+            event.put("message", refused.getMessage());
         } else {
             event.put("code", "internal_server_error");
             event.put("status", 500);

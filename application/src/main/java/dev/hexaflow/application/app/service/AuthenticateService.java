@@ -21,7 +21,7 @@ public final class AuthenticateService implements AuthenticateUseCase {
     private final AppRepository apps;
     private final WebTokens webTokens;
 
-    AuthenticateService(AppKeyRepository keys, AppRepository apps, WebTokens webTokens) {
+    public AuthenticateService(AppKeyRepository keys, AppRepository apps, WebTokens webTokens) {
         this.keys = keys;
         this.apps = apps;
         this.webTokens = webTokens;

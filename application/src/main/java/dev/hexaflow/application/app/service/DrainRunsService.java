@@ -8,7 +8,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /** Drains the runs of a {@link TaskRegistry}: closes it, waits for what is in flight, stops the rest. */
-final class DrainRunsService implements DrainRunsUseCase {
+public final class DrainRunsService implements DrainRunsUseCase {
 
     /** How long stopped runs get to end: a stop ends a run within a second. */
     private static final Duration STOPPING = Duration.ofSeconds(5);
@@ -17,7 +17,7 @@ final class DrainRunsService implements DrainRunsUseCase {
     private final TaskRegistry tasks;
     private final CountDownLatch hurry = new CountDownLatch(1);
 
-    DrainRunsService(TaskRegistry tasks) {
+    public DrainRunsService(TaskRegistry tasks) {
         this.tasks = tasks;
     }
 

@@ -12,12 +12,12 @@ import dev.hexaflow.domain.app.WorkflowVersion;
  * The DSL kept with each published version is the text the import was given, never one written back from the
  * engine's model: what the engine does not use (positions, a Dify console's own fields) leaves as it came.
  */
-final class ExportDslService implements ExportDslUseCase {
+public final class ExportDslService implements ExportDslUseCase {
 
     private final AppRepository apps;
     private final WorkflowVersionRepository versions;
 
-    ExportDslService(AppRepository apps, WorkflowVersionRepository versions) {
+    public ExportDslService(AppRepository apps, WorkflowVersionRepository versions) {
         this.apps = apps;
         this.versions = versions;
     }

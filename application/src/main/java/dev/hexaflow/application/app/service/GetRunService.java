@@ -11,7 +11,7 @@ public final class GetRunService implements GetRunUseCase {
 
     private final RunRepository runs;
 
-    GetRunService(RunRepository runs) {
+    public GetRunService(RunRepository runs) {
         this.runs = runs;
     }
 

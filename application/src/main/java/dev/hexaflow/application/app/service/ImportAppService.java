@@ -17,7 +17,7 @@ public final class ImportAppService implements ImportAppUseCase {
     private final AppRepository apps;
     private final WorkflowVersionRepository versions;
 
-    ImportAppService(Publications publications, AppRepository apps, WorkflowVersionRepository versions) {
+    public ImportAppService(Publications publications, AppRepository apps, WorkflowVersionRepository versions) {
         this.publications = publications;
         this.apps = apps;
         this.versions = versions;

@@ -15,7 +15,7 @@ public final class ListAppsService implements ListAppsUseCase {
     private final AppRepository apps;
     private final WorkflowVersionRepository versions;
 
-    ListAppsService(AppRepository apps, WorkflowVersionRepository versions) {
+    public ListAppsService(AppRepository apps, WorkflowVersionRepository versions) {
         this.apps = apps;
         this.versions = versions;
     }

@@ -3,6 +3,9 @@ package dev.hexaflow.application.app.service;
 import dev.hexaflow.application.app.port.in.ApiError;
 import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.app.port.in.ListRunLogsUseCase;
+import dev.hexaflow.application.app.port.in.ListRunLogsUseCase.RunLogEntry;
+import dev.hexaflow.application.app.port.in.ListRunLogsUseCase.RunLogPage;
+import dev.hexaflow.application.app.port.in.ListRunLogsUseCase.RunLogsQuery;
 import dev.hexaflow.application.app.port.out.RunRepository;
 import dev.hexaflow.application.app.port.out.RunRepository.LogPage;
 import dev.hexaflow.application.app.port.out.RunRepository.LogQuery;
@@ -15,12 +18,12 @@ public final class ListRunLogsService implements ListRunLogsUseCase {
 
     private final RunRepository runs;
 
-    ListRunLogsService(RunRepository runs) {
+    public ListRunLogsService(RunRepository runs) {
         this.runs = runs;
     }
 
     @Override
-    public LogPage list(LogQuery query) {
+    public RunLogPage list(RunLogsQuery query) {
         if (query.page() < 1 || query.page() > 99999) {
             throw new ApiException(ApiError.INVALID_PARAM, "page must be between 1 and 99999");
         }
@@ -33,7 +36,11 @@ public final class ListRunLogsService implements ListRunLogsUseCase {
         }
         String keyword = query.keyword() == null || query.keyword().isBlank() ? null
                 : query.keyword().length() > 30 ? query.keyword().substring(0, 30) : query.keyword();
-        return runs.logs(new LogQuery(query.appId(), keyword, query.status(), query.page(), query.limit(),
+        LogPage page = runs.logs(new LogQuery(query.appId(), keyword, query.status(), query.page(), query.limit(),
                 query.createdBefore(), query.createdAfter(), query.endUserSessionId()));
+        return new RunLogPage(page.page(), page.limit(), page.total(), page.hasMore(), page.items().stream()
+                .map(entry -> new RunLogEntry(entry.logId(), entry.run(), entry.version(), entry.user(),
+                        entry.createdAt()))
+                .toList());
     }
 }

@@ -14,7 +14,7 @@ public final class ManageAppKeysService implements ManageAppKeysUseCase {
     private final AppRepository apps;
     private final AppKeyRepository keys;
 
-    ManageAppKeysService(Publications publications, AppRepository apps, AppKeyRepository keys) {
+    public ManageAppKeysService(Publications publications, AppRepository apps, AppKeyRepository keys) {
         this.publications = publications;
         this.apps = apps;
         this.keys = keys;

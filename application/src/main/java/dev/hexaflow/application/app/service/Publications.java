@@ -3,7 +3,7 @@ package dev.hexaflow.application.app.service;
 import dev.hexaflow.application.app.port.in.ApiError;
 import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.app.port.out.AppKeyRepository;
-import dev.hexaflow.application.common.SecretGenerator;
+import dev.hexaflow.application.common.port.out.SecretGenerator;
 import dev.hexaflow.application.workflow.engine.WorkflowEngine;
 import dev.hexaflow.application.workflow.port.out.WorkflowDslReader;
 import dev.hexaflow.domain.app.App;
@@ -23,7 +23,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.function.Supplier;
 
 /** What importing and publishing share: reading and checking a DSL file whole, versions, and keys. */
-final class Publications {
+public final class Publications {
 
     private static final DateTimeFormatter VERSION = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSS")
             .withZone(ZoneOffset.UTC);
@@ -35,7 +35,7 @@ final class Publications {
     private final Clock clock;
     private final Supplier<String> ids;
 
-    Publications(WorkflowDslReader reader, WorkflowEngine engine, AppKeyRepository keys, SecretGenerator secrets,
+    public Publications(WorkflowDslReader reader, WorkflowEngine engine, AppKeyRepository keys, SecretGenerator secrets,
             Clock clock, Supplier<String> ids) {
         this.reader = reader;
         this.engine = engine;

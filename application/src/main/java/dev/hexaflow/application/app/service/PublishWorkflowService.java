@@ -18,7 +18,7 @@ public final class PublishWorkflowService implements PublishWorkflowUseCase {
     private final AppRepository apps;
     private final WorkflowVersionRepository versions;
 
-    PublishWorkflowService(Publications publications, AppRepository apps, WorkflowVersionRepository versions) {
+    public PublishWorkflowService(Publications publications, AppRepository apps, WorkflowVersionRepository versions) {
         this.publications = publications;
         this.apps = apps;
         this.versions = versions;

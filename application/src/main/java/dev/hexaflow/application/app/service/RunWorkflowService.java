@@ -15,7 +15,7 @@ import dev.hexaflow.application.workflow.engine.InvalidInputsException;
 import dev.hexaflow.application.workflow.engine.NodeUnavailableException;
 import dev.hexaflow.application.workflow.engine.PreparedWorkflow;
 import dev.hexaflow.application.workflow.engine.RunHandle;
-import dev.hexaflow.application.workflow.engine.RunListener;
+import dev.hexaflow.domain.workflow.WorkflowRun;
 import dev.hexaflow.application.workflow.engine.RunRequest;
 import dev.hexaflow.application.workflow.engine.WorkflowEngine;
 import dev.hexaflow.application.workflow.port.out.WorkflowDslReader;
@@ -31,6 +31,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
@@ -55,7 +56,7 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
     private final StorageHealth storage;
     private final Map<String, PreparedWorkflow> prepared = new ConcurrentHashMap<>();
 
-    RunWorkflowService(AppRepository apps, WorkflowVersionRepository versions, EndUserRepository endUsers,
+    public RunWorkflowService(AppRepository apps, WorkflowVersionRepository versions, EndUserRepository endUsers,
             UploadRepository uploads, RunRepository runs, WorkflowDslReader reader, WorkflowEngine engine,
             TaskRegistry tasks, int maxRunsPerApp, Clock clock, Supplier<String> ids, StorageHealth storage) {
         this.apps = apps;
@@ -83,7 +84,7 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
     }
 
     @Override
-    public RunHandle start(RunWorkflowCommand command, RunListener listener) {
+    public RunUnderWay start(RunWorkflowCommand command, RunObserver observer) {
         String user = requireUser(command.user());
         App app = apps.find(command.appId()).orElseThrow(() -> new ApiException(ApiError.NOT_FOUND,
                 "App not found."));
@@ -109,10 +110,11 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
             RunRequest request = new RunRequest(graph, app.id(), version.id(), user, inputs, files, ids.get(),
                     ids.get());
             RunRecorder recorder = new RunRecorder(runs, app.id(), request.taskId(), endUser, version.version(),
-                    ids.get(), listener);
+                    ids.get(), observer::on);
             RunHandle handle = engine.start(workflow, request, recorder);
             tasks.track(app.id(), user, handle);
-            return handle;
+            return new RunUnderWay(handle.runId(), handle.taskId(), handle.finished().handle(
+                    RunWorkflowService::keptOrRefused).thenCompose(done -> done));
         } catch (StorageUnavailableException e) {
             tasks.release(app.id());
             throw StorageRefusals.refused(e);
@@ -148,5 +150,18 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
         String extension = file.extension().isEmpty() ? "" : "." + file.extension();
         return new FileValue(file.id(), FileCategory.of(file.extension()).wireName(), "local_file", null, file.id(),
                 file.name(), extension, file.mimeType(), file.size(), null);
+    }
+
+    /** The run as kept; a run the store could not keep ends as the API's refusal, with the store's reason. */
+    private static CompletableFuture<WorkflowRun> keptOrRefused(WorkflowRun run, Throwable failure) {
+        if (failure == null) {
+            return CompletableFuture.completedFuture(run);
+        }
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof StorageUnavailableException storage) {
+                return CompletableFuture.failedFuture(StorageRefusals.refused(storage));
+            }
+        }
+        return CompletableFuture.failedFuture(failure);
     }
 }

@@ -11,7 +11,7 @@ public final class StopTaskService implements StopTaskUseCase {
 
     private final TaskRegistry tasks;
 
-    StopTaskService(TaskRegistry tasks) {
+    public StopTaskService(TaskRegistry tasks) {
         this.tasks = tasks;
     }
 

@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The runs in flight, by task id for stop (by the user who started them), and counted per app for the limit;
  * once closed, it takes no new run, so that the runs in flight can be waited for.
  */
-final class TaskRegistry {
+public final class TaskRegistry {
 
     private record Task(String appId, String user, RunHandle handle) {
     }

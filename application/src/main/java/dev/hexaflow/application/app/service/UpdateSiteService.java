@@ -18,7 +18,7 @@ public final class UpdateSiteService implements UpdateSiteUseCase {
 
     private final AppRepository apps;
 
-    UpdateSiteService(AppRepository apps) {
+    public UpdateSiteService(AppRepository apps) {
         this.apps = apps;
     }
 

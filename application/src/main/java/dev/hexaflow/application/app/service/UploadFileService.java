@@ -35,7 +35,7 @@ public final class UploadFileService implements UploadFileUseCase {
     private final Supplier<String> ids;
     private final StorageHealth storage;
 
-    UploadFileService(UploadRepository uploads, EndUserRepository endUsers, BlobStore blobs, UploadLimits limits,
+    public UploadFileService(UploadRepository uploads, EndUserRepository endUsers, BlobStore blobs, UploadLimits limits,
             Clock clock, Supplier<String> ids,
             StorageHealth storage) {
         this.storage = storage;

@@ -13,7 +13,7 @@ public final class WebAppService implements WebAppUseCase {
     private final AppRepository apps;
     private final WebTokens tokens;
 
-    WebAppService(AppRepository apps, WebTokens tokens) {
+    public WebAppService(AppRepository apps, WebTokens tokens) {
         this.apps = apps;
         this.tokens = tokens;
     }

@@ -1,6 +1,6 @@
 package dev.hexaflow.application.app.service;
 
-import dev.hexaflow.application.common.Signer;
+import dev.hexaflow.application.common.port.out.Signer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Clock;
@@ -13,7 +13,7 @@ import java.util.Optional;
  * {@link Signer}. Nothing is kept per token; a token outlives neither its time nor the process, and a page asks
  * for a new one when its token is refused.
  */
-final class WebTokens {
+public final class WebTokens {
 
     static final String PREFIX = "web-";
     static final Duration LIFETIME = Duration.ofHours(1);
@@ -23,7 +23,7 @@ final class WebTokens {
     private final Signer signer;
     private final Clock clock;
 
-    WebTokens(Signer signer, Clock clock) {
+    public WebTokens(Signer signer, Clock clock) {
         this.signer = signer;
         this.clock = clock;
     }

@@ -72,7 +72,7 @@ public final class CampusFeedService implements ServeCampusFeedUseCase {
         }
         FeedStatus status = records.isEmpty() ? FeedStatus.NO_DATA : FeedStatus.OK;
         FeedEnvelope envelope = new FeedEnvelope(new FeedMeta(requests, now(), status, method), records);
-        return new CampusFeedAnswer(envelope, renderer.render(envelope, format.get(), callback));
+        return answer(envelope, renderer.render(envelope, format.get(), callback));
     }
 
     @Override
@@ -83,10 +83,14 @@ public final class CampusFeedService implements ServeCampusFeedUseCase {
     private CampusFeedAnswer error(FeedStatus status, long requests, Optional<FeedMethod> method,
             OutputFormat format, Optional<JsonpCallback> callback) {
         FeedEnvelope envelope = FeedEnvelope.error(new FeedMeta(requests, now(), status, method));
-        return new CampusFeedAnswer(envelope, renderer.render(envelope, format, callback));
+        return answer(envelope, renderer.render(envelope, format, callback));
     }
 
     private long now() {
         return clock.instant().getEpochSecond();
+    }
+
+    private static CampusFeedAnswer answer(FeedEnvelope envelope, FeedRenderer.RenderedFeed rendered) {
+        return new CampusFeedAnswer(envelope, rendered.contentType(), rendered.body());
     }
 }

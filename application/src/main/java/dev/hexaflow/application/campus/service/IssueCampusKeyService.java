@@ -2,7 +2,7 @@ package dev.hexaflow.application.campus.service;
 
 import dev.hexaflow.application.campus.port.in.IssueCampusKeyUseCase;
 import dev.hexaflow.application.campus.port.out.CampusKeyRepository;
-import dev.hexaflow.application.common.SecretGenerator;
+import dev.hexaflow.application.common.port.out.SecretGenerator;
 import dev.hexaflow.domain.campus.CampusKey;
 import dev.hexaflow.domain.secret.SecretHash;
 

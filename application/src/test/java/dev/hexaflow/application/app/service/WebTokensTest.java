@@ -2,7 +2,7 @@ package dev.hexaflow.application.app.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.hexaflow.application.common.Signer;
+import dev.hexaflow.application.common.port.out.Signer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;

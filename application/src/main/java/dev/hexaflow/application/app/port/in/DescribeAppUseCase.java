@@ -1,7 +1,9 @@
 package dev.hexaflow.application.app.port.in;
 
 import dev.hexaflow.domain.app.App;
-import java.util.Map;
+import dev.hexaflow.domain.app.UploadLimits;
+import dev.hexaflow.domain.workflow.DataTree;
+import java.util.List;
 
 /** What an app shows of itself: its info, its parameters (input form and features), its web page settings. */
 public interface DescribeAppUseCase {
@@ -10,9 +12,16 @@ public interface DescribeAppUseCase {
     App app(String appId);
 
     /**
-     * Dify's /parameters, from the newest published workflow.
+     * The input form and features of the newest published workflow, with the server's upload limits.
      *
-     * @throws ApiException APP_UNAVAILABLE when the app has no published workflow
+     * @throws ApiException NOT_FOUND for an unknown app, APP_UNAVAILABLE when it has no published workflow
      */
-    Map<String, Object> parameters(String appId);
+    AppParameters parameters(String appId);
+
+    /**
+     * @param features  the DSL's {@code features} section as written (absent features are absent here)
+     * @param inputForm the start node's fields, one per input, as the DSL gives them
+     */
+    record AppParameters(DataTree features, List<DataTree> inputForm, UploadLimits uploadLimits) {
+    }
 }

@@ -1,6 +1,6 @@
 package dev.hexaflow.application.campus.port.in;
 
-import dev.hexaflow.application.campus.port.out.CampusDataParser.FileFormat;
+import dev.hexaflow.domain.campus.DataFileFormat;
 import dev.hexaflow.domain.campus.FeedMethod;
 
 /**
@@ -8,7 +8,7 @@ import dev.hexaflow.domain.campus.FeedMethod;
  *
  * @param onlyIfEmpty leave a data set that has records alone (the first-start load)
  */
-public record ImportCampusDataCommand(FeedMethod dataSet, FileFormat format, byte[] content, boolean onlyIfEmpty) {
+public record ImportCampusDataCommand(FeedMethod dataSet, DataFileFormat format, byte[] content, boolean onlyIfEmpty) {
 
     public ImportCampusDataCommand {
         if (dataSet == null) {
@@ -22,7 +22,7 @@ public record ImportCampusDataCommand(FeedMethod dataSet, FileFormat format, byt
         }
     }
 
-    public static ImportCampusDataCommand replace(FeedMethod dataSet, FileFormat format, byte[] content) {
+    public static ImportCampusDataCommand replace(FeedMethod dataSet, DataFileFormat format, byte[] content) {
         return new ImportCampusDataCommand(dataSet, format, content, false);
     }
 }

@@ -1,4 +1,4 @@
-package dev.hexaflow.application.common;
+package dev.hexaflow.application.common.port.out;
 
 /** Makes new secrets (API keys, tokens) that cannot be guessed. */
 public interface SecretGenerator {

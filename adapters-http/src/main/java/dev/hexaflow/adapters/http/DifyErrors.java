@@ -1,0 +1,66 @@
+package dev.hexaflow.adapters.http;
+
+import dev.hexaflow.application.app.port.in.ApiError;
+import io.javalin.http.Context;
+
+/**
+ * How each refusal of the workflow service travels on the wire: Dify's error code and the HTTP status it comes
+ * with, in Dify's body {@code {"code", "message", "status"}}.
+ */
+public final class DifyErrors {
+
+    private DifyErrors() {
+    }
+
+    /** Dify's code for the refusal. */
+    public static String code(ApiError error) {
+        return switch (error) {
+            case INVALID_PARAM -> "invalid_param";
+            case APP_UNAVAILABLE -> "app_unavailable";
+            case NOT_WORKFLOW_APP -> "not_workflow_app";
+            case PROVIDER_NOT_INITIALIZE -> "provider_not_initialize";
+            case NO_FILE_UPLOADED -> "no_file_uploaded";
+            case TOO_MANY_FILES -> "too_many_files";
+            case FILENAME_NOT_EXISTS -> "filename_not_exists_error";
+            case UNAUTHORIZED -> "unauthorized";
+            case FORBIDDEN -> "forbidden";
+            case NOT_FOUND -> "not_found";
+            case FILE_TOO_LARGE -> "file_too_large";
+            case UNSUPPORTED_FILE_TYPE -> "unsupported_file_type";
+            case UNSUPPORTED_MEDIA_TYPE -> "unsupported_media_type";
+            case TOO_MANY_REQUESTS -> "too_many_requests";
+            case SERVICE_UNAVAILABLE -> "service_unavailable";
+            case INSUFFICIENT_STORAGE -> "insufficient_storage";
+        };
+    }
+
+    /** The HTTP status the refusal comes with. */
+    public static int status(ApiError error) {
+        return switch (error) {
+            case INVALID_PARAM, APP_UNAVAILABLE, NOT_WORKFLOW_APP, PROVIDER_NOT_INITIALIZE, NO_FILE_UPLOADED,
+                    TOO_MANY_FILES, FILENAME_NOT_EXISTS -> 400;
+            case UNAUTHORIZED -> 401;
+            case FORBIDDEN -> 403;
+            case NOT_FOUND -> 404;
+            case FILE_TOO_LARGE -> 413;
+            case UNSUPPORTED_FILE_TYPE, UNSUPPORTED_MEDIA_TYPE -> 415;
+            case TOO_MANY_REQUESTS -> 429;
+            case SERVICE_UNAVAILABLE -> 503;
+            case INSUFFICIENT_STORAGE -> 507;
+        };
+    }
+
+    /**
+     * Answers the refusal: a missing or bad key with the scheme to use, a refusal that passes with time (the
+     * store full, the server shutting down) with when to try again.
+     */
+    public static void send(Context ctx, ApiError error, String message) {
+        if (error == ApiError.UNAUTHORIZED) {
+            ctx.header("WWW-Authenticate", "Bearer realm=\"api\"");
+        }
+        if (error == ApiError.SERVICE_UNAVAILABLE || error == ApiError.INSUFFICIENT_STORAGE) {
+            ctx.header("Retry-After", "5");
+        }
+        JsonResponses.error(ctx, status(error), code(error), message);
+    }
+}

@@ -1,0 +1,99 @@
+package dev.hexaflow.adapters.http.workflow;
+
+import static dev.hexaflow.adapters.http.workflow.ServiceApiAuthentication.appId;
+
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import dev.hexaflow.adapters.http.RouteGroup;
+import dev.hexaflow.adapters.http.workflow.ServiceApiAuthentication.Access;
+import dev.hexaflow.application.app.port.in.ApiError;
+import dev.hexaflow.application.app.port.in.ApiException;
+import dev.hexaflow.application.app.port.in.GetRunUseCase;
+import dev.hexaflow.application.app.port.in.RunWorkflowUseCase;
+import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunObserver;
+import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunUnderWay;
+import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunWorkflowCommand;
+import dev.hexaflow.application.app.port.in.StopTaskUseCase;
+import dev.hexaflow.domain.workflow.Values;
+import dev.hexaflow.domain.workflow.WorkflowRun;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Runs under {@code /v1/workflows}: a run, blocking or streamed (written frame by frame from the POST itself; the
+ * run goes on whether or not the client stays), its detail, and stop.
+ */
+public final class RunRoutes implements RouteGroup {
+
+    private final RunWorkflowUseCase run;
+    private final GetRunUseCase getRun;
+    private final StopTaskUseCase stop;
+    private final Duration pingInterval;
+
+    public RunRoutes(RunWorkflowUseCase run, GetRunUseCase getRun, StopTaskUseCase stop, Duration pingInterval) {
+        this.run = run;
+        this.getRun = getRun;
+        this.stop = stop;
+        this.pingInterval = pingInterval;
+    }
+
+    @Override
+    public void addTo(RoutesConfig routes) {
+        routes.post("/v1/workflows/run", ctx -> run(ctx, null), Access.RUN);
+        routes.post("/v1/workflows/{workflow_id}/run", ctx -> run(ctx, ctx.pathParam("workflow_id")), Access.RUN);
+        routes.get("/v1/workflows/run/{workflow_run_id}", this::detail, Access.READ_RUNS);
+        routes.post("/v1/workflows/tasks/{task_id}/stop", this::stop, Access.STOP);
+    }
+
+    private void run(Context ctx, String workflowId) {
+        Map<String, Object> body = JsonRequestBodies.object(ctx);
+        Object inputs = body.get("inputs");
+        if (!(inputs instanceof Map<?, ?>)) {
+            throw new ApiException(ApiError.INVALID_PARAM, inputs == null
+                    ? "Missing required parameter in the JSON body: inputs"
+                    : "inputs must be an object");
+        }
+        Object files = body.get("files");
+        if (files != null && !(files instanceof List<?>)) {
+            throw new ApiException(ApiError.INVALID_PARAM, "files must be a list");
+        }
+        @SuppressWarnings("unchecked")
+        RunWorkflowCommand command = new RunWorkflowCommand(appId(ctx), workflowId, JsonRequestBodies.user(body),
+                (Map<String, Object>) inputs, files == null ? List.of() : List.copyOf((List<?>) files));
+        if ("streaming".equals(body.get("response_mode"))) {
+            RunEventStream.write(ctx, pingInterval, observer -> run.start(command, observer));
+        } else {
+            RunUnderWay started = run.start(command, RunObserver.NONE);
+            ServiceApiBodies.json(ctx, 200, DifyWire.completion(started.await(), started.taskId()));
+        }
+    }
+
+    private void detail(Context ctx) {
+        ServiceApiBodies.json(ctx, 200, RunDetail.of(getRun.get(appId(ctx), ctx.pathParam("workflow_run_id"))));
+    }
+
+    private void stop(Context ctx) {
+        stop.stop(appId(ctx), ctx.pathParam("task_id"), JsonRequestBodies.user(JsonRequestBodies.object(ctx)));
+        ServiceApiBodies.json(ctx, 200, new Result("success"));
+    }
+
+    /** Dify's answer to an action: {@code {"result": "success"}}. */
+    record Result(String result) {
+    }
+
+    /** Dify's WorkflowRun detail. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record RunDetail(String id, String workflowId, String status, Object inputs, Map<String, Object> outputs,
+            String error, int totalSteps, long totalTokens, long createdAt, Long finishedAt, Double elapsedTime) {
+
+        static RunDetail of(WorkflowRun run) {
+            return new RunDetail(run.id(), run.workflowId(), run.status().wireName(), Values.pythonJson(run.inputs()),
+                    run.outputs() == null ? Map.of() : run.outputs(), run.error(), run.totalSteps(),
+                    run.totalTokens(), run.createdAt(), run.finishedAt(),
+                    run.finishedAt() == null ? null : run.elapsedTime());
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package dev.hexaflow.adapters.http.workflow;
+
+import dev.hexaflow.adapters.http.DifyErrors;
+import dev.hexaflow.adapters.http.RouteGroup;
+import dev.hexaflow.application.app.port.in.ApiError;
+import dev.hexaflow.application.app.port.in.ApiException;
+import dev.hexaflow.application.app.port.in.AuthenticateUseCase;
+import dev.hexaflow.application.app.port.in.AuthenticateUseCase.Operation;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import io.javalin.security.RouteRole;
+
+/**
+ * Dify's bearer check for every route of the Service API, before the route runs: each route names what it asks
+ * of the app (an {@link Access}), and the check finds the app that the bearer token speaks for, an app's key or
+ * a token its web page handed out. A refusal of the service, here or in a route, is answered in Dify's error
+ * body.
+ */
+public final class ServiceApiAuthentication implements RouteGroup {
+
+    private static final String APP_ID = "hexaflow.app-id";
+
+    private final AuthenticateUseCase authenticate;
+
+    public ServiceApiAuthentication(AuthenticateUseCase authenticate) {
+        this.authenticate = authenticate;
+    }
+
+    /** What a Service API route asks of the app, given with the route as its role. */
+    public enum Access implements RouteRole {
+        RUN(Operation.RUN), STOP(Operation.STOP), UPLOAD(Operation.UPLOAD), DESCRIBE(Operation.DESCRIBE),
+        READ_RUNS(Operation.READ_RUNS);
+
+        private final Operation operation;
+
+        Access(Operation operation) {
+            this.operation = operation;
+        }
+    }
+
+    @Override
+    public void addTo(RoutesConfig routes) {
+        routes.beforeMatched("/v1/*", this::authenticate);
+        routes.exception(ApiException.class, (e, ctx) -> DifyErrors.send(ctx, e.error(), e.getMessage()));
+    }
+
+    /** The app the request was authenticated for. */
+    static String appId(Context ctx) {
+        String appId = ctx.attribute(APP_ID);
+        if (appId == null) {
+            throw new IllegalStateException("route " + ctx.path() + " has no Access role");
+        }
+        return appId;
+    }
+
+    private void authenticate(Context ctx) {
+        Access access = ctx.routeRoles().stream().filter(Access.class::isInstance).map(Access.class::cast)
+                .findFirst().orElse(null);
+        if (access == null) {
+            return;
+        }
+        String header = ctx.header("Authorization");
+        if (header == null || header.isBlank() || !header.strip().contains(" ")) {
+            throw new ApiException(ApiError.UNAUTHORIZED,
+                    "Authorization header must be provided and start with 'Bearer'");
+        }
+        String[] parts = header.strip().split("\\s+", 2);
+        if (!parts[0].equalsIgnoreCase("bearer")) {
+            throw new ApiException(ApiError.UNAUTHORIZED, "Authorization scheme must be 'Bearer'");
+        }
+        ctx.attribute(APP_ID, authenticate.appOf(parts[1].strip(), access.operation));
+    }
+}

@@ -1,0 +1,17 @@
+package dev.hexaflow.adapters.http.workflow;
+
+import dev.hexaflow.adapters.http.ResponseBodies;
+import io.javalin.http.Context;
+import java.nio.charset.StandardCharsets;
+
+/** Writes a Service API answer: a body record (or Dify's mapping) as JSON, with Dify's field names. */
+final class ServiceApiBodies {
+
+    private ServiceApiBodies() {
+    }
+
+    static void json(Context ctx, int status, Object body) {
+        ResponseBodies.write(ctx, status, "application/json; charset=utf-8",
+                DifyWire.json(body).getBytes(StandardCharsets.UTF_8));
+    }
+}

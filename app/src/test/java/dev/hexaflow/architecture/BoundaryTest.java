@@ -1,0 +1,69 @@
+package dev.hexaflow.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static dev.hexaflow.architecture.HexaflowClasses.ADAPTERS;
+import static dev.hexaflow.architecture.HexaflowClasses.ALL;
+
+import com.tngtech.archunit.lang.ArchRule;
+import org.junit.jupiter.api.Test;
+
+/** The boundary between adapters and the application: adapters call use cases, and each port owns its types. */
+class BoundaryTest {
+
+    static final String SERVICES = "dev.hexaflow.application..service..";
+    static final String INBOUND_PORTS = "dev.hexaflow.application..port.in..";
+    static final String OUTBOUND_PORTS = "dev.hexaflow.application..port.out..";
+    static final String HTTP_ADAPTER = "dev.hexaflow.adapters.http..";
+    static final String ENGINE = "dev.hexaflow.application.workflow.engine..";
+
+    static final ArchRule adapters_use_no_service = noClasses()
+            .that().resideInAPackage(ADAPTERS)
+            .should().dependOnClassesThat().resideInAPackage(SERVICES)
+            .because("an adapter drives the application through its use cases (inbound ports); which service "
+                    + "implements one is the composition root's choice alone")
+            .allowEmptyShould(false);
+
+    static final ArchRule inbound_ports_use_no_outbound_port_type = noClasses()
+            .that().resideInAPackage(INBOUND_PORTS)
+            .should().dependOnClassesThat().resideInAPackage(OUTBOUND_PORTS)
+            .because("a use case speaks its own types and the domain's: a change of a repository must not "
+                    + "reach the clients of a use case")
+            .allowEmptyShould(false);
+
+    static final ArchRule outbound_ports_use_no_inbound_port_type = noClasses()
+            .that().resideInAPackage(OUTBOUND_PORTS)
+            .should().dependOnClassesThat().resideInAPackage(INBOUND_PORTS)
+            .because("what an adapter plugs into must not change when a use case does")
+            .allowEmptyShould(false);
+
+    static final ArchRule the_http_adapter_does_not_reach_into_the_engine = noClasses()
+            .that().resideInAPackage(HTTP_ADAPTER)
+            .should().dependOnClassesThat().resideInAPackage(ENGINE)
+            .because("a run is started, heard and awaited through the run use case's own types, so the engine can "
+                    + "change without the wire noticing")
+            .allowEmptyShould(false);
+
+    @Test
+    void adaptersUseNoService() {
+        HexaflowClasses.assertHoldsClasses(ADAPTERS, SERVICES);
+        adapters_use_no_service.check(ALL);
+    }
+
+    @Test
+    void inboundPortsUseNoOutboundPortType() {
+        HexaflowClasses.assertHoldsClasses(INBOUND_PORTS, OUTBOUND_PORTS);
+        inbound_ports_use_no_outbound_port_type.check(ALL);
+    }
+
+    @Test
+    void outboundPortsUseNoInboundPortType() {
+        HexaflowClasses.assertHoldsClasses(INBOUND_PORTS, OUTBOUND_PORTS);
+        outbound_ports_use_no_inbound_port_type.check(ALL);
+    }
+
+    @Test
+    void theHttpAdapterDoesNotReachIntoTheEngine() {
+        HexaflowClasses.assertHoldsClasses(HTTP_ADAPTER, ENGINE);
+        the_http_adapter_does_not_reach_into_the_engine.check(ALL);
+    }
+}

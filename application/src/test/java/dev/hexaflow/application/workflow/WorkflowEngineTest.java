@@ -39,7 +39,7 @@ class WorkflowEngineTest {
     private WorkflowEngine engine = engine(EngineSettings.DEFAULTS);
 
     private static WorkflowEngine engine(EngineSettings settings) {
-        return new WorkflowEngine(StandardNodes.catalogue(new StandardNodes.Services(null, List.of(), null, null, null, null)),
+        return new WorkflowEngine(StandardNodes.catalogue(StandardNodes.Services.none()),
                 settings, Clock.systemUTC(), () -> UUID.randomUUID().toString());
     }
 

@@ -188,8 +188,8 @@ class WorkflowEngineTest {
                 .satisfies(e -> assertThat(((InvalidWorkflowException) e).problems())
                         .extracting(WorkflowProblem::toString).containsExactlyInAnyOrder(
                                 "node check (check): retry_config.max_retries must be a number, was 'x'",
-                                "node check (check): error_strategy 'fail-brnch' is not an error strategy (fail-branch, "
-                                        + "default-value or none)"));
+                                "node check (check): error_strategy 'fail-brnch' is not an error strategy "
+                                        + "(fail-branch, default-value or none)"));
     }
 
     @Test

@@ -48,6 +48,7 @@ class ErrorHandlingTest {
     void aStrategyDifyDoesNotKnowIsRefusedNamingTheField() {
         assertThatThrownBy(() -> read(Map.of("error_strategy", "fail-brnch")))
                 .isInstanceOf(InvalidNodeDataException.class)
-                .hasMessage("error_strategy 'fail-brnch' is not an error strategy (fail-branch, default-value or none)");
+                .hasMessage("error_strategy 'fail-brnch' is not an error strategy "
+                        + "(fail-branch, default-value or none)");
     }
 }

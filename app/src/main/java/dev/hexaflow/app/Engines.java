@@ -55,9 +55,12 @@ public final class Engines {
                 limits);
         owned.accept(javascript);
         owned.accept(python);
-        StandardNodes.Services services = new StandardNodes.Services(new JinjavaTemplateRenderer(),
-                List.of(javascript, python),
-                new JdkHttpRequester(exchange), models, files(exchange, uploads), new PdfBoxDocumentTextExtractor());
+        StandardNodes.Services services = StandardNodes.Services.none()
+                .withTemplates(new JinjavaTemplateRenderer())
+                .withCodeRunners(List.of(javascript, python))
+                .withHttp(new JdkHttpRequester(exchange))
+                .withModels(models)
+                .withDocuments(files(exchange, uploads), new PdfBoxDocumentTextExtractor());
         EngineSettings settings = EngineSettings.DEFAULTS.withMaxSteps(config.maxSteps())
                 .withMaxTime(config.maxRunTime()).withMaxTemplateLoops(config.maxTemplateLoops());
         OpenAiCompatibleSpeechSynthesizer speech = new OpenAiCompatibleSpeechSynthesizer(

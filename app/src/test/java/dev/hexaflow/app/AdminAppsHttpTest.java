@@ -80,6 +80,38 @@ class AdminAppsHttpTest {
     }
 
     @Test
+    void typosInErrorStrategyRetryAndStartFieldKindAreRefusedAtImportNamingNodeAndField() {
+        server = TestServer.start(dataDir);
+
+        HttpResponse<String> response = server.admin("POST", "/admin/apps", "application/yaml", """
+                app: {name: typos, mode: workflow}
+                workflow:
+                  graph:
+                    nodes:
+                      - {id: s, data: {type: start, title: S, variables: [{variable: q, type: text-inptu}]}}
+                      - {id: t, data: {type: template-transform, title: T, template: hi, variables: [],
+                         error_strategy: fail-brnch}}
+                      - {id: c, data: {type: template-transform, title: C, template: hi, variables: [],
+                         retry_config: {retry_enabled: true, max_retries: x, retry_interval: 100}}}
+                      - {id: e, data: {type: end, title: E, outputs: []}}
+                    edges:
+                      - {source: s, target: t}
+                      - {source: t, target: c}
+                      - {source: c, target: e}
+                """);
+
+        assertThat(response.statusCode()).isEqualTo(400);
+        JsonNode body = json(response);
+        assertThat(body.get("code").asText()).isEqualTo("invalid_dsl");
+        assertThat(body.get("problems")).extracting(p -> p.get("node_id").asText() + ": " + p.get("message").asText())
+                .containsExactlyInAnyOrder(
+                        "s: variables.q.type 'text-inptu' is not an input type (one of text-input, paragraph, "
+                                + "select, number, checkbox, json_object, file, file-list, external_data_tool)",
+                        "t: error_strategy 'fail-brnch' is not an error strategy (fail-branch, default-value or none)",
+                        "c: retry_config.max_retries must be a number, was 'x'");
+    }
+
+    @Test
     void aChangedFilePublishesANewVersionAndOldVersionsStillRunByTheirId() throws Exception {
         server = TestServer.start(dataDir);
         JsonNode imported = server.importApp("echo.yml");

@@ -44,11 +44,10 @@ class EmbeddingExampleTest {
 
         // --- README example starts
         Workflow workflow = new YamlWorkflowDslReader().read(HELLO.getBytes(StandardCharsets.UTF_8));
-        WorkflowEngine engine = new WorkflowEngine(StandardNodes.catalogue(new StandardNodes.Services(
-                new JinjavaTemplateRenderer(),                           // template-transform, jinja2 prompts
-                List.of(new RhinoCodeRunner(CodeLimits.DEFAULTS)),       // javascript code nodes
-                new JdkHttpRequester(),                                  // http-request
-                null, null, null)));                                     // no model, no file store
+        WorkflowEngine engine = new WorkflowEngine(StandardNodes.catalogue(StandardNodes.Services.none()
+                .withTemplates(new JinjavaTemplateRenderer())            // template-transform, jinja2 prompts
+                .withCodeRunners(List.of(new RhinoCodeRunner(CodeLimits.DEFAULTS)))  // javascript code nodes
+                .withHttp(new JdkHttpRequester())));                     // http-request; no model, no file store
         PreparedWorkflow prepared = engine.prepare(workflow);           // checks everything once
         WorkflowRun run = engine.run(prepared, RunRequest.of(workflow, "user-1", Map.of("name", "Ada")),
                 events::add);                                            // Dify's events, in order

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class PureNodesTest {
 
     private final WorkflowEngine engine = new WorkflowEngine(StandardNodes.catalogue(
-            new StandardNodes.Services(null, List.of(), null, null, null, null)));
+            StandardNodes.Services.none()));
 
     /** A loop with no rounds gives a constant list to work on: [items, list]. */
     private static TestWorkflows listOf(String json) {

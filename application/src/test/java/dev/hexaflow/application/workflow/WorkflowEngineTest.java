@@ -39,7 +39,7 @@ class WorkflowEngineTest {
     private WorkflowEngine engine = engine(EngineSettings.DEFAULTS);
 
     private static WorkflowEngine engine(EngineSettings settings) {
-        return new WorkflowEngine(StandardNodes.catalogue(new StandardNodes.Services(null, List.of(), null, null, null, null)),
+        return new WorkflowEngine(StandardNodes.catalogue(StandardNodes.Services.none()),
                 settings, Clock.systemUTC(), () -> UUID.randomUUID().toString());
     }
 
@@ -177,6 +177,49 @@ class WorkflowEngineTest {
 
         assertThat(run.status()).isEqualTo(RunStatus.FAILED);
         assertThat(events.stream().filter(e -> e instanceof RunEvent.NodeRetried).count()).isEqualTo(2);
+    }
+
+    @Test
+    void anUnknownErrorStrategyOrARetryCountThatIsNoNumberIsRefusedWhenTheWorkflowIsPrepared() {
+        Workflow typo = failing(Map.of("error_strategy", "fail-brnch", "retry_config", Map.of("max_retries", "x")))
+                .edge("start", "check").build();
+
+        assertThatThrownBy(() -> engine.prepare(typo)).isInstanceOf(InvalidWorkflowException.class)
+                .satisfies(e -> assertThat(((InvalidWorkflowException) e).problems())
+                        .extracting(WorkflowProblem::toString).containsExactlyInAnyOrder(
+                                "node check (check): retry_config.max_retries must be a number, was 'x'",
+                                "node check (check): error_strategy 'fail-brnch' is not an error strategy "
+                                        + "(fail-branch, default-value or none)"));
+    }
+
+    @Test
+    void aStartFieldOfAnUnknownKindIsRefusedWhenTheWorkflowIsPrepared() {
+        Workflow typo = workflow().startWith(List.of(Map.of("variable", "q", "type", "nmber"))).build();
+
+        assertThatThrownBy(() -> engine.prepare(typo)).isInstanceOf(InvalidWorkflowException.class)
+                .hasMessageContaining("node start (Start): variables.q.type 'nmber' is not an input type");
+    }
+
+    @Test
+    void noneAsErrorStrategyFailsTheRunAsAnAbsentOneDoes() {
+        Workflow workflow = failing(Map.of("error_strategy", "none")).end("end", Map.of("q", List.of("start", "q")))
+                .edge("start", "check").edge("check", "end", "big").edge("check", "end", "false").build();
+
+        WorkflowRun run = run(workflow, Map.of("q", "text"));
+
+        assertThat(run.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(finished().get(1).status()).isEqualTo(NodeStatus.FAILED);
+    }
+
+    @Test
+    void retriesAreNotMadeWhenTheRetryConfigIsNotEnabled() {
+        Workflow workflow = failing(Map.of("retry_config", Map.of("enabled", false, "max_retries", 2,
+                "retry_interval", 10))).edge("start", "check").build();
+
+        WorkflowRun run = run(workflow, Map.of("q", "text"));
+
+        assertThat(run.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(events).noneMatch(e -> e instanceof RunEvent.NodeRetried);
     }
 
     /** A loop that counts up for ever (until a limit or a stop ends it). */

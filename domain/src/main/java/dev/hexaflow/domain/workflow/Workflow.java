@@ -24,4 +24,13 @@ public record Workflow(AppInfo app, String dslVersion, Graph graph, DataTree fea
     public List<DataTree> inputForm() {
         return graph.starts().stream().findFirst().map(start -> start.data().trees("variables")).orElse(List.of());
     }
+
+    /**
+     * The start node's input form as typed fields, read on each call (a prepared workflow keeps them read once).
+     *
+     * @throws InvalidNodeDataException naming the field, for a form that a workflow's checks would refuse
+     */
+    public List<InputField> inputFields() {
+        return inputForm().stream().map(InputField::of).toList();
+    }
 }

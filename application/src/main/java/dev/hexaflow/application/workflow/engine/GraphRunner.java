@@ -1,22 +1,20 @@
 package dev.hexaflow.application.workflow.engine;
 
-import dev.hexaflow.domain.workflow.DataTree;
 import dev.hexaflow.domain.workflow.Edge;
+import dev.hexaflow.domain.workflow.ErrorHandling;
 import dev.hexaflow.domain.workflow.ExecutionMetadata;
 import dev.hexaflow.domain.workflow.Graph;
 import dev.hexaflow.domain.workflow.Node;
 import dev.hexaflow.domain.workflow.NodeExecution;
 import dev.hexaflow.domain.workflow.NodeStatus;
 import dev.hexaflow.domain.workflow.NodeType;
+import dev.hexaflow.domain.workflow.RetryPolicy;
 import dev.hexaflow.domain.workflow.RunEvent;
-import dev.hexaflow.domain.workflow.Values;
 import dev.hexaflow.domain.workflow.VariablePool;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
-
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * Drives a graph (or a container's sub-graph) as Dify's engine does. Each edge is pending, taken or skipped; a
@@ -30,12 +28,12 @@ final class GraphRunner {
 
     private final RunState run;
     private final Graph graph;
-    private final Map<String, PreparedNode> prepared;
+    private final Map<String, RunnableNode> nodes;
 
-    GraphRunner(RunState run, Graph graph, Map<String, PreparedNode> prepared) {
+    GraphRunner(RunState run, Graph graph, Map<String, RunnableNode> nodes) {
         this.run = run;
         this.graph = graph;
-        this.prepared = prepared;
+        this.nodes = nodes;
     }
 
     Graph graph() {
@@ -60,6 +58,44 @@ final class GraphRunner {
             throw new RunStoppedException();
         }
         return new NodeContext.ChildrenOutcome(round.reachedLoopEnd);
+    }
+
+    /** A node run begun: its execution record and when it began. */
+    private record Started(Node node, String predecessor, NodeExecution execution, long began) {
+    }
+
+    /** How one node run ended, after its retries and its error strategy. */
+    private record Outcome(NodeStatus status, NodeResult result, Map<String, Object> outputs, String handle,
+            String error, String errorType) {
+
+        static Outcome succeeded(NodeResult result) {
+            return new Outcome(NodeStatus.SUCCEEDED, result, result.outputs(), result.handle(), null, null);
+        }
+
+        static Outcome failed(Exception e) {
+            return new Outcome(NodeStatus.FAILED, null, null, null,
+                    e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage(),
+                    e instanceof NodeFailure failure ? failure.type() : e.getClass().getSimpleName());
+        }
+
+        /** Stopped, keeping the error of the try before, if one failed. */
+        static Outcome stopped(Outcome before) {
+            return new Outcome(NodeStatus.STOPPED, null, null, null, before == null ? null : before.error(),
+                    before == null ? null : before.errorType());
+        }
+
+        Outcome withHandle(String next) {
+            return new Outcome(status, result, outputs, next, error, errorType);
+        }
+
+        /** A failure the error strategy handled: an exception with the strategy's outputs and branch. */
+        Outcome handled(Map<String, Object> failureOutputs, String next) {
+            return new Outcome(NodeStatus.EXCEPTION, result, failureOutputs, next, error, errorType);
+        }
+
+        long tokens() {
+            return result == null ? 0 : result.tokens();
+        }
     }
 
     /** One pass over a graph or sub-graph, with its own edge states. */
@@ -159,133 +195,135 @@ final class GraphRunner {
 
         /** Runs one node with its retries and error strategy; answers the handle to follow, or null to stop. */
         private String execute(Node node, String predecessor) {
-            if (run.steps.incrementAndGet() > run.settings.maxSteps()) {
-                run.stop(RunState.StopKind.FAILURE, "Max steps " + run.settings.maxSteps() + " reached.");
+            if (!countStep()) {
                 return null;
             }
-            PreparedNode behavior = prepared.get(node.id());
+            RunnableNode runnable = nodes.get(node.id());
+            Started started = start(node, predecessor);
+            Outcome outcome = applyErrorStrategy(runnable.errors(), attempt(runnable, started));
+            keepOutputs(node, outcome);
+            report(started, outcome);
+            return follow(node, outcome);
+        }
+
+        private boolean countStep() {
+            if (run.steps.incrementAndGet() <= run.settings.maxSteps()) {
+                return true;
+            }
+            run.stop(RunState.StopKind.FAILURE, "Max steps " + run.settings.maxSteps() + " reached.");
+            return false;
+        }
+
+        private Started start(Node node, String predecessor) {
             String executionId = run.ids.get();
             int index = run.nodeIndex.incrementAndGet();
-            long started = System.nanoTime();
+            long began = System.nanoTime();
             NodeExecution execution = NodeExecution.started(executionId, node, index, predecessor, metadata,
                     run.now());
-            boolean container = node.type().isContainer();
-            if (container) {
+            if (node.type().isContainer()) {
                 run.emit(new RunEvent.ContainerStarted(executionId, node, index, predecessor, Map.of(),
                         execution.createdAt()));
             } else {
                 run.emit(new RunEvent.NodeStarted(execution));
             }
-            NodeContext context = new NodeContext(run, node, pool, executionId, metadata, GraphRunner.this);
-            Attempt attempt = attempt(node, behavior, context, execution);
-            NodeStatus status = attempt.status;
-            Map<String, Object> outputs = attempt.result == null ? null : attempt.result.outputs();
-            String handle = attempt.result == null ? null : attempt.result.handle();
-            String error = attempt.error;
-            if (status == NodeStatus.FAILED) {
-                Optional<String> strategy = node.data().optionalString("error_strategy");
-                if (strategy.isPresent() && !strategy.get().isEmpty()) {
-                    status = NodeStatus.EXCEPTION;
-                    run.exceptions.incrementAndGet();
-                    outputs = new LinkedHashMap<>();
-                    if (strategy.get().equals("default-value")) {
-                        outputs.putAll(defaultValues(node.data()));
-                        handle = NodeResult.DEFAULT_HANDLE;
-                    } else {
-                        handle = "fail-branch";
+            return new Started(node, predecessor, execution, began);
+        }
+
+        /** Runs the node, and again after each failure while its retry policy allows. */
+        private Outcome attempt(RunnableNode runnable, Started started) {
+            RetryPolicy retry = runnable.retry();
+            NodeContext context = new NodeContext(run, started.node(), pool, started.execution().id(), metadata,
+                    GraphRunner.this);
+            Outcome failed = null;
+            for (int round = 0; ; round++) {
+                try {
+                    return Outcome.succeeded(runnable.behavior().run(context));
+                } catch (RunStoppedException e) {
+                    return Outcome.stopped(failed);
+                } catch (Exception e) {
+                    if (run.stopped()) {
+                        return Outcome.stopped(failed);
                     }
-                    outputs.put("error_message", error);
-                    outputs.put("error_type", attempt.errorType);
+                    failed = Outcome.failed(e);
+                    if (round >= retry.retries()) {
+                        return failed;
+                    }
+                    run.emit(new RunEvent.NodeRetried(started.execution().finish(NodeStatus.FAILED, null, null,
+                            null, failed.error(), 0, null, run.now()), round + 1));
+                    if (!pause(retry.interval())) {
+                        return Outcome.stopped(failed);
+                    }
                 }
-            } else if (status == NodeStatus.SUCCEEDED
-                    && "fail-branch".equals(node.data().string("error_strategy", ""))) {
-                handle = "success-branch";
             }
-            if (outputs != null && (status == NodeStatus.SUCCEEDED || status == NodeStatus.EXCEPTION)) {
-                pool.setAll(node.id(), outputs);
+        }
+
+        /** A success takes the strategy's branch; a failure it handles becomes an exception the run goes on from. */
+        private Outcome applyErrorStrategy(ErrorHandling errors, Outcome outcome) {
+            if (outcome.status() == NodeStatus.SUCCEEDED) {
+                return outcome.withHandle(errors.successHandle(outcome.handle()));
             }
-            long tokens = attempt.result == null ? 0 : attempt.result.tokens();
+            if (outcome.status() != NodeStatus.FAILED || !errors.handlesErrors()) {
+                return outcome;
+            }
+            run.exceptions.incrementAndGet();
+            return outcome.handled(errors.failureOutputs(outcome.error(), outcome.errorType()),
+                    errors.failureHandle());
+        }
+
+        private void keepOutputs(Node node, Outcome outcome) {
+            boolean kept = outcome.status() == NodeStatus.SUCCEEDED || outcome.status() == NodeStatus.EXCEPTION;
+            if (kept && outcome.outputs() != null) {
+                pool.setAll(node.id(), outcome.outputs());
+            }
+        }
+
+        private void report(Started started, Outcome outcome) {
+            long tokens = outcome.tokens();
             run.tokens.addAndGet(tokens);
-            double elapsed = (System.nanoTime() - started) / 1e9;
-            Map<String, Object> inputs = attempt.result == null ? null : attempt.result.inputs();
-            if (container) {
-                run.emit(new RunEvent.ContainerCompleted(executionId, node, index, predecessor, inputs, outputs,
-                        status, error, elapsed, tokens, run.steps.get(), execution.createdAt(), run.now()));
+            double elapsed = (System.nanoTime() - started.began()) / 1e9;
+            NodeExecution execution = started.execution();
+            NodeResult result = outcome.result();
+            Map<String, Object> inputs = result == null ? null : result.inputs();
+            if (started.node().type().isContainer()) {
+                run.emit(new RunEvent.ContainerCompleted(execution.id(), started.node(), execution.index(),
+                        started.predecessor(), inputs, outcome.outputs(), outcome.status(), outcome.error(), elapsed,
+                        tokens, run.steps.get(), execution.createdAt(), run.now()));
             } else {
-                ExecutionMetadata used = attempt.result == null ? metadata
-                        : metadata.withTokens(tokens, attempt.result.price());
-                run.emit(new RunEvent.NodeFinished(execution.finish(status, inputs,
-                        attempt.result == null ? null : attempt.result.processData(), outputs, error, elapsed, used,
-                        run.now())));
+                ExecutionMetadata used = result == null ? metadata : metadata.withTokens(tokens, result.price());
+                run.emit(new RunEvent.NodeFinished(execution.finish(outcome.status(), inputs,
+                        result == null ? null : result.processData(), outcome.outputs(), outcome.error(), elapsed,
+                        used, run.now())));
             }
-            if (status == NodeStatus.FAILED) {
-                if (this.container == null) {
-                    run.stop(RunState.StopKind.FAILURE, error);
+        }
+
+        /** Answers the handle to take on, or null where the traversal stops here. */
+        private String follow(Node node, Outcome outcome) {
+            if (outcome.status() == NodeStatus.FAILED) {
+                if (container == null) {
+                    run.stop(RunState.StopKind.FAILURE, outcome.error());
                 } else {
                     // Inside a container the container decides: fail, or go on as its error mode says.
                     synchronized (this) {
-                        failure = failure == null ? new NodeFailure(attempt.errorType, error, null) : failure;
+                        failure = failure == null ? new NodeFailure(outcome.errorType(), outcome.error(), null)
+                                : failure;
                     }
                 }
                 return null;
             }
-            if (status == NodeStatus.STOPPED) {
+            if (outcome.status() == NodeStatus.STOPPED) {
                 return null;
             }
             if (node.type() == NodeType.LOOP_END) {
                 reachedLoopEnd = true;
             }
-            if (node.type() == NodeType.END && this.container == null && outputs != null) {
-                run.mergeOutputs(outputs);
+            if (node.type() == NodeType.END && container == null && outcome.outputs() != null) {
+                run.mergeOutputs(outcome.outputs());
             }
-            return handle;
+            return outcome.handle();
         }
 
-        private final class Attempt {
-            NodeResult result;
-            NodeStatus status;
-            String error;
-            String errorType;
-        }
-
-        private Attempt attempt(Node node, PreparedNode behavior, NodeContext context, NodeExecution execution) {
-            DataTree retry = node.data().tree("retry_config");
-            boolean retryEnabled = retry.bool("retry_enabled", retry.bool("enabled", false));
-            long maxRetries = retryEnabled ? Math.max(0, retry.longValue("max_retries", 0)) : 0;
-            long interval = Math.max(0, retry.longValue("retry_interval", 0));
-            Attempt attempt = new Attempt();
-            for (int round = 0; ; round++) {
-                try {
-                    attempt.result = behavior.run(context);
-                    attempt.status = NodeStatus.SUCCEEDED;
-                    return attempt;
-                } catch (RunStoppedException e) {
-                    attempt.status = NodeStatus.STOPPED;
-                    return attempt;
-                } catch (Exception e) {
-                    if (run.stopped()) {
-                        attempt.status = NodeStatus.STOPPED;
-                        return attempt;
-                    }
-                    attempt.status = NodeStatus.FAILED;
-                    attempt.error = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-                    attempt.errorType = e instanceof NodeFailure failure ? failure.type()
-                            : e.getClass().getSimpleName();
-                    if (round >= maxRetries) {
-                        return attempt;
-                    }
-                    run.emit(new RunEvent.NodeRetried(execution.finish(NodeStatus.FAILED, null, null, null,
-                            attempt.error, 0, null, run.now()), round + 1));
-                    if (!pause(interval)) {
-                        attempt.status = NodeStatus.STOPPED;
-                        return attempt;
-                    }
-                }
-            }
-        }
-
-        private boolean pause(long millis) {
-            long until = System.currentTimeMillis() + millis;
+        private boolean pause(Duration interval) {
+            long until = System.currentTimeMillis() + interval.toMillis();
             while (!run.stopped()) {
                 long left = until - System.currentTimeMillis();
                 if (left <= 0) {
@@ -302,16 +340,5 @@ final class GraphRunner {
         }
     }
 
-    /** The outputs a node with the default-value strategy gives on failure, by their declared types. */
-    static Map<String, Object> defaultValues(DataTree data) {
-        Map<String, Object> values = new LinkedHashMap<>();
-        for (DataTree item : data.trees("default_value")) {
-            String key = item.string("key", "");
-            if (!key.isEmpty()) {
-                values.put(key, Values.normalize(item.get("value")));
-            }
-        }
-        return values;
-    }
 
 }

@@ -1,8 +1,10 @@
 package dev.hexaflow.application.workflow.engine;
 
 import dev.hexaflow.domain.app.FileCategory;
-import dev.hexaflow.domain.workflow.DataTree;
 import dev.hexaflow.domain.workflow.FileValue;
+import dev.hexaflow.domain.workflow.InputField;
+import dev.hexaflow.domain.workflow.InputField.FileRules;
+import dev.hexaflow.domain.workflow.InputFieldKind;
 import dev.hexaflow.domain.workflow.Workflow;
 import java.net.URI;
 import java.util.ArrayList;
@@ -43,17 +45,16 @@ public final class InputFiles {
     public static Map<String, Object> resolve(Workflow workflow, Map<String, Object> inputs, String userId,
             Uploads uploads) {
         Map<String, Object> resolved = new LinkedHashMap<>(inputs);
-        for (DataTree field : workflow.inputForm()) {
-            String name = field.string("variable", "");
-            String type = field.string("type", "");
+        for (InputField field : workflow.inputFields()) {
+            String name = field.variable();
             Object value = inputs.get(name);
-            if (type.equals("file") && value instanceof Map<?, ?> mapping) {
-                resolved.put(name, file(field, name, mapping, userId, uploads));
-            } else if (type.equals("file-list") && value instanceof List<?> list
+            if (field.kind() == InputFieldKind.FILE && value instanceof Map<?, ?> mapping) {
+                resolved.put(name, file(field.fileRules(), name, mapping, userId, uploads));
+            } else if (field.kind() == InputFieldKind.FILE_LIST && value instanceof List<?> list
                     && list.stream().allMatch(item -> item instanceof Map<?, ?>)) {
                 List<Object> files = new ArrayList<>();
                 for (Object item : list) {
-                    files.add(file(field, name, (Map<?, ?>) item, userId, uploads));
+                    files.add(file(field.fileRules(), name, (Map<?, ?>) item, userId, uploads));
                 }
                 resolved.put(name, files);
             }
@@ -68,12 +69,12 @@ public final class InputFiles {
             if (!(mapping instanceof Map<?, ?> map)) {
                 throw new InvalidInputsException("files must be a list of file objects");
             }
-            files.add(file(DataTree.of(Map.of()), "files", map, userId, uploads));
+            files.add(file(FileRules.ANY, "files", map, userId, uploads));
         }
         return files;
     }
 
-    private static FileValue file(DataTree field, String name, Map<?, ?> mapping, String userId, Uploads uploads) {
+    private static FileValue file(FileRules rules, String name, Map<?, ?> mapping, String userId, Uploads uploads) {
         String method = text(mapping.get("transfer_method"));
         String type = text(mapping.get("type"));
         String url = text(mapping.get("url"));
@@ -82,15 +83,15 @@ public final class InputFiles {
             throw new InvalidInputsException(name + ": file type must be one of document, image, audio, video, "
                     + "custom");
         }
-        List<Object> allowedTypes = field.list("allowed_file_types");
+        List<String> allowedTypes = rules.types();
         if (!allowedTypes.isEmpty() && !allowedTypes.contains(type) && !allowedTypes.contains("custom")) {
             throw new InvalidInputsException(name + ": file type " + type + " is not allowed here; allowed: "
-                    + String.join(", ", allowedTypes.stream().map(String::valueOf).toList()));
+                    + String.join(", ", allowedTypes));
         }
         if (!"remote_url".equals(method) && !"local_file".equals(method)) {
             throw new InvalidInputsException(name + ": transfer_method must be remote_url or local_file");
         }
-        List<Object> allowedMethods = field.list("allowed_file_upload_methods");
+        List<String> allowedMethods = rules.methods();
         if (!allowedMethods.isEmpty() && !allowedMethods.contains(method)) {
             throw new InvalidInputsException(name + ": transfer method " + method + " is not allowed here");
         }
@@ -117,9 +118,9 @@ public final class InputFiles {
             throw new InvalidInputsException("Detected file type does not match the specified type. Please verify "
                     + "the file.");
         }
-        List<Object> extensions = field.list("allowed_file_extensions");
+        List<String> extensions = rules.extensions();
         if (type.equals("custom") && !extensions.isEmpty() && file.extension() != null && extensions.stream()
-                .map(e -> String.valueOf(e).toLowerCase(Locale.ROOT)).noneMatch(
+                .map(e -> e.toLowerCase(Locale.ROOT)).noneMatch(
                         file.extension().toLowerCase(Locale.ROOT)::equals)) {
             throw new InvalidInputsException(name + ": files of type " + file.extension() + " are not allowed here");
         }

@@ -1,24 +1,33 @@
 package dev.hexaflow.application.workflow.engine;
 
+import dev.hexaflow.domain.workflow.InputField;
 import dev.hexaflow.domain.workflow.Workflow;
+import java.util.List;
 import java.util.Map;
 
-/** A workflow that passed every check, with its nodes read once, ready for any number of runs. */
+/** A workflow that passed every check, with its nodes and its input form read once, ready for any number of runs. */
 public final class PreparedWorkflow {
 
     private final Workflow workflow;
-    private final Map<String, PreparedNode> nodes;
+    private final Map<String, RunnableNode> nodes;
+    private final List<InputField> inputForm;
 
-    PreparedWorkflow(Workflow workflow, Map<String, PreparedNode> nodes) {
+    PreparedWorkflow(Workflow workflow, Map<String, RunnableNode> nodes) {
         this.workflow = workflow;
         this.nodes = Map.copyOf(nodes);
+        this.inputForm = workflow.inputFields();
     }
 
     public Workflow workflow() {
         return workflow;
     }
 
-    Map<String, PreparedNode> nodes() {
+    /** The start form as typed fields, in the order the DSL gives them. */
+    public List<InputField> inputForm() {
+        return inputForm;
+    }
+
+    Map<String, RunnableNode> nodes() {
         return nodes;
     }
 }

@@ -81,7 +81,7 @@ public final class WorkflowEngine {
         for (Node node : workflow.graph().nodes()) {
             catalogue.executor(node.type()).ifPresent(executor -> executor.checkReady(node));
         }
-        Map<String, Object> inputs = InputForm.check(workflow, request.inputs());
+        Map<String, Object> inputs = InputForm.check(prepared.inputForm(), request.inputs());
         String runId = request.runId() != null ? request.runId() : ids.get();
         String taskId = request.taskId() != null ? request.taskId() : ids.get();
         SpeechTail tail = SpeechTail.forApp(workflow.features(), speech);

@@ -1,11 +1,12 @@
 package dev.hexaflow.application.workflow.engine;
 
 import dev.hexaflow.domain.workflow.EnvironmentVariable;
+import dev.hexaflow.domain.workflow.ErrorHandling;
 import dev.hexaflow.domain.workflow.GraphRules;
 import dev.hexaflow.domain.workflow.InvalidNodeDataException;
 import dev.hexaflow.domain.workflow.InvalidWorkflowException;
 import dev.hexaflow.domain.workflow.Node;
-import dev.hexaflow.domain.workflow.NodeType;
+import dev.hexaflow.domain.workflow.RetryPolicy;
 import dev.hexaflow.domain.workflow.VariableSelector;
 import dev.hexaflow.domain.workflow.Workflow;
 import dev.hexaflow.domain.workflow.WorkflowProblem;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Checks a workflow as a whole before it may run: the graph rules, each node's data against its type, the node
@@ -26,9 +28,6 @@ final class WorkflowValidator {
     static final Set<String> SYSTEM_VARIABLES = Set.of("user_id", "app_id", "workflow_id", "workflow_run_id",
             "timestamp", "files", "query", "conversation_id", "dialogue_count", "invoke_from");
 
-    /** What a node with an error strategy adds to its outputs when it fails. */
-    static final Set<String> ERROR_OUTPUTS = Set.of("error_message", "error_type");
-
     private final NodeCatalogue catalogue;
 
     WorkflowValidator(NodeCatalogue catalogue) {
@@ -36,9 +35,9 @@ final class WorkflowValidator {
     }
 
     /** Answers each node prepared to run, or throws with every problem found. */
-    Map<String, PreparedNode> prepare(Workflow workflow) {
+    Map<String, RunnableNode> prepare(Workflow workflow) {
         List<WorkflowProblem> problems = new ArrayList<>(GraphRules.check(workflow.graph()));
-        Map<String, PreparedNode> prepared = new HashMap<>();
+        Map<String, RunnableNode> prepared = new HashMap<>();
         for (Node node : workflow.graph().nodes()) {
             Optional<NodeExecutor> executor = catalogue.executor(node.type());
             if (executor.isEmpty()) {
@@ -46,16 +45,17 @@ final class WorkflowValidator {
                         + "' is not one Hexaflow runs"));
                 continue;
             }
-            try {
-                prepared.put(node.id(), executor.get().prepare(node));
-            } catch (InvalidNodeDataException | IllegalArgumentException e) {
-                problems.add(WorkflowProblem.of(node, e.getMessage()));
+            PreparedNode behavior = read(node, problems, () -> executor.get().prepare(node));
+            RetryPolicy retry = read(node, problems, () -> RetryPolicy.of(node.data()));
+            ErrorHandling errors = read(node, problems, () -> ErrorHandling.of(node.data()));
+            if (behavior != null && retry != null && errors != null) {
+                prepared.put(node.id(), new RunnableNode(behavior, retry, errors));
             }
         }
         for (Node node : workflow.graph().nodes()) {
-            PreparedNode behavior = prepared.get(node.id());
-            if (behavior != null) {
-                for (VariableSelector reference : behavior.references()) {
+            RunnableNode runnable = prepared.get(node.id());
+            if (runnable != null) {
+                for (VariableSelector reference : runnable.behavior().references()) {
                     check(workflow, node, reference, prepared).ifPresent(problems::add);
                 }
             }
@@ -66,8 +66,18 @@ final class WorkflowValidator {
         return prepared;
     }
 
+    /** One reading of a node's data, or null with the problem added when the data does not read. */
+    private static <T> T read(Node node, List<WorkflowProblem> problems, Supplier<T> reading) {
+        try {
+            return reading.get();
+        } catch (InvalidNodeDataException | IllegalArgumentException e) {
+            problems.add(WorkflowProblem.of(node, e.getMessage()));
+            return null;
+        }
+    }
+
     private static Optional<WorkflowProblem> check(Workflow workflow, Node node, VariableSelector reference,
-            Map<String, PreparedNode> prepared) {
+            Map<String, RunnableNode> prepared) {
         if (reference.isSystem()) {
             return SYSTEM_VARIABLES.contains(reference.variable()) ? Optional.empty()
                     : Optional.of(WorkflowProblem.of(node, "refers to " + reference + ", no system variable"));
@@ -83,13 +93,12 @@ final class WorkflowValidator {
             return Optional.of(WorkflowProblem.of(node, "refers to " + reference + ", but there is no node "
                     + reference.nodeId()));
         }
-        PreparedNode sourceBehavior = prepared.get(source.get().id());
-        if (sourceBehavior == null) {
+        RunnableNode sourceNode = prepared.get(source.get().id());
+        if (sourceNode == null) {
             return Optional.empty();
         }
-        Optional<Set<String>> outputs = sourceBehavior.outputs();
-        boolean handlesErrors = !source.get().data().string("error_strategy", "").isEmpty();
-        if (handlesErrors && ERROR_OUTPUTS.contains(reference.variable())) {
+        Optional<Set<String>> outputs = sourceNode.behavior().outputs();
+        if (sourceNode.errors().handlesErrors() && ErrorHandling.ERROR_OUTPUTS.contains(reference.variable())) {
             return Optional.empty();
         }
         if (outputs.isPresent() && !outputs.get().contains(reference.variable())) {

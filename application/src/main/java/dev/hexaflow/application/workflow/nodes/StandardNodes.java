@@ -11,15 +11,90 @@ import dev.hexaflow.application.workflow.port.out.TemplateRenderer;
 import dev.hexaflow.domain.workflow.NodeType;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /** Every node type Hexaflow runs, given the adapters that do their library and I/O work. */
 public final class StandardNodes {
 
-    /** The adapters the nodes need. */
-    public record Services(TemplateRenderer templates, List<CodeRunner> codeRunners, HttpRequester http,
-            ModelProvider models, FileContents files, DocumentTextExtractor documents) {
-        public Services {
-            codeRunners = codeRunners == null ? List.of() : List.copyOf(codeRunners);
+    /**
+     * The adapters the nodes need, each one optional, and what its absence means: no template renderer, no
+     * template-transform node (and jinja2 prompts fail); no code runners, no language a code node may use; no HTTP
+     * requester, no http-request node; no model provider, model nodes are refused when a run starts, with Dify's
+     * message; no file contents and document extractor, no document-extractor node. Start from {@link #none()}
+     * and add what you have.
+     */
+    public static final class Services {
+
+        private static final Services NONE = new Services(null, List.of(), null, null, null, null);
+
+        private final TemplateRenderer templates;
+        private final List<CodeRunner> codeRunners;
+        private final HttpRequester http;
+        private final ModelProvider models;
+        private final FileContents files;
+        private final DocumentTextExtractor documents;
+
+        private Services(TemplateRenderer templates, List<CodeRunner> codeRunners, HttpRequester http,
+                ModelProvider models, FileContents files, DocumentTextExtractor documents) {
+            this.templates = templates;
+            this.codeRunners = List.copyOf(codeRunners);
+            this.http = http;
+            this.models = models;
+            this.files = files;
+            this.documents = documents;
+        }
+
+        /** No adapter at all: the nodes that need none (start, end, if-else, iteration, loop and the rest). */
+        public static Services none() {
+            return NONE;
+        }
+
+        public Services withTemplates(TemplateRenderer renderer) {
+            return new Services(required(renderer, "template renderer"), codeRunners, http, models, files,
+                    documents);
+        }
+
+        public Services withCodeRunners(List<CodeRunner> runners) {
+            return new Services(templates, required(runners, "code runners"), http, models, files, documents);
+        }
+
+        public Services withHttp(HttpRequester requester) {
+            return new Services(templates, codeRunners, required(requester, "HTTP requester"), models, files,
+                    documents);
+        }
+
+        public Services withModels(ModelProvider provider) {
+            return new Services(templates, codeRunners, http, required(provider, "model provider"), files,
+                    documents);
+        }
+
+        /** What the document extractor needs: where a file's bytes are read, and what reads text out of them. */
+        public Services withDocuments(FileContents contents, DocumentTextExtractor extractor) {
+            return new Services(templates, codeRunners, http, models, required(contents, "file contents"),
+                    required(extractor, "document text extractor"));
+        }
+
+        public Optional<TemplateRenderer> templates() {
+            return Optional.ofNullable(templates);
+        }
+
+        public List<CodeRunner> codeRunners() {
+            return codeRunners;
+        }
+
+        public Optional<HttpRequester> http() {
+            return Optional.ofNullable(http);
+        }
+
+        public Optional<ModelProvider> models() {
+            return Optional.ofNullable(models);
+        }
+
+        private static <T> T required(T part, String name) {
+            if (part == null) {
+                throw new IllegalArgumentException("give a " + name + ", or leave it out for none");
+            }
+            return part;
         }
     }
 
@@ -41,17 +116,14 @@ public final class StandardNodes {
                 new PassiveNode(NodeType.LOOP_START),
                 new PassiveNode(NodeType.LOOP_END),
                 new CodeNode(services.codeRunners())));
-        if (services.templates() != null) {
-            executors.add(new TemplateTransformNode(services.templates()));
-        }
-        if (services.http() != null) {
-            executors.add(new HttpRequestNode(services.http()));
-        }
-        executors.add(new LlmNode(services.models(), services.templates()));
-        executors.add(new QuestionClassifierNode(services.models()));
-        executors.add(new ParameterExtractorNode(services.models()));
-        if (services.files() != null && services.documents() != null) {
-            executors.add(new DocumentExtractorNode(services.files(), services.documents()));
+        services.templates().ifPresent(templates -> executors.add(new TemplateTransformNode(templates)));
+        services.http().ifPresent(http -> executors.add(new HttpRequestNode(http)));
+        ModelProvider models = services.models().orElse(null);
+        executors.add(new LlmNode(models, services.templates().orElse(null)));
+        executors.add(new QuestionClassifierNode(models));
+        executors.add(new ParameterExtractorNode(models));
+        if (services.files != null) {
+            executors.add(new DocumentExtractorNode(services.files, services.documents));
         }
         return new NodeCatalogue(executors);
     }

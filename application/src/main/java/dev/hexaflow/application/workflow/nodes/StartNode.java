@@ -4,6 +4,7 @@ import dev.hexaflow.application.workflow.engine.NodeExecutor;
 import dev.hexaflow.application.workflow.engine.NodeResult;
 import dev.hexaflow.application.workflow.engine.PreparedNode;
 import dev.hexaflow.domain.workflow.DataTree;
+import dev.hexaflow.domain.workflow.InputField;
 import dev.hexaflow.domain.workflow.Node;
 import dev.hexaflow.domain.workflow.NodeType;
 import dev.hexaflow.domain.workflow.VariableSelector;
@@ -14,11 +15,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
-/** start: its outputs are the checked inputs of its form, which the engine put in the pool before the run. */
+/**
+ * start: its outputs are the checked inputs of its form, which the engine put in the pool before the run. Its
+ * form is read here, so that a field of a kind Dify does not know is refused when the workflow is prepared.
+ */
 public final class StartNode implements NodeExecutor {
-
-    private static final Set<String> TYPES = Set.of("text-input", "paragraph", "select", "number", "file",
-            "file-list", "checkbox", "json_object", "external_data_tool");
 
     @Override
     public NodeType type() {
@@ -29,13 +30,7 @@ public final class StartNode implements NodeExecutor {
     public PreparedNode prepare(Node node) {
         Set<String> names = new LinkedHashSet<>();
         for (DataTree field : node.data().trees("variables")) {
-            String name = field.string("variable");
-            String type = field.string("type", "text-input");
-            if (!TYPES.contains(type)) {
-                throw new dev.hexaflow.domain.workflow.InvalidNodeDataException("variables." + name + ".type",
-                        "'" + type + "' is not an input type");
-            }
-            names.add(name);
+            names.add(InputField.of(field).variable());
         }
         return PreparedNode.of(List.of(), Optional.of(names), context -> {
             Map<String, Object> values = new LinkedHashMap<>();

@@ -72,7 +72,7 @@ final class WorkflowRunCommand {
                 : RunListener.NONE;
         RunHandle handle;
         try {
-            Map<String, Object> files = InputFiles.resolve(workflow, inputs, command.user(), InputFiles.Uploads.NONE);
+            Map<String, Object> files = InputFiles.resolve(prepared.inputForm(), inputs, command.user(), InputFiles.Uploads.NONE);
             handle = engine.start(prepared, RunRequest.of(workflow, command.user(), files).withIds(runId, taskId),
                     listener);
         } catch (InvalidInputsException e) {

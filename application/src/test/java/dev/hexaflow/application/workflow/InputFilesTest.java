@@ -29,7 +29,7 @@ class InputFilesTest {
 
     @Test
     void aRemoteFileBecomesAFileWithItsNameExtensionAndMediaType() {
-        Map<String, Object> inputs = InputFiles.resolve(FORM, Map.of("doc", Map.of("type", "document",
+        Map<String, Object> inputs = InputFiles.resolve(FORM.inputFields(), Map.of("doc", Map.of("type", "document",
                 "transfer_method", "remote_url", "url", "https://example.com/files/report.pdf?x=1")), "ada",
                 ADAS_UPLOADS);
 
@@ -42,11 +42,11 @@ class InputFilesTest {
 
     @Test
     void anUploadIsFoundForItsOwnUserOnly() {
-        Map<String, Object> mine = InputFiles.resolve(FORM, Map.of("pics", List.of(Map.of("type", "image",
+        Map<String, Object> mine = InputFiles.resolve(FORM.inputFields(), Map.of("pics", List.of(Map.of("type", "image",
                 "transfer_method", "local_file", "upload_file_id", "up-1"))), "ada", ADAS_UPLOADS);
 
         assertThat((List<?>) mine.get("pics")).extracting(f -> ((FileValue) f).filename()).containsExactly("cat.png");
-        assertThatThrownBy(() -> InputFiles.resolve(FORM, Map.of("pics", List.of(Map.of("type", "image",
+        assertThatThrownBy(() -> InputFiles.resolve(FORM.inputFields(), Map.of("pics", List.of(Map.of("type", "image",
                 "transfer_method", "local_file", "upload_file_id", "up-1"))), "bob", ADAS_UPLOADS))
                 .isInstanceOf(InvalidInputsException.class).hasMessage("pics: no upload up-1 of this user");
     }
@@ -66,12 +66,12 @@ class InputFilesTest {
                 "url", "file:///etc/passwd"))).hasMessage("doc: the url must be http or https");
         assertThatThrownBy(() -> resolve(Map.of("type", "document", "transfer_method", "carrier_pigeon")))
                 .hasMessage("doc: transfer_method must be remote_url or local_file");
-        assertThatThrownBy(() -> InputFiles.resolve(FORM, Map.of("pics", List.of(Map.of("type", "image",
+        assertThatThrownBy(() -> InputFiles.resolve(FORM.inputFields(), Map.of("pics", List.of(Map.of("type", "image",
                 "transfer_method", "remote_url", "url", "https://e.com/a.png"))), "ada", ADAS_UPLOADS))
                 .hasMessage("pics: transfer method remote_url is not allowed here");
     }
 
     private static Map<String, Object> resolve(Map<String, Object> mapping) {
-        return InputFiles.resolve(FORM, Map.of("doc", mapping), "ada", ADAS_UPLOADS);
+        return InputFiles.resolve(FORM.inputFields(), Map.of("doc", mapping), "ada", ADAS_UPLOADS);
     }
 }

@@ -11,6 +11,7 @@ import dev.hexaflow.application.app.port.in.DescribeAppUseCase.AppParameters;
 import dev.hexaflow.domain.app.App;
 import dev.hexaflow.domain.app.UploadLimits;
 import dev.hexaflow.domain.workflow.DataTree;
+import dev.hexaflow.domain.workflow.InputField;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.util.LinkedHashMap;
@@ -82,8 +83,8 @@ public final class AppInfoRoutes implements RouteGroup {
                     SystemParameters.of(app.uploadLimits()));
         }
 
-        private static Map<String, Object> formItem(DataTree field) {
-            return Map.of(field.string("type", "text-input"), field.asMap());
+        private static Map<String, Object> formItem(InputField field) {
+            return Map.of(field.kind().wireName(), field.data().asMap());
         }
 
         private static Object orDefault(DataTree features, String key, Object otherwise) {

@@ -25,6 +25,7 @@ import dev.hexaflow.domain.app.EndUser;
 import dev.hexaflow.domain.app.UploadLimits;
 import dev.hexaflow.domain.app.UploadedFile;
 import dev.hexaflow.domain.workflow.DataTree;
+import dev.hexaflow.domain.workflow.InputField;
 import dev.hexaflow.domain.workflow.RunEvent;
 import dev.hexaflow.domain.workflow.RunStatus;
 import dev.hexaflow.domain.workflow.WorkflowRun;
@@ -100,7 +101,7 @@ class ServiceApiRoutesTest {
             @Override
             public AppParameters parameters(String appId) {
                 return new AppParameters(DataTree.of(Map.of("opening_statement", "Hi")),
-                        List.of(DataTree.of(Map.of("type", "paragraph", "variable", "text", "label", "Text"))),
+                        List.of(InputField.of(DataTree.of(Map.of("type", "paragraph", "variable", "text", "label", "Text")))),
                         new UploadLimits(10, 100, 50, 15));
             }
         };

@@ -38,6 +38,6 @@ public final class DescribeAppService implements DescribeAppUseCase {
         WorkflowVersion version = versions.latest(app(appId).id()).orElseThrow(() -> new ApiException(
                 ApiError.APP_UNAVAILABLE, "App unavailable, please check your app configurations."));
         Workflow workflow = reader.read(version.dsl().getBytes(StandardCharsets.UTF_8));
-        return new AppParameters(workflow.features(), workflow.inputForm(), limits);
+        return new AppParameters(workflow.features(), workflow.inputFields(), limits);
     }
 }

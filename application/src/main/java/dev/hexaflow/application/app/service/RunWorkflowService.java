@@ -105,7 +105,7 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
                     clock.instant().getEpochSecond()));
             InputFiles.Uploads own = (uploadId, session) -> uploadOf(app.id(), endUser, uploadId);
             Workflow graph = workflow.workflow();
-            Map<String, Object> inputs = InputFiles.resolve(graph, command.inputs(), user, own);
+            Map<String, Object> inputs = InputFiles.resolve(workflow.inputForm(), command.inputs(), user, own);
             List<FileValue> files = InputFiles.resolveAll(command.files(), user, own);
             RunRequest request = new RunRequest(graph, app.id(), version.id(), user, inputs, files, ids.get(),
                     ids.get());

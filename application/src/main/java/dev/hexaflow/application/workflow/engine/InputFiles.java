@@ -42,10 +42,10 @@ public final class InputFiles {
      *
      * @throws InvalidInputsException naming the field and what is wrong
      */
-    public static Map<String, Object> resolve(Workflow workflow, Map<String, Object> inputs, String userId,
+    public static Map<String, Object> resolve(List<InputField> form, Map<String, Object> inputs, String userId,
             Uploads uploads) {
         Map<String, Object> resolved = new LinkedHashMap<>(inputs);
-        for (InputField field : workflow.inputFields()) {
+        for (InputField field : form) {
             String name = field.variable();
             Object value = inputs.get(name);
             if (field.kind() == InputFieldKind.FILE && value instanceof Map<?, ?> mapping) {

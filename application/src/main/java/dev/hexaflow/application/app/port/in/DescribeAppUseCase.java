@@ -3,6 +3,7 @@ package dev.hexaflow.application.app.port.in;
 import dev.hexaflow.domain.app.App;
 import dev.hexaflow.domain.app.UploadLimits;
 import dev.hexaflow.domain.workflow.DataTree;
+import dev.hexaflow.domain.workflow.InputField;
 import java.util.List;
 
 /** What an app shows of itself: its info, its parameters (input form and features), its web page settings. */
@@ -20,8 +21,8 @@ public interface DescribeAppUseCase {
 
     /**
      * @param features  the DSL's {@code features} section as written (absent features are absent here)
-     * @param inputForm the start node's fields, one per input, as the DSL gives them
+     * @param inputForm the start node's fields, one per input
      */
-    record AppParameters(DataTree features, List<DataTree> inputForm, UploadLimits uploadLimits) {
+    record AppParameters(DataTree features, List<InputField> inputForm, UploadLimits uploadLimits) {
     }
 }

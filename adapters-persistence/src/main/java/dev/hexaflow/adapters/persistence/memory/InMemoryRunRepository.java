@@ -169,12 +169,14 @@ public final class InMemoryRunRepository implements RunRepository {
             kept.keep(new WorkflowRun(run.id(), run.workflowId(), RunStatus.FAILED, run.inputs(), run.outputs(), error,
                     run.elapsedTime(), run.totalTokens(), run.totalSteps(), run.exceptionsCount(), run.createdAt(),
                     finishedAt));
-            nodesByRun.getOrDefault(run.id(), Map.of()).replaceAll((id, node) -> node.status() != NodeStatus.RUNNING
-                    ? node
-                    : new NodeExecution(node.id(), node.nodeId(), node.nodeType(), node.title(), node.index(),
-                            node.predecessorNodeId(), node.inputs(), node.processData(), node.outputs(),
-                            NodeStatus.FAILED, error, node.elapsedTime(), node.metadata(), node.createdAt(),
-                            finishedAt));
+            Map<String, NodeExecution> nodes = nodesByRun.get(run.id());
+            if (nodes != null) {
+                nodes.replaceAll((id, node) -> node.status() != NodeStatus.RUNNING ? node
+                        : new NodeExecution(node.id(), node.nodeId(), node.nodeType(), node.title(), node.index(),
+                                node.predecessorNodeId(), node.inputs(), node.processData(), node.outputs(),
+                                NodeStatus.FAILED, error, node.elapsedTime(), node.metadata(), node.createdAt(),
+                                finishedAt));
+            }
             failed++;
         }
         return failed;

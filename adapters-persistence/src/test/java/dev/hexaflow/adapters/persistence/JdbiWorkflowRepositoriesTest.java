@@ -3,7 +3,6 @@ package dev.hexaflow.adapters.persistence;
 import static dev.hexaflow.adapters.persistence.WorkflowFixtures.APP;
 import static dev.hexaflow.adapters.persistence.WorkflowFixtures.OTHER_APP;
 import static dev.hexaflow.adapters.persistence.WorkflowFixtures.app;
-import static dev.hexaflow.adapters.persistence.WorkflowFixtures.upload;
 import static dev.hexaflow.adapters.persistence.WorkflowFixtures.uploader;
 import static dev.hexaflow.adapters.persistence.WorkflowFixtures.version;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -25,7 +24,9 @@ import dev.hexaflow.application.app.port.out.WorkflowVersionRepository;
 import dev.hexaflow.domain.app.App;
 import dev.hexaflow.domain.app.AppKey;
 import dev.hexaflow.domain.app.EndUser;
+import dev.hexaflow.domain.app.UploadedFile;
 import dev.hexaflow.domain.secret.SecretHash;
+import dev.hexaflow.domain.workflow.RunStatus;
 import dev.hexaflow.domain.workflow.WorkflowRun;
 import java.nio.file.Path;
 import java.sql.SQLException;
@@ -182,18 +183,16 @@ class JdbiWorkflowRepositoriesTest {
                 .isInstanceOf(RuntimeException.class);
         assertThatThrownBy(() -> new JdbiAppKeyRepository(database.jdbi()).add(new AppKey(SecretHash.of("k"),
                 "ghost", 1))).isInstanceOf(RuntimeException.class);
-        assertThatThrownBy(() -> new JdbiUploadRepository(database.jdbi()).add(new dev.hexaflow.domain.app
-                .UploadedFile("f9", "ghost", "nobody", "x", 1, "", "text/plain", blob, 1)))
-                .isInstanceOf(RuntimeException.class);
-        assertThatThrownBy(() -> new JdbiUploadRepository(database.jdbi()).add(new dev.hexaflow.domain.app
-                .UploadedFile("f9", APP, "nobody", "x", 1, "", "text/plain", blob, 1)))
-                .isInstanceOf(RuntimeException.class);
+        JdbiUploadRepository uploads = new JdbiUploadRepository(database.jdbi());
+        assertThatThrownBy(() -> uploads.add(new UploadedFile("f9", "ghost", "nobody", "x", 1, "", "text/plain",
+                blob, 1))).isInstanceOf(RuntimeException.class);
+        assertThatThrownBy(() -> uploads.add(new UploadedFile("f9", APP, "nobody", "x", 1, "", "text/plain", blob,
+                1))).isInstanceOf(RuntimeException.class);
         try (JdbiEndUserRepository users = new JdbiEndUserRepository(database.jdbi())) {
             assertThatThrownBy(() -> users.findOrAdd(new EndUser("e9", "ghost", "ada", 1)))
                     .isInstanceOf(RuntimeException.class);
         }
-        assertThat(new JdbiUploadRepository(database.jdbi()).blobKeys()).isEmpty();
-        assertThat(upload("f1", blob).appId()).isEqualTo(APP);
+        assertThat(uploads.blobKeys()).isEmpty();
     }
 
     @Test
@@ -232,7 +231,7 @@ class JdbiWorkflowRepositoriesTest {
     void runsAndTheirEndsAreReadByTheNextProcessFromTheFile(@TempDir Path dir) {
         EndUser user = new EndUser("e1", APP, "ada", 100);
         WorkflowRun run = WorkflowRun.started("r1", "v1", Map.of("q", "hi"), 100);
-        WorkflowRun ended = run.finish(dev.hexaflow.domain.workflow.RunStatus.SUCCEEDED, Map.of("a", "yes"), null,
+        WorkflowRun ended = run.finish(RunStatus.SUCCEEDED, Map.of("a", "yes"), null,
                 0.5, 1, 1, 0, 101);
         try (H2Database file = H2Database.openFile(dir); JdbiRunRepository runs = new JdbiRunRepository(file.jdbi())) {
             CompletableFuture.allOf(runs.started(new StartedRun(run, APP, "t1", user, "v", "l1")),

@@ -1,11 +1,26 @@
 package dev.hexaflow.adapters.persistence;
 
+import dev.hexaflow.adapters.persistence.memory.InMemoryAppKeyRepository;
+import dev.hexaflow.adapters.persistence.memory.InMemoryAppRepository;
+import dev.hexaflow.adapters.persistence.memory.InMemoryBlobStore;
 import dev.hexaflow.adapters.persistence.memory.InMemoryCampusDataRepository;
 import dev.hexaflow.adapters.persistence.memory.InMemoryCampusKeyRepository;
+import dev.hexaflow.adapters.persistence.memory.InMemoryEndUserRepository;
+import dev.hexaflow.adapters.persistence.memory.InMemoryRunRepository;
+import dev.hexaflow.adapters.persistence.memory.InMemoryUploadRepository;
+import dev.hexaflow.adapters.persistence.memory.InMemoryWorkflowVersionRepository;
+import dev.hexaflow.application.app.port.out.AppKeyRepository;
+import dev.hexaflow.application.app.port.out.AppRepository;
+import dev.hexaflow.application.app.port.out.BlobStore;
+import dev.hexaflow.application.app.port.out.EndUserRepository;
+import dev.hexaflow.application.app.port.out.RunRepository;
+import dev.hexaflow.application.app.port.out.UploadRepository;
+import dev.hexaflow.application.app.port.out.WorkflowVersionRepository;
 import dev.hexaflow.application.campus.port.out.CampusDataRepository;
 import dev.hexaflow.application.campus.port.out.CampusKeyRepository;
 import org.junit.jupiter.api.Nested;
 
+/** The in-memory adapters against the contracts of their ports. */
 class InMemoryRepositoriesTest {
 
     @Nested
@@ -36,6 +51,76 @@ class InMemoryRepositoriesTest {
         @Override
         protected CampusDataRepository repository() {
             return repository;
+        }
+    }
+
+    @Nested
+    class Apps extends AppRepositoryContract {
+        private final AppRepository repository = new InMemoryAppRepository();
+
+        @Override
+        protected AppRepository repository() {
+            return repository;
+        }
+    }
+
+    @Nested
+    class Versions extends WorkflowVersionRepositoryContract {
+        private final WorkflowVersionRepository repository = new InMemoryWorkflowVersionRepository();
+
+        @Override
+        protected WorkflowVersionRepository repository() {
+            return repository;
+        }
+    }
+
+    @Nested
+    class AppKeys extends AppKeyRepositoryContract {
+        private final AppKeyRepository repository = new InMemoryAppKeyRepository();
+
+        @Override
+        protected AppKeyRepository repository() {
+            return repository;
+        }
+    }
+
+    @Nested
+    class EndUsers extends EndUserRepositoryContract {
+        private final EndUserRepository repository = new InMemoryEndUserRepository();
+
+        @Override
+        protected EndUserRepository repository() {
+            return repository;
+        }
+    }
+
+    @Nested
+    class Uploads extends UploadRepositoryContract {
+        private final UploadRepository repository = new InMemoryUploadRepository();
+
+        @Override
+        protected UploadRepository repository() {
+            return repository;
+        }
+    }
+
+    @Nested
+    class Runs extends RunRepositoryContract {
+        private final RunRepository repository = new InMemoryRunRepository();
+
+        @Override
+        protected RunRepository repository() {
+            return repository;
+        }
+    }
+
+    @Nested
+    class Blobs extends BlobStoreContract {
+        private final BlobStore store = new InMemoryBlobStore();
+
+        @Override
+        protected BlobStore store() {
+            return store;
         }
     }
 }

@@ -68,6 +68,7 @@ public final class JdbiRunRepository implements RunRepository {
                 execution.finishedAt()}));
     }
 
+    /** Keeps the end of a run that is running: a run that has ended keeps its first end. */
     @Override
     public CompletableFuture<Void> finished(WorkflowRun run) {
         return writer.submit(new Finished(run.id(), end(run)));
@@ -102,7 +103,8 @@ public final class JdbiRunRepository implements RunRepository {
             + "total_steps, exceptions_count, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
     private static final String END_RUN = "UPDATE workflow_run SET status = ?, outputs = ?, error = ?, "
-            + "elapsed_time = ?, total_tokens = ?, total_steps = ?, exceptions_count = ?, finished_at = ? WHERE id = ?";
+            + "elapsed_time = ?, total_tokens = ?, total_steps = ?, exceptions_count = ?, finished_at = ? WHERE id = ? "
+            + "AND status = 'running'";
 
     private static final String SAVE_NODE = "MERGE INTO node_execution (id, run_id, node_id, node_type, title, idx, "
             + "predecessor, inputs, process_data, outputs, status, error, elapsed_time, metadata, created_at, "
@@ -114,6 +116,8 @@ public final class JdbiRunRepository implements RunRepository {
                 run.totalTokens(), run.totalSteps(), run.exceptionsCount(), run.finishedAt()};
     }
 
+    private static final String RUNNING = RunStatus.RUNNING.wireName();
+
     private static final String STATUS_OF_RUN = "SELECT app_id, status FROM workflow_run WHERE id = ?";
 
     private static final String ADD_TO_COUNT = "UPDATE run_count SET n = n + ? WHERE app_id = ? AND status = ?";
@@ -123,7 +127,9 @@ public final class JdbiRunRepository implements RunRepository {
     /**
      * Writes a batch in as few statements as it needs: a run that starts and ends in the same batch is inserted
      * ended, a node execution saved twice is written once as it is last. Runs are inserted before any update, so
-     * that a run's end always finds its row. The app's counts by status change in the same transaction.
+     * that a run's end always finds its row; only the first end of a run is written. The app's counts by status
+     * change in the same transaction. A run started twice in one batch fails the batch, so that the writer writes
+     * its changes one at a time and the second start fails alone, on the table's unique id.
      */
     private static void write(GroupCommitWriter.Statements statements, List<Change> changes) throws SQLException {
         Map<Object, Object[]> inserts = new LinkedHashMap<>();
@@ -131,16 +137,20 @@ public final class JdbiRunRepository implements RunRepository {
         Map<String, Object[]> nodes = new LinkedHashMap<>();
         for (Change change : changes) {
             if (change instanceof Started started) {
-                inserts.put(started.start()[0], concat(started.start(), started.end()));
+                if (inserts.putIfAbsent(started.start()[0], concat(started.start(), started.end())) != null) {
+                    throw new SQLException("run " + started.start()[0] + " started twice in one batch");
+                }
+                // An end queued before its run started ended nothing, as it would have in a batch of its own.
+                ends.remove(started.start()[0]);
             } else if (change instanceof NodeSaved node) {
                 nodes.put(node.id(), node.columns());
             } else if (change instanceof Finished finished) {
                 Object[] row = inserts.get(finished.runId());
-                if (row != null) {
-                    System.arraycopy(finished.end(), 0, row, row.length - finished.end().length,
-                            finished.end().length);
-                } else {
-                    ends.put(finished.runId(), concat(finished.end(), new Object[] {finished.runId()}));
+                int endAt = row == null ? 0 : row.length - finished.end().length;
+                if (row != null && RUNNING.equals(row[endAt])) {
+                    System.arraycopy(finished.end(), 0, row, endAt, finished.end().length);
+                } else if (row == null) {
+                    ends.putIfAbsent(finished.runId(), concat(finished.end(), new Object[] {finished.runId()}));
                 }
             }
         }
@@ -152,7 +162,8 @@ public final class JdbiRunRepository implements RunRepository {
         for (Map.Entry<Object, Object[]> end : ends.entrySet()) {
             statusOf.setObject(1, end.getKey());
             try (ResultSet before = statusOf.executeQuery()) {
-                if (before.next() && !before.getString(2).equals(end.getValue()[0])) {
+                if (before.next() && RUNNING.equals(before.getString(2))
+                        && !RUNNING.equals(end.getValue()[0])) {
                     counts.merge(List.of(before.getString(1), before.getString(2)), -1L, Long::sum);
                     counts.merge(List.of(before.getString(1), (String) end.getValue()[0]), 1L, Long::sum);
                 }
@@ -218,6 +229,9 @@ public final class JdbiRunRepository implements RunRepository {
 
     @Override
     public LogPage logs(LogQuery query) {
+        if (query.page() < 1 || query.limit() < 1) {
+            throw new IllegalArgumentException("a log page is 1 or more, and so is its limit");
+        }
         StringBuilder where = new StringBuilder("app_id = :app_id");
         Map<String, Object> values = new LinkedHashMap<>();
         values.put("app_id", query.appId());
@@ -334,9 +348,23 @@ public final class JdbiRunRepository implements RunRepository {
                 rs.getInt("idx"), rs.getString("predecessor"), JsonColumns.readMap(rs.getString("inputs")),
                 JsonColumns.readMap(rs.getString("process_data")), JsonColumns.readMap(rs.getString("outputs")),
                 NodeStatus.fromWireName(rs.getString("status")), rs.getString("error"), rs.getDouble("elapsed_time"),
-                metadata == null ? ExecutionMetadata.NONE : ExecutionMetadata.NONE.withTokens(
-                        ((Number) metadata.getOrDefault("total_tokens", 0L)).longValue(), BigDecimal.ZERO),
-                rs.getLong("created_at"), rs.getObject("finished_at", Long.class));
+                metadata(metadata), rs.getLong("created_at"), rs.getObject("finished_at", Long.class));
+    }
+
+    /** The metadata {@link #metadata(ExecutionMetadata)} wrote, whole. */
+    private static ExecutionMetadata metadata(Map<String, Object> map) {
+        if (map == null) {
+            return ExecutionMetadata.NONE;
+        }
+        Object price = map.get("total_price");
+        return new ExecutionMetadata(((Number) map.getOrDefault("total_tokens", 0L)).longValue(),
+                price == null ? null : new BigDecimal(price.toString()), (String) map.get("currency"),
+                (String) map.get("iteration_id"), whole(map.get("iteration_index")), (String) map.get("loop_id"),
+                whole(map.get("loop_index")));
+    }
+
+    private static Integer whole(Object number) {
+        return number == null ? null : ((Number) number).intValue();
     }
 
     /** The metadata as JSON text, or null for none at all (most nodes), which reads back as none. */

@@ -1,0 +1,404 @@
+package dev.hexaflow.adapters.persistence;
+
+import static dev.hexaflow.adapters.persistence.WorkflowFixtures.APP;
+import static dev.hexaflow.adapters.persistence.WorkflowFixtures.OTHER_APP;
+import static dev.hexaflow.adapters.persistence.WorkflowFixtures.nodeStarted;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.hexaflow.application.app.port.out.RunRepository;
+import dev.hexaflow.application.app.port.out.RunRepository.LogEntry;
+import dev.hexaflow.application.app.port.out.RunRepository.LogPage;
+import dev.hexaflow.application.app.port.out.RunRepository.LogQuery;
+import dev.hexaflow.application.app.port.out.RunRepository.StartedRun;
+import dev.hexaflow.domain.app.EndUser;
+import dev.hexaflow.domain.workflow.ExecutionMetadata;
+import dev.hexaflow.domain.workflow.NodeExecution;
+import dev.hexaflow.domain.workflow.NodeStatus;
+import dev.hexaflow.domain.workflow.RunStatus;
+import dev.hexaflow.domain.workflow.WorkflowRun;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What every {@link RunRepository} promises; each adapter runs it by extending this class. Runs are started with
+ * a version label {@code v-<run id>} and a log id {@code log-<run id>}, by an end user {@code user-<session>}.
+ */
+abstract class RunRepositoryContract {
+
+    protected abstract RunRepository repository();
+
+    private static final String STOPPED = "The server stopped during the run.";
+
+    private WorkflowRun start(String appId, String id, String session, Map<String, Object> inputs, long at) {
+        WorkflowRun run = WorkflowRun.started(id, "wf-1", inputs, at);
+        repository().started(started(run, appId, session)).join();
+        return run;
+    }
+
+    private static StartedRun started(WorkflowRun run, String appId, String session) {
+        return new StartedRun(run, appId, "task-" + run.id(), new EndUser("user-" + session, appId, session, 1),
+                "v-" + run.id(), "log-" + run.id());
+    }
+
+    private static WorkflowRun succeeded(WorkflowRun run, Map<String, Object> outputs, long at) {
+        return run.finish(RunStatus.SUCCEEDED, outputs, null, 0.5, 3, 2, 0, at);
+    }
+
+    private static WorkflowRun failed(WorkflowRun run, long at) {
+        return run.finish(RunStatus.FAILED, Map.of(), "boom", 1.5, 0, 1, 1, at);
+    }
+
+    private LogPage search(String app, String keyword, String status, Long before, Long after, String session) {
+        return repository().logs(new LogQuery(app, keyword, status, 1, 20, before, after, session));
+    }
+
+    private LogPage all(String app) {
+        return search(app, null, null, null, null, null);
+    }
+
+    private static List<String> ids(LogPage page) {
+        return page.items().stream().map(entry -> entry.run().id()).toList();
+    }
+
+    @Test
+    void aStartedRunIsFoundRunningAsStartedAndOnlyByItsApp() {
+        WorkflowRun run = start(APP, "r1", "ada", Map.of("q", "hello", "sys.user_id", "ada"), 100);
+
+        assertThat(repository().find(APP, "r1")).contains(run);
+        assertThat(repository().find(OTHER_APP, "r1")).isEmpty();
+        assertThat(repository().find(APP, "r9")).isEmpty();
+    }
+
+    @Test
+    void aFinishedRunKeepsItsEndAndItsStart() {
+        WorkflowRun run = start(APP, "r1", "ada", Map.of("q", "hello"), 100);
+        WorkflowRun ended = succeeded(run, Map.of("answer", "hi"), 101);
+
+        repository().finished(ended).join();
+
+        assertThat(repository().find(APP, "r1")).contains(ended);
+    }
+
+    @Test
+    void aRunsEndIsWrittenOnceAndALaterEndChangesNeitherTheRunNorTheCounts() {
+        WorkflowRun run = start(APP, "r1", "ada", Map.of(), 100);
+        WorkflowRun first = succeeded(run, Map.of("answer", "hi"), 101);
+        repository().finished(first).join();
+
+        repository().finished(failed(run, 102)).join();
+
+        assertThat(repository().find(APP, "r1")).contains(first);
+        assertThat(search(APP, null, "succeeded", null, null, null).total()).isEqualTo(1);
+        assertThat(search(APP, null, "failed", null, null, null).total()).isZero();
+        assertThat(all(APP).total()).isEqualTo(1);
+    }
+
+    @Test
+    void aStartAndTwoEndsMadeWithoutWaitingKeepTheFirstEnd() {
+        WorkflowRun run = WorkflowRun.started("r1", "wf-1", Map.of(), 100);
+        WorkflowRun first = succeeded(run, Map.of("answer", "hi"), 101);
+
+        List<CompletableFuture<Void>> writes = List.of(repository().started(started(run, APP, "ada")),
+                repository().finished(first), repository().finished(failed(run, 102)));
+        writes.forEach(CompletableFuture::join);
+
+        assertThat(repository().find(APP, "r1")).contains(first);
+        assertThat(search(APP, null, "failed", null, null, null).total()).isZero();
+        assertThat(search(APP, null, "succeeded", null, null, null).total()).isEqualTo(1);
+    }
+
+    @Test
+    void finishingARunNeverStartedKeepsNothing() {
+        WorkflowRun ghost = WorkflowRun.started("ghost", "wf-1", Map.of(), 100);
+
+        repository().finished(succeeded(ghost, Map.of(), 101)).join();
+
+        assertThat(repository().find(APP, "ghost")).isEmpty();
+        assertThat(all(APP).total()).isZero();
+        assertThat(search(APP, null, "succeeded", null, null, null).items()).isEmpty();
+    }
+
+    @Test
+    void aRunStartedTwiceIsRefusedAndTheFirstStartStays() {
+        WorkflowRun run = WorkflowRun.started("r1", "wf-1", Map.of("q", "first"), 100);
+        WorkflowRun again = WorkflowRun.started("r1", "wf-1", Map.of("q", "second"), 200);
+
+        CompletableFuture<Void> first = repository().started(started(run, APP, "ada"));
+        CompletableFuture<Void> second = repository().started(started(again, APP, "bob"));
+
+        first.join();
+        assertThatThrownBy(second::join).isInstanceOf(CompletionException.class);
+        assertThat(repository().find(APP, "r1")).contains(run);
+        assertThat(all(APP).total()).isEqualTo(1);
+    }
+
+    @Test
+    void valuesAreKeptAsJsonCarriesThemAndLaterChangesToTheCallersMapsDoNotReachThem() {
+        Map<String, Object> inputs = new LinkedHashMap<>();
+        inputs.put("count", 5);
+        inputs.put("ratio", 1.5);
+        inputs.put("tags", List.of("a", 2));
+        inputs.put("nested", Map.of("on", true));
+        inputs.put("none", null);
+        start(APP, "r1", "ada", inputs, 100);
+
+        inputs.put("count", 6);
+
+        Map<String, Object> expected = new LinkedHashMap<>();
+        expected.put("count", 5L);
+        expected.put("ratio", 1.5);
+        expected.put("tags", List.of("a", 2L));
+        expected.put("nested", Map.of("on", true));
+        expected.put("none", null);
+        assertThat(repository().find(APP, "r1").orElseThrow().inputs()).isEqualTo(expected);
+    }
+
+    @Test
+    void nodeExecutionsAreAnsweredInTheirOrderEachAsItWasLastSaved() {
+        start(APP, "r1", "ada", Map.of(), 100);
+        NodeExecution second = nodeStarted("n2", "code", 2, 101);
+        NodeExecution first = nodeStarted("n1", "start", 1, 100);
+        NodeExecution firstEnded = first.finish(NodeStatus.SUCCEEDED, Map.of("q", "hello"), Map.of("step", 1L),
+                Map.of("q", "hello"), null, 0.01,
+                new ExecutionMetadata(3, new BigDecimal("0.0012"), "USD", "it-1", 2, null, null), 101);
+
+        repository().saveNode("r1", second).join();
+        repository().saveNode("r1", first).join();
+        repository().saveNode("r1", firstEnded).join();
+
+        assertThat(repository().nodeExecutions("r1")).containsExactly(firstEnded, second);
+        assertThat(repository().nodeExecutions("r9")).isEmpty();
+    }
+
+    @Test
+    void writesMadeWithoutWaitingAreKeptAndARunStartedAndEndedTogetherIsKeptEnded() {
+        List<CompletableFuture<Void>> writes = new ArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            WorkflowRun run = WorkflowRun.started("r" + i, "wf-1", Map.of("i", i), 100);
+            NodeExecution node = nodeStarted("n" + i, "start", 1, 100);
+            writes.add(repository().started(started(run, APP, "ada")));
+            writes.add(repository().saveNode(run.id(), node));
+            writes.add(repository().saveNode(run.id(), node.finish(NodeStatus.SUCCEEDED, Map.of(), null,
+                    Map.of("i", i), null, 0.01, ExecutionMetadata.NONE, 101)));
+            writes.add(repository().finished(succeeded(run, Map.of("i", i), 101)));
+        }
+
+        writes.forEach(CompletableFuture::join);
+
+        for (int i = 0; i < 200; i++) {
+            WorkflowRun kept = repository().find(APP, "r" + i).orElseThrow();
+            assertThat(kept.status()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(kept.outputs()).isEqualTo(Map.of("i", (long) i));
+            assertThat(repository().nodeExecutions("r" + i)).singleElement()
+                    .satisfies(n -> assertThat(n.status()).isEqualTo(NodeStatus.SUCCEEDED));
+        }
+        assertThat(all(APP).total()).isEqualTo(200);
+        assertThat(search(APP, null, "succeeded", null, null, null).total()).isEqualTo(200);
+        assertThat(search(APP, null, "running", null, null, null).total()).isZero();
+    }
+
+    @Test
+    void closingKeepsWhatIsQueuedAndRefusesLaterWritesButNotReads() {
+        CompletableFuture<Void> queued = repository().started(started(WorkflowRun.started("r1", "wf-1", Map.of(),
+                100), APP, "ada"));
+
+        repository().close();
+
+        assertThat(queued).isCompleted();
+        assertThat(repository().find(APP, "r1")).isPresent();
+        assertThatThrownBy(() -> repository().finished(WorkflowRun.started("r1", "wf-1", Map.of(), 100)).join())
+                .hasCauseInstanceOf(IllegalStateException.class).hasMessageContaining("closed");
+        assertThatThrownBy(() -> repository().saveNode("r1", nodeStarted("n1", "start", 1, 100)).join())
+                .hasCauseInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void runsAndTheirNodeExecutionsLeftRunningAreFailedWithTheReasonAndEndedOnesStayAsTheyAre() {
+        start(APP, "r1", "ada", Map.of(), 100);
+        WorkflowRun r2 = start(APP, "r2", "ada", Map.of(), 100);
+        start(OTHER_APP, "r3", "bob", Map.of(), 100);
+        NodeExecution done = nodeStarted("n1", "start", 1, 100).finish(NodeStatus.SUCCEEDED, Map.of(), null,
+                Map.of(), null, 0.01, ExecutionMetadata.NONE, 100);
+        repository().saveNode("r1", done).join();
+        repository().saveNode("r1", nodeStarted("n2", "wait", 2, 100)).join();
+        WorkflowRun r2Ended = succeeded(r2, Map.of(), 101);
+        repository().finished(r2Ended).join();
+
+        assertThat(repository().failUnfinished(STOPPED, 500)).isEqualTo(2);
+
+        WorkflowRun failed = repository().find(APP, "r1").orElseThrow();
+        assertThat(failed.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(failed.error()).isEqualTo(STOPPED);
+        assertThat(failed.finishedAt()).isEqualTo(500L);
+        assertThat(repository().find(OTHER_APP, "r3").orElseThrow().status()).isEqualTo(RunStatus.FAILED);
+        assertThat(repository().find(APP, "r2")).contains(r2Ended);
+        assertThat(repository().nodeExecutions("r1")).satisfiesExactly(
+                node -> assertThat(node).isEqualTo(done),
+                node -> {
+                    assertThat(node.status()).isEqualTo(NodeStatus.FAILED);
+                    assertThat(node.error()).isEqualTo(STOPPED);
+                    assertThat(node.finishedAt()).isEqualTo(500L);
+                });
+        assertThat(search(APP, null, "failed", null, null, null).total()).isEqualTo(1);
+        assertThat(search(APP, null, "running", null, null, null).total()).isZero();
+        assertThat(all(APP).total()).isEqualTo(2);
+        assertThat(repository().failUnfinished(STOPPED, 600)).isZero();
+    }
+
+    @Test
+    void aLaterEndOfARunFailedAsUnfinishedLeavesItFailed() {
+        WorkflowRun run = start(APP, "r1", "ada", Map.of(), 100);
+        repository().failUnfinished(STOPPED, 500);
+
+        repository().finished(succeeded(run, Map.of("answer", "late"), 600)).join();
+
+        assertThat(repository().find(APP, "r1").orElseThrow().error()).isEqualTo(STOPPED);
+        assertThat(search(APP, null, "failed", null, null, null).total()).isEqualTo(1);
+        assertThat(search(APP, null, "succeeded", null, null, null).total()).isZero();
+    }
+
+    @Test
+    void theLogSearchMatchesKeywordsStatusTimesAndUsersNewestFirst() {
+        start(APP, "r1", "ada", Map.of("q", "100% sure_thing!"), 100);
+        WorkflowRun r2 = start(APP, "r2", "bob", Map.of("q", "nothing special"), 200);
+        start(APP, "r3", "Carol", Map.of("q", "HELLO"), 300);
+        start(OTHER_APP, "r4", "ada", Map.of("q", "100% sure_thing!"), 400);
+        repository().finished(r2.finish(RunStatus.FAILED, Map.of("why", "Timeout"), "boom", 1, 0, 1, 0, 201)).join();
+
+        assertThat(ids(all(APP))).containsExactly("r3", "r2", "r1");
+        assertThat(ids(search(APP, "100%", null, null, null, null))).containsExactly("r1");
+        assertThat(ids(search(APP, "e_t", null, null, null, null))).containsExactly("r1");
+        assertThat(ids(search(APP, "10_%", null, null, null, null))).isEmpty();
+        assertThat(ids(search(APP, "hello", null, null, null, null))).containsExactly("r3");
+        assertThat(ids(search(APP, "timeout", null, null, null, null))).as("in the outputs").containsExactly("r2");
+        assertThat(ids(search(APP, "carol", null, null, null, null))).as("the user").containsExactly("r3");
+        assertThat(ids(search(APP, "r2", null, null, null, null))).as("a run id").containsExactly("r2");
+        assertThat(ids(search(APP, "R2", null, null, null, null))).as("a run id, exactly").isEmpty();
+        assertThat(ids(search(APP, "null", null, null, null, null))).as("no outputs is no text").isEmpty();
+        assertThat(ids(search(APP, null, "failed", null, null, null))).containsExactly("r2");
+        assertThat(ids(search(APP, null, null, 250L, 150L, null))).containsExactly("r2");
+        assertThat(ids(search(APP, null, null, 200L, 200L, null))).as("both bounds hold").containsExactly("r2");
+        assertThat(ids(search(APP, null, null, null, null, "ada"))).containsExactly("r1");
+        assertThat(ids(search(APP, null, null, null, null, "carol"))).as("a session id, exactly").isEmpty();
+        assertThat(all(APP).total()).isEqualTo(3);
+        assertThat(search(APP, null, "failed", null, null, null).total()).isEqualTo(1);
+        assertThat(search(APP, null, "running", null, null, null).total()).isEqualTo(2);
+        assertThat(all(OTHER_APP).total()).isEqualTo(1);
+        assertThat(all("never-ran").items()).isEmpty();
+        assertThat(all("never-ran").total()).isZero();
+    }
+
+    @Test
+    void theLogSearchFiltersCombineAndTheTotalCountsWhatTheyAllMatch() {
+        for (int i = 0; i < 12; i++) {
+            WorkflowRun run = start(APP, "r" + i, i % 2 == 0 ? "ada" : "bob",
+                    Map.of("q", i % 3 == 0 ? "apple" : "pear"), 100 + i);
+            if (i % 4 != 0) {
+                repository().finished(succeeded(run, Map.of(), 200)).join();
+            }
+        }
+
+        LogPage page = search(APP, "apple", "succeeded", 110L, 101L, "ada");
+
+        // apple: 0, 3, 6, 9; succeeded: not 0, 4, 8; ada: even; in [101, 110]: 1 to 10.
+        assertThat(ids(page)).containsExactly("r6");
+        assertThat(page.total()).isEqualTo(1);
+        assertThat(search(APP, "apple", "succeeded", null, null, null).total()).isEqualTo(3);
+        assertThat(search(APP, "apple", null, null, null, "bob").total()).isEqualTo(2);
+        assertThat(search(APP, null, "running", 111L, 104L, null).total()).isEqualTo(2);
+    }
+
+    @Test
+    void runsStartedInTheSameSecondAreListedLaterStartedFirst() {
+        start(APP, "b", "ada", Map.of(), 100);
+        start(APP, "a", "ada", Map.of(), 100);
+        start(APP, "c", "ada", Map.of(), 100);
+        start(APP, "old", "ada", Map.of(), 99);
+
+        assertThat(ids(all(APP))).containsExactly("c", "a", "b", "old");
+    }
+
+    @Test
+    void aLogEntryShowsTheRunItsVersionItsLogIdItsUserAndItsTime() {
+        WorkflowRun run = start(APP, "r1", "ada", Map.of("q", "hi"), 100);
+
+        LogEntry entry = all(APP).items().get(0);
+
+        assertThat(entry.run()).isEqualTo(run);
+        assertThat(entry.logId()).isEqualTo("log-r1");
+        assertThat(entry.version()).isEqualTo("v-r1");
+        assertThat(entry.createdAt()).isEqualTo(100);
+        assertThat(entry.user().id()).isEqualTo("user-ada");
+        assertThat(entry.user().appId()).isEqualTo(APP);
+        assertThat(entry.user().sessionId()).isEqualTo("ada");
+    }
+
+    @Test
+    void logsArePagedWithHasMoreAndAPagePastTheEndIsEmpty() {
+        for (int i = 0; i < 5; i++) {
+            start(APP, "r" + i, "ada", Map.of(), 100 + i);
+        }
+
+        LogPage first = repository().logs(new LogQuery(APP, null, null, 1, 2, null, null, null));
+        LogPage last = repository().logs(new LogQuery(APP, null, null, 3, 2, null, null, null));
+        LogPage past = repository().logs(new LogQuery(APP, null, null, 4, 2, null, null, null));
+        LogPage exact = repository().logs(new LogQuery(APP, null, null, 1, 5, null, null, null));
+
+        assertThat(first.items()).extracting(e -> e.run().id()).containsExactly("r4", "r3");
+        assertThat(first).extracting(LogPage::page, LogPage::limit, LogPage::total, LogPage::hasMore)
+                .containsExactly(1, 2, 5L, true);
+        assertThat(last.items()).extracting(e -> e.run().id()).containsExactly("r0");
+        assertThat(last.hasMore()).isFalse();
+        assertThat(past.items()).isEmpty();
+        assertThat(past.total()).isEqualTo(5);
+        assertThat(past.hasMore()).isFalse();
+        assertThat(exact.items()).hasSize(5);
+        assertThat(exact.hasMore()).isFalse();
+    }
+
+    @Test
+    void aPageOrALimitBelowOneIsRefused() {
+        assertThatThrownBy(() -> repository().logs(new LogQuery(APP, null, null, 0, 20, null, null, null)))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> repository().logs(new LogQuery(APP, null, null, 1, 0, null, null, null)))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void searchTotalsStayExactAsRunsComeAndRunsGoingOnEnd() {
+        for (int i = 0; i < 30; i++) {
+            WorkflowRun run = start(APP, "r" + i, "user" + (i % 3), Map.of("q", i % 2 == 0 ? "apple" : "pear"), i);
+            if (i % 5 != 0) {
+                repository().finished(succeeded(run, Map.of("a", "x"), i)).join();
+            }
+        }
+        assertThat(search(APP, "apple", null, null, null, null).total()).isEqualTo(15);
+        assertThat(search(APP, "apple", "succeeded", null, null, null).total()).isEqualTo(12);
+
+        // Runs going on when the searches were counted end, one of them with "apple" in its outputs only.
+        repository().finished(succeeded(WorkflowRun.started("r5", "wf-1", Map.of("q", "pear"), 5),
+                Map.of("a", "Apple pie"), 40)).join();
+        repository().finished(failed(WorkflowRun.started("r10", "wf-1", Map.of("q", "apple"), 10), 40)).join();
+        // New runs come, ended and going on.
+        for (int i = 30; i < 40; i++) {
+            WorkflowRun run = start(APP, "r" + i, "user0", Map.of("q", "apple " + i), 100 + i);
+            if (i % 2 == 0) {
+                repository().finished(succeeded(run, Map.of(), 200)).join();
+            }
+        }
+
+        assertThat(search(APP, "apple", null, null, null, null).total()).isEqualTo(15 + 1 + 10);
+        assertThat(search(APP, "apple", "succeeded", null, null, null).total()).isEqualTo(12 + 1 + 5);
+        assertThat(search(APP, "apple", "failed", null, null, null).total()).isEqualTo(1);
+        LogPage user0 = repository().logs(new LogQuery(APP, "apple", "succeeded", 1, 100, null, null, "user0"));
+        assertThat(user0.total()).isEqualTo(user0.items().size());
+        assertThat(search(APP, "pear", null, null, 20L, null).total()).isEqualTo(5);
+    }
+}

@@ -1,0 +1,55 @@
+package dev.hexaflow.adapters.persistence;
+
+import static dev.hexaflow.adapters.persistence.WorkflowFixtures.upload;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.hexaflow.application.app.port.out.UploadRepository;
+import dev.hexaflow.domain.app.UploadedFile;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What every {@link UploadRepository} promises; each adapter runs it by extending this class, with the app and
+ * end user of {@link WorkflowFixtures} there.
+ */
+abstract class UploadRepositoryContract {
+
+    protected abstract UploadRepository repository();
+
+    private static final String BLOB = "0123456789abcdef0123456789abcdef";
+    private static final String OTHER_BLOB = "fedcba9876543210fedcba9876543210";
+
+    @Test
+    void anAddedUploadIsFoundWholeAndAnUnknownIdFindsNothing() {
+        UploadedFile file = upload("f1", BLOB);
+
+        repository().add(file);
+
+        assertThat(repository().find("f1")).contains(file);
+        assertThat(repository().find("f2")).isEmpty();
+    }
+
+    @Test
+    void addingAnIdTwiceIsRefusedAndTheFirstRecordStays() {
+        repository().add(upload("f1", BLOB));
+
+        assertThatThrownBy(() -> repository().add(upload("f1", OTHER_BLOB))).isInstanceOf(RuntimeException.class);
+
+        assertThat(repository().find("f1")).map(UploadedFile::blobKey).contains(BLOB);
+        assertThat(repository().blobKeys()).containsExactly(BLOB);
+    }
+
+    @Test
+    void theBlobKeysAreThoseTheRecordsNameEachOnce() {
+        repository().add(upload("f1", BLOB));
+        repository().add(upload("f2", OTHER_BLOB));
+        repository().add(upload("f3", BLOB));
+
+        assertThat(repository().blobKeys()).containsExactlyInAnyOrder(BLOB, OTHER_BLOB);
+    }
+
+    @Test
+    void aStoreWithNoUploadsNamesNoBlobs() {
+        assertThat(repository().blobKeys()).isEmpty();
+    }
+}

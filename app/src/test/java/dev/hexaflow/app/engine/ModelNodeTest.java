@@ -1,7 +1,6 @@
 package dev.hexaflow.app.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hexaflow.adapters.dsl.YamlWorkflowDslReader;
@@ -17,6 +16,7 @@ import dev.hexaflow.domain.workflow.RunEvent;
 import dev.hexaflow.domain.workflow.RunStatus;
 import dev.hexaflow.domain.workflow.Workflow;
 import dev.hexaflow.domain.workflow.WorkflowRun;
+import dev.hexaflow.testing.SharedFolder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -41,8 +41,7 @@ class ModelNodeTest {
     }
 
     private static Workflow fixture() throws Exception {
-        Path file = ConformanceCorpusTest.CORPUS.resolve("conditional_streaming_vs_template_workflow.yml");
-        assumeTrue(Files.exists(file), "the shared conformance folder is not beside this clone");
+        Path file = SharedFolder.require("conformance/dify-dsl/conditional_streaming_vs_template_workflow.yml");
         return new YamlWorkflowDslReader().read(Files.readAllBytes(file));
     }
 

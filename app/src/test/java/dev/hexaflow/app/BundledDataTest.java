@@ -1,8 +1,8 @@
 package dev.hexaflow.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.hexaflow.testing.SharedFolder;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,8 +12,7 @@ class BundledDataTest {
 
     @Test
     void theShippedHolidaysAreTheUniversitysFileByteForByte() throws Exception {
-        Path real = Path.of("..", "..", "shared", "conformance", "campus", "holidays.csv");
-        assumeTrue(Files.exists(real), "the shared conformance folder is not beside this clone");
+        Path real = SharedFolder.require("conformance/campus/holidays.csv");
 
         try (InputStream shipped = BundledDataTest.class.getResourceAsStream("/campus/holidays.csv")) {
             assertThat(shipped).isNotNull();

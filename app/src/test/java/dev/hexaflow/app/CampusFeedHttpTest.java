@@ -2,12 +2,12 @@ package dev.hexaflow.app;
 
 import static dev.hexaflow.app.TestServer.json;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import biweekly.Biweekly;
 import biweekly.ICalendar;
 import biweekly.component.VEvent;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.hexaflow.testing.SharedFolder;
 import java.io.ByteArrayInputStream;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -72,8 +72,7 @@ class CampusFeedHttpTest {
 
     @Test
     void theEnvelopeHasTheKeyOrderOfTheRealApisDocumentedSample() {
-        Path sample = Path.of("..", "..", "shared", "conformance", "campus", "sample-holidays.json");
-        assumeTrue(Files.exists(sample), "the shared conformance folder is not beside this clone");
+        Path sample = SharedFolder.require("conformance/campus/sample-holidays.json");
 
         JsonNode real = json(read(sample));
         JsonNode ours = json(server.get("/v2/events/holidays.json"));

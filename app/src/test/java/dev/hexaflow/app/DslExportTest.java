@@ -2,11 +2,11 @@ package dev.hexaflow.app;
 
 import static dev.hexaflow.app.TestServer.json;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hexaflow.app.api.ServiceApi;
+import dev.hexaflow.testing.SharedFolder;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.http.HttpResponse;
@@ -24,7 +24,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DslExportTest {
 
-    static final Path CORPUS = Path.of("..", "..", "shared", "conformance", "dify-dsl");
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir
@@ -89,15 +88,11 @@ class DslExportTest {
 
     @Test
     void everyConformanceFixtureExportedImportsAgainAndRunsTheSame() throws IOException {
-        boolean present = Files.isDirectory(CORPUS);
-        if (!present && "true".equalsIgnoreCase(System.getenv("CI"))) {
-            throw new AssertionError("the shared conformance folder " + CORPUS + " is missing on CI");
-        }
-        assumeTrue(present, "the shared conformance folder is not beside this clone");
-        JsonNode manifest = JSON.readTree(CORPUS.resolve("manifest.json").toFile());
+        Path corpus = SharedFolder.require("conformance/dify-dsl");
+        JsonNode manifest = JSON.readTree(corpus.resolve("manifest.json").toFile());
         int compared = 0;
         int fixtures = 0;
-        try (TestServer server = TestServer.start(dataDir); Stream<Path> files = Files.list(CORPUS)) {
+        try (TestServer server = TestServer.start(dataDir); Stream<Path> files = Files.list(corpus)) {
             for (Path file : files.filter(f -> f.toString().endsWith(".yml")).sorted().toList()) {
                 String original = Files.readString(file);
                 HttpResponse<String> imported = server.admin("POST", "/admin/apps", "application/yaml", original);

@@ -3,9 +3,9 @@ package dev.hexaflow.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.hexaflow.adapters.nodes.fakes.FakeModelServer.Script;
+import dev.hexaflow.adapters.nodes.fakes.FakeModelServer;
 import dev.hexaflow.app.api.ServiceApi;
-import dev.hexaflow.app.fakes.FakeModelServer;
-import dev.hexaflow.app.fakes.FakeModelServer.Script;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.Socket;

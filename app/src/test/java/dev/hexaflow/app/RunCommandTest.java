@@ -2,9 +2,9 @@ package dev.hexaflow.app;
 
 import static dev.hexaflow.app.TestServer.json;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.hexaflow.testing.SharedFolder;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -18,8 +18,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@code hexaflow run FILE.yml}: one run of a DSL file, no server, no database. */
 class RunCommandTest {
-
-    static final Path CORPUS = Path.of("..", "..", "shared", "conformance", "dify-dsl");
 
     @TempDir
     Path dir;
@@ -36,9 +34,7 @@ class RunCommandTest {
     }
 
     private static String corpus(String file) {
-        Path path = CORPUS.resolve(file);
-        assumeTrue(Files.exists(path), "the shared conformance folder is not beside this clone");
-        return path.toString();
+        return SharedFolder.require("conformance/dify-dsl/" + file).toString();
     }
 
     @Test

@@ -2,8 +2,8 @@ package dev.hexaflow.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.hexaflow.app.fakes.FakeModelServer;
-import dev.hexaflow.app.fakes.FakeModelServer.Script;
+import dev.hexaflow.adapters.nodes.fakes.FakeModelServer.Script;
+import dev.hexaflow.adapters.nodes.fakes.FakeModelServer;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.net.Socket;

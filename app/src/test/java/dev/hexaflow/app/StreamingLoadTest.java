@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hexaflow.adapters.nodes.fakes.FakeHttpTarget;
 import dev.hexaflow.app.api.ServiceApi;
 import dev.hexaflow.app.engine.Dsl;
-import dev.hexaflow.app.fakes.FakeHttpTarget;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -5,8 +5,8 @@ import static dev.hexaflow.app.api.ServiceApi.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.hexaflow.adapters.nodes.fakes.FakeModelServer;
 import dev.hexaflow.app.api.ServiceApi;
-import dev.hexaflow.app.fakes.FakeModelServer;
 import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;

@@ -3,8 +3,8 @@ package dev.hexaflow.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.hexaflow.app.fakes.FakeModelServer;
-import dev.hexaflow.app.fakes.FakeModelServer.Script;
+import dev.hexaflow.adapters.nodes.fakes.FakeModelServer.Script;
+import dev.hexaflow.adapters.nodes.fakes.FakeModelServer;
 import dev.hexaflow.app.web.HeadlessChromium;
 import java.nio.file.Files;
 import java.nio.file.Path;

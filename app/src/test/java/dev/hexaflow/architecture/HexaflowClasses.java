@@ -16,6 +16,8 @@ final class HexaflowClasses {
 
     static final JavaClasses ALL = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            // Test classes shared as a test-jar (the loopback fakes) come as a jar, which the option above lets in.
+            .withImportOption(location -> !location.contains("-tests.jar"))
             .importPackages("dev.hexaflow");
 
     private HexaflowClasses() {

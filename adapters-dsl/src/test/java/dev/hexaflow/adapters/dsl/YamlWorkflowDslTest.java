@@ -2,7 +2,6 @@ package dev.hexaflow.adapters.dsl;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.hexaflow.domain.workflow.InvalidWorkflowException;
 import dev.hexaflow.domain.workflow.Node;
@@ -10,6 +9,7 @@ import dev.hexaflow.domain.workflow.NodeType;
 import dev.hexaflow.domain.workflow.VariableSelector;
 import dev.hexaflow.domain.workflow.Workflow;
 import dev.hexaflow.domain.workflow.WorkflowProblem;
+import dev.hexaflow.testing.SharedFolder;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -22,15 +22,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 class YamlWorkflowDslTest {
 
-    private static final Path CORPUS = Path.of("..", "..", "shared", "conformance", "dify-dsl");
+    private static final String CORPUS = "conformance/dify-dsl";
     private final YamlWorkflowDslReader reader = new YamlWorkflowDslReader();
     private final YamlWorkflowDslWriter writer = new YamlWorkflowDslWriter();
 
     static Stream<Path> corpus() throws IOException {
-        if (!Files.isDirectory(CORPUS)) {
-            return Stream.of();
-        }
-        try (Stream<Path> files = Files.list(CORPUS)) {
+        try (Stream<Path> files = Files.list(SharedFolder.require(CORPUS))) {
             return files.filter(f -> f.toString().endsWith(".yml")).sorted().toList().stream();
         }
     }
@@ -39,7 +36,7 @@ class YamlWorkflowDslTest {
         return reader.read(yaml.getBytes(StandardCharsets.UTF_8));
     }
 
-    @ParameterizedTest(allowZeroInvocations = true)
+    @ParameterizedTest
     @MethodSource("corpus")
     void everyRealDifyFileReadsAndWritesBackToTheSameWorkflow(Path file) throws IOException {
         Workflow workflow = reader.read(Files.readAllBytes(file));
@@ -52,8 +49,7 @@ class YamlWorkflowDslTest {
 
     @Test
     void theLoopFileHasItsContainerChildrenAndLayout() throws IOException {
-        Path file = CORPUS.resolve("increment_loop_with_break_condition_workflow.yml");
-        assumeTrue(Files.exists(file), "the shared conformance folder is not beside this clone");
+        Path file = SharedFolder.require(CORPUS + "/increment_loop_with_break_condition_workflow.yml");
 
         Workflow workflow = reader.read(Files.readAllBytes(file));
 
@@ -121,7 +117,6 @@ class YamlWorkflowDslTest {
 
     @Test
     void theCorpusIsThereWhenTheSharedFolderIs() throws IOException {
-        assumeTrue(Files.isDirectory(CORPUS), "the shared conformance folder is not beside this clone");
         List<Path> files = corpus().toList();
         assertThat(files).hasSizeGreaterThanOrEqualTo(12);
     }

@@ -1,20 +1,20 @@
 package dev.hexaflow.app.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hexaflow.adapters.dsl.YamlWorkflowDslReader;
+import dev.hexaflow.adapters.nodes.fakes.FakeModelServer;
 import dev.hexaflow.app.EngineConfiguration;
 import dev.hexaflow.app.Engines;
-import dev.hexaflow.app.fakes.FakeModelServer;
 import dev.hexaflow.application.workflow.engine.PreparedWorkflow;
 import dev.hexaflow.application.workflow.engine.RunListener;
 import dev.hexaflow.application.workflow.engine.RunRequest;
 import dev.hexaflow.application.workflow.engine.WorkflowEngine;
 import dev.hexaflow.domain.workflow.Values;
 import dev.hexaflow.domain.workflow.WorkflowRun;
+import dev.hexaflow.testing.SharedFolder;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,7 +33,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 class ConformanceCorpusTest {
 
-    static final Path CORPUS = Path.of("..", "..", "shared", "conformance", "dify-dsl");
+    static final String CORPUS = "conformance/dify-dsl/";
     private static final ObjectMapper JSON = new ObjectMapper();
     static final FakeModelServer MODEL = new FakeModelServer();
     static final WorkflowEngine ENGINE = Engines.standard(EngineConfiguration.fromEnvironment(Map.of())
@@ -45,10 +45,7 @@ class ConformanceCorpusTest {
     }
 
     static Stream<Arguments> cases() throws IOException {
-        Path manifest = CORPUS.resolve("manifest.json");
-        if (!Files.exists(manifest)) {
-            return Stream.of();
-        }
+        Path manifest = SharedFolder.require(CORPUS + "manifest.json");
         List<Arguments> cases = new ArrayList<>();
         for (JsonNode file : JSON.readTree(manifest.toFile())) {
             for (JsonNode c : file.get("cases")) {
@@ -58,7 +55,7 @@ class ConformanceCorpusTest {
         return cases.stream();
     }
 
-    @ParameterizedTest(name = "{0}: {1}", allowZeroInvocations = true)
+    @ParameterizedTest(name = "{0}: {1}")
     @MethodSource("cases")
     void eachCaseGivesTheStatusAndOutputsDifysTestsExpect(String file, String name, JsonNode c) throws IOException {
         JsonNode mock = c.get("llm_mock");
@@ -66,7 +63,7 @@ class ConformanceCorpusTest {
             MODEL.answer(script(mock));
         }
         PreparedWorkflow workflow = ENGINE.prepare(new YamlWorkflowDslReader().read(
-                Files.readAllBytes(CORPUS.resolve(file))));
+                Files.readAllBytes(SharedFolder.require(CORPUS + file))));
         @SuppressWarnings("unchecked")
         Map<String, Object> inputs = JSON.convertValue(c.get("inputs"), Map.class);
 
@@ -129,9 +126,8 @@ class ConformanceCorpusTest {
     @MethodSource("describedCases")
     void eachUnlistedFixtureGivesWhatItsDescriptionStates(String file, Map<String, Object> inputs,
             Map<String, Object> expected) throws IOException {
-        assumeTrue(Files.isDirectory(CORPUS), "the shared conformance folder is not beside this clone");
         PreparedWorkflow workflow = ENGINE.prepare(new YamlWorkflowDslReader().read(
-                Files.readAllBytes(CORPUS.resolve(file))));
+                Files.readAllBytes(SharedFolder.require(CORPUS + file))));
 
         WorkflowRun run = ENGINE.run(workflow, RunRequest.of(workflow.workflow(), "conformance", inputs),
                 RunListener.NONE);

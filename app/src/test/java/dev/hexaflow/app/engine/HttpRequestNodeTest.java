@@ -2,10 +2,9 @@ package dev.hexaflow.app.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.hexaflow.adapters.nodes.fakes.FakeHttpTarget;
 import dev.hexaflow.app.EngineConfiguration;
 import dev.hexaflow.app.Engines;
-import dev.hexaflow.app.fakes.FakeHttpTarget;
-import dev.hexaflow.application.workflow.engine.RunHandle;
 import dev.hexaflow.application.workflow.engine.RunListener;
 import dev.hexaflow.application.workflow.engine.RunRequest;
 import dev.hexaflow.application.workflow.engine.WorkflowEngine;
@@ -13,14 +12,16 @@ import dev.hexaflow.domain.workflow.FileValue;
 import dev.hexaflow.domain.workflow.RunStatus;
 import dev.hexaflow.domain.workflow.Workflow;
 import dev.hexaflow.domain.workflow.WorkflowRun;
-import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
-/** The http-request node, built as Dify builds requests, against a real server on loopback. */
+/**
+ * The http-request node through the engine, building requests as Dify builds them, against a real server on
+ * loopback. The requester's own timeouts, failures and stops are tested in adapters-nodes (JdkHttpRequesterTest).
+ */
 class HttpRequestNodeTest {
 
     static final FakeHttpTarget TARGET = new FakeHttpTarget();
@@ -139,40 +140,6 @@ class HttpRequestNodeTest {
         assertThat(file.type()).isEqualTo("image");
         assertThat(file.mimeType()).isEqualTo("image/png");
         assertThat(file.size()).isEqualTo(10);
-    }
-
-    @Test
-    void aSlowTargetFailsTheNodeAtItsReadTimeoutWithAClearMessage() {
-        WorkflowRun run = run(http("""
-                url: '%s'
-                timeout: {connect: 5, read: 1}
-                """.formatted(TARGET.url("/slow"))), "x");
-
-        assertThat(run.status()).isEqualTo(RunStatus.FAILED);
-        assertThat(run.error()).contains("timed out after 1s");
-    }
-
-    @Test
-    void anUnreachableTargetFailsTheNodeWithAClearMessage() {
-        WorkflowRun run = run(http("url: 'http://127.0.0.1:9/nothing'"), "x");
-
-        assertThat(run.status()).isEqualTo(RunStatus.FAILED);
-        assertThat(run.error()).startsWith("Request to http://127.0.0.1:9/nothing failed");
-    }
-
-    @Test
-    void aStopCancelsTheRequestInFlightWithinASecond() throws Exception {
-        Workflow workflow = http("url: '" + TARGET.url("/slow") + "'");
-        RunHandle handle = ENGINE.start(ENGINE.prepare(workflow), RunRequest.of(workflow, "u", Map.of("q", "x")),
-                RunListener.NONE);
-        Thread.sleep(300);
-
-        long asked = System.nanoTime();
-        handle.stop();
-        WorkflowRun run = handle.await(Duration.ofSeconds(2));
-
-        assertThat((System.nanoTime() - asked) / 1e9).isLessThan(1.0);
-        assertThat(run.status()).isEqualTo(RunStatus.STOPPED);
     }
 
     @Test

@@ -3,10 +3,10 @@ package dev.hexaflow.app.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hexaflow.adapters.dsl.YamlWorkflowDslReader;
+import dev.hexaflow.adapters.nodes.fakes.FakeHttpTarget;
+import dev.hexaflow.adapters.nodes.fakes.FakeModelServer;
 import dev.hexaflow.app.EngineConfiguration;
 import dev.hexaflow.app.Engines;
-import dev.hexaflow.app.fakes.FakeHttpTarget;
-import dev.hexaflow.app.fakes.FakeModelServer;
 import dev.hexaflow.application.workflow.engine.RunHandle;
 import dev.hexaflow.application.workflow.engine.RunListener;
 import dev.hexaflow.application.workflow.engine.RunRequest;

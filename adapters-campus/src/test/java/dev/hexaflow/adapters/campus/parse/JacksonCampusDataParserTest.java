@@ -2,7 +2,6 @@ package dev.hexaflow.adapters.campus.parse;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.hexaflow.domain.campus.DataFileFormat;
 import dev.hexaflow.domain.campus.CampusRecord;
@@ -11,6 +10,7 @@ import dev.hexaflow.domain.campus.Holiday;
 import dev.hexaflow.domain.campus.InvalidCampusDataException;
 import dev.hexaflow.domain.campus.Printer;
 import dev.hexaflow.domain.campus.Tutor;
+import dev.hexaflow.testing.SharedFolder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -63,8 +63,7 @@ class JacksonCampusDataParserTest {
 
     @Test
     void theUniversitysOwnHolidayFileLoadsWithItsHolidayColumnAndCurlyApostrophe() {
-        Path file = Path.of("..", "..", "shared", "conformance", "campus", "holidays.csv");
-        assumeTrue(Files.exists(file), "the shared conformance folder is not beside this clone");
+        Path file = SharedFolder.require("conformance/campus/holidays.csv");
 
         List<CampusRecord> holidays = parser.parse(FeedMethod.HOLIDAYS, DataFileFormat.CSV, readAll(file));
 

@@ -3,6 +3,7 @@ package dev.hexaflow.adapters.nodes.template;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.hexaflow.application.workflow.engine.EngineSettings;
 import dev.hexaflow.application.workflow.engine.RunStoppedException;
 import dev.hexaflow.application.workflow.engine.StopSignal;
 import dev.hexaflow.application.workflow.port.out.TemplateRenderer.RenderLimits;
@@ -15,7 +16,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 
-/** The renderer on its own: a value is printed once, and a render ends at its limits and when its run stops. */
+/**
+ * The renderer on its own: values print as Jinja2 prints them, a value is printed once, and a render ends at its
+ * limits and when its run stops.
+ */
 class JinjavaTemplateRendererTest {
 
     static final RenderLimits LIMITS = new RenderLimits(1_000_000, 400_000);
@@ -151,5 +155,34 @@ class JinjavaTemplateRendererTest {
                 StopSignal.NEVER)).isEqualTo("0123456789");
         assertThatThrownBy(() -> renderer.render(FOUR_NESTED_LOOPS, Map.of(), limits, StopSignal.NEVER))
                 .as("the limit holds on a reused context too").isInstanceOf(TemplateLimitException.class);
+    }
+
+    /** What a template-transform node may render by default: Dify's cap of 400 000 characters. */
+    static final RenderLimits TEMPLATE_TRANSFORM = EngineSettings.DEFAULTS.templateLimits();
+
+    @Test
+    void valuesPrintAsJinja2PrintsThemAndLoopsAndFiltersWork() {
+        String template = "{{ a.items }}|{{ a.items|length }}|{% for i in a.items %}{{ loop.index }}:{{ i }} "
+                + "{% endfor %}|{{ a.name|upper }}\n";
+
+        String output = renderer.render(template, Map.of("a", Map.of("items", List.of("x", "y"), "name", "ada")),
+                TEMPLATE_TRANSFORM, StopSignal.NEVER);
+
+        assertThat(output).isEqualTo("['x', 'y']|2|1:x 2:y |ADA");
+    }
+
+    @Test
+    void aBrokenTemplateFailsNamingTheLine() {
+        assertThatThrownBy(() -> renderer.render("ok\n{% if %}", Map.of("a", Map.of()), TEMPLATE_TRANSFORM,
+                StopSignal.NEVER)).isInstanceOf(TemplateException.class).hasMessageContaining("line 2");
+    }
+
+    @Test
+    void outputOverTheTemplateTransformCapFails() {
+        String big = "x".repeat(150_000);
+
+        assertThatThrownBy(() -> renderer.render("{{ a.t }}{{ a.t }}{{ a.t }}", Map.of("a", Map.of("t", big)),
+                TEMPLATE_TRANSFORM, StopSignal.NEVER)).isInstanceOf(TemplateLimitException.class)
+                .hasMessage("Output length exceeds 400000 characters");
     }
 }

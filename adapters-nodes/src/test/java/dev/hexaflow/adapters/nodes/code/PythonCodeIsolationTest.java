@@ -1,20 +1,9 @@
-package dev.hexaflow.app.engine;
+package dev.hexaflow.adapters.nodes.code;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.hexaflow.adapters.nodes.code.CodeLimits;
-import dev.hexaflow.adapters.nodes.code.PythonWorkerCodeRunner;
-import dev.hexaflow.app.EngineConfiguration;
-import dev.hexaflow.app.Engines;
-import dev.hexaflow.application.workflow.engine.RunListener;
-import dev.hexaflow.application.workflow.engine.RunRequest;
-import dev.hexaflow.application.workflow.engine.WorkflowEngine;
-import dev.hexaflow.domain.workflow.Workflow;
-import dev.hexaflow.domain.workflow.WorkflowRun;
 import dev.hexaflow.application.workflow.engine.StopSignal;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -87,8 +76,7 @@ class PythonCodeIsolationTest {
 
     @Test
     void anAppThatPatchesJsonLoadsNeitherAnswersForNorReadsTheInputsOfAnotherApp() {
-        WorkflowEngine engine = Engines.standard(EngineConfiguration.fromEnvironment(Map.of()));
-        Workflow attacker = pythonApp("""
+        String attacker = """
                 import json, os
                 def main():
                     stolen = open('/tmp/stolen.txt').read() if os.path.exists('/tmp/stolen.txt') else ''
@@ -99,41 +87,20 @@ class PythonCodeIsolationTest {
                         return {'v': 'from the attacker'}
                     json.loads = spy
                     return {'r': stolen}
-                """);
-        Workflow victim = pythonApp("""
+                """;
+        String victim = """
                 import json
                 def main():
                     return {'r': json.loads('{"v": "private to the victim"}')['v']}
-                """);
+                """;
 
-        WorkflowRun first = run(engine, attacker);
-        WorkflowRun victims = run(engine, victim);
-        WorkflowRun second = run(engine, attacker);
+        Map<String, Object> first = runner.run(attacker, Map.of(), StopSignal.NEVER);
+        Map<String, Object> victims = runner.run(victim, Map.of(), StopSignal.NEVER);
+        Map<String, Object> second = runner.run(attacker, Map.of(), StopSignal.NEVER);
 
-        assertThat(first.error()).isNull();
-        assertThat(victims.outputs()).containsEntry("r", "private to the victim");
-        assertThat(second.outputs()).containsEntry("r", "");
-    }
-
-    private static Workflow pythonApp(String code) {
-        return Dsl.workflow("""
-                - {id: s, data: {type: start, title: S, variables: []}}
-                - {id: c, data: {type: code, title: C, code_language: python3, code: %s, outputs: {r: {type: string}}}}
-                - {id: e, data: {type: end, title: E, outputs: [{variable: r, value_selector: [c, r]}]}}
-                """.formatted(quoted(code)), "- {source: s, target: c}\n- {source: c, target: e}");
-    }
-
-    /** The code as a YAML double-quoted scalar, which JSON's string syntax is. */
-    private static String quoted(String code) {
-        try {
-            return new ObjectMapper().writeValueAsString(code);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static WorkflowRun run(WorkflowEngine engine, Workflow workflow) {
-        return engine.run(engine.prepare(workflow), RunRequest.of(workflow, "u", Map.of()), RunListener.NONE);
+        assertThat(first).containsKey("r");
+        assertThat(victims).containsEntry("r", "private to the victim");
+        assertThat(second).containsEntry("r", "");
     }
 
     /** Run in a child JVM whose environment holds a secret, as the server's does. */

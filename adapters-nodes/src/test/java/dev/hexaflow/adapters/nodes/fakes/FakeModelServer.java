@@ -1,4 +1,4 @@
-package dev.hexaflow.app.fakes;
+package dev.hexaflow.adapters.nodes.fakes;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

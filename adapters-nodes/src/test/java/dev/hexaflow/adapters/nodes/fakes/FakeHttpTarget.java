@@ -1,4 +1,4 @@
-package dev.hexaflow.app.fakes;
+package dev.hexaflow.adapters.nodes.fakes;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;

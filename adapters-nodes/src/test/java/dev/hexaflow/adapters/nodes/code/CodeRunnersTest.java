@@ -1,12 +1,9 @@
-package dev.hexaflow.app.engine;
+package dev.hexaflow.adapters.nodes.code;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.hexaflow.adapters.nodes.code.CodeLimits;
-import dev.hexaflow.adapters.nodes.code.PythonWorkerCodeRunner;
-import dev.hexaflow.adapters.nodes.code.RhinoCodeRunner;
 import dev.hexaflow.application.workflow.engine.StopSignal;
 import dev.hexaflow.application.workflow.port.out.CodeRunner.CodeException;
 import java.nio.file.Files;

@@ -7,7 +7,6 @@ import io.javalin.compression.CompressionStrategy;
 import io.javalin.config.SizeUnit;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
-import jakarta.servlet.ServletInputStream;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
@@ -27,9 +26,6 @@ public final class JavalinHttpServer implements AutoCloseable {
 
     /** Campus data imports can be a few megabytes; nothing else comes near this. */
     static final long MAX_REQUEST_BYTES = 16L * 1024 * 1024;
-
-    /** How much of an unread body is read and dropped so that an early answer reaches its client. */
-    private static final long DRAIN_LIMIT_BYTES = 256L * 1024 * 1024;
 
     private static final String UNAVAILABLE_MESSAGE =
             "The server is shutting down and takes no new requests. Please try again shortly.";
@@ -191,7 +187,7 @@ public final class JavalinHttpServer implements AutoCloseable {
             for (RouteGroup group : groups) {
                 group.addTo(config.routes);
             }
-            config.routes.after(JavalinHttpServer::drainUnreadBody);
+            config.routes.after(UnreadBodies::drain);
             config.routes.exception(HttpResponseException.class, (e, ctx) -> httpError(ctx, e.getStatus(),
                     e.getMessage()));
             config.routes.exception(Exception.class, (e, ctx) -> {
@@ -298,38 +294,6 @@ public final class JavalinHttpServer implements AutoCloseable {
             }
         }
         return true;
-    }
-
-    /**
-     * An answer given before the request body was read (a 413, an upload refused half way) reaches the client
-     * only if the connection is not reset under it, and closing a socket with unread bytes resets it: so the rest
-     * of the body is read and dropped first, up to a bound past which (or where it cannot be read) the answer
-     * closes the connection.
-     */
-    private static void drainUnreadBody(Context ctx) {
-        if (ctx.req().getContentLengthLong() < 0 && ctx.req().getHeader("Transfer-Encoding") == null) {
-            return; // A request with neither header has no body (RFC 9112, 6.3): nothing is left to read.
-        }
-        boolean drained = false;
-        try {
-            ServletInputStream in = ctx.req().getInputStream();
-            if (in.isFinished()) {
-                return; // Read to its end already, as the body of almost every request is.
-            }
-            byte[] buffer = new byte[16 * 1024];
-            long left = DRAIN_LIMIT_BYTES;
-            int read = 0;
-            while (left > 0 && (read = in.read(buffer, 0, (int) Math.min(buffer.length, left))) > 0) {
-                left -= read;
-            }
-            drained = read < 0 || in.isFinished();
-        } catch (IOException | RuntimeException e) {
-            // A multipart parser that gave up holds the stream: the rest cannot be read here.
-        }
-        if (!drained) {
-            // Jetty will drop this connection; the answer says so, lest the client send its next request on it.
-            ctx.header("Connection", "close");
-        }
     }
 
     /** Javalin's own refusals (no route, wrong verb, body too large) in the JSON error shape, worded as Dify's. */

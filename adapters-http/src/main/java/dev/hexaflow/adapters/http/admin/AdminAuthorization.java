@@ -2,6 +2,7 @@ package dev.hexaflow.adapters.http.admin;
 
 import dev.hexaflow.adapters.http.JsonResponses;
 import dev.hexaflow.adapters.http.RouteGroup;
+import dev.hexaflow.adapters.http.UnreadBodies;
 import dev.hexaflow.domain.secret.SecretHash;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
@@ -44,6 +45,9 @@ public final class AdminAuthorization implements RouteGroup {
     }
 
     private static void refuse(Context ctx) {
+        // The gate skips every later handler, the one that drops an unread body too: drop it here, or the
+        // next request on the connection is read from the rest of this one.
+        UnreadBodies.drain(ctx);
         ctx.header("WWW-Authenticate", "Bearer realm=\"hexaflow-admin\"");
         JsonResponses.error(ctx, 401, "unauthorized",
                 "Admin operations need the header Authorization: Bearer <admin token>.");

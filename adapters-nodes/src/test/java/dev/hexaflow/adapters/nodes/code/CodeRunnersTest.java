@@ -1,5 +1,6 @@
 package dev.hexaflow.adapters.nodes.code;
 
+import dev.hexaflow.adapters.nodes.fakes.StopSwitch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -11,7 +12,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -34,27 +34,6 @@ class CodeRunnersTest {
         return !PythonWorkerCodeRunner.locate("python3").equals("python3");
     }
 
-    /** A stop signal a test can pull. */
-    private static final class Switch implements StopSignal {
-        final AtomicBoolean stopped = new AtomicBoolean();
-        final List<Runnable> actions = new java.util.concurrent.CopyOnWriteArrayList<>();
-
-        @Override
-        public boolean isStopped() {
-            return stopped.get();
-        }
-
-        @Override
-        public AutoCloseable onStop(Runnable action) {
-            actions.add(action);
-            return () -> actions.remove(action);
-        }
-
-        void pull() {
-            stopped.set(true);
-            actions.forEach(Runnable::run);
-        }
-    }
 
     @Test
     void javascriptMainTakesOneObjectAsDifyCallsIt() {
@@ -88,7 +67,7 @@ class CodeRunnersTest {
                 .isInstanceOf(CodeException.class).hasMessageContaining("timed out");
         assertThatThrownBy(() -> JS.run("function main() { var a = []; while (true) { a.push('x'.repeat(100000) + a.length); } }",
                 Map.of(), StopSignal.NEVER)).isInstanceOf(CodeException.class).hasMessageContaining("memory");
-        Switch stop = new Switch();
+        StopSwitch stop = new StopSwitch();
         stop.pull();
         assertThatThrownBy(() -> JS.run("function main() { while (true) {} }", Map.of(), stop))
                 .hasMessageContaining("stopped");
@@ -131,7 +110,7 @@ class CodeRunnersTest {
                 Map.of(), StopSignal.NEVER)).hasMessageContaining("MemoryError");
         assertThatThrownBy(() -> PYTHON.run("def main():\n    return [1]\n", Map.of(), StopSignal.NEVER))
                 .hasMessageContaining("must return an object");
-        Switch stop = new Switch();
+        StopSwitch stop = new StopSwitch();
         Thread puller = new Thread(() -> {
             sleep(200);
             stop.pull();

@@ -1,5 +1,6 @@
 package dev.hexaflow.adapters.nodes.code;
 
+import dev.hexaflow.adapters.nodes.fakes.StopSwitch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -15,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -163,7 +163,7 @@ class PythonCodeIsolationTest {
     @Test
     void processesStartedByTheCodeEndWhenTheRunIsStopped() throws Exception {
         String marker = "30." + ThreadLocalRandom.current().nextInt(100_000, 999_999);
-        Switch stop = new Switch();
+        StopSwitch stop = new StopSwitch();
 
         CompletableFuture<Map<String, Object>> call = CompletableFuture.supplyAsync(
                 () -> runner.run(SPAWNER, Map.of("marker", marker), stop));
@@ -302,28 +302,4 @@ class PythonCodeIsolationTest {
         }
     }
 
-    /** A stop signal a test can pull. */
-    private static final class Switch implements StopSignal {
-        final AtomicBoolean stopped = new AtomicBoolean();
-        final List<Runnable> actions = new CopyOnWriteArrayList<>();
-
-        @Override
-        public boolean isStopped() {
-            return stopped.get();
-        }
-
-        @Override
-        public AutoCloseable onStop(Runnable action) {
-            actions.add(action);
-            if (stopped.get()) {
-                action.run();
-            }
-            return () -> actions.remove(action);
-        }
-
-        void pull() {
-            stopped.set(true);
-            actions.forEach(Runnable::run);
-        }
-    }
 }

@@ -1,5 +1,6 @@
 package dev.hexaflow.adapters.nodes.code;
 
+import dev.hexaflow.adapters.nodes.fakes.StopSwitch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -14,8 +15,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -42,27 +41,6 @@ class RhinoCodeRunnerLimitsTest {
         DEFAULTS.close();
     }
 
-    /** A stop signal a test can pull. */
-    private static final class Switch implements StopSignal {
-        final AtomicBoolean stopped = new AtomicBoolean();
-        final List<Runnable> actions = new CopyOnWriteArrayList<>();
-
-        @Override
-        public boolean isStopped() {
-            return stopped.get();
-        }
-
-        @Override
-        public AutoCloseable onStop(Runnable action) {
-            actions.add(action);
-            return () -> actions.remove(action);
-        }
-
-        void pull() {
-            stopped.set(true);
-            actions.forEach(Runnable::run);
-        }
-    }
 
     private static double secondsSince(long began) {
         return (System.nanoTime() - began) / 1e9;
@@ -83,7 +61,7 @@ class RhinoCodeRunnerLimitsTest {
 
     @Test
     void aStopEndsABuiltInFillWithinASecond() throws InterruptedException {
-        Switch stop = new Switch();
+        StopSwitch stop = new StopSwitch();
         Thread puller = new Thread(() -> {
             sleep(500);
             stop.pull();

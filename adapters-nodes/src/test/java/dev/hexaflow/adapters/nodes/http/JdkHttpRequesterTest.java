@@ -1,5 +1,6 @@
 package dev.hexaflow.adapters.nodes.http;
 
+import dev.hexaflow.adapters.nodes.fakes.StopSwitch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -19,9 +20,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -94,7 +93,7 @@ class JdkHttpRequesterTest {
 
     @Test
     void aStopCancelsTheRequestInFlightWithinASecond() throws Exception {
-        Switch stop = new Switch();
+        StopSwitch stop = new StopSwitch();
         CompletableFuture<HttpAnswer> call = CompletableFuture.supplyAsync(
                 () -> ALLOWS_127_0_0_1.send(get(TARGET.url("/slow"), 10), stop));
         Thread.sleep(300);
@@ -162,28 +161,4 @@ class JdkHttpRequesterTest {
         assertThat(ALLOWS_127_0_0_1.send(get(twenty, 5), StopSignal.NEVER).status()).isEqualTo(200);
     }
 
-    /** A stop signal a test can pull. */
-    private static final class Switch implements StopSignal {
-        final AtomicBoolean stopped = new AtomicBoolean();
-        final List<Runnable> actions = new CopyOnWriteArrayList<>();
-
-        @Override
-        public boolean isStopped() {
-            return stopped.get();
-        }
-
-        @Override
-        public AutoCloseable onStop(Runnable action) {
-            actions.add(action);
-            if (stopped.get()) {
-                action.run();
-            }
-            return () -> actions.remove(action);
-        }
-
-        void pull() {
-            stopped.set(true);
-            actions.forEach(Runnable::run);
-        }
-    }
 }

@@ -1,6 +1,7 @@
 package dev.hexaflow.app;
 
 import dev.hexaflow.adapters.http.JavalinHttpServer;
+import dev.hexaflow.application.app.service.CheckStorageService;
 import dev.hexaflow.adapters.persistence.H2StorageHealth;
 import dev.hexaflow.adapters.http.RouteGroup;
 import dev.hexaflow.adapters.http.admin.AdminAppRoutes;
@@ -114,7 +115,7 @@ public final class Hexaflow implements AutoCloseable {
             StartReport report = new StartReport(baseUrl, config.dataDir(),
                     adminToken.madeNow() ? Optional.of(adminToken.value()) : Optional.empty(), newCampusKey,
                     demo.map(ImportedApp::apiKey), demo.map(app -> baseUrl + "/apps/" + app.siteCode()));
-            server.watchStorage(health);
+            server.watchStorage(new CheckStorageService(health));
             server.markReady();
             return new Hexaflow(storage, server, report, workflows, campus, config.service().shutdownGrace());
         } catch (RuntimeException e) {

@@ -9,6 +9,9 @@ import dev.hexaflow.adapters.http.workflow.ServiceApiAuthentication.Access;
 import dev.hexaflow.application.app.port.in.ApiError;
 import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.app.port.in.GetRunUseCase;
+import dev.hexaflow.application.app.port.in.ListNodeExecutionsUseCase;
+import dev.hexaflow.application.app.port.in.ListNodeExecutionsUseCase.NodeExecutionPage;
+import dev.hexaflow.application.app.port.in.ListNodeExecutionsUseCase.NodeExecutionsQuery;
 import dev.hexaflow.application.app.port.in.RunWorkflowUseCase;
 import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunObserver;
 import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunUnderWay;
@@ -31,12 +34,15 @@ public final class RunRoutes implements RouteGroup {
     private final RunWorkflowUseCase run;
     private final GetRunUseCase getRun;
     private final StopTaskUseCase stop;
+    private final ListNodeExecutionsUseCase nodeExecutions;
     private final Duration pingInterval;
 
-    public RunRoutes(RunWorkflowUseCase run, GetRunUseCase getRun, StopTaskUseCase stop, Duration pingInterval) {
+    public RunRoutes(RunWorkflowUseCase run, GetRunUseCase getRun, StopTaskUseCase stop,
+            ListNodeExecutionsUseCase nodeExecutions, Duration pingInterval) {
         this.run = run;
         this.getRun = getRun;
         this.stop = stop;
+        this.nodeExecutions = nodeExecutions;
         this.pingInterval = pingInterval;
     }
 
@@ -46,6 +52,7 @@ public final class RunRoutes implements RouteGroup {
         routes.post("/v1/workflows/{workflow_id}/run", ctx -> run(ctx, ctx.pathParam("workflow_id")), Access.RUN);
         routes.get("/v1/workflows/run/{workflow_run_id}", this::detail, Access.READ_RUNS);
         routes.post("/v1/workflows/tasks/{task_id}/stop", this::stop, Access.STOP);
+        routes.get("/v1/workflows/run/{workflow_run_id}/node-executions", this::nodeExecutions, Access.READ_RUNS);
     }
 
     private void run(Context ctx, String workflowId) {
@@ -75,9 +82,22 @@ public final class RunRoutes implements RouteGroup {
         ServiceApiBodies.json(ctx, 200, RunDetail.of(getRun.get(appId(ctx), ctx.pathParam("workflow_run_id"))));
     }
 
+    /** Hexaflow's extension: each node's execution of a run, as Dify's console shows it, paged. */
+    private void nodeExecutions(Context ctx) {
+        NodeExecutionPage page = nodeExecutions.list(new NodeExecutionsQuery(appId(ctx),
+                ctx.pathParam("workflow_run_id"), QueryNumbers.number(ctx, "page", 1),
+                QueryNumbers.number(ctx, "limit", 20)));
+        ServiceApiBodies.json(ctx, 200, new NodeExecutionsBody(page.page(), page.limit(), page.total(),
+                page.hasMore(), page.items().stream().map(DifyWire::nodeExecution).toList()));
+    }
+
     private void stop(Context ctx) {
         stop.stop(appId(ctx), ctx.pathParam("task_id"), JsonRequestBodies.user(JsonRequestBodies.object(ctx)));
         ServiceApiBodies.json(ctx, 200, new Result("success"));
+    }
+
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record NodeExecutionsBody(int page, int limit, long total, boolean hasMore, List<Map<String, Object>> data) {
     }
 
     /** Dify's answer to an action: {@code {"result": "success"}}. */

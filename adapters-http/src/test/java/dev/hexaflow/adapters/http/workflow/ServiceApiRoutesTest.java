@@ -11,6 +11,7 @@ import dev.hexaflow.application.app.port.in.AuthenticateUseCase;
 import dev.hexaflow.application.app.port.in.AuthenticateUseCase.Operation;
 import dev.hexaflow.application.app.port.in.DescribeAppUseCase;
 import dev.hexaflow.application.app.port.in.GetRunUseCase;
+import dev.hexaflow.application.app.port.in.ListNodeExecutionsUseCase;
 import dev.hexaflow.application.app.port.in.ListRunLogsUseCase;
 import dev.hexaflow.application.app.port.in.ListRunLogsUseCase.RunLogEntry;
 import dev.hexaflow.application.app.port.in.ListRunLogsUseCase.RunLogPage;
@@ -106,7 +107,8 @@ class ServiceApiRoutesTest {
             }
         };
         List<RouteGroup> groups = List.of(new ServiceApiAuthentication(AUTHENTICATE),
-                new RunRoutes(run, getRun, stop, Duration.ofSeconds(10)), new UploadRoutes(upload),
+                new RunRoutes(run, getRun, stop, query -> new ListNodeExecutionsUseCase.NodeExecutionPage(query.page(),
+                        query.limit(), 0, false, List.of()), Duration.ofSeconds(10)), new UploadRoutes(upload),
                 new LogRoutes(logs), new AppInfoRoutes(describe));
         return Javalin.create(config -> groups.forEach(group -> group.addTo(config.routes)));
     }

@@ -17,6 +17,7 @@ import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunObserver;
 import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunUnderWay;
 import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunWorkflowCommand;
 import dev.hexaflow.application.app.port.in.StopTaskUseCase;
+import dev.hexaflow.domain.workflow.RunEvent;
 import dev.hexaflow.domain.workflow.Values;
 import dev.hexaflow.domain.workflow.WorkflowRun;
 import io.javalin.config.RoutesConfig;
@@ -24,10 +25,12 @@ import io.javalin.http.Context;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Runs under {@code /v1/workflows}: a run, blocking or streamed (written frame by frame from the POST itself; the
- * run goes on whether or not the client stays), its detail, and stop.
+ * run goes on whether or not the client stays) or, as Hexaflow's extension, async (answered at once with its
+ * ids), its detail, its node executions, and stop.
  */
 public final class RunRoutes implements RouteGroup {
 
@@ -70,8 +73,23 @@ public final class RunRoutes implements RouteGroup {
         @SuppressWarnings("unchecked")
         RunWorkflowCommand command = new RunWorkflowCommand(appId(ctx), workflowId, JsonRequestBodies.user(body),
                 (Map<String, Object>) inputs, files == null ? List.of() : List.copyOf((List<?>) files));
-        if ("streaming".equals(body.get("response_mode"))) {
+        Object mode = body.get("response_mode");
+        if ("streaming".equals(mode)) {
             RunEventStream.write(ctx, pingInterval, observer -> run.start(command, observer));
+        } else if ("async".equals(mode)) {
+            // Hexaflow's extension: the answer waits for the run's start to be kept, so that its detail can be
+            // asked for at once, and not for its end.
+            CompletableFuture<Void> kept = new CompletableFuture<>();
+            RunUnderWay started = run.start(command, event -> {
+                if (event instanceof RunEvent.WorkflowStarted) {
+                    kept.complete(null);
+                }
+            });
+            CompletableFuture.anyOf(kept, started.done()).join();
+            if (!kept.isDone()) {
+                started.await(); // ended before its start was heard: answers the refusal, if it was one
+            }
+            ServiceApiBodies.json(ctx, 202, new Accepted(started.taskId(), started.runId()));
         } else {
             RunUnderWay started = run.start(command, RunObserver.NONE);
             ServiceApiBodies.json(ctx, 200, DifyWire.completion(started.await(), started.taskId()));
@@ -98,6 +116,11 @@ public final class RunRoutes implements RouteGroup {
 
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     record NodeExecutionsBody(int page, int limit, long total, boolean hasMore, List<Map<String, Object>> data) {
+    }
+
+    /** An async run's answer: what to poll ({@code GET /v1/workflows/run/{id}}) and what to stop. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record Accepted(String taskId, String workflowRunId) {
     }
 
     /** Dify's answer to an action: {@code {"result": "success"}}. */

@@ -152,6 +152,20 @@ class ServiceApiRoutesTest {
     }
 
     @Test
+    void anAsyncRunIsAnsweredWith202AndItsIdsOnceItsStartIsHeardNotItsEnd() {
+        CompletableFuture<WorkflowRun> never = new CompletableFuture<>();
+        JavalinTest.test(server(runs(never)), (server, client) -> {
+            var answer = client.post("/v1/workflows/run", "{\"inputs\": {}, \"user\": \"u\", "
+                    + "\"response_mode\": \"async\"}", request -> request.header("Authorization", "Bearer " + KEY));
+            assertThat(answer.code()).isEqualTo(202);
+            JsonNode body = json(answer);
+            assertThat(body.get("task_id").asText()).isEqualTo("task-1");
+            assertThat(body.get("workflow_run_id").asText()).isEqualTo("run-1");
+            assertThat(never).as("the run is still going").isNotDone();
+        });
+    }
+
+    @Test
     void aStreamedRunWritesEachEventAsAFrameAndEndsWithTheRun() {
         JavalinTest.test(server(runs(CompletableFuture.completedFuture(FINISHED))), (server, client) -> {
             var answer = client.post("/v1/workflows/wf-9/run",

@@ -118,6 +118,9 @@ public final class Hexaflow implements AutoCloseable {
                     demo.map(ImportedApp::apiKey), demo.map(app -> baseUrl + "/apps/" + app.siteCode()));
             server.watchStorage(new CheckStorageService(health));
             server.markReady();
+            if (config.service().retention().prunes()) {
+                workflows.startPruning();
+            }
             return new Hexaflow(storage, server, report, workflows, campus, config.service().shutdownGrace());
         } catch (RuntimeException e) {
             if (ready != null) {
@@ -181,6 +184,11 @@ public final class Hexaflow implements AutoCloseable {
 
     public String baseUrl() {
         return report.baseUrl();
+    }
+
+    /** Prunes ended runs past the retention now, as the pruner does every ten minutes; answers how many. */
+    int pruneRunsNow() {
+        return workflows.pruneRuns.prune();
     }
 
     /** Client connections open now. */

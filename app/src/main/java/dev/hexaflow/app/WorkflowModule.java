@@ -18,6 +18,7 @@ import dev.hexaflow.application.app.port.in.GetRunUseCase;
 import dev.hexaflow.application.app.port.in.ListAppsUseCase;
 import dev.hexaflow.application.app.port.in.ListNodeExecutionsUseCase;
 import dev.hexaflow.application.app.port.in.ListRunLogsUseCase;
+import dev.hexaflow.application.app.port.in.PruneRunsUseCase;
 import dev.hexaflow.application.app.port.in.ManageAppKeysUseCase;
 import dev.hexaflow.application.app.port.in.PublishWorkflowUseCase;
 import dev.hexaflow.application.app.port.in.RunWorkflowUseCase;
@@ -34,6 +35,7 @@ import dev.hexaflow.application.app.service.ImportAppService;
 import dev.hexaflow.application.app.service.ListAppsService;
 import dev.hexaflow.application.app.service.ListNodeExecutionsService;
 import dev.hexaflow.application.app.service.ListRunLogsService;
+import dev.hexaflow.application.app.service.PruneRunsService;
 import dev.hexaflow.application.app.service.ManageAppKeysService;
 import dev.hexaflow.application.app.service.Publications;
 import dev.hexaflow.application.app.service.PublishWorkflowService;
@@ -89,6 +91,15 @@ final class WorkflowModule implements AutoCloseable {
     final GetRunUseCase getRun;
     final ListRunLogsUseCase logs;
     final ListNodeExecutionsUseCase nodeExecutions;
+    final PruneRunsUseCase pruneRuns;
+    /** Prunes runs as the retention says, every {@link #PRUNE_EVERY}; none when runs are kept for good. */
+    private final java.util.concurrent.ScheduledExecutorService pruner = java.util.concurrent.Executors
+            .newSingleThreadScheduledExecutor(task -> {
+                Thread thread = new Thread(task, "hexaflow-prune");
+                thread.setDaemon(true);
+                return thread;
+            });
+    static final java.time.Duration PRUNE_EVERY = java.time.Duration.ofMinutes(10);
     final UploadFileUseCase upload;
     final DescribeAppUseCase describe;
     final DrainRunsUseCase drain;
@@ -144,13 +155,30 @@ final class WorkflowModule implements AutoCloseable {
         this.getRun = new GetRunService(runs);
         this.logs = new ListRunLogsService(runs);
         this.nodeExecutions = new ListNodeExecutionsService(runs);
+        this.pruneRuns = new PruneRunsService(runs, config.service().retention(), clock);
         this.upload = new UploadFileService(uploads, endUsers, blobStore, limits, clock, ids, storage);
         this.exportDsl = new ExportDslService(apps, versions);
         this.describe = new DescribeAppService(apps, versions, reader, limits);
     }
 
+    /** Prunes now and then every {@link #PRUNE_EVERY}, on a thread of its own, if the retention lets runs go. */
+    void startPruning() {
+        pruner.scheduleWithFixedDelay(() -> {
+            try {
+                int pruned = pruneRuns.prune();
+                if (pruned > 0) {
+                    LOG.info("Pruned {} ended runs past their retention", pruned);
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("Pruning runs failed; the next try is in {} minutes: {}", PRUNE_EVERY.toMinutes(),
+                        e.toString());
+            }
+        }, 0, PRUNE_EVERY.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+    }
+
     @Override
     public void close() {
+        pruner.shutdownNow();
         try {
             runs.close();
         } finally {

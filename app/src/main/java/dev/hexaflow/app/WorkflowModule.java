@@ -1,5 +1,6 @@
 package dev.hexaflow.app;
 
+import dev.hexaflow.engine.Engines;
 import dev.hexaflow.adapters.dsl.YamlWorkflowDslReader;
 import dev.hexaflow.adapters.persistence.FileSystemBlobStore;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiAppKeyRepository;

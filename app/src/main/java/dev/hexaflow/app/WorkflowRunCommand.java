@@ -1,5 +1,7 @@
 package dev.hexaflow.app;
 
+import dev.hexaflow.engine.Engines;
+import dev.hexaflow.engine.EngineConfiguration;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hexaflow.adapters.dsl.YamlWorkflowDslReader;

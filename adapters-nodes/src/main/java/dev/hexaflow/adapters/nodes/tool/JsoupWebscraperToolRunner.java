@@ -172,7 +172,8 @@ public final class JsoupWebscraperToolRunner implements ToolRunner {
                 if (node instanceof Element element && (NOT_TEXT.contains(element.normalName()) || skipping > 0)) {
                     skipping++;
                 } else if (node instanceof TextNode textNode && skipping == 0) {
-                    text.append(textNode.getWholeText());
+                    // HTML shows a run of whitespace as one space; only blocks and <br> break lines.
+                    text.append(textNode.getWholeText().replaceAll("\\s+", " "));
                 } else if (node instanceof Element element && element.isBlock()) {
                     text.append('\n');
                 } else if (node instanceof Element element && element.normalName().equals("br")) {

@@ -42,6 +42,9 @@ final class AppsCommands {
             out.println("workflow_id  " + app.workflowId());
             out.println("api_key      " + app.apiKey() + "  (not shown again)");
             out.println("site_code    " + app.siteCode() + "  (its web page: /apps/" + app.siteCode() + ")");
+            for (String warning : app.warnings()) {
+                out.println("warning      " + warning);
+            }
             return Main.OK;
         } catch (InvalidWorkflowException e) {
             err.println("hexaflow: " + command.file() + ": " + e.getMessage());

@@ -72,6 +72,21 @@ class RunCommandTest {
     }
 
     @Test
+    void aRunOfADslWithDifysTimeToolsPrintsWhatTheToolsAnswer() throws Exception {
+        Path file = dir.resolve("time-tool.yml");
+        try (java.io.InputStream in = RunCommandTest.class.getResourceAsStream("/apps/time-tool.yml")) {
+            Files.write(file, in.readAllBytes());
+        }
+
+        Outcome outcome = run("run", file.toString(), "--inputs", "{\"day\": 1}");
+
+        assertThat(outcome.exit()).as(outcome.err()).isZero();
+        JsonNode outputs = json(outcome.out()).get("data").get("outputs");
+        assertThat(outputs.get("year").asText()).matches("\\d{4}");
+        assertThat(outputs.get("weekday").asText()).isEqualTo("February 1, 2024 is Thursday.");
+    }
+
+    @Test
     void aRunThatFailsExits1() throws Exception {
         Path file = Files.writeString(dir.resolve("fails.yml"), """
                 app: {name: f, mode: workflow}

@@ -10,6 +10,9 @@ import dev.hexaflow.adapters.nodes.model.OpenAiCompatibleModelProvider;
 import dev.hexaflow.adapters.nodes.net.OutboundExchange;
 import dev.hexaflow.adapters.nodes.model.OpenAiCompatibleSpeechSynthesizer;
 import dev.hexaflow.adapters.nodes.template.JinjavaTemplateRenderer;
+import dev.hexaflow.adapters.nodes.tool.JdkTimeToolRunner;
+import dev.hexaflow.adapters.nodes.tool.JsonPathToolRunner;
+import dev.hexaflow.adapters.nodes.tool.JsoupWebscraperToolRunner;
 import dev.hexaflow.application.workflow.engine.EngineSettings;
 import dev.hexaflow.application.workflow.engine.WorkflowEngine;
 import dev.hexaflow.application.workflow.nodes.StandardNodes;
@@ -67,7 +70,9 @@ public final class Engines {
                 .withCodeRunners(List.of(javascript, python))
                 .withHttp(new JdkHttpRequester(exchange))
                 .withModels(models)
-                .withDocuments(files(exchange, uploads), new PdfBoxDocumentTextExtractor());
+                .withDocuments(files(exchange, uploads), new PdfBoxDocumentTextExtractor())
+                .withTools(List.of(new JdkTimeToolRunner(Clock.systemUTC()), new JsonPathToolRunner(),
+                        new JsoupWebscraperToolRunner(exchange, Duration.ofSeconds(30), 10L * 1024 * 1024)));
         services = plugs.apply(services);
         EngineSettings settings = EngineSettings.DEFAULTS.withMaxSteps(config.maxSteps())
                 .withMaxTime(config.maxRunTime()).withMaxTemplateLoops(config.maxTemplateLoops());

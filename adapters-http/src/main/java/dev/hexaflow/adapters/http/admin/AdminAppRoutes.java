@@ -98,7 +98,8 @@ public final class AdminAppRoutes implements RouteGroup {
 
     private void importApp(Context ctx) {
         ImportedApp imported = importApp.importApp(ctx.bodyAsBytes());
-        json(ctx, 201, new Imported(imported.appId(), imported.workflowId(), imported.apiKey(), imported.siteCode()));
+        json(ctx, 201, new Imported(imported.appId(), imported.workflowId(), imported.apiKey(), imported.siteCode(),
+                imported.warnings()));
     }
 
     private void list(Context ctx) {
@@ -107,7 +108,8 @@ public final class AdminAppRoutes implements RouteGroup {
 
     private void publish(Context ctx) {
         Published published = publish.publish(ctx.pathParam("app_id"), ctx.bodyAsBytes());
-        json(ctx, 200, new PublishedVersion(published.workflowId(), published.version(), published.isNew()));
+        json(ctx, 200, new PublishedVersion(published.workflowId(), published.version(), published.isNew(),
+                published.warnings()));
     }
 
     /** The DSL as imported, as a YAML file the import (here or in Dify) takes back. */
@@ -201,7 +203,7 @@ public final class AdminAppRoutes implements RouteGroup {
     }
 
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    record Imported(String appId, String workflowId, String apiKey, String siteCode) {
+    record Imported(String appId, String workflowId, String apiKey, String siteCode, List<String> warnings) {
     }
 
     record AppList(List<AppListItem> data) {
@@ -218,7 +220,7 @@ public final class AdminAppRoutes implements RouteGroup {
     }
 
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    record PublishedVersion(String workflowId, String version, boolean published) {
+    record PublishedVersion(String workflowId, String version, boolean published, List<String> warnings) {
     }
 
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)

@@ -25,7 +25,8 @@ public final class ImportAppService implements ImportAppUseCase {
 
     @Override
     public ImportedApp importApp(byte[] dsl) {
-        Workflow workflow = publications.checked(dsl);
+        Publications.Checked checked = publications.checked(dsl);
+        Workflow workflow = checked.workflow();
         AppInfo info = workflow.app();
         String appId = publications.newId();
         SiteSettings site = new SiteSettings(info.name(), iconType(info), info.icon(), info.iconBackground(), null,
@@ -35,7 +36,7 @@ public final class ImportAppService implements ImportAppUseCase {
         apps.add(new App(appId, info.name(), info.description(), info.mode(), iconType(info), info.icon(),
                 info.iconBackground(), List.of(), site, siteCode, true, publications.now()));
         versions.add(version);
-        return new ImportedApp(appId, version.id(), publications.issueKey(appId), siteCode);
+        return new ImportedApp(appId, version.id(), publications.issueKey(appId), siteCode, checked.warnings());
     }
 
     static String iconType(AppInfo info) {

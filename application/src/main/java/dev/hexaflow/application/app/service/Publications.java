@@ -20,6 +20,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
+import java.util.List;
 import java.util.function.Supplier;
 
 /** What importing and publishing share: reading and checking a DSL file whole, versions, and keys. */
@@ -45,16 +46,20 @@ public final class Publications {
         this.ids = ids;
     }
 
+    /** A DSL file's workflow that passed every check, and what the engine warns of it. */
+    record Checked(Workflow workflow, List<String> warnings) {
+    }
+
     /** The workflow of a DSL file, checked as the engine checks it before a run, its app's texts as they fit. */
-    Workflow checked(byte[] dsl) {
+    Checked checked(byte[] dsl) {
         Workflow workflow = reader.read(dsl);
-        engine.prepare(workflow);
+        List<String> warnings = engine.prepare(workflow).warnings();
         AppInfo app = workflow.app();
         TextLimits.atMost("app.name", app.name(), 1000);
         TextLimits.atMost("app.description", app.description(), 20_000);
         TextLimits.atMost("app.icon", app.icon(), 2000);
         TextLimits.atMost("app.icon_background", app.iconBackground(), 100);
-        return workflow;
+        return new Checked(workflow, warnings);
     }
 
     WorkflowVersion version(String appId, byte[] dsl) {

@@ -27,16 +27,17 @@ public final class PublishWorkflowService implements PublishWorkflowUseCase {
     @Override
     public Published publish(String appId, byte[] dsl) {
         App app = apps.find(appId).orElseThrow(() -> new ApiException(ApiError.NOT_FOUND, "App not found."));
-        Workflow workflow = publications.checked(dsl);
+        Publications.Checked checked = publications.checked(dsl);
+        Workflow workflow = checked.workflow();
         WorkflowVersion candidate = publications.version(appId, dsl);
         Optional<WorkflowVersion> current = versions.latest(appId);
         if (current.isPresent() && current.get().dslHash().equals(candidate.dslHash())) {
-            return new Published(current.get().id(), current.get().version(), false);
+            return new Published(current.get().id(), current.get().version(), false, checked.warnings());
         }
         versions.add(candidate);
         AppInfo info = workflow.app();
         apps.update(app.describedAs(info.name(), info.description(), ImportAppService.iconType(info), info.icon(),
                 info.iconBackground()));
-        return new Published(candidate.id(), candidate.version(), true);
+        return new Published(candidate.id(), candidate.version(), true, checked.warnings());
     }
 }

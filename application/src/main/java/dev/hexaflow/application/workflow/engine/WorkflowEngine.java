@@ -13,7 +13,10 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.time.Clock;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
@@ -61,7 +64,12 @@ public final class WorkflowEngine {
 
     /** Checks the workflow whole: graph, node data, node types, references. */
     public PreparedWorkflow prepare(Workflow workflow) {
-        return new PreparedWorkflow(workflow, new WorkflowValidator(catalogue).prepare(workflow));
+        Map<String, RunnableNode> nodes = new WorkflowValidator(catalogue).prepare(workflow);
+        Set<String> warnings = new LinkedHashSet<>();
+        for (Node node : workflow.graph().nodes()) {
+            catalogue.executor(node.type()).ifPresent(executor -> warnings.addAll(executor.warnings(node)));
+        }
+        return new PreparedWorkflow(workflow, nodes, List.copyOf(warnings));
     }
 
     /** Runs to the end and answers the finished run. */

@@ -8,6 +8,7 @@ import dev.hexaflow.application.workflow.port.out.FileContents;
 import dev.hexaflow.application.workflow.port.out.HttpRequester;
 import dev.hexaflow.application.workflow.port.out.ModelProvider;
 import dev.hexaflow.application.workflow.port.out.TemplateRenderer;
+import dev.hexaflow.application.workflow.port.out.ToolRunner;
 import dev.hexaflow.domain.workflow.NodeType;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,12 +21,13 @@ public final class StandardNodes {
      * The adapters the nodes need, each one optional, and what its absence means: no template renderer, no
      * template-transform node (and jinja2 prompts fail); no code runners, no language a code node may use; no HTTP
      * requester, no http-request node; no model provider, model nodes are refused when a run starts, with Dify's
-     * message; no file contents and document extractor, no document-extractor node. Start from {@link #none()}
-     * and add what you have.
+     * message; no file contents and document extractor, no document-extractor node; no tool runners, every tool
+     * node is kept with a warning and fails when a run reaches it. Start from {@link #none()} and add what you
+     * have.
      */
     public static final class Services {
 
-        private static final Services NONE = new Services(null, List.of(), null, null, null, null);
+        private static final Services NONE = new Services(null, List.of(), null, null, null, null, List.of());
 
         private final TemplateRenderer templates;
         private final List<CodeRunner> codeRunners;
@@ -33,15 +35,17 @@ public final class StandardNodes {
         private final ModelProvider models;
         private final FileContents files;
         private final DocumentTextExtractor documents;
+        private final List<ToolRunner> tools;
 
         private Services(TemplateRenderer templates, List<CodeRunner> codeRunners, HttpRequester http,
-                ModelProvider models, FileContents files, DocumentTextExtractor documents) {
+                ModelProvider models, FileContents files, DocumentTextExtractor documents, List<ToolRunner> tools) {
             this.templates = templates;
             this.codeRunners = List.copyOf(codeRunners);
             this.http = http;
             this.models = models;
             this.files = files;
             this.documents = documents;
+            this.tools = List.copyOf(tools);
         }
 
         /** No adapter at all: the nodes that need none (start, end, if-else, iteration, loop and the rest). */
@@ -51,27 +55,34 @@ public final class StandardNodes {
 
         public Services withTemplates(TemplateRenderer renderer) {
             return new Services(required(renderer, "template renderer"), codeRunners, http, models, files,
-                    documents);
+                    documents, tools);
         }
 
         public Services withCodeRunners(List<CodeRunner> runners) {
-            return new Services(templates, required(runners, "code runners"), http, models, files, documents);
+            return new Services(templates, required(runners, "code runners"), http, models, files, documents,
+                    tools);
         }
 
         public Services withHttp(HttpRequester requester) {
             return new Services(templates, codeRunners, required(requester, "HTTP requester"), models, files,
-                    documents);
+                    documents, tools);
         }
 
         public Services withModels(ModelProvider provider) {
             return new Services(templates, codeRunners, http, required(provider, "model provider"), files,
-                    documents);
+                    documents, tools);
         }
 
         /** What the document extractor needs: where a file's bytes are read, and what reads text out of them. */
         public Services withDocuments(FileContents contents, DocumentTextExtractor extractor) {
             return new Services(templates, codeRunners, http, models, required(contents, "file contents"),
-                    required(extractor, "document text extractor"));
+                    required(extractor, "document text extractor"), tools);
+        }
+
+        /** The runners a tool node asks, in order, for the tool it names: the built-ins first, then bindings. */
+        public Services withTools(List<ToolRunner> runners) {
+            return new Services(templates, codeRunners, http, models, files, documents,
+                    required(runners, "tool runners"));
         }
 
         public Optional<TemplateRenderer> templates() {
@@ -122,6 +133,7 @@ public final class StandardNodes {
         executors.add(new LlmNode(models, services.templates().orElse(null)));
         executors.add(new QuestionClassifierNode(models));
         executors.add(new ParameterExtractorNode(models));
+        executors.add(new ToolNode(services.tools));
         if (services.files != null) {
             executors.add(new DocumentExtractorNode(services.files, services.documents));
         }

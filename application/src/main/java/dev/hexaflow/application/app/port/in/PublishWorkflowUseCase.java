@@ -1,5 +1,7 @@
 package dev.hexaflow.application.app.port.in;
 
+import java.util.List;
+
 /** Publishes a DSL file as an app's new workflow version; the same file again publishes nothing new. */
 public interface PublishWorkflowUseCase {
 
@@ -9,7 +11,10 @@ public interface PublishWorkflowUseCase {
      */
     Published publish(String appId, byte[] dsl);
 
-    /** The version runs now use, and whether this call made it. */
-    record Published(String workflowId, String version, boolean isNew) {
+    /** The version runs now use, whether this call made it, and the file's warnings (as the import's). */
+    record Published(String workflowId, String version, boolean isNew, List<String> warnings) {
+        public Published {
+            warnings = List.copyOf(warnings);
+        }
     }
 }

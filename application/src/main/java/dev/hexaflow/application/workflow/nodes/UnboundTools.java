@@ -1,0 +1,31 @@
+package dev.hexaflow.application.workflow.nodes;
+
+import dev.hexaflow.domain.tool.ToolRef;
+
+/**
+ * What Hexaflow says of a tool no runner runs (neither built in nor bound by an operator): the same sentence at
+ * import, as a warning, and in the error of a run that reaches it, so that both name the tool and how to bind it.
+ */
+public final class UnboundTools {
+
+    private UnboundTools() {
+    }
+
+    /** The import's warning for an app that names the tool. */
+    public static String warning(ToolRef tool) {
+        return "The tool " + tool.label() + " (" + tool.type().wireName() + ") is not built in and not bound, so"
+                + " a run that reaches it fails; " + howToBind(tool);
+    }
+
+    /** The error of a run that reaches the tool. */
+    public static String runError(ToolRef tool) {
+        return "the tool " + tool.label() + " (" + tool.type().wireName() + ") is not built in and not bound; "
+                + howToBind(tool);
+    }
+
+    private static String howToBind(ToolRef tool) {
+        return "bind it with `hexaflow tools bind " + tool.provider() + " " + tool.tool()
+                + " --mcp SERVER TOOL` or PUT /admin/tools/bindings {\"provider\": \"" + tool.provider()
+                + "\", \"tool\": \"" + tool.tool() + "\", \"mcp\": {\"server\": ..., \"tool\": ...}}.";
+    }
+}

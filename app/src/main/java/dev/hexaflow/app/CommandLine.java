@@ -69,6 +69,9 @@ final class CommandLine {
                                      Run limits (500 steps, 1200 s), code time limit (15 s), python3 path.
               HEXAFLOW_TEMPLATE_MAX_LOOPS
                                      Loop iterations one template render may run.  [default 1000000]
+              HEXAFLOW_TOOL_TIMEOUT_SECONDS
+                                     How long an MCP server may take to connect, list its tools or
+                                     answer one tool call.                         [default 30]
               HEXAFLOW_OUTBOUND_ALLOW, HEXAFLOW_OUTBOUND_DENY
                                      Addresses, ranges or host names a workflow's requests may (not) reach;
                                      loopback, link-local and private networks are closed by default.

@@ -10,13 +10,18 @@ import dev.hexaflow.adapters.nodes.model.OpenAiCompatibleModelProvider;
 import dev.hexaflow.adapters.nodes.net.OutboundExchange;
 import dev.hexaflow.adapters.nodes.model.OpenAiCompatibleSpeechSynthesizer;
 import dev.hexaflow.adapters.nodes.template.JinjavaTemplateRenderer;
+import dev.hexaflow.adapters.nodes.tool.mcp.McpSdkToolRunner;
 import dev.hexaflow.application.workflow.engine.EngineSettings;
 import dev.hexaflow.application.workflow.engine.WorkflowEngine;
 import dev.hexaflow.application.workflow.nodes.StandardNodes;
 import dev.hexaflow.application.workflow.port.out.FileContents;
+import dev.hexaflow.domain.tool.McpToolAddress;
+import dev.hexaflow.domain.tool.ToolRef;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import dev.hexaflow.domain.net.OutboundPolicy;
 import dev.hexaflow.application.common.TimeOrderedIds;
@@ -34,17 +39,19 @@ public final class Engines {
     }
 
     public static WorkflowEngine standard(EngineConfiguration config) {
-        return standard(config, null, config::outbound, owned -> { });
+        return standard(config, null, config::outbound, tool -> Optional.empty(), owned -> { });
     }
 
     /**
      * @param uploads  where uploaded files are read (the server's store); null for files given by URL only
      * @param outbound the outbound policy in force at each request (the server adds its own origin once it listens)
+     * @param mcpTools where a tool runs over MCP, when it does (the tool registry's bindings and servers)
      * @param owned    told of each part with processes of its own (the code runners' workers), for the caller to
      *                 close with the engine; the parts also end their processes when the JVM exits
      */
     static WorkflowEngine standard(EngineConfiguration config, java.util.function.UnaryOperator<FileContents> uploads,
-            Supplier<OutboundPolicy> outbound, java.util.function.Consumer<AutoCloseable> owned) {
+            Supplier<OutboundPolicy> outbound, Function<ToolRef, Optional<McpToolAddress>> mcpTools,
+            java.util.function.Consumer<AutoCloseable> owned) {
         OutboundExchange exchange = new OutboundExchange(outbound);
         CodeLimits limits = new CodeLimits(config.codeTimeout(), CodeLimits.DEFAULTS.memoryBytes(),
                 CodeLimits.DEFAULTS.maxResultChars());
@@ -55,6 +62,8 @@ public final class Engines {
                 limits);
         owned.accept(javascript);
         owned.accept(python);
+        McpSdkToolRunner mcp = new McpSdkToolRunner(mcpTools, exchange, config.toolTimeout());
+        owned.accept(mcp);
         StandardNodes.Services services = StandardNodes.Services.none()
                 .withTemplates(new JinjavaTemplateRenderer())
                 .withCodeRunners(List.of(javascript, python))

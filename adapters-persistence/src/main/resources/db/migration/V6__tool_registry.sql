@@ -4,9 +4,9 @@ CREATE TABLE mcp_server (
     name      VARCHAR(64) PRIMARY KEY,
     transport VARCHAR(16) NOT NULL,
     url       VARCHAR(8000),
-    headers   VARCHAR(100000),
-    command   VARCHAR(100000),
-    env       VARCHAR(100000)
+    headers   CHARACTER LARGE OBJECT,
+    command   CHARACTER LARGE OBJECT,
+    env       CHARACTER LARGE OBJECT
 );
 
 CREATE TABLE tool_binding (

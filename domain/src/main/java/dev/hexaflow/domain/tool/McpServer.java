@@ -14,6 +14,10 @@ import java.util.regex.Pattern;
 public record McpServer(String name, Endpoint endpoint) {
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
+    /** Bounds that keep a registration to the size of a configuration, not of a payload. */
+    private static final int MAX_URL = 8000;
+    private static final int MAX_ENTRIES = 64;
+    private static final int MAX_TEXT = 8192;
 
     public McpServer {
         if (name == null || !NAME.matcher(name).matches()) {
@@ -36,7 +40,11 @@ public record McpServer(String name, Endpoint endpoint) {
                     || !List.of("http", "https").contains(url.getScheme().toLowerCase(Locale.ROOT))) {
                 throw new IllegalArgumentException("url must be an http or https URL with a host");
             }
+            if (url.toString().length() > MAX_URL) {
+                throw new IllegalArgumentException("url must be at most " + MAX_URL + " characters");
+            }
             headers = Map.copyOf(headers == null ? Map.of() : headers);
+            bounded("headers", headers);
             headers.forEach((header, value) -> {
                 if (header.isBlank() || !header.chars().allMatch(c -> c > 32 && c < 127 && c != ':')) {
                     throw new IllegalArgumentException("headers: '" + header + "' is not a header name");
@@ -55,12 +63,29 @@ public record McpServer(String name, Endpoint endpoint) {
             if (command.isEmpty() || command.get(0).isBlank()) {
                 throw new IllegalArgumentException("command must name a program");
             }
+            if (command.size() > MAX_ENTRIES * 4 || command.stream().anyMatch(part -> part.length() > MAX_TEXT)) {
+                throw new IllegalArgumentException("command must be at most " + MAX_ENTRIES * 4 + " parts of at most "
+                        + MAX_TEXT + " characters");
+            }
             env = Map.copyOf(env == null ? Map.of() : env);
+            bounded("env", env);
             env.keySet().forEach(variable -> {
                 if (variable.isBlank() || variable.contains("=") || variable.contains("\0")) {
                     throw new IllegalArgumentException("env: '" + variable + "' is not a variable name");
                 }
             });
         }
+    }
+
+    private static void bounded(String field, Map<String, String> entries) {
+        if (entries.size() > MAX_ENTRIES) {
+            throw new IllegalArgumentException(field + " must have at most " + MAX_ENTRIES + " entries");
+        }
+        entries.forEach((name, value) -> {
+            if (name.length() > 256 || value.length() > MAX_TEXT) {
+                throw new IllegalArgumentException(field + ": names must be at most 256 characters, values at most "
+                        + MAX_TEXT);
+            }
+        });
     }
 }

@@ -7,7 +7,13 @@ package dev.hexaflow.domain.tool;
  */
 public record ToolBinding(String provider, String tool, Target target) {
 
+    /** The longest provider or tool name kept: Dify's are far shorter. */
+    public static final int MAX_NAME = 1000;
+
     public ToolBinding {
+        if (provider != null && provider.length() > MAX_NAME || tool != null && tool.length() > MAX_NAME) {
+            throw new IllegalArgumentException("provider and tool must be at most " + MAX_NAME + " characters");
+        }
         ToolRef named = new ToolRef(ToolProviderType.PLUGIN, provider, tool);
         provider = named.provider();
         tool = named.tool();
@@ -38,6 +44,10 @@ public record ToolBinding(String provider, String tool, Target target) {
             }
             if (tool == null || tool.isBlank()) {
                 throw new IllegalArgumentException("tool must not be blank");
+            }
+            if (server.length() > 64 || tool.length() > MAX_NAME) {
+                throw new IllegalArgumentException("the MCP server's name must be at most 64 characters, its tool's "
+                        + "at most " + MAX_NAME);
             }
         }
     }

@@ -1,5 +1,6 @@
 package dev.hexaflow.application.tool.port.in;
 
+import dev.hexaflow.domain.tool.ToolBinding;
 import dev.hexaflow.domain.tool.ToolProviderType;
 import dev.hexaflow.domain.tool.ToolRef;
 
@@ -7,6 +8,11 @@ import dev.hexaflow.domain.tool.ToolRef;
 public record UnbindToolCommand(String provider, String tool) {
 
     public UnbindToolCommand {
+        if (provider != null && provider.length() > ToolBinding.MAX_NAME
+                || tool != null && tool.length() > ToolBinding.MAX_NAME) {
+            throw new IllegalArgumentException("provider and tool must be at most " + ToolBinding.MAX_NAME
+                    + " characters");
+        }
         ToolRef named = new ToolRef(ToolProviderType.PLUGIN, provider, tool);
         provider = named.provider();
         tool = named.tool();

@@ -93,6 +93,9 @@ final class CommandLine {
               HEXAFLOW_CORS_ORIGINS  Origins whose pages may call /v1 from a browser.   [default *]
               HEXAFLOW_SHUTDOWN_GRACE_SECONDS
                                      How long SIGTERM lets runs in flight finish.        [default 30]
+              HEXAFLOW_RUN_RETENTION_DAYS, HEXAFLOW_RUN_RETENTION_COUNT
+                                     Ended runs are deleted after this many days, or past the newest this
+                                     many of each app, every 10 minutes.  [default 0: kept for good]
               HEXAFLOW_MIN_FREE_DISK_MB
                                      Free space below which new runs and uploads wait.   [default 64]
               HEXAFLOW_HTTP_REQUESTS_PER_ADDRESS, HEXAFLOW_HTTP_MIN_BODY_BYTES_PER_SECOND,

@@ -1,5 +1,6 @@
 package dev.hexaflow.app;
 
+import dev.hexaflow.engine.EngineConfiguration;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;

@@ -1,6 +1,7 @@
 package dev.hexaflow.app;
 
 import dev.hexaflow.adapters.http.JavalinHttpServer;
+import dev.hexaflow.application.app.service.CheckStorageService;
 import dev.hexaflow.adapters.persistence.H2StorageHealth;
 import dev.hexaflow.adapters.http.RouteGroup;
 import dev.hexaflow.adapters.http.admin.AdminAppRoutes;
@@ -91,7 +92,8 @@ public final class Hexaflow implements AutoCloseable {
                     new AdminCampusRoutes(admin, campus.issueKey, campus.banKey, campus.importData),
                     new ServiceApiCors(config.service().corsOrigins()),
                     new ServiceApiAuthentication(workflows.authenticate),
-                    new RunRoutes(workflows.run, workflows.getRun, workflows.stop, config.service().pingInterval()),
+                    new RunRoutes(workflows.run, workflows.getRun, workflows.stop, workflows.nodeExecutions,
+                            config.service().pingInterval()),
                     new UploadRoutes(workflows.upload),
                     new LogRoutes(workflows.logs),
                     new AppInfoRoutes(workflows.describe),
@@ -116,8 +118,11 @@ public final class Hexaflow implements AutoCloseable {
             StartReport report = new StartReport(baseUrl, config.dataDir(),
                     adminToken.madeNow() ? Optional.of(adminToken.value()) : Optional.empty(), newCampusKey,
                     demo.map(ImportedApp::apiKey), demo.map(app -> baseUrl + "/apps/" + app.siteCode()));
-            server.watchStorage(health);
+            server.watchStorage(new CheckStorageService(health));
             server.markReady();
+            if (config.service().retention().prunes()) {
+                workflows.startPruning();
+            }
             return new Hexaflow(storage, server, report, workflows, campus, config.service().shutdownGrace());
         } catch (RuntimeException e) {
             if (ready != null) {
@@ -181,6 +186,11 @@ public final class Hexaflow implements AutoCloseable {
 
     public String baseUrl() {
         return report.baseUrl();
+    }
+
+    /** Prunes ended runs past the retention now, as the pruner does every ten minutes; answers how many. */
+    int pruneRunsNow() {
+        return workflows.pruneRuns.prune();
     }
 
     /** Client connections open now. */

@@ -6,6 +6,7 @@ import dev.hexaflow.domain.campus.DataFileFormat;
 import dev.hexaflow.domain.campus.DataSetTooLargeException;
 import dev.hexaflow.domain.campus.FeedMethod;
 import dev.hexaflow.domain.campus.InvalidCampusDataException;
+import dev.hexaflow.engine.InvalidEngineConfigurationException;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -38,7 +39,7 @@ public final class Main {
         CommandLine.Command command;
         try {
             command = CommandLine.parse(Arrays.asList(args), environment);
-        } catch (UsageException e) {
+        } catch (UsageException | InvalidEngineConfigurationException e) {
             err.println("hexaflow: " + e.getMessage() + " (see hexaflow --help)");
             return USAGE;
         }
@@ -47,7 +48,7 @@ public final class Main {
                 return WorkflowRunCommand.execute(run, environment, out, err);
             }
             return execute(command, out, err);
-        } catch (UsageException e) {
+        } catch (UsageException | InvalidEngineConfigurationException e) {
             err.println("hexaflow: " + e.getMessage() + " (see hexaflow --help)");
             return USAGE;
         } catch (StartupException e) {

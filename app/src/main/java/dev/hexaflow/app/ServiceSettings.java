@@ -1,11 +1,14 @@
 package dev.hexaflow.app;
 
 import dev.hexaflow.adapters.http.ClientLimits;
+import dev.hexaflow.domain.app.RunRetention;
 import dev.hexaflow.domain.app.UploadLimits;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
 
 /**
  * The workflow service's settings, from HEXAFLOW_* variables: runs in flight per app before 429 (0: no limit),
@@ -13,19 +16,21 @@ import java.util.Map;
  * origins whose pages may call the Service API from a browser (HEXAFLOW_CORS_ORIGINS, comma-separated; Dify's
  * "*" by default), and how long a shutdown lets runs in flight finish before it stops them
  * (HEXAFLOW_SHUTDOWN_GRACE_SECONDS, 30 by default, as Kubernetes waits 30 s before it kills), and what one HTTP
- * client may hold ({@link ClientLimits#DEFAULTS}; HEXAFLOW_HTTP_*).
+ * client may hold ({@link ClientLimits#DEFAULTS}; HEXAFLOW_HTTP_*), and how long ended runs are kept
+ * (HEXAFLOW_RUN_RETENTION_DAYS, HEXAFLOW_RUN_RETENTION_COUNT per app; for good by default).
  */
 public record ServiceSettings(int maxRunsPerApp, Duration pingInterval, UploadLimits uploads,
-        List<String> corsOrigins, Duration shutdownGrace, ClientLimits clients) {
+        List<String> corsOrigins, Duration shutdownGrace, ClientLimits clients, RunRetention retention) {
 
     public static final ServiceSettings DEFAULTS = new ServiceSettings(0, Duration.ofSeconds(10), UploadLimits.DIFY,
-            List.of("*"), Duration.ofSeconds(30), ClientLimits.DEFAULTS);
+            List.of("*"), Duration.ofSeconds(30), ClientLimits.DEFAULTS, RunRetention.KEEP_ALL);
 
     public ServiceSettings {
         if (maxRunsPerApp < 0) {
             throw new UsageException("HEXAFLOW_MAX_RUNS_PER_APP must not be negative");
         }
         clients = clients == null ? ClientLimits.DEFAULTS : clients;
+        retention = retention == null ? RunRetention.KEEP_ALL : retention;
         corsOrigins = List.copyOf(corsOrigins);
         for (String origin : corsOrigins) {
             if (!origin.equals("*") && !origin.matches("(?i)https?://[^/\\s]+/?")) {
@@ -48,30 +53,42 @@ public record ServiceSettings(int maxRunsPerApp, Duration pingInterval, UploadLi
                     new ClientLimits(number(env, "HEXAFLOW_HTTP_REQUESTS_PER_ADDRESS", 1000, 0),
                             number(env, "HEXAFLOW_HTTP_MIN_BODY_BYTES_PER_SECOND", 1024, 0),
                             Duration.ofMillis(number(env, "HEXAFLOW_HTTP_BODY_GRACE_MILLIS", 5000, 0)),
-                            Duration.ofMillis(number(env, "HEXAFLOW_HTTP_IDLE_TIMEOUT_MILLIS", 30_000, 1))));
+                            Duration.ofMillis(number(env, "HEXAFLOW_HTTP_IDLE_TIMEOUT_MILLIS", 30_000, 1))),
+                    retention(number(env, "HEXAFLOW_RUN_RETENTION_DAYS", 0, 0),
+                            number(env, "HEXAFLOW_RUN_RETENTION_COUNT", 0, 0)));
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
     }
 
     public ServiceSettings withMaxRunsPerApp(int limit) {
-        return new ServiceSettings(limit, pingInterval, uploads, corsOrigins, shutdownGrace, clients);
+        return new ServiceSettings(limit, pingInterval, uploads, corsOrigins, shutdownGrace, clients, retention);
     }
 
     public ServiceSettings withPingInterval(Duration interval) {
-        return new ServiceSettings(maxRunsPerApp, interval, uploads, corsOrigins, shutdownGrace, clients);
+        return new ServiceSettings(maxRunsPerApp, interval, uploads, corsOrigins, shutdownGrace, clients, retention);
     }
 
     public ServiceSettings withCorsOrigins(List<String> origins) {
-        return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, origins, shutdownGrace, clients);
+        return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, origins, shutdownGrace, clients, retention);
     }
 
     public ServiceSettings withShutdownGrace(Duration grace) {
-        return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, grace, clients);
+        return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, grace, clients, retention);
     }
 
     public ServiceSettings withClients(ClientLimits limits) {
-        return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, limits);
+        return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, limits, retention);
+    }
+
+    /** Runs are kept this many days, or as the newest this many of each app; 0 for no such bound. */
+    public ServiceSettings withRetention(RunRetention kept) {
+        return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, clients, kept);
+    }
+
+    private static RunRetention retention(int days, int perApp) {
+        return new RunRetention(days == 0 ? Optional.empty() : Optional.of(Duration.ofDays(days)),
+                perApp == 0 ? OptionalInt.empty() : OptionalInt.of(perApp));
     }
 
     private static List<String> origins(String text) {

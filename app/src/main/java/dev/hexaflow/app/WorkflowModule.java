@@ -1,5 +1,6 @@
 package dev.hexaflow.app;
 
+import dev.hexaflow.engine.Engines;
 import dev.hexaflow.adapters.dsl.YamlWorkflowDslReader;
 import dev.hexaflow.adapters.persistence.FileSystemBlobStore;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiAppKeyRepository;
@@ -16,7 +17,9 @@ import dev.hexaflow.application.app.port.in.DrainRunsUseCase;
 import dev.hexaflow.application.app.port.in.ExportDslUseCase;
 import dev.hexaflow.application.app.port.in.GetRunUseCase;
 import dev.hexaflow.application.app.port.in.ListAppsUseCase;
+import dev.hexaflow.application.app.port.in.ListNodeExecutionsUseCase;
 import dev.hexaflow.application.app.port.in.ListRunLogsUseCase;
+import dev.hexaflow.application.app.port.in.PruneRunsUseCase;
 import dev.hexaflow.application.app.port.in.ManageAppKeysUseCase;
 import dev.hexaflow.application.app.port.in.PublishWorkflowUseCase;
 import dev.hexaflow.application.app.port.in.RunWorkflowUseCase;
@@ -31,7 +34,9 @@ import dev.hexaflow.application.app.service.ExportDslService;
 import dev.hexaflow.application.app.service.GetRunService;
 import dev.hexaflow.application.app.service.ImportAppService;
 import dev.hexaflow.application.app.service.ListAppsService;
+import dev.hexaflow.application.app.service.ListNodeExecutionsService;
 import dev.hexaflow.application.app.service.ListRunLogsService;
+import dev.hexaflow.application.app.service.PruneRunsService;
 import dev.hexaflow.application.app.service.ManageAppKeysService;
 import dev.hexaflow.application.app.service.Publications;
 import dev.hexaflow.application.app.service.PublishWorkflowService;
@@ -94,6 +99,16 @@ final class WorkflowModule implements AutoCloseable {
     final StopTaskUseCase stop;
     final GetRunUseCase getRun;
     final ListRunLogsUseCase logs;
+    final ListNodeExecutionsUseCase nodeExecutions;
+    final PruneRunsUseCase pruneRuns;
+    /** Prunes runs as the retention says, every {@link #PRUNE_EVERY}; none when runs are kept for good. */
+    private final java.util.concurrent.ScheduledExecutorService pruner = java.util.concurrent.Executors
+            .newSingleThreadScheduledExecutor(task -> {
+                Thread thread = new Thread(task, "hexaflow-prune");
+                thread.setDaemon(true);
+                return thread;
+            });
+    static final java.time.Duration PRUNE_EVERY = java.time.Duration.ofMinutes(10);
     final UploadFileUseCase upload;
     final DescribeAppUseCase describe;
     final DrainRunsUseCase drain;
@@ -129,7 +144,8 @@ final class WorkflowModule implements AutoCloseable {
         this.outbound = new AtomicReference<>(config.engine().outbound());
         JdbiToolRegistryRepository tools = new JdbiToolRegistryRepository(jdbi);
         this.engine = Engines.standard(config.engine(), remote -> new UploadedFileContents(uploads, blobStore,
-                remote), outbound::get, new McpToolAddresses(tools)::find, codeRunners::add);
+                remote), outbound::get, new McpToolAddresses(tools)::find, codeRunners::add,
+                java.util.function.UnaryOperator.identity());
         this.listTools = new ListToolsService(tools, java.util.List.of());
         this.mcpServers = new ManageMcpServersService(tools);
         this.toolBindings = new ManageToolBindingsService(tools);
@@ -155,13 +171,31 @@ final class WorkflowModule implements AutoCloseable {
         this.drain = new DrainRunsService(tasks);
         this.getRun = new GetRunService(runs);
         this.logs = new ListRunLogsService(runs);
+        this.nodeExecutions = new ListNodeExecutionsService(runs);
+        this.pruneRuns = new PruneRunsService(runs, config.service().retention(), clock);
         this.upload = new UploadFileService(uploads, endUsers, blobStore, limits, clock, ids, storage);
         this.exportDsl = new ExportDslService(apps, versions);
         this.describe = new DescribeAppService(apps, versions, reader, limits);
     }
 
+    /** Prunes now and then every {@link #PRUNE_EVERY}, on a thread of its own, if the retention lets runs go. */
+    void startPruning() {
+        pruner.scheduleWithFixedDelay(() -> {
+            try {
+                int pruned = pruneRuns.prune();
+                if (pruned > 0) {
+                    LOG.info("Pruned {} ended runs past their retention", pruned);
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("Pruning runs failed; the next try is in {} minutes: {}", PRUNE_EVERY.toMinutes(),
+                        e.toString());
+            }
+        }, 0, PRUNE_EVERY.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+    }
+
     @Override
     public void close() {
+        pruner.shutdownNow();
         try {
             runs.close();
         } finally {

@@ -1,5 +1,7 @@
 package dev.hexaflow.app;
 
+import dev.hexaflow.engine.Engines;
+import dev.hexaflow.engine.EngineConfiguration;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hexaflow.adapters.dsl.YamlWorkflowDslReader;
@@ -64,7 +66,7 @@ final class WorkflowRunCommand {
             command.tools().ifPresent(file -> ToolBindingsFile.load(file, tools));
             engine = Engines.standard(EngineConfiguration.fromEnvironment(environment), null,
                     EngineConfiguration.fromEnvironment(environment)::outbound, new McpToolAddresses(tools)::find,
-                    owned::add);
+                    owned::add, java.util.function.UnaryOperator.identity());
             prepared = engine.prepare(workflow);
         } catch (IOException e) {
             err.println("hexaflow: cannot read " + command.file() + ": " + e.getMessage());

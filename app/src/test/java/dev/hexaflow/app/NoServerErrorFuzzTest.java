@@ -233,6 +233,7 @@ class NoServerErrorFuzzTest {
             new Operation("POST", "/v1/workflows/run", BodyKind.RUN, Auth.APP),
             new Operation("POST", "/v1/workflows/{workflow}/run", BodyKind.RUN, Auth.APP),
             new Operation("GET", "/v1/workflows/run/{run}", BodyKind.NONE, Auth.APP),
+            new Operation("GET", "/v1/workflows/run/{run}/node-executions", BodyKind.NONE, Auth.APP),
             new Operation("POST", "/v1/workflows/tasks/{task}/stop", BodyKind.STOP, Auth.APP),
             new Operation("POST", "/v1/files/upload", BodyKind.UPLOAD, Auth.APP),
             new Operation("GET", "/v1/workflows/logs", BodyKind.NONE, Auth.APP),

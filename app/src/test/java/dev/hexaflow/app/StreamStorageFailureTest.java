@@ -1,5 +1,6 @@
 package dev.hexaflow.app;
 
+import dev.hexaflow.engine.EngineConfiguration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hexaflow.adapters.nodes.fakes.FakeModelServer.Script;

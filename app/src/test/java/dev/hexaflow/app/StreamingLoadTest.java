@@ -1,5 +1,6 @@
 package dev.hexaflow.app;
 
+import dev.hexaflow.engine.EngineConfiguration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;

@@ -1,5 +1,6 @@
 package dev.hexaflow.app;
 
+import dev.hexaflow.engine.EngineConfiguration;
 import static dev.hexaflow.app.api.ServiceApi.json;
 import static dev.hexaflow.app.api.ServiceApi.run;
 import static org.assertj.core.api.Assertions.assertThat;

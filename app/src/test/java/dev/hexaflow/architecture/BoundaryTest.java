@@ -43,6 +43,13 @@ class BoundaryTest {
                     + "change without the wire noticing")
             .allowEmptyShould(false);
 
+    static final ArchRule the_http_adapter_uses_no_outbound_port = noClasses()
+            .that().resideInAPackage(HTTP_ADAPTER)
+            .should().dependOnClassesThat().resideInAPackage(OUTBOUND_PORTS)
+            .because("a driving adapter drives the application through its use cases and has no business with "
+                    + "what the application drives (the probes ask the storage check use case)")
+            .allowEmptyShould(false);
+
     @Test
     void adaptersUseNoService() {
         HexaflowClasses.assertHoldsClasses(ADAPTERS, SERVICES);
@@ -65,5 +72,11 @@ class BoundaryTest {
     void theHttpAdapterDoesNotReachIntoTheEngine() {
         HexaflowClasses.assertHoldsClasses(HTTP_ADAPTER, ENGINE);
         the_http_adapter_does_not_reach_into_the_engine.check(ALL);
+    }
+
+    @Test
+    void theHttpAdapterUsesNoOutboundPort() {
+        HexaflowClasses.assertHoldsClasses(HTTP_ADAPTER, OUTBOUND_PORTS);
+        the_http_adapter_uses_no_outbound_port.check(ALL);
     }
 }

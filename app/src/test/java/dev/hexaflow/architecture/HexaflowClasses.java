@@ -13,6 +13,8 @@ final class HexaflowClasses {
     static final String APPLICATION = "dev.hexaflow.application..";
     static final String ADAPTERS = "dev.hexaflow.adapters..";
     static final String APP = "dev.hexaflow.app..";
+    /** The embedding module (hexaflow-engine), a composition of the adapters that need no server or database. */
+    static final String ENGINE_MODULE = "dev.hexaflow.engine..";
 
     static final JavaClasses ALL = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)

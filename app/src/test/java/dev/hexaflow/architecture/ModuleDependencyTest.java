@@ -8,6 +8,7 @@ import static dev.hexaflow.architecture.HexaflowClasses.ALL;
 import static dev.hexaflow.architecture.HexaflowClasses.APP;
 import static dev.hexaflow.architecture.HexaflowClasses.APPLICATION;
 import static dev.hexaflow.architecture.HexaflowClasses.DOMAIN;
+import static dev.hexaflow.architecture.HexaflowClasses.ENGINE_MODULE;
 
 import com.tngtech.archunit.lang.ArchRule;
 import org.junit.jupiter.api.Test;
@@ -31,9 +32,22 @@ class ModuleDependencyTest {
             .allowEmptyShould(false);
 
     static final ArchRule only_the_app_module_knows_the_composition_root = noClasses()
-            .that().resideInAnyPackage(DOMAIN, APPLICATION, ADAPTERS)
+            .that().resideInAnyPackage(DOMAIN, APPLICATION, ADAPTERS, ENGINE_MODULE)
             .should().dependOnClassesThat().resideInAPackage(APP)
             .because("app is the composition root: it knows every module and no module knows it")
+            .allowEmptyShould(false);
+
+    static final ArchRule no_core_or_adapter_module_knows_the_embedding_module = noClasses()
+            .that().resideInAnyPackage(DOMAIN, APPLICATION, ADAPTERS)
+            .should().dependOnClassesThat().resideInAPackage(ENGINE_MODULE)
+            .because("hexaflow-engine composes adapters for embedders, as app composes them for the server")
+            .allowEmptyShould(false);
+
+    static final ArchRule the_embedding_module_composes_only_adapters_that_need_no_server_or_database = classes()
+            .that().resideInAPackage(ENGINE_MODULE)
+            .should().onlyDependOnClassesThat().resideInAnyPackage(ENGINE_MODULE, DOMAIN, APPLICATION,
+                    "dev.hexaflow.adapters.dsl..", "dev.hexaflow.adapters.nodes..", "java..")
+            .because("an embedder gets the engine with its standard adapters and no HTTP server or database")
             .allowEmptyShould(false);
 
     @Test
@@ -57,7 +71,20 @@ class ModuleDependencyTest {
 
     @Test
     void onlyTheAppModuleKnowsTheCompositionRoot() {
-        HexaflowClasses.assertHoldsClasses(APP, ADAPTERS);
+        HexaflowClasses.assertHoldsClasses(APP, ADAPTERS, ENGINE_MODULE);
         only_the_app_module_knows_the_composition_root.check(ALL);
+    }
+
+    @Test
+    void noCoreOrAdapterModuleKnowsTheEmbeddingModule() {
+        HexaflowClasses.assertHoldsClasses(DOMAIN, APPLICATION, ADAPTERS, ENGINE_MODULE);
+        no_core_or_adapter_module_knows_the_embedding_module.check(ALL);
+    }
+
+    @Test
+    void theEmbeddingModuleComposesOnlyAdaptersThatNeedNoServerOrDatabase() {
+        HexaflowClasses.assertHoldsClasses(ENGINE_MODULE, "dev.hexaflow.adapters.dsl..",
+                "dev.hexaflow.adapters.nodes..");
+        the_embedding_module_composes_only_adapters_that_need_no_server_or_database.check(ALL);
     }
 }

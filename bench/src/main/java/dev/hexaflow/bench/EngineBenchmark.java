@@ -1,8 +1,8 @@
 package dev.hexaflow.bench;
 
 import dev.hexaflow.adapters.dsl.YamlWorkflowDslReader;
-import dev.hexaflow.app.EngineConfiguration;
-import dev.hexaflow.app.Engines;
+import dev.hexaflow.engine.EngineConfiguration;
+import dev.hexaflow.engine.Engines;
 import dev.hexaflow.application.workflow.engine.PreparedWorkflow;
 import dev.hexaflow.application.workflow.engine.RunListener;
 import dev.hexaflow.application.workflow.engine.RunRequest;

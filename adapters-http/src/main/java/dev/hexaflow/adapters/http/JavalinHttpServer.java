@@ -1,7 +1,7 @@
 package dev.hexaflow.adapters.http;
 
-import dev.hexaflow.application.app.port.out.StorageHealth;
-import dev.hexaflow.application.app.port.out.StorageUnavailableException;
+import dev.hexaflow.application.app.port.in.CheckStorageUseCase;
+import dev.hexaflow.application.common.StorageUnavailableException;
 import io.javalin.Javalin;
 import io.javalin.compression.CompressionStrategy;
 import io.javalin.config.SizeUnit;
@@ -46,7 +46,7 @@ public final class JavalinHttpServer implements AutoCloseable {
         final ClientLimitHandler requests;
         volatile boolean ready;
         volatile boolean draining;
-        volatile StorageHealth storage = StorageHealth.UNWATCHED;
+        volatile CheckStorageUseCase storage = CheckStorageUseCase.UNWATCHED;
 
         Traffic(ClientLimitHandler requests) {
             this.requests = requests;
@@ -228,7 +228,7 @@ public final class JavalinHttpServer implements AutoCloseable {
      * The store's refusal behind a failure: one the failure carries, or, while writes are failing, the store's
      * own (a write refused by a database that closed itself says only that it is closed).
      */
-    private static Optional<StorageUnavailableException> storageCause(Throwable e, StorageHealth health) {
+    private static Optional<StorageUnavailableException> storageCause(Throwable e, CheckStorageUseCase health) {
         for (Throwable t = e; t != null; t = t.getCause()) {
             if (t instanceof StorageUnavailableException storage) {
                 return Optional.of(storage);
@@ -265,7 +265,7 @@ public final class JavalinHttpServer implements AutoCloseable {
     }
 
     /** The probes report the store's problems from now on, and failures it caused are answered as its refusals. */
-    public void watchStorage(StorageHealth health) {
+    public void watchStorage(CheckStorageUseCase health) {
         traffic.storage = health;
     }
 

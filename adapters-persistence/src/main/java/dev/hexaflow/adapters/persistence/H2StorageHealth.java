@@ -2,8 +2,8 @@ package dev.hexaflow.adapters.persistence;
 
 import dev.hexaflow.adapters.persistence.jdbi.WriteGate;
 import dev.hexaflow.application.app.port.out.StorageHealth;
-import dev.hexaflow.application.app.port.out.StorageUnavailableException;
-import dev.hexaflow.application.app.port.out.StorageUnavailableException.Kind;
+import dev.hexaflow.application.common.StorageUnavailableException;
+import dev.hexaflow.application.common.StorageUnavailableException.Kind;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

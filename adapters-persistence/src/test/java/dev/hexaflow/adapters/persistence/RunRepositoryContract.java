@@ -252,6 +252,73 @@ abstract class RunRepositoryContract {
         assertThat(repository().failUnfinished(STOPPED, 600)).isZero();
     }
 
+    /** Runs r1..rN of the app, one a second from {@code from}, each ended, with a node execution each. */
+    private List<String> endedRuns(String app, String prefix, int count, long from) {
+        List<String> ids = new ArrayList<>();
+        for (int i = 1; i <= count; i++) {
+            String id = prefix + i;
+            WorkflowRun run = start(app, id, "ada", Map.of("i", i), from + i);
+            repository().saveNode(id, nodeStarted(id + "-n", "start", 1, from + i).finish(NodeStatus.SUCCEEDED,
+                    Map.of(), null, Map.of(), null, 0.01, ExecutionMetadata.NONE, from + i)).join();
+            repository().finished(i % 2 == 0 ? failed(run, from + i) : succeeded(run, Map.of(), from + i)).join();
+            ids.add(id);
+        }
+        return ids;
+    }
+
+    @Test
+    void aPruneByAgeDeletesTheEndedRunsBeforeTheBoundWithTheirNodesAndCountsAndKeepsRunningOnes() {
+        endedRuns(APP, "old", 4, 100);
+        start(APP, "still", "ada", Map.of(), 101);
+        endedRuns(APP, "new", 2, 1000);
+
+        int deleted = repository().prune(new RunRepository.Pruning(500L, null, 100));
+
+        assertThat(deleted).isEqualTo(4);
+        assertThat(ids(all(APP))).containsExactlyInAnyOrder("new1", "new2", "still");
+        assertThat(all(APP).total()).isEqualTo(3);
+        assertThat(search(APP, null, "failed", null, null, null).total()).isEqualTo(1);
+        assertThat(search(APP, null, "succeeded", null, null, null).total()).isEqualTo(1);
+        assertThat(repository().find(APP, "old1")).isEmpty();
+        assertThat(repository().nodeExecutions("old1")).isEmpty();
+        assertThat(repository().nodeExecutions("new1")).hasSize(1);
+        assertThat(repository().find(APP, "still").orElseThrow().status()).isEqualTo(RunStatus.RUNNING);
+        assertThat(repository().prune(new RunRepository.Pruning(500L, null, 100))).isZero();
+    }
+
+    @Test
+    void aPruneByCountKeepsTheNewestOfEachAppAndLeavesOtherAppsAlone() {
+        endedRuns(APP, "a", 5, 100);
+        endedRuns(OTHER_APP, "b", 2, 100);
+
+        int deleted = repository().prune(new RunRepository.Pruning(null, 2, 100));
+
+        assertThat(deleted).isEqualTo(3);
+        assertThat(ids(all(APP))).containsExactly("a5", "a4");
+        assertThat(all(APP).total()).isEqualTo(2);
+        assertThat(ids(all(OTHER_APP))).containsExactly("b2", "b1");
+    }
+
+    @Test
+    void aPruneDeletesAtMostItsBatchOldestFirstAndTheNextBatchGoesOn() {
+        endedRuns(APP, "a", 7, 100);
+
+        assertThat(repository().prune(new RunRepository.Pruning(10_000L, null, 3))).isEqualTo(3);
+        assertThat(ids(all(APP))).containsExactly("a7", "a6", "a5", "a4");
+        assertThat(repository().prune(new RunRepository.Pruning(10_000L, null, 3))).isEqualTo(3);
+        assertThat(repository().prune(new RunRepository.Pruning(10_000L, null, 3))).isEqualTo(1);
+        assertThat(all(APP).total()).isZero();
+    }
+
+    @Test
+    void aBothBoundsPruneLetsARunGoWhenEitherDoes() {
+        endedRuns(APP, "a", 4, 100);
+        endedRuns(APP, "b", 1, 1000);
+
+        assertThat(repository().prune(new RunRepository.Pruning(200L, 3, 100))).isEqualTo(4);
+        assertThat(ids(all(APP))).containsExactly("b1");
+    }
+
     @Test
     void aLaterEndOfARunFailedAsUnfinishedLeavesItFailed() {
         WorkflowRun run = start(APP, "r1", "ada", Map.of(), 100);

@@ -3,8 +3,8 @@ package dev.hexaflow.app.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hexaflow.adapters.dsl.YamlWorkflowDslReader;
-import dev.hexaflow.app.EngineConfiguration;
-import dev.hexaflow.app.Engines;
+import dev.hexaflow.engine.EngineConfiguration;
+import dev.hexaflow.engine.Engines;
 import dev.hexaflow.application.workflow.engine.RunListener;
 import dev.hexaflow.application.workflow.engine.RunRequest;
 import dev.hexaflow.application.workflow.engine.WorkflowEngine;

@@ -21,7 +21,10 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The README's embedding example, as it is written there: an engine with chosen adapters, no HTTP, no database. */
+/**
+ * An engine built by hand from the adapters a program picks, as the README's embedding section describes for those
+ * who leave hexaflow-engine aside: no HTTP, no database, no model.
+ */
 class EmbeddingExampleTest {
 
     private static final String HELLO = """
@@ -39,10 +42,9 @@ class EmbeddingExampleTest {
             """;
 
     @Test
-    void theReadmeExampleRunsAWorkflowInsideTheJvm() {
+    void anEngineOfChosenAdaptersRunsAWorkflowInsideTheJvm() {
         List<RunEvent> events = new ArrayList<>();
 
-        // --- README example starts
         Workflow workflow = new YamlWorkflowDslReader().read(HELLO.getBytes(StandardCharsets.UTF_8));
         WorkflowEngine engine = new WorkflowEngine(StandardNodes.catalogue(StandardNodes.Services.none()
                 .withTemplates(new JinjavaTemplateRenderer())            // template-transform, jinja2 prompts
@@ -51,7 +53,6 @@ class EmbeddingExampleTest {
         PreparedWorkflow prepared = engine.prepare(workflow);           // checks everything once
         WorkflowRun run = engine.run(prepared, RunRequest.of(workflow, "user-1", Map.of("name", "Ada")),
                 events::add);                                            // Dify's events, in order
-        // --- README example ends
 
         assertThat(run.status()).isEqualTo(RunStatus.SUCCEEDED);
         assertThat(run.outputs()).isEqualTo(Map.of("text", "Hello, Ada!"));

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.hexaflow.adapters.nodes.fakes.FakeHttpTarget;
-import dev.hexaflow.app.EngineConfiguration;
-import dev.hexaflow.app.Engines;
-import dev.hexaflow.app.UsageException;
+import dev.hexaflow.engine.EngineConfiguration;
+import dev.hexaflow.engine.Engines;
+import dev.hexaflow.engine.InvalidEngineConfigurationException;
 import dev.hexaflow.application.workflow.engine.RunListener;
 import dev.hexaflow.application.workflow.engine.RunRequest;
 import dev.hexaflow.application.workflow.engine.WorkflowEngine;
@@ -69,7 +69,7 @@ class OutboundPolicyNodeTest {
     void aRuleThatCannotBeReadStopsTheStartNamingItsSetting() {
         for (String name : List.of("HEXAFLOW_OUTBOUND_ALLOW", "HEXAFLOW_OUTBOUND_DENY")) {
             assertThatThrownBy(() -> EngineConfiguration.fromEnvironment(Map.of(name, "10.0.0.0/8, http://x/")))
-                    .isInstanceOf(UsageException.class).hasMessageStartingWith(name + ": ")
+                    .isInstanceOf(InvalidEngineConfigurationException.class).hasMessageStartingWith(name + ": ")
                     .hasMessageContaining("'http://x/'");
         }
     }

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hexaflow.adapters.dsl.YamlWorkflowDslReader;
 import dev.hexaflow.adapters.nodes.fakes.FakeModelServer;
-import dev.hexaflow.app.EngineConfiguration;
-import dev.hexaflow.app.Engines;
+import dev.hexaflow.engine.EngineConfiguration;
+import dev.hexaflow.engine.Engines;
 import dev.hexaflow.application.workflow.engine.RunRequest;
 import dev.hexaflow.application.workflow.engine.WorkflowEngine;
 import dev.hexaflow.domain.workflow.RunEvent;

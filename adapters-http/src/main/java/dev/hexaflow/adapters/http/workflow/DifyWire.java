@@ -160,6 +160,11 @@ public final class DifyWire {
         return data;
     }
 
+    /** A node execution as kept, as Dify's console lists it: the node_finished data, whatever its status. */
+    public static Map<String, Object> nodeExecution(NodeExecution execution) {
+        return nodeData(execution, true);
+    }
+
     private static Map<String, Object> nodeData(NodeExecution execution, boolean finished) {
         Map<String, Object> data = new LinkedHashMap<>();
         data.put("id", execution.id());

@@ -39,22 +39,10 @@ public final class LogRoutes implements RouteGroup {
 
     private void logs(Context ctx) {
         RunLogsQuery query = new RunLogsQuery(appId(ctx), ctx.queryParam("keyword"),
-                blankToNull(ctx.queryParam("status")), number(ctx, "page", 1), number(ctx, "limit", 20),
+                blankToNull(ctx.queryParam("status")), QueryNumbers.number(ctx, "page", 1), QueryNumbers.number(ctx, "limit", 20),
                 time(ctx, "created_at__before"), time(ctx, "created_at__after"),
                 blankToNull(ctx.queryParam("created_by_end_user_session_id")));
         ServiceApiBodies.json(ctx, 200, LogPageBody.of(logs.list(query)));
-    }
-
-    private static int number(Context ctx, String name, int otherwise) {
-        String text = ctx.queryParam(name);
-        if (text == null || text.isBlank()) {
-            return otherwise;
-        }
-        try {
-            return Integer.parseInt(text.strip());
-        } catch (NumberFormatException e) {
-            throw new ApiException(ApiError.INVALID_PARAM, name + " must be a whole number, was '" + text + "'");
-        }
     }
 
     /** An ISO 8601 time (with or without zone, or a date) as Unix seconds; without a zone it is UTC. */

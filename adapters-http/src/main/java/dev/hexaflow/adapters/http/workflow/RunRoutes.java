@@ -9,11 +9,15 @@ import dev.hexaflow.adapters.http.workflow.ServiceApiAuthentication.Access;
 import dev.hexaflow.application.app.port.in.ApiError;
 import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.app.port.in.GetRunUseCase;
+import dev.hexaflow.application.app.port.in.ListNodeExecutionsUseCase;
+import dev.hexaflow.application.app.port.in.ListNodeExecutionsUseCase.NodeExecutionPage;
+import dev.hexaflow.application.app.port.in.ListNodeExecutionsUseCase.NodeExecutionsQuery;
 import dev.hexaflow.application.app.port.in.RunWorkflowUseCase;
 import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunObserver;
 import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunUnderWay;
 import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunWorkflowCommand;
 import dev.hexaflow.application.app.port.in.StopTaskUseCase;
+import dev.hexaflow.domain.workflow.RunEvent;
 import dev.hexaflow.domain.workflow.Values;
 import dev.hexaflow.domain.workflow.WorkflowRun;
 import io.javalin.config.RoutesConfig;
@@ -21,22 +25,27 @@ import io.javalin.http.Context;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Runs under {@code /v1/workflows}: a run, blocking or streamed (written frame by frame from the POST itself; the
- * run goes on whether or not the client stays), its detail, and stop.
+ * run goes on whether or not the client stays) or, as Hexaflow's extension, async (answered at once with its
+ * ids), its detail, its node executions, and stop.
  */
 public final class RunRoutes implements RouteGroup {
 
     private final RunWorkflowUseCase run;
     private final GetRunUseCase getRun;
     private final StopTaskUseCase stop;
+    private final ListNodeExecutionsUseCase nodeExecutions;
     private final Duration pingInterval;
 
-    public RunRoutes(RunWorkflowUseCase run, GetRunUseCase getRun, StopTaskUseCase stop, Duration pingInterval) {
+    public RunRoutes(RunWorkflowUseCase run, GetRunUseCase getRun, StopTaskUseCase stop,
+            ListNodeExecutionsUseCase nodeExecutions, Duration pingInterval) {
         this.run = run;
         this.getRun = getRun;
         this.stop = stop;
+        this.nodeExecutions = nodeExecutions;
         this.pingInterval = pingInterval;
     }
 
@@ -46,6 +55,7 @@ public final class RunRoutes implements RouteGroup {
         routes.post("/v1/workflows/{workflow_id}/run", ctx -> run(ctx, ctx.pathParam("workflow_id")), Access.RUN);
         routes.get("/v1/workflows/run/{workflow_run_id}", this::detail, Access.READ_RUNS);
         routes.post("/v1/workflows/tasks/{task_id}/stop", this::stop, Access.STOP);
+        routes.get("/v1/workflows/run/{workflow_run_id}/node-executions", this::nodeExecutions, Access.READ_RUNS);
     }
 
     private void run(Context ctx, String workflowId) {
@@ -63,8 +73,23 @@ public final class RunRoutes implements RouteGroup {
         @SuppressWarnings("unchecked")
         RunWorkflowCommand command = new RunWorkflowCommand(appId(ctx), workflowId, JsonRequestBodies.user(body),
                 (Map<String, Object>) inputs, files == null ? List.of() : List.copyOf((List<?>) files));
-        if ("streaming".equals(body.get("response_mode"))) {
+        Object mode = body.get("response_mode");
+        if ("streaming".equals(mode)) {
             RunEventStream.write(ctx, pingInterval, observer -> run.start(command, observer));
+        } else if ("async".equals(mode)) {
+            // Hexaflow's extension: the answer waits for the run's start to be kept, so that its detail can be
+            // asked for at once, and not for its end.
+            CompletableFuture<Void> kept = new CompletableFuture<>();
+            RunUnderWay started = run.start(command, event -> {
+                if (event instanceof RunEvent.WorkflowStarted) {
+                    kept.complete(null);
+                }
+            });
+            CompletableFuture.anyOf(kept, started.done()).join();
+            if (!kept.isDone()) {
+                started.await(); // ended before its start was heard: answers the refusal, if it was one
+            }
+            ServiceApiBodies.json(ctx, 202, new Accepted(started.taskId(), started.runId()));
         } else {
             RunUnderWay started = run.start(command, RunObserver.NONE);
             ServiceApiBodies.json(ctx, 200, DifyWire.completion(started.await(), started.taskId()));
@@ -75,9 +100,27 @@ public final class RunRoutes implements RouteGroup {
         ServiceApiBodies.json(ctx, 200, RunDetail.of(getRun.get(appId(ctx), ctx.pathParam("workflow_run_id"))));
     }
 
+    /** Hexaflow's extension: each node's execution of a run, as Dify's console shows it, paged. */
+    private void nodeExecutions(Context ctx) {
+        NodeExecutionPage page = nodeExecutions.list(new NodeExecutionsQuery(appId(ctx),
+                ctx.pathParam("workflow_run_id"), QueryNumbers.number(ctx, "page", 1),
+                QueryNumbers.number(ctx, "limit", 20)));
+        ServiceApiBodies.json(ctx, 200, new NodeExecutionsBody(page.page(), page.limit(), page.total(),
+                page.hasMore(), page.items().stream().map(DifyWire::nodeExecution).toList()));
+    }
+
     private void stop(Context ctx) {
         stop.stop(appId(ctx), ctx.pathParam("task_id"), JsonRequestBodies.user(JsonRequestBodies.object(ctx)));
         ServiceApiBodies.json(ctx, 200, new Result("success"));
+    }
+
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record NodeExecutionsBody(int page, int limit, long total, boolean hasMore, List<Map<String, Object>> data) {
+    }
+
+    /** An async run's answer: what to poll ({@code GET /v1/workflows/run/{id}}) and what to stop. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record Accepted(String taskId, String workflowRunId) {
     }
 
     /** Dify's answer to an action: {@code {"result": "success"}}. */

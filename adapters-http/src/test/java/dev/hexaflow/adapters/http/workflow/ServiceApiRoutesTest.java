@@ -11,6 +11,7 @@ import dev.hexaflow.application.app.port.in.AuthenticateUseCase;
 import dev.hexaflow.application.app.port.in.AuthenticateUseCase.Operation;
 import dev.hexaflow.application.app.port.in.DescribeAppUseCase;
 import dev.hexaflow.application.app.port.in.GetRunUseCase;
+import dev.hexaflow.application.app.port.in.ListNodeExecutionsUseCase;
 import dev.hexaflow.application.app.port.in.ListRunLogsUseCase;
 import dev.hexaflow.application.app.port.in.ListRunLogsUseCase.RunLogEntry;
 import dev.hexaflow.application.app.port.in.ListRunLogsUseCase.RunLogPage;
@@ -106,7 +107,8 @@ class ServiceApiRoutesTest {
             }
         };
         List<RouteGroup> groups = List.of(new ServiceApiAuthentication(AUTHENTICATE),
-                new RunRoutes(run, getRun, stop, Duration.ofSeconds(10)), new UploadRoutes(upload),
+                new RunRoutes(run, getRun, stop, query -> new ListNodeExecutionsUseCase.NodeExecutionPage(query.page(),
+                        query.limit(), 0, false, List.of()), Duration.ofSeconds(10)), new UploadRoutes(upload),
                 new LogRoutes(logs), new AppInfoRoutes(describe));
         return Javalin.create(config -> groups.forEach(group -> group.addTo(config.routes)));
     }
@@ -146,6 +148,20 @@ class ServiceApiRoutesTest {
             assertThat(body.get("data").get("outputs").get("greeting").asText()).isEqualTo("Hello, Ada");
             assertThat(started.get()).isEqualTo(new RunWorkflowCommand("app-1", null, "42", Map.of("name", "Ada"),
                     List.of()));
+        });
+    }
+
+    @Test
+    void anAsyncRunIsAnsweredWith202AndItsIdsOnceItsStartIsHeardNotItsEnd() {
+        CompletableFuture<WorkflowRun> never = new CompletableFuture<>();
+        JavalinTest.test(server(runs(never)), (server, client) -> {
+            var answer = client.post("/v1/workflows/run", "{\"inputs\": {}, \"user\": \"u\", "
+                    + "\"response_mode\": \"async\"}", request -> request.header("Authorization", "Bearer " + KEY));
+            assertThat(answer.code()).isEqualTo(202);
+            JsonNode body = json(answer);
+            assertThat(body.get("task_id").asText()).isEqualTo("task-1");
+            assertThat(body.get("workflow_run_id").asText()).isEqualTo("run-1");
+            assertThat(never).as("the run is still going").isNotDone();
         });
     }
 

@@ -329,6 +329,60 @@ public final class JdbiRunRepository implements RunRepository {
         });
     }
 
+    /**
+     * App by app, through the index on (app, created_at): the oldest ended runs before the age bound, then
+     * those older than the app's newest {@code keepPerApp}; one transaction per batch, so that the run writer
+     * waits on a prune for one batch at most.
+     */
+    @Override
+    public int prune(Pruning pruning) {
+        return jdbi.inTransaction(handle -> {
+            Map<String, String[]> victims = new LinkedHashMap<>();
+            for (String app : handle.createQuery("SELECT app_id FROM run_count GROUP BY app_id HAVING SUM(n) > 0")
+                    .mapTo(String.class).list()) {
+                if (pruning.createdBefore() != null) {
+                    handle.createQuery("SELECT id, status FROM workflow_run WHERE app_id = :app AND created_at < "
+                            + ":before AND status <> 'running' ORDER BY created_at, seq LIMIT :batch")
+                            .bind("app", app).bind("before", pruning.createdBefore())
+                            .bind("batch", pruning.batch() - victims.size())
+                            .map((rs, ctx) -> new String[] {rs.getString("id"), app, rs.getString("status")})
+                            .forEach(run -> victims.put(run[0], run));
+                }
+                if (pruning.keepPerApp() != null && victims.size() < pruning.batch()) {
+                    Optional<long[]> oldestKept = handle.createQuery("SELECT created_at, seq FROM workflow_run "
+                            + "WHERE app_id = :app ORDER BY created_at DESC, seq DESC OFFSET :keep ROWS FETCH NEXT 1 "
+                            + "ROWS ONLY").bind("app", app).bind("keep", pruning.keepPerApp() - 1)
+                            .map((rs, ctx) -> new long[] {rs.getLong("created_at"), rs.getLong("seq")}).findOne();
+                    oldestKept.ifPresent(kept -> handle.createQuery("SELECT id, status FROM workflow_run WHERE app_id "
+                            + "= :app AND status <> 'running' AND (created_at < :at OR (created_at = :at AND seq < "
+                            + ":seq)) ORDER BY created_at, seq LIMIT :batch").bind("app", app).bind("at", kept[0])
+                            .bind("seq", kept[1]).bind("batch", pruning.batch() - victims.size())
+                            .map((rs, ctx) -> new String[] {rs.getString("id"), app, rs.getString("status")})
+                            .forEach(run -> victims.putIfAbsent(run[0], run)));
+                }
+                if (victims.size() >= pruning.batch()) {
+                    break;
+                }
+            }
+            if (victims.isEmpty()) {
+                return 0;
+            }
+            List<String> ids = List.copyOf(victims.keySet());
+            handle.createUpdate("DELETE FROM node_execution WHERE run_id IN (<ids>)").bindList("ids", ids).execute();
+            handle.createUpdate("DELETE FROM workflow_run WHERE id IN (<ids>)").bindList("ids", ids).execute();
+            Map<String, Integer> gone = new LinkedHashMap<>();
+            for (String[] run : victims.values()) {
+                gone.merge(run[1] + "\n" + run[2], 1, Integer::sum);
+            }
+            gone.forEach((appAndStatus, runs) -> {
+                String[] key = appAndStatus.split("\n", 2);
+                handle.createUpdate("UPDATE run_count SET n = n - :runs WHERE app_id = :app AND status = :status")
+                        .bind("runs", runs).bind("app", key[0]).bind("status", key[1]).execute();
+            });
+            return ids.size();
+        });
+    }
+
     private static String escapeLike(String text) {
         return text.replace("!", "!!").replace("%", "!%").replace("_", "!_");
     }

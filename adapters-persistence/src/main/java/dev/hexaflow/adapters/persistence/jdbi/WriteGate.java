@@ -1,6 +1,6 @@
 package dev.hexaflow.adapters.persistence.jdbi;
 
-import dev.hexaflow.application.app.port.out.StorageUnavailableException;
+import dev.hexaflow.application.common.StorageUnavailableException;
 
 /**
  * What the writers ask before they write and tell when a write failed: while writes are failing, a write is

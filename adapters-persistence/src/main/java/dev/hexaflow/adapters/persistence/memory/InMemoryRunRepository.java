@@ -13,10 +13,12 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -180,6 +182,36 @@ public final class InMemoryRunRepository implements RunRepository {
             failed++;
         }
         return failed;
+    }
+
+    @Override
+    public synchronized int prune(Pruning pruning) {
+        if (closed) {
+            throw new IllegalStateException("the store is closed");
+        }
+        Set<Kept> victims = new LinkedHashSet<>();
+        for (List<Kept> appRuns : runsByApp.values()) {
+            List<Kept> newestFirst = appRuns.stream().sorted(NEWEST_FIRST).toList();
+            List<Kept> oldestFirst = new ArrayList<>(newestFirst);
+            Collections.reverse(oldestFirst);
+            for (Kept kept : oldestFirst) {
+                if (victims.size() >= pruning.batch()) {
+                    break;
+                }
+                boolean tooOld = pruning.createdBefore() != null && kept.run.createdAt() < pruning.createdBefore();
+                boolean pastKeep = pruning.keepPerApp() != null
+                        && newestFirst.indexOf(kept) >= pruning.keepPerApp();
+                if (kept.run.status() != RunStatus.RUNNING && (tooOld || pastKeep)) {
+                    victims.add(kept);
+                }
+            }
+        }
+        for (Kept kept : victims) {
+            runs.remove(kept.run.id());
+            runsByApp.get(kept.appId).remove(kept);
+            nodesByRun.remove(kept.run.id());
+        }
+        return victims.size();
     }
 
     private static String searchText(Map<String, Object> values) {

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.hexaflow.adapters.persistence.H2Database;
 import dev.hexaflow.adapters.persistence.H2StorageHealth;
-import dev.hexaflow.application.app.port.out.StorageUnavailableException;
+import dev.hexaflow.application.common.StorageUnavailableException;
 import java.nio.file.Path;
 import java.sql.PreparedStatement;
 import java.time.Duration;

@@ -7,7 +7,7 @@ import dev.hexaflow.application.app.port.out.AppRepository;
 import dev.hexaflow.application.app.port.out.EndUserRepository;
 import dev.hexaflow.application.app.port.out.RunRepository;
 import dev.hexaflow.application.app.port.out.StorageHealth;
-import dev.hexaflow.application.app.port.out.StorageUnavailableException;
+import dev.hexaflow.application.common.StorageUnavailableException;
 import dev.hexaflow.application.app.port.out.UploadRepository;
 import dev.hexaflow.application.app.port.out.WorkflowVersionRepository;
 import dev.hexaflow.application.workflow.engine.InputFiles;

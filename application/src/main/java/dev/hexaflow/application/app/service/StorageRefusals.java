@@ -3,7 +3,7 @@ package dev.hexaflow.application.app.service;
 import dev.hexaflow.application.app.port.in.ApiError;
 import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.app.port.out.StorageHealth;
-import dev.hexaflow.application.app.port.out.StorageUnavailableException;
+import dev.hexaflow.application.common.StorageUnavailableException;
 
 /** New work that the store could not keep is refused before it starts, as 507 with the store's reason. */
 final class StorageRefusals {

@@ -6,7 +6,7 @@ import dev.hexaflow.application.app.port.in.UploadFileUseCase;
 import dev.hexaflow.application.app.port.out.BlobStore;
 import dev.hexaflow.application.app.port.out.EndUserRepository;
 import dev.hexaflow.application.app.port.out.StorageHealth;
-import dev.hexaflow.application.app.port.out.StorageUnavailableException;
+import dev.hexaflow.application.common.StorageUnavailableException;
 import dev.hexaflow.application.app.port.out.UploadRepository;
 import dev.hexaflow.domain.app.EndUser;
 import dev.hexaflow.domain.app.FileCategory;

@@ -40,6 +40,23 @@ public interface RunRepository extends AutoCloseable {
      */
     int failUnfinished(String error, long finishedAt);
 
+    /**
+     * Deletes at most {@code batch} ended runs that the rule lets go, with their node executions and log
+     * entries, oldest first: those created before {@code createdBefore}, and those past the newest
+     * {@code keepPerApp} runs of their app (null for no such bound). A running run is never deleted. Answers
+     * how many runs it deleted; fewer than {@code batch} means none is left to delete now.
+     */
+    int prune(Pruning pruning);
+
+    /** What a prune lets go, and how many runs it deletes at most in one go. */
+    record Pruning(Long createdBefore, Integer keepPerApp, int batch) {
+        public Pruning {
+            if (batch < 1) {
+                throw new IllegalArgumentException("a prune deletes 1 run or more at a time, was " + batch);
+            }
+        }
+    }
+
     /** A run as it starts: the run, its app, task, end user, workflow version label, and log entry id. */
     record StartedRun(WorkflowRun run, String appId, String taskId, EndUser user, String version, String logId) {
     }

@@ -1,5 +1,6 @@
 package dev.hexaflow.application.app.port.out;
 
+import dev.hexaflow.application.common.StorageUnavailableException;
 import java.util.Optional;
 
 /** Whether the store can take new work now: empty while it can, otherwise what stops it and why. */

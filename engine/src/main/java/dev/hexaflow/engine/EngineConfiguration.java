@@ -1,4 +1,4 @@
-package dev.hexaflow.app;
+package dev.hexaflow.engine;
 
 import dev.hexaflow.application.workflow.engine.EngineSettings;
 import dev.hexaflow.domain.net.InvalidOutboundRuleException;
@@ -26,7 +26,7 @@ public record EngineConfiguration(Optional<URI> llmBaseUrl, Optional<String> llm
         models = Map.copyOf(models);
         outbound = outbound == null ? OutboundPolicy.DEFAULT : outbound;
         if (maxSteps < 1) {
-            throw new UsageException("HEXAFLOW_MAX_STEPS must be at least 1");
+            throw new InvalidEngineConfigurationException("HEXAFLOW_MAX_STEPS must be at least 1");
         }
     }
 
@@ -56,12 +56,12 @@ public record EngineConfiguration(Optional<URI> llmBaseUrl, Optional<String> llm
         try {
             OutboundPolicy.of(allow, "");
         } catch (InvalidOutboundRuleException e) {
-            throw new UsageException("HEXAFLOW_OUTBOUND_ALLOW: " + e.getMessage());
+            throw new InvalidEngineConfigurationException("HEXAFLOW_OUTBOUND_ALLOW: " + e.getMessage());
         }
         try {
             return OutboundPolicy.of(allow, deny);
         } catch (InvalidOutboundRuleException e) {
-            throw new UsageException("HEXAFLOW_OUTBOUND_DENY: " + e.getMessage());
+            throw new InvalidEngineConfigurationException("HEXAFLOW_OUTBOUND_DENY: " + e.getMessage());
         }
     }
 
@@ -73,7 +73,7 @@ public record EngineConfiguration(Optional<URI> llmBaseUrl, Optional<String> llm
             }
             return uri;
         } catch (IllegalArgumentException e) {
-            throw new UsageException("HEXAFLOW_LLM_BASE_URL must be an http(s) URL, was '" + text + "'");
+            throw new InvalidEngineConfigurationException("HEXAFLOW_LLM_BASE_URL must be an http(s) URL, was '" + text + "'");
         }
     }
 
@@ -85,7 +85,7 @@ public record EngineConfiguration(Optional<URI> llmBaseUrl, Optional<String> llm
             }
             int equals = pair.indexOf('=');
             if (equals <= 0 || equals == pair.length() - 1) {
-                throw new UsageException("HEXAFLOW_LLM_MODELS takes provider=model pairs separated by commas, "
+                throw new InvalidEngineConfigurationException("HEXAFLOW_LLM_MODELS takes provider=model pairs separated by commas, "
                         + "not '" + pair.strip() + "'");
             }
             map.put(pair.substring(0, equals).strip(), pair.substring(equals + 1).strip());
@@ -105,7 +105,7 @@ public record EngineConfiguration(Optional<URI> llmBaseUrl, Optional<String> llm
             }
             return value;
         } catch (NumberFormatException e) {
-            throw new UsageException(name + " must be a whole number above 0, was '" + text + "'");
+            throw new InvalidEngineConfigurationException(name + " must be a whole number above 0, was '" + text + "'");
         }
     }
 }

@@ -1,4 +1,4 @@
-package dev.hexaflow.app;
+package dev.hexaflow.engine;
 
 import dev.hexaflow.adapters.nodes.code.CodeLimits;
 import dev.hexaflow.adapters.nodes.code.PythonWorkerCodeRunner;
@@ -26,7 +26,7 @@ import java.util.function.Supplier;
 import dev.hexaflow.domain.net.OutboundPolicy;
 import dev.hexaflow.application.common.TimeOrderedIds;
 
-/** Builds the engine with the standard adapters, as the server and the command line use it. */
+/** Builds the engine with the standard adapters, as the server, the command line and {@link HexaflowEngine} use it. */
 public final class Engines {
 
     private Engines() {
@@ -39,19 +39,32 @@ public final class Engines {
     }
 
     public static WorkflowEngine standard(EngineConfiguration config) {
-        return standard(config, null, config::outbound, tool -> Optional.empty(), owned -> { });
+        return standard(config, null, config::outbound, owned -> { });
     }
 
     /**
      * @param uploads  where uploaded files are read (the server's store); null for files given by URL only
      * @param outbound the outbound policy in force at each request (the server adds its own origin once it listens)
-     * @param mcpTools where a tool runs over MCP, when it does (the tool registry's bindings and servers)
      * @param owned    told of each part with processes of its own (the code runners' workers), for the caller to
      *                 close with the engine; the parts also end their processes when the JVM exits
      */
-    static WorkflowEngine standard(EngineConfiguration config, java.util.function.UnaryOperator<FileContents> uploads,
+    public static WorkflowEngine standard(EngineConfiguration config, java.util.function.UnaryOperator<FileContents> uploads,
+            Supplier<OutboundPolicy> outbound, java.util.function.Consumer<AutoCloseable> owned) {
+        return standard(config, uploads, outbound, owned, java.util.function.UnaryOperator.identity());
+    }
+
+    /** As above, with {@code plugs} replacing standard adapters by the caller's own (its model client, its code runner). */
+    public static WorkflowEngine standard(EngineConfiguration config, java.util.function.UnaryOperator<FileContents> uploads,
+            Supplier<OutboundPolicy> outbound, java.util.function.Consumer<AutoCloseable> owned,
+            java.util.function.UnaryOperator<StandardNodes.Services> plugs) {
+        return standard(config, uploads, outbound, tool -> Optional.empty(), owned, plugs);
+    }
+
+    /** As above, with the tools that run over MCP: where each runs (the tool registry's bindings and servers). */
+    public static WorkflowEngine standard(EngineConfiguration config, java.util.function.UnaryOperator<FileContents> uploads,
             Supplier<OutboundPolicy> outbound, Function<ToolRef, Optional<McpToolAddress>> mcpTools,
-            java.util.function.Consumer<AutoCloseable> owned) {
+            java.util.function.Consumer<AutoCloseable> owned,
+            java.util.function.UnaryOperator<StandardNodes.Services> plugs) {
         OutboundExchange exchange = new OutboundExchange(outbound);
         CodeLimits limits = new CodeLimits(config.codeTimeout(), CodeLimits.DEFAULTS.memoryBytes(),
                 CodeLimits.DEFAULTS.maxResultChars());
@@ -70,6 +83,7 @@ public final class Engines {
                 .withHttp(new JdkHttpRequester(exchange))
                 .withModels(models)
                 .withDocuments(files(exchange, uploads), new PdfBoxDocumentTextExtractor());
+        services = plugs.apply(services);
         EngineSettings settings = EngineSettings.DEFAULTS.withMaxSteps(config.maxSteps())
                 .withMaxTime(config.maxRunTime()).withMaxTemplateLoops(config.maxTemplateLoops());
         OpenAiCompatibleSpeechSynthesizer speech = new OpenAiCompatibleSpeechSynthesizer(

@@ -1,6 +1,9 @@
-package dev.hexaflow.application.app.port.out;
+package dev.hexaflow.application.common;
 
-/** The store cannot keep a write now: its disk is nearly full, or writes to it are failing. */
+/**
+ * The store cannot keep a write now: its disk is nearly full, or writes to it are failing. Both sides of the
+ * application know it: the store's adapters throw it, the API's adapters answer it (507, and the probes' reason).
+ */
 public final class StorageUnavailableException extends RuntimeException {
 
     /** Why the store takes no writes, with the word probes and logs give for it. */

@@ -1,0 +1,94 @@
+package dev.hexaflow.app;
+
+import static dev.hexaflow.app.api.ServiceApi.json;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hexaflow.app.api.ServiceApi;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code "response_mode": "async"}: answered at once with 202 and the run's ids; the run goes on, is kept like
+ * any other, and is followed by polling its detail or stopped by its task.
+ */
+class AsyncRunHttpTest {
+
+    @TempDir
+    static Path dataDir;
+    static TestServer server;
+    static ServiceApi api;
+
+    @BeforeAll
+    static void start() {
+        server = TestServer.start(dataDir);
+        api = server.api(server.importApp("slow.yml").get("api_key").asText());
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+    }
+
+    static JsonNode startAsync(int millis, String user) {
+        HttpResponse<String> answer = api.postJson("/v1/workflows/run", Map.of("inputs", Map.of("millis", millis),
+                "response_mode", "async", "user", user));
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(202);
+        return json(answer);
+    }
+
+    static JsonNode pollUntilEnded(String runId) throws InterruptedException {
+        long deadline = System.nanoTime() + 20_000_000_000L;
+        while (System.nanoTime() < deadline) {
+            JsonNode run = json(api.get("/v1/workflows/run/" + runId));
+            if (!run.get("status").asText().equals("running")) {
+                return run;
+            }
+            Thread.sleep(50);
+        }
+        throw new AssertionError("run " + runId + " did not end");
+    }
+
+    @Test
+    void anAsyncRunIsAnsweredBeforeItEndsAndIsFollowedByItsDetailToItsEnd() throws Exception {
+        long started = System.nanoTime();
+        JsonNode accepted = startAsync(1500, "ada");
+        double answeredIn = (System.nanoTime() - started) / 1e9;
+
+        assertThat(answeredIn).as("answered without waiting for the 1.5 s run").isLessThan(1.0);
+        assertThat(accepted.fieldNames()).toIterable().containsExactly("task_id", "workflow_run_id");
+        String runId = accepted.get("workflow_run_id").asText();
+        assertThat(json(api.get("/v1/workflows/run/" + runId)).get("status").asText()).isEqualTo("running");
+        JsonNode ended = pollUntilEnded(runId);
+        assertThat(ended.get("status").asText()).isEqualTo("succeeded");
+        assertThat(ended.get("outputs").get("done").asBoolean()).isTrue();
+        assertThat(json(api.get("/v1/workflows/logs?limit=100")).get("data").findValuesAsText("id"))
+                .isNotEmpty();
+    }
+
+    @Test
+    void anAsyncRunIsStoppedByItsTaskAndEndsStopped() throws Exception {
+        JsonNode accepted = startAsync(10_000, "bob");
+
+        HttpResponse<String> stop = api.postJson("/v1/workflows/tasks/" + accepted.get("task_id").asText()
+                + "/stop", Map.of("user", "bob"));
+
+        assertThat(json(stop).get("result").asText()).isEqualTo("success");
+        JsonNode ended = pollUntilEnded(accepted.get("workflow_run_id").asText());
+        assertThat(ended.get("status").asText()).isEqualTo("stopped");
+    }
+
+    @Test
+    void anAsyncRunIsCheckedBeforeItStartsLikeAnyOther() {
+        HttpResponse<String> noUser = api.postJson("/v1/workflows/run", Map.of("inputs", Map.of(),
+                "response_mode", "async"));
+
+        assertThat(noUser.statusCode()).isEqualTo(400);
+        assertThat(json(noUser).get("message").asText()).isEqualTo("Arg user must be provided.");
+    }
+}

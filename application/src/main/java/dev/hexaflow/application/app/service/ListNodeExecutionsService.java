@@ -1,0 +1,37 @@
+package dev.hexaflow.application.app.service;
+
+import dev.hexaflow.application.app.port.in.ApiError;
+import dev.hexaflow.application.app.port.in.ApiException;
+import dev.hexaflow.application.app.port.in.ListNodeExecutionsUseCase;
+import dev.hexaflow.application.app.port.out.RunRepository;
+import dev.hexaflow.domain.workflow.NodeExecution;
+import java.util.List;
+
+/** A run's node executions, paged; a run of another app is answered as one that does not exist. */
+public final class ListNodeExecutionsService implements ListNodeExecutionsUseCase {
+
+    static final int MAX_LIMIT = 100;
+
+    private final RunRepository runs;
+
+    public ListNodeExecutionsService(RunRepository runs) {
+        this.runs = runs;
+    }
+
+    @Override
+    public NodeExecutionPage list(NodeExecutionsQuery query) {
+        if (query.page() < 1 || query.page() > 99999) {
+            throw new ApiException(ApiError.INVALID_PARAM, "page must be between 1 and 99999");
+        }
+        if (query.limit() < 1 || query.limit() > MAX_LIMIT) {
+            throw new ApiException(ApiError.INVALID_PARAM, "limit must be between 1 and " + MAX_LIMIT);
+        }
+        runs.find(query.appId(), query.runId()).orElseThrow(() -> new ApiException(ApiError.NOT_FOUND,
+                "Workflow run not found."));
+        List<NodeExecution> all = runs.nodeExecutions(query.runId());
+        int from = (int) Math.min((long) (query.page() - 1) * query.limit(), all.size());
+        int to = Math.min(from + query.limit(), all.size());
+        return new NodeExecutionPage(query.page(), query.limit(), all.size(), to < all.size(),
+                List.copyOf(all.subList(from, to)));
+    }
+}

@@ -1,5 +1,7 @@
 package dev.hexaflow.app;
 
+import dev.hexaflow.domain.tool.McpServer;
+import dev.hexaflow.domain.tool.ToolBinding;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -37,12 +39,24 @@ final class CommandLine {
               run FILE.yml                 Run a Dify workflow DSL file once, with no server and no
                                            database: prints the blocking result JSON, or with --stream
                                            the server-sent events. Exit 0 when the run succeeded, 1 when
-                                           it did not, 2 for a bad file or bad inputs.
+                                           it did not, 2 for a bad file or bad inputs. With --tools
+                                           BINDINGS.yml, its tools run on the MCP servers the file binds.
+              tools list                   List the MCP servers (secrets by name only) and tool bindings.
+              tools server NAME URL        Register an MCP server reached over Streamable HTTP at URL,
+                                           with --header NAME=VALUE for each header it needs;
+              tools server NAME --command "PROGRAM ARG..."
+                                           or one started as a process speaking over stdio, with
+                                           --env NAME=VALUE for each variable it needs.
+              tools remove-server NAME     Remove an MCP server no tool is bound to.
+              tools bind PROVIDER TOOL --mcp SERVER MCP_TOOL
+                                           Run a workflow's tool as a tool of a registered MCP server.
+              tools unbind PROVIDER TOOL   Remove a tool's binding.
               help                         Show this help.
 
-            The campus and apps commands work on the data dir of a stopped server; while it runs, use the
-            admin API (POST /admin/campus/keys, PUT /admin/campus/{tutors|printers|holidays},
-            POST /admin/apps, GET /admin/apps, POST /admin/apps/{id}/keys, GET /admin/backup, ...).
+            The campus, apps and tools commands work on the data dir of a stopped server; while it runs, use
+            the admin API (POST /admin/campus/keys, PUT /admin/campus/{tutors|printers|holidays},
+            POST /admin/apps, GET /admin/apps, POST /admin/apps/{id}/keys, GET /admin/backup,
+            GET /admin/tools, PUT /admin/tools/servers/{name}, PUT /admin/tools/bindings, ...).
 
             Flags:
               --port N        Port to listen on; 0 picks a free one.  [HEXAFLOW_PORT, default 8080]
@@ -51,6 +65,7 @@ final class CommandLine {
               --inputs JSON   run: the inputs, as a JSON object.          [default {}]
               --user U        run: the end user (sys.user_id).            [default cli]
               --stream        run: print the events as the server streams them.
+              --tools FILE    run: the MCP servers and tool bindings of this run (YAML).
               --url URL       backup, apps export: the running server.   [e.g. http://127.0.0.1:8080]
               --token T       backup, apps export: the admin token.      [HEXAFLOW_ADMIN_TOKEN]
               --workflow-id ID  apps export: an older published version.
@@ -69,6 +84,9 @@ final class CommandLine {
                                      Run limits (500 steps, 1200 s), code time limit (15 s), python3 path.
               HEXAFLOW_TEMPLATE_MAX_LOOPS
                                      Loop iterations one template render may run.  [default 1000000]
+              HEXAFLOW_TOOL_TIMEOUT_SECONDS
+                                     How long an MCP server may take to connect, list its tools or
+                                     answer one tool call.                         [default 30]
               HEXAFLOW_OUTBOUND_ALLOW, HEXAFLOW_OUTBOUND_DENY
                                      Addresses, ranges or host names a workflow's requests may (not) reach;
                                      loopback, link-local and private networks are closed by default.
@@ -102,7 +120,23 @@ final class CommandLine {
         record ImportCampusData(Configuration config, String dataSet, Path file) implements Command {
         }
 
-        record RunWorkflow(Path file, String inputs, String user, boolean stream) implements Command {
+        record RunWorkflow(Path file, String inputs, String user, boolean stream, Optional<Path> tools)
+                implements Command {
+        }
+
+        record ListTools(Configuration config) implements Command {
+        }
+
+        record RegisterMcpServer(Configuration config, McpServer server) implements Command {
+        }
+
+        record RemoveMcpServer(Configuration config, String name) implements Command {
+        }
+
+        record BindTool(Configuration config, ToolBinding binding) implements Command {
+        }
+
+        record UnbindTool(Configuration config, String provider, String tool) implements Command {
         }
 
         record ImportApp(Configuration config, Path file) implements Command {
@@ -187,6 +221,7 @@ final class CommandLine {
         }
         config = Configuration.fromEnvironment(environment);
         Map<String, String> remote = new java.util.HashMap<>();
+        List<String[]> toolFlags = new ArrayList<>();
         for (String[] flag : flags) {
             config = switch (flag[0]) {
                 case "--port" -> config.withPort(Configuration.port(flag[1], "--port"));
@@ -194,6 +229,10 @@ final class CommandLine {
                 case "--data-dir" -> config.withDataDir(Path.of(flag[1]));
                 case "--url", "--token", "--workflow-id" -> {
                     remote.put(flag[0], flag[1]);
+                    yield config;
+                }
+                case "--header", "--env", "--command", "--mcp" -> {
+                    toolFlags.add(flag);
                     yield config;
                 }
                 default -> throw new UsageException(flag[0] + " goes with the run command");
@@ -225,6 +264,12 @@ final class CommandLine {
             throw new UsageException(remote.keySet().iterator().next() + " goes with the backup and apps export "
                     + "commands");
         }
+        if (!words.isEmpty() && words.get(0).equals("tools")) {
+            return ToolsCommandLine.parse(words, toolFlags, config);
+        }
+        if (!toolFlags.isEmpty()) {
+            throw new UsageException(toolFlags.get(0)[0] + " goes with the tools commands");
+        }
         return command(words, config);
     }
 
@@ -246,19 +291,21 @@ final class CommandLine {
     }
 
     private static boolean isFlag(String name) {
-        return List.of("--port", "--host", "--data-dir", "--inputs", "--user", "--url", "--token", "--workflow-id")
-                .contains(name);
+        return List.of("--port", "--host", "--data-dir", "--inputs", "--user", "--url", "--token", "--workflow-id",
+                "--tools", "--header", "--env", "--command", "--mcp").contains(name);
     }
 
     private static Command runCommand(List<String> words, List<String[]> flags, boolean stream) {
         if (words.size() != 2) {
             throw new UsageException("run takes one DSL file: hexaflow run FILE.yml [--inputs JSON] [--user U] "
-                    + "[--stream]");
+                    + "[--stream] [--tools BINDINGS.yml]");
         }
         String inputs = "{}";
         String user = "cli";
+        Optional<Path> tools = Optional.empty();
         for (String[] flag : flags) {
             switch (flag[0]) {
+                case "--tools" -> tools = Optional.of(Path.of(flag[1]));
                 case "--inputs" -> inputs = flag[1];
                 case "--user" -> user = flag[1];
                 default -> throw new UsageException(flag[0] + " does not go with the run command");
@@ -267,7 +314,7 @@ final class CommandLine {
         if (user.isBlank()) {
             throw new UsageException("--user must not be empty");
         }
-        return new Command.RunWorkflow(Path.of(words.get(1)), inputs, user, stream);
+        return new Command.RunWorkflow(Path.of(words.get(1)), inputs, user, stream, tools);
     }
 
     private static Command command(List<String> words, Configuration config) {

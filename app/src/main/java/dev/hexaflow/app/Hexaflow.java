@@ -8,6 +8,7 @@ import dev.hexaflow.adapters.http.admin.AdminAppRoutes;
 import dev.hexaflow.adapters.http.admin.AdminAuthorization;
 import dev.hexaflow.adapters.http.admin.AdminBackupRoutes;
 import dev.hexaflow.adapters.http.admin.AdminCampusRoutes;
+import dev.hexaflow.adapters.http.admin.AdminToolRoutes;
 import dev.hexaflow.adapters.http.campus.CampusFeedRoutes;
 import dev.hexaflow.adapters.http.webapp.WebAppRoutes;
 import dev.hexaflow.adapters.http.workflow.ServiceApiCors;
@@ -98,6 +99,7 @@ public final class Hexaflow implements AutoCloseable {
                     new AppInfoRoutes(workflows.describe),
                     new AdminAppRoutes(admin, workflows.importApp, workflows.listApps, workflows.publish,
                             workflows.exportDsl, workflows.keys, workflows.describe, workflows.updateSite),
+                    new AdminToolRoutes(admin, workflows.listTools, workflows.mcpServers, workflows.toolBindings),
                     new AdminBackupRoutes(admin, BackupModule.backups(storage, config.dataDir(), Clock.systemUTC()),
                             Clock.systemUTC()),
                     new WebAppRoutes(workflows.webApp));

@@ -106,6 +106,21 @@ public final class Main {
         if (command instanceof CommandLine.Command.SwitchSite switchSite) {
             return AppsCommands.switchSite(switchSite, out, err);
         }
+        if (command instanceof CommandLine.Command.ListTools list) {
+            return ToolsCommands.list(list, out);
+        }
+        if (command instanceof CommandLine.Command.RegisterMcpServer register) {
+            return ToolsCommands.register(register, out);
+        }
+        if (command instanceof CommandLine.Command.RemoveMcpServer remove) {
+            return ToolsCommands.remove(remove, out, err);
+        }
+        if (command instanceof CommandLine.Command.BindTool bind) {
+            return ToolsCommands.bind(bind, out, err);
+        }
+        if (command instanceof CommandLine.Command.UnbindTool unbind) {
+            return ToolsCommands.unbind(unbind, out, err);
+        }
         CommandLine.Command.ImportCampusData load = (CommandLine.Command.ImportCampusData) command;
         return importData(load, out, err);
     }

@@ -52,6 +52,14 @@ import dev.hexaflow.application.common.port.out.SecretGenerator;
 import dev.hexaflow.application.workflow.engine.WorkflowEngine;
 import dev.hexaflow.domain.net.IpAddress;
 import dev.hexaflow.domain.net.OutboundPolicy;
+import dev.hexaflow.adapters.persistence.jdbi.JdbiToolRegistryRepository;
+import dev.hexaflow.application.tool.port.in.ListToolsUseCase;
+import dev.hexaflow.application.tool.port.in.ManageMcpServersUseCase;
+import dev.hexaflow.application.tool.port.in.ManageToolBindingsUseCase;
+import dev.hexaflow.application.tool.service.ListToolsService;
+import dev.hexaflow.application.tool.service.ManageMcpServersService;
+import dev.hexaflow.application.tool.service.ManageToolBindingsService;
+import dev.hexaflow.application.tool.service.McpToolAddresses;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -106,6 +114,9 @@ final class WorkflowModule implements AutoCloseable {
     final DrainRunsUseCase drain;
     final ExportDslUseCase exportDsl;
     final RunRepository runs;
+    final ListToolsUseCase listTools;
+    final ManageMcpServersUseCase mcpServers;
+    final ManageToolBindingsUseCase toolBindings;
     private final JdbiEndUserRepository endUsers;
     final WorkflowEngine engine;
     private final JdbiUploadRepository uploads;
@@ -131,8 +142,13 @@ final class WorkflowModule implements AutoCloseable {
         this.runs = new JdbiRunRepository(jdbi, gate);
         this.endUsers = new JdbiEndUserRepository(jdbi, gate);
         this.outbound = new AtomicReference<>(config.engine().outbound());
+        JdbiToolRegistryRepository tools = new JdbiToolRegistryRepository(jdbi);
         this.engine = Engines.standard(config.engine(), remote -> new UploadedFileContents(uploads, blobStore,
-                remote), outbound::get, codeRunners::add);
+                remote), outbound::get, new McpToolAddresses(tools)::find, codeRunners::add,
+                java.util.function.UnaryOperator.identity());
+        this.listTools = new ListToolsService(tools, java.util.List.of());
+        this.mcpServers = new ManageMcpServersService(tools);
+        this.toolBindings = new ManageToolBindingsService(tools);
         JdbiAppRepository apps = new JdbiAppRepository(jdbi);
         JdbiWorkflowVersionRepository versions = new JdbiWorkflowVersionRepository(jdbi);
         JdbiAppKeyRepository keys = new JdbiAppKeyRepository(jdbi);
@@ -188,7 +204,7 @@ final class WorkflowModule implements AutoCloseable {
                 try {
                     runner.close();
                 } catch (Exception e) {
-                    LOG.warn("A code runner did not close: {}", e.toString());
+                    LOG.warn("A code runner or tool runner did not close: {}", e.toString());
                 }
             }
         }

@@ -6,6 +6,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hexaflow.adapters.dsl.YamlWorkflowDslReader;
 import dev.hexaflow.adapters.http.workflow.DifyWire;
+import dev.hexaflow.adapters.persistence.memory.InMemoryToolRegistryRepository;
+import dev.hexaflow.application.tool.service.McpToolAddresses;
 import dev.hexaflow.application.workflow.engine.InputFiles;
 import dev.hexaflow.application.workflow.engine.InvalidInputsException;
 import dev.hexaflow.application.workflow.engine.NodeUnavailableException;
@@ -21,6 +23,8 @@ import dev.hexaflow.domain.workflow.WorkflowRun;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -37,12 +41,32 @@ final class WorkflowRunCommand {
 
     static int execute(CommandLine.Command.RunWorkflow command, Map<String, String> environment, PrintStream out,
             PrintStream err) {
+        List<AutoCloseable> owned = new ArrayList<>();
+        try {
+            return run(command, out, err, environment, owned);
+        } finally {
+            for (AutoCloseable part : owned) {
+                try {
+                    part.close();
+                } catch (Exception e) {
+                    err.println("hexaflow: a part of the engine did not close: " + e);
+                }
+            }
+        }
+    }
+
+    private static int run(CommandLine.Command.RunWorkflow command, PrintStream out, PrintStream err,
+            Map<String, String> environment, List<AutoCloseable> owned) {
         Workflow workflow;
         WorkflowEngine engine;
         PreparedWorkflow prepared;
         try {
             workflow = new YamlWorkflowDslReader().read(Files.readAllBytes(command.file()));
-            engine = Engines.standard(EngineConfiguration.fromEnvironment(environment));
+            InMemoryToolRegistryRepository tools = new InMemoryToolRegistryRepository();
+            command.tools().ifPresent(file -> ToolBindingsFile.load(file, tools));
+            engine = Engines.standard(EngineConfiguration.fromEnvironment(environment), null,
+                    EngineConfiguration.fromEnvironment(environment)::outbound, new McpToolAddresses(tools)::find,
+                    owned::add, java.util.function.UnaryOperator.identity());
             prepared = engine.prepare(workflow);
         } catch (IOException e) {
             err.println("hexaflow: cannot read " + command.file() + ": " + e.getMessage());

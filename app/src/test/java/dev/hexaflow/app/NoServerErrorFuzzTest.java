@@ -220,7 +220,7 @@ class NoServerErrorFuzzTest {
     }
 
     /** What an operation takes as its body when it is called rightly. */
-    enum BodyKind { NONE, RUN, STOP, UPLOAD, DSL, SITE, CAMPUS_DATA }
+    enum BodyKind { NONE, RUN, STOP, UPLOAD, DSL, SITE, CAMPUS_DATA, MCP_SERVER, TOOL_BINDING }
 
     /** Which credential an operation takes. */
     enum Auth { APP, ADMIN, NONE }
@@ -249,6 +249,11 @@ class NoServerErrorFuzzTest {
             new Operation("POST", "/admin/campus/keys", BodyKind.NONE, Auth.ADMIN),
             new Operation("POST", "/admin/campus/keys/{garbage}/ban", BodyKind.NONE, Auth.ADMIN),
             new Operation("PUT", "/admin/campus/{dataSet}", BodyKind.CAMPUS_DATA, Auth.ADMIN),
+            new Operation("GET", "/admin/tools", BodyKind.NONE, Auth.ADMIN),
+            new Operation("PUT", "/admin/tools/servers/{toolServer}", BodyKind.MCP_SERVER, Auth.ADMIN),
+            new Operation("DELETE", "/admin/tools/servers/{toolServer}", BodyKind.NONE, Auth.ADMIN),
+            new Operation("PUT", "/admin/tools/bindings", BodyKind.TOOL_BINDING, Auth.ADMIN),
+            new Operation("DELETE", "/admin/tools/bindings{toolQuery}", BodyKind.NONE, Auth.ADMIN),
             new Operation("GET", "/v2/{service}/{resource}.{format}", BodyKind.NONE, Auth.NONE),
             new Operation("GET", "/v2/{garbage}", BodyKind.NONE, Auth.NONE),
             new Operation("GET", "/apps/{site}", BodyKind.NONE, Auth.NONE),
@@ -319,6 +324,9 @@ class NoServerErrorFuzzTest {
                 .replace("{format}", wrong ? odd(text, random) : pick(random, List.of("json", "xml", "ics", "csv")))
                 .replace("{site}", wrong ? odd(text, random)
                         : pick(random, List.of(known.siteA(), "x" + known.siteA())))
+                .replace("{toolServer}", wrong ? odd(text, random) : pick(random, List.of("calc", "local", "x")))
+                .replace("{toolQuery}", wrong ? "?provider=" + encode(text) + "&tool=" + encode(text)
+                        : pick(random, List.of("?provider=jina&tool=reader", "?provider=jina", "")))
                 .replace("{garbage}", odd(text, random));
     }
 
@@ -404,6 +412,9 @@ class NoServerErrorFuzzTest {
                     + "\"user\":\"fuzz\"}";
             case STOP -> "{\"user\":\"fuzz\"}";
             case DSL -> known.dsl();
+            case MCP_SERVER -> "{\"url\":\"http://127.0.0.1:9/mcp\",\"headers\":{\"X-Api-Key\":\"k\"}}";
+            case TOOL_BINDING -> "{\"provider\":\"jina\",\"tool\":\"reader\",\"mcp\":{\"server\":\"calc\","
+                    + "\"tool\":\"read\"}}";
             case SITE -> "{\"title\":\"Echo\",\"description\":\"Says back\",\"default_language\":\"en-US\"}";
             case CAMPUS_DATA -> contentType.equals("text/csv") ? "date,holiday\n2027-01-01,New Year's Day\n"
                     : "[{\"date\":\"2027-01-01\",\"name\":\"New Year's Day\"}]";

@@ -13,13 +13,14 @@ import java.util.Optional;
  * How the workflow engine is set up, from HEXAFLOW_* variables: the model endpoint and its key, model names
  * mapped per provider, the python executable, the limits of runs, code and template renders, and the speech model
  * (the same endpoint's /audio/speech), and the outbound policy: which addresses a workflow's requests may reach
- * (HEXAFLOW_OUTBOUND_ALLOW and HEXAFLOW_OUTBOUND_DENY, comma-separated addresses, CIDR ranges or host names).
+ * (HEXAFLOW_OUTBOUND_ALLOW and HEXAFLOW_OUTBOUND_DENY, comma-separated addresses, CIDR ranges or host names), and
+ * how long a tool served elsewhere (over MCP) may take to answer (HEXAFLOW_TOOL_TIMEOUT_SECONDS).
  *
  * @param models {@code provider=model} or {@code provider/name=model} pairs, {@code *} for every provider
  */
 public record EngineConfiguration(Optional<URI> llmBaseUrl, Optional<String> llmApiKey, Map<String, String> models,
         String python, int maxSteps, Duration maxRunTime, Duration codeTimeout, String ttsModel,
-        OutboundPolicy outbound, int maxTemplateLoops) {
+        OutboundPolicy outbound, int maxTemplateLoops, Duration toolTimeout) {
 
     public EngineConfiguration {
         models = Map.copyOf(models);
@@ -42,12 +43,13 @@ public record EngineConfiguration(Optional<URI> llmBaseUrl, Optional<String> llm
                 env.getOrDefault("HEXAFLOW_TTS_MODEL", "tts-1"),
                 outbound(env.getOrDefault("HEXAFLOW_OUTBOUND_ALLOW", ""),
                         env.getOrDefault("HEXAFLOW_OUTBOUND_DENY", "")),
-                number(env, "HEXAFLOW_TEMPLATE_MAX_LOOPS", EngineSettings.DEFAULTS.maxTemplateLoops()));
+                number(env, "HEXAFLOW_TEMPLATE_MAX_LOOPS", EngineSettings.DEFAULTS.maxTemplateLoops()),
+                Duration.ofSeconds(number(env, "HEXAFLOW_TOOL_TIMEOUT_SECONDS", 30)));
     }
 
     public EngineConfiguration withLlm(URI baseUrl, String apiKey) {
         return new EngineConfiguration(Optional.of(baseUrl), Optional.ofNullable(apiKey), models, python, maxSteps,
-                maxRunTime, codeTimeout, ttsModel, outbound, maxTemplateLoops);
+                maxRunTime, codeTimeout, ttsModel, outbound, maxTemplateLoops, toolTimeout);
     }
 
     private static OutboundPolicy outbound(String allow, String deny) {

@@ -13,13 +13,18 @@ import dev.hexaflow.adapters.nodes.template.JinjavaTemplateRenderer;
 import dev.hexaflow.adapters.nodes.tool.JdkTimeToolRunner;
 import dev.hexaflow.adapters.nodes.tool.JsonPathToolRunner;
 import dev.hexaflow.adapters.nodes.tool.JsoupWebscraperToolRunner;
+import dev.hexaflow.adapters.nodes.tool.mcp.McpSdkToolRunner;
 import dev.hexaflow.application.workflow.engine.EngineSettings;
 import dev.hexaflow.application.workflow.engine.WorkflowEngine;
 import dev.hexaflow.application.workflow.nodes.StandardNodes;
 import dev.hexaflow.application.workflow.port.out.FileContents;
+import dev.hexaflow.domain.tool.McpToolAddress;
+import dev.hexaflow.domain.tool.ToolRef;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import dev.hexaflow.domain.net.OutboundPolicy;
 import dev.hexaflow.application.common.TimeOrderedIds;
@@ -55,6 +60,14 @@ public final class Engines {
     public static WorkflowEngine standard(EngineConfiguration config, java.util.function.UnaryOperator<FileContents> uploads,
             Supplier<OutboundPolicy> outbound, java.util.function.Consumer<AutoCloseable> owned,
             java.util.function.UnaryOperator<StandardNodes.Services> plugs) {
+        return standard(config, uploads, outbound, tool -> Optional.empty(), owned, plugs);
+    }
+
+    /** As above, with the tools that run over MCP: where each runs (the tool registry's bindings and servers). */
+    public static WorkflowEngine standard(EngineConfiguration config, java.util.function.UnaryOperator<FileContents> uploads,
+            Supplier<OutboundPolicy> outbound, Function<ToolRef, Optional<McpToolAddress>> mcpTools,
+            java.util.function.Consumer<AutoCloseable> owned,
+            java.util.function.UnaryOperator<StandardNodes.Services> plugs) {
         OutboundExchange exchange = new OutboundExchange(outbound);
         CodeLimits limits = new CodeLimits(config.codeTimeout(), CodeLimits.DEFAULTS.memoryBytes(),
                 CodeLimits.DEFAULTS.maxResultChars());
@@ -65,13 +78,16 @@ public final class Engines {
                 limits);
         owned.accept(javascript);
         owned.accept(python);
+        McpSdkToolRunner mcp = new McpSdkToolRunner(mcpTools, exchange, config.toolTimeout());
+        owned.accept(mcp);
         StandardNodes.Services services = StandardNodes.Services.none()
                 .withTemplates(new JinjavaTemplateRenderer())
                 .withCodeRunners(List.of(javascript, python))
                 .withHttp(new JdkHttpRequester(exchange))
                 .withModels(models)
                 .withDocuments(files(exchange, uploads), new PdfBoxDocumentTextExtractor())
-                .withTools(List.of(new JdkTimeToolRunner(Clock.systemUTC()), new JsonPathToolRunner(),
+                // An operator's binding (MCP) comes first: it wins over a built-in of the same name.
+                .withTools(List.of(mcp, new JdkTimeToolRunner(Clock.systemUTC()), new JsonPathToolRunner(),
                         new JsoupWebscraperToolRunner(exchange, Duration.ofSeconds(30), 10L * 1024 * 1024)));
         services = plugs.apply(services);
         EngineSettings settings = EngineSettings.DEFAULTS.withMaxSteps(config.maxSteps())

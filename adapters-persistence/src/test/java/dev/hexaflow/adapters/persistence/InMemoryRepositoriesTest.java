@@ -8,6 +8,7 @@ import dev.hexaflow.adapters.persistence.memory.InMemoryCampusKeyRepository;
 import dev.hexaflow.adapters.persistence.memory.InMemoryEndUserRepository;
 import dev.hexaflow.adapters.persistence.memory.InMemoryRunRepository;
 import dev.hexaflow.adapters.persistence.memory.InMemoryUploadRepository;
+import dev.hexaflow.adapters.persistence.memory.InMemoryToolRegistryRepository;
 import dev.hexaflow.adapters.persistence.memory.InMemoryWorkflowVersionRepository;
 import dev.hexaflow.application.app.port.out.AppKeyRepository;
 import dev.hexaflow.application.app.port.out.AppRepository;
@@ -18,6 +19,7 @@ import dev.hexaflow.application.app.port.out.UploadRepository;
 import dev.hexaflow.application.app.port.out.WorkflowVersionRepository;
 import dev.hexaflow.application.campus.port.out.CampusDataRepository;
 import dev.hexaflow.application.campus.port.out.CampusKeyRepository;
+import dev.hexaflow.application.tool.port.out.ToolRegistryRepository;
 import org.junit.jupiter.api.Nested;
 
 /** The in-memory adapters against the contracts of their ports. */
@@ -121,6 +123,16 @@ class InMemoryRepositoriesTest {
         @Override
         protected BlobStore store() {
             return store;
+        }
+    }
+
+    @Nested
+    class Tools extends ToolRegistryRepositoryContract {
+        private final ToolRegistryRepository repository = new InMemoryToolRegistryRepository();
+
+        @Override
+        protected ToolRegistryRepository repository() {
+            return repository;
         }
     }
 }

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.hexaflow.adapters.persistence.jdbi.JdbiCampusDataRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiCampusKeyRepository;
+import dev.hexaflow.adapters.persistence.jdbi.JdbiToolRegistryRepository;
 import dev.hexaflow.application.campus.port.out.CampusDataRepository;
 import dev.hexaflow.application.campus.port.out.CampusKeyRepository;
+import dev.hexaflow.application.tool.port.out.ToolRegistryRepository;
 import dev.hexaflow.domain.campus.CampusKey;
 import dev.hexaflow.domain.campus.FeedMethod;
 import dev.hexaflow.domain.campus.Holiday;
@@ -42,6 +44,16 @@ class JdbiRepositoriesTest {
         @AfterEach
         void stopCounting() {
             repository.close();
+        }
+    }
+
+    @Nested
+    class Tools extends ToolRegistryRepositoryContract {
+        private final ToolRegistryRepository repository = new JdbiToolRegistryRepository(database.jdbi());
+
+        @Override
+        protected ToolRegistryRepository repository() {
+            return repository;
         }
     }
 

@@ -121,7 +121,7 @@ public final class ToolNode implements NodeExecutor {
 
     private Optional<ToolRunner> runnerOf(ToolRef tool) {
         for (ToolRunner runner : runners) {
-            if (runner.describe(tool).isPresent()) {
+            if (runner.runs(tool)) {
                 return Optional.of(runner);
             }
         }

@@ -18,6 +18,14 @@ public interface ToolRunner {
     Optional<ToolDescription> describe(ToolRef tool);
 
     /**
+     * Whether this runner runs the tool, answered at once: a runner that must ask a server to describe a tool
+     * (MCP) answers from its bindings alone, so that an import never waits on a server.
+     */
+    default boolean runs(ToolRef tool) {
+        return describe(tool).isPresent();
+    }
+
+    /**
      * Runs the tool once with its arguments (already resolved from the variable pool), within the runner's time
      * limit and until {@code stop}.
      *

@@ -1,0 +1,290 @@
+package dev.hexaflow.adapters.http.admin;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hexaflow.adapters.http.JsonResponses;
+import dev.hexaflow.adapters.http.RouteGroup;
+import dev.hexaflow.application.tool.port.in.BindToolCommand;
+import dev.hexaflow.application.tool.port.in.ListToolsUseCase;
+import dev.hexaflow.application.tool.port.in.ManageMcpServersUseCase;
+import dev.hexaflow.application.tool.port.in.ManageToolBindingsUseCase;
+import dev.hexaflow.application.tool.port.in.RegisterMcpServerCommand;
+import dev.hexaflow.application.tool.port.in.ToolRegistryException;
+import dev.hexaflow.application.tool.port.in.UnbindToolCommand;
+import dev.hexaflow.domain.tool.McpServer;
+import dev.hexaflow.domain.tool.ToolBinding;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import io.javalin.http.Handler;
+import java.io.IOException;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Tool administration: list the built-ins, MCP servers and bindings; register and remove servers; bind and unbind
+ * tools. Header and environment values go in and are never shown back: a server is listed with their names only.
+ */
+public final class AdminToolRoutes implements RouteGroup {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final AdminAuthorization admin;
+    private final ListToolsUseCase listTools;
+    private final ManageMcpServersUseCase servers;
+    private final ManageToolBindingsUseCase bindings;
+
+    public AdminToolRoutes(AdminAuthorization admin, ListToolsUseCase listTools, ManageMcpServersUseCase servers,
+            ManageToolBindingsUseCase bindings) {
+        this.admin = admin;
+        this.listTools = listTools;
+        this.servers = servers;
+        this.bindings = bindings;
+    }
+
+    @Override
+    public void addTo(RoutesConfig routes) {
+        routes.get("/admin/tools", guarded(this::list));
+        routes.put("/admin/tools/servers/{name}", guarded(this::registerServer));
+        routes.delete("/admin/tools/servers/{name}", guarded(this::removeServer));
+        routes.put("/admin/tools/bindings", guarded(this::bind));
+        routes.delete("/admin/tools/bindings", guarded(this::unbind));
+    }
+
+    /** A body or parameter that cannot be taken, with what to send instead. */
+    private static final class BadRequest extends RuntimeException {
+        private final String code;
+
+        BadRequest(String code, String message) {
+            super(message);
+            this.code = code;
+        }
+    }
+
+    /** The admin token, then the handler; every refusal in the JSON error shape. */
+    private Handler guarded(Handler handler) {
+        return admin.require(ctx -> {
+            try {
+                handler.handle(ctx);
+            } catch (BadRequest e) {
+                JsonResponses.error(ctx, 400, e.code, e.getMessage());
+            } catch (ToolRegistryException e) {
+                switch (e.reason()) {
+                    case NOT_FOUND -> JsonResponses.error(ctx, 404, "not_found", e.getMessage());
+                    case IN_USE -> JsonResponses.error(ctx, 409, "in_use", e.getMessage());
+                    case INVALID -> JsonResponses.error(ctx, 400, "invalid_param", e.getMessage());
+                }
+            }
+        });
+    }
+
+    /** A server as listed: where it is and the names of its secrets, not their values. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record ServerBody(String name, String transport, String url, List<String> headers, List<String> command,
+            List<String> env) {
+
+        static ServerBody of(McpServer server) {
+            if (server.endpoint() instanceof McpServer.StreamableHttp http) {
+                return new ServerBody(server.name(), "streamable_http", http.url().toString(),
+                        http.headers().keySet().stream().sorted().toList(), null, null);
+            }
+            McpServer.Stdio stdio = (McpServer.Stdio) server.endpoint();
+            return new ServerBody(server.name(), "stdio", null, null, stdio.command(),
+                    stdio.env().keySet().stream().sorted().toList());
+        }
+    }
+
+    /** A binding as listed and as answered. */
+    record BindingBody(String provider, String tool, McpTarget mcp) {
+
+        static BindingBody of(ToolBinding binding) {
+            ToolBinding.McpTool target = (ToolBinding.McpTool) binding.target();
+            return new BindingBody(binding.provider(), binding.tool(), new McpTarget(target.server(), target.tool()));
+        }
+    }
+
+    /** An MCP server's tool a binding points at. */
+    record McpTarget(String server, String tool) {
+    }
+
+    /** The whole catalogue. */
+    record Catalogue(List<String> builtin, List<ServerBody> servers, List<BindingBody> bindings) {
+    }
+
+    private void list(Context ctx) {
+        ListToolsUseCase.ToolCatalogue catalogue = listTools.list();
+        json(ctx, 200, new Catalogue(catalogue.builtIns(), catalogue.servers().stream().map(ServerBody::of).toList(),
+                catalogue.bindings().stream().map(BindingBody::of).toList()));
+    }
+
+    /** {@code {"url", "headers"}} for Streamable HTTP, {@code {"command", "env"}} for stdio. */
+    private void registerServer(Context ctx) {
+        JsonNode body = object(ctx);
+        only(body, Set.of("url", "headers", "command", "env"));
+        boolean http = body.has("url");
+        if (http == body.has("command")) {
+            throw new BadRequest("invalid_param", "Send either {\"url\": ..., \"headers\": {...}} for a Streamable "
+                    + "HTTP server or {\"command\": [...], \"env\": {...}} for a stdio one");
+        }
+        McpServer server;
+        try {
+            McpServer.Endpoint endpoint;
+            if (http) {
+                if (body.has("env")) {
+                    throw new BadRequest("invalid_param", "env goes with command, not with url");
+                }
+                endpoint = new McpServer.StreamableHttp(url(text(body, "url")), texts(body, "headers"));
+            } else {
+                if (body.has("headers")) {
+                    throw new BadRequest("invalid_param", "headers go with url, not with command");
+                }
+                endpoint = new McpServer.Stdio(list(body, "command"), texts(body, "env"));
+            }
+            server = new McpServer(ctx.pathParam("name"), endpoint);
+        } catch (IllegalArgumentException e) {
+            throw new BadRequest("invalid_param", e.getMessage());
+        }
+        boolean isNew = servers.register(new RegisterMcpServerCommand(server));
+        json(ctx, isNew ? 201 : 200, ServerBody.of(server));
+    }
+
+    private void removeServer(Context ctx) {
+        servers.remove(ctx.pathParam("name"));
+        json(ctx, 200, Map.of("result", "success"));
+    }
+
+    /** {@code {"provider", "tool", "mcp": {"server", "tool"}}}; the openapi and app kinds are not served yet. */
+    private void bind(Context ctx) {
+        JsonNode body = object(ctx);
+        only(body, Set.of("provider", "tool", "mcp", "openapi", "app"));
+        if (body.has("openapi") || body.has("app")) {
+            throw new BadRequest("not_supported", "Binding a tool to " + (body.has("openapi")
+                    ? "an OpenAPI operation" : "an app") + " is not supported yet; bind it to an MCP server's tool "
+                    + "with {\"mcp\": {\"server\": ..., \"tool\": ...}}");
+        }
+        if (!body.has("mcp") || !body.get("mcp").isObject()) {
+            throw new BadRequest("invalid_param", "Send {\"provider\": ..., \"tool\": ..., \"mcp\": {\"server\": ..., "
+                    + "\"tool\": ...}}");
+        }
+        JsonNode mcp = body.get("mcp");
+        only(mcp, Set.of("server", "tool"));
+        ToolBinding binding;
+        try {
+            binding = new ToolBinding(text(body, "provider"), text(body, "tool"),
+                    new ToolBinding.McpTool(text(mcp, "server"), text(mcp, "tool")));
+        } catch (IllegalArgumentException e) {
+            throw new BadRequest("invalid_param", e.getMessage());
+        }
+        boolean isNew = bindings.bind(new BindToolCommand(binding));
+        json(ctx, isNew ? 201 : 200, BindingBody.of(binding));
+    }
+
+    /** The tool by {@code ?provider=&tool=}, or by a body {@code {"provider", "tool"}}. */
+    private void unbind(Context ctx) {
+        String provider = ctx.queryParam("provider");
+        String tool = ctx.queryParam("tool");
+        if (provider == null && tool == null && ctx.bodyAsBytes().length > 0) {
+            JsonNode body = object(ctx);
+            only(body, Set.of("provider", "tool"));
+            provider = text(body, "provider");
+            tool = text(body, "tool");
+        }
+        UnbindToolCommand command;
+        try {
+            command = new UnbindToolCommand(provider, tool);
+        } catch (IllegalArgumentException e) {
+            throw new BadRequest("invalid_param", "Name the tool to unbind: ?provider=...&tool=... (" + e.getMessage()
+                    + ")");
+        }
+        bindings.unbind(command);
+        json(ctx, 200, Map.of("result", "success"));
+    }
+
+    private static JsonNode object(Context ctx) {
+        JsonNode body;
+        try {
+            body = JSON.readTree(ctx.bodyAsBytes());
+        } catch (IOException e) {
+            body = null;
+        }
+        if (body == null || !body.isObject()) {
+            throw new BadRequest("invalid_param", "Send a JSON object");
+        }
+        return body;
+    }
+
+    private static void only(JsonNode object, Set<String> fields) {
+        for (Iterator<String> names = object.fieldNames(); names.hasNext();) {
+            String name = names.next();
+            if (!fields.contains(name)) {
+                throw new BadRequest("invalid_param", "Unknown field '" + name + "'; the fields are "
+                        + String.join(", ", fields.stream().sorted().toList()));
+            }
+        }
+    }
+
+    private static String text(JsonNode object, String field) {
+        JsonNode value = object.get(field);
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (!value.isTextual()) {
+            throw new BadRequest("invalid_param", field + " must be text");
+        }
+        return value.asText();
+    }
+
+    private static URI url(String text) {
+        if (text == null) {
+            throw new BadRequest("invalid_param", "url must be an http or https URL");
+        }
+        try {
+            return new URI(text.strip());
+        } catch (java.net.URISyntaxException e) {
+            throw new BadRequest("invalid_param", "url is not a URL: " + e.getMessage());
+        }
+    }
+
+    private static List<String> list(JsonNode object, String field) {
+        JsonNode value = object.get(field);
+        if (value == null || !value.isArray()) {
+            throw new BadRequest("invalid_param", field + " must be a list of texts: the program, then its arguments");
+        }
+        List<String> items = new ArrayList<>();
+        for (JsonNode item : value) {
+            if (!item.isTextual()) {
+                throw new BadRequest("invalid_param", field + " must be a list of texts");
+            }
+            items.add(item.asText());
+        }
+        return items;
+    }
+
+    private static Map<String, String> texts(JsonNode object, String field) {
+        JsonNode value = object.get(field);
+        Map<String, String> texts = new LinkedHashMap<>();
+        if (value == null || value.isNull()) {
+            return texts;
+        }
+        if (!value.isObject()) {
+            throw new BadRequest("invalid_param", field + " must be an object of texts");
+        }
+        for (Iterator<Map.Entry<String, JsonNode>> fields = value.fields(); fields.hasNext();) {
+            Map.Entry<String, JsonNode> entry = fields.next();
+            if (!entry.getValue().isTextual()) {
+                throw new BadRequest("invalid_param", field + ": the value of " + entry.getKey() + " must be text");
+            }
+            texts.put(entry.getKey(), entry.getValue().asText());
+        }
+        return texts;
+    }
+
+    private static void json(Context ctx, int status, Object body) {
+        ctx.status(status).contentType("application/json").result(JsonResponses.json(body));
+    }
+}

@@ -1,0 +1,65 @@
+package dev.hexaflow.adapters.nodes.tool.mcp;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hexaflow.application.workflow.port.out.ToolRunner.ToolException;
+import dev.hexaflow.domain.tool.McpToolAddress;
+import dev.hexaflow.domain.tool.ToolMessage;
+import io.modelcontextprotocol.spec.McpSchema;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * An MCP tool's answer as the tool messages Dify makes of it (core/tools/mcp_tool/tool.py): a text that is a JSON
+ * object is a JSON message, a JSON list gives one per object in it, any other text is text; the structured
+ * content's fields are variables. An answer marked as an error fails the call with its text.
+ */
+final class McpToolResults {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private McpToolResults() {
+    }
+
+    static List<ToolMessage> messages(McpToolAddress address, McpSchema.CallToolResult result) {
+        List<McpSchema.Content> content = result.content() == null ? List.of() : result.content();
+        if (Boolean.TRUE.equals(result.isError())) {
+            String text = content.stream().filter(McpSchema.TextContent.class::isInstance)
+                    .map(part -> ((McpSchema.TextContent) part).text()).collect(Collectors.joining("\n"));
+            throw new ToolException("The MCP tool " + address.tool() + " of server " + address.server().name()
+                    + " answered an error: " + (text.isBlank() ? "(no message)" : text));
+        }
+        List<ToolMessage> messages = new ArrayList<>();
+        for (McpSchema.Content part : content) {
+            if (part instanceof McpSchema.TextContent text) {
+                messages.addAll(text(text.text()));
+            } else if (part instanceof McpSchema.EmbeddedResource embedded
+                    && embedded.resource() instanceof McpSchema.TextResourceContents resource) {
+                messages.add(new ToolMessage.Text(resource.text()));
+            }
+        }
+        if (result.structuredContent() instanceof Map<?, ?> structured) {
+            structured.forEach((name, value) -> messages.add(new ToolMessage.Variable(String.valueOf(name), value)));
+        }
+        return messages;
+    }
+
+    private static List<ToolMessage> text(String text) {
+        Object parsed;
+        try {
+            parsed = JSON.readValue(text, Object.class);
+        } catch (JsonProcessingException e) {
+            return List.of(new ToolMessage.Text(text));
+        }
+        if (parsed instanceof Map<?, ?>) {
+            return List.of(new ToolMessage.Json(parsed));
+        }
+        if (parsed instanceof List<?> list && list.stream().anyMatch(Map.class::isInstance)) {
+            return list.stream().filter(Map.class::isInstance).<ToolMessage>map(ToolMessage.Json::new).toList();
+        }
+        // Dify writes any other JSON value as Python's str() of it; its text is the closest here.
+        return List.of(new ToolMessage.Text(text.strip()));
+    }
+}

@@ -1,0 +1,125 @@
+package dev.hexaflow.adapters.persistence.jdbi;
+
+import dev.hexaflow.application.tool.port.out.ToolRegistryRepository;
+import dev.hexaflow.domain.tool.McpServer;
+import dev.hexaflow.domain.tool.ToolBinding;
+import java.net.URI;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jdbi.v3.core.Jdbi;
+
+/**
+ * MCP servers in {@code mcp_server} (the transport, then the URL and headers, or the command and environment, as
+ * JSON text) and bindings in {@code tool_binding} (the kind of target, then its columns).
+ */
+public final class JdbiToolRegistryRepository implements ToolRegistryRepository {
+
+    private static final String HTTP = "http";
+    private static final String STDIO = "stdio";
+    private static final String MCP = "mcp";
+
+    private final Jdbi jdbi;
+
+    public JdbiToolRegistryRepository(Jdbi jdbi) {
+        this.jdbi = jdbi;
+    }
+
+    @Override
+    public void saveServer(McpServer server) {
+        boolean http = server.endpoint() instanceof McpServer.StreamableHttp;
+        McpServer.StreamableHttp url = http ? (McpServer.StreamableHttp) server.endpoint() : null;
+        McpServer.Stdio process = http ? null : (McpServer.Stdio) server.endpoint();
+        jdbi.useHandle(handle -> handle.createUpdate("MERGE INTO mcp_server (name, transport, url, headers, command, "
+                + "env) KEY (name) VALUES (:name, :transport, :url, :headers, :command, :env)")
+                .bind("name", server.name())
+                .bind("transport", http ? HTTP : STDIO)
+                .bind("url", http ? url.url().toString() : null)
+                .bind("headers", http ? JsonColumns.write(new LinkedHashMap<>(url.headers())) : null)
+                .bind("command", http ? null : JsonColumns.write(process.command()))
+                .bind("env", http ? null : JsonColumns.write(new LinkedHashMap<>(process.env())))
+                .execute());
+    }
+
+    @Override
+    public boolean removeServer(String name) {
+        return jdbi.withHandle(handle -> handle.createUpdate("DELETE FROM mcp_server WHERE name = :name")
+                .bind("name", name).execute()) > 0;
+    }
+
+    @Override
+    public Optional<McpServer> server(String name) {
+        return jdbi.withHandle(handle -> handle.createQuery("SELECT * FROM mcp_server WHERE name = :name")
+                .bind("name", name).map((rs, ctx) -> server(rs)).findOne());
+    }
+
+    @Override
+    public List<McpServer> servers() {
+        return jdbi.withHandle(handle -> handle.createQuery("SELECT * FROM mcp_server ORDER BY name")
+                .map((rs, ctx) -> server(rs)).list());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static McpServer server(ResultSet rs) throws SQLException {
+        String name = rs.getString("name");
+        if (HTTP.equals(rs.getString("transport"))) {
+            return new McpServer(name, new McpServer.StreamableHttp(URI.create(rs.getString("url")),
+                    texts(JsonColumns.readMap(rs.getString("headers")))));
+        }
+        List<Object> command = (List<Object>) JsonColumns.read(rs.getString("command"));
+        return new McpServer(name, new McpServer.Stdio(command.stream().map(String::valueOf).toList(),
+                texts(JsonColumns.readMap(rs.getString("env")))));
+    }
+
+    private static Map<String, String> texts(Map<String, Object> map) {
+        Map<String, String> texts = new LinkedHashMap<>();
+        if (map != null) {
+            map.forEach((name, value) -> texts.put(name, String.valueOf(value)));
+        }
+        return texts;
+    }
+
+    @Override
+    public void saveBinding(ToolBinding binding) {
+        ToolBinding.McpTool target = (ToolBinding.McpTool) binding.target();
+        jdbi.useHandle(handle -> handle.createUpdate("MERGE INTO tool_binding (provider, tool, kind, mcp_server, "
+                + "mcp_tool) KEY (provider, tool) VALUES (:provider, :tool, :kind, :server, :mcp_tool)")
+                .bind("provider", binding.provider())
+                .bind("tool", binding.tool())
+                .bind("kind", MCP)
+                .bind("server", target.server())
+                .bind("mcp_tool", target.tool())
+                .execute());
+    }
+
+    @Override
+    public boolean removeBinding(String provider, String tool) {
+        return jdbi.withHandle(handle -> handle.createUpdate("DELETE FROM tool_binding WHERE provider = :provider "
+                + "AND tool = :tool").bind("provider", provider).bind("tool", tool).execute()) > 0;
+    }
+
+    @Override
+    public Optional<ToolBinding> binding(String provider, String tool) {
+        return jdbi.withHandle(handle -> handle.createQuery("SELECT * FROM tool_binding WHERE provider = :provider "
+                + "AND tool = :tool").bind("provider", provider).bind("tool", tool)
+                .map((rs, ctx) -> binding(rs)).findOne());
+    }
+
+    @Override
+    public List<ToolBinding> bindings() {
+        return jdbi.withHandle(handle -> handle.createQuery("SELECT * FROM tool_binding ORDER BY provider, tool")
+                .map((rs, ctx) -> binding(rs)).list());
+    }
+
+    private static ToolBinding binding(ResultSet rs) throws SQLException {
+        String kind = rs.getString("kind");
+        if (!MCP.equals(kind)) {
+            throw new IllegalStateException("tool_binding holds a binding of unknown kind '" + kind + "'");
+        }
+        return new ToolBinding(rs.getString("provider"), rs.getString("tool"),
+                new ToolBinding.McpTool(rs.getString("mcp_server"), rs.getString("mcp_tool")));
+    }
+}

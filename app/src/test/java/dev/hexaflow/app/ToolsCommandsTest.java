@@ -1,0 +1,123 @@
+package dev.hexaflow.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.hexaflow.testing.SharedFolder;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code hexaflow tools ...} on a data dir, and the bindings file of {@code hexaflow run --tools}. */
+class ToolsCommandsTest {
+
+    @TempDir
+    Path dir;
+
+    private record Outcome(int exit, String out, String err) {
+    }
+
+    private Outcome tools(String... args) {
+        List<String> all = new ArrayList<>(List.of("tools"));
+        all.addAll(Arrays.asList(args));
+        all.addAll(List.of("--data-dir", dir.resolve("data").toString()));
+        return main(all.toArray(String[]::new));
+    }
+
+    private static Outcome main(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit = Main.run(args, Map.of(), new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Outcome(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void serversAndBindingsAreKeptAndListedWithoutTheirSecrets() {
+        assertThat(tools("server", "search", "https://mcp.example.com/mcp", "--header", "Authorization=Bearer sk-9")
+                .exit()).isZero();
+        assertThat(tools("server", "db", "--command", "npx -y @acme/db-mcp", "--env", "DB_PASSWORD=hunter2")
+                .exit()).isZero();
+        Outcome bound = tools("bind", "junjiem/db_query/db_query", "sql_execute", "--mcp", "db", "query");
+
+        Outcome listed = tools("list");
+
+        assertThat(bound.out()).contains("junjiem/db_query/db_query/sql_execute runs as the tool query of the MCP "
+                + "server db");
+        assertThat(listed.exit()).isZero();
+        assertThat(listed.out()).contains("search", "https://mcp.example.com/mcp", "headers: Authorization")
+                .contains("npx -y @acme/db-mcp", "env: DB_PASSWORD")
+                .contains("junjiem/db_query/db_query/sql_execute", "mcp db query")
+                .doesNotContain("sk-9").doesNotContain("hunter2");
+    }
+
+    @Test
+    void aServerInUseIsKeptUntilItsToolsAreUnbound() {
+        tools("server", "db", "--command", "mcp-db");
+        tools("bind", "langgenius/time/time", "current_time", "--mcp", "db", "now");
+
+        Outcome refused = tools("remove-server", "db");
+        Outcome unbound = tools("unbind", "time", "current_time");
+        Outcome removed = tools("remove-server", "db");
+
+        assertThat(refused.exit()).isEqualTo(Main.FAILED);
+        assertThat(refused.err()).contains("time/current_time").contains("unbind them first");
+        assertThat(unbound.exit()).isZero();
+        assertThat(removed.exit()).isZero();
+        assertThat(tools("list").out()).doesNotContain("mcp-db");
+    }
+
+    @Test
+    void bindingToAnUnknownServerOrUnbindingAnUnboundToolFails() {
+        Outcome bind = tools("bind", "jina", "reader", "--mcp", "ghost", "read");
+        Outcome unbind = tools("unbind", "jina", "reader");
+
+        assertThat(bind.exit()).isEqualTo(Main.FAILED);
+        assertThat(bind.err()).contains("No MCP server named 'ghost'");
+        assertThat(unbind.exit()).isEqualTo(Main.FAILED);
+        assertThat(unbind.err()).contains("jina/reader is not bound");
+    }
+
+    @Test
+    void wrongUsageIsRefusedWithExit2AndNothingKept() {
+        assertThat(tools("server", "x", "ftp://a/mcp").err()).contains("url");
+        assertThat(tools("server", "x", "http://a/mcp", "--header", "novalue").exit()).isEqualTo(Main.USAGE);
+        assertThat(tools("server", "bad name", "http://a/mcp").exit()).isEqualTo(Main.USAGE);
+        assertThat(tools("bind", "jina", "reader").exit()).isEqualTo(Main.USAGE);
+        assertThat(tools("frobnicate").err()).contains("unknown tools command");
+        assertThat(main("apps", "list", "--mcp", "x").exit()).isEqualTo(Main.USAGE);
+        assertThat(tools("list").out()).doesNotContain("http://a/mcp");
+    }
+
+    @Test
+    void aRunsBindingsFileIsReadThroughTheSameChecksAndABadOneIsRefusedWithExit2() throws Exception {
+        Path good = Files.writeString(dir.resolve("tools.yml"), """
+                servers:
+                  calc: {url: "http://127.0.0.1:9/mcp", headers: {X-Api-Key: k}}
+                  db: {command: [mcp-db, --read-only], env: {DB_PASSWORD: p}}
+                bindings:
+                  - {provider: junjiem/db_query/db_query, tool: sql_execute, mcp: {server: db, tool: query}}
+                """);
+        Path bad = Files.writeString(dir.resolve("bad.yml"), """
+                bindings:
+                  - {provider: jina, tool: reader, mcp: {server: ghost, tool: read}}
+                """);
+        String workflow = SharedFolder.require("conformance/dify-dsl/conditional_hello_branching_workflow.yml")
+                .toString();
+
+        Outcome ran = main("run", workflow, "--inputs", "{\"query\": \"hello\"}", "--tools", good.toString());
+        Outcome refused = main("run", workflow, "--inputs", "{\"query\": \"hello\"}", "--tools", bad.toString());
+
+        assertThat(ran.exit()).as(ran.err()).isZero();
+        assertThat(refused.exit()).isEqualTo(Main.USAGE);
+        assertThat(refused.err()).contains("bad.yml").contains("No MCP server named 'ghost'");
+        assertThat(refused.out()).isEmpty();
+    }
+}

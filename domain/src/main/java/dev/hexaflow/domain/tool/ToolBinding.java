@@ -1,0 +1,54 @@
+package dev.hexaflow.domain.tool;
+
+/**
+ * An operator's answer to "where does this tool run": a workflow's tool, named by provider and tool as its node
+ * names them (a provider written the plugin way by Dify's organisation is the same as its short name), bound to a
+ * target that runs it.
+ */
+public record ToolBinding(String provider, String tool, Target target) {
+
+    /** The longest provider or tool name kept: Dify's are far shorter. */
+    public static final int MAX_NAME = 1000;
+
+    public ToolBinding {
+        if (provider != null && provider.length() > MAX_NAME || tool != null && tool.length() > MAX_NAME) {
+            throw new IllegalArgumentException("provider and tool must be at most " + MAX_NAME + " characters");
+        }
+        ToolRef named = new ToolRef(ToolProviderType.PLUGIN, provider, tool);
+        provider = named.provider();
+        tool = named.tool();
+        if (target == null) {
+            throw new IllegalArgumentException("target must not be null");
+        }
+    }
+
+    /** Whether a tool node naming {@code ref} runs through this binding, whatever its provider type. */
+    public boolean binds(ToolRef ref) {
+        return ref.provider().equals(provider) && ref.tool().equals(tool);
+    }
+
+    /** {@code provider/tool}. */
+    public String label() {
+        return provider + "/" + tool;
+    }
+
+    /** What runs a bound tool. */
+    public sealed interface Target {
+    }
+
+    /** A tool of a registered MCP server. */
+    public record McpTool(String server, String tool) implements Target {
+        public McpTool {
+            if (server == null || server.isBlank()) {
+                throw new IllegalArgumentException("server must not be blank");
+            }
+            if (tool == null || tool.isBlank()) {
+                throw new IllegalArgumentException("tool must not be blank");
+            }
+            if (server.length() > 64 || tool.length() > MAX_NAME) {
+                throw new IllegalArgumentException("the MCP server's name must be at most 64 characters, its tool's "
+                        + "at most " + MAX_NAME);
+            }
+        }
+    }
+}

@@ -25,7 +25,8 @@ final class ToolsCommands {
 
     static int list(CommandLine.Command.ListTools command, PrintStream out) {
         try (Storage storage = Storage.open(command.config().dataDir())) {
-            ToolCatalogue catalogue = new ListToolsService(new JdbiToolRegistryRepository(storage.jdbi()), List.of())
+            ToolCatalogue catalogue = new ListToolsService(new JdbiToolRegistryRepository(storage.jdbi()),
+                    dev.hexaflow.engine.Engines.builtinTools())
                     .list();
             out.printf("%-24s  %-6s  %s%n", "SERVER", "KIND", "WHERE (SECRETS BY NAME ONLY)");
             for (McpServer server : catalogue.servers()) {

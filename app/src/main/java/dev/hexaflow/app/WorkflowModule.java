@@ -146,7 +146,7 @@ final class WorkflowModule implements AutoCloseable {
         this.engine = Engines.standard(config.engine(), remote -> new UploadedFileContents(uploads, blobStore,
                 remote), outbound::get, new McpToolAddresses(tools)::find, codeRunners::add,
                 java.util.function.UnaryOperator.identity());
-        this.listTools = new ListToolsService(tools, java.util.List.of());
+        this.listTools = new ListToolsService(tools, dev.hexaflow.engine.Engines.builtinTools());
         this.mcpServers = new ManageMcpServersService(tools);
         this.toolBindings = new ManageToolBindingsService(tools);
         JdbiAppRepository apps = new JdbiAppRepository(jdbi);

@@ -63,6 +63,14 @@ public final class Engines {
         return standard(config, uploads, outbound, tool -> Optional.empty(), owned, plugs);
     }
 
+    /** The built-in tools of the standard engine, as {@code provider/tool}. */
+    public static List<String> builtinTools() {
+        List<String> tools = new java.util.ArrayList<>(JdkTimeToolRunner.labels());
+        tools.addAll(JsonPathToolRunner.labels());
+        tools.addAll(JsoupWebscraperToolRunner.labels());
+        return List.copyOf(tools);
+    }
+
     /** As above, with the tools that run over MCP: where each runs (the tool registry's bindings and servers). */
     public static WorkflowEngine standard(EngineConfiguration config, java.util.function.UnaryOperator<FileContents> uploads,
             Supplier<OutboundPolicy> outbound, Function<ToolRef, Optional<McpToolAddress>> mcpTools,

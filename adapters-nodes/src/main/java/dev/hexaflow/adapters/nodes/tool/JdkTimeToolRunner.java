@@ -53,6 +53,11 @@ public final class JdkTimeToolRunner implements ToolRunner {
 
     private final Clock clock;
 
+    /** The tools it runs, as {@code provider/tool}. */
+    public static List<String> labels() {
+        return TOOLS.keySet().stream().sorted().map(tool -> PROVIDER + "/" + tool).toList();
+    }
+
     public JdkTimeToolRunner(Clock clock) {
         this.clock = clock;
     }

@@ -61,6 +61,14 @@ public final class JsonPathToolRunner implements ToolRunner {
             FIXTURE_PROVIDER, "json_parse"), "Parses a JSON text into the value result",
             BuiltinArguments.schema(List.of("json_string"), Map.of(), List.of("json_string")));
 
+    /** The tools it runs, as {@code provider/tool}. */
+    public static List<String> labels() {
+        List<String> labels = new java.util.ArrayList<>(TOOLS.keySet().stream().sorted()
+                .map(tool -> PROVIDER + "/" + tool).toList());
+        labels.add(JSON_PARSE.ref().label());
+        return List.copyOf(labels);
+    }
+
     @Override
     public Optional<ToolDescription> describe(ToolRef tool) {
         if (tool.type() != ToolProviderType.BUILTIN && tool.type() != ToolProviderType.PLUGIN) {

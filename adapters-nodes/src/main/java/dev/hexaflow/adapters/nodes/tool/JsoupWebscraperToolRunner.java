@@ -71,6 +71,11 @@ public final class JsoupWebscraperToolRunner implements ToolRunner {
                 .connectTimeout(timeout).build();
     }
 
+    /** The tools it runs, as {@code provider/tool}. */
+    public static List<String> labels() {
+        return List.of(PROVIDER + "/webscraper");
+    }
+
     @Override
     public Optional<ToolDescription> describe(ToolRef tool) {
         boolean ours = (tool.type() == ToolProviderType.BUILTIN || tool.type() == ToolProviderType.PLUGIN)

@@ -414,7 +414,12 @@ public final class JdbiRunRepository implements RunRepository {
         return new ExecutionMetadata(((Number) map.getOrDefault("total_tokens", 0L)).longValue(),
                 price == null ? null : new BigDecimal(price.toString()), (String) map.get("currency"),
                 (String) map.get("iteration_id"), whole(map.get("iteration_index")), (String) map.get("loop_id"),
-                whole(map.get("loop_index")));
+                whole(map.get("loop_index")), agentLog(map.get("agent_log")));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> agentLog(Object log) {
+        return log instanceof List<?> entries ? (List<Map<String, Object>>) entries : List.of();
     }
 
     private static Integer whole(Object number) {
@@ -434,6 +439,9 @@ public final class JdbiRunRepository implements RunRepository {
         map.put("iteration_index", metadata.iterationIndex());
         map.put("loop_id", metadata.loopId());
         map.put("loop_index", metadata.loopIndex());
+        if (!metadata.agentLog().isEmpty()) {
+            map.put("agent_log", metadata.agentLog());
+        }
         return JsonColumns.write(map);
     }
 

@@ -405,6 +405,9 @@ public final class JdbiRunRepository implements RunRepository {
                 metadata(metadata), rs.getLong("created_at"), rs.getObject("finished_at", Long.class));
     }
 
+    /** The size of the node execution's metadata column. */
+    private static final int METADATA_CHARS = 100_000;
+
     /** The metadata {@link #metadata(ExecutionMetadata)} wrote, whole. */
     private static ExecutionMetadata metadata(Map<String, Object> map) {
         if (map == null) {
@@ -439,10 +442,17 @@ public final class JdbiRunRepository implements RunRepository {
         map.put("iteration_index", metadata.iterationIndex());
         map.put("loop_id", metadata.loopId());
         map.put("loop_index", metadata.loopIndex());
-        if (!metadata.agentLog().isEmpty()) {
-            map.put("agent_log", metadata.agentLog());
+        String written = JsonColumns.write(map);
+        List<Map<String, Object>> log = metadata.agentLog();
+        // The column holds 100,000 characters: an agent's log that does not fit keeps its first entries.
+        for (int kept = log.size(); kept > 0; kept--) {
+            map.put("agent_log", log.subList(0, kept));
+            String withLog = JsonColumns.write(map);
+            if (withLog.length() <= METADATA_CHARS) {
+                return withLog;
+            }
         }
-        return JsonColumns.write(map);
+        return written;
     }
 
 }

@@ -178,6 +178,26 @@ abstract class RunRepositoryContract {
     }
 
     @Test
+    void anAgentsLogInItsExecutionMetadataIsKeptAsItWasSaved() {
+        start(APP, "r1", "ada", Map.of(), 100);
+        Map<String, Object> round = new java.util.LinkedHashMap<>();
+        round.put("id", "round-1");
+        round.put("label", "ROUND 1");
+        round.put("parent_id", null);
+        round.put("status", "success");
+        round.put("data", Map.of("output", Map.of("llm_response", "Thursday", "tool_responses", List.of())));
+        round.put("metadata", Map.of("total_tokens", 12L));
+        NodeExecution agent = nodeStarted("agent", "agent", 1, 100).finish(NodeStatus.SUCCEEDED, Map.of(), null,
+                Map.of("text", "Thursday"), null, 0.2, ExecutionMetadata.NONE.withTokens(12, null)
+                        .withAgentLog(List.of(round)), 101);
+
+        repository().saveNode("r1", agent).join();
+
+        assertThat(repository().nodeExecutions("r1")).singleElement()
+                .satisfies(kept -> assertThat(kept.metadata().agentLog()).containsExactly(round));
+    }
+
+    @Test
     void writesMadeWithoutWaitingAreKeptAndARunStartedAndEndedTogetherIsKeptEnded() {
         List<CompletableFuture<Void>> writes = new ArrayList<>();
         for (int i = 0; i < 200; i++) {

@@ -207,6 +207,9 @@ public final class DifyWire {
             map.put("loop_id", metadata.loopId());
             map.put("loop_index", metadata.loopIndex());
         }
+        if (!metadata.agentLog().isEmpty()) {
+            map.put("agent_log", wire(metadata.agentLog()));
+        }
         return map;
     }
 

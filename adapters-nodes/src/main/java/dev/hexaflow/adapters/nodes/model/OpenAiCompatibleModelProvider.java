@@ -123,6 +123,16 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
         ArrayNode messages = body.putArray("messages");
         for (ChatMessage message : request.messages()) {
             ObjectNode item = messages.addObject().put("role", message.role());
+            if (message.toolCallId() != null) {
+                item.put("tool_call_id", message.toolCallId());
+            }
+            if (!message.toolCalls().isEmpty()) {
+                ArrayNode calls = item.putArray("tool_calls");
+                for (ToolCall call : message.toolCalls()) {
+                    calls.addObject().put("id", call.id()).put("type", "function").putObject("function")
+                            .put("name", call.name()).put("arguments", call.arguments());
+                }
+            }
             if (message.imageUrls().isEmpty()) {
                 item.put("content", message.text());
             } else {
@@ -176,7 +186,7 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
         }
         List<ToolCall> toolCalls = new ArrayList<>();
         for (JsonNode call : message.path("tool_calls")) {
-            toolCalls.add(new ToolCall(call.path("function").path("name").asText(""),
+            toolCalls.add(new ToolCall(call.path("id").asText(""), call.path("function").path("name").asText(""),
                     call.path("function").path("arguments").asText("")));
         }
         JsonNode used = completion.path("usage");
@@ -224,9 +234,13 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
             }
             for (JsonNode call : delta.path("tool_calls")) {
                 String[] parts = calls.computeIfAbsent(call.path("index").asInt(calls.size()),
-                        i -> new String[] {"", ""});
+                        i -> new String[] {"", "", ""});
                 parts[0] += call.path("function").path("name").asText("");
                 parts[1] += call.path("function").path("arguments").asText("");
+                // The id comes whole in the call's first piece; later pieces carry none.
+                if (parts[2].isEmpty()) {
+                    parts[2] = call.path("id").asText("");
+                }
             }
             if (choice.hasNonNull("finish_reason")) {
                 finish = choice.get("finish_reason").asText();
@@ -242,7 +256,7 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
             return null;
         }
         List<ToolCall> toolCalls = new ArrayList<>();
-        calls.values().forEach(parts -> toolCalls.add(new ToolCall(parts[0], parts[1])));
+        calls.values().forEach(parts -> toolCalls.add(new ToolCall(parts[2], parts[0], parts[1])));
         return new ChatResult(text.toString(), usage, finish, toolCalls);
     }
 

@@ -56,6 +56,7 @@ public final class FakeModelServer implements AutoCloseable {
 
     private final HttpServer server;
     private volatile Script script = Script.text("ok", 1, 1);
+    private final java.util.Deque<Script> turns = new java.util.concurrent.ConcurrentLinkedDeque<>();
     private final List<JsonNode> requests = new CopyOnWriteArrayList<>();
 
     public FakeModelServer() {
@@ -75,7 +76,18 @@ public final class FakeModelServer implements AutoCloseable {
     }
 
     public void answer(Script next) {
+        turns.clear();
         this.script = next;
+    }
+
+    /**
+     * Answers the next calls with these scripts in turn, one each (an agent's rounds: tool calls, then the answer),
+     * and every call after them with the last.
+     */
+    public void answerInTurn(Script... scripts) {
+        turns.clear();
+        turns.addAll(List.of(scripts));
+        this.script = scripts[scripts.length - 1];
     }
 
     public List<JsonNode> requests() {
@@ -85,7 +97,8 @@ public final class FakeModelServer implements AutoCloseable {
     private void complete(HttpExchange exchange) throws IOException {
         try (exchange) {
             requests.add(JSON.readTree(exchange.getRequestBody()));
-            Script now = script;
+            Script turn = turns.poll();
+            Script now = turn != null ? turn : script;
             if (now.failStatus() > 0) {
                 byte[] body = JSON.createObjectNode().set("error", JSON.createObjectNode()
                         .put("message", now.failMessage()).put("type", "server_error")).toString()
@@ -104,7 +117,9 @@ public final class FakeModelServer implements AutoCloseable {
                         + "},\"finish_reason\":null}]}");
             }
             if (now.toolName() != null) {
-                send(out, "{\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"name\":"
+                pause(now.pauseMillis());
+                send(out, "{\"choices\":[{\"index\":0,\"delta\":{\"tool_calls\":[{\"index\":0,\"id\":\"call_"
+                        + requests.size() + "\",\"type\":\"function\",\"function\":{\"name\":"
                         + JSON.writeValueAsString(now.toolName()) + ",\"arguments\":"
                         + JSON.writeValueAsString(now.toolArguments()) + "}}]},\"finish_reason\":null}]}");
             }

@@ -405,6 +405,9 @@ public final class JdbiRunRepository implements RunRepository {
                 metadata(metadata), rs.getLong("created_at"), rs.getObject("finished_at", Long.class));
     }
 
+    /** The size of the node execution's metadata column. */
+    private static final int METADATA_CHARS = 100_000;
+
     /** The metadata {@link #metadata(ExecutionMetadata)} wrote, whole. */
     private static ExecutionMetadata metadata(Map<String, Object> map) {
         if (map == null) {
@@ -414,7 +417,12 @@ public final class JdbiRunRepository implements RunRepository {
         return new ExecutionMetadata(((Number) map.getOrDefault("total_tokens", 0L)).longValue(),
                 price == null ? null : new BigDecimal(price.toString()), (String) map.get("currency"),
                 (String) map.get("iteration_id"), whole(map.get("iteration_index")), (String) map.get("loop_id"),
-                whole(map.get("loop_index")));
+                whole(map.get("loop_index")), agentLog(map.get("agent_log")));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> agentLog(Object log) {
+        return log instanceof List<?> entries ? (List<Map<String, Object>>) entries : List.of();
     }
 
     private static Integer whole(Object number) {
@@ -434,7 +442,17 @@ public final class JdbiRunRepository implements RunRepository {
         map.put("iteration_index", metadata.iterationIndex());
         map.put("loop_id", metadata.loopId());
         map.put("loop_index", metadata.loopIndex());
-        return JsonColumns.write(map);
+        String written = JsonColumns.write(map);
+        List<Map<String, Object>> log = metadata.agentLog();
+        // The column holds 100,000 characters: an agent's log that does not fit keeps its first entries.
+        for (int kept = log.size(); kept > 0; kept--) {
+            map.put("agent_log", log.subList(0, kept));
+            String withLog = JsonColumns.write(map);
+            if (withLog.length() <= METADATA_CHARS) {
+                return withLog;
+            }
+        }
+        return written;
     }
 
 }

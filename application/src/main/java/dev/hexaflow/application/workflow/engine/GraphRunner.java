@@ -289,7 +289,8 @@ final class GraphRunner {
                         started.predecessor(), inputs, outcome.outputs(), outcome.status(), outcome.error(), elapsed,
                         tokens, run.steps.get(), execution.createdAt(), run.now()));
             } else {
-                ExecutionMetadata used = result == null ? metadata : metadata.withTokens(tokens, result.price());
+                ExecutionMetadata used = result == null ? metadata
+                        : metadata.withTokens(tokens, result.price()).withAgentLog(result.agentLog());
                 run.emit(new RunEvent.NodeFinished(execution.finish(outcome.status(), inputs,
                         result == null ? null : result.processData(), outcome.outputs(), outcome.error(), elapsed,
                         used, run.now())));

@@ -21,8 +21,8 @@ public final class StandardNodes {
      * The adapters the nodes need, each one optional, and what its absence means: no template renderer, no
      * template-transform node (and jinja2 prompts fail); no code runners, no language a code node may use; no HTTP
      * requester, no http-request node; no model provider, model nodes are refused when a run starts, with Dify's
-     * message; no file contents and document extractor, no document-extractor node; no tool runners, every tool
-     * node is kept with a warning and fails when a run reaches it. Start from {@link #none()} and add what you
+     * message (agent nodes too); no file contents and document extractor, no document-extractor node; no tool runners, every tool
+     * node (and every tool of an agent node) is kept with a warning and fails when a run reaches it. Start from {@link #none()} and add what you
      * have.
      */
     public static final class Services {
@@ -134,6 +134,7 @@ public final class StandardNodes {
         executors.add(new QuestionClassifierNode(models));
         executors.add(new ParameterExtractorNode(models));
         executors.add(new ToolNode(services.tools));
+        executors.add(new AgentNode(models, services.tools));
         if (services.files != null) {
             executors.add(new DocumentExtractorNode(services.files, services.documents));
         }

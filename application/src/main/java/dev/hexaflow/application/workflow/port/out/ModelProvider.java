@@ -31,19 +31,42 @@ public interface ModelProvider {
         }
     }
 
-    /** A message: role (system, user, assistant), text, and image URLs for vision. */
-    record ChatMessage(String role, String text, List<String> imageUrls) {
+    /**
+     * A message: role (system, user, assistant, tool), text, and image URLs for vision; an assistant's message may
+     * carry the tool calls it made, and a tool's message names the call it answers.
+     */
+    record ChatMessage(String role, String text, List<String> imageUrls, List<ToolCall> toolCalls,
+            String toolCallId) {
         public ChatMessage {
             imageUrls = imageUrls == null ? List.of() : List.copyOf(imageUrls);
+            toolCalls = toolCalls == null ? List.of() : List.copyOf(toolCalls);
+        }
+
+        public ChatMessage(String role, String text, List<String> imageUrls) {
+            this(role, text, imageUrls, List.of(), null);
         }
 
         public static ChatMessage of(String role, String text) {
             return new ChatMessage(role, text, List.of());
         }
+
+        /** The model's turn as it was, so that the next round's request holds the calls it made. */
+        public static ChatMessage assistant(String text, List<ToolCall> calls) {
+            return new ChatMessage("assistant", text, List.of(), calls, null);
+        }
+
+        /** What a tool answered to one call. */
+        public static ChatMessage toolResult(String callId, String text) {
+            return new ChatMessage("tool", text, List.of(), List.of(), callId);
+        }
     }
 
     /** A function the model may call, with its JSON schema. */
     record Tool(String name, String description, Map<String, Object> parameters) {
+        public Tool {
+            description = description == null ? "" : description;
+            parameters = parameters == null ? Map.of("type", "object") : Map.copyOf(parameters);
+        }
     }
 
     /** The answer: its text, what it cost, why it ended, and the tool calls it made (arguments as JSON text). */
@@ -53,7 +76,16 @@ public interface ModelProvider {
         }
     }
 
-    record ToolCall(String name, String arguments) {
+    /** A call the model made: the id the endpoint gave it (answered back with the result), the tool, its arguments. */
+    record ToolCall(String id, String name, String arguments) {
+        public ToolCall {
+            id = id == null ? "" : id;
+            arguments = arguments == null ? "" : arguments;
+        }
+
+        public ToolCall(String name, String arguments) {
+            this("", name, arguments);
+        }
     }
 
     record Usage(long promptTokens, long completionTokens, long totalTokens) {

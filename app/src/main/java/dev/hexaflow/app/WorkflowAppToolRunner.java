@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -45,6 +46,11 @@ final class WorkflowAppToolRunner implements ToolRunner {
     private final Supplier<StopTaskUseCase> stops;
     /** The depth of each run this runner started and that has not ended: 1 for a run a top-level run started. */
     private final Map<String, Integer> depths = new ConcurrentHashMap<>();
+    /**
+     * Held while a child run starts and its depth is noted, and while a call reads its caller's depth: a child
+     * that reaches a workflow tool at once must not read its depth before it is noted, or a cycle would run on.
+     */
+    private final ReentrantLock starting = new ReentrantLock();
 
     /**
      * @param runs  the run use case, given once the composition root has made it (it needs the engine, which
@@ -74,21 +80,24 @@ final class WorkflowAppToolRunner implements ToolRunner {
         ToolBinding.App app = bindings.apply(tool).orElseThrow(() -> new ToolException("the tool " + tool.label()
                 + " is not bound to an app"));
         NodeContext caller = stop instanceof NodeContext ctx ? ctx : null;
-        int depth = (caller == null ? 0 : depths.getOrDefault(caller.runId(), 0)) + 1;
-        if (depth > MAX_DEPTH) {
-            throw new ToolException("Max workflow call depth " + MAX_DEPTH + " reached.");
-        }
         String user = caller == null ? NO_USER : caller.pool().get(VariableSelector.of(VariableSelector.SYSTEM,
                 "user_id")).map(String::valueOf).filter(id -> !id.isBlank()).orElse(NO_USER);
         RunWorkflowUseCase.RunUnderWay child;
+        starting.lock();
         try {
+            int depth = (caller == null ? 0 : depths.getOrDefault(caller.runId(), 0)) + 1;
+            if (depth > MAX_DEPTH) {
+                throw new ToolException("Max workflow call depth " + MAX_DEPTH + " reached.");
+            }
             child = runs.get().start(new RunWorkflowUseCase.RunWorkflowCommand(app.appId(), null, user, arguments,
                     List.of()), RunWorkflowUseCase.RunObserver.NONE);
+            depths.put(child.runId(), depth);
         } catch (ApiException e) {
             throw new ToolException("the app " + app.appId() + " bound to " + tool.label() + " cannot run: "
                     + e.getMessage());
+        } finally {
+            starting.unlock();
         }
-        depths.put(child.runId(), depth);
         WorkflowRun run;
         try (AutoCloseable stopChild = stop.onStop(() -> stops.get().stop(app.appId(), child.taskId(), user))) {
             run = child.await();

@@ -50,6 +50,11 @@ final class CommandLine {
               tools remove-server NAME     Remove an MCP server no tool is bound to.
               tools bind PROVIDER TOOL --mcp SERVER MCP_TOOL
                                            Run a workflow's tool as a tool of a registered MCP server.
+              tools bind PROVIDER TOOL --openapi DOCUMENT OPERATION_ID
+                                           Or as an operation of an OpenAPI 3 document (a URL, or a
+                                           file whose text is kept);
+              tools bind PROVIDER TOOL --app APP_ID
+                                           or as a run of another app of this server.
               tools unbind PROVIDER TOOL   Remove a tool's binding.
               help                         Show this help.
 
@@ -231,7 +236,7 @@ final class CommandLine {
                     remote.put(flag[0], flag[1]);
                     yield config;
                 }
-                case "--header", "--env", "--command", "--mcp" -> {
+                case "--header", "--env", "--command", "--mcp", "--openapi", "--app" -> {
                     toolFlags.add(flag);
                     yield config;
                 }
@@ -292,7 +297,7 @@ final class CommandLine {
 
     private static boolean isFlag(String name) {
         return List.of("--port", "--host", "--data-dir", "--inputs", "--user", "--url", "--token", "--workflow-id",
-                "--tools", "--header", "--env", "--command", "--mcp").contains(name);
+                "--tools", "--header", "--env", "--command", "--mcp", "--openapi", "--app").contains(name);
     }
 
     private static Command runCommand(List<String> words, List<String[]> flags, boolean stream) {

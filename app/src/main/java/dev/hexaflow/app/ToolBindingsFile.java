@@ -5,6 +5,8 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.hexaflow.application.tool.port.in.BindToolCommand;
 import dev.hexaflow.application.tool.port.in.RegisterMcpServerCommand;
 import dev.hexaflow.application.tool.port.in.ToolRegistryException;
+import dev.hexaflow.adapters.persistence.memory.InMemoryAppRepository;
+import dev.hexaflow.application.tool.port.out.OpenApiDocuments;
 import dev.hexaflow.application.tool.port.out.ToolRegistryRepository;
 import dev.hexaflow.application.tool.service.ManageMcpServersService;
 import dev.hexaflow.application.tool.service.ManageToolBindingsService;
@@ -31,7 +33,12 @@ import java.util.Map;
  *   db: {command: [npx, -y, "@acme/db-mcp"], env: {DB_PASSWORD: "..."}}
  * bindings:
  *   - {provider: junjiem/db_query/db_query, tool: sql_execute, mcp: {server: db, tool: query}}
+ *   - {provider: weather, tool: forecast, openapi: {document: "https://api.example.com/openapi.json",
+ *      operation: getForecast}}
  * </pre>
+ *
+ * An OpenAPI document is a URL or the document's text; a binding to an app ({@code app: APP_ID}) is refused, for a
+ * one-off run has no apps: bind it on the server.
  */
 final class ToolBindingsFile {
 
@@ -45,7 +52,7 @@ final class ToolBindingsFile {
      *
      * @throws UsageException naming the file and what in it is wrong
      */
-    static void load(Path file, ToolRegistryRepository registry) {
+    static void load(Path file, ToolRegistryRepository registry, OpenApiDocuments openApi) {
         JsonNode root;
         try {
             root = YAML.readTree(Files.readAllBytes(file));
@@ -57,19 +64,38 @@ final class ToolBindingsFile {
         }
         try {
             ManageMcpServersService servers = new ManageMcpServersService(registry);
-            ManageToolBindingsService bindings = new ManageToolBindingsService(registry);
+            ManageToolBindingsService bindings = new ManageToolBindingsService(registry,
+                    new InMemoryAppRepository(), openApi);
             for (Iterator<Map.Entry<String, JsonNode>> entries = root.path("servers").fields(); entries.hasNext();) {
                 Map.Entry<String, JsonNode> entry = entries.next();
                 servers.register(new RegisterMcpServerCommand(server(entry.getKey(), entry.getValue())));
             }
             for (JsonNode binding : root.path("bindings")) {
-                JsonNode mcp = binding.path("mcp");
                 bindings.bind(new BindToolCommand(new ToolBinding(text(binding, "provider"), text(binding, "tool"),
-                        new ToolBinding.McpTool(text(mcp, "server"), text(mcp, "tool")))));
+                        target(binding))));
             }
         } catch (IllegalArgumentException | ToolRegistryException e) {
             throw new UsageException("--tools: " + file + ": " + e.getMessage());
         }
+    }
+
+    /** The binding's one target: {@code mcp}, {@code openapi} or {@code app}. */
+    private static ToolBinding.Target target(JsonNode binding) {
+        if (binding.has("app")) {
+            throw new IllegalArgumentException("the binding of " + text(binding, "provider") + "/"
+                    + text(binding, "tool") + " names an app, and a one-off run has none; bind it on the server "
+                    + "(hexaflow tools bind ... --app APP_ID)");
+        }
+        if (binding.has("openapi") == binding.has("mcp")) {
+            throw new IllegalArgumentException("the binding of " + text(binding, "provider") + "/"
+                    + text(binding, "tool") + " needs either mcp: {server, tool} or openapi: {document, operation}");
+        }
+        if (binding.has("openapi")) {
+            JsonNode openApi = binding.path("openapi");
+            return new ToolBinding.OpenApiOperation(text(openApi, "document"), text(openApi, "operation"));
+        }
+        JsonNode mcp = binding.path("mcp");
+        return new ToolBinding.McpTool(text(mcp, "server"), text(mcp, "tool"));
     }
 
     private static McpServer server(String name, JsonNode body) {

@@ -15,7 +15,8 @@ final class ToolsCommandLine {
 
     private static final String USAGE = "try: tools list | tools server NAME URL [--header NAME=VALUE]... | tools "
             + "server NAME --command \"PROGRAM ARG...\" [--env NAME=VALUE]... | tools remove-server NAME | tools bind "
-            + "PROVIDER TOOL --mcp SERVER MCP_TOOL | tools unbind PROVIDER TOOL";
+            + "PROVIDER TOOL --mcp SERVER MCP_TOOL | tools bind PROVIDER TOOL --openapi DOCUMENT OPERATION_ID | tools "
+            + "bind PROVIDER TOOL --app APP_ID | tools unbind PROVIDER TOOL";
 
     private ToolsCommandLine() {
     }
@@ -36,13 +37,7 @@ final class ToolsCommandLine {
                     return new CommandLine.Command.RemoveMcpServer(config, words.get(2));
                 }
                 case "bind" -> {
-                    expect(words, 5, flags, List.of("--mcp"));
-                    List<String> mcp = values(flags, "--mcp");
-                    if (mcp.size() != 1) {
-                        throw new UsageException("bind takes the MCP server and its tool: --mcp SERVER MCP_TOOL");
-                    }
-                    return new CommandLine.Command.BindTool(config, new ToolBinding(words.get(2), words.get(3),
-                            new ToolBinding.McpTool(mcp.get(0), words.get(4))));
+                    return bind(words, flags, config);
                 }
                 case "unbind" -> {
                     expect(words, 4, flags, List.of());
@@ -53,6 +48,42 @@ final class ToolsCommandLine {
             }
         } catch (IllegalArgumentException e) {
             throw new UsageException(String.join(" ", words.subList(0, Math.min(2, words.size()))) + ": "
+                    + e.getMessage());
+        }
+    }
+
+    /** {@code bind PROVIDER TOOL} and one of {@code --mcp SERVER MCP_TOOL}, {@code --openapi DOCUMENT OPERATION_ID}, {@code --app APP_ID}. */
+    private static CommandLine.Command bind(List<String> words, List<String[]> flags, Configuration config) {
+        List<String> mcp = values(flags, "--mcp");
+        List<String> openApi = values(flags, "--openapi");
+        List<String> app = values(flags, "--app");
+        if (mcp.size() + openApi.size() + app.size() != 1) {
+            throw new UsageException("bind takes one of --mcp SERVER MCP_TOOL, --openapi DOCUMENT OPERATION_ID, "
+                    + "--app APP_ID");
+        }
+        ToolBinding.Target target;
+        if (!app.isEmpty()) {
+            expect(words, 4, flags, List.of("--app"));
+            target = new ToolBinding.App(app.get(0));
+        } else if (!openApi.isEmpty()) {
+            expect(words, 5, flags, List.of("--openapi"));
+            target = new ToolBinding.OpenApiOperation(document(openApi.get(0)), words.get(4));
+        } else {
+            expect(words, 5, flags, List.of("--mcp"));
+            target = new ToolBinding.McpTool(mcp.get(0), words.get(4));
+        }
+        return new CommandLine.Command.BindTool(config, new ToolBinding(words.get(2), words.get(3), target));
+    }
+
+    /** An http(s) URL as it is; else a file, whose text is kept, so that the binding does not depend on the file. */
+    private static String document(String given) {
+        if (given.startsWith("http://") || given.startsWith("https://")) {
+            return given;
+        }
+        try {
+            return java.nio.file.Files.readString(java.nio.file.Path.of(given));
+        } catch (java.io.IOException | java.nio.file.InvalidPathException e) {
+            throw new UsageException("--openapi takes an http(s) URL or a file; cannot read " + given + ": "
                     + e.getMessage());
         }
     }

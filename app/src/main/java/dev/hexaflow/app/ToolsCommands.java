@@ -1,5 +1,8 @@
 package dev.hexaflow.app;
 
+import dev.hexaflow.adapters.nodes.net.OutboundExchange;
+import dev.hexaflow.adapters.nodes.tool.openapi.JacksonOpenApiToolRunner;
+import dev.hexaflow.adapters.persistence.jdbi.JdbiAppRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiToolRegistryRepository;
 import dev.hexaflow.application.tool.port.in.BindToolCommand;
 import dev.hexaflow.application.tool.port.in.ListToolsUseCase.ToolCatalogue;
@@ -35,11 +38,42 @@ final class ToolsCommands {
             out.println();
             out.printf("%-40s  %s%n", "TOOL", "BOUND TO");
             for (ToolBinding binding : catalogue.bindings()) {
-                ToolBinding.McpTool target = (ToolBinding.McpTool) binding.target();
-                out.printf("%-40s  mcp %s %s%n", binding.label(), target.server(), target.tool());
+                out.printf("%-40s  %s%n", binding.label(), target(binding.target()));
             }
             return Main.OK;
         }
+    }
+
+    /** The bindings' use case on the data dir, checking apps there and documents through the outbound policy. */
+    private static ManageToolBindingsService bindings(Storage storage, Configuration config) {
+        JdbiToolRegistryRepository registry = new JdbiToolRegistryRepository(storage.jdbi());
+        return new ManageToolBindingsService(registry, new JdbiAppRepository(storage.jdbi()),
+                new JacksonOpenApiToolRunner(ref -> java.util.Optional.empty(),
+                        new OutboundExchange(config.engine()::outbound), config.engine().toolTimeout()));
+    }
+
+    /** A binding's target as {@code tools list} prints it. */
+    private static String target(ToolBinding.Target target) {
+        if (target instanceof ToolBinding.McpTool mcp) {
+            return "mcp " + mcp.server() + " " + mcp.tool();
+        }
+        if (target instanceof ToolBinding.OpenApiOperation openApi) {
+            return "openapi " + (openApi.byUrl() ? openApi.document() : "(inline document)") + " "
+                    + openApi.operation();
+        }
+        return "app " + ((ToolBinding.App) target).appId();
+    }
+
+    /** A binding's target in a sentence. */
+    private static String described(ToolBinding.Target target) {
+        if (target instanceof ToolBinding.McpTool mcp) {
+            return "the tool " + mcp.tool() + " of the MCP server " + mcp.server();
+        }
+        if (target instanceof ToolBinding.OpenApiOperation openApi) {
+            return "the operation " + openApi.operation() + " of " + (openApi.byUrl() ? openApi.document()
+                    : "its OpenAPI document");
+        }
+        return "a run of the app " + ((ToolBinding.App) target).appId();
     }
 
     private static String kind(McpServer server) {
@@ -79,11 +113,9 @@ final class ToolsCommands {
 
     static int bind(CommandLine.Command.BindTool command, PrintStream out, PrintStream err) {
         try (Storage storage = Storage.open(command.config().dataDir())) {
-            new ManageToolBindingsService(new JdbiToolRegistryRepository(storage.jdbi()))
-                    .bind(new BindToolCommand(command.binding()));
-            ToolBinding.McpTool target = (ToolBinding.McpTool) command.binding().target();
-            out.println("The tool " + command.binding().label() + " runs as the tool " + target.tool()
-                    + " of the MCP server " + target.server() + ".");
+            bindings(storage, command.config()).bind(new BindToolCommand(command.binding()));
+            out.println("The tool " + command.binding().label() + " runs as " + described(command.binding().target())
+                    + ".");
             return Main.OK;
         } catch (ToolRegistryException e) {
             err.println("hexaflow: " + e.getMessage());
@@ -94,7 +126,7 @@ final class ToolsCommands {
     static int unbind(CommandLine.Command.UnbindTool command, PrintStream out, PrintStream err) {
         try (Storage storage = Storage.open(command.config().dataDir())) {
             UnbindToolCommand unbind = new UnbindToolCommand(command.provider(), command.tool());
-            new ManageToolBindingsService(new JdbiToolRegistryRepository(storage.jdbi())).unbind(unbind);
+            bindings(storage, command.config()).unbind(unbind);
             out.println("The tool " + unbind.provider() + "/" + unbind.tool() + " is unbound.");
             return Main.OK;
         } catch (ToolRegistryException e) {

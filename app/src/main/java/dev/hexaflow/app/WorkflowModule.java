@@ -60,6 +60,10 @@ import dev.hexaflow.application.tool.service.ListToolsService;
 import dev.hexaflow.application.tool.service.ManageMcpServersService;
 import dev.hexaflow.application.tool.service.ManageToolBindingsService;
 import dev.hexaflow.application.tool.service.McpToolAddresses;
+import dev.hexaflow.application.tool.service.BoundTools;
+import dev.hexaflow.adapters.nodes.net.OutboundExchange;
+import dev.hexaflow.adapters.nodes.tool.openapi.JacksonOpenApiToolRunner;
+import dev.hexaflow.domain.tool.ToolBinding;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -143,13 +147,22 @@ final class WorkflowModule implements AutoCloseable {
         this.endUsers = new JdbiEndUserRepository(jdbi, gate);
         this.outbound = new AtomicReference<>(config.engine().outbound());
         JdbiToolRegistryRepository tools = new JdbiToolRegistryRepository(jdbi);
+        JdbiAppRepository apps = new JdbiAppRepository(jdbi);
+        BoundTools bound = new BoundTools(tools);
+        JacksonOpenApiToolRunner openApi = new JacksonOpenApiToolRunner(
+                ref -> bound.target(ref, ToolBinding.OpenApiOperation.class),
+                new OutboundExchange(outbound::get), config.engine().toolTimeout());
+        // The app tools drive the run use case, which needs the engine: they reach it once it is made, below.
+        AtomicReference<RunWorkflowUseCase> runner = new AtomicReference<>();
+        AtomicReference<StopTaskUseCase> stopper = new AtomicReference<>();
+        WorkflowAppToolRunner appTools = new WorkflowAppToolRunner(ref -> bound.target(ref, ToolBinding.App.class),
+                runner::get, stopper::get);
         this.engine = Engines.standard(config.engine(), remote -> new UploadedFileContents(uploads, blobStore,
                 remote), outbound::get, new McpToolAddresses(tools)::find, codeRunners::add,
-                java.util.function.UnaryOperator.identity());
+                services -> BoundToolRunners.first(services, openApi, appTools));
         this.listTools = new ListToolsService(tools, dev.hexaflow.engine.Engines.builtinTools());
         this.mcpServers = new ManageMcpServersService(tools);
-        this.toolBindings = new ManageToolBindingsService(tools);
-        JdbiAppRepository apps = new JdbiAppRepository(jdbi);
+        this.toolBindings = new ManageToolBindingsService(tools, apps, openApi);
         JdbiWorkflowVersionRepository versions = new JdbiWorkflowVersionRepository(jdbi);
         JdbiAppKeyRepository keys = new JdbiAppKeyRepository(jdbi);
         YamlWorkflowDslReader reader = new YamlWorkflowDslReader();
@@ -168,6 +181,8 @@ final class WorkflowModule implements AutoCloseable {
         this.run = new RunWorkflowService(apps, versions, endUsers, uploads, runs, reader, engine, tasks,
                 config.service().maxRunsPerApp(), clock, ids, storage);
         this.stop = new StopTaskService(tasks);
+        runner.set(run);
+        stopper.set(stop);
         this.drain = new DrainRunsService(tasks);
         this.getRun = new GetRunService(runs);
         this.logs = new ListRunLogsService(runs);

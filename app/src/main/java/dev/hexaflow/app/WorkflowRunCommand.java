@@ -8,6 +8,10 @@ import dev.hexaflow.adapters.dsl.YamlWorkflowDslReader;
 import dev.hexaflow.adapters.http.workflow.DifyWire;
 import dev.hexaflow.adapters.persistence.memory.InMemoryToolRegistryRepository;
 import dev.hexaflow.application.tool.service.McpToolAddresses;
+import dev.hexaflow.application.tool.service.BoundTools;
+import dev.hexaflow.adapters.nodes.net.OutboundExchange;
+import dev.hexaflow.adapters.nodes.tool.openapi.JacksonOpenApiToolRunner;
+import dev.hexaflow.domain.tool.ToolBinding;
 import dev.hexaflow.application.workflow.engine.InputFiles;
 import dev.hexaflow.application.workflow.engine.InvalidInputsException;
 import dev.hexaflow.application.workflow.engine.NodeUnavailableException;
@@ -63,10 +67,14 @@ final class WorkflowRunCommand {
         try {
             workflow = new YamlWorkflowDslReader().read(Files.readAllBytes(command.file()));
             InMemoryToolRegistryRepository tools = new InMemoryToolRegistryRepository();
-            command.tools().ifPresent(file -> ToolBindingsFile.load(file, tools));
-            engine = Engines.standard(EngineConfiguration.fromEnvironment(environment), null,
-                    EngineConfiguration.fromEnvironment(environment)::outbound, new McpToolAddresses(tools)::find,
-                    owned::add, java.util.function.UnaryOperator.identity());
+            EngineConfiguration engineConfig = EngineConfiguration.fromEnvironment(environment);
+            BoundTools bound = new BoundTools(tools);
+            JacksonOpenApiToolRunner openApi = new JacksonOpenApiToolRunner(
+                    ref -> bound.target(ref, ToolBinding.OpenApiOperation.class),
+                    new OutboundExchange(engineConfig::outbound), engineConfig.toolTimeout());
+            command.tools().ifPresent(file -> ToolBindingsFile.load(file, tools, openApi));
+            engine = Engines.standard(engineConfig, null, engineConfig::outbound, new McpToolAddresses(tools)::find,
+                    owned::add, services -> BoundToolRunners.first(services, openApi));
             prepared = engine.prepare(workflow);
         } catch (IOException e) {
             err.println("hexaflow: cannot read " + command.file() + ": " + e.getMessage());

@@ -21,6 +21,10 @@ class AdminToolsHttpTest {
     private static final String BINDING = """
             {"provider": "junjiem/db_query/db_query", "tool": "sql_execute", "mcp": {"server": "db", "tool": "query"}}""";
 
+    /** An OpenAPI document given inline, as a JSON string. */
+    private static final String INLINE_API = TestServer.json("\"openapi: 3.0.0\\nservers: [{url: 'https://api.example"
+            + ".com'}]\\npaths:\\n  /forecast:\\n    get: {operationId: getForecast}\\n\"").toString();
+
     @TempDir
     Path dataDir;
     TestServer server;
@@ -131,15 +135,43 @@ class AdminToolsHttpTest {
     }
 
     @Test
-    void openApiAndAppBindingsAreNotSupportedYet() {
-        assertRefused(put("/admin/tools/bindings", "{\"provider\": \"a\", \"tool\": \"b\", \"openapi\": {}}"), 400,
-                "not_supported", "not supported yet");
-        assertRefused(put("/admin/tools/bindings", "{\"provider\": \"a\", \"tool\": \"b\", \"app\": \"x\"}"), 400,
-                "not_supported", "not supported yet");
+    void aBindingNeedsExactlyOneTargetAndAProvider() {
         assertRefused(put("/admin/tools/bindings", "{\"provider\": \"a\", \"tool\": \"b\"}"), 400, "invalid_param",
-                "mcp");
+                "one of \"mcp\"");
+        assertRefused(put("/admin/tools/bindings", "{\"provider\": \"a\", \"tool\": \"b\", \"app\": \"x\", "
+                + "\"mcp\": {\"server\": \"s\", \"tool\": \"t\"}}"), 400, "invalid_param", "one of \"mcp\"");
         assertRefused(put("/admin/tools/bindings", "{\"tool\": \"b\", \"mcp\": {\"server\": \"s\", \"tool\": \"t\"}}"),
                 400, "invalid_param", "provider");
+        assertRefused(put("/admin/tools/bindings", "{\"provider\": \"a\", \"tool\": \"b\", \"openapi\": {}}"), 400,
+                "invalid_param", "document");
+    }
+
+    @Test
+    void aBindingToAnAppThatDoesNotExistIsRefused() {
+        assertRefused(put("/admin/tools/bindings", "{\"provider\": \"a\", \"tool\": \"b\", \"app\": \"ghost\"}"),
+                400, "invalid_param", "No app with id 'ghost' exists on this server");
+        assertThat(json(server.admin("GET", "/admin/tools", null, null)).get("bindings")).isEmpty();
+    }
+
+    @Test
+    void aBindingToAnOpenApiOperationIsRefusedWhenTheDocumentDoesNotParseOrLacksTheOperation() {
+        assertRefused(put("/admin/tools/bindings", "{\"provider\": \"a\", \"tool\": \"b\", \"openapi\": "
+                + "{\"document\": \"{not: [json\", \"operation\": \"x\"}}"), 400, "invalid_param", "does not parse");
+        assertRefused(put("/admin/tools/bindings", "{\"provider\": \"a\", \"tool\": \"b\", \"openapi\": "
+                + "{\"document\": " + INLINE_API + ", \"operation\": \"nope\"}}"), 400, "invalid_param",
+                "no operation with operationId 'nope'; its operations are: getForecast");
+    }
+
+    @Test
+    void aBindingToAnInlineOpenApiDocumentIsKeptAndListed() {
+        HttpResponse<String> bound = put("/admin/tools/bindings", "{\"provider\": \"weather\", \"tool\": "
+                + "\"forecast\", \"openapi\": {\"document\": " + INLINE_API + ", \"operation\": \"getForecast\"}}");
+
+        assertThat(bound.statusCode()).as(bound.body()).isEqualTo(201);
+        JsonNode listed = json(server.admin("GET", "/admin/tools", null, null)).get("bindings").get(0);
+        assertThat(listed.get("openapi").get("operation").asText()).isEqualTo("getForecast");
+        assertThat(listed.get("openapi").get("document").asText()).contains("api.example.com");
+        assertThat(listed.has("mcp")).isFalse();
     }
 
     @Test

@@ -32,9 +32,13 @@ class ToolsCommandsTest {
     }
 
     private static Outcome main(String... args) {
+        return main(Map.of(), args);
+    }
+
+    private static Outcome main(Map<String, String> env, String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int exit = Main.run(args, Map.of(), new PrintStream(out, true, StandardCharsets.UTF_8),
+        int exit = Main.run(args, env, new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         return new Outcome(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
@@ -119,5 +123,70 @@ class ToolsCommandsTest {
         assertThat(refused.exit()).isEqualTo(Main.USAGE);
         assertThat(refused.err()).contains("bad.yml").contains("No MCP server named 'ghost'");
         assertThat(refused.out()).isEmpty();
+    }
+
+    @Test
+    void aToolIsBoundToAnOpenApiOperationOfAFileWhoseTextIsKeptOrRefusedNamingTheOperationsThereAre()
+            throws Exception {
+        Path document = Files.writeString(dir.resolve("weather.yaml"), """
+                openapi: 3.0.0
+                servers: [{url: "https://api.example.com"}]
+                paths:
+                  /forecast: {get: {operationId: getForecast}}
+                """);
+
+        Outcome bound = tools("bind", "weather", "forecast", "--openapi", document.toString(), "getForecast");
+        Outcome refused = tools("bind", "weather", "other", "--openapi", document.toString(), "nope");
+        Files.delete(document);
+
+        assertThat(bound.exit()).as(bound.err()).isZero();
+        assertThat(bound.out()).contains("weather/forecast runs as the operation getForecast of its OpenAPI document");
+        assertThat(refused.exit()).isEqualTo(Main.FAILED);
+        assertThat(refused.err()).contains("no operation with operationId 'nope'; its operations are: getForecast");
+        assertThat(tools("list").out()).contains("weather/forecast", "openapi (inline document) getForecast")
+                .doesNotContain("weather/other");
+    }
+
+    @Test
+    void aToolIsBoundOnlyToAnAppThatExists() {
+        Outcome refused = tools("bind", "summariser", "summarise", "--app", "ghost");
+
+        assertThat(refused.exit()).isEqualTo(Main.FAILED);
+        assertThat(refused.err()).contains("No app with id 'ghost' exists on this server");
+        assertThat(tools("bind", "a", "b", "--app", "x", "--mcp", "s", "t").exit()).isEqualTo(Main.USAGE);
+    }
+
+    @Test
+    void aOneOffRunCallsAnApiToolOfItsBindingsFileAndRefusesAnAppBinding() throws Exception {
+        try (dev.hexaflow.adapters.nodes.fakes.FakeHttpTarget api = new dev.hexaflow.adapters.nodes.fakes
+                .FakeHttpTarget()) {
+            String document = api.serve("shop.json", "application/json", ("{\"openapi\": \"3.0.0\", \"servers\": "
+                    + "[{\"url\": \"" + api.url("") + "\"}], \"paths\": {\"/shops/{shop}/items\": {\"get\": {"
+                    + "\"operationId\": \"listItems\", \"parameters\": [{\"name\": \"shop\", \"in\": \"path\", "
+                    + "\"required\": true}]}}}}").getBytes(StandardCharsets.UTF_8));
+            Path tools = Files.writeString(dir.resolve("tools.yml"), """
+                    bindings:
+                      - provider: 5b6e3c1a-8f3e-4d1c-9c55-0f1b2a3c4d5e
+                        tool: listItems
+                        openapi: {document: "%s", operation: listItems}
+                    """.formatted(document));
+            Path withApp = Files.writeString(dir.resolve("app.yml"), """
+                    bindings:
+                      - {provider: echo, tool: echo, app: some-app}
+                    """);
+            Path workflow = Path.of(ToolsCommandsTest.class.getResource("/apps/api-tool.yml").toURI());
+            Map<String, String> env = Map.of("HEXAFLOW_OUTBOUND_ALLOW", "127.0.0.1");
+
+            Outcome ran = main(env, "run", workflow.toString(), "--inputs", "{\"shop\": \"north\"}", "--tools",
+                    tools.toString());
+            Outcome refused = main(env, "run", workflow.toString(), "--inputs", "{\"shop\": \"north\"}", "--tools",
+                    withApp.toString());
+
+            assertThat(ran.exit()).as(ran.err()).isZero();
+            assertThat(ran.out()).contains("echo");
+            assertThat(api.seen().get(api.seen().size() - 1).uri()).startsWith("/shops/north/items");
+            assertThat(refused.exit()).isEqualTo(Main.USAGE);
+            assertThat(refused.err()).contains("a one-off run has none");
+        }
     }
 }

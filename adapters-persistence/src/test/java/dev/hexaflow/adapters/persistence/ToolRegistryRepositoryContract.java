@@ -95,4 +95,19 @@ abstract class ToolRegistryRepositoryContract {
         assertThat(repository().removeBinding("jina", "reader")).isFalse();
         assertThat(repository().bindings()).isEmpty();
     }
+
+    @Test
+    void bindingsToAnOpenApiOperationAndToAnAppAreKeptWholeAndReplaceAnyKind() {
+        String inline = "openapi: 3.0.0\npaths: {}\n";
+        repository().saveBinding(bound("weather", "forecast", "web"));
+        repository().saveBinding(new ToolBinding("weather", "forecast",
+                new ToolBinding.OpenApiOperation(inline, "getForecast")));
+        repository().saveBinding(new ToolBinding("summariser", "summarise", new ToolBinding.App("app-42")));
+
+        assertThat(repository().binding("weather", "forecast")).contains(new ToolBinding("weather", "forecast",
+                new ToolBinding.OpenApiOperation(inline, "getForecast")));
+        assertThat(repository().binding("summariser", "summarise")).contains(new ToolBinding("summariser",
+                "summarise", new ToolBinding.App("app-42")));
+        assertThat(repository().bindings()).hasSize(2);
+    }
 }

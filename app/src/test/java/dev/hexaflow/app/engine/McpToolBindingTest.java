@@ -31,7 +31,8 @@ class McpToolBindingTest {
 
     private final InMemoryToolRegistryRepository registry = new InMemoryToolRegistryRepository();
     private final ManageMcpServersService servers = new ManageMcpServersService(registry);
-    private final ManageToolBindingsService bindings = new ManageToolBindingsService(registry);
+    private final ManageToolBindingsService bindings = new ManageToolBindingsService(registry,
+            new dev.hexaflow.adapters.persistence.memory.InMemoryAppRepository(), operation -> { });
     private final McpSdkToolRunner runner = new McpSdkToolRunner(new McpToolAddresses(registry)::find,
             new OutboundExchange(() -> OutboundPolicy.of("127.0.0.1", "")), Duration.ofSeconds(5));
     private final LoopbackMcpServer calc;

@@ -51,4 +51,49 @@ public record ToolBinding(String provider, String tool, Target target) {
             }
         }
     }
+
+    /**
+     * An operation of an OpenAPI 3 document: the document as a URL (read when the tool runs) or as its text
+     * (JSON or YAML), and the operation's {@code operationId}.
+     */
+    public record OpenApiOperation(String document, String operation) implements Target {
+
+        /** The longest document kept inline: a large API's description, not a payload. */
+        public static final int MAX_DOCUMENT = 1024 * 1024;
+
+        public OpenApiOperation {
+            if (document == null || document.isBlank()) {
+                throw new IllegalArgumentException("document must be an OpenAPI document's URL or its text");
+            }
+            if (document.length() > MAX_DOCUMENT) {
+                throw new IllegalArgumentException("document must be at most " + MAX_DOCUMENT + " characters");
+            }
+            if (operation == null || operation.isBlank()) {
+                throw new IllegalArgumentException("operation must name an operationId of the document");
+            }
+            if (operation.length() > MAX_NAME) {
+                throw new IllegalArgumentException("operation must be at most " + MAX_NAME + " characters");
+            }
+            document = document.strip();
+            operation = operation.strip();
+        }
+
+        /** Whether the document is given by URL rather than inline. */
+        public boolean byUrl() {
+            return !document.contains("\n") && (document.startsWith("http://") || document.startsWith("https://"));
+        }
+    }
+
+    /** Another app of this server, run as a run of its own with the tool's arguments as its inputs. */
+    public record App(String appId) implements Target {
+        public App {
+            if (appId == null || appId.isBlank()) {
+                throw new IllegalArgumentException("app must be an app's id");
+            }
+            if (appId.length() > 255) {
+                throw new IllegalArgumentException("app must be at most 255 characters");
+            }
+            appId = appId.strip();
+        }
+    }
 }

@@ -99,17 +99,31 @@ public final class AdminToolRoutes implements RouteGroup {
         }
     }
 
-    /** A binding as listed and as answered. */
-    record BindingBody(String provider, String tool, McpTarget mcp) {
+    /** A binding as listed and as answered: its one target, mcp, openapi or app. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record BindingBody(String provider, String tool, McpTarget mcp, OpenApiTarget openapi, String app) {
 
         static BindingBody of(ToolBinding binding) {
-            ToolBinding.McpTool target = (ToolBinding.McpTool) binding.target();
-            return new BindingBody(binding.provider(), binding.tool(), new McpTarget(target.server(), target.tool()));
+            ToolBinding.Target target = binding.target();
+            if (target instanceof ToolBinding.McpTool mcp) {
+                return new BindingBody(binding.provider(), binding.tool(), new McpTarget(mcp.server(), mcp.tool()),
+                        null, null);
+            }
+            if (target instanceof ToolBinding.OpenApiOperation openApi) {
+                return new BindingBody(binding.provider(), binding.tool(), null, new OpenApiTarget(
+                        openApi.document(), openApi.operation()), null);
+            }
+            return new BindingBody(binding.provider(), binding.tool(), null, null,
+                    ((ToolBinding.App) target).appId());
         }
     }
 
     /** An MCP server's tool a binding points at. */
     record McpTarget(String server, String tool) {
+    }
+
+    /** An OpenAPI document (its URL or its text) and the operation a binding points at. */
+    record OpenApiTarget(String document, String operation) {
     }
 
     /** The whole catalogue. */
@@ -158,30 +172,45 @@ public final class AdminToolRoutes implements RouteGroup {
         json(ctx, 200, Map.of("result", "success"));
     }
 
-    /** {@code {"provider", "tool", "mcp": {"server", "tool"}}}; the openapi and app kinds are not served yet. */
+    /**
+     * {@code {"provider", "tool"}} and one of {@code "mcp": {"server", "tool"}}, {@code "openapi": {"document",
+     * "operation"}} (the document's URL or its text) or {@code "app": APP_ID}.
+     */
     private void bind(Context ctx) {
         JsonNode body = object(ctx);
         only(body, Set.of("provider", "tool", "mcp", "openapi", "app"));
-        if (body.has("openapi") || body.has("app")) {
-            throw new BadRequest("not_supported", "Binding a tool to " + (body.has("openapi")
-                    ? "an OpenAPI operation" : "an app") + " is not supported yet; bind it to an MCP server's tool "
-                    + "with {\"mcp\": {\"server\": ..., \"tool\": ...}}");
+        int targets = (body.has("mcp") ? 1 : 0) + (body.has("openapi") ? 1 : 0) + (body.has("app") ? 1 : 0);
+        if (targets != 1) {
+            throw new BadRequest("invalid_param", "Send {\"provider\": ..., \"tool\": ...} and one of \"mcp\": "
+                    + "{\"server\": ..., \"tool\": ...}, \"openapi\": {\"document\": URL or text, \"operation\": "
+                    + "operationId}, \"app\": APP_ID");
         }
-        if (!body.has("mcp") || !body.get("mcp").isObject()) {
-            throw new BadRequest("invalid_param", "Send {\"provider\": ..., \"tool\": ..., \"mcp\": {\"server\": ..., "
-                    + "\"tool\": ...}}");
-        }
-        JsonNode mcp = body.get("mcp");
-        only(mcp, Set.of("server", "tool"));
         ToolBinding binding;
         try {
-            binding = new ToolBinding(text(body, "provider"), text(body, "tool"),
-                    new ToolBinding.McpTool(text(mcp, "server"), text(mcp, "tool")));
+            binding = new ToolBinding(text(body, "provider"), text(body, "tool"), target(body));
         } catch (IllegalArgumentException e) {
             throw new BadRequest("invalid_param", e.getMessage());
         }
         boolean isNew = bindings.bind(new BindToolCommand(binding));
         json(ctx, isNew ? 201 : 200, BindingBody.of(binding));
+    }
+
+    private static ToolBinding.Target target(JsonNode body) {
+        if (body.has("app")) {
+            return new ToolBinding.App(text(body, "app"));
+        }
+        String kind = body.has("mcp") ? "mcp" : "openapi";
+        JsonNode target = body.get(kind);
+        if (!target.isObject()) {
+            throw new BadRequest("invalid_param", kind + " must be an object: " + (kind.equals("mcp")
+                    ? "{\"server\": ..., \"tool\": ...}" : "{\"document\": ..., \"operation\": ...}"));
+        }
+        if (kind.equals("mcp")) {
+            only(target, Set.of("server", "tool"));
+            return new ToolBinding.McpTool(text(target, "server"), text(target, "tool"));
+        }
+        only(target, Set.of("document", "operation"));
+        return new ToolBinding.OpenApiOperation(text(target, "document"), text(target, "operation"));
     }
 
     /** The tool by {@code ?provider=&tool=}, or by a body {@code {"provider", "tool"}}. */

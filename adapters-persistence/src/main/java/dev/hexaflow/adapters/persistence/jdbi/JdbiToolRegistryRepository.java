@@ -14,13 +14,15 @@ import org.jdbi.v3.core.Jdbi;
 
 /**
  * MCP servers in {@code mcp_server} (the transport, then the URL and headers, or the command and environment, as
- * JSON text) and bindings in {@code tool_binding} (the kind of target, then its columns).
+ * JSON text) and bindings in {@code tool_binding} (the kind of target, mcp, openapi or app, then that kind's columns).
  */
 public final class JdbiToolRegistryRepository implements ToolRegistryRepository {
 
     private static final String HTTP = "http";
     private static final String STDIO = "stdio";
     private static final String MCP = "mcp";
+    private static final String OPENAPI = "openapi";
+    private static final String APP = "app";
 
     private final Jdbi jdbi;
 
@@ -84,14 +86,21 @@ public final class JdbiToolRegistryRepository implements ToolRegistryRepository 
 
     @Override
     public void saveBinding(ToolBinding binding) {
-        ToolBinding.McpTool target = (ToolBinding.McpTool) binding.target();
+        ToolBinding.McpTool mcp = binding.target() instanceof ToolBinding.McpTool t ? t : null;
+        ToolBinding.OpenApiOperation openApi = binding.target() instanceof ToolBinding.OpenApiOperation t ? t : null;
+        ToolBinding.App app = binding.target() instanceof ToolBinding.App t ? t : null;
+        String kind = mcp != null ? MCP : openApi != null ? OPENAPI : APP;
         jdbi.useHandle(handle -> handle.createUpdate("MERGE INTO tool_binding (provider, tool, kind, mcp_server, "
-                + "mcp_tool) KEY (provider, tool) VALUES (:provider, :tool, :kind, :server, :mcp_tool)")
+                + "mcp_tool, openapi_document, openapi_operation, app_id) KEY (provider, tool) VALUES (:provider, "
+                + ":tool, :kind, :server, :mcp_tool, :document, :operation, :app)")
                 .bind("provider", binding.provider())
                 .bind("tool", binding.tool())
-                .bind("kind", MCP)
-                .bind("server", target.server())
-                .bind("mcp_tool", target.tool())
+                .bind("kind", kind)
+                .bind("server", mcp == null ? (String) null : mcp.server())
+                .bind("mcp_tool", mcp == null ? (String) null : mcp.tool())
+                .bind("document", openApi == null ? (String) null : openApi.document())
+                .bind("operation", openApi == null ? (String) null : openApi.operation())
+                .bind("app", app == null ? (String) null : app.appId())
                 .execute());
     }
 
@@ -116,10 +125,13 @@ public final class JdbiToolRegistryRepository implements ToolRegistryRepository 
 
     private static ToolBinding binding(ResultSet rs) throws SQLException {
         String kind = rs.getString("kind");
-        if (!MCP.equals(kind)) {
-            throw new IllegalStateException("tool_binding holds a binding of unknown kind '" + kind + "'");
-        }
-        return new ToolBinding(rs.getString("provider"), rs.getString("tool"),
-                new ToolBinding.McpTool(rs.getString("mcp_server"), rs.getString("mcp_tool")));
+        ToolBinding.Target target = switch (kind) {
+            case MCP -> new ToolBinding.McpTool(rs.getString("mcp_server"), rs.getString("mcp_tool"));
+            case OPENAPI -> new ToolBinding.OpenApiOperation(rs.getString("openapi_document"),
+                    rs.getString("openapi_operation"));
+            case APP -> new ToolBinding.App(rs.getString("app_id"));
+            default -> throw new IllegalStateException("tool_binding holds a binding of unknown kind '" + kind + "'");
+        };
+        return new ToolBinding(rs.getString("provider"), rs.getString("tool"), target);
     }
 }

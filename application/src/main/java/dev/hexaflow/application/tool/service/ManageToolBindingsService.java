@@ -4,16 +4,25 @@ import dev.hexaflow.application.tool.port.in.BindToolCommand;
 import dev.hexaflow.application.tool.port.in.ManageToolBindingsUseCase;
 import dev.hexaflow.application.tool.port.in.ToolRegistryException;
 import dev.hexaflow.application.tool.port.in.UnbindToolCommand;
+import dev.hexaflow.application.app.port.out.AppRepository;
+import dev.hexaflow.application.tool.port.out.OpenApiDocuments;
 import dev.hexaflow.application.tool.port.out.ToolRegistryRepository;
 import dev.hexaflow.domain.tool.ToolBinding;
 
-/** Binds a tool only to a server that is registered; the server's tool itself is checked when it is called. */
+/**
+ * Binds a tool only to what can run it: a server that is registered (the server's tool itself is checked when it
+ * is called), an operation its OpenAPI document holds, an app that exists.
+ */
 public final class ManageToolBindingsService implements ManageToolBindingsUseCase {
 
     private final ToolRegistryRepository registry;
+    private final AppRepository apps;
+    private final OpenApiDocuments openApi;
 
-    public ManageToolBindingsService(ToolRegistryRepository registry) {
+    public ManageToolBindingsService(ToolRegistryRepository registry, AppRepository apps, OpenApiDocuments openApi) {
         this.registry = registry;
+        this.apps = apps;
+        this.openApi = openApi;
     }
 
     @Override
@@ -23,6 +32,17 @@ public final class ManageToolBindingsService implements ManageToolBindingsUseCas
             throw new ToolRegistryException(ToolRegistryException.Reason.INVALID, "No MCP server named '"
                     + mcp.server() + "' is registered; register it first (PUT /admin/tools/servers/" + mcp.server()
                     + " or hexaflow tools server " + mcp.server() + " ...)");
+        }
+        if (binding.target() instanceof ToolBinding.App app && apps.find(app.appId()).isEmpty()) {
+            throw new ToolRegistryException(ToolRegistryException.Reason.INVALID, "No app with id '" + app.appId()
+                    + "' exists on this server; import it first (POST /admin/apps or hexaflow apps import)");
+        }
+        if (binding.target() instanceof ToolBinding.OpenApiOperation operation) {
+            try {
+                openApi.check(operation);
+            } catch (OpenApiDocuments.UnusableOperationException e) {
+                throw new ToolRegistryException(ToolRegistryException.Reason.INVALID, e.getMessage());
+            }
         }
         boolean isNew = registry.binding(binding.provider(), binding.tool()).isEmpty();
         registry.saveBinding(binding);

@@ -101,6 +101,11 @@ public final class StandardNodes {
             return Optional.ofNullable(models);
         }
 
+        /** The tool runners, in the order the tool node asks them. */
+        public List<ToolRunner> tools() {
+            return tools;
+        }
+
         private static <T> T required(T part, String name) {
             if (part == null) {
                 throw new IllegalArgumentException("give a " + name + ", or leave it out for none");

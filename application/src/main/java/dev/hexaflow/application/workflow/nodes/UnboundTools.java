@@ -23,9 +23,20 @@ public final class UnboundTools {
                 + howToBind(tool);
     }
 
+    /** The binding that suits the tool's kind: an OpenAPI operation for an api tool, an app for a workflow tool. */
     private static String howToBind(ToolRef tool) {
-        return "bind it with `hexaflow tools bind " + tool.provider() + " " + tool.tool()
-                + " --mcp SERVER TOOL` or PUT /admin/tools/bindings {\"provider\": \"" + tool.provider()
-                + "\", \"tool\": \"" + tool.tool() + "\", \"mcp\": {\"server\": ..., \"tool\": ...}}.";
+        String flag = switch (tool.type()) {
+            case API -> "--openapi DOCUMENT OPERATION_ID";
+            case WORKFLOW -> "--app APP_ID";
+            default -> "--mcp SERVER TOOL";
+        };
+        String target = switch (tool.type()) {
+            case API -> "\"openapi\": {\"document\": ..., \"operation\": ...}";
+            case WORKFLOW -> "\"app\": ...";
+            default -> "\"mcp\": {\"server\": ..., \"tool\": ...}";
+        };
+        return "bind it with `hexaflow tools bind " + tool.provider() + " " + tool.tool() + " " + flag
+                + "` or PUT /admin/tools/bindings {\"provider\": \"" + tool.provider() + "\", \"tool\": \""
+                + tool.tool() + "\", " + target + "}.";
     }
 }

@@ -83,55 +83,22 @@ public final class AgentNode implements NodeExecutor {
     }
 
     /** A tool the node offers: what it is, the description the DSL gives it, and the arguments it fixes. */
-    private record AgentTool(ToolRef ref, String description, Map<String, Param> fixed) {
+    private record AgentTool(ToolRef ref, String description, Map<String, NodeArgument> fixed) {
     }
 
-    /** One parameter as the node gives it: a template, a variable, or a value as it is. */
-    private sealed interface Param {
-
-        Object resolve(VariablePool pool);
-
-        record Value(Object value) implements Param {
-            @Override
-            public Object resolve(VariablePool pool) {
-                return value;
-            }
-        }
-
-        record Template(String text) implements Param {
-            @Override
-            public Object resolve(VariablePool pool) {
-                return pool.render(text);
-            }
-        }
-
-        record Variable(VariableSelector selector) implements Param {
-            @Override
-            public Object resolve(VariablePool pool) {
-                return pool.get(selector).orElse(null);
-            }
-        }
-    }
 
     /** What a node's data says, read once when the workflow is prepared. */
     private record Plan(Optional<Strategy> strategy, String strategyName, String provider, String model,
-            Map<String, Object> completionParams, Param instruction, Param query, int maximumIterations,
+            Map<String, Object> completionParams, NodeArgument instruction, NodeArgument query, int maximumIterations,
             List<AgentTool> tools) {
     }
 
     @Override
     public PreparedNode prepare(Node node) {
         Plan plan = plan(node.data());
-        List<VariableSelector> references = new ArrayList<>();
-        List<Param> params = new ArrayList<>(List.of(plan.instruction(), plan.query()));
+        List<NodeArgument> params = new ArrayList<>(List.of(plan.instruction(), plan.query()));
         plan.tools().forEach(tool -> params.addAll(tool.fixed().values()));
-        for (Param param : params) {
-            if (param instanceof Param.Template template) {
-                references.addAll(VariablePool.references(template.text()));
-            } else if (param instanceof Param.Variable variable) {
-                references.add(variable.selector());
-            }
-        }
+        List<VariableSelector> references = NodeArgument.references(params);
         Set<String> outputs = Set.of("text", "files", "json", "usage");
         return PreparedNode.of(references, Optional.of(outputs), ctx -> new AgentRun(plan, node, ctx).run());
     }
@@ -209,17 +176,17 @@ public final class AgentNode implements NodeExecutor {
         return given instanceof Map<?, ?> pair && pair.containsKey("value") ? pair.get("value") : given;
     }
 
-    private static Param param(DataTree parameters, String key) {
+    private static NodeArgument param(DataTree parameters, String key) {
         Object given = parameters.get(key);
         if (given instanceof Map<?, ?> pair && "variable".equals(pair.get("type"))) {
             if (!(pair.get("value") instanceof List<?> path)) {
                 throw new InvalidNodeDataException("agent_parameters." + key + ".value", "must be a variable "
                         + "selector");
             }
-            return new Param.Variable(DataTree.selector("agent_parameters." + key + ".value", path));
+            return new NodeArgument.Variable(DataTree.selector("agent_parameters." + key + ".value", path));
         }
         Object value = valueOf(parameters, key);
-        return value instanceof String text ? new Param.Template(text) : new Param.Value(value == null ? "" : value);
+        return NodeArgument.given(value == null ? "" : value);
     }
 
     /**
@@ -238,7 +205,7 @@ public final class AgentNode implements NodeExecutor {
             throw new InvalidNodeDataException("agent_parameters.tools", "each tool must name its provider_name "
                     + "and tool_name");
         }
-        Map<String, Param> fixed = new LinkedHashMap<>();
+        Map<String, NodeArgument> fixed = new LinkedHashMap<>();
         tool.tree("settings").asMap().forEach((key, setting) -> fixed.put(key, fixedParam(
                 setting instanceof Map<?, ?> map ? map.get("value") : setting)));
         tool.tree("parameters").asMap().forEach((key, parameter) -> {
@@ -251,15 +218,15 @@ public final class AgentNode implements NodeExecutor {
                 fixed);
     }
 
-    private static Param fixedParam(Object given) {
+    private static NodeArgument fixedParam(Object given) {
         if (given instanceof Map<?, ?> pair && pair.containsKey("type")) {
             Object value = pair.get("value");
             if ("variable".equals(pair.get("type")) && value instanceof List<?> path) {
-                return new Param.Variable(DataTree.selector("agent_parameters.tools.parameters", path));
+                return new NodeArgument.Variable(DataTree.selector("agent_parameters.tools.parameters", path));
             }
-            return value instanceof String text ? new Param.Template(text) : new Param.Value(value);
+            return NodeArgument.given(value);
         }
-        return given instanceof String text ? new Param.Template(text) : new Param.Value(given);
+        return NodeArgument.given(given);
     }
 
     /** A tool ready to be offered in one run: how the model sees it, and the runner that runs it. */

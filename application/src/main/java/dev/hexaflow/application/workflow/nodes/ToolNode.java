@@ -14,7 +14,6 @@ import dev.hexaflow.domain.workflow.FileValue;
 import dev.hexaflow.domain.workflow.InvalidNodeDataException;
 import dev.hexaflow.domain.workflow.Node;
 import dev.hexaflow.domain.workflow.NodeType;
-import dev.hexaflow.domain.workflow.VariablePool;
 import dev.hexaflow.domain.workflow.VariableSelector;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -45,57 +44,21 @@ public final class ToolNode implements NodeExecutor {
         return NodeType.TOOL;
     }
 
-    /** One argument of the tool as the node gives it, read once. */
-    private sealed interface Input {
-
-        Object resolve(VariablePool pool);
-
-        /** {@code constant} values that are not text (numbers, booleans, lists) pass as they are. */
-        record Value(Object value) implements Input {
-            @Override
-            public Object resolve(VariablePool pool) {
-                return value;
-            }
-        }
-
-        /** {@code mixed} (and {@code constant}) text: its {@code {{#node.var#}}} references rendered as text. */
-        record Template(String text) implements Input {
-            @Override
-            public Object resolve(VariablePool pool) {
-                return pool.render(text);
-            }
-        }
-
-        /** {@code variable}: the value itself, or absent when nothing holds it. */
-        record Variable(VariableSelector selector) implements Input {
-            @Override
-            public Object resolve(VariablePool pool) {
-                return pool.get(selector).orElse(null);
-            }
-        }
-    }
 
     @Override
     public PreparedNode prepare(Node node) {
         DataTree data = node.data();
         ToolRef tool = ref(data);
         String providerName = data.string("provider_name", tool.provider());
-        Map<String, Input> inputs = new LinkedHashMap<>();
+        Map<String, NodeArgument> inputs = new LinkedHashMap<>();
         readInputs(data, "tool_configurations", inputs);
         readInputs(data, "tool_parameters", inputs);
-        List<VariableSelector> references = new ArrayList<>();
-        for (Input input : inputs.values()) {
-            if (input instanceof Input.Template template) {
-                references.addAll(VariablePool.references(template.text()));
-            } else if (input instanceof Input.Variable variable) {
-                references.add(variable.selector());
-            }
-        }
+        List<VariableSelector> references = NodeArgument.references(inputs.values());
         return PreparedNode.of(references, Optional.empty(), ctx -> {
             Map<String, Object> arguments = new LinkedHashMap<>();
             inputs.forEach((name, input) -> {
                 Object value = input.resolve(ctx.pool());
-                if (value != null || !(input instanceof Input.Variable)) {
+                if (value != null || !(input instanceof NodeArgument.Variable)) {
                     arguments.put(name, value);
                 }
             });
@@ -150,7 +113,7 @@ public final class ToolNode implements NodeExecutor {
      * ({@code mixed}, {@code variable}, {@code constant}), or, in older files, the value itself (text is a
      * template). A parameter given both ways is the parameter's.
      */
-    private static void readInputs(DataTree data, String field, Map<String, Input> inputs) {
+    private static void readInputs(DataTree data, String field, Map<String, NodeArgument> inputs) {
         if (!(data.get(field) instanceof Map<?, ?>)) {
             return;
         }
@@ -164,15 +127,14 @@ public final class ToolNode implements NodeExecutor {
                             throw new InvalidNodeDataException(field + "." + name + ".value",
                                     "must be a variable selector");
                         }
-                        yield new Input.Variable(DataTree.selector(field + "." + name + ".value", path));
+                        yield new NodeArgument.Variable(DataTree.selector(field + "." + name + ".value", path));
                     }
-                    case "mixed", "constant" -> value instanceof String text ? new Input.Template(text)
-                            : new Input.Value(value);
+                    case "mixed", "constant" -> NodeArgument.given(value);
                     default -> throw new InvalidNodeDataException(field + "." + name + ".type", "'" + kind
                             + "' is not one of mixed, variable, constant");
                 });
             } else {
-                inputs.put(name, given instanceof String text ? new Input.Template(text) : new Input.Value(given));
+                inputs.put(name, NodeArgument.given(given));
             }
         });
     }

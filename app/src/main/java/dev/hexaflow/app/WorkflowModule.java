@@ -173,7 +173,7 @@ final class WorkflowModule implements AutoCloseable {
         UploadLimits limits = config.service().uploads();
         this.importApp = new ImportAppService(publications, apps, versions);
         this.publish = new PublishWorkflowService(publications, apps, versions);
-        this.listApps = new ListAppsService(apps, versions);
+        this.listApps = new ListAppsService(apps, versions, publications);
         this.keys = new ManageAppKeysService(publications, apps, keys);
         this.updateSite = new UpdateSiteService(apps);
         this.authenticate = new AuthenticateService(keys, apps, webTokens);

@@ -23,6 +23,18 @@ class McpToolRunHttpTest {
     @TempDir
     Path dataDir;
 
+    /** The warnings GET /admin/apps shows for the app: what it waits on now. */
+    static java.util.List<String> waitingOn(TestServer server, String appId) {
+        for (JsonNode app : json(server.admin("GET", "/admin/apps", null, null)).get("data")) {
+            if (app.get("app_id").asText().equals(appId)) {
+                java.util.List<String> warnings = new java.util.ArrayList<>();
+                app.get("warnings").forEach(warning -> warnings.add(warning.asText()));
+                return warnings;
+            }
+        }
+        throw new AssertionError("no app " + appId + " in /admin/apps");
+    }
+
     @Test
     void aToolBoundToAnMcpServersToolRunsThereFromAWorkflowOverHttp() throws Exception {
         Configuration config = TestServer.config(dataDir).withEngine(EngineConfiguration.fromEnvironment(
@@ -33,6 +45,8 @@ class McpToolRunHttpTest {
             assertThat(imported.get("warnings").toString()).contains("acme/calculator/calculator")
                     .contains("add_numbers");
             ServiceApi api = server.api(imported.get("api_key").asText());
+            assertThat(waitingOn(server, imported.get("app_id").asText())).singleElement().asString()
+                    .contains("acme/calculator/calculator/add_numbers");
             JsonNode unbound = json(api.postJson("/v1/workflows/run", run(Map.of("b", 3), "blocking", "ada")))
                     .get("data");
             assertThat(unbound.get("status").asText()).isEqualTo("failed");
@@ -46,6 +60,7 @@ class McpToolRunHttpTest {
                             + "\"mcp\": {\"server\": \"calc\", \"tool\": \"add\"}}");
             assertThat(bound.statusCode()).as(bound.body()).isBetween(200, 201);
 
+            assertThat(waitingOn(server, imported.get("app_id").asText())).as("bound since the import").isEmpty();
             JsonNode ran = json(api.postJson("/v1/workflows/run", run(Map.of("b", 3), "blocking", "ada")))
                     .get("data");
             assertThat(ran.get("status").asText()).as(ran.toString()).isEqualTo("succeeded");

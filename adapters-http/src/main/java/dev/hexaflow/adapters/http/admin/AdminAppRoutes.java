@@ -211,11 +211,11 @@ public final class AdminAppRoutes implements RouteGroup {
 
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     record AppListItem(String appId, String name, String mode, String workflowId, String version, String siteCode,
-            boolean enableSite, long createdAt) {
+            boolean enableSite, long createdAt, List<String> warnings) {
 
         static AppListItem of(AppSummary app) {
             return new AppListItem(app.appId(), app.name(), app.mode(), app.workflowId(), app.version(),
-                    app.siteCode(), app.siteEnabled(), app.createdAt());
+                    app.siteCode(), app.siteEnabled(), app.createdAt(), app.warnings());
         }
     }
 

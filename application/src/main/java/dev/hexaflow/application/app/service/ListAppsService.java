@@ -5,6 +5,7 @@ import dev.hexaflow.application.app.port.out.AppRepository;
 import dev.hexaflow.application.app.port.out.WorkflowVersionRepository;
 import dev.hexaflow.domain.app.App;
 import dev.hexaflow.domain.app.WorkflowVersion;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -14,10 +15,13 @@ public final class ListAppsService implements ListAppsUseCase {
 
     private final AppRepository apps;
     private final WorkflowVersionRepository versions;
+    private final Publications publications;
 
-    public ListAppsService(AppRepository apps, WorkflowVersionRepository versions) {
+    /** @param publications checks each app's newest workflow as a publish does, for what it waits on now */
+    public ListAppsService(AppRepository apps, WorkflowVersionRepository versions, Publications publications) {
         this.apps = apps;
         this.versions = versions;
+        this.publications = publications;
     }
 
     @Override
@@ -27,8 +31,18 @@ public final class ListAppsService implements ListAppsUseCase {
             Optional<WorkflowVersion> latest = versions.latest(app.id());
             summaries.add(new AppSummary(app.id(), app.name(), app.mode(), latest.map(WorkflowVersion::id).orElse(null),
                     latest.map(WorkflowVersion::version).orElse(null), app.siteCode(), app.siteEnabled(),
-                    app.createdAt()));
+                    app.createdAt(), latest.map(this::warnings).orElse(List.of())));
         }
         return summaries;
+    }
+
+    /** Bindings change after an import: what a workflow waits on is asked anew at each listing. */
+    private List<String> warnings(WorkflowVersion version) {
+        try {
+            return publications.checked(version.dsl().getBytes(StandardCharsets.UTF_8)).warnings();
+        } catch (RuntimeException e) {
+            // A version kept by an older release that this one's checks refuse: it says so rather than hiding it.
+            return List.of("The published workflow no longer passes this server's checks: " + e.getMessage());
+        }
     }
 }

@@ -7,7 +7,11 @@ public interface ListAppsUseCase {
 
     List<AppSummary> list();
 
+    /**
+     * @param warnings what the app's newest workflow waits on now, one sentence each (a tool neither built in nor
+     *                 bound, with the command that binds it); empty when it waits on nothing
+     */
     record AppSummary(String appId, String name, String mode, String workflowId, String version, String siteCode,
-            boolean siteEnabled, long createdAt) {
+            boolean siteEnabled, long createdAt, List<String> warnings) {
     }
 }

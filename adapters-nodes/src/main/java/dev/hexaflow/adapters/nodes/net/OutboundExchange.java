@@ -96,7 +96,7 @@ public final class OutboundExchange {
                 HttpResponse<InputStream> response = exchange.get();
                 String location = response.headers().firstValue("location").orElse(null);
                 if (!REDIRECTS.contains(response.statusCode()) || location == null) {
-                    return response;
+                    return withBoundedBody(response, timeout, stop);
                 }
                 response.body().close();
                 if (redirects == MAX_REDIRECTS) {
@@ -192,5 +192,52 @@ public final class OutboundExchange {
 
     private static String lower(String text) {
         return text == null ? null : text.toLowerCase(Locale.ROOT);
+    }
+
+    /** The answer with its body read against the same timeout (counted from its headers) and the stop. */
+    private static HttpResponse<InputStream> withBoundedBody(HttpResponse<InputStream> response, Duration timeout,
+            StopSignal stop) {
+        InputStream body = BoundedBody.of(response.body(), timeout, stop);
+        return new HttpResponse<>() {
+            @Override
+            public int statusCode() {
+                return response.statusCode();
+            }
+
+            @Override
+            public HttpRequest request() {
+                return response.request();
+            }
+
+            @Override
+            public java.util.Optional<HttpResponse<InputStream>> previousResponse() {
+                return response.previousResponse();
+            }
+
+            @Override
+            public java.net.http.HttpHeaders headers() {
+                return response.headers();
+            }
+
+            @Override
+            public InputStream body() {
+                return body;
+            }
+
+            @Override
+            public java.util.Optional<javax.net.ssl.SSLSession> sslSession() {
+                return response.sslSession();
+            }
+
+            @Override
+            public URI uri() {
+                return response.uri();
+            }
+
+            @Override
+            public HttpClient.Version version() {
+                return response.version();
+            }
+        };
     }
 }

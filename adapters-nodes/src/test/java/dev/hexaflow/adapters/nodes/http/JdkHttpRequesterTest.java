@@ -85,6 +85,59 @@ class JdkHttpRequesterTest {
                 .hasMessageContaining("timed out after 1s");
     }
 
+    /**
+     * A target that answers its headers at once, then its body a byte every 200 ms for 20 s: the JDK client's
+     * own timeout covers only the headers.
+     */
+    private static String trickling() throws IOException {
+        java.net.ServerSocket socket = new java.net.ServerSocket(0, 5, java.net.InetAddress.getLoopbackAddress());
+        Thread server = new Thread(() -> {
+            try (socket; java.net.Socket client = socket.accept()) {
+                client.getInputStream().read(new byte[8192]);
+                java.io.OutputStream out = client.getOutputStream();
+                out.write("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 100\r\n\r\n"
+                        .getBytes(StandardCharsets.US_ASCII));
+                out.flush();
+                for (int i = 0; i < 100; i++) {
+                    Thread.sleep(200);
+                    out.write('x');
+                    out.flush();
+                }
+            } catch (IOException | InterruptedException e) {
+                // The client went away, as it should.
+            }
+        }, "trickling-target");
+        server.setDaemon(true);
+        server.start();
+        return "http://127.0.0.1:" + socket.getLocalPort() + "/trickle";
+    }
+
+    @Test
+    void aBodyThatTricklesInFailsAtTheReadTimeoutNotWhenItEnds() throws Exception {
+        HttpCall call = new HttpCall("GET", trickling(), List.of(), null, Duration.ofSeconds(5),
+                Duration.ofSeconds(1), true, 1024);
+        long asked = System.nanoTime();
+
+        assertThatThrownBy(() -> ALLOWS_127_0_0_1.send(call, StopSignal.NEVER)).isInstanceOf(HttpException.class)
+                .hasMessageContaining("did not finish within 1 s");
+        assertThat((System.nanoTime() - asked) / 1e9).isLessThan(3.0);
+    }
+
+    @Test
+    void aStopEndsTheReadOfATricklingBodyWithinASecond() throws Exception {
+        StopSwitch stop = new StopSwitch();
+        String url = trickling();
+        CompletableFuture<HttpAnswer> call = CompletableFuture.supplyAsync(
+                () -> ALLOWS_127_0_0_1.send(get(url, 30), stop));
+        Thread.sleep(600);
+
+        long asked = System.nanoTime();
+        stop.pull();
+
+        assertThatThrownBy(() -> call.get(2, TimeUnit.SECONDS)).hasCauseInstanceOf(HttpException.class);
+        assertThat((System.nanoTime() - asked) / 1e9).isLessThan(1.0);
+    }
+
     @Test
     void anUnreachableTargetFailsWithAClearMessage() {
         assertThatThrownBy(() -> ALLOWS_127_0_0_1.send(get("http://127.0.0.1:9/nothing", 5), StopSignal.NEVER))

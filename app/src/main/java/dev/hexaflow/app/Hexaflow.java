@@ -86,13 +86,14 @@ public final class Hexaflow implements AutoCloseable {
             ready = CompletableFuture.supplyAsync(() -> prepare(storage, campusModule, module),
                     task -> new Thread(task, "hexaflow-start").start());
             AdminAuthorization admin = new AdminAuthorization(SecretHash.of(adminToken.value()));
+            ServiceApiAuthentication serviceApi = new ServiceApiAuthentication(workflows.authenticate);
             List<RouteGroup> routes = List.of(
                     admin,
                     new CampusFeedRoutes(campus.feed),
                     new AdminCampusRoutes(admin, campus.issueKey, campus.banKey, campus.importData),
                     new ServiceApiCors(config.service().corsOrigins()),
-                    new ServiceApiAuthentication(workflows.authenticate),
-                    new RunRoutes(workflows.run, workflows.getRun, workflows.stop, workflows.nodeExecutions,
+                    serviceApi,
+                    new RunRoutes(workflows.run, workflows.getRun, workflows.stop, workflows.nodeExecutions, serviceApi,
                             config.service().pingInterval()),
                     new UploadRoutes(workflows.upload),
                     new LogRoutes(workflows.logs),

@@ -23,11 +23,14 @@ class AsyncRunHttpTest {
     static Path dataDir;
     static TestServer server;
     static ServiceApi api;
+    static String siteCode;
 
     @BeforeAll
     static void start() {
         server = TestServer.start(dataDir);
-        api = server.api(server.importApp("slow.yml").get("api_key").asText());
+        JsonNode imported = server.importApp("slow.yml");
+        api = server.api(imported.get("api_key").asText());
+        siteCode = imported.get("site_code").asText();
     }
 
     @AfterAll
@@ -81,6 +84,22 @@ class AsyncRunHttpTest {
         assertThat(json(stop).get("result").asText()).isEqualTo("success");
         JsonNode ended = pollUntilEnded(accepted.get("workflow_run_id").asText());
         assertThat(ended.get("status").asText()).isEqualTo("stopped");
+    }
+
+    @Test
+    void aWebPagesTokenMayRunButNotAsyncForItCouldNotFollowTheRunAndWouldEscapeTheRequestCap() {
+        String token = json(server.send("POST", "/apps/" + siteCode + "/token", null, null, null))
+                .get("access_token").asText();
+        ServiceApi page = api.withKey(token);
+
+        HttpResponse<String> async = page.postJson("/v1/workflows/run", Map.of("inputs", Map.of("millis", 1),
+                "response_mode", "async", "user", "web-page-user"));
+        HttpResponse<String> blocking = page.postJson("/v1/workflows/run", Map.of("inputs", Map.of("millis", 1),
+                "response_mode", "blocking", "user", "web-page-user"));
+
+        assertThat(async.statusCode()).as(async.body()).isEqualTo(403);
+        assertThat(json(async).get("code").asText()).isEqualTo("forbidden");
+        assertThat(blocking.statusCode()).isEqualTo(200);
     }
 
     @Test

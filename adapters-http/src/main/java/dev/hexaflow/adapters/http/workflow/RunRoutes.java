@@ -8,6 +8,7 @@ import dev.hexaflow.adapters.http.RouteGroup;
 import dev.hexaflow.adapters.http.workflow.ServiceApiAuthentication.Access;
 import dev.hexaflow.application.app.port.in.ApiError;
 import dev.hexaflow.application.app.port.in.ApiException;
+import dev.hexaflow.application.app.port.in.AuthenticateUseCase.Operation;
 import dev.hexaflow.application.app.port.in.GetRunUseCase;
 import dev.hexaflow.application.app.port.in.ListNodeExecutionsUseCase;
 import dev.hexaflow.application.app.port.in.ListNodeExecutionsUseCase.NodeExecutionPage;
@@ -38,14 +39,17 @@ public final class RunRoutes implements RouteGroup {
     private final GetRunUseCase getRun;
     private final StopTaskUseCase stop;
     private final ListNodeExecutionsUseCase nodeExecutions;
+    private final ServiceApiAuthentication authentication;
     private final Duration pingInterval;
 
+    /** @param authentication the Service API's bearer check, asked again for what only the body says */
     public RunRoutes(RunWorkflowUseCase run, GetRunUseCase getRun, StopTaskUseCase stop,
-            ListNodeExecutionsUseCase nodeExecutions, Duration pingInterval) {
+            ListNodeExecutionsUseCase nodeExecutions, ServiceApiAuthentication authentication, Duration pingInterval) {
         this.run = run;
         this.getRun = getRun;
         this.stop = stop;
         this.nodeExecutions = nodeExecutions;
+        this.authentication = authentication;
         this.pingInterval = pingInterval;
     }
 
@@ -79,13 +83,14 @@ public final class RunRoutes implements RouteGroup {
         } else if ("async".equals(mode)) {
             // Hexaflow's extension: the answer waits for the run's start to be kept, so that its detail can be
             // asked for at once, and not for its end.
+            authentication.require(ctx, Operation.RUN_ASYNC);
             CompletableFuture<Void> kept = new CompletableFuture<>();
             RunUnderWay started = run.start(command, event -> {
                 if (event instanceof RunEvent.WorkflowStarted) {
                     kept.complete(null);
                 }
             });
-            CompletableFuture.anyOf(kept, started.done()).join();
+            CompletableFuture.anyOf(kept, started.done().exceptionally(failure -> null)).join();
             if (!kept.isDone()) {
                 started.await(); // ended before its start was heard: answers the refusal, if it was one
             }

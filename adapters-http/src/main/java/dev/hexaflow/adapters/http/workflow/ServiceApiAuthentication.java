@@ -19,6 +19,7 @@ import io.javalin.security.RouteRole;
 public final class ServiceApiAuthentication implements RouteGroup {
 
     private static final String APP_ID = "hexaflow.app-id";
+    private static final String TOKEN = "hexaflow.bearer-token";
 
     private final AuthenticateUseCase authenticate;
 
@@ -69,5 +70,14 @@ public final class ServiceApiAuthentication implements RouteGroup {
             throw new ApiException(ApiError.UNAUTHORIZED, "Authorization scheme must be 'Bearer'");
         }
         ctx.attribute(APP_ID, authenticate.appOf(parts[1].strip(), access.operation));
+        ctx.attribute(TOKEN, parts[1].strip());
+    }
+
+    /**
+     * Checks that the request's bearer token may also do {@code operation}, which the route learns only from
+     * the body (an async run); refused as the route's own check refuses.
+     */
+    void require(Context ctx, Operation operation) {
+        authenticate.appOf(ctx.attribute(TOKEN), operation);
     }
 }

@@ -106,9 +106,10 @@ class ServiceApiRoutesTest {
                         new UploadLimits(10, 100, 50, 15));
             }
         };
-        List<RouteGroup> groups = List.of(new ServiceApiAuthentication(AUTHENTICATE),
+        ServiceApiAuthentication authentication = new ServiceApiAuthentication(AUTHENTICATE);
+        List<RouteGroup> groups = List.of(authentication,
                 new RunRoutes(run, getRun, stop, query -> new ListNodeExecutionsUseCase.NodeExecutionPage(query.page(),
-                        query.limit(), 0, false, List.of()), Duration.ofSeconds(10)), new UploadRoutes(upload),
+                        query.limit(), 0, false, List.of()), authentication, Duration.ofSeconds(10)), new UploadRoutes(upload),
                 new LogRoutes(logs), new AppInfoRoutes(describe));
         return Javalin.create(config -> groups.forEach(group -> group.addTo(config.routes)));
     }

@@ -16,6 +16,7 @@ import dev.hexaflow.application.workflow.engine.NodeUnavailableException;
 import dev.hexaflow.application.workflow.engine.PreparedWorkflow;
 import dev.hexaflow.application.workflow.engine.RunHandle;
 import dev.hexaflow.domain.workflow.WorkflowRun;
+import dev.hexaflow.application.workflow.engine.RunListener;
 import dev.hexaflow.application.workflow.engine.RunRequest;
 import dev.hexaflow.application.workflow.engine.WorkflowEngine;
 import dev.hexaflow.application.workflow.port.out.WorkflowDslReader;
@@ -110,7 +111,7 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
             RunRequest request = new RunRequest(graph, app.id(), version.id(), user, inputs, files, ids.get(),
                     ids.get());
             RunRecorder recorder = new RunRecorder(runs, app.id(), request.taskId(), endUser, version.version(),
-                    ids.get(), observer::on);
+                    ids.get(), observer == RunObserver.NONE ? RunListener.NONE : observer::on);
             RunHandle handle = engine.start(workflow, request, recorder);
             tasks.track(app.id(), user, handle);
             return new RunUnderWay(handle.runId(), handle.taskId(), handle.finished().handle(

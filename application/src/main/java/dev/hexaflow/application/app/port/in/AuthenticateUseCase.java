@@ -16,7 +16,12 @@ public interface AuthenticateUseCase {
 
     /** What a request asks of an app. */
     enum Operation {
-        RUN(true), STOP(true), UPLOAD(true), DESCRIBE(true), READ_RUNS(false);
+        RUN(true), STOP(true), UPLOAD(true), DESCRIBE(true), READ_RUNS(false),
+        /**
+         * An async run: answered before it ends, it frees the request that bounds a client's runs, and a page
+         * could not follow it (it cannot read runs), so it is an app key's alone.
+         */
+        RUN_ASYNC(false);
 
         private final boolean openToWebPages;
 

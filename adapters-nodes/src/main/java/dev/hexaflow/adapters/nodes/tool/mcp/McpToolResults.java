@@ -20,6 +20,9 @@ final class McpToolResults {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /** The most text one answer may carry into a run, as the webscraper and api tools take at most. */
+    static final long MAX_TEXT_CHARS = 10L * 1024 * 1024;
+
     private McpToolResults() {
     }
 
@@ -30,6 +33,20 @@ final class McpToolResults {
                     .map(part -> ((McpSchema.TextContent) part).text()).collect(Collectors.joining("\n"));
             throw new ToolException("The MCP tool " + address.tool() + " of server " + address.server().name()
                     + " answered an error: " + (text.isBlank() ? "(no message)" : text));
+        }
+        long chars = 0;
+        for (McpSchema.Content part : content) {
+            if (part instanceof McpSchema.TextContent text && text.text() != null) {
+                chars += text.text().length();
+            } else if (part instanceof McpSchema.EmbeddedResource embedded
+                    && embedded.resource() instanceof McpSchema.TextResourceContents resource
+                    && resource.text() != null) {
+                chars += resource.text().length();
+            }
+        }
+        if (chars > MAX_TEXT_CHARS) {
+            throw new ToolException("The MCP tool " + address.tool() + " of server " + address.server().name()
+                    + " answered " + chars + " characters, more than the " + MAX_TEXT_CHARS + " a run takes");
         }
         List<ToolMessage> messages = new ArrayList<>();
         for (McpSchema.Content part : content) {

@@ -164,6 +164,9 @@ public final class JacksonOpenApiToolRunner implements ToolRunner, OpenApiDocume
             }
         } catch (OutboundExchange.RefusedException e) {
             throw new ToolException(e.getMessage());
+        } catch (IllegalArgumentException e) {
+            // A header or cookie value with a line break (a model may well write one) is no request at all.
+            throw new ToolException("The request to " + request.uri() + " cannot be sent: " + e.getMessage());
         } catch (UnknownHostException e) {
             throw new ToolException("The host of " + request.uri() + " does not resolve");
         } catch (InterruptedException e) {

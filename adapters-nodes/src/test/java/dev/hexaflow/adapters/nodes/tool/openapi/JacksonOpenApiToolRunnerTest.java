@@ -89,6 +89,17 @@ class JacksonOpenApiToolRunnerTest {
     }
 
     @Test
+    void aHeaderValueWithALineBreakFailsTheCallAsTheToolsErrorAndSendsNothing() {
+        JacksonOpenApiToolRunner runner = boundTo(served(), "listItems");
+
+        assertThatThrownBy(() -> runner.run(tool, Map.of("shop", "north", "q", "tea",
+                "X-Trace", "t-1\r\nX-Injected: yes"), StopSignal.NEVER))
+                .isInstanceOf(dev.hexaflow.application.workflow.port.out.ToolRunner.ToolException.class)
+                .hasMessageContaining("cannot be sent");
+        assertThat(api.seen()).noneMatch(call -> call.uri().startsWith("/shops"));
+    }
+
+    @Test
     void pathQueryAndHeaderParametersGoWhereTheDocumentSaysToItsServer() {
         JacksonOpenApiToolRunner runner = boundTo(served(), "listItems");
 

@@ -38,6 +38,11 @@ final class WorkflowAppToolRunner implements ToolRunner {
 
     /** Dify's WORKFLOW_CALL_MAX_DEPTH. */
     static final int MAX_DEPTH = 5;
+    /**
+     * Runs one top-level run may start through workflow tools, at every depth together: the depth alone lets a
+     * self-calling app in an iteration of k items start k^5 runs.
+     */
+    static final int MAX_RUNS_PER_ROOT = 100;
     /** The user of a run that does not say whose it is (a run of the command line). */
     private static final String NO_USER = "hexaflow-workflow-tool";
 
@@ -51,6 +56,15 @@ final class WorkflowAppToolRunner implements ToolRunner {
      * that reaches a workflow tool at once must not read its depth before it is noted, or a cycle would run on.
      */
     private final ReentrantLock starting = new ReentrantLock();
+    /** The top-level run each child run descends from; guarded by {@link #starting}. */
+    private final Map<String, String> rootOf = new java.util.HashMap<>();
+    /**
+     * Per top-level run: the runs started through workflow tools, and when the first was (nanoTime); guarded by
+     * {@link #starting}. A run cannot outlast {@link #BUDGET_KEPT} (its time limit is far below), so an entry is let
+     * go after that.
+     */
+    private final Map<String, long[]> budgets = new java.util.HashMap<>();
+    static final java.time.Duration BUDGET_KEPT = java.time.Duration.ofHours(2);
 
     /**
      * @param runs  the run use case, given once the composition root has made it (it needs the engine, which
@@ -83,15 +97,28 @@ final class WorkflowAppToolRunner implements ToolRunner {
         String user = caller == null ? NO_USER : caller.pool().get(VariableSelector.of(VariableSelector.SYSTEM,
                 "user_id")).map(String::valueOf).filter(id -> !id.isBlank()).orElse(NO_USER);
         RunWorkflowUseCase.RunUnderWay child;
+        String root = caller == null ? null : rootOf.getOrDefault(caller.runId(), caller.runId());
         starting.lock();
         try {
             int depth = (caller == null ? 0 : depths.getOrDefault(caller.runId(), 0)) + 1;
             if (depth > MAX_DEPTH) {
                 throw new ToolException("Max workflow call depth " + MAX_DEPTH + " reached.");
             }
+            long now = System.nanoTime();
+            budgets.values().removeIf(entry -> now - entry[1] > BUDGET_KEPT.toNanos());
+            long[] budget = root == null ? new long[] {0, now}
+                    : budgets.computeIfAbsent(root, r -> new long[] {0, now});
+            if (budget[0] >= MAX_RUNS_PER_ROOT) {
+                throw new ToolException("A run may start at most " + MAX_RUNS_PER_ROOT + " runs through workflow "
+                        + "tools, at every depth together; this one has started " + budget[0]);
+            }
             child = runs.get().start(new RunWorkflowUseCase.RunWorkflowCommand(app.appId(), null, user, arguments,
                     List.of()), RunWorkflowUseCase.RunObserver.NONE);
+            budget[0]++;
             depths.put(child.runId(), depth);
+            if (root != null) {
+                rootOf.put(child.runId(), root);
+            }
         } catch (ApiException e) {
             throw new ToolException("the app " + app.appId() + " bound to " + tool.label() + " cannot run: "
                     + e.getMessage());
@@ -107,12 +134,23 @@ final class WorkflowAppToolRunner implements ToolRunner {
             throw new ToolException("the run of app " + app.appId() + " broke: " + e.getMessage(), e);
         } finally {
             depths.remove(child.runId());
+            ended(child.runId());
         }
         if (run.status() == RunStatus.FAILED || run.status() == RunStatus.STOPPED) {
             throw new ToolException(run.error() == null || run.error().isBlank() ? "the run " + run.id()
                     + " of app " + app.appId() + " ended " + run.status().wireName() : run.error());
         }
         return messages(run.outputs() == null ? Map.of() : run.outputs());
+    }
+
+    /** A child run ended: its descent is forgotten (its top-level run's budget stays until it expires). */
+    private void ended(String childRunId) {
+        starting.lock();
+        try {
+            rootOf.remove(childRunId);
+        } finally {
+            starting.unlock();
+        }
     }
 
     /** The files among the outputs (as values or in lists), then the outputs as text and as JSON. */

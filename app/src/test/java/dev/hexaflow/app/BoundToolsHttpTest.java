@@ -113,4 +113,28 @@ class BoundToolsHttpTest {
             assertThat(logs.get("total").asInt()).isEqualTo(WorkflowAppToolRunner.MAX_DEPTH + 1);
         }
     }
+
+    @Test
+    void aRunMayStartAtMostItsBudgetOfRunsThroughWorkflowToolsWhateverItsBreadth() {
+        try (TestServer server = start()) {
+            JsonNode echo = server.importApp("echo.yml");
+            JsonNode caller = server.importApp("workflow-tool-fanout.yml");
+            bind(server, "{\"provider\": \"9d1c2b3a-0000-4c1d-8e2f-123456789abc\", \"tool\": \"echo\", "
+                    + "\"app\": \"" + echo.get("app_id").asText() + "\"}");
+            ServiceApi api = server.api(caller.get("api_key").asText());
+
+            JsonNode within = json(api.postJson("/v1/workflows/run", run(Map.of("count", 3), "blocking", "ada")))
+                    .get("data");
+            JsonNode over = json(api.postJson("/v1/workflows/run", run(Map.of("count",
+                    WorkflowAppToolRunner.MAX_RUNS_PER_ROOT + 1), "blocking", "ada"))).get("data");
+
+            assertThat(within.get("status").asText()).as(within.toString()).isEqualTo("succeeded");
+            assertThat(within.get("outputs").get("texts")).hasSize(3);
+            assertThat(over.get("status").asText()).isEqualTo("failed");
+            assertThat(over.get("error").asText()).contains("at most " + WorkflowAppToolRunner.MAX_RUNS_PER_ROOT
+                    + " runs through workflow tools");
+            JsonNode logs = json(server.api(echo.get("api_key").asText()).get("/v1/workflows/logs"));
+            assertThat(logs.get("total").asInt()).isEqualTo(3 + WorkflowAppToolRunner.MAX_RUNS_PER_ROOT);
+        }
+    }
 }

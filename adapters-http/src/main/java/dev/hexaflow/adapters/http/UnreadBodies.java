@@ -20,6 +20,11 @@ public final class UnreadBodies {
      * closes the connection.
      */
     public static void drain(Context ctx) {
+        drain(ctx, DRAIN_LIMIT_BYTES);
+    }
+
+    /** As {@link #drain(Context)}, reading at most {@code limit} bytes before the connection is closed instead. */
+    public static void drain(Context ctx, long limit) {
         if (ctx.req().getContentLengthLong() < 0 && ctx.req().getHeader("Transfer-Encoding") == null) {
             return; // A request with neither header has no body (RFC 9112, 6.3): nothing is left to read.
         }
@@ -30,7 +35,7 @@ public final class UnreadBodies {
                 return; // Read to its end already, as the body of almost every request is.
             }
             byte[] buffer = new byte[16 * 1024];
-            long left = DRAIN_LIMIT_BYTES;
+            long left = limit;
             int read = 0;
             while (left > 0 && (read = in.read(buffer, 0, (int) Math.min(buffer.length, left))) > 0) {
                 left -= read;

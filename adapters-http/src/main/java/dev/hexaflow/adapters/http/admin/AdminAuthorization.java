@@ -16,6 +16,9 @@ import io.javalin.http.Handler;
  */
 public final class AdminAuthorization implements RouteGroup {
 
+    /** How much of a refused request's body is read and dropped before its connection is closed instead. */
+    static final long REFUSED_BODY_BYTES = 1024 * 1024;
+
     private final SecretHash adminToken;
 
     public AdminAuthorization(SecretHash adminToken) {
@@ -45,9 +48,10 @@ public final class AdminAuthorization implements RouteGroup {
     }
 
     private static void refuse(Context ctx) {
-        // The gate skips every later handler, the one that drops an unread body too: drop it here, or the
-        // next request on the connection is read from the rest of this one.
-        UnreadBodies.drain(ctx);
+        // The gate skips every later handler, the one that drops an unread body too: drop it here, or a body
+        // still arriving when the answer is done gets the connection reset under the 401. A stranger's body is
+        // read up to 1 MiB; past that the connection is closed instead.
+        UnreadBodies.drain(ctx, REFUSED_BODY_BYTES);
         ctx.header("WWW-Authenticate", "Bearer realm=\"hexaflow-admin\"");
         JsonResponses.error(ctx, 401, "unauthorized",
                 "Admin operations need the header Authorization: Bearer <admin token>.");

@@ -55,6 +55,8 @@ public final class McpSdkToolRunner implements ToolRunner, AutoCloseable {
     private final Duration timeout;
     private final JsonSchemaValidator schemas = McpJsonDefaults.getSchemaValidator();
     private final Map<String, Connection> connections = new ConcurrentHashMap<>();
+    /** One lock per server name, held while a connection to it opens. */
+    private final Map<String, java.util.concurrent.locks.ReentrantLock> opening = new ConcurrentHashMap<>();
 
     /**
      * @param addresses where a tool runs over MCP, when it does (its binding, or the server a Dify MCP node names)
@@ -135,12 +137,34 @@ public final class McpSdkToolRunner implements ToolRunner, AutoCloseable {
         return tool;
     }
 
+    /**
+     * The server's open connection, or a new one. Connections to one server are opened one at a time (by a lock of
+     * that server's: a server that does not answer holds up no other), and a caller waits for the lock at most the
+     * timeout and never past a stop.
+     */
     private Connection connection(McpServer server, StopSignal stop) {
         Connection open = connections.get(server.name());
         if (open != null && open.server().equals(server)) {
             return open;
         }
-        synchronized (this) {
+        java.util.concurrent.locks.ReentrantLock lock = opening.computeIfAbsent(server.name(),
+                name -> new java.util.concurrent.locks.ReentrantLock());
+        long deadline = System.nanoTime() + timeout.toNanos();
+        try {
+            while (!lock.tryLock(100, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                if (stop.isStopped()) {
+                    throw new ToolException("stopped");
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new ToolException("The MCP server " + server.name() + " did not answer the handshake "
+                            + "within " + timeout.toSeconds() + " s");
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ToolException("stopped");
+        }
+        try {
             open = connections.get(server.name());
             if (open != null && open.server().equals(server)) {
                 return open;
@@ -164,6 +188,8 @@ public final class McpSdkToolRunner implements ToolRunner, AutoCloseable {
             }
             connections.put(server.name(), connection);
             return connection;
+        } finally {
+            lock.unlock();
         }
     }
 

@@ -444,15 +444,26 @@ public final class JdbiRunRepository implements RunRepository {
         map.put("loop_index", metadata.loopIndex());
         String written = JsonColumns.write(map);
         List<Map<String, Object>> log = metadata.agentLog();
-        // The column holds 100,000 characters: an agent's log that does not fit keeps its first entries.
-        for (int kept = log.size(); kept > 0; kept--) {
+        if (log.isEmpty()) {
+            return written;
+        }
+        // The column holds 100,000 characters: an agent's log that does not fit keeps its first entries, as many
+        // as fit, found by halving (each try writes the map once) rather than one entry at a time.
+        int fits = 0;
+        int fitsNot = log.size() + 1;
+        String best = written;
+        while (fitsNot - fits > 1) {
+            int kept = (fits + fitsNot) / 2;
             map.put("agent_log", log.subList(0, kept));
             String withLog = JsonColumns.write(map);
             if (withLog.length() <= METADATA_CHARS) {
-                return withLog;
+                fits = kept;
+                best = withLog;
+            } else {
+                fitsNot = kept;
             }
         }
-        return written;
+        return best;
     }
 
 }

@@ -194,13 +194,14 @@ public final class InMemoryRunRepository implements RunRepository {
             List<Kept> newestFirst = appRuns.stream().sorted(NEWEST_FIRST).toList();
             List<Kept> oldestFirst = new ArrayList<>(newestFirst);
             Collections.reverse(oldestFirst);
-            for (Kept kept : oldestFirst) {
+            for (int i = 0; i < oldestFirst.size(); i++) {
+                Kept kept = oldestFirst.get(i);
                 if (victims.size() >= pruning.batch()) {
                     break;
                 }
                 boolean tooOld = pruning.createdBefore() != null && kept.run.createdAt() < pruning.createdBefore();
-                boolean pastKeep = pruning.keepPerApp() != null
-                        && newestFirst.indexOf(kept) >= pruning.keepPerApp();
+                int newerRuns = oldestFirst.size() - 1 - i;
+                boolean pastKeep = pruning.keepPerApp() != null && newerRuns >= pruning.keepPerApp();
                 if (kept.run.status() != RunStatus.RUNNING && (tooOld || pastKeep)) {
                     victims.add(kept);
                 }

@@ -287,6 +287,27 @@ abstract class RunRepositoryContract {
     }
 
     @Test
+    void aSliceOfNodeExecutionsIsReadInTheirOrderWithTheRunsTotalAndASliceBeyondTheEndIsEmpty() {
+        start(APP, "r1", "ada", Map.of(), 100);
+        for (int i = 1; i <= 7; i++) {
+            repository().saveNode("r1", nodeStarted("n" + i, "node" + i, i, 100)).join();
+        }
+
+        RunRepository.NodeExecutionSlice middle = repository().nodeExecutions("r1", 3, 3);
+        RunRepository.NodeExecutionSlice last = repository().nodeExecutions("r1", 6, 3);
+        RunRepository.NodeExecutionSlice beyond = repository().nodeExecutions("r1", 9, 3);
+
+        assertThat(middle.total()).isEqualTo(7);
+        assertThat(middle.items()).extracting(NodeExecution::index).containsExactly(4, 5, 6);
+        assertThat(last.items()).extracting(NodeExecution::id).containsExactly("n7");
+        assertThat(beyond.items()).isEmpty();
+        assertThat(beyond.total()).isEqualTo(7);
+        assertThat(repository().nodeExecutions("no-such-run", 0, 3).total()).isZero();
+        assertThatThrownBy(() -> repository().nodeExecutions("r1", 0, 0))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
     void aPruneByAgeDeletesTheEndedRunsBeforeTheBoundWithTheirNodesAndCountsAndKeepsRunningOnes() {
         endedRuns(APP, "old", 4, 100);
         start(APP, "still", "ada", Map.of(), 101);

@@ -228,6 +228,21 @@ public final class JdbiRunRepository implements RunRepository {
     }
 
     @Override
+    public NodeExecutionSlice nodeExecutions(String runId, int offset, int limit) {
+        if (offset < 0 || limit < 1) {
+            throw new IllegalArgumentException("a slice starts at 0 or later and holds 1 or more");
+        }
+        return jdbi.withHandle(handle -> {
+            long total = handle.createQuery("SELECT COUNT(*) FROM node_execution WHERE run_id = :run_id")
+                    .bind("run_id", runId).mapTo(Long.class).one();
+            List<NodeExecution> items = handle.createQuery("SELECT * FROM node_execution WHERE run_id = :run_id "
+                    + "ORDER BY idx, id OFFSET :offset ROWS FETCH NEXT :limit ROWS ONLY").bind("run_id", runId)
+                    .bind("offset", offset).bind("limit", limit).map((rs, ctx) -> execution(rs)).list();
+            return new NodeExecutionSlice(total, items);
+        });
+    }
+
+    @Override
     public LogPage logs(LogQuery query) {
         if (query.page() < 1 || query.limit() < 1) {
             throw new IllegalArgumentException("a log page is 1 or more, and so is its limit");

@@ -130,6 +130,17 @@ public final class InMemoryRunRepository implements RunRepository {
     }
 
     @Override
+    public synchronized NodeExecutionSlice nodeExecutions(String runId, int offset, int limit) {
+        if (offset < 0 || limit < 1) {
+            throw new IllegalArgumentException("a slice starts at 0 or later and holds 1 or more");
+        }
+        List<NodeExecution> all = nodeExecutions(runId);
+        int from = Math.min(offset, all.size());
+        return new NodeExecutionSlice(all.size(), List.copyOf(all.subList(from, Math.min(all.size(),
+                from + limit))));
+    }
+
+    @Override
     public synchronized LogPage logs(LogQuery query) {
         if (query.page() < 1 || query.limit() < 1) {
             throw new IllegalArgumentException("a log page is 1 or more, and so is its limit");

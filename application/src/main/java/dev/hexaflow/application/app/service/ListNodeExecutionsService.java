@@ -4,8 +4,6 @@ import dev.hexaflow.application.app.port.in.ApiError;
 import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.app.port.in.ListNodeExecutionsUseCase;
 import dev.hexaflow.application.app.port.out.RunRepository;
-import dev.hexaflow.domain.workflow.NodeExecution;
-import java.util.List;
 
 /** A run's node executions, paged; a run of another app is answered as one that does not exist. */
 public final class ListNodeExecutionsService implements ListNodeExecutionsUseCase {
@@ -28,10 +26,9 @@ public final class ListNodeExecutionsService implements ListNodeExecutionsUseCas
         }
         runs.find(query.appId(), query.runId()).orElseThrow(() -> new ApiException(ApiError.NOT_FOUND,
                 "Workflow run not found."));
-        List<NodeExecution> all = runs.nodeExecutions(query.runId());
-        int from = (int) Math.min((long) (query.page() - 1) * query.limit(), all.size());
-        int to = Math.min(from + query.limit(), all.size());
-        return new NodeExecutionPage(query.page(), query.limit(), all.size(), to < all.size(),
-                List.copyOf(all.subList(from, to)));
+        int offset = (query.page() - 1) * query.limit();
+        RunRepository.NodeExecutionSlice slice = runs.nodeExecutions(query.runId(), offset, query.limit());
+        return new NodeExecutionPage(query.page(), query.limit(), slice.total(),
+                offset + slice.items().size() < slice.total(), slice.items());
     }
 }

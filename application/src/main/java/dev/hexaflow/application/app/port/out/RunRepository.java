@@ -32,6 +32,16 @@ public interface RunRepository extends AutoCloseable {
 
     List<NodeExecution> nodeExecutions(String runId);
 
+    /**
+     * The run's node executions from the {@code offset}-th (0 for the first), at most {@code limit} of them, in
+     * their order, with how many the run has in all: a page read without reading the rest.
+     */
+    NodeExecutionSlice nodeExecutions(String runId, int offset, int limit);
+
+    /** Some of a run's node executions, and how many it has in all. */
+    record NodeExecutionSlice(long total, List<NodeExecution> items) {
+    }
+
     LogPage logs(LogQuery query);
 
     /**

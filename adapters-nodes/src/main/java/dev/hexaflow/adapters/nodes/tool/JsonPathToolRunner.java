@@ -96,15 +96,23 @@ public final class JsonPathToolRunner implements ToolRunner {
         return List.of(new ToolMessage.Text(text));
     }
 
+    /** Dify's answer for the first of the required texts that is missing or empty. */
+    private static Optional<String> missing(BuiltinArguments args, String... required) {
+        for (String name : required) {
+            if (args.text(name, "").isEmpty()) {
+                return Optional.of("Invalid parameter " + name);
+            }
+        }
+        return Optional.empty();
+    }
+
     private static String parse(BuiltinArguments args) {
+        Optional<String> missing = missing(args, "content", "json_filter");
+        if (missing.isPresent()) {
+            return missing.get();
+        }
         String content = args.text("content", "");
-        if (content.isEmpty()) {
-            return "Invalid parameter content";
-        }
         String filter = args.text("json_filter", "");
-        if (filter.isEmpty()) {
-            return "Invalid parameter json_filter";
-        }
         boolean ascii = args.bool("ensure_ascii", true);
         try {
             DocumentContext document = JsonPath.using(PATHS).parse(read(content));
@@ -123,18 +131,13 @@ public final class JsonPathToolRunner implements ToolRunner {
     }
 
     private static String replace(BuiltinArguments args) {
+        Optional<String> missing = missing(args, "content", "query", "replace_value");
+        if (missing.isPresent()) {
+            return missing.get();
+        }
         String content = args.text("content", "");
-        if (content.isEmpty()) {
-            return "Invalid parameter content";
-        }
         String query = args.text("query", "");
-        if (query.isEmpty()) {
-            return "Invalid parameter query";
-        }
         String value = args.text("replace_value", "");
-        if (value.isEmpty()) {
-            return "Invalid parameter replace_value";
-        }
         String model = args.text("replace_model", "pattern");
         if (model.isEmpty()) {
             return "Invalid parameter replace_model";
@@ -186,18 +189,13 @@ public final class JsonPathToolRunner implements ToolRunner {
 
     @SuppressWarnings("unchecked")
     private static String insert(BuiltinArguments args) {
+        Optional<String> missing = missing(args, "content", "query", "new_value");
+        if (missing.isPresent()) {
+            return missing.get();
+        }
         String content = args.text("content", "");
-        if (content.isEmpty()) {
-            return "Invalid parameter content";
-        }
         String query = args.text("query", "");
-        if (query.isEmpty()) {
-            return "Invalid parameter query";
-        }
         String given = args.text("new_value", "");
-        if (given.isEmpty()) {
-            return "Invalid parameter new_value";
-        }
         Long index = args.wholeNumber("index");
         boolean createPath = args.bool("create_path", false);
         try {
@@ -265,14 +263,12 @@ public final class JsonPathToolRunner implements ToolRunner {
     }
 
     private static String delete(BuiltinArguments args) {
+        Optional<String> missing = missing(args, "content", "query");
+        if (missing.isPresent()) {
+            return missing.get();
+        }
         String content = args.text("content", "");
-        if (content.isEmpty()) {
-            return "Invalid parameter content";
-        }
         String query = args.text("query", "");
-        if (query.isEmpty()) {
-            return "Invalid parameter query";
-        }
         boolean ascii = args.bool("ensure_ascii", true);
         try {
             DocumentContext document = JsonPath.using(PATHS).parse(read(content));

@@ -3,6 +3,8 @@ package dev.hexaflow.domain.chat;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * A chat between one end user and one app, as Dify's SimpleConversation shows it: its name (first from the
@@ -16,6 +18,9 @@ public record Conversation(String id, String appId, String endUserId, String nam
     public static final String UNNAMED = "New conversation";
     /** How many characters of the query a new conversation's name keeps. */
     public static final int NAME_FROM_QUERY = 20;
+    /** The variables Dify's prompt template parser fills: {{name}}, and its three special keys. */
+    private static final Pattern TEMPLATE_KEY = Pattern.compile(
+            "\\{\\{([a-zA-Z_][a-zA-Z0-9_]{0,29}|#histories#|#query#|#context#)\\}\\}");
 
     public Conversation {
         requireText(id, "id");
@@ -50,6 +55,28 @@ public record Conversation(String id, String appId, String endUserId, String nam
             return text;
         }
         return text.substring(0, text.offsetByCodePoints(0, NAME_FROM_QUERY)) + "…";
+    }
+
+    /**
+     * The app's opening statement as a new conversation keeps it (its introduction): each {{name}} the inputs
+     * hold is filled in, the others stay as written, and a filled-in value's own {{...}} become {...}, as
+     * Dify's prompt template parser does.
+     */
+    public static String introduction(String openingStatement, Map<String, Object> inputs) {
+        if (openingStatement == null || openingStatement.isEmpty()) {
+            return "";
+        }
+        Matcher keys = TEMPLATE_KEY.matcher(openingStatement);
+        StringBuilder filled = new StringBuilder();
+        while (keys.find()) {
+            String key = keys.group(1);
+            String text = inputs != null && inputs.containsKey(key) && inputs.get(key) != null
+                    ? TEMPLATE_KEY.matcher(String.valueOf(inputs.get(key))).replaceAll("{$1}")
+                    : keys.group();
+            keys.appendReplacement(filled, Matcher.quoteReplacement(text));
+        }
+        keys.appendTail(filled);
+        return filled.toString();
     }
 
     /** Whether a new message may join it. */

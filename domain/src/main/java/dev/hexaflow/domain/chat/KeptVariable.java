@@ -1,6 +1,8 @@
 package dev.hexaflow.domain.chat;
 
 import dev.hexaflow.domain.workflow.ConversationVariable;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * A conversation variable as one conversation holds it: its value now, when the conversation made it (from the
@@ -18,6 +20,16 @@ public record KeptVariable(String conversationId, ConversationVariable variable,
         if (updatedAt < createdAt) {
             throw new IllegalArgumentException("a kept variable's updatedAt comes before its createdAt");
         }
+    }
+
+    /** A new conversation's variables: the DSL's, each holding its default, in the DSL's order. */
+    public static List<KeptVariable> defaultsOf(String conversationId, List<ConversationVariable> declared,
+            long now) {
+        List<KeptVariable> kept = new ArrayList<>();
+        for (int i = 0; i < declared.size(); i++) {
+            kept.add(new KeptVariable(conversationId, declared.get(i), i, now, now));
+        }
+        return List.copyOf(kept);
     }
 
     public String id() {

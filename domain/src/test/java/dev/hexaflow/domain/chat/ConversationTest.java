@@ -46,4 +46,27 @@ class ConversationTest {
         assertThatThrownBy(() -> new Conversation("c1", "a1", "e1", "n", Map.of(), ConversationStatus.NORMAL, "", 10,
                 9)).hasMessageContaining("updatedAt");
     }
+
+    @Test
+    void theIntroductionFillsTheOpeningStatementWithTheInputsItNames() {
+        String statement = "Hello {{name}}, ask about {{topic}}. {{#query#}}";
+
+        assertThat(Conversation.introduction(statement, Map.of("name", "Ada"))).isEqualTo("Hello Ada, ask about "
+                + "{{topic}}. {{#query#}}");
+        assertThat(Conversation.introduction(statement, Map.of("name", "{{topic}}", "topic", "$1")))
+                .isEqualTo("Hello {topic}, ask about $1. {{#query#}}");
+        assertThat(Conversation.introduction(null, Map.of())).isEmpty();
+    }
+
+    @Test
+    void aNewConversationsVariablesHoldTheirDefaultsInTheDslsOrder() {
+        var declared = java.util.List.of(new dev.hexaflow.domain.workflow.ConversationVariable("v1", "a", "string",
+                "x", ""), new dev.hexaflow.domain.workflow.ConversationVariable("v2", "b", "number", 2L, ""));
+
+        var kept = KeptVariable.defaultsOf("c1", declared, 100);
+
+        assertThat(kept).extracting(KeptVariable::position).containsExactly(0, 1);
+        assertThat(kept).extracting(v -> v.variable().value()).containsExactly("x", 2L);
+        assertThat(kept).allMatch(v -> v.conversationId().equals("c1") && v.createdAt() == 100);
+    }
 }

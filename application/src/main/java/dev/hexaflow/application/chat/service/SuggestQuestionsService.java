@@ -6,6 +6,7 @@ import dev.hexaflow.application.chat.port.in.SuggestQuestionsUseCase;
 import dev.hexaflow.application.chat.port.out.MessageRepository;
 import dev.hexaflow.domain.chat.Message;
 import dev.hexaflow.domain.workflow.Workflow;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -36,7 +37,7 @@ public final class SuggestQuestionsService implements SuggestQuestionsUseCase {
         if (!workflow.features().tree("suggested_questions_after_answer").bool("enabled", false)) {
             throw new ApiException(ApiError.BAD_REQUEST, "Suggested Questions Is Disabled.");
         }
-        List<Message> history = new java.util.ArrayList<>(messages.last(message.conversationId(),
+        List<Message> history = new ArrayList<>(messages.last(message.conversationId(),
                 SuggestedQuestions.HISTORY));
         if (!history.isEmpty()) {
             Message newest = history.get(history.size() - 1);

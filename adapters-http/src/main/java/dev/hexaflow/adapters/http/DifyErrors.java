@@ -18,6 +18,9 @@ public final class DifyErrors {
             case INVALID_PARAM -> "invalid_param";
             case APP_UNAVAILABLE -> "app_unavailable";
             case NOT_WORKFLOW_APP -> "not_workflow_app";
+            case NOT_CHAT_APP -> "not_chat_app";
+            case CONVERSATION_COMPLETED -> "conversation_completed";
+            case BAD_REQUEST -> "bad_request";
             case PROVIDER_NOT_INITIALIZE -> "provider_not_initialize";
             case NO_FILE_UPLOADED -> "no_file_uploaded";
             case TOO_MANY_FILES -> "too_many_files";
@@ -37,8 +40,9 @@ public final class DifyErrors {
     /** The HTTP status the refusal comes with. */
     public static int status(ApiError error) {
         return switch (error) {
-            case INVALID_PARAM, APP_UNAVAILABLE, NOT_WORKFLOW_APP, PROVIDER_NOT_INITIALIZE, NO_FILE_UPLOADED,
-                    TOO_MANY_FILES, FILENAME_NOT_EXISTS -> 400;
+            case INVALID_PARAM, APP_UNAVAILABLE, NOT_WORKFLOW_APP, NOT_CHAT_APP, CONVERSATION_COMPLETED,
+                    BAD_REQUEST, PROVIDER_NOT_INITIALIZE, NO_FILE_UPLOADED, TOO_MANY_FILES,
+                    FILENAME_NOT_EXISTS -> 400;
             case UNAUTHORIZED -> 401;
             case FORBIDDEN -> 403;
             case NOT_FOUND -> 404;

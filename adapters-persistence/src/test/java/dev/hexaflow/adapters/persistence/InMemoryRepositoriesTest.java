@@ -1,6 +1,10 @@
 package dev.hexaflow.adapters.persistence;
 
+import dev.hexaflow.adapters.persistence.ChatFixtures.ChatStore;
 import dev.hexaflow.adapters.persistence.memory.InMemoryAppKeyRepository;
+import dev.hexaflow.adapters.persistence.memory.InMemoryConversationRepository;
+import dev.hexaflow.adapters.persistence.memory.InMemoryConversationVariableRepository;
+import dev.hexaflow.adapters.persistence.memory.InMemoryMessageRepository;
 import dev.hexaflow.adapters.persistence.memory.InMemoryAppRepository;
 import dev.hexaflow.adapters.persistence.memory.InMemoryBlobStore;
 import dev.hexaflow.adapters.persistence.memory.InMemoryCampusDataRepository;
@@ -133,6 +137,43 @@ class InMemoryRepositoriesTest {
         @Override
         protected ToolRegistryRepository repository() {
             return repository;
+        }
+    }
+
+    /** The three chat repositories of one process, wired as the app wires them. */
+    private static ChatStore chatStore() {
+        InMemoryMessageRepository messages = new InMemoryMessageRepository();
+        InMemoryConversationVariableRepository variables = new InMemoryConversationVariableRepository();
+        return new ChatStore(new InMemoryConversationRepository(messages, variables), messages, variables);
+    }
+
+    @Nested
+    class Conversations extends ConversationRepositoryContract {
+        private final ChatStore store = chatStore();
+
+        @Override
+        protected ChatStore store() {
+            return store;
+        }
+    }
+
+    @Nested
+    class Messages extends MessageRepositoryContract {
+        private final ChatStore store = chatStore();
+
+        @Override
+        protected ChatStore store() {
+            return store;
+        }
+    }
+
+    @Nested
+    class ConversationVariables extends ConversationVariableRepositoryContract {
+        private final ChatStore store = chatStore();
+
+        @Override
+        protected ChatStore store() {
+            return store;
         }
     }
 }

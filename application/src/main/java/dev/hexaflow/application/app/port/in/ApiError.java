@@ -1,13 +1,19 @@
 package dev.hexaflow.application.app.port.in;
 
 /**
- * The kinds of refusal of the workflow service, one per error Dify's Service API answers; how each travels
+ * The kinds of refusal of the workflow and chat services, one per error Dify's Service API answers; how each travels
  * (its code on the wire and its HTTP status) is the HTTP adapter's business.
  */
 public enum ApiError {
     INVALID_PARAM,
     APP_UNAVAILABLE,
     NOT_WORKFLOW_APP,
+    /** A chat endpoint asked of an app that is not a chatflow. */
+    NOT_CHAT_APP,
+    /** A message sent to a conversation that has ended. */
+    CONVERSATION_COMPLETED,
+    /** Dify's werkzeug BadRequest: a request it refuses without a code of its own. */
+    BAD_REQUEST,
     PROVIDER_NOT_INITIALIZE,
     NO_FILE_UPLOADED,
     TOO_MANY_FILES,

@@ -1,0 +1,104 @@
+package dev.hexaflow.app;
+
+import dev.hexaflow.adapters.dsl.YamlWorkflowDslReader;
+import dev.hexaflow.adapters.nodes.model.OpenAiCompatibleModelProvider;
+import dev.hexaflow.adapters.persistence.jdbi.JdbiAppRepository;
+import dev.hexaflow.adapters.persistence.jdbi.JdbiConversationRepository;
+import dev.hexaflow.adapters.persistence.jdbi.JdbiConversationVariableRepository;
+import dev.hexaflow.adapters.persistence.jdbi.JdbiEndUserRepository;
+import dev.hexaflow.adapters.persistence.jdbi.JdbiMessageRepository;
+import dev.hexaflow.adapters.persistence.jdbi.JdbiWorkflowVersionRepository;
+import dev.hexaflow.adapters.persistence.jdbi.WriteGate;
+import dev.hexaflow.application.chat.port.in.DeleteConversationUseCase;
+import dev.hexaflow.application.chat.port.in.GiveFeedbackUseCase;
+import dev.hexaflow.application.chat.port.in.ListAppFeedbacksUseCase;
+import dev.hexaflow.application.chat.port.in.ListConversationVariablesUseCase;
+import dev.hexaflow.application.chat.port.in.ListConversationsUseCase;
+import dev.hexaflow.application.chat.port.in.ListMessagesUseCase;
+import dev.hexaflow.application.chat.port.in.RenameConversationUseCase;
+import dev.hexaflow.application.chat.port.in.SuggestQuestionsUseCase;
+import dev.hexaflow.application.chat.port.in.UpdateConversationVariableUseCase;
+import dev.hexaflow.application.chat.port.out.ConversationRepository;
+import dev.hexaflow.application.chat.port.out.ConversationVariableRepository;
+import dev.hexaflow.application.chat.port.out.MessageRepository;
+import dev.hexaflow.application.chat.service.ChatAccess;
+import dev.hexaflow.application.chat.service.DeleteConversationService;
+import dev.hexaflow.application.chat.service.GiveFeedbackService;
+import dev.hexaflow.application.chat.service.ListAppFeedbacksService;
+import dev.hexaflow.application.chat.service.ListConversationVariablesService;
+import dev.hexaflow.application.chat.service.ListConversationsService;
+import dev.hexaflow.application.chat.service.ListMessagesService;
+import dev.hexaflow.application.chat.service.RenameConversationService;
+import dev.hexaflow.application.chat.service.SuggestQuestionsService;
+import dev.hexaflow.application.chat.service.SystemModel;
+import dev.hexaflow.application.chat.service.UpdateConversationVariableService;
+import dev.hexaflow.application.common.TimeOrderedIds;
+import dev.hexaflow.application.workflow.port.out.ModelProvider;
+import dev.hexaflow.engine.EngineConfiguration;
+import java.time.Clock;
+import java.time.Duration;
+import org.jdbi.v3.core.Jdbi;
+
+/**
+ * The chat service's use cases (conversations, history, feedback, conversation variables, titles and suggested
+ * questions) on the Jdbi repositories. The repositories are exposed too, for the use case that sends a message,
+ * which keeps a turn's conversation, message and variables. Closing it commits the end users it has queued.
+ */
+final class ChatModule implements AutoCloseable {
+
+    /**
+     * The model asked for titles and suggestions when a chatflow has no LLM node to take it from: Dify asks its
+     * workspace's default model; the model map of the configuration ({@code *}) can send it anywhere.
+     */
+    static final String FALLBACK_PROVIDER = "openai";
+    static final String FALLBACK_MODEL = "gpt-4o-mini";
+
+    final ConversationRepository conversations;
+    final MessageRepository messages;
+    final ConversationVariableRepository variables;
+
+    final ListConversationsUseCase listConversations;
+    final DeleteConversationUseCase deleteConversation;
+    final RenameConversationUseCase renameConversation;
+    final ListMessagesUseCase listMessages;
+    final GiveFeedbackUseCase giveFeedback;
+    final ListAppFeedbacksUseCase listAppFeedbacks;
+    final ListConversationVariablesUseCase listVariables;
+    final UpdateConversationVariableUseCase updateVariable;
+    final SuggestQuestionsUseCase suggestQuestions;
+
+    private final JdbiEndUserRepository endUsers;
+
+    /** With the model endpoint the engine configuration names (none: titles and suggestions are not made). */
+    ChatModule(Jdbi jdbi, EngineConfiguration engine, Clock clock) {
+        this(jdbi, new OpenAiCompatibleModelProvider(engine.llmBaseUrl().orElse(null),
+                engine.llmApiKey().orElse(null), engine.models(), Duration.ofSeconds(10), Duration.ofSeconds(120)),
+                clock, WriteGate.OPEN);
+    }
+
+    /** @param gate refuses new end users at once while the store cannot keep them */
+    ChatModule(Jdbi jdbi, ModelProvider models, Clock clock, WriteGate gate) {
+        this.conversations = new JdbiConversationRepository(jdbi);
+        this.messages = new JdbiMessageRepository(jdbi);
+        this.variables = new JdbiConversationVariableRepository(jdbi);
+        this.endUsers = new JdbiEndUserRepository(jdbi, gate);
+        ChatAccess access = new ChatAccess(new JdbiAppRepository(jdbi), endUsers, conversations,
+                new JdbiWorkflowVersionRepository(jdbi), new YamlWorkflowDslReader());
+        SystemModel model = new SystemModel(models, FALLBACK_PROVIDER, FALLBACK_MODEL);
+        TimeOrderedIds ids = new TimeOrderedIds();
+        this.listConversations = new ListConversationsService(access, conversations);
+        this.deleteConversation = new DeleteConversationService(access, conversations);
+        this.renameConversation = new RenameConversationService(access, conversations, messages, model, clock);
+        this.listMessages = new ListMessagesService(access, messages);
+        this.giveFeedback = new GiveFeedbackService(access, messages, clock, ids);
+        this.listAppFeedbacks = new ListAppFeedbacksService(access, messages);
+        this.listVariables = new ListConversationVariablesService(access, variables);
+        this.updateVariable = new UpdateConversationVariableService(access, variables, clock);
+        this.suggestQuestions = new SuggestQuestionsService(access, messages, model);
+    }
+
+    @Override
+    public void close() {
+        endUsers.close();
+    }
+}

@@ -1,0 +1,15 @@
+package dev.hexaflow.application.chat.port.in;
+
+import dev.hexaflow.application.app.port.in.ApiException;
+import dev.hexaflow.domain.chat.MessageFeedback;
+import java.util.List;
+
+/** Every feedback given on an app's answers, newest first, a page at a time. */
+public interface ListAppFeedbacksUseCase {
+
+    /** @throws ApiException INVALID_PARAM for a page below 1 or a limit out of 1..101 */
+    List<MessageFeedback> list(ListAppFeedbacksQuery query);
+
+    record ListAppFeedbacksQuery(String appId, int page, int limit) {
+    }
+}

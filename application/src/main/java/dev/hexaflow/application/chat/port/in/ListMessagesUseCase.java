@@ -1,0 +1,25 @@
+package dev.hexaflow.application.chat.port.in;
+
+import dev.hexaflow.application.app.port.in.ApiException;
+import dev.hexaflow.application.chat.port.out.MessageRepository.ListedMessage;
+import java.util.List;
+
+/** A conversation's history, a page at a time going back from first_id, each page oldest first. */
+public interface ListMessagesUseCase {
+
+    /**
+     * @throws ApiException NOT_CHAT_APP, INVALID_PARAM for a limit out of 1..100, NOT_FOUND "Conversation Not
+     *                      Exists." or "First Message Not Exists."
+     */
+    MessageList list(ListMessagesQuery query);
+
+    /** @param firstId the oldest message of the page shown before (the page returned is older), or null */
+    record ListMessagesQuery(String appId, String user, String conversationId, String firstId, int limit) {
+    }
+
+    record MessageList(int limit, boolean hasMore, List<ListedMessage> data) {
+        public MessageList {
+            data = List.copyOf(data);
+        }
+    }
+}

@@ -1,0 +1,35 @@
+package dev.hexaflow.application.chat.service;
+
+import dev.hexaflow.application.app.port.in.ApiError;
+import dev.hexaflow.application.app.port.in.ApiException;
+import dev.hexaflow.application.chat.port.in.ListMessagesUseCase;
+import dev.hexaflow.application.chat.port.out.MessageRepository;
+import dev.hexaflow.application.chat.port.out.MessageRepository.MessagePage;
+import dev.hexaflow.domain.chat.Conversation;
+import dev.hexaflow.domain.chat.Message;
+
+/** Checks the conversation and first_id, then reads the page before first_id. */
+public final class ListMessagesService implements ListMessagesUseCase {
+
+    private final ChatAccess access;
+    private final MessageRepository messages;
+
+    public ListMessagesService(ChatAccess access, MessageRepository messages) {
+        this.access = access;
+        this.messages = messages;
+    }
+
+    @Override
+    public MessageList list(ListMessagesQuery query) {
+        access.chatApp(query.appId());
+        ChatAccess.checkLimit(query.limit(), 100);
+        Conversation conversation = access.conversation(query.appId(), query.user(), query.conversationId());
+        Message before = null;
+        if (query.firstId() != null && !query.firstId().isEmpty()) {
+            before = messages.findInConversation(conversation.id(), query.firstId()).orElseThrow(
+                    () -> new ApiException(ApiError.NOT_FOUND, "First Message Not Exists."));
+        }
+        MessagePage page = messages.page(conversation.id(), before, query.limit());
+        return new MessageList(query.limit(), page.hasMore(), page.items());
+    }
+}

@@ -15,6 +15,43 @@ public sealed interface ApiCredential {
     /** Dify's {@code auth_type} for this kind of credential. */
     String type();
 
+    /**
+     * The credential its fields name, as the admin API, the command line and a bindings file give them.
+     *
+     * @param type   {@code none}, {@code api_key_header} or {@code api_key_query} (Dify's {@code auth_type}; its
+     *               older {@code api_key} is the header)
+     * @param header the header, for {@code api_key_header}; {@code Authorization} when null
+     * @param prefix bearer, basic or custom, for {@code api_key_header}; custom (none) when null
+     * @param param  the query parameter, for {@code api_key_query}; {@code key} when null
+     * @throws IllegalArgumentException naming the field that is wrong or does not go with the type
+     */
+    static ApiCredential of(String type, String header, String prefix, String param, String value) {
+        String kind = type == null ? "" : type.strip();
+        switch (kind) {
+            case "none" -> {
+                if (header != null || prefix != null || param != null || value != null) {
+                    throw new IllegalArgumentException("auth of type none takes no header, prefix, param or value");
+                }
+                return new None();
+            }
+            case "api_key_header", "api_key" -> {
+                if (param != null) {
+                    throw new IllegalArgumentException("param goes with api_key_query, not with api_key_header");
+                }
+                return new ApiKeyHeader(header, prefix == null ? Prefix.CUSTOM : Prefix.of(prefix), value);
+            }
+            case "api_key_query" -> {
+                if (header != null || prefix != null) {
+                    throw new IllegalArgumentException("header and prefix go with api_key_header, not with "
+                            + "api_key_query");
+                }
+                return new ApiKeyQuery(param, value);
+            }
+            default -> throw new IllegalArgumentException("auth type must be none, api_key_header or api_key_query, "
+                    + "not '" + type + "'");
+        }
+    }
+
     /** No credential: Dify's {@code auth_type: none}. */
     record None() implements ApiCredential {
         @Override

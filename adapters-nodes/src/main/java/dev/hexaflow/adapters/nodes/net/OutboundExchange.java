@@ -60,7 +60,8 @@ public final class OutboundExchange {
             headers = List.copyOf(headers);
             body = body == null ? new byte[0] : body;
             originBound = originBound == null ? Set.of() : originBound.stream()
-                    .map(name -> name.toLowerCase(Locale.ROOT)).collect(java.util.stream.Collectors.toUnmodifiableSet());
+                    .map(name -> name.toLowerCase(Locale.ROOT))
+                    .collect(java.util.stream.Collectors.toUnmodifiableSet());
         }
 
         /** A request whose headers, but Authorization and Cookie, may follow a redirect anywhere. */

@@ -461,6 +461,9 @@ public final class AgentNode implements NodeExecutor {
                     files.add(file.file());
                     said.append("file has been created and sent to user already, you do not need to create it,"
                             + " just tell the user to check it now.");
+                } else if (message instanceof ToolMessage.Blob blob) {
+                    said.append("the tool made a file (").append(blob.mimeType())
+                            .append("), which this engine keeps nowhere.");
                 }
             }
             return said.toString();

@@ -40,8 +40,7 @@ import java.util.Map;
  *
  * An OpenAPI document is a URL or the document's text; its {@code auth} (optional) is {@code api_key_header} (with
  * header and prefix) or {@code api_key_query} (with param), and the key; a binding to an app
- * ({@code app: APP_ID}) is refused, for a
- * one-off run has no apps: bind it on the server.
+ * ({@code app: APP_ID}) is refused, for a one-off run has no apps: bind it on the server.
  */
 final class ToolBindingsFile {
 

@@ -5,6 +5,7 @@ import static dev.hexaflow.app.api.ServiceApi.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.hexaflow.adapters.nodes.fakes.FakeModelServer;
 import dev.hexaflow.adapters.nodes.tool.mcp.LoopbackMcpServer;
 import dev.hexaflow.adapters.nodes.tool.mcp.McpTestTools;
 import dev.hexaflow.engine.EngineConfiguration;
@@ -80,6 +81,28 @@ class ToolFilesHttpTest {
             assertThat(server.getBytes(otherTime).statusCode()).isEqualTo(403);
             assertThat(server.getBytes(url.replace(".png?", ".mp3?")).statusCode()).isEqualTo(404);
             assertThat(server.getBytes(url.substring(0, url.indexOf('?'))).statusCode()).isEqualTo(403);
+        }
+    }
+
+    @Test
+    void theAudioToolsSpeechIsAToolFileOfTheSpeechEndpointsBytes() {
+        try (FakeModelServer speech = new FakeModelServer(); TestServer server = TestServer.start(TestServer.config(
+                dataDir).withEngine(EngineConfiguration.fromEnvironment(Map.of()).withLlm(speech.baseUrl(), null)))) {
+            JsonNode imported = server.importApp("tts-tool.yml");
+            assertThat(imported.get("warnings")).as("audio/tts is built in").isEmpty();
+
+            JsonNode ran = json(server.api(imported.get("api_key").asText()).postJson("/v1/workflows/run",
+                    run(Map.of("q", "Hello there."), "blocking", "ada"))).get("data");
+
+            assertThat(ran.get("status").asText()).as(ran.toString()).isEqualTo("succeeded");
+            assertThat(ran.get("outputs").get("text").asText()).isEqualTo("Audio generated successfully");
+            JsonNode file = ran.get("outputs").get("files").get(0);
+            assertThat(file.get("type").asText()).isEqualTo("audio");
+            assertThat(file.get("mime_type").asText()).isEqualTo("audio/mpeg");
+            assertThat(file.get("extension").asText()).isEqualTo(".mp3");
+            HttpResponse<byte[]> served = server.getBytes(file.get("url").asText());
+            assertThat(new String(served.body(), java.nio.charset.StandardCharsets.UTF_8))
+                    .isEqualTo("MP3:nova:Hello there.");
         }
     }
 }

@@ -13,7 +13,7 @@ import dev.hexaflow.adapters.nodes.template.JinjavaTemplateRenderer;
 import dev.hexaflow.adapters.nodes.tool.JdkTimeToolRunner;
 import dev.hexaflow.adapters.nodes.tool.JsonPathToolRunner;
 import dev.hexaflow.adapters.nodes.tool.JsoupWebscraperToolRunner;
-import dev.hexaflow.adapters.nodes.tool.SpeechToolRunner;
+import dev.hexaflow.adapters.nodes.tool.OpenAiCompatibleSpeechToolRunner;
 import dev.hexaflow.adapters.nodes.tool.mcp.McpSdkToolRunner;
 import dev.hexaflow.application.workflow.engine.EngineSettings;
 import dev.hexaflow.application.workflow.engine.WorkflowEngine;
@@ -69,7 +69,7 @@ public final class Engines {
         List<String> tools = new java.util.ArrayList<>(JdkTimeToolRunner.labels());
         tools.addAll(JsonPathToolRunner.labels());
         tools.addAll(JsoupWebscraperToolRunner.labels());
-        tools.addAll(SpeechToolRunner.labels());
+        tools.addAll(OpenAiCompatibleSpeechToolRunner.labels());
         return List.copyOf(tools);
     }
 
@@ -101,7 +101,7 @@ public final class Engines {
                 // An operator's binding (MCP) comes first: it wins over a built-in of the same name.
                 .withTools(List.of(mcp, new JdkTimeToolRunner(Clock.systemUTC()), new JsonPathToolRunner(),
                         new JsoupWebscraperToolRunner(exchange, Duration.ofSeconds(30), 10L * 1024 * 1024),
-                        new SpeechToolRunner(speech)));
+                        new OpenAiCompatibleSpeechToolRunner(speech)));
         services = plugs.apply(services);
         EngineSettings settings = EngineSettings.DEFAULTS.withMaxSteps(config.maxSteps())
                 .withMaxTime(config.maxRunTime()).withMaxTemplateLoops(config.maxTemplateLoops());

@@ -20,7 +20,7 @@ import java.util.Optional;
  * default. The audio is the endpoint's mp3, so it is said to be {@code audio/mpeg}, where Dify says
  * {@code audio/x-wav} of whatever its model made.
  */
-public final class SpeechToolRunner implements ToolRunner {
+public final class OpenAiCompatibleSpeechToolRunner implements ToolRunner {
 
     static final String PROVIDER = "audio";
     private static final ToolDescription TTS = new ToolDescription(new ToolRef(ToolProviderType.BUILTIN, PROVIDER,
@@ -29,7 +29,7 @@ public final class SpeechToolRunner implements ToolRunner {
 
     private final SpeechSynthesizer speech;
 
-    public SpeechToolRunner(SpeechSynthesizer speech) {
+    public OpenAiCompatibleSpeechToolRunner(SpeechSynthesizer speech) {
         this.speech = speech;
     }
 

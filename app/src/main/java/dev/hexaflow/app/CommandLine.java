@@ -236,7 +236,8 @@ final class CommandLine {
                     remote.put(flag[0], flag[1]);
                     yield config;
                 }
-                case "--header", "--env", "--command", "--mcp", "--openapi", "--app" -> {
+                case "--header", "--env", "--command", "--mcp", "--openapi", "--app", "--api-key", "--api-key-header",
+                        "--api-key-prefix", "--api-key-query" -> {
                     toolFlags.add(flag);
                     yield config;
                 }
@@ -297,7 +298,8 @@ final class CommandLine {
 
     private static boolean isFlag(String name) {
         return List.of("--port", "--host", "--data-dir", "--inputs", "--user", "--url", "--token", "--workflow-id",
-                "--tools", "--header", "--env", "--command", "--mcp", "--openapi", "--app").contains(name);
+                "--tools", "--header", "--env", "--command", "--mcp", "--openapi", "--app", "--api-key",
+                "--api-key-header", "--api-key-prefix", "--api-key-query").contains(name);
     }
 
     private static Command runCommand(List<String> words, List<String[]> flags, boolean stream) {

@@ -16,6 +16,7 @@ import dev.hexaflow.adapters.http.workflow.AppInfoRoutes;
 import dev.hexaflow.adapters.http.workflow.LogRoutes;
 import dev.hexaflow.adapters.http.workflow.RunRoutes;
 import dev.hexaflow.adapters.http.workflow.ServiceApiAuthentication;
+import dev.hexaflow.adapters.http.workflow.ToolFileRoutes;
 import dev.hexaflow.adapters.http.workflow.UploadRoutes;
 import dev.hexaflow.application.app.port.in.ImportAppUseCase.ImportedApp;
 import dev.hexaflow.application.app.port.out.RunRepository;
@@ -96,6 +97,7 @@ public final class Hexaflow implements AutoCloseable {
                     new RunRoutes(workflows.run, workflows.getRun, workflows.stop, workflows.nodeExecutions, serviceApi,
                             config.service().pingInterval()),
                     new UploadRoutes(workflows.upload),
+                    new ToolFileRoutes(workflows.toolFiles),
                     new LogRoutes(workflows.logs),
                     new AppInfoRoutes(workflows.describe),
                     new AdminAppRoutes(admin, workflows.importApp, workflows.listApps, workflows.publish,

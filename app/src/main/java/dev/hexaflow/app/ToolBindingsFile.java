@@ -10,6 +10,7 @@ import dev.hexaflow.application.tool.port.out.OpenApiDocuments;
 import dev.hexaflow.application.tool.port.out.ToolRegistryRepository;
 import dev.hexaflow.application.tool.service.ManageMcpServersService;
 import dev.hexaflow.application.tool.service.ManageToolBindingsService;
+import dev.hexaflow.domain.tool.ApiCredential;
 import dev.hexaflow.domain.tool.McpServer;
 import dev.hexaflow.domain.tool.ToolBinding;
 import java.io.IOException;
@@ -34,11 +35,12 @@ import java.util.Map;
  * bindings:
  *   - {provider: junjiem/db_query/db_query, tool: sql_execute, mcp: {server: db, tool: query}}
  *   - {provider: weather, tool: forecast, openapi: {document: "https://api.example.com/openapi.json",
- *      operation: getForecast}}
+ *      operation: getForecast, auth: {type: api_key_header, header: Authorization, prefix: bearer, value: "..."}}}
  * </pre>
  *
- * An OpenAPI document is a URL or the document's text; a binding to an app ({@code app: APP_ID}) is refused, for a
- * one-off run has no apps: bind it on the server.
+ * An OpenAPI document is a URL or the document's text; its {@code auth} (optional) is {@code api_key_header} (with
+ * header and prefix) or {@code api_key_query} (with param), and the key; a binding to an app
+ * ({@code app: APP_ID}) is refused, for a one-off run has no apps: bind it on the server.
  */
 final class ToolBindingsFile {
 
@@ -92,7 +94,12 @@ final class ToolBindingsFile {
         }
         if (binding.has("openapi")) {
             JsonNode openApi = binding.path("openapi");
-            return new ToolBinding.OpenApiOperation(text(openApi, "document"), text(openApi, "operation"));
+            JsonNode auth = openApi.path("auth");
+            ApiCredential credential = auth.isMissingNode() || auth.isNull() ? new ApiCredential.None()
+                    : ApiCredential.of(text(auth, "type"), text(auth, "header"), text(auth, "prefix"),
+                            text(auth, "param"), text(auth, "value"));
+            return new ToolBinding.OpenApiOperation(text(openApi, "document"), text(openApi, "operation"),
+                    credential);
         }
         JsonNode mcp = binding.path("mcp");
         return new ToolBinding.McpTool(text(mcp, "server"), text(mcp, "tool"));

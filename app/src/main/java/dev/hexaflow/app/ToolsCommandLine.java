@@ -1,5 +1,6 @@
 package dev.hexaflow.app;
 
+import dev.hexaflow.domain.tool.ApiCredential;
 import dev.hexaflow.domain.tool.McpServer;
 import dev.hexaflow.domain.tool.ToolBinding;
 import java.net.URI;
@@ -15,7 +16,9 @@ final class ToolsCommandLine {
 
     private static final String USAGE = "try: tools list | tools server NAME URL [--header NAME=VALUE]... | tools "
             + "server NAME --command \"PROGRAM ARG...\" [--env NAME=VALUE]... | tools remove-server NAME | tools bind "
-            + "PROVIDER TOOL --mcp SERVER MCP_TOOL | tools bind PROVIDER TOOL --openapi DOCUMENT OPERATION_ID | tools "
+            + "PROVIDER TOOL --mcp SERVER MCP_TOOL | tools bind PROVIDER TOOL --openapi DOCUMENT OPERATION_ID "
+            + "[--api-key KEY [--api-key-header NAME] [--api-key-prefix bearer|basic|custom] | --api-key KEY "
+            + "--api-key-query PARAM] | tools "
             + "bind PROVIDER TOOL --app APP_ID | tools unbind PROVIDER TOOL";
 
     private ToolsCommandLine() {
@@ -66,13 +69,45 @@ final class ToolsCommandLine {
             expect(words, 4, flags, List.of("--app"));
             target = new ToolBinding.App(app.get(0));
         } else if (!openApi.isEmpty()) {
-            expect(words, 5, flags, List.of("--openapi"));
-            target = new ToolBinding.OpenApiOperation(document(openApi.get(0)), words.get(4));
+            expect(words, 5, flags, List.of("--openapi", "--api-key", "--api-key-header", "--api-key-prefix",
+                    "--api-key-query"));
+            target = new ToolBinding.OpenApiOperation(document(openApi.get(0)), words.get(4), credential(flags));
         } else {
             expect(words, 5, flags, List.of("--mcp"));
             target = new ToolBinding.McpTool(mcp.get(0), words.get(4));
         }
         return new CommandLine.Command.BindTool(config, new ToolBinding(words.get(2), words.get(3), target));
+    }
+
+    /**
+     * The api tool's key from {@code --api-key}, in a header ({@code --api-key-header}, Authorization by default,
+     * after {@code --api-key-prefix}) or in the query ({@code --api-key-query PARAM}); none without it.
+     */
+    private static ApiCredential credential(List<String[]> flags) {
+        String key = single(flags, "--api-key");
+        String header = single(flags, "--api-key-header");
+        String prefix = single(flags, "--api-key-prefix");
+        String query = single(flags, "--api-key-query");
+        if (key == null) {
+            if (header != null || prefix != null || query != null) {
+                throw new UsageException("--api-key-header, --api-key-prefix and --api-key-query go with --api-key");
+            }
+            return new ApiCredential.None();
+        }
+        if (query != null && (header != null || prefix != null)) {
+            throw new UsageException("--api-key-query puts the key in the query; it does not go with "
+                    + "--api-key-header or --api-key-prefix");
+        }
+        return query != null ? ApiCredential.of("api_key_query", null, null, query, key)
+                : ApiCredential.of("api_key_header", header, prefix, null, key);
+    }
+
+    private static String single(List<String[]> flags, String name) {
+        List<String> given = values(flags, name);
+        if (given.size() > 1) {
+            throw new UsageException(name + " is given more than once");
+        }
+        return given.isEmpty() ? null : given.get(0);
     }
 
     /** An http(s) URL as it is; else a file, whose text is kept, so that the binding does not depend on the file. */

@@ -12,6 +12,7 @@ import dev.hexaflow.application.tool.port.in.UnbindToolCommand;
 import dev.hexaflow.application.tool.service.ListToolsService;
 import dev.hexaflow.application.tool.service.ManageMcpServersService;
 import dev.hexaflow.application.tool.service.ManageToolBindingsService;
+import dev.hexaflow.domain.tool.ApiCredential;
 import dev.hexaflow.domain.tool.McpServer;
 import dev.hexaflow.domain.tool.ToolBinding;
 import java.io.PrintStream;
@@ -59,9 +60,20 @@ final class ToolsCommands {
         }
         if (target instanceof ToolBinding.OpenApiOperation openApi) {
             return "openapi " + (openApi.byUrl() ? openApi.document() : "(inline document)") + " "
-                    + openApi.operation();
+                    + openApi.operation() + credential(openApi.credential());
         }
         return "app " + ((ToolBinding.App) target).appId();
+    }
+
+    /** Where an api tool's key goes, never the key. */
+    private static String credential(ApiCredential credential) {
+        if (credential instanceof ApiCredential.ApiKeyHeader header) {
+            return "  key: header " + header.header() + " (" + header.prefix().label() + ")";
+        }
+        if (credential instanceof ApiCredential.ApiKeyQuery query) {
+            return "  key: query " + query.param();
+        }
+        return "";
     }
 
     /** A binding's target in a sentence. */

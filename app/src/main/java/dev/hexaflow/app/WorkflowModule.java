@@ -3,6 +3,8 @@ package dev.hexaflow.app;
 import dev.hexaflow.engine.Engines;
 import dev.hexaflow.adapters.dsl.YamlWorkflowDslReader;
 import dev.hexaflow.adapters.persistence.FileSystemBlobStore;
+import dev.hexaflow.adapters.persistence.jdbi.JdbiToolFileRepository;
+import dev.hexaflow.application.tool.service.ToolFileService;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiAppKeyRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiAppRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiEndUserRepository;
@@ -121,10 +123,12 @@ final class WorkflowModule implements AutoCloseable {
     final ListToolsUseCase listTools;
     final ManageMcpServersUseCase mcpServers;
     final ManageToolBindingsUseCase toolBindings;
+    final ToolFileService toolFiles;
     private final JdbiEndUserRepository endUsers;
     final WorkflowEngine engine;
     private final JdbiUploadRepository uploads;
     private final FileSystemBlobStore blobStore;
+    private final JdbiToolFileRepository toolFileRecords;
     private final AtomicReference<OutboundPolicy> outbound;
     /** The code runners' worker processes, ended with the module. */
     private final java.util.List<AutoCloseable> codeRunners = new java.util.ArrayList<>();
@@ -157,9 +161,13 @@ final class WorkflowModule implements AutoCloseable {
         AtomicReference<StopTaskUseCase> stopper = new AtomicReference<>();
         WorkflowAppToolRunner appTools = new WorkflowAppToolRunner(ref -> bound.target(ref, ToolBinding.App.class),
                 runner::get, stopper::get);
+        this.toolFileRecords = new JdbiToolFileRepository(jdbi);
+        ToolFileService toolFiles = new ToolFileService(blobStore, toolFileRecords, new HmacSigner(), secrets, clock,
+                () -> java.util.UUID.randomUUID().toString());
+        this.toolFiles = toolFiles;
         this.engine = Engines.standard(config.engine(), remote -> new UploadedFileContents(uploads, blobStore,
                 remote), outbound::get, new McpToolAddresses(tools)::find, codeRunners::add,
-                services -> BoundToolRunners.first(services, openApi, appTools));
+                services -> ToolFilesKept.around(BoundToolRunners.first(services, openApi, appTools), toolFiles));
         this.listTools = new ListToolsService(tools, dev.hexaflow.engine.Engines.builtinTools());
         this.mcpServers = new ManageMcpServersService(tools);
         this.toolBindings = new ManageToolBindingsService(tools, apps, openApi);
@@ -245,12 +253,13 @@ final class WorkflowModule implements AutoCloseable {
     }
 
     /**
-     * Deletes blobs no upload names: an upload cut off between its blob and its record (a crash) leaves only a
-     * blob, which no one can reach. Answers how many it deleted.
+     * Deletes blobs no upload or tool file names: one cut off between its blob and its record (a crash) leaves
+     * only a blob, which no one can reach. Answers how many it deleted.
      */
     int deleteOrphanBlobs() {
         int deleted = 0;
-        Set<String> named = uploads.blobKeys();
+        Set<String> named = new java.util.HashSet<>(uploads.blobKeys());
+        named.addAll(toolFileRecords.blobKeys());
         for (String key : blobStore.keys()) {
             if (!named.contains(key)) {
                 blobStore.delete(key);

@@ -175,6 +175,37 @@ class AdminToolsHttpTest {
     }
 
     @Test
+    void anApiToolsKeyIsKeptButNeitherTheAnswerNorTheListingShowsIt() {
+        HttpResponse<String> bound = put("/admin/tools/bindings", "{\"provider\": \"weather\", \"tool\": "
+                + "\"forecast\", \"openapi\": {\"document\": " + INLINE_API + ", \"operation\": \"getForecast\", "
+                + "\"auth\": {\"type\": \"api_key_header\", \"header\": \"X-Api-Key\", \"prefix\": \"bearer\", "
+                + "\"value\": \"sk-weather-987\"}}}");
+        HttpResponse<String> listing = server.admin("GET", "/admin/tools", null, null);
+
+        assertThat(bound.statusCode()).as(bound.body()).isEqualTo(201);
+        assertThat(bound.body()).doesNotContain("sk-weather-987");
+        assertThat(listing.body()).doesNotContain("sk-weather-987");
+        JsonNode auth = json(listing).get("bindings").get(0).get("openapi").get("auth");
+        assertThat(auth.toString()).isEqualTo("{\"type\":\"api_key_header\",\"header\":\"X-Api-Key\","
+                + "\"prefix\":\"bearer\",\"value_set\":true}");
+    }
+
+    @Test
+    void anApiToolsCredentialOfAnUnknownTypeOrWithoutAKeyIsRefused() {
+        String binding = "{\"provider\": \"weather\", \"tool\": \"forecast\", \"openapi\": {\"document\": "
+                + INLINE_API + ", \"operation\": \"getForecast\", \"auth\": %s}}";
+
+        assertRefused(put("/admin/tools/bindings", binding.formatted("{\"type\": \"oauth\", \"value\": \"x\"}")),
+                400, "invalid_param", "auth type must be none, api_key_header or api_key_query");
+        assertRefused(put("/admin/tools/bindings", binding.formatted("{\"type\": \"api_key_query\"}")), 400,
+                "invalid_param", "value must be the key");
+        assertRefused(put("/admin/tools/bindings", binding.formatted("{\"type\": \"api_key_header\", "
+                + "\"prefix\": \"token\", \"value\": \"x\"}")), 400, "invalid_param", "prefix must be bearer, "
+                + "basic or custom");
+        assertThat(json(server.admin("GET", "/admin/tools", null, null)).get("bindings")).isEmpty();
+    }
+
+    @Test
     void aServerWithBindingsCannotBeRemovedUntilTheyAreUnbound() {
         put("/admin/tools/servers/db", STDIO_SERVER);
         put("/admin/tools/bindings", BINDING);

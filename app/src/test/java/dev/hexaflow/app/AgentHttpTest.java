@@ -76,6 +76,59 @@ class AgentHttpTest {
     }
 
     @Test
+    void aStreamingRunSendsEachLogEntryAsAnAgentLogEventAsItBeginsAndEndsBeforeTheNodeFinishes() throws Exception {
+        model = new FakeModelServer();
+        server = TestServer.start(TestServer.config(dataDir).withEngine(EngineConfiguration.fromEnvironment(
+                Map.of("HEXAFLOW_LLM_MODELS", "*=local-model")).withLlm(model.baseUrl(), "sk-t")));
+        model.answerInTurn(Script.toolCall("weekday", "{\"year\": 2024, \"month\": 2, \"day\": 29}"),
+                Script.text("A Thursday.", 20, 3));
+        ServiceApi api = server.api(server.importApp("agent.yml").get("api_key").asText());
+
+        List<JsonNode> events = new ArrayList<>();
+        try (java.io.InputStream body = api.postStreaming("/v1/workflows/run", run(Map.of("query",
+                "What day is 2024-02-29?"), "streaming", "ada")).body()) {
+            for (String line : new String(body.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).split("\n")) {
+                if (line.startsWith("data: ")) {
+                    events.add(TestServer.json(line.substring("data: ".length())));
+                }
+            }
+        }
+
+        List<String> logged = new ArrayList<>();
+        String agentExecution = null;
+        int agentFinished = -1;
+        int lastLog = -1;
+        for (int i = 0; i < events.size(); i++) {
+            JsonNode event = events.get(i);
+            String kind = event.get("event").asText();
+            if (kind.equals("agent_log")) {
+                JsonNode data = event.get("data");
+                logged.add(data.get("label").asText() + " " + data.get("status").asText());
+                agentExecution = data.get("node_execution_id").asText();
+                assertThat(data.get("node_id").asText()).isNotBlank();
+                assertThat(event.get("workflow_run_id").asText()).isNotBlank();
+                lastLog = i;
+            }
+            if (kind.equals("node_finished") && event.get("data").get("node_type").asText().equals("agent")) {
+                agentFinished = i;
+                assertThat(event.get("data").get("id").asText()).isEqualTo(agentExecution);
+            }
+        }
+        assertThat(logged).containsExactly("ROUND 1 start", "gpt-4o-mini Thought start", "gpt-4o-mini Thought success",
+                "CALL weekday start", "CALL weekday success", "ROUND 1 success", "ROUND 2 start",
+                "gpt-4o-mini Thought start", "gpt-4o-mini Thought success", "ROUND 2 success");
+        assertThat(lastLog).isLessThan(agentFinished);
+        JsonNode call = events.stream().filter(e -> e.get("event").asText().equals("agent_log")
+                && e.get("data").get("label").asText().equals("CALL weekday")
+                && e.get("data").get("status").asText().equals("success")).findFirst().orElseThrow();
+        assertThat(call.get("data").get("parent_id").asText()).isEqualTo("round-1");
+        assertThat(call.get("data").at("/data/output/tool_response").asText())
+                .isEqualTo("February 29, 2024 is Thursday.");
+        assertThat(call.get("data").fieldNames()).toIterable().containsExactly("node_execution_id", "id", "label",
+                "parent_id", "error", "status", "data", "metadata", "node_id");
+    }
+
+    @Test
     void anAgentAppImportsWithoutAModelButItsRunIsRefusedWithDifysMessage() {
         server = TestServer.start(dataDir);
 

@@ -75,6 +75,31 @@ class BoundToolsHttpTest {
     }
 
     @Test
+    void anApiToolBoundWithAKeySendsItToTheDocumentsServerOnly() {
+        try (FakeHttpTarget documents = new FakeHttpTarget(); FakeHttpTarget api = new FakeHttpTarget();
+                TestServer server = start()) {
+            String document = documents.serve("shop.yaml", "application/yaml", SHOP_API.formatted(api.url(""))
+                    .getBytes(StandardCharsets.UTF_8));
+            JsonNode imported = server.importApp("api-tool.yml");
+            HttpResponse<String> bound = bind(server, "{\"provider\": \"5b6e3c1a-8f3e-4d1c-9c55-0f1b2a3c4d5e\", "
+                    + "\"tool\": \"listItems\", \"openapi\": {\"document\": \"" + document + "\", \"operation\": "
+                    + "\"listItems\", \"auth\": {\"type\": \"api_key_header\", \"prefix\": \"bearer\", "
+                    + "\"value\": \"sk-shop-1\"}}}");
+            assertThat(bound.statusCode()).as(bound.body()).isEqualTo(201);
+
+            JsonNode ran = json(server.api(imported.get("api_key").asText()).postJson("/v1/workflows/run",
+                    run(Map.of("shop", "north"), "blocking", "ada"))).get("data");
+
+            assertThat(ran.get("status").asText()).as(ran.toString()).isEqualTo("succeeded");
+            assertThat(api.seen()).singleElement().satisfies(call -> assertThat(call.headers())
+                    .containsEntry("authorization", "Bearer sk-shop-1"));
+            assertThat(documents.seen()).allSatisfy(call -> assertThat(call.headers())
+                    .doesNotContainKey("authorization"));
+            assertThat(ran.toString()).doesNotContain("sk-shop-1");
+        }
+    }
+
+    @Test
     void aWorkflowToolRunsTheBoundAppAsARunOfItsOwnListedInItsLogs() {
         try (TestServer server = start()) {
             JsonNode echo = server.importApp("echo.yml");

@@ -148,6 +148,31 @@ class ToolsCommandsTest {
     }
 
     @Test
+    void anApiToolsKeyIsKeptFromTheCommandLineAndListedByWhereItGoesOnly() throws Exception {
+        Path document = Files.writeString(dir.resolve("weather.yaml"), """
+                openapi: 3.0.0
+                servers: [{url: "https://api.example.com"}]
+                paths:
+                  /forecast: {get: {operationId: getForecast}}
+                """);
+
+        Outcome bound = tools("bind", "weather", "forecast", "--openapi", document.toString(), "getForecast",
+                "--api-key", "sk-weather-987", "--api-key-prefix", "bearer");
+        Outcome queried = tools("bind", "maps", "geocode", "--openapi", document.toString(), "getForecast",
+                "--api-key", "k-maps-1", "--api-key-query", "key");
+        Outcome mixed = tools("bind", "maps", "other", "--openapi", document.toString(), "getForecast",
+                "--api-key", "k", "--api-key-query", "key", "--api-key-header", "X-Key");
+        Outcome listed = tools("list");
+
+        assertThat(bound.exit()).as(bound.err()).isZero();
+        assertThat(queried.exit()).as(queried.err()).isZero();
+        assertThat(mixed.exit()).isEqualTo(Main.USAGE);
+        assertThat(listed.out()).contains("getForecast  key: header Authorization (bearer)", "key: query key")
+                .doesNotContain("sk-weather-987").doesNotContain("k-maps-1");
+        assertThat(bound.out() + bound.err()).doesNotContain("sk-weather-987");
+    }
+
+    @Test
     void aToolIsBoundOnlyToAnAppThatExists() {
         Outcome refused = tools("bind", "summariser", "summarise", "--app", "ghost");
 
@@ -168,7 +193,8 @@ class ToolsCommandsTest {
                     bindings:
                       - provider: 5b6e3c1a-8f3e-4d1c-9c55-0f1b2a3c4d5e
                         tool: listItems
-                        openapi: {document: "%s", operation: listItems}
+                        openapi: {document: "%s", operation: listItems,
+                                  auth: {type: api_key_query, param: key, value: k-shop-7}}
                     """.formatted(document));
             Path withApp = Files.writeString(dir.resolve("app.yml"), """
                     bindings:
@@ -184,7 +210,8 @@ class ToolsCommandsTest {
 
             assertThat(ran.exit()).as(ran.err()).isZero();
             assertThat(ran.out()).contains("echo");
-            assertThat(api.seen().get(api.seen().size() - 1).uri()).startsWith("/shops/north/items");
+            assertThat(api.seen().get(api.seen().size() - 1).uri()).startsWith("/shops/north/items")
+                    .endsWith("key=k-shop-7");
             assertThat(refused.exit()).isEqualTo(Main.USAGE);
             assertThat(refused.err()).contains("a one-off run has none");
         }

@@ -13,6 +13,7 @@ import dev.hexaflow.adapters.nodes.template.JinjavaTemplateRenderer;
 import dev.hexaflow.adapters.nodes.tool.JdkTimeToolRunner;
 import dev.hexaflow.adapters.nodes.tool.JsonPathToolRunner;
 import dev.hexaflow.adapters.nodes.tool.JsoupWebscraperToolRunner;
+import dev.hexaflow.adapters.nodes.tool.OpenAiCompatibleSpeechToolRunner;
 import dev.hexaflow.adapters.nodes.tool.mcp.McpSdkToolRunner;
 import dev.hexaflow.application.workflow.engine.EngineSettings;
 import dev.hexaflow.application.workflow.engine.WorkflowEngine;
@@ -68,6 +69,7 @@ public final class Engines {
         List<String> tools = new java.util.ArrayList<>(JdkTimeToolRunner.labels());
         tools.addAll(JsonPathToolRunner.labels());
         tools.addAll(JsoupWebscraperToolRunner.labels());
+        tools.addAll(OpenAiCompatibleSpeechToolRunner.labels());
         return List.copyOf(tools);
     }
 
@@ -88,6 +90,8 @@ public final class Engines {
         owned.accept(python);
         McpSdkToolRunner mcp = new McpSdkToolRunner(mcpTools, exchange, config.toolTimeout());
         owned.accept(mcp);
+        OpenAiCompatibleSpeechSynthesizer speech = new OpenAiCompatibleSpeechSynthesizer(
+                config.llmBaseUrl().orElse(null), config.llmApiKey().orElse(null), config.ttsModel(), "alloy");
         StandardNodes.Services services = StandardNodes.Services.none()
                 .withTemplates(new JinjavaTemplateRenderer())
                 .withCodeRunners(List.of(javascript, python))
@@ -96,12 +100,11 @@ public final class Engines {
                 .withDocuments(files(exchange, uploads), new PdfBoxDocumentTextExtractor())
                 // An operator's binding (MCP) comes first: it wins over a built-in of the same name.
                 .withTools(List.of(mcp, new JdkTimeToolRunner(Clock.systemUTC()), new JsonPathToolRunner(),
-                        new JsoupWebscraperToolRunner(exchange, Duration.ofSeconds(30), 10L * 1024 * 1024)));
+                        new JsoupWebscraperToolRunner(exchange, Duration.ofSeconds(30), 10L * 1024 * 1024),
+                        new OpenAiCompatibleSpeechToolRunner(speech)));
         services = plugs.apply(services);
         EngineSettings settings = EngineSettings.DEFAULTS.withMaxSteps(config.maxSteps())
                 .withMaxTime(config.maxRunTime()).withMaxTemplateLoops(config.maxTemplateLoops());
-        OpenAiCompatibleSpeechSynthesizer speech = new OpenAiCompatibleSpeechSynthesizer(
-                config.llmBaseUrl().orElse(null), config.llmApiKey().orElse(null), config.ttsModel(), "alloy");
         return new WorkflowEngine(StandardNodes.catalogue(services), settings, Clock.systemUTC(),
                 new TimeOrderedIds(), speech);
     }

@@ -12,6 +12,7 @@ import dev.hexaflow.adapters.persistence.memory.InMemoryCampusKeyRepository;
 import dev.hexaflow.adapters.persistence.memory.InMemoryEndUserRepository;
 import dev.hexaflow.adapters.persistence.memory.InMemoryRunRepository;
 import dev.hexaflow.adapters.persistence.memory.InMemoryUploadRepository;
+import dev.hexaflow.adapters.persistence.memory.InMemoryToolFileRepository;
 import dev.hexaflow.adapters.persistence.memory.InMemoryToolRegistryRepository;
 import dev.hexaflow.adapters.persistence.memory.InMemoryWorkflowVersionRepository;
 import dev.hexaflow.application.app.port.out.AppKeyRepository;
@@ -23,6 +24,7 @@ import dev.hexaflow.application.app.port.out.UploadRepository;
 import dev.hexaflow.application.app.port.out.WorkflowVersionRepository;
 import dev.hexaflow.application.campus.port.out.CampusDataRepository;
 import dev.hexaflow.application.campus.port.out.CampusKeyRepository;
+import dev.hexaflow.application.tool.port.out.ToolFileRepository;
 import dev.hexaflow.application.tool.port.out.ToolRegistryRepository;
 import org.junit.jupiter.api.Nested;
 
@@ -127,6 +129,16 @@ class InMemoryRepositoriesTest {
         @Override
         protected BlobStore store() {
             return store;
+        }
+    }
+
+    @Nested
+    class ToolFiles extends ToolFileRepositoryContract {
+        private final ToolFileRepository repository = new InMemoryToolFileRepository();
+
+        @Override
+        protected ToolFileRepository repository() {
+            return repository;
         }
     }
 

@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.hexaflow.adapters.persistence.jdbi.JdbiCampusDataRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiCampusKeyRepository;
+import dev.hexaflow.adapters.persistence.jdbi.JdbiToolFileRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiToolRegistryRepository;
 import dev.hexaflow.application.campus.port.out.CampusDataRepository;
 import dev.hexaflow.application.campus.port.out.CampusKeyRepository;
+import dev.hexaflow.application.tool.port.out.ToolFileRepository;
 import dev.hexaflow.application.tool.port.out.ToolRegistryRepository;
 import dev.hexaflow.domain.campus.CampusKey;
 import dev.hexaflow.domain.campus.FeedMethod;
@@ -44,6 +46,16 @@ class JdbiRepositoriesTest {
         @AfterEach
         void stopCounting() {
             repository.close();
+        }
+    }
+
+    @Nested
+    class ToolFiles extends ToolFileRepositoryContract {
+        private final ToolFileRepository repository = new JdbiToolFileRepository(database.jdbi());
+
+        @Override
+        protected ToolFileRepository repository() {
+            return repository;
         }
     }
 

@@ -3,6 +3,7 @@ package dev.hexaflow.adapters.persistence;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hexaflow.application.tool.port.out.ToolRegistryRepository;
+import dev.hexaflow.domain.tool.ApiCredential;
 import dev.hexaflow.domain.tool.McpServer;
 import dev.hexaflow.domain.tool.ToolBinding;
 import java.net.URI;
@@ -109,5 +110,22 @@ abstract class ToolRegistryRepositoryContract {
         assertThat(repository().binding("summariser", "summarise")).contains(new ToolBinding("summariser",
                 "summarise", new ToolBinding.App("app-42")));
         assertThat(repository().bindings()).hasSize(2);
+    }
+
+    @Test
+    void anApiToolsCredentialIsKeptWithItsBindingAndAnOlderBindingHasNone() {
+        String inline = "openapi: 3.0.0\npaths: {}\n";
+        ToolBinding header = new ToolBinding("weather", "forecast", new ToolBinding.OpenApiOperation(inline,
+                "getForecast", new ApiCredential.ApiKeyHeader("X-Api-Key", ApiCredential.Prefix.BEARER, "s3cr3t")));
+        ToolBinding query = new ToolBinding("maps", "geocode", new ToolBinding.OpenApiOperation(inline, "geocode",
+                new ApiCredential.ApiKeyQuery("key", "k3y")));
+        repository().saveBinding(header);
+        repository().saveBinding(query);
+        repository().saveBinding(new ToolBinding("plain", "call", new ToolBinding.OpenApiOperation(inline, "x")));
+
+        assertThat(repository().binding("weather", "forecast")).contains(header);
+        assertThat(repository().binding("maps", "geocode")).contains(query);
+        assertThat(repository().binding("plain", "call").orElseThrow().target())
+                .isEqualTo(new ToolBinding.OpenApiOperation(inline, "x", new ApiCredential.None()));
     }
 }

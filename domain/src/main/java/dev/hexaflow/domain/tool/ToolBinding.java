@@ -54,9 +54,9 @@ public record ToolBinding(String provider, String tool, Target target) {
 
     /**
      * An operation of an OpenAPI 3 document: the document as a URL (read when the tool runs) or as its text
-     * (JSON or YAML), and the operation's {@code operationId}.
+     * (JSON or YAML), the operation's {@code operationId}, and the credential its requests carry.
      */
-    public record OpenApiOperation(String document, String operation) implements Target {
+    public record OpenApiOperation(String document, String operation, ApiCredential credential) implements Target {
 
         /** The longest document kept inline: a large API's description, not a payload. */
         public static final int MAX_DOCUMENT = 1024 * 1024;
@@ -76,6 +76,12 @@ public record ToolBinding(String provider, String tool, Target target) {
             }
             document = document.strip();
             operation = operation.strip();
+            credential = credential == null ? new ApiCredential.None() : credential;
+        }
+
+        /** An operation called without a credential. */
+        public OpenApiOperation(String document, String operation) {
+            this(document, operation, new ApiCredential.None());
         }
 
         /** Whether the document is given by URL rather than inline. */

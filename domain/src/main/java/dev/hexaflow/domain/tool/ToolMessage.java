@@ -28,4 +28,24 @@ public sealed interface ToolMessage {
     /** A file the tool made or fetched. */
     record File(FileValue file) implements ToolMessage {
     }
+
+    /**
+     * Bytes a tool made (Dify's blob message): kept as a tool file before the node sees it, and then a
+     * {@link File}. Compared by identity, as the bytes are.
+     *
+     * @param filename the name the tool gives it, or null
+     */
+    record Blob(byte[] content, String mimeType, String filename) implements ToolMessage {
+        public Blob {
+            if (content == null) {
+                throw new IllegalArgumentException("content must not be null");
+            }
+            mimeType = mimeType == null || mimeType.isBlank() ? "application/octet-stream" : mimeType.strip();
+        }
+
+        @Override
+        public String toString() {
+            return "Blob[" + content.length + " bytes, " + mimeType + ", " + filename + "]";
+        }
+    }
 }

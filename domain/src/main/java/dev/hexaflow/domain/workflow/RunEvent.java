@@ -1,5 +1,7 @@
 package dev.hexaflow.domain.workflow;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -49,5 +51,23 @@ public sealed interface RunEvent {
 
     /** The speech is complete. */
     record TtsMessageEnd(String messageId, long createdAt) implements RunEvent {
+    }
+
+    /**
+     * An entry of an agent node's log as it is written (Dify's {@code agent_log}): a round, a model call or a tool
+     * call, sent once with status {@code start} and again, by the same id, when it ends ({@code success} or
+     * {@code error}). The execution's {@code agent_log} metadata keeps the ended entries.
+     */
+    record AgentLogged(String nodeExecutionId, String nodeId, String id, String label, String parentId,
+            String status, String error, Map<String, Object> data, Map<String, Object> metadata) implements RunEvent {
+        public AgentLogged {
+            if (nodeExecutionId == null || nodeId == null || id == null || label == null || status == null) {
+                throw new IllegalArgumentException("an agent log entry needs its node execution, node, id, label and "
+                        + "status");
+            }
+            data = data == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(data));
+            metadata = metadata == null ? Map.of()
+                    : Collections.unmodifiableMap(new LinkedHashMap<>(metadata));
+        }
     }
 }

@@ -12,6 +12,7 @@ import dev.hexaflow.application.tool.port.in.ManageToolBindingsUseCase;
 import dev.hexaflow.application.tool.port.in.RegisterMcpServerCommand;
 import dev.hexaflow.application.tool.port.in.ToolRegistryException;
 import dev.hexaflow.application.tool.port.in.UnbindToolCommand;
+import dev.hexaflow.domain.tool.ApiCredential;
 import dev.hexaflow.domain.tool.McpServer;
 import dev.hexaflow.domain.tool.ToolBinding;
 import io.javalin.config.RoutesConfig;
@@ -28,7 +29,8 @@ import java.util.Set;
 
 /**
  * Tool administration: list the built-ins, MCP servers and bindings; register and remove servers; bind and unbind
- * tools. Header and environment values go in and are never shown back: a server is listed with their names only.
+ * tools. Header and environment values and api tools' keys go in and are never shown back: a server is listed with
+ * their names only, an api tool's credential with its kind and where it goes.
  */
 public final class AdminToolRoutes implements RouteGroup {
 
@@ -111,7 +113,7 @@ public final class AdminToolRoutes implements RouteGroup {
             }
             if (target instanceof ToolBinding.OpenApiOperation openApi) {
                 return new BindingBody(binding.provider(), binding.tool(), null, new OpenApiTarget(
-                        openApi.document(), openApi.operation()), null);
+                        openApi.document(), openApi.operation(), AuthBody.of(openApi.credential())), null);
             }
             return new BindingBody(binding.provider(), binding.tool(), null, null,
                     ((ToolBinding.App) target).appId());
@@ -122,8 +124,24 @@ public final class AdminToolRoutes implements RouteGroup {
     record McpTarget(String server, String tool) {
     }
 
-    /** An OpenAPI document (its URL or its text) and the operation a binding points at. */
-    record OpenApiTarget(String document, String operation) {
+    /** An OpenAPI document (its URL or its text), the operation a binding points at and its credential. */
+    record OpenApiTarget(String document, String operation, AuthBody auth) {
+    }
+
+    /** A credential as listed: its kind and where it goes, and whether a key is set, never the key. */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    record AuthBody(String type, String header, String prefix, String param,
+            @com.fasterxml.jackson.annotation.JsonProperty("value_set") Boolean valueSet) {
+
+        static AuthBody of(ApiCredential credential) {
+            if (credential instanceof ApiCredential.ApiKeyHeader header) {
+                return new AuthBody(header.type(), header.header(), header.prefix().label(), null, true);
+            }
+            if (credential instanceof ApiCredential.ApiKeyQuery query) {
+                return new AuthBody(query.type(), null, null, query.param(), true);
+            }
+            return new AuthBody(credential.type(), null, null, null, null);
+        }
     }
 
     /** The whole catalogue. */
@@ -174,7 +192,9 @@ public final class AdminToolRoutes implements RouteGroup {
 
     /**
      * {@code {"provider", "tool"}} and one of {@code "mcp": {"server", "tool"}}, {@code "openapi": {"document",
-     * "operation"}} (the document's URL or its text) or {@code "app": APP_ID}.
+     * "operation", "auth"}} (the document's URL or its text; the credential, optional, {@code {"type":
+     * "api_key_header", "header", "prefix", "value"}} or {@code {"type": "api_key_query", "param", "value"}}) or
+     * {@code "app": APP_ID}.
      */
     private void bind(Context ctx) {
         JsonNode body = object(ctx);
@@ -209,8 +229,23 @@ public final class AdminToolRoutes implements RouteGroup {
             only(target, Set.of("server", "tool"));
             return new ToolBinding.McpTool(text(target, "server"), text(target, "tool"));
         }
-        only(target, Set.of("document", "operation"));
-        return new ToolBinding.OpenApiOperation(text(target, "document"), text(target, "operation"));
+        only(target, Set.of("document", "operation", "auth"));
+        return new ToolBinding.OpenApiOperation(text(target, "document"), text(target, "operation"),
+                credential(target.get("auth")));
+    }
+
+    private static ApiCredential credential(JsonNode auth) {
+        if (auth == null || auth.isNull()) {
+            return new ApiCredential.None();
+        }
+        if (!auth.isObject()) {
+            throw new BadRequest("invalid_param", "auth must be an object: {\"type\": \"api_key_header\", "
+                    + "\"header\": ..., \"prefix\": \"bearer\", \"value\": ...} or {\"type\": \"api_key_query\", "
+                    + "\"param\": ..., \"value\": ...}");
+        }
+        only(auth, Set.of("type", "header", "prefix", "param", "value"));
+        return ApiCredential.of(text(auth, "type"), text(auth, "header"), text(auth, "prefix"), text(auth, "param"),
+                text(auth, "value"));
     }
 
     /** The tool by {@code ?provider=&tool=}, or by a body {@code {"provider", "tool"}}. */

@@ -100,6 +100,9 @@ public final class DifyWire {
             data.put("extras", Map.of());
             return envelope(prefix(next.node()) + "_next", runId, taskId, data);
         }
+        if (event instanceof RunEvent.AgentLogged logged) {
+            return envelope("agent_log", runId, taskId, agentLog(logged));
+        }
         RunEvent.ContainerCompleted done = (RunEvent.ContainerCompleted) event;
         Map<String, Object> data = containerData(done.executionId(), done.node());
         data.put("outputs", wire(done.outputs()));
@@ -126,6 +129,21 @@ public final class DifyWire {
         event.put("created_at", createdAt);
         event.put("audio", audio);
         return event;
+    }
+
+    /** Dify's AgentLogStreamResponse.Data, its fields in Dify's order. */
+    private static Map<String, Object> agentLog(RunEvent.AgentLogged logged) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("node_execution_id", logged.nodeExecutionId());
+        data.put("id", logged.id());
+        data.put("label", logged.label());
+        data.put("parent_id", logged.parentId());
+        data.put("error", logged.error());
+        data.put("status", logged.status());
+        data.put("data", wire(logged.data()));
+        data.put("metadata", wire(logged.metadata()));
+        data.put("node_id", logged.nodeId());
+        return data;
     }
 
     private static String prefix(Node node) {

@@ -50,11 +50,23 @@ public final class OutboundExchange {
         this.policy = Objects.requireNonNull(policy);
     }
 
-    /** A request, or one hop of it. */
-    public record Outgoing(URI uri, String method, List<Map.Entry<String, String>> headers, byte[] body) {
+    /**
+     * A request, or one hop of it; the headers named in {@code originBound} (any case) are meant for the first
+     * hop's origin only, and are dropped, like Authorization, when a redirect leaves it.
+     */
+    public record Outgoing(URI uri, String method, List<Map.Entry<String, String>> headers, byte[] body,
+            Set<String> originBound) {
         public Outgoing {
             headers = List.copyOf(headers);
             body = body == null ? new byte[0] : body;
+            originBound = originBound == null ? Set.of() : originBound.stream()
+                    .map(name -> name.toLowerCase(Locale.ROOT))
+                    .collect(java.util.stream.Collectors.toUnmodifiableSet());
+        }
+
+        /** A request whose headers, but Authorization and Cookie, may follow a redirect anywhere. */
+        public Outgoing(URI uri, String method, List<Map.Entry<String, String>> headers, byte[] body) {
+            this(uri, method, headers, body, Set.of());
         }
     }
 
@@ -156,7 +168,8 @@ public final class OutboundExchange {
 
     /**
      * The next hop as httpx makes it: 303 (and 301/302 after a POST) becomes a GET without a body; 307 and 308
-     * keep method and body; the Authorization header is not sent to another origin, a Cookie header to none.
+     * keep method and body; the Authorization header and the origin-bound ones are not sent to another origin, a
+     * Cookie header to none.
      */
     private static Outgoing next(Outgoing hop, int status, String location) {
         URI target;
@@ -180,9 +193,10 @@ public final class OutboundExchange {
         }
         headers.removeIf(header -> header.getKey().equalsIgnoreCase("cookie"));
         if (!sameOrigin(hop.uri(), target)) {
-            headers.removeIf(header -> header.getKey().equalsIgnoreCase("authorization"));
+            headers.removeIf(header -> header.getKey().equalsIgnoreCase("authorization")
+                    || hop.originBound().contains(header.getKey().toLowerCase(Locale.ROOT)));
         }
-        return new Outgoing(target, method, headers, body);
+        return new Outgoing(target, method, headers, body, hop.originBound());
     }
 
     private static boolean sameOrigin(URI a, URI b) {

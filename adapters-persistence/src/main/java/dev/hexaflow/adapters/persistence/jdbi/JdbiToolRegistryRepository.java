@@ -1,6 +1,7 @@
 package dev.hexaflow.adapters.persistence.jdbi;
 
 import dev.hexaflow.application.tool.port.out.ToolRegistryRepository;
+import dev.hexaflow.domain.tool.ApiCredential;
 import dev.hexaflow.domain.tool.McpServer;
 import dev.hexaflow.domain.tool.ToolBinding;
 import java.net.URI;
@@ -91,8 +92,8 @@ public final class JdbiToolRegistryRepository implements ToolRegistryRepository 
         ToolBinding.App app = binding.target() instanceof ToolBinding.App t ? t : null;
         String kind = mcp != null ? MCP : openApi != null ? OPENAPI : APP;
         jdbi.useHandle(handle -> handle.createUpdate("MERGE INTO tool_binding (provider, tool, kind, mcp_server, "
-                + "mcp_tool, openapi_document, openapi_operation, app_id) KEY (provider, tool) VALUES (:provider, "
-                + ":tool, :kind, :server, :mcp_tool, :document, :operation, :app)")
+                + "mcp_tool, openapi_document, openapi_operation, openapi_auth, app_id) KEY (provider, tool) VALUES "
+                + "(:provider, :tool, :kind, :server, :mcp_tool, :document, :operation, :auth, :app)")
                 .bind("provider", binding.provider())
                 .bind("tool", binding.tool())
                 .bind("kind", kind)
@@ -100,6 +101,7 @@ public final class JdbiToolRegistryRepository implements ToolRegistryRepository 
                 .bind("mcp_tool", mcp == null ? (String) null : mcp.tool())
                 .bind("document", openApi == null ? (String) null : openApi.document())
                 .bind("operation", openApi == null ? (String) null : openApi.operation())
+                .bind("auth", openApi == null ? (String) null : credential(openApi.credential()))
                 .bind("app", app == null ? (String) null : app.appId())
                 .execute());
     }
@@ -128,10 +130,40 @@ public final class JdbiToolRegistryRepository implements ToolRegistryRepository 
         ToolBinding.Target target = switch (kind) {
             case MCP -> new ToolBinding.McpTool(rs.getString("mcp_server"), rs.getString("mcp_tool"));
             case OPENAPI -> new ToolBinding.OpenApiOperation(rs.getString("openapi_document"),
-                    rs.getString("openapi_operation"));
+                    rs.getString("openapi_operation"), credential(rs.getString("openapi_auth")));
             case APP -> new ToolBinding.App(rs.getString("app_id"));
             default -> throw new IllegalStateException("tool_binding holds a binding of unknown kind '" + kind + "'");
         };
         return new ToolBinding(rs.getString("provider"), rs.getString("tool"), target);
+    }
+
+    /** The credential as JSON text in Dify's words: {@code auth_type}, then its header and prefix or its param. */
+    private static String credential(ApiCredential credential) {
+        Map<String, Object> fields = new LinkedHashMap<>();
+        fields.put("auth_type", credential.type());
+        if (credential instanceof ApiCredential.ApiKeyHeader header) {
+            fields.put("api_key_header", header.header());
+            fields.put("api_key_header_prefix", header.prefix().label());
+            fields.put("api_key_value", header.value());
+        } else if (credential instanceof ApiCredential.ApiKeyQuery query) {
+            fields.put("api_key_query_param", query.param());
+            fields.put("api_key_value", query.value());
+        }
+        return JsonColumns.write(fields);
+    }
+
+    /** A binding kept before V9 has no credential column value: none. */
+    private static ApiCredential credential(String text) {
+        Map<String, Object> fields = JsonColumns.readMap(text);
+        if (fields == null) {
+            return new ApiCredential.None();
+        }
+        String value = String.valueOf(fields.get("api_key_value"));
+        return switch (String.valueOf(fields.get("auth_type"))) {
+            case "api_key_header" -> new ApiCredential.ApiKeyHeader((String) fields.get("api_key_header"),
+                    ApiCredential.Prefix.of((String) fields.get("api_key_header_prefix")), value);
+            case "api_key_query" -> new ApiCredential.ApiKeyQuery((String) fields.get("api_key_query_param"), value);
+            default -> new ApiCredential.None();
+        };
     }
 }

@@ -50,6 +50,16 @@ public final class NodeContext implements StopSignal {
         }
     }
 
+    /**
+     * Tells listeners that an agent node wrote an entry of its log, or began one ({@code status} start); the
+     * entry's fields as Dify's {@code agent_log} names them.
+     */
+    public void emitAgentLog(String id, String label, String parentId, String status, String error,
+            java.util.Map<String, Object> data, java.util.Map<String, Object> metadata) {
+        run.emit(new RunEvent.AgentLogged(executionId, node.id(), id, label, parentId, status, error, data,
+                metadata));
+    }
+
     @Override
     public boolean isStopped() {
         return run.stopped();

@@ -40,7 +40,7 @@ import java.util.function.Consumer;
  * to {@code maximum_iterations} rounds (the last one without tools, so that the model answers), runs each tool
  * through the first runner that runs it, and answers {@code text} (streamed when an end output shows it),
  * {@code files}, {@code json} and {@code usage}; every round, model call and tool call goes to the execution's
- * {@code agent_log}.
+ * {@code agent_log}, and to the run's listeners as it begins and as it ends, as Dify's {@code agent_log} events.
  */
 public final class AgentNode implements NodeExecutor {
 
@@ -318,6 +318,7 @@ public final class AgentNode implements NodeExecutor {
                 boolean last = round == plan.maximumIterations();
                 String roundId = "round-" + round;
                 long roundStarted = System.currentTimeMillis();
+                begun(roundId, "ROUND " + round, null, roundStarted, null);
                 ChatResult result = call(roundId, messages, last ? List.of() : functions, Map.of(), this::stream);
                 text.append(result.text());
                 if (result.toolCalls().isEmpty() || last) {
@@ -346,6 +347,7 @@ public final class AgentNode implements NodeExecutor {
                 ctx.checkStopped();
                 String roundId = "round-" + round;
                 long roundStarted = System.currentTimeMillis();
+                begun(roundId, "ROUND " + round, null, roundStarted, null);
                 List<ChatMessage> messages = new ArrayList<>(List.of(ChatMessage.of("system", system),
                         ChatMessage.of("user", "Question: " + query)));
                 if (!scratchpad.isEmpty()) {
@@ -375,6 +377,7 @@ public final class AgentNode implements NodeExecutor {
             Map<String, Object> parameters = new LinkedHashMap<>(plan.completionParams());
             parameters.putAll(extra);
             long callStarted = System.currentTimeMillis();
+            begun(roundId + "-thought", plan.model() + " Thought", roundId, callStarted, plan.provider());
             ChatResult result;
             try {
                 result = models.chat(new ChatRequest(plan.provider(), plan.model(), messages, parameters,
@@ -395,7 +398,7 @@ public final class AgentNode implements NodeExecutor {
             metadata.put("total_tokens", result.usage().totalTokens());
             metadata.put("total_price", "0");
             metadata.put("currency", "USD");
-            log.add(entry(roundId + "-thought", plan.model() + " Thought", roundId, "success", null,
+            logged(log.size(), entry(roundId + "-thought", plan.model() + " Thought", roundId, "success", null,
                     Map.of("output", output), metadata));
             return result;
         }
@@ -408,6 +411,8 @@ public final class AgentNode implements NodeExecutor {
                 Map<String, Offered> tools) {
             long callStarted = System.currentTimeMillis();
             Offered tool = tools.get(name);
+            begun(roundId + "-call-" + callId, "CALL " + name, roundId, callStarted,
+                    tool == null ? "" : tool.tool().ref().provider());
             String response;
             String error = null;
             Map<String, Object> given = new LinkedHashMap<>();
@@ -435,8 +440,8 @@ public final class AgentNode implements NodeExecutor {
             output.put("tool_response", shortened(response));
             Map<String, Object> metadata = timing(callStarted);
             metadata.put("provider", tool == null ? "" : tool.tool().ref().provider());
-            log.add(entry(roundId + "-call-" + callId, "CALL " + name, roundId, error == null ? "success" : "error",
-                    error, Map.of("output", output), metadata));
+            logged(log.size(), entry(roundId + "-call-" + callId, "CALL " + name, roundId,
+                    error == null ? "success" : "error", error, Map.of("output", output), metadata));
             return response;
         }
 
@@ -456,6 +461,9 @@ public final class AgentNode implements NodeExecutor {
                     files.add(file.file());
                     said.append("file has been created and sent to user already, you do not need to create it,"
                             + " just tell the user to check it now.");
+                } else if (message instanceof ToolMessage.Blob blob) {
+                    said.append("the tool made a file (").append(blob.mimeType())
+                            .append("), which this engine keeps nowhere.");
                 }
             }
             return said.toString();
@@ -473,8 +481,27 @@ public final class AgentNode implements NodeExecutor {
             while (first < log.size() && !roundId.equals(log.get(first).get("parent_id"))) {
                 first++;
             }
-            log.add(first, entry(roundId, "ROUND " + round, null, "success", null, Map.of("output", output),
+            logged(first, entry(roundId, "ROUND " + round, null, "success", null, Map.of("output", output),
                     metadata));
+        }
+
+        /** Tells the run's listeners that an entry begins: Dify sends it with status start, then again as it ends. */
+        private void begun(String id, String label, String parentId, long startedMillis, String provider) {
+            Map<String, Object> metadata = new LinkedHashMap<>();
+            metadata.put("started_at", startedMillis / 1000.0);
+            if (provider != null) {
+                metadata.put("provider", provider);
+            }
+            ctx.emitAgentLog(id, label, parentId, "start", null, Map.of(), metadata);
+        }
+
+        /** Keeps the ended entry in the execution's log at {@code position}, and tells the run's listeners. */
+        @SuppressWarnings("unchecked")
+        private void logged(int position, Map<String, Object> entry) {
+            log.add(position, entry);
+            ctx.emitAgentLog((String) entry.get("id"), (String) entry.get("label"), (String) entry.get("parent_id"),
+                    (String) entry.get("status"), (String) entry.get("error"), (Map<String, Object>) entry.get("data"),
+                    (Map<String, Object>) entry.get("metadata"));
         }
 
         private void stream(String piece) {

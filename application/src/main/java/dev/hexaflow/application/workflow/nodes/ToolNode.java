@@ -157,6 +157,10 @@ public final class ToolNode implements NodeExecutor {
                 variables.put(variable.name(), variable.value());
             } else if (message instanceof ToolMessage.File file) {
                 files.add(file.file());
+            } else if (message instanceof ToolMessage.Blob blob) {
+                // A blob becomes a file where tool files are kept (the server); a bare engine keeps none.
+                throw new NodeFailure("ToolInvokeError", "The tool answered a file (" + blob.mimeType() + "), and "
+                        + "this engine keeps no tool files", null);
             }
             if (piece != null) {
                 text.append(piece);

@@ -7,6 +7,7 @@ import dev.hexaflow.domain.tool.McpToolAddress;
 import dev.hexaflow.domain.tool.ToolMessage;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -22,6 +23,8 @@ final class McpToolResults {
 
     /** The most text one answer may carry into a run, as the webscraper and api tools take at most. */
     static final long MAX_TEXT_CHARS = 10L * 1024 * 1024;
+    /** The most bytes of files (images, audio) an answer may hold, as a tool file may. */
+    static final long MAX_FILE_BYTES = 50L * 1024 * 1024;
 
     private McpToolResults() {
     }
@@ -44,6 +47,15 @@ final class McpToolResults {
                 chars += resource.text().length();
             }
         }
+        long encoded = 0;
+        for (McpSchema.Content part : content) {
+            String data = base64(part);
+            encoded += data == null ? 0 : data.length();
+        }
+        if (encoded / 4 * 3 > MAX_FILE_BYTES) {
+            throw new ToolException("The MCP tool " + address.tool() + " of server " + address.server().name()
+                    + " answered files of more than " + MAX_FILE_BYTES + " bytes, more than a run keeps");
+        }
         if (chars > MAX_TEXT_CHARS) {
             throw new ToolException("The MCP tool " + address.tool() + " of server " + address.server().name()
                     + " answered " + chars + " characters, more than the " + MAX_TEXT_CHARS + " a run takes");
@@ -55,12 +67,54 @@ final class McpToolResults {
             } else if (part instanceof McpSchema.EmbeddedResource embedded
                     && embedded.resource() instanceof McpSchema.TextResourceContents resource) {
                 messages.add(new ToolMessage.Text(resource.text()));
+            } else if (base64(part) != null) {
+                messages.add(blob(address, part));
             }
         }
         if (result.structuredContent() instanceof Map<?, ?> structured) {
             structured.forEach((name, value) -> messages.add(new ToolMessage.Variable(String.valueOf(name), value)));
         }
         return messages;
+    }
+
+    /** The base64 data of an image, audio or blob resource part; null for any other part. */
+    private static String base64(McpSchema.Content part) {
+        if (part instanceof McpSchema.ImageContent image) {
+            return image.data();
+        }
+        if (part instanceof McpSchema.AudioContent audio) {
+            return audio.data();
+        }
+        if (part instanceof McpSchema.EmbeddedResource embedded
+                && embedded.resource() instanceof McpSchema.BlobResourceContents resource) {
+            return resource.blob();
+        }
+        return null;
+    }
+
+    /** An image, audio or blob part as Dify's MCP tool gives it: a blob message of its decoded bytes. */
+    private static ToolMessage blob(McpToolAddress address, McpSchema.Content part) {
+        String mimeType = part instanceof McpSchema.ImageContent image ? image.mimeType()
+                : part instanceof McpSchema.AudioContent audio ? audio.mimeType()
+                : ((McpSchema.BlobResourceContents) ((McpSchema.EmbeddedResource) part).resource()).mimeType();
+        String filename = part instanceof McpSchema.EmbeddedResource embedded ? lastSegment(
+                embedded.resource().uri()) : null;
+        try {
+            byte[] bytes = Base64.getDecoder().decode(base64(part).replaceAll("\\s", ""));
+            return new ToolMessage.Blob(bytes, mimeType, filename);
+        } catch (IllegalArgumentException e) {
+            throw new ToolException("The MCP tool " + address.tool() + " of server " + address.server().name()
+                    + " answered a file whose data is not base64");
+        }
+    }
+
+    private static String lastSegment(String uri) {
+        if (uri == null) {
+            return null;
+        }
+        String path = uri.replaceAll("[?#].*$", "");
+        String name = path.substring(path.lastIndexOf('/') + 1);
+        return name.isBlank() ? null : name;
     }
 
     private static List<ToolMessage> text(String text) {

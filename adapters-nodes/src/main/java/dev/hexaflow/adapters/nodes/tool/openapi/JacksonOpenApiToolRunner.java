@@ -110,7 +110,7 @@ public final class JacksonOpenApiToolRunner implements ToolRunner, OpenApiDocume
         }
         OutboundExchange.Outgoing request;
         try {
-            request = operation.request(arguments);
+            request = operation.request(arguments, binding.credential());
         } catch (IllegalArgumentException e) {
             throw new ToolException(e.getMessage());
         }

@@ -6,10 +6,13 @@ import dev.hexaflow.adapters.nodes.net.OutboundExchange;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import dev.hexaflow.domain.tool.ApiCredential;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * One operation of a document: where it is sent and what it takes; makes the request for a call's arguments as
@@ -53,8 +56,14 @@ record OpenApiOperation(String id, String method, String url, List<JsonNode> par
         return schema;
     }
 
-    /** @throws IllegalArgumentException "Missing required parameter ..." as Dify words it */
-    OutboundExchange.Outgoing request(Map<String, Object> given) {
+    /**
+     * The request for a call, with the credential as Dify's {@code assembling_request} adds it (a header, or a
+     * query parameter in place of an argument of that name). The header parameters and the credential's header
+     * are bound to the document's server: a redirect to another origin goes without them.
+     *
+     * @throws IllegalArgumentException "Missing required parameter ..." as Dify words it
+     */
+    OutboundExchange.Outgoing request(Map<String, Object> given, ApiCredential credential) {
         Map<String, Object> arguments = new LinkedHashMap<>(given);
         for (JsonNode parameter : parameters) {
             String name = parameter.path("name").asText();
@@ -93,6 +102,19 @@ record OpenApiOperation(String id, String method, String url, List<JsonNode> par
         if (!cookies.isEmpty()) {
             headers.add(Map.entry("Cookie", String.join("; ", cookies)));
         }
+        Set<String> originBound = new HashSet<>();
+        headers.forEach(header -> originBound.add(header.getKey()));
+        if (credential instanceof ApiCredential.ApiKeyHeader key) {
+            // The key wins over a header parameter of the same name: a model's argument cannot replace it.
+            headers.removeIf(header -> header.getKey().equalsIgnoreCase(key.header()));
+            headers.add(Map.entry(key.header(), key.headerValue()));
+            originBound.add(key.header());
+        }
+        if (credential instanceof ApiCredential.ApiKeyQuery key) {
+            String param = URLEncoder.encode(key.param(), StandardCharsets.UTF_8);
+            query.removeIf(pair -> pair.startsWith(param + "="));
+            query.add(param + "=" + URLEncoder.encode(key.value(), StandardCharsets.UTF_8));
+        }
         byte[] content = null;
         if (body != null) {
             headers.add(Map.entry("Content-Type", body.contentType()));
@@ -121,7 +143,7 @@ record OpenApiOperation(String id, String method, String url, List<JsonNode> par
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("The operation's URL " + target + " is not a URL: " + e.getMessage());
         }
-        return new OutboundExchange.Outgoing(uri, method, headers, content);
+        return new OutboundExchange.Outgoing(uri, method, headers, content, originBound);
     }
 
     /** A body property's value converted to its schema's type, as Dify's {@code _convert_body_property_type}. */

@@ -12,7 +12,7 @@ public final class McpTestTools {
     }
 
     public static List<SyncToolSpecification> all() {
-        return List.of(add(), echo(), slow(), broken());
+        return List.of(add(), echo(), slow(), broken(), picture());
     }
 
     /** {@code add}: two numbers in, their sum out as a JSON object in a text, and as structured content. */
@@ -54,6 +54,18 @@ public final class McpTestTools {
         return tool("broken", "Always fails", Map.of("type", "object"),
                 arguments -> McpSchema.CallToolResult.builder().addTextContent("the disk is on fire")
                         .isError(true).build());
+    }
+
+    /** The bytes {@code picture} answers as a PNG image: the signature and a few more. */
+    public static final byte[] PICTURE = {(byte) 0x89, 'P', 'N', 'G', 13, 10, 26, 10, 0, 0, 0, 13, 'I', 'H', 'D',
+        'R'};
+
+    /** {@code picture}: a caption as text and {@link #PICTURE} as an image. */
+    static SyncToolSpecification picture() {
+        return tool("picture", "Draws a picture", Map.of("type", "object"),
+                arguments -> McpSchema.CallToolResult.builder().content(List.of(
+                        new McpSchema.TextContent("a picture"), new McpSchema.ImageContent(null,
+                                java.util.Base64.getEncoder().encodeToString(PICTURE), "image/png"))).build());
     }
 
     private static SyncToolSpecification tool(String name, String description, Map<String, Object> schema,

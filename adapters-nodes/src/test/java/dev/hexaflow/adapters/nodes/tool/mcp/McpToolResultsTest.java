@@ -36,4 +36,31 @@ class McpToolResultsTest {
 
         assertThat(McpToolResults.messages(ADDRESS, atCap)).hasSize(2).allMatch(ToolMessage.Text.class::isInstance);
     }
+
+    @Test
+    void imageAudioAndBlobResourcePartsBecomeBlobsOfTheirDecodedBytes() {
+        McpSchema.CallToolResult answer = McpSchema.CallToolResult.builder().content(java.util.List.of(
+                new McpSchema.ImageContent(null, "iVBORw==", "image/png"),
+                new McpSchema.AudioContent(null, "SUQz", "audio/mpeg"),
+                new McpSchema.EmbeddedResource(null, new McpSchema.BlobResourceContents("file:///out/report.pdf",
+                        "application/pdf", "JVBERg==")))).build();
+
+        java.util.List<ToolMessage> messages = McpToolResults.messages(ADDRESS, answer);
+
+        assertThat(messages).hasSize(3).allMatch(ToolMessage.Blob.class::isInstance);
+        ToolMessage.Blob image = (ToolMessage.Blob) messages.get(0);
+        assertThat(image.content()).containsExactly(0x89, 'P', 'N', 'G');
+        assertThat(image.mimeType()).isEqualTo("image/png");
+        assertThat(((ToolMessage.Blob) messages.get(1)).content()).containsExactly('I', 'D', '3');
+        assertThat(((ToolMessage.Blob) messages.get(2)).filename()).isEqualTo("report.pdf");
+    }
+
+    @Test
+    void anImageWhoseDataIsNotBase64FailsTheCall() {
+        McpSchema.CallToolResult answer = McpSchema.CallToolResult.builder().content(java.util.List.of(
+                new McpSchema.ImageContent(null, "not base64 at all!", "image/png"))).build();
+
+        assertThatThrownBy(() -> McpToolResults.messages(ADDRESS, answer)).isInstanceOf(ToolException.class)
+                .hasMessageContaining("not base64");
+    }
 }

@@ -36,9 +36,14 @@ final class EndStreams {
 
     /**
      * Where a model's text should stream, if an end node shows {@code [nodeId, variable]}: the outputs before it
-     * are sent first, and the answer sends each piece as that output's text.
+     * are sent first, and the answer sends each piece as that output's text. In a chatflow the engine's response
+     * coordinator takes every piece, and the answers that show it send it on.
      */
     synchronized Optional<Consumer<String>> streamFor(NodeContext context, String nodeId, String variable) {
+        Optional<Consumer<String>> chat = context.responseStream(variable);
+        if (chat.isPresent()) {
+            return chat;
+        }
         for (Node end : context.graphOf().nodes()) {
             if (end.type() != NodeType.END) {
                 continue;

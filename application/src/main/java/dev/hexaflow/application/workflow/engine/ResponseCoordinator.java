@@ -1,0 +1,294 @@
+package dev.hexaflow.application.workflow.engine;
+
+import dev.hexaflow.domain.workflow.DataTree;
+import dev.hexaflow.domain.workflow.Edge;
+import dev.hexaflow.domain.workflow.Graph;
+import dev.hexaflow.domain.workflow.Node;
+import dev.hexaflow.domain.workflow.NodeType;
+import dev.hexaflow.domain.workflow.RunEvent;
+import dev.hexaflow.domain.workflow.Values;
+import dev.hexaflow.domain.workflow.VariablePool;
+import dev.hexaflow.domain.workflow.VariableSelector;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+
+/**
+ * Streams a chatflow's answer nodes as Dify's ResponseStreamCoordinator does, for one level of the graph (the
+ * top level, or one round of an iteration or loop). Each answer becomes a session once its node is sure to run:
+ * once a path leads to it from the level's start on which every branch, container or assigner that writes what
+ * the answer shows has let it through. One session streams at a time, in the order they became sure (answers
+ * nearer the start first); the others wait. A session streams its template left to right: text at once, a
+ * variable as soon as it is ready, a model's text chunk by chunk as the model makes it. What it sends before a
+ * node's finished event is sent before that event, as Dify does.
+ */
+final class ResponseCoordinator {
+
+    /** A piece of an answer's template: text, or the variable at {@code selector}. */
+    private record Segment(String text, VariableSelector selector) {
+    }
+
+    /** One answer node's streaming: its template and how far it got. */
+    private static final class Session {
+        final Node answer;
+        final List<Segment> segments;
+        final Set<List<String>> shown = new HashSet<>();
+        int index;
+
+        Session(Node answer) {
+            this.answer = answer;
+            this.segments = segments(answer.data().string("answer", ""));
+            for (Segment segment : segments) {
+                if (segment.selector() != null) {
+                    shown.add(segment.selector().path().subList(0, 2));
+                }
+            }
+        }
+
+        boolean complete() {
+            return index >= segments.size();
+        }
+    }
+
+    /** Text a node streams under one selector: what is not sent yet, and whether the node is done with it. */
+    private static final class Stream {
+        final ArrayDeque<String> unsent = new ArrayDeque<>();
+        boolean closed;
+    }
+
+    private final RunState run;
+    private final Graph graph;
+    private final Node root;
+    private final VariablePool pool;
+    private final Set<String> level = new HashSet<>();
+    private final List<Session> unsure = new ArrayList<>();
+    private final ArrayDeque<Session> waiting = new ArrayDeque<>();
+    private final Set<String> takenEdges = new HashSet<>();
+    private final Set<String> finished = new HashSet<>();
+    private final Set<String> skipped = new HashSet<>();
+    private final Map<List<String>, Stream> streams = new HashMap<>();
+    private Session active;
+
+    /**
+     * @param container the iteration or loop whose round this is, or empty for the top level
+     * @param root the level's start node
+     */
+    ResponseCoordinator(RunState run, Graph graph, Optional<String> container, Node root, VariablePool pool) {
+        this.run = run;
+        this.graph = graph;
+        this.root = root;
+        this.pool = pool;
+        for (Node node : graph.children(container)) {
+            level.add(node.id());
+        }
+        Map<String, Integer> depth = depths(root);
+        for (Node node : graph.children(container)) {
+            if (node.type() == NodeType.ANSWER && depth.containsKey(node.id())) {
+                unsure.add(new Session(node));
+            }
+        }
+        unsure.sort(Comparator.comparingInt(session -> depth.get(session.answer.id())));
+    }
+
+    /** The answer's template cut into text and variables, as Dify's answer node reads it. */
+    static List<Segment> segments(String template) {
+        List<Segment> segments = new ArrayList<>();
+        Matcher matcher = VariablePool.REFERENCE.matcher(template);
+        int last = 0;
+        while (matcher.find()) {
+            if (matcher.start() > last) {
+                segments.add(new Segment(template.substring(last, matcher.start()), null));
+            }
+            segments.add(new Segment(null, new VariableSelector(List.of(matcher.group(1).split("\\.")))));
+            last = matcher.end();
+        }
+        if (last < template.length()) {
+            segments.add(new Segment(template.substring(last), null));
+        }
+        return segments;
+    }
+
+    /** Where a node of this level streams its text under {@code [nodeId, variable]}. */
+    Consumer<String> streamOf(String nodeId, String variable) {
+        List<String> selector = List.of(nodeId, variable);
+        return piece -> {
+            synchronized (this) {
+                if (piece.isEmpty()) {
+                    return;
+                }
+                Stream stream = streams.computeIfAbsent(selector, key -> new Stream());
+                if (!stream.closed) {
+                    stream.unsent.add(piece);
+                    flush();
+                }
+            }
+        };
+    }
+
+    /**
+     * A node of this level ended with its outputs in the pool: its streams close, the edges it took count, and
+     * whatever that makes ready streams now, before the node's finished event.
+     */
+    synchronized void nodeFinished(Node node, String handle) {
+        finished.add(node.id());
+        streams.forEach((selector, stream) -> {
+            if (selector.get(0).equals(node.id())) {
+                stream.closed = true;
+            }
+        });
+        if (handle != null) {
+            for (Edge edge : graph.outgoing(node.id())) {
+                if (edge.sourceHandle().equals(handle)) {
+                    takenEdges.add(edge.id());
+                }
+            }
+        }
+        activateSure();
+        flush();
+    }
+
+    /** A node of this level that will not run: an answer waiting for its variables goes past them. */
+    synchronized void nodeSkipped(String nodeId) {
+        skipped.add(nodeId);
+        unsure.removeIf(session -> session.answer.id().equals(nodeId));
+        flush();
+    }
+
+    /** Moves every answer now sure to run to the queue, nearest first, and starts one if none streams. */
+    private void activateSure() {
+        for (var sessions = unsure.iterator(); sessions.hasNext(); ) {
+            Session session = sessions.next();
+            if (sure(session)) {
+                sessions.remove();
+                waiting.add(session);
+            }
+        }
+        if (active == null) {
+            active = waiting.poll();
+        }
+    }
+
+    /** Whether a path leads from the start to the answer through only taken or non-blocking edges. */
+    private boolean sure(Session session) {
+        ArrayDeque<String> todo = new ArrayDeque<>(List.of(root.id()));
+        Set<String> seen = new HashSet<>(todo);
+        while (!todo.isEmpty()) {
+            String id = todo.poll();
+            if (id.equals(session.answer.id())) {
+                return true;
+            }
+            for (Edge edge : graph.outgoing(id)) {
+                boolean open = takenEdges.contains(edge.id()) || !blocks(edge, session);
+                if (open && seen.add(edge.target())) {
+                    todo.add(edge.target());
+                }
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether an edge on the way decides if the answer runs or what it shows: one out of a branch (if-else,
+     * question-classifier, an error strategy's branch), out of a container, or out of an assigner that writes a
+     * variable the answer shows.
+     */
+    private boolean blocks(Edge edge, Session session) {
+        Node source = graph.node(edge.source()).orElseThrow();
+        NodeType type = source.type();
+        if (type == NodeType.IF_ELSE || type == NodeType.QUESTION_CLASSIFIER || type.isContainer()
+                || !edge.sourceHandle().equals(Edge.DEFAULT_HANDLE)) {
+            return true;
+        }
+        return type == NodeType.ASSIGNER && writes(source).stream().anyMatch(session.shown::contains);
+    }
+
+    /** The variables an assigner (version 1 or 2) writes, as [node, variable]. */
+    private static List<List<String>> writes(Node assigner) {
+        List<List<String>> written = new ArrayList<>();
+        DataTree data = assigner.data();
+        try {
+            if (data.has("items")) {
+                for (DataTree item : data.trees("items")) {
+                    written.add(item.selector("variable_selector").path().subList(0, 2));
+                }
+            } else {
+                written.add(data.selector("assigned_variable_selector").path().subList(0, 2));
+            }
+        } catch (RuntimeException unreadable) {
+            // The assigner's own check refuses such data before a run; here it just blocks nothing.
+        }
+        return written;
+    }
+
+    /** Streams the active session as far as what is ready allows, then the next, until one must wait. */
+    private void flush() {
+        while (active != null) {
+            Session session = active;
+            while (!session.complete()) {
+                Segment segment = session.segments.get(session.index);
+                if (segment.selector() == null) {
+                    send(segment.text(), List.of(session.answer.id(), "answer"));
+                    session.index++;
+                } else if (sendVariable(segment.selector())) {
+                    session.index++;
+                } else {
+                    return;
+                }
+            }
+            active = waiting.poll();
+        }
+    }
+
+    /** Sends what is ready of a variable; answers whether it is all sent. */
+    private boolean sendVariable(VariableSelector selector) {
+        String source = selector.nodeId();
+        boolean ofThisLevel = level.contains(source);
+        if (ofThisLevel && skipped.contains(source)) {
+            return true;
+        }
+        Stream stream = streams.get(selector.path());
+        if (stream != null) {
+            while (!stream.unsent.isEmpty()) {
+                send(stream.unsent.poll(), selector.path());
+            }
+            return stream.closed;
+        }
+        if (ofThisLevel && !finished.contains(source)) {
+            return false;
+        }
+        send(Values.markdown(pool.get(selector).orElse(null)), selector.path());
+        return true;
+    }
+
+    private void send(String text, List<String> selector) {
+        if (!text.isEmpty()) {
+            run.emit(new RunEvent.TextChunk(text, selector));
+        }
+    }
+
+    /** Each node's distance in edges from the start, for the order of answers that become sure together. */
+    private Map<String, Integer> depths(Node start) {
+        Map<String, Integer> depth = new LinkedHashMap<>();
+        ArrayDeque<String> todo = new ArrayDeque<>(List.of(start.id()));
+        depth.put(start.id(), 0);
+        while (!todo.isEmpty()) {
+            String id = todo.poll();
+            for (Edge edge : graph.outgoing(id)) {
+                if (!depth.containsKey(edge.target())) {
+                    depth.put(edge.target(), depth.get(id) + 1);
+                    todo.add(edge.target());
+                }
+            }
+        }
+        return depth;
+    }
+}

@@ -238,6 +238,39 @@ class ChatflowEngineTest {
     }
 
     @Test
+    void aClassifierWithMemoryGetsTheEarlierTurnsInItsSystemPrompt() {
+        MODEL.answer(FakeModelServer.Script.text("{\"category_id\": \"b\", \"category_name\": \"B\"}", 1, 1));
+        Workflow workflow = chatflow("""
+                workflow:
+                  graph:
+                    nodes:
+                      - {id: start, data: {type: start, title: Start, variables: []}}
+                      - id: classify
+                        data:
+                          type: question-classifier
+                          title: Classify
+                          model: {provider: openai, name: m, mode: chat, completion_params: {}}
+                          query_variable_selector: [sys, query]
+                          classes: [{id: a, name: A}, {id: b, name: B}]
+                          memory: {window: {enabled: true, size: 1}}
+                      - {id: pick, data: {type: answer, title: Pick, answer: '{{#classify.class_name#}}'}}
+                    edges:
+                      - {source: start, target: classify}
+                      - {source: classify, sourceHandle: a, target: pick}
+                      - {source: classify, sourceHandle: b, target: pick}
+                """);
+
+        WorkflowRun run = run(workflow, new ChatTurn("and this?", "c1", 3, Map.of(),
+                List.of(new PastMessage("old", "gone"), new PastMessage("first", "an answer"))));
+
+        assertThat(run.outputs()).containsEntry("answer", "B");
+        List<String> sent = sentMessages();
+        assertThat(sent.get(0)).contains("<histories>\nHuman: first\nAssistant: an answer\n</histories>")
+                .doesNotContain("old");
+        assertThat(sent.get(1)).isEqualTo("user: and this?");
+    }
+
+    @Test
     void anAnswerNodeBelongsToAChatflowAndAnEndNodeToAWorkflowApp() {
         Workflow workflowWithAnswer = Dsl.workflow("""
                 - {id: start, data: {type: start, title: Start, variables: []}}

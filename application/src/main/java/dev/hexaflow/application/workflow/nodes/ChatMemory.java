@@ -18,7 +18,8 @@ import java.util.Optional;
  * "Human: ...\nAssistant: ..." lines (the {@code role_prefix}es) in place of {@code #histories#}, or before the
  * prompt. The window keeps the last {@code size} turns when enabled, else the last 500; then the oldest turns go
  * until the history fits 2000 tokens, counted here as a quarter of its characters, since Hexaflow has no
- * tokenizer for the model (Dify counts with the model's own).
+ * tokenizer for the model (Dify counts with the model's own). The question-classifier and parameter-extractor get
+ * the same turns as text in their system prompt ({@link #histories}).
  */
 final class ChatMemory {
 
@@ -104,6 +105,25 @@ final class ChatMemory {
             return text;
         }
         return text.contains("#sys.query#") ? text.replace("#sys.query#", query) : text + "\n" + query;
+    }
+
+    /**
+     * The history as the question-classifier and parameter-extractor put it in their system prompt, as Dify's
+     * get_history_prompt_text does; empty where there is none.
+     */
+    String historiesText(ChatTurn turn) {
+        List<String> lines = new ArrayList<>();
+        for (PastMessage past : turns(turn)) {
+            lines.add(userPrefix + ": " + past.query());
+            lines.add(assistantPrefix + ": " + past.answer());
+        }
+        return lines.isEmpty() ? "" : " Here are the chat histories between human and assistant, inside "
+                + "<histories></histories> XML tags.\n<histories>\n" + String.join("\n", lines) + "\n</histories>\n";
+    }
+
+    /** What a classifier or extractor adds to its system prompt: the histories in a chatflow, else nothing. */
+    static String histories(Optional<ChatMemory> memory, Optional<ChatTurn> turn) {
+        return memory.isPresent() && turn.isPresent() ? memory.get().historiesText(turn.get()) : "";
     }
 
     private static int tokens(List<PastMessage> turns) {

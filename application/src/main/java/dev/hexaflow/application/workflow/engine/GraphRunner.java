@@ -31,10 +31,18 @@ final class GraphRunner {
     private final Graph graph;
     private final Map<String, RunnableNode> nodes;
 
+    /** The levels (empty: the top; else a container's id) that hold an answer or end node. */
+    private final java.util.Set<Optional<String>> responding = new java.util.HashSet<>();
+
     GraphRunner(RunState run, Graph graph, Map<String, RunnableNode> nodes) {
         this.run = run;
         this.graph = graph;
         this.nodes = nodes;
+        for (Node node : graph.nodes()) {
+            if (ResponseCoordinator.responds(node)) {
+                responding.add(node.parentId());
+            }
+        }
     }
 
     Graph graph() {
@@ -121,9 +129,9 @@ final class GraphRunner {
         }
 
         void run(Node root, String predecessor) {
-            if (run.chat != null) {
-                responses = new ResponseCoordinator(run, graph, Optional.ofNullable(container).map(Node::id), root,
-                        pool);
+            Optional<String> level = Optional.ofNullable(container).map(Node::id);
+            if (responding.contains(level)) {
+                responses = new ResponseCoordinator(run, graph, level, root, pool);
             }
             synchronized (this) {
                 ready.add(new Ready(root, predecessor));

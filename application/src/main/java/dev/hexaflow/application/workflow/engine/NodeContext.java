@@ -48,11 +48,12 @@ public final class NodeContext implements StopSignal {
     }
 
     /**
-     * In a chatflow, where this node streams its text under {@code [node, variable]} (a model's tokens, a tool's
-     * text): the answers that show it send it on as it comes; empty in a workflow app.
+     * Where this node streams its text under {@code [node, variable]} (a model's tokens, a tool's text), when an
+     * answer or end node of its level shows it: that response sends it on as it comes, in its turn. Empty where
+     * nothing shows it.
      */
     public Optional<Consumer<String>> responseStream(String variable) {
-        return responses == null ? Optional.empty() : Optional.of(responses.streamOf(node.id(), variable));
+        return responses == null ? Optional.empty() : responses.streamOf(node.id(), variable);
     }
 
     /** The chat turn this run answers, in a chatflow; empty in a workflow app. */

@@ -23,8 +23,9 @@ import java.util.function.Consumer;
 import java.util.regex.Matcher;
 
 /**
- * Streams a chatflow's answer nodes as Dify's ResponseStreamCoordinator does, for one level of the graph (the
- * top level, or one round of an iteration or loop). Each answer becomes a session once its node is sure to run:
+ * Streams the response nodes (a chatflow's answers, a workflow's end) as Dify's ResponseStreamCoordinator does,
+ * for one level of the graph (the top level, or one round of an iteration or loop). An answer streams its
+ * template; an end its outputs' values with "\n" between them. Each becomes a session once its node is sure to run:
  * once a path leads to it from the level's start on which every branch, container or assigner that writes what
  * the answer shows has let it through. One session streams at a time, in the order they became sure (answers
  * nearer the start first); the others wait. A session streams its template left to right: text at once, a
@@ -37,7 +38,7 @@ final class ResponseCoordinator {
     private record Segment(String text, VariableSelector selector) {
     }
 
-    /** One answer node's streaming: its template and how far it got. */
+    /** One response node's streaming: its segments and how far it got. */
     private static final class Session {
         final Node answer;
         final List<Segment> segments;
@@ -46,7 +47,8 @@ final class ResponseCoordinator {
 
         Session(Node answer) {
             this.answer = answer;
-            this.segments = segments(answer.data().string("answer", ""));
+            this.segments = answer.type() == NodeType.END ? endSegments(answer)
+                    : segments(answer.data().string("answer", ""));
             for (Segment segment : segments) {
                 if (segment.selector() != null) {
                     shown.add(segment.selector().path().subList(0, 2));
@@ -76,11 +78,13 @@ final class ResponseCoordinator {
     private final Set<String> finished = new HashSet<>();
     private final Set<String> skipped = new HashSet<>();
     private final Map<List<String>, Stream> streams = new HashMap<>();
+    private final Set<List<String>> shown = new HashSet<>();
     private Session active;
 
     /**
      * @param container the iteration or loop whose round this is, or empty for the top level
      * @param root the level's start node
+     * @param pool the level's variables (a round's own pool in an iteration)
      */
     ResponseCoordinator(RunState run, Graph graph, Optional<String> container, Node root, VariablePool pool) {
         this.run = run;
@@ -92,11 +96,31 @@ final class ResponseCoordinator {
         }
         Map<String, Integer> depth = depths(root);
         for (Node node : graph.children(container)) {
-            if (node.type() == NodeType.ANSWER && depth.containsKey(node.id())) {
-                unsure.add(new Session(node));
+            if (responds(node) && depth.containsKey(node.id())) {
+                Session session = new Session(node);
+                unsure.add(session);
+                session.segments.stream().filter(segment -> segment.selector() != null)
+                        .forEach(segment -> shown.add(segment.selector().path()));
             }
         }
         unsure.sort(Comparator.comparingInt(session -> depth.get(session.answer.id())));
+    }
+
+    /** An end node's outputs, each its value, with "\n" between them, as Dify's end node streams them. */
+    private static List<Segment> endSegments(Node end) {
+        List<Segment> segments = new ArrayList<>();
+        for (DataTree output : end.data().trees("outputs")) {
+            if (!segments.isEmpty()) {
+                segments.add(new Segment("\n", null));
+            }
+            segments.add(new Segment(null, output.selector("value_selector")));
+        }
+        return segments;
+    }
+
+    /** Whether a level of the graph holds a node that streams a response (answer or end). */
+    static boolean responds(Node node) {
+        return node.type() == NodeType.ANSWER || node.type() == NodeType.END;
     }
 
     /** The answer's template cut into text and variables, as Dify's answer node reads it. */
@@ -117,10 +141,16 @@ final class ResponseCoordinator {
         return segments;
     }
 
-    /** Where a node of this level streams its text under {@code [nodeId, variable]}. */
-    Consumer<String> streamOf(String nodeId, String variable) {
+    /**
+     * Where a node of this level streams its text under {@code [nodeId, variable]}, or empty where no response of
+     * this level shows it (then nothing is kept: the text is in the node's outputs).
+     */
+    Optional<Consumer<String>> streamOf(String nodeId, String variable) {
         List<String> selector = List.of(nodeId, variable);
-        return piece -> {
+        if (!shown.contains(selector)) {
+            return Optional.empty();
+        }
+        return Optional.of(piece -> {
             synchronized (this) {
                 if (piece.isEmpty()) {
                     return;
@@ -131,7 +161,7 @@ final class ResponseCoordinator {
                     flush();
                 }
             }
-        };
+        });
     }
 
     /**

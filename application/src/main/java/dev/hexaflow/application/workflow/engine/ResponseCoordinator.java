@@ -25,30 +25,33 @@ import java.util.regex.Matcher;
 /**
  * Streams the response nodes (a chatflow's answers, a workflow's end) as Dify's ResponseStreamCoordinator does,
  * for one level of the graph (the top level, or one round of an iteration or loop). An answer streams its
- * template; an end its outputs' values with "\n" between them. Each becomes a session once its node is sure to run:
- * once a path leads to it from the level's start on which every branch, container or assigner that writes what
- * the answer shows has let it through. One session streams at a time, in the order they became sure (answers
- * nearer the start first); the others wait. A session streams its template left to right: text at once, a
- * variable as soon as it is ready, a model's text chunk by chunk as the model makes it. What it sends before a
- * node's finished event is sent before that event, as Dify does.
+ * template; an end its outputs' values with "\n" between them. Each becomes a session once its node is sure to
+ * run: once a path leads to it from the level's start on which every branch, container or assigner that writes
+ * what it shows has let it through. One session streams at a time, in the order they became sure (nearer the start
+ * first); the others wait. A session streams its segments left to right: text at once, a variable as soon as it
+ * is ready (the node of this level that makes it has finished; {@code sys}, {@code env}, {@code conversation} and
+ * an outer level's values are ready from the start), a model's text chunk by chunk as the model makes it, a
+ * variable of a node that was skipped not at all. What becomes ready as a node finishes is sent before that
+ * node's finished event, as Dify does. Dify activates sessions that become sure together in its set's order; here
+ * the one nearer the start goes first.
  */
 final class ResponseCoordinator {
 
-    /** A piece of an answer's template: text, or the variable at {@code selector}. */
+    /** A piece of a response: text, or the variable at {@code selector}. */
     private record Segment(String text, VariableSelector selector) {
     }
 
     /** One response node's streaming: its segments and how far it got. */
     private static final class Session {
-        final Node answer;
+        final Node node;
         final List<Segment> segments;
         final Set<List<String>> shown = new HashSet<>();
         int index;
 
-        Session(Node answer) {
-            this.answer = answer;
-            this.segments = answer.type() == NodeType.END ? endSegments(answer)
-                    : segments(answer.data().string("answer", ""));
+        Session(Node node) {
+            this.node = node;
+            this.segments = node.type() == NodeType.END ? endSegments(node)
+                    : segments(node.data().string("answer", ""));
             for (Segment segment : segments) {
                 if (segment.selector() != null) {
                     shown.add(segment.selector().path().subList(0, 2));
@@ -103,7 +106,7 @@ final class ResponseCoordinator {
                         .forEach(segment -> shown.add(segment.selector().path()));
             }
         }
-        unsure.sort(Comparator.comparingInt(session -> depth.get(session.answer.id())));
+        unsure.sort(Comparator.comparingInt(session -> depth.get(session.node.id())));
     }
 
     /** An end node's outputs, each its value, with "\n" between them, as Dify's end node streams them. */
@@ -186,14 +189,14 @@ final class ResponseCoordinator {
         flush();
     }
 
-    /** A node of this level that will not run: an answer waiting for its variables goes past them. */
+    /** A node of this level that will not run: a response waiting for its variables goes past them. */
     synchronized void nodeSkipped(String nodeId) {
         skipped.add(nodeId);
-        unsure.removeIf(session -> session.answer.id().equals(nodeId));
+        unsure.removeIf(session -> session.node.id().equals(nodeId));
         flush();
     }
 
-    /** Moves every answer now sure to run to the queue, nearest first, and starts one if none streams. */
+    /** Moves every response now sure to run to the queue, nearest first, and starts one if none streams. */
     private void activateSure() {
         for (var sessions = unsure.iterator(); sessions.hasNext(); ) {
             Session session = sessions.next();
@@ -207,13 +210,13 @@ final class ResponseCoordinator {
         }
     }
 
-    /** Whether a path leads from the start to the answer through only taken or non-blocking edges. */
+    /** Whether a path leads from the start to the response through only taken or non-blocking edges. */
     private boolean sure(Session session) {
         ArrayDeque<String> todo = new ArrayDeque<>(List.of(root.id()));
         Set<String> seen = new HashSet<>(todo);
         while (!todo.isEmpty()) {
             String id = todo.poll();
-            if (id.equals(session.answer.id())) {
+            if (id.equals(session.node.id())) {
                 return true;
             }
             for (Edge edge : graph.outgoing(id)) {
@@ -227,9 +230,9 @@ final class ResponseCoordinator {
     }
 
     /**
-     * Whether an edge on the way decides if the answer runs or what it shows: one out of a branch (if-else,
+     * Whether an edge on the way decides if the response runs or what it shows: one out of a branch (if-else,
      * question-classifier, an error strategy's branch), out of a container, or out of an assigner that writes a
-     * variable the answer shows.
+     * variable the response shows.
      */
     private boolean blocks(Edge edge, Session session) {
         Node source = graph.node(edge.source()).orElseThrow();
@@ -266,7 +269,7 @@ final class ResponseCoordinator {
             while (!session.complete()) {
                 Segment segment = session.segments.get(session.index);
                 if (segment.selector() == null) {
-                    send(segment.text(), List.of(session.answer.id(), "answer"));
+                    send(segment.text(), List.of(session.node.id(), "answer"));
                     session.index++;
                 } else if (sendVariable(segment.selector())) {
                     session.index++;
@@ -305,7 +308,7 @@ final class ResponseCoordinator {
         }
     }
 
-    /** Each node's distance in edges from the start, for the order of answers that become sure together. */
+    /** Each node's distance in edges from the start, for the order of responses that become sure together. */
     private Map<String, Integer> depths(Node start) {
         Map<String, Integer> depth = new LinkedHashMap<>();
         ArrayDeque<String> todo = new ArrayDeque<>(List.of(start.id()));

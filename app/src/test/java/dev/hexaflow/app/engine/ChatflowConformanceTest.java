@@ -38,7 +38,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Dify's own chatflow fixtures with what its tests expect ({@code dify-chatflow/manifest.json}), each case run as
  * a chat turn through the real engine with the real nodes, the model being the fake OpenAI-compatible server on
  * loopback. Earlier turns of a case's conversation run first in one conversation, carrying its history and
- * conversation variables forward, as the chat service does.
+ * conversation variables forward, as the chat service does. The one {@code tool_mock} (the time tool before a
+ * static answer) is not applied: the real built-in tool runs, and the case asserts only the answer, which does
+ * not depend on the tool's output.
  */
 class ChatflowConformanceTest {
 

@@ -271,6 +271,13 @@ class ChatflowEngineTest {
     }
 
     @Test
+    void aTurnCountsItselfSoItsDialogueCountIsAtLeastOne() {
+        assertThatThrownBy(() -> new ChatTurn("q", "c1", 0, Map.of(), List.of()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("dialogueCount");
+        assertThat(ChatTurn.first(null, null)).isEqualTo(new ChatTurn("", "", 1, Map.of(), List.of()));
+    }
+
+    @Test
     void anAnswerNodeBelongsToAChatflowAndAnEndNodeToAWorkflowApp() {
         Workflow workflowWithAnswer = Dsl.workflow("""
                 - {id: start, data: {type: start, title: Start, variables: []}}

@@ -104,6 +104,24 @@ class WorkflowEngineTest {
     }
 
     @Test
+    void anEndBehindABranchStreamsOnceTheBranchTakesItAndAnEndNotTakenStreamsNothing() {
+        Workflow workflow = workflow().start("query")
+                .node("if", NodeType.IF_ELSE, ifElse("yes", condition(List.of("start", "query"), "contains", "x")))
+                .end("taken", Map.of("out", List.of("start", "query")))
+                .end("other", Map.of("no", List.of("start", "query")))
+                .edge("start", "if").edge("if", "taken", "yes").edge("if", "other", "false").build();
+
+        run(workflow, Map.of("query", "xyz"));
+
+        assertThat(text()).containsExactly("xyz");
+        List<String> order = events.stream().map(e -> e instanceof RunEvent.NodeFinished finished
+                ? "finished " + finished.execution().nodeId() : e.getClass().getSimpleName()).toList();
+        assertThat(order).containsSubsequence("finished start", "TextChunk", "finished if", "finished taken");
+        assertThat(order.indexOf("TextChunk")).isGreaterThan(order.indexOf("finished start"))
+                .isLessThan(order.indexOf("finished if"));
+    }
+
+    @Test
     void parallelBranchesAllRunAndEveryExecutedEndAddsToTheOutputs() {
         Workflow workflow = workflow().start("q")
                 .end("end1", Map.of("one", List.of("start", "q")))

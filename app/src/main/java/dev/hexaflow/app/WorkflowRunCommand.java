@@ -24,6 +24,7 @@ import dev.hexaflow.domain.workflow.InvalidWorkflowException;
 import dev.hexaflow.domain.workflow.RunStatus;
 import dev.hexaflow.domain.workflow.Workflow;
 import dev.hexaflow.domain.workflow.WorkflowRun;
+import dev.hexaflow.domain.workflow.RunEvent;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -100,8 +101,10 @@ final class WorkflowRunCommand {
         String taskId = UUID.randomUUID().toString();
         RunListener listener = command.stream()
                 ? event -> {
-                    out.print(DifyWire.frame(DifyWire.event(event, runId, taskId)));
-                    out.flush();
+                    if (!(event instanceof RunEvent.ConversationVariables)) {
+                        out.print(DifyWire.frame(DifyWire.event(event, runId, taskId)));
+                        out.flush();
+                    }
                 }
                 : RunListener.NONE;
         RunHandle handle;

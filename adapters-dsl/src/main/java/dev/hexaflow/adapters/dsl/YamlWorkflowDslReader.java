@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.hexaflow.application.workflow.port.out.WorkflowDslReader;
 import dev.hexaflow.domain.workflow.AppInfo;
+import dev.hexaflow.domain.workflow.ConversationVariable;
 import dev.hexaflow.domain.workflow.DataTree;
 import dev.hexaflow.domain.workflow.Edge;
 import dev.hexaflow.domain.workflow.EnvironmentVariable;
@@ -52,12 +53,13 @@ public final class YamlWorkflowDslReader implements WorkflowDslReader {
         List<Node> nodes = nodes(graph.get("nodes"), problems);
         List<Edge> edges = edges(graph.get("edges"), problems);
         List<EnvironmentVariable> environment = environment(workflow.get("environment_variables"), problems);
+        List<ConversationVariable> conversation = conversation(workflow.get("conversation_variables"), problems);
         Map<String, Object> features = map(workflow.get("features"));
         if (!problems.isEmpty()) {
             throw new InvalidWorkflowException(problems);
         }
         return new Workflow(app, version, new Graph(nodes, edges),
-                DataTree.of(features == null ? Map.of() : features), environment);
+                DataTree.of(features == null ? Map.of() : features), environment, conversation);
     }
 
     private Map<String, Object> parse(byte[] dsl) {
@@ -89,8 +91,9 @@ public final class YamlWorkflowDslReader implements WorkflowDslReader {
         String mode = text(app.get("mode"));
         if (mode == null || mode.isEmpty()) {
             problems.add(WorkflowProblem.ofFile("app.mode is missing"));
-        } else if (!mode.equals(AppInfo.WORKFLOW_MODE)) {
-            problems.add(WorkflowProblem.ofFile("app.mode is '" + mode + "'; Hexaflow runs workflow apps only"));
+        } else if (!mode.equals(AppInfo.WORKFLOW_MODE) && !mode.equals(AppInfo.ADVANCED_CHAT_MODE)) {
+            problems.add(WorkflowProblem.ofFile("app.mode is '" + mode + "'; Hexaflow runs workflow and "
+                    + "advanced-chat (chatflow) apps only"));
         }
         return new AppInfo(text(app.get("name")), mode, text(app.get("icon")), text(app.get("icon_type")),
                 text(app.get("icon_background")), text(app.get("description")),
@@ -173,6 +176,42 @@ public final class YamlWorkflowDslReader implements WorkflowDslReader {
             }
             variables.add(new EnvironmentVariable(text(variable.get("id")), name, variable.get("value"),
                     text(variable.get("value_type")), text(variable.get("description"))));
+        }
+        return variables;
+    }
+
+    /**
+     * A chatflow's conversation variables. The id is kept as the author wrote it, UUID or not (Dify imports
+     * {@code opt-comp-prompt-var} as it is and only coerces its own database key).
+     */
+    private static List<ConversationVariable> conversation(Object value, List<WorkflowProblem> problems) {
+        List<ConversationVariable> variables = new ArrayList<>();
+        if (value == null) {
+            return variables;
+        }
+        if (!(value instanceof List<?> list)) {
+            problems.add(WorkflowProblem.ofFile("workflow.conversation_variables is not a list"));
+            return variables;
+        }
+        for (int i = 0; i < list.size(); i++) {
+            Map<String, Object> variable = map(list.get(i));
+            String where = "workflow.conversation_variables[" + i + "]";
+            if (variable == null) {
+                problems.add(WorkflowProblem.ofFile(where + " is not an object"));
+                continue;
+            }
+            String name = text(variable.get("name"));
+            if (name == null || name.isEmpty()) {
+                problems.add(WorkflowProblem.ofFile(where + " has no name"));
+                continue;
+            }
+            Object type = variable.get("value_type");
+            if (type != null && !(type instanceof String)) {
+                problems.add(WorkflowProblem.ofFile(where + ".value_type is not a text"));
+                continue;
+            }
+            variables.add(new ConversationVariable(text(variable.get("id")), name, (String) type,
+                    variable.get("value"), text(variable.get("description"))));
         }
         return variables;
     }

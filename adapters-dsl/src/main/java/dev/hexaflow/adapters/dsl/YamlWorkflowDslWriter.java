@@ -6,6 +6,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
 import dev.hexaflow.application.workflow.port.out.WorkflowDslWriter;
 import dev.hexaflow.domain.workflow.AppInfo;
+import dev.hexaflow.domain.workflow.ConversationVariable;
 import dev.hexaflow.domain.workflow.Edge;
 import dev.hexaflow.domain.workflow.EnvironmentVariable;
 import dev.hexaflow.domain.workflow.Node;
@@ -33,7 +34,8 @@ public final class YamlWorkflowDslWriter implements WorkflowDslWriter {
         document.put("kind", "app");
         document.put("version", workflow.dslVersion());
         Map<String, Object> body = new LinkedHashMap<>();
-        body.put("conversation_variables", List.of());
+        body.put("conversation_variables",
+                workflow.conversationVariables().stream().map(this::conversationVariable).toList());
         body.put("environment_variables", workflow.environmentVariables().stream().map(this::variable).toList());
         body.put("features", workflow.features().asMap());
         Map<String, Object> graph = new LinkedHashMap<>();
@@ -68,6 +70,17 @@ public final class YamlWorkflowDslWriter implements WorkflowDslWriter {
         map.put("id", variable.id());
         map.put("name", variable.name());
         map.put("selector", List.of("env", variable.name()));
+        map.put("value", variable.value());
+        map.put("value_type", variable.valueType());
+        return map;
+    }
+
+    private Map<String, Object> conversationVariable(ConversationVariable variable) {
+        Map<String, Object> map = new LinkedHashMap<>();
+        map.put("description", variable.description());
+        map.put("id", variable.id());
+        map.put("name", variable.name());
+        map.put("selector", List.of("conversation", variable.name()));
         map.put("value", variable.value());
         map.put("value_type", variable.valueType());
         return map;

@@ -68,14 +68,16 @@ class WorkflowEngineTest {
         assertThat(run.status()).isEqualTo(RunStatus.SUCCEEDED);
         assertThat(run.outputs()).isEqualTo(Map.of("answer", "hi"));
         assertThat(run.totalSteps()).isEqualTo(2);
+        // As Dify's response coordinator: the end's text streams once what it shows is ready, here as the start
+        // node finishes, before the end node itself starts.
         assertThat(events).map(e -> e.getClass().getSimpleName()).containsExactly("WorkflowStarted", "NodeStarted",
-                "NodeFinished", "NodeStarted", "TextChunk", "NodeFinished", "WorkflowFinished");
+                "TextChunk", "NodeFinished", "NodeStarted", "NodeFinished", "WorkflowFinished");
         RunEvent.WorkflowStarted started = (RunEvent.WorkflowStarted) events.get(0);
         assertThat(started.run().inputs()).containsEntry("query", "hi").containsEntry("sys.user_id", "user-1")
                 .containsKey("sys.workflow_run_id").doesNotContainKey("ignored");
         assertThat(finished()).extracting(NodeExecution::index).containsExactly(1, 2);
         assertThat(finished().get(1).predecessorNodeId()).isEqualTo("start");
-        assertThat(((RunEvent.TextChunk) events.get(4)).fromVariableSelector()).containsExactly("start", "query");
+        assertThat(((RunEvent.TextChunk) events.get(2)).fromVariableSelector()).containsExactly("start", "query");
     }
 
     @Test
@@ -99,6 +101,24 @@ class WorkflowEngineTest {
         assertThat(ranOnYes).containsExactly("start", "if", "a", "join", "end");
         assertThat(no.outputs()).isEqualTo(Map.of("out", false));
         assertThat(finished().stream().map(NodeExecution::nodeId).toList()).doesNotContain("a");
+    }
+
+    @Test
+    void anEndBehindABranchStreamsOnceTheBranchTakesItAndAnEndNotTakenStreamsNothing() {
+        Workflow workflow = workflow().start("query")
+                .node("if", NodeType.IF_ELSE, ifElse("yes", condition(List.of("start", "query"), "contains", "x")))
+                .end("taken", Map.of("out", List.of("start", "query")))
+                .end("other", Map.of("no", List.of("start", "query")))
+                .edge("start", "if").edge("if", "taken", "yes").edge("if", "other", "false").build();
+
+        run(workflow, Map.of("query", "xyz"));
+
+        assertThat(text()).containsExactly("xyz");
+        List<String> order = events.stream().map(e -> e instanceof RunEvent.NodeFinished finished
+                ? "finished " + finished.execution().nodeId() : e.getClass().getSimpleName()).toList();
+        assertThat(order).containsSubsequence("finished start", "TextChunk", "finished if", "finished taken");
+        assertThat(order.indexOf("TextChunk")).isGreaterThan(order.indexOf("finished start"))
+                .isLessThan(order.indexOf("finished if"));
     }
 
     @Test

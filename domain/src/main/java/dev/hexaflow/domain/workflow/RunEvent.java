@@ -42,6 +42,19 @@ public sealed interface RunEvent {
             double elapsedTime, long totalTokens, int steps, long createdAt, long finishedAt) implements RunEvent {
     }
 
+    /**
+     * A chat run's conversation variables as the run leaves them (name to value, every variable the chatflow
+     * declares), sent once just before {@link WorkflowFinished}, for the conversation to keep for its next turn.
+     */
+    record ConversationVariables(Map<String, Object> values) implements RunEvent {
+        public ConversationVariables {
+            if (values == null) {
+                throw new IllegalArgumentException("conversation variables need their values");
+            }
+            values = java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(values));
+        }
+    }
+
     record WorkflowFinished(WorkflowRun run) implements RunEvent {
     }
 

@@ -8,8 +8,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The values of one run: each node's outputs by node id and name, the system variables under {@code sys} and
- * the environment variables under {@code env}. Safe for parallel branches. A fork (for one iteration of an
+ * The values of one run: each node's outputs by node id and name, the system variables under {@code sys}, the
+ * environment variables under {@code env} and a chatflow's conversation variables under {@code conversation}. Safe for parallel branches. A fork (for one iteration of an
  * iteration node) reads through to its parent and keeps its own writes.
  */
 public final class VariablePool {
@@ -39,7 +39,15 @@ public final class VariablePool {
         return new VariablePool(this);
     }
 
+    /**
+     * Sets a variable in this pool; a conversation variable is the run's, so a fork (an iteration's round) writes
+     * it through to the pool the run began with.
+     */
     public void set(String nodeId, String name, Object value) {
+        if (parent != null && VariableSelector.CONVERSATION.equals(nodeId)) {
+            parent.set(nodeId, name, value);
+            return;
+        }
         Object normalized = Values.normalize(value);
         values.computeIfAbsent(nodeId, id -> new ConcurrentHashMap<>()).put(name, normalized == null ? NULL : normalized);
     }

@@ -4,12 +4,15 @@ import java.util.List;
 
 /**
  * Where a value lives in the variable pool: {@code [node_id, variable, ...path]}, where the path indexes into
- * objects and file attributes. The first element may also be {@code sys} or {@code env}.
+ * objects and file attributes. The first element may also be {@code sys}, {@code env} or
+ * {@code conversation}.
  */
 public record VariableSelector(List<String> path) {
 
     public static final String SYSTEM = "sys";
     public static final String ENVIRONMENT = "env";
+    /** A chatflow's conversation variables: {@code conversation.NAME}. */
+    public static final String CONVERSATION = "conversation";
 
     public VariableSelector {
         if (path == null || path.size() < 2) {
@@ -46,6 +49,10 @@ public record VariableSelector(List<String> path) {
 
     public boolean isEnvironment() {
         return nodeId().equals(ENVIRONMENT);
+    }
+
+    public boolean isConversation() {
+        return nodeId().equals(CONVERSATION);
     }
 
     /** The dotted form of a {@code {{#node.var#}}} reference. */

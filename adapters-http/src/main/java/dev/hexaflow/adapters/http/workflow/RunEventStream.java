@@ -76,7 +76,8 @@ final class RunEventStream implements RunObserver {
 
     @Override
     public void on(RunEvent event) {
-        if (!gone) {
+        // A chat run's conversation variables are for the conversation store; Dify's stream has no such event.
+        if (!gone && !(event instanceof RunEvent.ConversationVariables)) {
             queue.add(event);
         }
     }

@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Drives a graph (or a container's sub-graph) as Dify's engine does. Each edge is pending, taken or skipped; a
@@ -30,10 +31,18 @@ final class GraphRunner {
     private final Graph graph;
     private final Map<String, RunnableNode> nodes;
 
+    /** The levels (empty: the top; else a container's id) that hold an answer or end node. */
+    private final java.util.Set<Optional<String>> responding = new java.util.HashSet<>();
+
     GraphRunner(RunState run, Graph graph, Map<String, RunnableNode> nodes) {
         this.run = run;
         this.graph = graph;
         this.nodes = nodes;
+        for (Node node : graph.nodes()) {
+            if (ResponseCoordinator.responds(node)) {
+                responding.add(node.parentId());
+            }
+        }
     }
 
     Graph graph() {
@@ -108,6 +117,7 @@ final class GraphRunner {
         private int inFlight;
         private volatile NodeFailure failure;
         private volatile boolean reachedLoopEnd;
+        private volatile ResponseCoordinator responses;
 
         private record Ready(Node node, String predecessor) {
         }
@@ -119,6 +129,10 @@ final class GraphRunner {
         }
 
         void run(Node root, String predecessor) {
+            Optional<String> level = Optional.ofNullable(container).map(Node::id);
+            if (responding.contains(level)) {
+                responses = new ResponseCoordinator(run, graph, level, root, pool);
+            }
             synchronized (this) {
                 ready.add(new Ready(root, predecessor));
             }
@@ -186,6 +200,9 @@ final class GraphRunner {
             if (taken) {
                 ready.add(new Ready(target, predecessor));
             } else {
+                if (responses != null) {
+                    responses.nodeSkipped(targetId);
+                }
                 for (Edge edge : graph.outgoing(targetId)) {
                     edges.put(edge.id(), EdgeState.SKIPPED);
                     consider(edge.target(), targetId);
@@ -202,6 +219,10 @@ final class GraphRunner {
             Started started = start(node, predecessor);
             Outcome outcome = applyErrorStrategy(runnable.errors(), attempt(runnable, started));
             keepOutputs(node, outcome);
+            boolean kept = outcome.status() == NodeStatus.SUCCEEDED || outcome.status() == NodeStatus.EXCEPTION;
+            if (responses != null && kept) {
+                responses.nodeFinished(node, outcome.handle());
+            }
             report(started, outcome);
             return follow(node, outcome);
         }
@@ -233,7 +254,7 @@ final class GraphRunner {
         private Outcome attempt(RunnableNode runnable, Started started) {
             RetryPolicy retry = runnable.retry();
             NodeContext context = new NodeContext(run, started.node(), pool, started.execution().id(), metadata,
-                    GraphRunner.this);
+                    GraphRunner.this, responses);
             Outcome failed = null;
             for (int round = 0; ; round++) {
                 try {
@@ -319,6 +340,9 @@ final class GraphRunner {
             }
             if (node.type() == NodeType.END && container == null && outcome.outputs() != null) {
                 run.mergeOutputs(outcome.outputs());
+            }
+            if (node.type() == NodeType.ANSWER && outcome.outputs() != null) {
+                run.appendAnswer(outcome.outputs());
             }
             return outcome.handle();
         }

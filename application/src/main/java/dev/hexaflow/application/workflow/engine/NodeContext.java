@@ -6,6 +6,8 @@ import dev.hexaflow.domain.workflow.Node;
 import dev.hexaflow.domain.workflow.RunEvent;
 import dev.hexaflow.domain.workflow.VariablePool;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
 
 /** What a node may use while it runs: its variables, the run's stop signal, and the means to emit and nest. */
 public final class NodeContext implements StopSignal {
@@ -16,9 +18,11 @@ public final class NodeContext implements StopSignal {
     private final String executionId;
     private final ExecutionMetadata metadata;
     private final GraphRunner graph;
+    private final ResponseCoordinator responses;
 
     NodeContext(RunState run, Node node, VariablePool pool, String executionId, ExecutionMetadata metadata,
-            GraphRunner graph) {
+            GraphRunner graph, ResponseCoordinator responses) {
+        this.responses = responses;
         this.run = run;
         this.node = node;
         this.pool = pool;
@@ -41,6 +45,20 @@ public final class NodeContext implements StopSignal {
 
     public String runId() {
         return run.runId;
+    }
+
+    /**
+     * Where this node streams its text under {@code [node, variable]} (a model's tokens, a tool's text), when an
+     * answer or end node of its level shows it: that response sends it on as it comes, in its turn. Empty where
+     * nothing shows it.
+     */
+    public Optional<Consumer<String>> responseStream(String variable) {
+        return responses == null ? Optional.empty() : responses.streamOf(node.id(), variable);
+    }
+
+    /** The chat turn this run answers, in a chatflow; empty in a workflow app. */
+    public Optional<ChatTurn> chatTurn() {
+        return Optional.ofNullable(run.chat);
     }
 
     /** Streams text to the run's listeners, as an end output or a model's tokens. */

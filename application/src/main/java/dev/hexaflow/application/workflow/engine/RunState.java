@@ -34,10 +34,13 @@ final class RunState {
     private final AtomicReference<Stop> stop = new AtomicReference<>();
     private final Set<Runnable> cancellations = ConcurrentHashMap.newKeySet();
     private final Map<String, Object> outputs = new LinkedHashMap<>();
+    /** The chat turn of a chatflow's run; null for a workflow app's. */
+    final ChatTurn chat;
     final Map<String, Object> scoped = new ConcurrentHashMap<>();
 
     RunState(String runId, Supplier<String> ids, Clock clock, EngineSettings settings, Executor executor,
-            RunListener listener) {
+            RunListener listener, ChatTurn chat) {
+        this.chat = chat;
         this.runId = runId;
         this.ids = ids;
         this.clock = clock;
@@ -87,6 +90,15 @@ final class RunState {
 
     synchronized void mergeOutputs(Map<String, Object> endOutputs) {
         outputs.putAll(endOutputs);
+    }
+
+    /**
+     * An answer node finished (at any depth): its text goes after the answers before it in the run's
+     * {@code answer} output, and its other outputs (files) replace theirs, as Dify's engine keeps them.
+     */
+    synchronized void appendAnswer(Map<String, Object> answerOutputs) {
+        answerOutputs.forEach((name, value) -> outputs.put(name, name.equals("answer")
+                ? String.valueOf(outputs.getOrDefault("answer", "")) + (value == null ? "" : value) : value));
     }
 
     synchronized Map<String, Object> outputs() {

@@ -1,12 +1,14 @@
 package dev.hexaflow.application.workflow.engine;
 
 import dev.hexaflow.application.workflow.port.out.SpeechSynthesizer;
+import dev.hexaflow.domain.workflow.ConversationVariable;
 import dev.hexaflow.domain.workflow.EnvironmentVariable;
 import dev.hexaflow.domain.workflow.Node;
 import dev.hexaflow.domain.workflow.RunEvent;
 import dev.hexaflow.domain.workflow.RunStatus;
 import dev.hexaflow.domain.workflow.Values;
 import dev.hexaflow.domain.workflow.VariablePool;
+import dev.hexaflow.domain.workflow.VariableSelector;
 import dev.hexaflow.domain.workflow.Workflow;
 import dev.hexaflow.domain.workflow.WorkflowRun;
 import java.lang.invoke.MethodHandles;
@@ -93,8 +95,9 @@ public final class WorkflowEngine {
         String runId = request.runId() != null ? request.runId() : ids.get();
         String taskId = request.taskId() != null ? request.taskId() : ids.get();
         SpeechTail tail = SpeechTail.forApp(workflow.features(), speech);
+        ChatTurn chat = workflow.isChat() ? request.chatTurn() : null;
         RunState state = new RunState(runId, ids, clock, settings, executor,
-                tail == null ? listener : tail.listening(listener));
+                tail == null ? listener : tail.listening(listener), chat);
         Map<String, Object> system = new LinkedHashMap<>();
         system.put("files", request.files());
         system.put("user_id", request.userId());
@@ -102,7 +105,16 @@ public final class WorkflowEngine {
         system.put("workflow_id", request.workflowId());
         system.put("workflow_run_id", runId);
         system.put("timestamp", clock.instant().getEpochSecond());
+        if (chat != null) {
+            system.put("query", chat.query());
+            system.put("conversation_id", chat.conversationId());
+            system.put("dialogue_count", (long) chat.dialogueCount());
+        }
         VariablePool pool = VariablePool.of(system, environment(workflow));
+        if (chat != null) {
+            conversation(workflow, chat).forEach((name, value) ->
+                    pool.set(VariableSelector.CONVERSATION, name, value));
+        }
         Node start = workflow.graph().starts().get(0);
         pool.setAll(start.id(), inputs);
         Map<String, Object> shownInputs = new LinkedHashMap<>(inputs);
@@ -127,6 +139,9 @@ public final class WorkflowEngine {
                 deadline.cancel(false);
             }
             try {
+                if (chat != null) {
+                    state.emit(new RunEvent.ConversationVariables(finalConversation(workflow, pool)));
+                }
                 state.emit(new RunEvent.WorkflowFinished(ended));
             } catch (RuntimeException | Error e) {
                 // The end could not be kept (the store refused it): whoever waits for the run hears that, not an
@@ -162,20 +177,44 @@ public final class WorkflowEngine {
                 state.steps.get(), state.exceptions.get(), clock.instant().getEpochSecond());
     }
 
+    /** Each conversation variable as the conversation holds it, else the DSL's default typed by value_type. */
+    private static Map<String, Object> conversation(Workflow workflow, ChatTurn chat) {
+        Map<String, Object> values = new LinkedHashMap<>();
+        for (ConversationVariable variable : workflow.conversationVariables()) {
+            values.put(variable.name(), chat.conversationVariables().containsKey(variable.name())
+                    ? chat.conversationVariables().get(variable.name())
+                    : typed(variable.valueType(), variable.value()));
+        }
+        return values;
+    }
+
+    private static Map<String, Object> finalConversation(Workflow workflow, VariablePool pool) {
+        Map<String, Object> values = new LinkedHashMap<>();
+        for (ConversationVariable variable : workflow.conversationVariables()) {
+            values.put(variable.name(), pool.get(VariableSelector.of(VariableSelector.CONVERSATION,
+                    variable.name())).orElse(null));
+        }
+        return values;
+    }
+
     private static Map<String, Object> environment(Workflow workflow) {
         Map<String, Object> values = new LinkedHashMap<>();
         for (EnvironmentVariable variable : workflow.environmentVariables()) {
-            Object value = variable.value();
-            if (variable.valueType().equals("number") && value instanceof String text && !text.isBlank()) {
-                try {
-                    value = text.contains(".") ? (Object) Double.parseDouble(text) : (Object) Long.parseLong(text);
-                } catch (NumberFormatException e) {
-                    // A number variable that holds text stays text, as Dify keeps what the file says.
-                }
-            }
-            values.put(variable.name(), value);
+            values.put(variable.name(), typed(variable.valueType(), variable.value()));
         }
         return values;
+    }
+
+    /** A number variable whose DSL value is text holds the number; any other value is kept as the file says. */
+    private static Object typed(String valueType, Object value) {
+        if ("number".equals(valueType) && value instanceof String text && !text.isBlank()) {
+            try {
+                return text.contains(".") ? (Object) Double.parseDouble(text) : (Object) Long.parseLong(text);
+            } catch (NumberFormatException e) {
+                // A number variable that holds text stays text, as Dify keeps what the file says.
+            }
+        }
+        return value;
     }
 
     /** Virtual threads where the JVM has them (21+), else a pool of daemon threads that grows as runs need. */

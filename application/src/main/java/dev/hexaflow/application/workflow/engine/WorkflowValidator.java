@@ -1,11 +1,13 @@
 package dev.hexaflow.application.workflow.engine;
 
+import dev.hexaflow.domain.workflow.ConversationVariable;
 import dev.hexaflow.domain.workflow.EnvironmentVariable;
 import dev.hexaflow.domain.workflow.ErrorHandling;
 import dev.hexaflow.domain.workflow.GraphRules;
 import dev.hexaflow.domain.workflow.InvalidNodeDataException;
 import dev.hexaflow.domain.workflow.InvalidWorkflowException;
 import dev.hexaflow.domain.workflow.Node;
+import dev.hexaflow.domain.workflow.NodeType;
 import dev.hexaflow.domain.workflow.RetryPolicy;
 import dev.hexaflow.domain.workflow.VariableSelector;
 import dev.hexaflow.domain.workflow.Workflow;
@@ -20,7 +22,8 @@ import java.util.function.Supplier;
 
 /**
  * Checks a workflow as a whole before it may run: the graph rules, each node's data against its type, the node
- * types this engine runs, and that every reference points at a node output, {@code sys.*} or {@code env.*}.
+ * types this engine runs, that answer nodes are a chatflow's and end nodes a workflow app's, and that every
+ * reference points at a node output, {@code sys.*}, {@code env.*} or a declared {@code conversation.*}.
  */
 final class WorkflowValidator {
 
@@ -39,6 +42,16 @@ final class WorkflowValidator {
         List<WorkflowProblem> problems = new ArrayList<>(GraphRules.check(workflow.graph()));
         Map<String, RunnableNode> prepared = new HashMap<>();
         for (Node node : workflow.graph().nodes()) {
+            if (node.type() == NodeType.ANSWER && !workflow.isChat()) {
+                problems.add(WorkflowProblem.of(node, "an answer node runs only in an advanced-chat app (a "
+                        + "chatflow); a workflow app ends with an end node"));
+                continue;
+            }
+            if (node.type() == NodeType.END && workflow.isChat()) {
+                problems.add(WorkflowProblem.of(node, "an end node runs only in a workflow app; a chatflow "
+                        + "answers with answer nodes"));
+                continue;
+            }
             Optional<NodeExecutor> executor = catalogue.executor(node.type());
             if (executor.isEmpty()) {
                 problems.add(WorkflowProblem.of(node, "node type '" + node.type().wireName()
@@ -81,6 +94,12 @@ final class WorkflowValidator {
         if (reference.isSystem()) {
             return SYSTEM_VARIABLES.contains(reference.variable()) ? Optional.empty()
                     : Optional.of(WorkflowProblem.of(node, "refers to " + reference + ", no system variable"));
+        }
+        if (reference.isConversation()) {
+            boolean known = workflow.conversationVariables().stream().map(ConversationVariable::name)
+                    .anyMatch(reference.variable()::equals);
+            return known ? Optional.empty()
+                    : Optional.of(WorkflowProblem.of(node, "refers to " + reference + ", no conversation variable"));
         }
         if (reference.isEnvironment()) {
             boolean known = workflow.environmentVariables().stream().map(EnvironmentVariable::name)

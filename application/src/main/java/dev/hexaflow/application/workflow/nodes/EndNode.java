@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** end: names the run's outputs, and streams what a model has not streamed of them already ({@link EndStreams}). */
+/** end: names the run's outputs; the engine's response coordinator streams them as they become ready. */
 public final class EndNode implements NodeExecutor {
 
     @Override
@@ -35,7 +35,6 @@ public final class EndNode implements NodeExecutor {
             for (int i = 0; i < names.size(); i++) {
                 outputs.put(names.get(i), context.pool().get(selectors.get(i)).orElse(null));
             }
-            EndStreams.of(context).finish(context, node);
             return NodeResult.of(outputs, outputs);
         });
     }

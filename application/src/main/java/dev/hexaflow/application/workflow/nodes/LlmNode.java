@@ -28,6 +28,7 @@ import java.util.Set;
  * llm: renders its prompts (basic, with {@code {{#node.var#}}} and {@code {{#context#}}}, or jinja2 with named
  * variables), adds the context and vision files, asks the model, and answers {@code text}, {@code usage} and
  * {@code finish_reason}. When an end node shows its text, the text streams to the client as the model makes it.
+ * In a chatflow, its {@code memory} brings the conversation's earlier turns ({@link ChatMemory}).
  */
 public final class LlmNode implements NodeExecutor {
 
@@ -84,6 +85,8 @@ public final class LlmNode implements NodeExecutor {
         Optional<VariableSelector> visionSelector = vision.bool("enabled", false)
                 ? vision.tree("configs").optionalSelector("variable_selector") : Optional.empty();
         boolean separateReasoning = data.string("reasoning_format", "tagged").equals("separated");
+        Optional<ChatMemory> memory = ChatMemory.of(data);
+        boolean completion = model.string("mode", "chat").equals("completion");
         List<VariableSelector> references = new ArrayList<>(jinjaVariables.values());
         prompts.stream().filter(p -> !p.jinja2()).forEach(p -> references.addAll(VariablePool.references(p.text())));
         contextSelector.ifPresent(references::add);
@@ -100,6 +103,9 @@ public final class LlmNode implements NodeExecutor {
                 String text = prompt.jinja2() ? render(prompt.text(), jinja, ctx)
                         : basic(prompt.text(), contextText, pool);
                 messages.add(ChatMessage.of(prompt.role(), text));
+            }
+            if (memory.isPresent() && ctx.chatTurn().isPresent()) {
+                messages = remember(memory.get(), completion, messages, ctx);
             }
             List<String> images = visionSelector.flatMap(pool::get).map(LlmNode::imageUrls).orElse(List.of());
             if (!images.isEmpty()) {
@@ -144,6 +150,17 @@ public final class LlmNode implements NodeExecutor {
             process.put("finish_reason", result.finishReason());
             return new NodeResult(Map.of(), process, outputs, null, result.usage().totalTokens(), null);
         });
+    }
+
+    /** The prompt with the conversation's memory in it, as the model's mode wants it. */
+    private static List<ChatMessage> remember(ChatMemory memory, boolean completion, List<ChatMessage> messages,
+            NodeContext ctx) {
+        if (completion) {
+            String prompt = messages.isEmpty() ? "" : messages.get(0).text();
+            return new ArrayList<>(List.of(ChatMessage.of("user",
+                    memory.completionPrompt(prompt, ctx.chatTurn().orElseThrow(), ctx.pool()))));
+        }
+        return memory.chatMessages(messages, ctx.chatTurn().orElseThrow(), ctx.pool());
     }
 
     /**

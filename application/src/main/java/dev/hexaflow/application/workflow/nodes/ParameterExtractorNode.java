@@ -75,6 +75,7 @@ public final class ParameterExtractorNode implements NodeExecutor {
         Set<String> outputs = new LinkedHashSet<>();
         parameters.forEach(p -> outputs.add(p.name()));
         outputs.addAll(List.of("__is_success", "__reason", "__usage"));
+        Optional<ChatMemory> memory = ChatMemory.of(data);
         return PreparedNode.of(references, Optional.of(outputs), ctx -> {
             String text = Values.text(ctx.pool().get(query).orElse(null));
             Map<String, Object> schema = schema(parameters);
@@ -82,7 +83,8 @@ public final class ParameterExtractorNode implements NodeExecutor {
                     + (instruction.isBlank() ? "" : "Instructions: " + ctx.pool().render(instruction) + " ")
                     + (toolMode ? "Call the function " + TOOL + " with the values you find."
                             : "Answer with one JSON object that fits this JSON schema and nothing else: "
-                            + Values.json(schema));
+                            + Values.json(schema))
+                    + ChatMemory.histories(memory, ctx.chatTurn());
             List<ModelProvider.Tool> tools = toolMode
                     ? List.of(new ModelProvider.Tool(TOOL, "Extract the parameters from the text", schema))
                     : List.of();

@@ -60,6 +60,7 @@ public final class QuestionClassifierNode implements NodeExecutor {
             throw new InvalidNodeDataException("classes", "must name at least one class");
         }
         String instruction = data.string("instruction", "");
+        Optional<ChatMemory> memory = ChatMemory.of(data);
         List<VariableSelector> references = new ArrayList<>(List.of(query));
         references.addAll(VariablePool.references(instruction));
         return PreparedNode.of(references, Optional.of(Set.of("class_name", "class_id", "usage")), ctx -> {
@@ -73,7 +74,8 @@ public final class QuestionClassifierNode implements NodeExecutor {
                     + (instruction.isBlank() ? "" : " Follow these instructions: "
                     + ctx.pool().render(instruction))
                     + " Answer with one JSON object and nothing else: "
-                    + "{\"category_id\": \"...\", \"category_name\": \"...\"}.";
+                    + "{\"category_id\": \"...\", \"category_name\": \"...\"}."
+                    + ChatMemory.histories(memory, ctx.chatTurn());
             long started = System.nanoTime();
             ChatResult result = ModelNodes.chat(models, new ChatRequest(model.string("provider", ""),
                     model.string("name"), List.of(ChatMessage.of("system", system), ChatMessage.of("user", text)),

@@ -121,6 +121,7 @@ public final class StandardNodes {
         List<NodeExecutor> executors = new ArrayList<>(List.of(
                 new StartNode(),
                 new EndNode(),
+                new AnswerNode(),
                 new IfElseNode(),
                 new VariableAggregatorNode(NodeType.VARIABLE_AGGREGATOR),
                 new VariableAggregatorNode(NodeType.VARIABLE_ASSIGNER),

@@ -3,6 +3,7 @@ package dev.hexaflow.application.chat.service;
 import dev.hexaflow.application.app.port.in.ApiError;
 import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.chat.port.in.ListMessagesUseCase;
+import dev.hexaflow.application.chat.port.in.ListMessagesUseCase.MessageWithFeedback;
 import dev.hexaflow.application.chat.port.out.MessageRepository;
 import dev.hexaflow.application.chat.port.out.MessageRepository.MessagePage;
 import dev.hexaflow.domain.chat.Conversation;
@@ -30,6 +31,7 @@ public final class ListMessagesService implements ListMessagesUseCase {
                     () -> new ApiException(ApiError.NOT_FOUND, "First Message Not Exists."));
         }
         MessagePage page = messages.page(conversation.id(), before, query.limit());
-        return new MessageList(query.limit(), page.hasMore(), page.items());
+        return new MessageList(query.limit(), page.hasMore(), page.items().stream()
+                .map(item -> new MessageWithFeedback(item.message(), item.feedback())).toList());
     }
 }

@@ -1,7 +1,8 @@
 package dev.hexaflow.application.chat.port.in;
 
 import dev.hexaflow.application.app.port.in.ApiException;
-import dev.hexaflow.application.chat.port.out.MessageRepository.ListedMessage;
+import dev.hexaflow.domain.chat.Message;
+import dev.hexaflow.domain.chat.MessageFeedback;
 import java.util.List;
 
 /** A conversation's history, a page at a time going back from first_id, each page oldest first. */
@@ -17,9 +18,13 @@ public interface ListMessagesUseCase {
     record ListMessagesQuery(String appId, String user, String conversationId, String firstId, int limit) {
     }
 
-    record MessageList(int limit, boolean hasMore, List<ListedMessage> data) {
+    record MessageList(int limit, boolean hasMore, List<MessageWithFeedback> data) {
         public MessageList {
             data = List.copyOf(data);
         }
+    }
+
+    /** A message of the history, with the end user's feedback on it, or null for none. */
+    record MessageWithFeedback(Message message, MessageFeedback feedback) {
     }
 }

@@ -2,6 +2,7 @@ package dev.hexaflow.app;
 
 import dev.hexaflow.adapters.dsl.YamlWorkflowDslReader;
 import dev.hexaflow.adapters.nodes.model.OpenAiCompatibleModelProvider;
+import dev.hexaflow.adapters.nodes.model.OpenAiCompatibleSpeechSynthesizer;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiAppRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiConversationRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiConversationVariableRepository;
@@ -13,8 +14,10 @@ import dev.hexaflow.application.app.port.out.EndUserRepository;
 import dev.hexaflow.application.chat.port.in.DeleteConversationUseCase;
 import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase;
 import dev.hexaflow.application.chat.port.in.StopChatMessageUseCase;
+import dev.hexaflow.application.chat.port.in.TextToAudioUseCase;
 import dev.hexaflow.application.chat.service.SendChatMessageService;
 import dev.hexaflow.application.chat.service.StopChatMessageService;
+import dev.hexaflow.application.chat.service.TextToAudioService;
 import dev.hexaflow.application.chat.port.in.GiveFeedbackUseCase;
 import dev.hexaflow.application.chat.port.in.ListAppFeedbacksUseCase;
 import dev.hexaflow.application.chat.port.in.ListConversationVariablesUseCase;
@@ -39,6 +42,7 @@ import dev.hexaflow.application.chat.service.SystemModel;
 import dev.hexaflow.application.chat.service.UpdateConversationVariableService;
 import dev.hexaflow.application.common.TimeOrderedIds;
 import dev.hexaflow.application.workflow.port.out.ModelProvider;
+import dev.hexaflow.application.workflow.port.out.SpeechSynthesizer;
 import dev.hexaflow.engine.EngineConfiguration;
 import java.time.Clock;
 import java.time.Duration;
@@ -59,6 +63,8 @@ final class ChatModule implements AutoCloseable {
      */
     static final String FALLBACK_PROVIDER = "openai";
     static final String FALLBACK_MODEL = "gpt-4o-mini";
+    /** The voice text-to-audio speaks in when neither the request nor the app's feature names one, as the engine's. */
+    static final String DEFAULT_VOICE = "alloy";
 
     final ConversationRepository conversations;
     final MessageRepository messages;
@@ -76,6 +82,7 @@ final class ChatModule implements AutoCloseable {
 
     final SendChatMessageUseCase send;
     final StopChatMessageUseCase stop;
+    final TextToAudioUseCase speak;
 
     /** Names new conversations through the model after their first turn, one at a time, off the turns' threads. */
     private final ExecutorService naming = Executors.newSingleThreadExecutor(task -> {
@@ -91,16 +98,19 @@ final class ChatModule implements AutoCloseable {
     ChatModule(Jdbi jdbi, EngineConfiguration engine, Clock clock, WorkflowModule workflows) {
         this(jdbi, new OpenAiCompatibleModelProvider(engine.llmBaseUrl().orElse(null),
                 engine.llmApiKey().orElse(null), engine.models(), Duration.ofSeconds(10), Duration.ofSeconds(120)),
+                new OpenAiCompatibleSpeechSynthesizer(engine.llmBaseUrl().orElse(null),
+                        engine.llmApiKey().orElse(null), engine.ttsModel(), DEFAULT_VOICE),
                 clock, workflows.endUsers, workflows.run, workflows.stop);
     }
 
     /**
+     * @param speech   speaks text-to-audio's text
      * @param endUsers the end users the runs are made for, shared with the run use case
      * @param run      runs a turn's chatflow
      * @param stop     stops a run under way
      */
-    ChatModule(Jdbi jdbi, ModelProvider models, Clock clock, EndUserRepository endUsers, RunWorkflowUseCase run,
-            StopTaskUseCase stop) {
+    ChatModule(Jdbi jdbi, ModelProvider models, SpeechSynthesizer speech, Clock clock, EndUserRepository endUsers,
+            RunWorkflowUseCase run, StopTaskUseCase stop) {
         this.conversations = new JdbiConversationRepository(jdbi);
         this.messages = new JdbiMessageRepository(jdbi);
         this.variables = new JdbiConversationVariableRepository(jdbi);
@@ -120,6 +130,7 @@ final class ChatModule implements AutoCloseable {
         this.send = new SendChatMessageService(access, run, endUsers, conversations, messages, variables,
                 renameConversation, naming, clock, ids);
         this.stop = new StopChatMessageService(access, stop);
+        this.speak = new TextToAudioService(access, messages, speech);
     }
 
     /** Stops naming conversations; a name the model has not given yet is not waited for. */

@@ -415,6 +415,40 @@ class ChatApiHttpTest {
         assertThat(feedbacks.statusCode()).as("every user's feedback is the app key's alone").isEqualTo(403);
     }
 
+    @Test
+    void textToAudioSpeaksAMessagesAnswerOnlyWhenTheAppsFeatureIsOn() {
+        String messageId = json(chat.postJson("/v1/chat-messages", message("speak", null, "pat", "blocking")))
+                .get("message_id").asText();
+
+        HttpResponse<String> off = chat.postJson("/v1/text-to-audio", Map.of("message_id", messageId, "user",
+                "pat"));
+        HttpResponse<String> onWorkflow = workflow.postJson("/v1/text-to-audio", Map.of("text", "hi", "user",
+                "pat"));
+
+        assertError(off, 400, "invalid_param", "TTS is not enabled");
+        assertError(onWorkflow, 400, "invalid_param", "TTS is not enabled");
+    }
+
+    @Test
+    void textToAudioSpeaksTheAnswerInTheFeaturesVoiceOrTheTextInTheVoiceAsked() {
+        ServiceApi speaking = server.api(server.importApp("chatflow-speaks.yml").get("api_key").asText());
+        String messageId = json(speaking.postJson("/v1/chat-messages", message("say it", null, "quin",
+                "blocking"))).get("message_id").asText();
+
+        HttpResponse<String> answer = speaking.postJson("/v1/text-to-audio", Map.of("message_id", messageId,
+                "user", "quin"));
+        HttpResponse<String> text = speaking.postJson("/v1/text-to-audio", Map.of("text", "hi", "voice", "echo",
+                "user", "quin"));
+        HttpResponse<String> theirs = speaking.postJson("/v1/text-to-audio", Map.of("message_id", messageId,
+                "user", "rex"));
+
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+        assertThat(answer.headers().firstValue("Content-Type").orElseThrow()).startsWith("audio/mpeg");
+        assertThat(answer.body()).isEqualTo("MP3:nova:Spoken words");
+        assertThat(text.body()).isEqualTo("MP3:echo:hi");
+        assertError(theirs, 404, "not_found", "Message Not Exists.");
+    }
+
     // ---- errors, as Dify answers them
 
     @Test

@@ -237,7 +237,7 @@ class NoServerErrorFuzzTest {
 
     /** What an operation takes as its body when it is called rightly. */
     enum BodyKind { NONE, RUN, STOP, UPLOAD, DSL, SITE, CAMPUS_DATA, MCP_SERVER, TOOL_BINDING, CHAT, FEEDBACK, RENAME,
-        VARIABLE }
+        VARIABLE, SPEECH }
 
     /** Which credential an operation takes. */
     enum Auth { APP, CHAT, ADMIN, NONE }
@@ -271,6 +271,7 @@ class NoServerErrorFuzzTest {
             new Operation("PUT", "/v1/conversations/{conversation}/variables/{variable}", BodyKind.VARIABLE,
                     Auth.CHAT),
             new Operation("GET", "/v1/meta", BodyKind.NONE, Auth.CHAT),
+            new Operation("POST", "/v1/text-to-audio", BodyKind.SPEECH, Auth.CHAT),
             new Operation("POST", "/admin/apps", BodyKind.DSL, Auth.ADMIN),
             new Operation("GET", "/admin/apps", BodyKind.NONE, Auth.ADMIN),
             new Operation("PUT", "/admin/apps/{app}", BodyKind.DSL, Auth.ADMIN),
@@ -465,6 +466,7 @@ class NoServerErrorFuzzTest {
             case FEEDBACK -> "{\"rating\":\"like\",\"content\":\"fine\",\"user\":\"fuzz\"}";
             case RENAME -> "{\"name\":\"Fuzzed\",\"auto_generate\":false,\"user\":\"fuzz\"}";
             case VARIABLE -> "{\"value\":\"fuzzed\",\"user\":\"fuzz\"}";
+            case SPEECH -> "{\"message_id\":\"" + known.message() + "\",\"text\":\"hi\",\"user\":\"fuzz\"}";
             case DSL -> known.dsl();
             case MCP_SERVER -> "{\"url\":\"http://127.0.0.1:9/mcp\",\"headers\":{\"X-Api-Key\":\"k\"}}";
             case TOOL_BINDING -> "{\"provider\":\"jina\",\"tool\":\"reader\",\"mcp\":{\"server\":\"calc\","

@@ -14,6 +14,8 @@ import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase.ChatReply;
 import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase.ChatUnderWay;
 import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase.SendChatMessageCommand;
 import dev.hexaflow.application.chat.port.in.StopChatMessageUseCase;
+import dev.hexaflow.application.chat.port.in.TextToAudioUseCase;
+import dev.hexaflow.application.chat.port.in.TextToAudioUseCase.TextToAudioCommand;
 import dev.hexaflow.domain.workflow.RunStatus;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
@@ -23,17 +25,21 @@ import java.util.Map;
 
 /**
  * Dify's chat Service API for sending a message to a chatflow: blocking or streamed (written frame by frame from
- * the POST itself; the turn goes on and is kept whether or not the client stays), its stop, and /meta.
+ * the POST itself; the turn goes on and is kept whether or not the client stays), its stop, /meta, and
+ * text-to-audio.
  */
 public final class ChatRoutes implements RouteGroup {
 
     private final SendChatMessageUseCase send;
     private final StopChatMessageUseCase stop;
+    private final TextToAudioUseCase speak;
     private final Duration pingInterval;
 
-    public ChatRoutes(SendChatMessageUseCase send, StopChatMessageUseCase stop, Duration pingInterval) {
+    public ChatRoutes(SendChatMessageUseCase send, StopChatMessageUseCase stop, TextToAudioUseCase speak,
+            Duration pingInterval) {
         this.send = send;
         this.stop = stop;
+        this.speak = speak;
         this.pingInterval = pingInterval;
     }
 
@@ -42,6 +48,18 @@ public final class ChatRoutes implements RouteGroup {
         routes.post("/v1/chat-messages", this::send, Access.RUN);
         routes.post("/v1/chat-messages/{task_id}/stop", this::stop, Access.STOP);
         routes.get("/v1/meta", ctx -> ServiceApiBodies.json(ctx, 200, new Meta(Map.of())), Access.DESCRIBE);
+        routes.post("/v1/text-to-audio", this::speak, Access.CHAT);
+    }
+
+    private void speak(Context ctx) {
+        Map<String, Object> body = JsonRequestBodies.object(ctx);
+        byte[] audio = speak.speak(new TextToAudioCommand(appId(ctx), JsonRequestBodies.user(body),
+                textOrNull(body.get("message_id")), textOrNull(body.get("text")), textOrNull(body.get("voice"))));
+        ctx.status(200).contentType("audio/mpeg").result(audio);
+    }
+
+    private static String textOrNull(Object value) {
+        return value instanceof String text ? text : null;
     }
 
     private void send(Context ctx) {

@@ -11,8 +11,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The web page's files, read from the jar once: the page and its error page as templates, the script and the
- * style as they are. The page links each file with a digest of its content, so browsers may keep them for good.
+ * The web page's files, read from the jar once: the workflow page, the chat page and the error page as templates,
+ * the scripts and the style as they are. The page links each file with a digest of its content, so browsers may keep them for good.
  */
 final class WebAssets {
 
@@ -21,18 +21,20 @@ final class WebAssets {
     }
 
     private static final Map<String, String> FILES = Map.of("app.js", "text/javascript; charset=utf-8",
-            "markdown.js", "text/javascript; charset=utf-8", "app.css", "text/css; charset=utf-8",
-            "icon.svg", "image/svg+xml");
+            "chat.js", "text/javascript; charset=utf-8", "markdown.js", "text/javascript; charset=utf-8",
+            "app.css", "text/css; charset=utf-8", "icon.svg", "image/svg+xml");
 
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{([a-z]+)}}");
 
     private final Map<String, Asset> files;
     private final String page;
+    private final String chatPage;
     private final String notFound;
 
-    private WebAssets(Map<String, Asset> files, String page, String notFound) {
+    private WebAssets(Map<String, Asset> files, String page, String chatPage, String notFound) {
         this.files = files;
         this.page = page;
+        this.chatPage = chatPage;
         this.notFound = notFound;
     }
 
@@ -43,17 +45,21 @@ final class WebAssets {
             files.put(name, new Asset(type, bytes, digest(bytes)));
         });
         String page = links(text("page.html"), files);
+        String chatPage = links(text("chat.html"), files);
         String notFound = links(text("not-found.html"), files);
-        return new WebAssets(files, page, notFound);
+        return new WebAssets(files, page, chatPage, notFound);
     }
 
     Optional<Asset> find(String name) {
         return Optional.ofNullable(files.get(name));
     }
 
-    /** The page of one app: its code for the script, its title and language for the first paint. */
-    byte[] page(String siteCode, String title, String language) {
-        return fill(page, Map.of("code", siteCode, "title", title == null ? "" : title,
+    /**
+     * The page of one app: its code for the script, its title and language for the first paint; a chat for a
+     * chatflow, a form and its result for a workflow.
+     */
+    byte[] page(boolean chat, String siteCode, String title, String language) {
+        return fill(chat ? chatPage : page, Map.of("code", siteCode, "title", title == null ? "" : title,
                 "lang", language == null || language.isBlank() ? "en" : language));
     }
 

@@ -108,6 +108,28 @@ class WebAppHttpTest {
     }
 
     @Test
+    void aChatflowsPageIsTheChatAndAWorkflowsStaysTheForm() {
+        JsonNode chatflow = server.importApp("chatflow.yml");
+
+        String chat = server.get("/apps/" + code(chatflow)).body();
+        String form = server.get("/apps/" + code(echo)).body();
+
+        assertThat(chat).contains("/web/chat.js?v=").doesNotContain("/web/app.js").contains("id=\"message-input\"")
+                .contains("data-site-code=\"" + code(chatflow) + "\"");
+        assertThat(form).contains("/web/app.js?v=").doesNotContain("/web/chat.js").contains("id=\"run-form\"");
+        java.util.regex.Matcher script = java.util.regex.Pattern.compile("/web/chat\\.js\\?v=[0-9a-f]{12}")
+                .matcher(chat);
+        assertThat(script.find()).isTrue();
+        HttpResponse<String> served = server.get(script.group());
+        assertThat(served.statusCode()).isEqualTo(200);
+        assertThat(served.headers().firstValue("Content-Type")).hasValueSatisfying(type -> assertThat(type)
+                .startsWith("text/javascript"));
+        assertThat(server.get("/apps/" + code(chatflow)).headers().firstValue("Content-Security-Policy"))
+                .hasValueSatisfying(policy -> assertThat(policy).contains("script-src 'self'")
+                        .doesNotContain("unsafe"));
+    }
+
+    @Test
     void anUnknownCodeIsAPageNotFoundAndGetsNoToken() {
         for (String code : List.of("nosuchcode123456", "x", "bad!code")) {
             HttpResponse<String> page = server.get("/apps/" + code);

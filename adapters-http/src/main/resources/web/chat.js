@@ -773,7 +773,11 @@
         sort_by: '-updated_at' })));
       showConversations(body.data || []);
     } catch (e) {
-      notice(e instanceof PageError ? e.message : OFFLINE);
+      // The list is a help beside the chat: when it cannot be had, the panel says so and the chat goes on.
+      $('conversations').replaceChildren();
+      $('no-conversations').textContent = 'Your conversations could not be loaded: '
+        + (e instanceof PageError ? e.message : OFFLINE);
+      $('no-conversations').hidden = false;
     }
   }
 
@@ -781,6 +785,7 @@
     const list = $('conversations');
     list.replaceChildren();
     conversations.forEach((conversation) => list.appendChild(conversationRow(conversation)));
+    $('no-conversations').textContent = 'No conversations yet.';
     $('no-conversations').hidden = conversations.length > 0;
   }
 

@@ -639,22 +639,24 @@
     if (turn.messageId && !turn.failed) {
       feedbackButtons(bubble, turn.messageId, null);
       const after = state.parameters.suggested_questions_after_answer;
-      if (after && after.enabled === true && !turn.stopped) suggestAfter(turn.messageId);
+      if (after && after.enabled === true && !turn.stopped) suggestAfter(turn.conversationId, turn.messageId);
     }
-    if (starting && turn.conversationId) {
-      state.conversationId = turn.conversationId;
-      loadConversations();
-    }
+    if (starting && turn.conversationId) state.conversationId = turn.conversationId;
+    // Listed again after every turn: a conversation moves to the top, and a new one gets its name.
+    if (turn.conversationId) loadConversations();
     scrollToEnd();
   }
 
-  async function suggestAfter(messageId) {
+  async function suggestAfter(conversationId, messageId) {
     try {
       const response = await api('/messages/' + encodeURIComponent(messageId) + '/suggested'
         + searchOf({ user: state.user }));
       const body = await readJson(response);
       // Suggestions are a help, not the answer: when they cannot be had the page just shows none.
-      if (response.ok && body && Array.isArray(body.data) && !state.turn) suggestionList($('suggested'), body.data);
+      if (response.ok && body && Array.isArray(body.data) && !state.turn
+          && state.conversationId === conversationId) {
+        suggestionList($('suggested'), body.data);
+      }
     } catch (e) {
       $('suggested').hidden = true;
     }

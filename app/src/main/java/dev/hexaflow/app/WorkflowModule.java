@@ -124,7 +124,8 @@ final class WorkflowModule implements AutoCloseable {
     final ManageMcpServersUseCase mcpServers;
     final ManageToolBindingsUseCase toolBindings;
     final ToolFileService toolFiles;
-    private final JdbiEndUserRepository endUsers;
+    /** The end users of runs and uploads; the chat module shares them. */
+    final JdbiEndUserRepository endUsers;
     final WorkflowEngine engine;
     private final JdbiUploadRepository uploads;
     private final FileSystemBlobStore blobStore;

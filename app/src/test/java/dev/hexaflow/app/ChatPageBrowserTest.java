@@ -92,7 +92,7 @@ class ChatPageBrowserTest {
 
     @Test
     void aSuggestedQuestionStartsAConversationWhoseAnswerIsMarkdownWithQuestionsSuggestedAfterIt() {
-        JsonNode app = server.importApp("chatflow.yml");
+        JsonNode app = server.importApp("tea-chat.yml");
         open(app.get("site_code").asText());
         WebElement opening = byId("opening");
         assertThat(opening.getText()).isEqualTo("Hello! Ask me anything about tea.");
@@ -197,7 +197,7 @@ class ChatPageBrowserTest {
 
     @Test
     void pastConversationsReopenWithTheirFeedbackAndAreRenamedAndDeleted() {
-        JsonNode app = server.importApp("chatflow.yml");
+        JsonNode app = server.importApp("tea-chat.yml");
         String code = app.get("site_code").asText();
         ServiceApi key = server.api(app.get("api_key").asText());
         open(code);
@@ -264,7 +264,7 @@ class ChatPageBrowserTest {
 
     @Test
     void aFileAttachedToAMessageIsUploadedAndSentWithIt() throws Exception {
-        JsonNode app = server.importApp("chatflow.yml");
+        JsonNode app = server.importApp("tea-chat.yml");
         open(app.get("site_code").asText());
         Path notes = Files.writeString(profile.resolve("minutes.txt"), "Minutes of the meeting: bring snacks.");
         Path photo = Files.write(profile.resolve("photo.png"), new byte[] {(byte) 0x89, 'P', 'N', 'G'});
@@ -298,7 +298,7 @@ class ChatPageBrowserTest {
     @Test
     void atPhoneWidthTheConversationsAreAMenuAndNothingScrollsSideways() {
         browser.manage().window().setSize(new Dimension(390, 844));
-        open(server.importApp("chatflow.yml").get("site_code").asText());
+        open(server.importApp("tea-chat.yml").get("site_code").asText());
         WebElement toggle = byId("conversations-toggle");
         assertThat(toggle.isDisplayed()).isTrue();
         assertThat(byId("conversations-panel").isDisplayed()).isFalse();

@@ -109,7 +109,7 @@ class WebAppHttpTest {
 
     @Test
     void aChatflowsPageIsTheChatAndAWorkflowsStaysTheForm() {
-        JsonNode chatflow = server.importApp("chatflow.yml");
+        JsonNode chatflow = server.importApp("tea-chat.yml");
 
         String chat = server.get("/apps/" + code(chatflow)).body();
         String form = server.get("/apps/" + code(echo)).body();

@@ -1,0 +1,124 @@
+package dev.hexaflow.adapters.http.workflow;
+
+import static dev.hexaflow.adapters.http.workflow.ServiceApiAuthentication.appId;
+
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import dev.hexaflow.adapters.http.RouteGroup;
+import dev.hexaflow.adapters.http.workflow.ServiceApiAuthentication.Access;
+import dev.hexaflow.application.app.port.in.ApiError;
+import dev.hexaflow.application.app.port.in.ApiException;
+import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunObserver;
+import dev.hexaflow.application.chat.port.in.DeleteConversationUseCase;
+import dev.hexaflow.application.chat.port.in.DeleteConversationUseCase.DeleteConversationCommand;
+import dev.hexaflow.application.chat.port.in.GiveFeedbackUseCase;
+import dev.hexaflow.application.chat.port.in.GiveFeedbackUseCase.GiveFeedbackCommand;
+import dev.hexaflow.application.chat.port.in.ListAppFeedbacksUseCase;
+import dev.hexaflow.application.chat.port.in.ListAppFeedbacksUseCase.ListAppFeedbacksQuery;
+import dev.hexaflow.application.chat.port.in.ListConversationVariablesUseCase;
+import dev.hexaflow.application.chat.port.in.ListConversationVariablesUseCase.ListConversationVariablesQuery;
+import dev.hexaflow.application.chat.port.in.ListConversationVariablesUseCase.VariableList;
+import dev.hexaflow.application.chat.port.in.ListConversationsUseCase;
+import dev.hexaflow.application.chat.port.in.ListConversationsUseCase.ConversationList;
+import dev.hexaflow.application.chat.port.in.ListConversationsUseCase.ListConversationsQuery;
+import dev.hexaflow.application.chat.port.in.ListMessagesUseCase;
+import dev.hexaflow.application.chat.port.in.ListMessagesUseCase.ListMessagesQuery;
+import dev.hexaflow.application.chat.port.in.ListMessagesUseCase.MessageList;
+import dev.hexaflow.application.chat.port.in.RenameConversationUseCase;
+import dev.hexaflow.application.chat.port.in.RenameConversationUseCase.RenameConversationCommand;
+import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase;
+import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase.ChatReply;
+import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase.ChatUnderWay;
+import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase.SendChatMessageCommand;
+import dev.hexaflow.application.chat.port.in.StopChatMessageUseCase;
+import dev.hexaflow.application.chat.port.in.SuggestQuestionsUseCase;
+import dev.hexaflow.application.chat.port.in.SuggestQuestionsUseCase.SuggestQuestionsQuery;
+import dev.hexaflow.application.chat.port.in.UpdateConversationVariableUseCase;
+import dev.hexaflow.application.chat.port.in.UpdateConversationVariableUseCase.UpdateConversationVariableCommand;
+import dev.hexaflow.domain.workflow.RunStatus;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Dify's chat Service API for sending a message to a chatflow: blocking or streamed (written frame by frame from
+ * the POST itself; the turn goes on and is kept whether or not the client stays), its stop, and /meta.
+ */
+public final class ChatRoutes implements RouteGroup {
+
+    private final SendChatMessageUseCase send;
+    private final StopChatMessageUseCase stop;
+    private final Duration pingInterval;
+
+    public ChatRoutes(SendChatMessageUseCase send, StopChatMessageUseCase stop, Duration pingInterval) {
+        this.send = send;
+        this.stop = stop;
+        this.pingInterval = pingInterval;
+    }
+
+    @Override
+    public void addTo(RoutesConfig routes) {
+        routes.post("/v1/chat-messages", this::send, Access.RUN);
+        routes.post("/v1/chat-messages/{task_id}/stop", this::stop, Access.STOP);
+        routes.get("/v1/meta", ctx -> ServiceApiBodies.json(ctx, 200, new Meta(Map.of())), Access.DESCRIBE);
+    }
+
+    private void send(Context ctx) {
+        Map<String, Object> body = JsonRequestBodies.object(ctx);
+        SendChatMessageCommand command = command(appId(ctx), body);
+        if ("streaming".equals(body.get("response_mode"))) {
+            RunEventStream.write(ctx, pingInterval, observer -> {
+                ChatUnderWay turn = send.send(command, observer);
+                return new RunEventStream.Started<>(turn.taskId(), turn.done(), new ChatWire(turn));
+            });
+            return;
+        }
+        ChatUnderWay turn = send.send(command, RunObserver.NONE);
+        ChatReply reply = turn.await();
+        if (reply.run().status() == RunStatus.FAILED) {
+            throw new ApiException(ApiError.INVALID_PARAM, ChatWire.runFailed(reply.run()));
+        }
+        ServiceApiBodies.json(ctx, 200, ChatWire.blocking(turn, reply));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static SendChatMessageCommand command(String appId, Map<String, Object> body) {
+        Object inputs = body.get("inputs");
+        if (inputs != null && !(inputs instanceof Map<?, ?>)) {
+            throw new ApiException(ApiError.INVALID_PARAM, "inputs must be an object");
+        }
+        Object files = body.get("files");
+        if (files != null && !(files instanceof List<?>)) {
+            throw new ApiException(ApiError.INVALID_PARAM, "files must be a list");
+        }
+        Object query = body.get("query");
+        if (query != null && !(query instanceof String)) {
+            throw new ApiException(ApiError.INVALID_PARAM, "query must be a string");
+        }
+        Object conversation = body.get("conversation_id");
+        if (conversation != null && !(conversation instanceof String)) {
+            throw new ApiException(ApiError.INVALID_PARAM, "conversation_id must be a valid UUID");
+        }
+        Object workflowId = body.get("workflow_id");
+        return new SendChatMessageCommand(appId, workflowId instanceof String id && !id.isBlank() ? id : null,
+                JsonRequestBodies.user(body), (String) query, (Map<String, Object>) inputs,
+                files == null ? List.of() : List.copyOf((List<?>) files), (String) conversation,
+                !Boolean.FALSE.equals(body.get("auto_generate_name")));
+    }
+
+    private void stop(Context ctx) {
+        stop.stop(appId(ctx), ctx.pathParam("task_id"), JsonRequestBodies.user(JsonRequestBodies.object(ctx)));
+        ServiceApiBodies.json(ctx, 200, new Result("success"));
+    }
+
+    /** Dify's answer to an action: {@code {"result": "success"}}. */
+    record Result(String result) {
+    }
+
+    /** Dify's /meta: the icons of the tools the app uses, which Hexaflow does not serve. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record Meta(Map<String, Object> toolIcons) {
+    }
+}

@@ -298,6 +298,9 @@
       field.error.id = id + '-error';
       field.error.hidden = true;
       control.setAttribute('aria-describedby', field.error.id);
+      control.addEventListener('input', () => {
+        if (!state.conversationId && !state.turn) showWelcome(true);
+      });
       wrapper.append(label, control, field.error);
       container.appendChild(wrapper);
       state.fields.push(field);
@@ -527,7 +530,12 @@
     const starters = state.parameters.suggested_questions || [];
     $('welcome').hidden = !shown || (!opening && starters.length === 0);
     if (!shown) return;
-    window.HexaflowMarkdown.render(opening || '', $('opening'));
+    // As Dify's web app does, {{name}} in the opening statement shows the start form's value once it has one.
+    const filled = (opening || '').replace(/\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g, (whole, name) => {
+      const field = state.fields.find((f) => f.variable === name);
+      return field && field.type !== 'checkbox' && field.control.value ? field.control.value : whole;
+    });
+    window.HexaflowMarkdown.render(filled, $('opening'));
     $('opening').hidden = !opening;
     suggestionList($('starters'), starters);
   }

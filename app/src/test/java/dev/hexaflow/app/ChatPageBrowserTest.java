@@ -32,7 +32,8 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * The page of a chatflow in a real headless Chromium (Debian's, with its chromedriver), against a real server and
  * the chat API: the opening statement and its questions, answers streamed and shown as markdown with nothing in
  * them run, stop, the browser's conversations (reopened, renamed, deleted), like and dislike, questions suggested
- * after an answer, a file sent with a message, a failed answer in words, and a phone-sized window. Screenshots
+ * after an answer, a file sent with a message, the start form of a new conversation, a failed answer in words,
+ * and a phone-sized window. Screenshots
  * of each state are kept under {@code target/screenshots/}. Skipped where Chromium is not installed.
  */
 class ChatPageBrowserTest {
@@ -288,11 +289,27 @@ class ChatPageBrowserTest {
         assertThat(browser.findElements(By.cssSelector(".message.user .message-files li")))
                 .extracting(WebElement::getText).containsExactly("minutes.txt");
         assertThat(browser.findElements(By.cssSelector("#attachments .file"))).isEmpty();
-        ServiceApi key = server.api(app.get("api_key").asText());
-        String conversation = TestServer.json(key.get("/v1/conversations?user=" + user())).at("/data/0/id").asText();
-        JsonNode history = TestServer.json(key.get("/v1/messages?user=" + user() + "&conversation_id="
-                + conversation));
-        assertThat(history.at("/data/0/message_files")).as("the message's files").hasSize(1);
+        assertThat(browser.findElement(By.cssSelector(".message.assistant .message-body")).getText())
+                .as("the chatflow's sys.files, as the answer shows them").matches("(?s).*Files: \\[?minutes\\.txt.*");
+    }
+
+    @Test
+    void theStartFormIsAskedOnceWhenAConversationStartsAndFillsTheOpeningStatement() {
+        JsonNode app = server.importApp("chatflow.yml");
+        open(app.get("site_code").asText());
+        assertThat(byId("inputs-panel").isDisplayed()).isTrue();
+        assertThat(byId("opening").getText()).isEqualTo("Hello {{name}}, ask me anything.");
+
+        byId("field-0").sendKeys("Ada");
+        assertThat(byId("opening").getText()).isEqualTo("Hello Ada, ask me anything.");
+        byId("message-input").sendKeys("Hi", Keys.ENTER);
+        answers(1);
+
+        assertThat(byId("inputs-panel").isDisplayed()).as("a conversation keeps its inputs").isFalse();
+        JsonNode conversations = TestServer.json(server.api(app.get("api_key").asText())
+                .get("/v1/conversations?user=" + user()));
+        assertThat(conversations.at("/data/0/inputs/name").asText()).isEqualTo("Ada");
+        HeadlessChromium.screenshot(browser, "chat-11-inputs");
     }
 
     @Test

@@ -1,28 +1,16 @@
-// The chat page of a chatflow. Like the workflow page it uses the app's /v1 API as any client does, with a
-// short-lived token asked of this server (POST /apps/{code}/token) and renewed when refused, and the browser's
-// own user id kept in local storage: the conversations listed are this browser's. An answer streams as Dify's
-// `message` frames and is rendered as markdown by markdown.js, as text and never as markup.
+// The chat page of a chatflow. Like the workflow page it talks to the app's /v1 API through client.js, and the
+// conversations it lists are this browser's (its user id). An answer streams as Dify's `message` frames and is
+// rendered as markdown by markdown.js, as text and never as markup.
 (function () {
   'use strict';
 
   const code = document.body.dataset.siteCode;
   const $ = (id) => document.getElementById(id);
-  const USER_KEY = 'hexaflow.user';
-  const OFFLINE = 'The server cannot be reached. Check your connection and try again.';
-  const KINDS = {
-    image: ['jpg', 'jpeg', 'png', 'webp', 'gif', 'svg'],
-    video: ['mp4', 'mov', 'mpeg', 'webm'],
-    audio: ['mp3', 'm4a', 'wav', 'amr', 'mpga'],
-    document: ['txt', 'markdown', 'md', 'mdx', 'pdf', 'html', 'htm', 'xlsx', 'xls', 'docx', 'csv', 'vtt',
-      'properties', 'doc', 'eml', 'msg', 'pptx', 'xml', 'epub', 'ppt', 'json'],
-  };
-  const KIND_WORDS = { image: 'images', video: 'videos', audio: 'audio files', document: 'documents',
-    custom: 'other files' };
+  const page = window.HexaflowPage;
+  const { OFFLINE, KINDS, KIND_WORDS, PageError, readJson } = page;
 
   const state = {
-    token: null,
-    tokenEnds: 0,
-    user: userId(),
+    user: page.userId(),
     parameters: {},
     fields: [],
     upload: null,
@@ -30,85 +18,6 @@
     conversationId: null,
     turn: null,
   };
-
-  class PageError extends Error {}
-
-  // ---- the user and the token (as on the workflow page)
-
-  function randomHex(bytes) {
-    const values = new Uint8Array(bytes);
-    window.crypto.getRandomValues(values);
-    return Array.from(values, (b) => b.toString(16).padStart(2, '0')).join('');
-  }
-
-  function userId() {
-    try {
-      let id = window.localStorage.getItem(USER_KEY);
-      if (!id) {
-        id = 'web-' + randomHex(16);
-        window.localStorage.setItem(USER_KEY, id);
-      }
-      return id;
-    } catch (e) {
-      return 'web-' + randomHex(16); // Storage is blocked: one id for this visit.
-    }
-  }
-
-  async function token(renew) {
-    if (!renew && state.token && Date.now() / 1000 < state.tokenEnds - 30) {
-      return state.token;
-    }
-    let response;
-    try {
-      response = await fetch('/apps/' + encodeURIComponent(code) + '/token', { method: 'POST' });
-    } catch (e) {
-      throw new PageError(OFFLINE);
-    }
-    const body = await readJson(response);
-    if (!response.ok) {
-      throw new PageError(inWords(response.status, body));
-    }
-    state.token = body.access_token;
-    state.tokenEnds = body.expires_at;
-    return state.token;
-  }
-
-  /** A request to the app's /v1 API; a refused token is renewed once and the request sent again. */
-  async function api(path, options, renewed) {
-    const bearer = await token(Boolean(renewed));
-    const headers = Object.assign({}, options && options.headers, { Authorization: 'Bearer ' + bearer });
-    let response;
-    try {
-      response = await fetch('/v1' + path, Object.assign({}, options, { headers }));
-    } catch (e) {
-      throw new PageError(OFFLINE);
-    }
-    if (response.status === 401 && !renewed) {
-      return api(path, options, true);
-    }
-    return response;
-  }
-
-  function postJson(path, body, method) {
-    return api(path, { method: method || 'POST', headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(body) });
-  }
-
-  async function readJson(response) {
-    try {
-      return await response.json();
-    } catch (e) {
-      return null;
-    }
-  }
-
-  async function expectOk(response) {
-    const body = await readJson(response);
-    if (!response.ok) {
-      throw new PageError(inWords(response.status, body));
-    }
-    return body;
-  }
 
   function searchOf(params) {
     return '?' + Object.keys(params).map((k) => encodeURIComponent(k) + '=' + encodeURIComponent(params[k]))
@@ -133,42 +42,11 @@
   }
 
   function inWords(status, body) {
-    const errorCode = body && body.code;
-    const message = body && typeof body.message === 'string' ? body.message : '';
-    switch (errorCode) {
-      case 'invalid_param':
-        return inputWords(message);
-      case 'file_too_large':
-        return 'This file is too large to upload here.';
-      case 'unsupported_file_type':
-        return 'Files of this kind cannot be used here.';
-      case 'too_many_requests':
-      case 'rate_limit_error':
-        return 'Too many answers are being written right now. Please try again in a moment.';
-      case 'app_unavailable':
-        return 'This app is not ready to chat. Please tell the person who runs it.';
-      case 'provider_not_initialize':
-        return 'This app needs a model that is not set up on the server. Please tell the person who runs it.';
-      case 'completion_request_error':
-        return 'The model could not answer: ' + (message || 'no reason was given') + '.';
-      case 'conversation_completed':
-        return 'This conversation has ended. Please start a new one.';
-      case 'not_chat_app':
-        return 'This app is not a chat. Reload the page.';
-      case 'not_found':
-        if (/^Conversation Not Exists/.test(message)) return 'This conversation is not here any more.';
-        if (/^Message Not Exists/.test(message)) return 'This message is not here any more.';
-        return 'This page is not available any more: its address may be wrong, or it was turned off.';
-      case 'forbidden':
-      case 'unauthorized':
-        return message || 'This page may not do that.';
-      default:
-        break;
-    }
-    if (status === 413) return 'This file is too large to upload here.';
-    if (status >= 500) return 'Something went wrong on the server. Please try again in a moment.';
-    return message || 'The request was refused (HTTP ' + status + ').';
+    return page.errorWords(status, body, inputWords);
   }
+
+  const client = page.connect(code, inWords);
+  const { api, postJson, expectOk } = client;
 
   function notice(words) {
     $('notice').textContent = words;
@@ -203,7 +81,7 @@
         api('/parameters').then(expectOk),
       ]);
       state.parameters = parameters || {};
-      showSite(site);
+      page.showSite(site, '💬');
       buildInputs(state.parameters.user_input_form || []);
       setUpUploads(state.parameters.file_upload);
       newConversation();
@@ -212,41 +90,6 @@
     } catch (e) {
       notice(e instanceof PageError ? e.message : OFFLINE);
     }
-  }
-
-  function showSite(site) {
-    if (site.title) {
-      $('app-title').textContent = site.title;
-      document.title = site.title;
-    }
-    $('app-description').textContent = site.description || '';
-    $('app-description').hidden = !site.description;
-    const icon = $('app-icon');
-    const imageUrl = site.icon_type === 'image' && site.icon_url ? iconUrl(site.icon_url) : null;
-    if (imageUrl) {
-      const img = document.createElement('img');
-      img.src = imageUrl;
-      img.alt = '';
-      icon.replaceChildren(img);
-    } else {
-      icon.textContent = site.icon_type === 'emoji' && site.icon ? site.icon : '💬';
-    }
-    if (site.icon_background && /^#[0-9a-fA-F]{3,8}$/.test(site.icon_background)) {
-      icon.style.background = site.icon_background;
-    }
-    $('disclaimer').textContent = site.custom_disclaimer || '';
-    $('disclaimer').hidden = !site.custom_disclaimer;
-    $('copyright').textContent = site.copyright ? '© ' + site.copyright : '';
-    $('copyright').hidden = !site.copyright;
-    const policy = site.privacy_policy ? window.HexaflowMarkdown.safeUrl(site.privacy_policy) : null;
-    if (policy) $('privacy').href = policy;
-    $('privacy').hidden = !policy;
-  }
-
-  function iconUrl(address) {
-    if (/^data:image\/[a-z0-9.+-]+[;,]/i.test(address)) return address;
-    const url = window.HexaflowMarkdown.safeUrl(address);
-    return url && (url.startsWith('https:') || url.startsWith(window.location.origin + '/')) ? url : null;
   }
 
   // ---- the start form: a chatflow's inputs, given once when a conversation starts
@@ -417,7 +260,7 @@
         return;
       }
       entry.kind = check.kind;
-      uploadFile(file).then((id) => {
+      client.upload(file, state.user).then((id) => {
         entry.id = id;
         markFile(entry, 'uploaded', 'Uploaded');
       }, (e) => markFile(entry, 'failed', e instanceof PageError ? e.message : OFFLINE));
@@ -429,14 +272,6 @@
     entry.state = status;
     entry.row.className = 'file ' + status;
     entry.status.textContent = words;
-  }
-
-  async function uploadFile(file) {
-    const form = new FormData();
-    form.append('file', file, file.name);
-    form.append('user', state.user);
-    const body = await expectOk(await api('/files/upload', { method: 'POST', body: form }));
-    return body.id;
   }
 
   function clearAttachments() {
@@ -613,7 +448,7 @@
         status('');
         return;
       }
-      await readStream(response, turn);
+      await page.readStream(response, (event) => onEvent(event, turn));
       finishTurn(turn, starting);
     } catch (e) {
       turn.failed = e instanceof PageError ? e.message : OFFLINE;
@@ -668,43 +503,6 @@
     } catch (e) {
       $('suggested').hidden = true;
     }
-  }
-
-  /** Reads server-sent events from the answer's body: frames end with a blank line; data lines carry JSON. */
-  async function readStream(response, turn) {
-    const reader = response.body.getReader();
-    const decoder = new TextDecoder();
-    let buffer = '';
-    for (;;) {
-      let chunk;
-      try {
-        chunk = await reader.read();
-      } catch (e) {
-        return;
-      }
-      if (chunk.done) break;
-      buffer += decoder.decode(chunk.value, { stream: true });
-      let end;
-      while ((end = buffer.search(/\r?\n\r?\n/)) >= 0) {
-        const frame = buffer.slice(0, end);
-        buffer = buffer.slice(end).replace(/^\r?\n\r?\n/, '');
-        onFrame(frame, turn);
-      }
-    }
-    if (buffer.trim()) onFrame(buffer, turn);
-  }
-
-  function onFrame(frame, turn) {
-    const data = frame.split(/\r?\n/).filter((line) => line.startsWith('data:'))
-      .map((line) => line.slice(5).replace(/^ /, '')).join('\n');
-    if (!data) return; // a ping
-    let event;
-    try {
-      event = JSON.parse(data);
-    } catch (e) {
-      return;
-    }
-    onEvent(event, turn);
   }
 
   function onEvent(event, turn) {

@@ -90,7 +90,7 @@ class WebAppHttpTest {
             files.add(links.group());
         }
 
-        assertThat(files).hasSize(4);
+        assertThat(files).hasSize(5);
         for (String file : files) {
             HttpResponse<String> served = server.get(file);
             assertThat(served.statusCode()).as(file).isEqualTo(200);

@@ -21,8 +21,9 @@ final class WebAssets {
     }
 
     private static final Map<String, String> FILES = Map.of("app.js", "text/javascript; charset=utf-8",
-            "chat.js", "text/javascript; charset=utf-8", "markdown.js", "text/javascript; charset=utf-8",
-            "app.css", "text/css; charset=utf-8", "icon.svg", "image/svg+xml");
+            "chat.js", "text/javascript; charset=utf-8", "client.js", "text/javascript; charset=utf-8",
+            "markdown.js", "text/javascript; charset=utf-8", "app.css", "text/css; charset=utf-8",
+            "icon.svg", "image/svg+xml");
 
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{([a-z]+)}}");
 

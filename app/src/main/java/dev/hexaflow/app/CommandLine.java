@@ -41,6 +41,13 @@ final class CommandLine {
                                            the server-sent events. Exit 0 when the run succeeded, 1 when
                                            it did not, 2 for a bad file or bad inputs. With --tools
                                            BINDINGS.yml, its tools run on the MCP servers the file binds.
+                                           A chatflow runs one turn with --query TEXT (empty without it):
+                                           its answer printed as it streams, then the result JSON.
+              chat FILE.yml                Chat with a chatflow DSL file in the terminal, with no server:
+                                           each line a turn, the answer streamed, the conversation (memory,
+                                           conversation variables) kept until the chat ends; the opening
+                                           statement first. /new starts a new conversation, /quit or the
+                                           end of input ends the chat.
               tools list                   List the MCP servers (secrets by name only) and tool bindings.
               tools server NAME URL        Register an MCP server reached over Streamable HTTP at URL,
                                            with --header NAME=VALUE for each header it needs;
@@ -67,10 +74,11 @@ final class CommandLine {
               --port N        Port to listen on; 0 picks a free one.  [HEXAFLOW_PORT, default 8080]
               --host H        Address to listen on; 0.0.0.0 for all.   [HEXAFLOW_HOST, default 127.0.0.1]
               --data-dir D    Where the database and files are kept.   [HEXAFLOW_DATA_DIR, default ./data]
-              --inputs JSON   run: the inputs, as a JSON object.          [default {}]
-              --user U        run: the end user (sys.user_id).            [default cli]
+              --inputs JSON   run, chat: the inputs, as a JSON object.    [default {}]
+              --user U        run, chat: the end user (sys.user_id).      [default cli]
+              --query TEXT    run: a chatflow's query (sys.query).        [default empty]
               --stream        run: print the events as the server streams them.
-              --tools FILE    run: the MCP servers and tool bindings of this run (YAML).
+              --tools FILE    run, chat: the MCP servers and tool bindings of the run (YAML).
               --url URL       backup, apps export: the running server.   [e.g. http://127.0.0.1:8080]
               --token T       backup, apps export: the admin token.      [HEXAFLOW_ADMIN_TOKEN]
               --workflow-id ID  apps export: an older published version.
@@ -80,7 +88,8 @@ final class CommandLine {
               HEXAFLOW_ADMIN_TOKEN   The admin API's bearer token (16 characters or more). When unset, one
                                      is made on the first start, kept in DATA_DIR/admin-token (readable by
                                      its owner only) and printed once.
-              HEXAFLOW_LLM_BASE_URL  An OpenAI-compatible endpoint for model nodes (…/v1).
+              HEXAFLOW_LLM_BASE_URL  An OpenAI-compatible endpoint for model nodes (…/v1); run and chat
+                                     use it too.
               HEXAFLOW_LLM_API_KEY   Its key, sent as a bearer token.
               HEXAFLOW_LLM_MODELS    Model names by provider: openai=gpt-4o-mini,*=my-model.
               HEXAFLOW_TTS_MODEL     The speech model for apps with text to speech on.   [default tts-1]
@@ -125,8 +134,13 @@ final class CommandLine {
         record ImportCampusData(Configuration config, String dataSet, Path file) implements Command {
         }
 
-        record RunWorkflow(Path file, String inputs, String user, boolean stream, Optional<Path> tools)
-                implements Command {
+        /** One run of a DSL file; for a chatflow, one turn with {@code query}. */
+        record RunWorkflow(Path file, String inputs, String user, boolean stream, Optional<Path> tools,
+                Optional<String> query) implements Command {
+        }
+
+        /** A chat in the terminal with a chatflow, each line of standard input a turn. */
+        record Chat(Path file, String inputs, String user, Optional<Path> tools) implements Command {
         }
 
         record ListTools(Configuration config) implements Command {
@@ -221,8 +235,12 @@ final class CommandLine {
         if (!words.isEmpty() && words.get(0).equals("run")) {
             return runCommand(words, flags, stream);
         }
+        if (!words.isEmpty() && words.get(0).equals("chat") && !stream) {
+            return chatCommand(words, flags);
+        }
         if (stream) {
-            throw new UsageException("--stream goes with the run command");
+            throw new UsageException("--stream goes with the run command"
+                    + (!words.isEmpty() && words.get(0).equals("chat") ? "; chat always streams" : ""));
         }
         config = Configuration.fromEnvironment(environment);
         Map<String, String> remote = new java.util.HashMap<>();
@@ -241,7 +259,7 @@ final class CommandLine {
                     toolFlags.add(flag);
                     yield config;
                 }
-                default -> throw new UsageException(flag[0] + " goes with the run command");
+                default -> throw new UsageException(flag[0] + " goes with the run and chat commands");
             };
         }
         if (!words.isEmpty() && words.get(0).equals("backup")) {
@@ -297,7 +315,7 @@ final class CommandLine {
     }
 
     private static boolean isFlag(String name) {
-        return List.of("--port", "--host", "--data-dir", "--inputs", "--user", "--url", "--token", "--workflow-id",
+        return List.of("--port", "--host", "--data-dir", "--inputs", "--user", "--query", "--url", "--token", "--workflow-id",
                 "--tools", "--header", "--env", "--command", "--mcp", "--openapi", "--app", "--api-key",
                 "--api-key-header", "--api-key-prefix", "--api-key-query").contains(name);
     }
@@ -305,23 +323,47 @@ final class CommandLine {
     private static Command runCommand(List<String> words, List<String[]> flags, boolean stream) {
         if (words.size() != 2) {
             throw new UsageException("run takes one DSL file: hexaflow run FILE.yml [--inputs JSON] [--user U] "
-                    + "[--stream] [--tools BINDINGS.yml]");
+                    + "[--query TEXT] [--stream] [--tools BINDINGS.yml]");
         }
-        String inputs = "{}";
-        String user = "cli";
-        Optional<Path> tools = Optional.empty();
-        for (String[] flag : flags) {
-            switch (flag[0]) {
-                case "--tools" -> tools = Optional.of(Path.of(flag[1]));
-                case "--inputs" -> inputs = flag[1];
-                case "--user" -> user = flag[1];
-                default -> throw new UsageException(flag[0] + " does not go with the run command");
+        RunFlags run = RunFlags.read(flags, "run");
+        return new Command.RunWorkflow(Path.of(words.get(1)), run.inputs(), run.user(), stream, run.tools(),
+                run.query());
+    }
+
+    private static Command chatCommand(List<String> words, List<String[]> flags) {
+        if (words.size() != 2) {
+            throw new UsageException("chat takes one chatflow DSL file: hexaflow chat FILE.yml [--inputs JSON] "
+                    + "[--user U] [--tools BINDINGS.yml]");
+        }
+        RunFlags chat = RunFlags.read(flags, "chat");
+        if (chat.query().isPresent()) {
+            throw new UsageException("--query does not go with the chat command: each line typed is a query");
+        }
+        return new Command.Chat(Path.of(words.get(1)), chat.inputs(), chat.user(), chat.tools());
+    }
+
+    /** The flags that {@code run} and {@code chat} share. */
+    private record RunFlags(String inputs, String user, Optional<Path> tools, Optional<String> query) {
+
+        static RunFlags read(List<String[]> flags, String command) {
+            String inputs = "{}";
+            String user = "cli";
+            Optional<Path> tools = Optional.empty();
+            Optional<String> query = Optional.empty();
+            for (String[] flag : flags) {
+                switch (flag[0]) {
+                    case "--tools" -> tools = Optional.of(Path.of(flag[1]));
+                    case "--inputs" -> inputs = flag[1];
+                    case "--user" -> user = flag[1];
+                    case "--query" -> query = Optional.of(flag[1]);
+                    default -> throw new UsageException(flag[0] + " does not go with the " + command + " command");
+                }
             }
+            if (user.isBlank()) {
+                throw new UsageException("--user must not be empty");
+            }
+            return new RunFlags(inputs, user, tools, query);
         }
-        if (user.isBlank()) {
-            throw new UsageException("--user must not be empty");
-        }
-        return new Command.RunWorkflow(Path.of(words.get(1)), inputs, user, stream, tools);
     }
 
     private static Command command(List<String> words, Configuration config) {

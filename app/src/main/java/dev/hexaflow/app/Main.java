@@ -8,6 +8,7 @@ import dev.hexaflow.domain.campus.FeedMethod;
 import dev.hexaflow.domain.campus.InvalidCampusDataException;
 import dev.hexaflow.engine.InvalidEngineConfigurationException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.time.Clock;
@@ -26,7 +27,7 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        int exit = run(args, System.getenv(), System.out, System.err);
+        int exit = run(args, System.getenv(), System.in, System.console() != null, System.out, System.err);
         if (exit != OK || !serving) {
             System.exit(exit);
         }
@@ -34,8 +35,18 @@ public final class Main {
 
     private static volatile boolean serving;
 
-    /** Carries out the command; a server started by {@code serve} keeps running after this returns. */
+    /** Carries out a command that reads no standard input. */
     static int run(String[] args, Map<String, String> environment, PrintStream out, PrintStream err) {
+        return run(args, environment, InputStream.nullInputStream(), false, out, err);
+    }
+
+    /**
+     * Carries out the command; a server started by {@code serve} keeps running after this returns.
+     *
+     * @param terminal whether standard input and output are a terminal (a chat then prompts for each line)
+     */
+    static int run(String[] args, Map<String, String> environment, InputStream in, boolean terminal,
+            PrintStream out, PrintStream err) {
         CommandLine.Command command;
         try {
             command = CommandLine.parse(Arrays.asList(args), environment);
@@ -46,6 +57,9 @@ public final class Main {
         try {
             if (command instanceof CommandLine.Command.RunWorkflow run) {
                 return WorkflowRunCommand.execute(run, environment, out, err);
+            }
+            if (command instanceof CommandLine.Command.Chat chat) {
+                return ChatCommand.execute(chat, environment, in, terminal, out, err);
             }
             return execute(command, out, err);
         } catch (UsageException | InvalidEngineConfigurationException e) {

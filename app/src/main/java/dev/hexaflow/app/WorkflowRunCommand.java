@@ -1,82 +1,38 @@
 package dev.hexaflow.app;
 
-import dev.hexaflow.engine.Engines;
-import dev.hexaflow.engine.EngineConfiguration;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.hexaflow.adapters.dsl.YamlWorkflowDslReader;
 import dev.hexaflow.adapters.http.workflow.DifyWire;
-import dev.hexaflow.adapters.persistence.memory.InMemoryToolRegistryRepository;
-import dev.hexaflow.application.tool.service.McpToolAddresses;
-import dev.hexaflow.application.tool.service.BoundTools;
-import dev.hexaflow.adapters.nodes.net.OutboundExchange;
-import dev.hexaflow.adapters.nodes.tool.openapi.JacksonOpenApiToolRunner;
-import dev.hexaflow.domain.tool.ToolBinding;
+import dev.hexaflow.application.workflow.engine.ChatTurn;
 import dev.hexaflow.application.workflow.engine.InputFiles;
 import dev.hexaflow.application.workflow.engine.InvalidInputsException;
 import dev.hexaflow.application.workflow.engine.NodeUnavailableException;
-import dev.hexaflow.application.workflow.engine.PreparedWorkflow;
 import dev.hexaflow.application.workflow.engine.RunHandle;
 import dev.hexaflow.application.workflow.engine.RunListener;
 import dev.hexaflow.application.workflow.engine.RunRequest;
-import dev.hexaflow.application.workflow.engine.WorkflowEngine;
 import dev.hexaflow.domain.workflow.InvalidWorkflowException;
-import dev.hexaflow.domain.workflow.RunStatus;
-import dev.hexaflow.domain.workflow.Workflow;
-import dev.hexaflow.domain.workflow.WorkflowRun;
 import dev.hexaflow.domain.workflow.RunEvent;
+import dev.hexaflow.domain.workflow.RunStatus;
+import dev.hexaflow.domain.workflow.WorkflowRun;
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
 /**
  * {@code hexaflow run FILE.yml}: one run of a DSL file, with no server and no database. Standard output carries
- * only the result (or the stream's frames); every message goes to standard error.
+ * only the result (or the stream's frames); every message goes to standard error. A chatflow runs one turn of a
+ * new conversation, its query given by {@code --query}: without {@code --stream} its answer is printed as it
+ * streams, on lines of its own, before the result JSON on the last line.
  */
 final class WorkflowRunCommand {
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private WorkflowRunCommand() {
     }
 
     static int execute(CommandLine.Command.RunWorkflow command, Map<String, String> environment, PrintStream out,
             PrintStream err) {
-        List<AutoCloseable> owned = new ArrayList<>();
+        LocalWorkflow local;
         try {
-            return run(command, out, err, environment, owned);
-        } finally {
-            for (AutoCloseable part : owned) {
-                try {
-                    part.close();
-                } catch (Exception e) {
-                    err.println("hexaflow: a part of the engine did not close: " + e);
-                }
-            }
-        }
-    }
-
-    private static int run(CommandLine.Command.RunWorkflow command, PrintStream out, PrintStream err,
-            Map<String, String> environment, List<AutoCloseable> owned) {
-        Workflow workflow;
-        WorkflowEngine engine;
-        PreparedWorkflow prepared;
-        try {
-            workflow = new YamlWorkflowDslReader().read(Files.readAllBytes(command.file()));
-            InMemoryToolRegistryRepository tools = new InMemoryToolRegistryRepository();
-            EngineConfiguration engineConfig = EngineConfiguration.fromEnvironment(environment);
-            BoundTools bound = new BoundTools(tools);
-            JacksonOpenApiToolRunner openApi = new JacksonOpenApiToolRunner(
-                    ref -> bound.target(ref, ToolBinding.OpenApiOperation.class),
-                    new OutboundExchange(engineConfig::outbound), engineConfig.toolTimeout());
-            command.tools().ifPresent(file -> ToolBindingsFile.load(file, tools, openApi));
-            engine = Engines.standard(engineConfig, null, engineConfig::outbound, new McpToolAddresses(tools)::find,
-                    owned::add, services -> BoundToolRunners.first(services, openApi));
-            prepared = engine.prepare(workflow);
+            local = LocalWorkflow.open(command.file(), command.tools(), environment, err);
         } catch (IOException e) {
             err.println("hexaflow: cannot read " + command.file() + ": " + e.getMessage());
             return Main.USAGE;
@@ -84,34 +40,55 @@ final class WorkflowRunCommand {
             err.println("hexaflow: " + command.file() + ": " + e.getMessage());
             return Main.USAGE;
         }
+        try (local) {
+            return run(command, local, out, err);
+        }
+    }
+
+    private static int run(CommandLine.Command.RunWorkflow command, LocalWorkflow local, PrintStream out,
+            PrintStream err) {
+        boolean chat = local.workflow.isChat();
+        if (command.query().isPresent() && !chat) {
+            err.println("hexaflow: --query goes with a chatflow (mode advanced-chat); " + command.file()
+                    + " is a workflow app: give its inputs with --inputs (see hexaflow --help)");
+            return Main.USAGE;
+        }
         Map<String, Object> inputs;
         try {
-            Object parsed = JSON.readValue(command.inputs(), Object.class);
-            if (!(parsed instanceof Map<?, ?>)) {
-                throw new IllegalArgumentException("not an object");
-            }
-            @SuppressWarnings("unchecked")
-            Map<String, Object> map = (Map<String, Object>) parsed;
-            inputs = map;
-        } catch (JsonProcessingException | IllegalArgumentException e) {
-            err.println("hexaflow: --inputs must be a JSON object, such as '{\"query\": \"hello\"}'");
+            inputs = LocalWorkflow.inputs(command.inputs());
+        } catch (UsageException e) {
+            err.println("hexaflow: " + e.getMessage());
             return Main.USAGE;
+        }
+        if (chat && command.query().isEmpty()) {
+            // Dify's chat API takes an empty query too; a chatflow that only reads its inputs needs none.
+            err.println("hexaflow: " + command.file() + " is a chatflow; it runs with an empty query "
+                    + "(give one with --query TEXT, or chat with it: hexaflow chat FILE.yml)");
         }
         String runId = UUID.randomUUID().toString();
         String taskId = UUID.randomUUID().toString();
-        RunListener listener = command.stream()
-                ? event -> {
-                    if (!(event instanceof RunEvent.ConversationVariables)) {
-                        out.print(DifyWire.frame(DifyWire.event(event, runId, taskId)));
-                        out.flush();
-                    }
+        AnswerPrinter answer = new AnswerPrinter(out);
+        RunListener listener;
+        if (command.stream()) {
+            listener = event -> {
+                if (!(event instanceof RunEvent.ConversationVariables)) {
+                    out.print(DifyWire.frame(DifyWire.event(event, runId, taskId)));
+                    out.flush();
                 }
-                : RunListener.NONE;
+            };
+        } else {
+            listener = chat ? answer : RunListener.NONE;
+        }
         RunHandle handle;
         try {
-            Map<String, Object> files = InputFiles.resolve(prepared.inputForm(), inputs, command.user(), InputFiles.Uploads.NONE);
-            handle = engine.start(prepared, RunRequest.of(workflow, command.user(), files).withIds(runId, taskId),
-                    listener);
+            Map<String, Object> files = InputFiles.resolve(local.prepared.inputForm(), inputs, command.user(),
+                    InputFiles.Uploads.NONE);
+            RunRequest request = RunRequest.of(local.workflow, command.user(), files).withIds(runId, taskId);
+            if (chat) {
+                request = request.withChat(ChatTurn.first(command.query().orElse(""),
+                        UUID.randomUUID().toString()));
+            }
+            handle = local.engine.start(local.prepared, request, listener);
         } catch (InvalidInputsException e) {
             err.println("hexaflow: inputs: " + e.getMessage());
             return Main.USAGE;
@@ -121,6 +98,7 @@ final class WorkflowRunCommand {
         }
         WorkflowRun run = handle.await();
         if (!command.stream()) {
+            answer.endLine();
             out.println(DifyWire.json(DifyWire.completion(run, taskId)));
         }
         out.flush();

@@ -210,6 +210,20 @@ class ChatApiHttpTest {
         assertThat(kept.get("error").asText()).contains("the model is down");
     }
 
+    @Test
+    void aTurnsRunIsListedInTheAppsWorkflowLogs() throws IOException {
+        HttpResponse<InputStream> response = chat.postStreaming("/v1/chat-messages", message("log me", null, "ole",
+                "streaming"));
+        String runId = frames(new String(response.body().readAllBytes(), StandardCharsets.UTF_8)).get(0)
+                .get("workflow_run_id").asText();
+
+        JsonNode logs = json(chat.get("/v1/workflows/logs?limit=100"));
+
+        List<String> listed = new ArrayList<>();
+        logs.get("data").forEach(log -> listed.add(log.get("workflow_run").get("id").asText()));
+        assertThat(listed).contains(runId);
+    }
+
     // ---- the conversation store
 
     @Test

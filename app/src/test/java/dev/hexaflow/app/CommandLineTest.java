@@ -64,4 +64,26 @@ class CommandLineTest {
         assertThatThrownBy(() -> CommandLine.parse(List.of(), Map.of("HEXAFLOW_ADMIN_TOKEN", "short")))
                 .hasMessageContaining("at least 16 characters");
     }
+
+    @Test
+    void runTakesAQueryAndChatTakesTheRunFlagsButNotAQuery() {
+        assertThat(parse("run", "c.yml", "--query", "hi there", "--user", "ada")).isEqualTo(
+                new Command.RunWorkflow(Path.of("c.yml"), "{}", "ada", false, Optional.empty(),
+                        Optional.of("hi there")));
+        assertThat(parse("chat", "c.yml", "--inputs", "{\"x\": 1}", "--tools", "t.yml")).isEqualTo(
+                new Command.Chat(Path.of("c.yml"), "{\"x\": 1}", "cli", Optional.of(Path.of("t.yml"))));
+        assertThatThrownBy(() -> parse("chat", "c.yml", "--query", "hi"))
+                .hasMessageContaining("--query does not go with the chat command");
+        assertThatThrownBy(() -> parse("chat", "c.yml", "--stream")).hasMessageContaining("chat always streams");
+        assertThatThrownBy(() -> parse("chat")).hasMessageContaining("chat takes one chatflow DSL file");
+        assertThatThrownBy(() -> parse("chat", "c.yml", "--port", "1"))
+                .hasMessage("--port does not go with the chat command");
+        assertThatThrownBy(() -> parse("serve", "--query", "hi"))
+                .hasMessage("--query goes with the run and chat commands");
+    }
+
+    @Test
+    void theHelpListsRunWithAQueryAndChat() {
+        assertThat(CommandLine.HELP).contains("run FILE.yml", "--query TEXT", "chat FILE.yml", "/new", "/quit");
+    }
 }

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hexaflow.adapters.nodes.fakes.FakeModelServer;
 import dev.hexaflow.adapters.nodes.fakes.FakeModelServer.Script;
+import dev.hexaflow.application.workflow.engine.ChatTurn;
+import dev.hexaflow.application.workflow.engine.ChatTurn.PastMessage;
 import dev.hexaflow.application.workflow.engine.RunHandle;
 import dev.hexaflow.application.workflow.engine.RunRequest;
 import dev.hexaflow.application.workflow.engine.WorkflowEngine;
@@ -17,6 +19,7 @@ import dev.hexaflow.domain.workflow.WorkflowRun;
 import dev.hexaflow.engine.EngineConfiguration;
 import dev.hexaflow.engine.Engines;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -242,5 +245,95 @@ class AgentNodeTest {
         assertThat(run.status()).isEqualTo(RunStatus.STOPPED);
         assertThat(MODEL.requests()).hasSize(2);
         assertThat(chunks()).contains("one").doesNotContain(" eight");
+    }
+
+    /**
+     * A chatflow: start → agent (no tools, memory as given, query sys.query) → answer (the agent's text). Dify's
+     * agent node reads {@code memory.window.size} whether the window is enabled or not.
+     */
+    static Workflow chatAgent(String strategy, String memory) {
+        return Dsl.read("""
+                app: {name: chat-agent, mode: advanced-chat}
+                kind: app
+                version: 0.5.0
+                workflow:
+                  graph:
+                    nodes:
+                      - {id: start, data: {type: start, title: Start, variables: []}}
+                      - id: agent
+                        data:
+                          type: agent
+                          title: Agent
+                          agent_strategy_provider_name: langgenius/agent/agent
+                          agent_strategy_name: %s
+                          agent_parameters:
+                            model:
+                              type: constant
+                              value: {provider: langgenius/openai/openai, model: gpt-4o, mode: chat, completion_params: {}}
+                            tools: {type: constant, value: []}
+                            instruction: {type: constant, value: Answer briefly.}
+                            query: {type: mixed, value: '{{#sys.query#}}'}
+                            maximum_iterations: {type: constant, value: 3}
+                          %s
+                      - {id: answer, data: {type: answer, title: Answer, answer: '{{#agent.text#}}'}}
+                    edges:
+                      - {source: start, target: agent}
+                      - {source: agent, target: answer}
+                """.formatted(strategy, memory));
+    }
+
+    private WorkflowRun chat(Workflow workflow, ChatTurn turn) {
+        return ENGINE.run(ENGINE.prepare(workflow), RunRequest.of(workflow, "u", Map.of()).withChat(turn),
+                events::add);
+    }
+
+    private static List<String> sent(int request) {
+        List<String> flat = new ArrayList<>();
+        MODEL.requests().get(request).get("messages").forEach(m -> flat.add(m.get("role").asText() + ": "
+                + m.get("content").asText()));
+        return flat;
+    }
+
+    private static final List<PastMessage> THREE_TURNS = List.of(new PastMessage("one", "1"),
+            new PastMessage("two", "2"), new PastMessage("three", "3"));
+
+    @Test
+    void aFunctionCallingAgentWithMemoryGetsTheLastTurnsOfItsWindowBetweenInstructionAndQuery() {
+        MODEL.answer(Script.text("four", 1, 1));
+
+        WorkflowRun run = chat(chatAgent("function_calling", "memory: {window: {enabled: false, size: 2}}"),
+                new ChatTurn("and now?", "c1", 4, Map.of(), THREE_TURNS));
+
+        assertThat(run.status()).as(run.error()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(run.outputs()).containsEntry("answer", "four");
+        assertThat(sent(0)).containsExactly("system: Answer briefly.", "user: two", "assistant: 2",
+                "user: three", "assistant: 3", "user: and now?");
+    }
+
+    @Test
+    void aReactAgentWithMemoryGetsTheTurnsBetweenItsSystemPromptAndTheQuestion() {
+        MODEL.answer(Script.text("Thought: easy. Action: ```{\"action\": \"Final Answer\", \"action_input\": "
+                + "\"four\"}```", 1, 1));
+
+        WorkflowRun run = chat(chatAgent("ReAct", "memory: {window: {enabled: true, size: 0}}"),
+                new ChatTurn("and now?", "c1", 4, Map.of(), THREE_TURNS));
+
+        assertThat(run.status()).as(run.error()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(run.outputs()).containsEntry("answer", "four");
+        List<String> messages = sent(0);
+        assertThat(messages.get(0)).startsWith("system: ").contains("Answer briefly.");
+        assertThat(messages.subList(1, messages.size())).containsExactly("user: one", "assistant: 1", "user: two",
+                "assistant: 2", "user: three", "assistant: 3", "user: Question: and now?");
+    }
+
+    @Test
+    void anAgentWithoutMemoryInAChatflowGetsNoEarlierTurns() {
+        MODEL.answer(Script.text("alone", 1, 1));
+
+        WorkflowRun run = chat(chatAgent("function_calling", ""), new ChatTurn("and now?", "c1", 4, Map.of(),
+                THREE_TURNS));
+
+        assertThat(run.status()).as(run.error()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(sent(0)).containsExactly("system: Answer briefly.", "user: and now?");
     }
 }

@@ -302,6 +302,27 @@ class ChatflowEngineTest {
                 .hasMessageContaining("refers to [conversation, nothing], no conversation variable");
     }
 
+    @Test
+    void theRealTimeToolBeforeAStaticAnswerGivesTheUtcTimeNowAndTheAnswerStreamsAsOneChunk() throws Exception {
+        java.time.LocalDateTime before = java.time.LocalDateTime.now(java.time.ZoneOffset.UTC).withNano(0);
+
+        WorkflowRun run = run(fixture("chatflow_time_tool_static_output_workflow.yml"),
+                ChatTurn.first("what time is it?", "c1"));
+
+        assertThat(run.status()).as(run.error()).isEqualTo(RunStatus.SUCCEEDED);
+        List<RunEvent.TextChunk> chunks = events.stream().filter(RunEvent.TextChunk.class::isInstance)
+                .map(RunEvent.TextChunk.class::cast).toList();
+        assertThat(chunks).extracting(RunEvent.TextChunk::text).containsExactly("hello, dify!");
+        Map<String, Object> tool = events.stream().filter(RunEvent.NodeFinished.class::isInstance)
+                .map(event -> ((RunEvent.NodeFinished) event).execution())
+                .filter(execution -> execution.nodeId().equals("1754336729904")).findFirst().orElseThrow()
+                .outputs();
+        java.time.LocalDateTime told = java.time.LocalDateTime.parse(String.valueOf(tool.get("text")),
+                java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss"));
+        assertThat(told).isBetween(before, java.time.LocalDateTime.now(java.time.ZoneOffset.UTC));
+        assertThat(tool).containsEntry("files", List.of()).containsEntry("json", List.of(Map.of("data", List.of())));
+    }
+
     private List<String> sentMessages() {
         JsonNode last = MODEL.requests().get(MODEL.requests().size() - 1);
         List<String> flat = new ArrayList<>();

@@ -8,7 +8,6 @@ import dev.hexaflow.adapters.http.RouteGroup;
 import dev.hexaflow.adapters.http.workflow.ServiceApiAuthentication.Access;
 import dev.hexaflow.application.app.port.in.ApiError;
 import dev.hexaflow.application.app.port.in.ApiException;
-import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunObserver;
 import dev.hexaflow.application.chat.port.in.DeleteConversationUseCase;
 import dev.hexaflow.application.chat.port.in.DeleteConversationUseCase.DeleteConversationCommand;
 import dev.hexaflow.application.chat.port.in.GiveFeedbackUseCase;
@@ -26,18 +25,12 @@ import dev.hexaflow.application.chat.port.in.ListMessagesUseCase.ListMessagesQue
 import dev.hexaflow.application.chat.port.in.ListMessagesUseCase.MessageList;
 import dev.hexaflow.application.chat.port.in.RenameConversationUseCase;
 import dev.hexaflow.application.chat.port.in.RenameConversationUseCase.RenameConversationCommand;
-import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase.ChatReply;
-import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase.ChatUnderWay;
-import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase.SendChatMessageCommand;
-import dev.hexaflow.application.chat.port.in.StopChatMessageUseCase;
 import dev.hexaflow.application.chat.port.in.SuggestQuestionsUseCase;
 import dev.hexaflow.application.chat.port.in.SuggestQuestionsUseCase.SuggestQuestionsQuery;
 import dev.hexaflow.application.chat.port.in.UpdateConversationVariableUseCase;
 import dev.hexaflow.application.chat.port.in.UpdateConversationVariableUseCase.UpdateConversationVariableCommand;
-import dev.hexaflow.domain.workflow.RunStatus;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 

@@ -3,6 +3,7 @@ package dev.hexaflow.adapters.http.workflow;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hexaflow.adapters.http.ResponseBodies;
 import dev.hexaflow.adapters.http.SlowBodyException;
+import dev.hexaflow.adapters.http.UnreadBodies;
 import dev.hexaflow.application.app.port.in.ApiError;
 import dev.hexaflow.application.app.port.in.ApiException;
 import io.javalin.http.Context;
@@ -17,6 +18,9 @@ final class JsonRequestBodies {
 
     private static final ObjectMapper JSON = ResponseBodies.jsonMapper();
 
+    /** How much of a body of another type is read and dropped before its connection is closed instead. */
+    private static final long REFUSED_BODY_LIMIT_BYTES = 1024 * 1024;
+
     private JsonRequestBodies() {
     }
 
@@ -25,6 +29,8 @@ final class JsonRequestBodies {
     static Map<String, Object> object(Context ctx) {
         String type = ctx.contentType();
         if (type != null && !type.isBlank() && !type.toLowerCase(Locale.ROOT).contains("json")) {
+            // The body is refused unread: dropped first, so the connection stays fit for the client's next request.
+            UnreadBodies.drain(ctx, REFUSED_BODY_LIMIT_BYTES);
             throw new ApiException(ApiError.UNSUPPORTED_MEDIA_TYPE, "Did not attempt to load JSON data because the "
                     + "request Content-Type was not 'application/json'.");
         }

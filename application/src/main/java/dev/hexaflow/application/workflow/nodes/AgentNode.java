@@ -41,6 +41,8 @@ import java.util.function.Consumer;
  * through the first runner that runs it, and answers {@code text} (streamed when an end output shows it),
  * {@code files}, {@code json} and {@code usage}; every round, model call and tool call goes to the execution's
  * {@code agent_log}, and to the run's listeners as it begins and as it ends, as Dify's {@code agent_log} events.
+ * In a chatflow, its {@code memory} puts the conversation's earlier turns between the instruction and the query,
+ * as Dify's agent node hands them to the strategy ({@code history_prompt_messages}) and the strategies place them.
  */
 public final class AgentNode implements NodeExecutor {
 
@@ -90,7 +92,7 @@ public final class AgentNode implements NodeExecutor {
     /** What a node's data says, read once when the workflow is prepared. */
     private record Plan(Optional<Strategy> strategy, String strategyName, String provider, String model,
             Map<String, Object> completionParams, NodeArgument instruction, NodeArgument query, int maximumIterations,
-            List<AgentTool> tools) {
+            List<AgentTool> tools, Optional<ChatMemory> memory) {
     }
 
     @Override
@@ -168,7 +170,7 @@ public final class AgentNode implements NodeExecutor {
         }
         return new Plan(Strategy.fromWireName(strategyName), strategyName, model.string("provider", ""),
                 modelName, model.tree("completion_params").asMap(), param(parameters, "instruction"),
-                param(parameters, "query"), iterations, tools);
+                param(parameters, "query"), iterations, tools, ChatMemory.forAgent(data));
     }
 
     private static Object valueOf(DataTree parameters, String key) {
@@ -262,6 +264,8 @@ public final class AgentNode implements NodeExecutor {
             String instruction = Values.text(plan.instruction().resolve(pool));
             String query = Values.text(plan.query().resolve(pool));
             Map<String, Offered> tools = offer(pool);
+            List<ChatMessage> history = plan.memory().isPresent() && ctx.chatTurn().isPresent()
+                    ? plan.memory().get().historyMessages(ctx.chatTurn().get()) : List.of();
             Map<String, Object> inputs = new LinkedHashMap<>();
             inputs.put("model", Map.of("provider", plan.provider(), "model", plan.model()));
             inputs.put("tools", plan.tools().stream().map(t -> t.ref().label()).toList());
@@ -269,9 +273,9 @@ public final class AgentNode implements NodeExecutor {
             inputs.put("query", query);
             inputs.put("maximum_iterations", plan.maximumIterations());
             if (strategy == Strategy.FUNCTION_CALLING) {
-                functionCalling(instruction, query, tools);
+                functionCalling(instruction, history, query, tools);
             } else {
-                react(instruction, query, tools);
+                react(instruction, history, query, tools);
             }
             Usage usage = new Usage(promptTokens, completionTokens, totalTokens);
             Map<String, Object> usageMap = ModelNodes.usage(usage, (System.nanoTime() - started) / 1e9);
@@ -306,11 +310,13 @@ public final class AgentNode implements NodeExecutor {
             return offered;
         }
 
-        private void functionCalling(String instruction, String query, Map<String, Offered> tools) {
+        private void functionCalling(String instruction, List<ChatMessage> history, String query,
+                Map<String, Offered> tools) {
             List<ChatMessage> messages = new ArrayList<>();
             if (!instruction.isBlank()) {
                 messages.add(ChatMessage.of("system", instruction));
             }
+            messages.addAll(history);
             messages.add(ChatMessage.of("user", query));
             List<ModelProvider.Tool> functions = tools.values().stream().map(Offered::function).toList();
             for (int round = 1; round <= plan.maximumIterations(); round++) {
@@ -338,7 +344,8 @@ public final class AgentNode implements NodeExecutor {
             }
         }
 
-        private void react(String instruction, String query, Map<String, Offered> tools) {
+        private void react(String instruction, List<ChatMessage> history, String query,
+                Map<String, Offered> tools) {
             String system = ReactPrompt.system(instruction, tools.values().stream().map(Offered::function)
                     .toList());
             StringBuilder scratchpad = new StringBuilder();
@@ -348,8 +355,9 @@ public final class AgentNode implements NodeExecutor {
                 String roundId = "round-" + round;
                 long roundStarted = System.currentTimeMillis();
                 begun(roundId, "ROUND " + round, null, roundStarted, null);
-                List<ChatMessage> messages = new ArrayList<>(List.of(ChatMessage.of("system", system),
-                        ChatMessage.of("user", "Question: " + query)));
+                List<ChatMessage> messages = new ArrayList<>(List.of(ChatMessage.of("system", system)));
+                messages.addAll(history);
+                messages.add(ChatMessage.of("user", "Question: " + query));
                 if (!scratchpad.isEmpty()) {
                     messages.add(ChatMessage.of("assistant", scratchpad.toString()));
                 }

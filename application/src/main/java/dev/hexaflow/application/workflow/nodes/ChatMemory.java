@@ -19,7 +19,8 @@ import java.util.Optional;
  * prompt. The window keeps the last {@code size} turns when enabled, else the last 500; then the oldest turns go
  * until the history fits 2000 tokens, counted here as a quarter of its characters, since Hexaflow has no
  * tokenizer for the model (Dify counts with the model's own). The question-classifier and parameter-extractor get
- * the same turns as text in their system prompt ({@link #histories}).
+ * the same turns as text in their system prompt ({@link #histories}); the agent node gets them as messages between
+ * its instruction and its query ({@link #forAgent}).
  */
 final class ChatMemory {
 
@@ -54,6 +55,29 @@ final class ChatMemory {
                 prefixes.string("assistant", "Assistant")));
     }
 
+    /**
+     * An agent node's memory settings, or empty where it has none. Dify's agent node asks for the last
+     * {@code window.size} turns whether the window is enabled or not ({@code message_limit=window.size or None}),
+     * all of them (up to 500) when the size is 0 or missing; the token budget is the same as for a model node.
+     */
+    static Optional<ChatMemory> forAgent(DataTree data) {
+        return of(data).map(memory -> {
+            long size = data.tree("memory").tree("window").longValue("size", 0);
+            return new ChatMemory(true, size > 0 ? (int) Math.min(size, UNWINDOWED_TURNS) : UNWINDOWED_TURNS,
+                    memory.queryTemplate, memory.userPrefix, memory.assistantPrefix);
+        });
+    }
+
+    /** The turns to remember as a user and an assistant message each, oldest first. */
+    List<ChatMessage> historyMessages(ChatTurn turn) {
+        List<ChatMessage> messages = new ArrayList<>();
+        for (PastMessage past : turns(turn)) {
+            messages.add(ChatMessage.of("user", past.query()));
+            messages.add(ChatMessage.of("assistant", past.answer()));
+        }
+        return messages;
+    }
+
     /** The query message's text: the template rendered, or sys.query where the template is empty. */
     String query(VariablePool pool) {
         return pool.render(queryTemplate.isEmpty() ? "{{#sys.query#}}" : queryTemplate);
@@ -79,10 +103,7 @@ final class ChatMemory {
                 messages.add(message);
             }
         }
-        for (PastMessage past : turns(turn)) {
-            messages.add(ChatMessage.of("user", past.query()));
-            messages.add(ChatMessage.of("assistant", past.answer()));
-        }
+        messages.addAll(historyMessages(turn));
         String query = query(pool);
         if (!query.isEmpty()) {
             messages.add(ChatMessage.of("user", query));

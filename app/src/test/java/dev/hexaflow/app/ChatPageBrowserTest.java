@@ -206,6 +206,9 @@ class ChatPageBrowserTest {
         WebElement first = answers(1).get(0);
         buttonIn(first, "Like").click();
         wait(WAIT).until(d -> "true".equals(buttonIn(first, "Like").getAttribute("aria-pressed")));
+        String olderId = wait(WAIT).until(ExpectedConditions.visibilityOfElementLocated(By.cssSelector(
+                "#conversations .conversation-open[aria-current='true']"))).findElement(By.xpath(".."))
+                .getAttribute("data-id");
         byId("new-conversation").click();
         assertThat(browser.findElements(By.cssSelector(".message"))).isEmpty();
         assertThat(byId("welcome").isDisplayed()).isTrue();
@@ -217,7 +220,8 @@ class ChatPageBrowserTest {
         browser.navigate().refresh();
         open(code);
         wait(WAIT).until(d -> d.findElements(By.cssSelector("#conversations .conversation")).size() == 2);
-        WebElement older = browser.findElements(By.cssSelector("#conversations .conversation")).get(1);
+        // Two conversations a moment apart may share their updated_at second: the older is found by its id.
+        WebElement older = conversationRow(olderId);
         older.findElement(By.className("conversation-open")).click();
         WebElement reopened = answers(1).get(0);
 
@@ -233,7 +237,6 @@ class ChatPageBrowserTest {
         buttonIn(reopened, "Dislike").click();
         wait(WAIT).until(d -> "true".equals(buttonIn(reopened, "Dislike").getAttribute("aria-pressed")));
         assertThat(buttonIn(reopened, "Like").getAttribute("aria-pressed")).isEqualTo("false");
-        String olderId = older.getAttribute("data-id");
         JsonNode history = TestServer.json(key.get("/v1/messages?user=" + user() + "&conversation_id=" + olderId));
         assertThat(history.at("/data/0/feedback/rating").asText()).isEqualTo("dislike");
 

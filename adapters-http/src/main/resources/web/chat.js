@@ -9,8 +9,12 @@
   const page = window.HexaflowPage;
   const { OFFLINE, KINDS, KIND_WORDS, PageError, readJson } = page;
 
+  /** Past messages read at a time: Dify's most. */
+  const HISTORY_PAGE = 100;
+
   const state = {
     user: page.userId(),
+    earliest: null,
     parameters: {},
     fields: [],
     upload: null,
@@ -281,7 +285,7 @@
 
   // ---- messages on the page
 
-  function userBubble(query, fileNames) {
+  function userBubble(query, fileNames, into) {
     const item = text('li', 'message user', '');
     item.appendChild(text('span', 'visually-hidden', 'You: '));
     item.appendChild(text('p', 'message-text', query));
@@ -290,16 +294,16 @@
       fileNames.forEach((name) => list.appendChild(text('li', '', name)));
       item.appendChild(list);
     }
-    $('messages').appendChild(item);
+    (into || $('messages')).appendChild(item);
     return item;
   }
 
-  function answerBubble() {
+  function answerBubble(into) {
     const item = text('li', 'message assistant', '');
     item.appendChild(text('span', 'visually-hidden', 'Answer: '));
     const body = text('div', 'message-body markdown', '');
     item.appendChild(body);
-    $('messages').appendChild(item);
+    (into || $('messages')).appendChild(item);
     return { item, body };
   }
 
@@ -697,6 +701,8 @@
   function newConversation() {
     if (state.turn) return;
     state.conversationId = null;
+    state.earliest = null;
+    $('earlier-button').hidden = true;
     $('messages').replaceChildren();
     $('suggested').hidden = true;
     status('');
@@ -707,11 +713,39 @@
     closeMenu();
   }
 
+  /** One page of a conversation's history, oldest first, as Dify pages it: backwards from {@code firstId}. */
+  async function history(id, firstId) {
+    const params = { conversation_id: id, user: state.user, limit: HISTORY_PAGE };
+    if (firstId) params.first_id = firstId;
+    return expectOk(await api('/messages' + searchOf(params)));
+  }
+
+  /** A page of past messages, each its query and its answer with the feedback it has, into {@code into}. */
+  function showHistory(messages, into) {
+    messages.forEach((message) => {
+      const files = message.message_files || [];
+      userBubble(message.query || '', files.filter((f) => f.belongs_to !== 'assistant')
+        .map((f) => f.filename || f.type || 'file'), into);
+      const bubble = answerBubble(into);
+      window.HexaflowMarkdown.render(message.answer || '', bubble.body);
+      files.filter((f) => f.belongs_to === 'assistant').forEach((f) => addAnswerFile(bubble, f.url, f.filename));
+      if (message.status === 'error' && message.error) {
+        bubble.item.appendChild(text('p', 'message-error', message.error));
+      }
+      feedbackButtons(bubble, message.id, message.feedback && message.feedback.rating);
+    });
+  }
+
+  function earlierFrom(body) {
+    const data = body.data || [];
+    state.earliest = body.has_more && data.length > 0 ? data[0].id : null;
+    $('earlier-button').hidden = !state.earliest;
+  }
+
   async function openConversation(id) {
     if (state.turn) return;
     try {
-      const body = await expectOk(await api('/messages' + searchOf({ conversation_id: id, user: state.user,
-        limit: 100 })));
+      const body = await history(id, null);
       state.conversationId = id;
       $('messages').replaceChildren();
       $('suggested').hidden = true;
@@ -719,18 +753,8 @@
       showWelcome(false);
       status('');
       chatError('');
-      (body.data || []).forEach((message) => {
-        const files = message.message_files || [];
-        userBubble(message.query || '', files.filter((f) => f.belongs_to !== 'assistant')
-          .map((f) => f.filename || f.type || 'file'));
-        const bubble = answerBubble();
-        window.HexaflowMarkdown.render(message.answer || '', bubble.body);
-        files.filter((f) => f.belongs_to === 'assistant').forEach((f) => addAnswerFile(bubble, f.url, f.filename));
-        if (message.status === 'error' && message.error) {
-          bubble.item.appendChild(text('p', 'message-error', message.error));
-        }
-        feedbackButtons(bubble, message.id, message.feedback && message.feedback.rating);
-      });
+      showHistory(body.data || [], $('messages'));
+      earlierFrom(body);
       markCurrent();
       closeMenu();
       scrollToEnd();
@@ -738,6 +762,22 @@
     } catch (e) {
       notice(e instanceof PageError ? e.message : OFFLINE);
       if (e instanceof PageError) loadConversations();
+    }
+  }
+
+  async function showEarlier() {
+    const id = state.conversationId;
+    if (!id || !state.earliest) return;
+    try {
+      const body = await history(id, state.earliest);
+      if (state.conversationId !== id) return;
+      const older = document.createDocumentFragment();
+      showHistory(body.data || [], older);
+      $('messages').prepend(older);
+      earlierFrom(body);
+      if ($('earlier-button').hidden) $('message-input').focus();
+    } catch (e) {
+      notice(e instanceof PageError ? e.message : OFFLINE);
     }
   }
 
@@ -770,6 +810,7 @@
     }
   });
   $('stop-button').addEventListener('click', stop);
+  $('earlier-button').addEventListener('click', showEarlier);
   $('attach-input').addEventListener('change', chooseFiles);
   $('new-conversation').addEventListener('click', () => {
     newConversation();

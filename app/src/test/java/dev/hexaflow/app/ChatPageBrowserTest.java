@@ -31,10 +31,10 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 /**
  * The page of a chatflow in a real headless Chromium (Debian's, with its chromedriver), against a real server and
  * the chat API: the opening statement and its questions, answers streamed and shown as markdown with nothing in
- * them run, stop, the browser's conversations (reopened, renamed, deleted), like and dislike, questions suggested
- * after an answer, a file sent with a message, the start form of a new conversation, a failed answer in words,
- * and a phone-sized window. Screenshots
- * of each state are kept under {@code target/screenshots/}. Skipped where Chromium is not installed.
+ * them run, stop, the browser's conversations (reopened, paged back, renamed, deleted), like and dislike,
+ * questions suggested after an answer, a file sent with a message, the start form of a new conversation, a failed
+ * answer in words, and a phone-sized window. Screenshots of each state are kept under
+ * {@code target/screenshots/}. Skipped where Chromium is not installed.
  */
 class ChatPageBrowserTest {
 
@@ -264,6 +264,37 @@ class ChatPageBrowserTest {
         assertThat(byId("welcome").isDisplayed()).isTrue();
         assertThat(TestServer.json(key.get("/v1/conversations?user=" + user())).get("data")).hasSize(1);
         HeadlessChromium.screenshot(browser, "chat-7-deleted");
+    }
+
+    @Test
+    void aLongConversationShowsItsLastHundredTurnsAndTheEarlierOnesOnRequest() {
+        JsonNode app = server.importApp("tea-chat.yml");
+        open(app.get("site_code").asText());
+        ServiceApi key = server.api(app.get("api_key").asText());
+        String conversation = "";
+        for (int turn = 0; turn < 101; turn++) {
+            JsonNode answer = TestServer.json(key.postJson("/v1/chat-messages", Map.of("inputs", Map.of(),
+                    "query", "turn " + turn, "response_mode", "blocking", "user", user(),
+                    "conversation_id", conversation)));
+            conversation = answer.get("conversation_id").asText();
+        }
+
+        browser.navigate().refresh();
+        open(app.get("site_code").asText());
+        wait(WAIT).until(ExpectedConditions.elementToBeClickable(By.cssSelector("#conversations .conversation-open")))
+                .click();
+        wait(WAIT).until(d -> d.findElements(By.cssSelector(".message.user")).size() == 100);
+        assertThat(browser.findElement(By.cssSelector(".message.user .message-text")).getText()).isEqualTo("turn 1");
+        WebElement earlier = byId("earlier-button");
+        assertThat(earlier.isDisplayed()).isTrue();
+
+        earlier.click();
+        wait(WAIT).until(d -> d.findElements(By.cssSelector(".message.user")).size() == 101);
+
+        assertThat(browser.findElement(By.cssSelector(".message.user .message-text")).getText()).isEqualTo("turn 0");
+        assertThat(browser.findElements(By.cssSelector(".message.user .message-text")).get(100).getText())
+                .isEqualTo("turn 100");
+        assertThat(earlier.isDisplayed()).as("nothing earlier").isFalse();
     }
 
     @Test

@@ -12,9 +12,15 @@ import java.util.regex.Pattern;
 
 /**
  * The web page's files, read from the jar once: the workflow page, the chat page and the error page as templates,
- * the scripts and the style as they are. The page links each file with a digest of its content, so browsers may keep them for good.
+ * the scripts and the style as they are. The page links each file with a digest of its content, so browsers may
+ * keep them for good.
  */
 final class WebAssets {
+
+    /** The page an app gets: a chat for a chatflow, a form and its result for a workflow. */
+    enum Page {
+        WORKFLOW, CHAT
+    }
 
     /** A file served as it is. */
     record Asset(String contentType, byte[] bytes, String digest) {
@@ -55,12 +61,10 @@ final class WebAssets {
         return Optional.ofNullable(files.get(name));
     }
 
-    /**
-     * The page of one app: its code for the script, its title and language for the first paint; a chat for a
-     * chatflow, a form and its result for a workflow.
-     */
-    byte[] page(boolean chat, String siteCode, String title, String language) {
-        return fill(chat ? chatPage : page, Map.of("code", siteCode, "title", title == null ? "" : title,
+    /** The page of one app: its code for the script, its title and language for the first paint. */
+    byte[] page(Page kind, String siteCode, String title, String language) {
+        return fill(kind == Page.CHAT ? chatPage : page, Map.of("code", siteCode,
+                "title", title == null ? "" : title,
                 "lang", language == null || language.isBlank() ? "en" : language));
     }
 

@@ -45,6 +45,7 @@ class ChatApiHttpTest {
     static TestServer server;
     static ServiceApi chat;
     static String chatKey;
+    static String chatSite;
     static ServiceApi workflow;
 
     @BeforeAll
@@ -54,7 +55,9 @@ class ChatApiHttpTest {
                         .withPingInterval(Duration.ofMillis(300)).withShutdownGrace(Duration.ofSeconds(1)))
                 .withEngine(EngineConfiguration.fromEnvironment(Map.of("HEXAFLOW_LLM_MODELS", "*=local-model"))
                         .withLlm(model.baseUrl(), "sk-t")));
-        chatKey = server.importApp("chatflow.yml").get("api_key").asText();
+        JsonNode imported = server.importApp("chatflow.yml");
+        chatKey = imported.get("api_key").asText();
+        chatSite = imported.get("site_code").asText();
         chat = server.api(chatKey);
         workflow = server.api(server.importApp("echo.yml").get("api_key").asText());
     }
@@ -393,6 +396,23 @@ class ChatApiHttpTest {
                     .get("answer").asText();
         }
         assertThat(answer).isEqualTo("alpha beta gamma delta epsilon");
+    }
+
+    @Test
+    void theAppsPageTalksThroughTheChatRoutesWithItsToken() {
+        String token = TestServer.json(server.send("POST", "/apps/" + chatSite + "/token", null, null, null))
+                .get("access_token").asText();
+        ServiceApi page = chat.withKey(token);
+
+        JsonNode sent = json(page.postJson("/v1/chat-messages", message("from the page", null, "page-user",
+                "blocking")));
+        JsonNode conversations = json(page.get("/v1/conversations?user=page-user"));
+        HttpResponse<String> feedbacks = page.get("/v1/app/feedbacks");
+
+        assertThat(sent.get("answer").asText()).isEqualTo("Hello there friend");
+        assertThat(conversations.get("data")).extracting(c -> c.get("id").asText())
+                .containsExactly(sent.get("conversation_id").asText());
+        assertThat(feedbacks.statusCode()).as("every user's feedback is the app key's alone").isEqualTo(403);
     }
 
     // ---- errors, as Dify answers them

@@ -29,7 +29,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
@@ -87,7 +86,8 @@ public final class SendChatMessageService implements SendChatMessageUseCase {
         String requested = command.conversationId() == null ? "" : command.conversationId().strip();
         Turn turn;
         if (requested.isEmpty()) {
-            turn = new Turn(null, ChatTurn.first(command.query(), UUID.randomUUID().toString()), null);
+            // A time-ordered id: conversations begun in the same second list in the order they began.
+            turn = new Turn(null, ChatTurn.first(command.query(), ids.get()), null);
         } else {
             if (!UUID_TEXT.matcher(requested).matches()) {
                 throw new ApiException(ApiError.INVALID_PARAM, "conversation_id must be a valid UUID");

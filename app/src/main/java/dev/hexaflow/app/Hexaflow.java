@@ -126,11 +126,15 @@ public final class Hexaflow implements AutoCloseable {
             }
             String baseUrl = "http://" + clientHost(config.host()) + ":" + server.port();
             workflows.allowOwnOrigin(clientHost(config.host()).replace("[", "").replace("]", ""), server.port());
-            Optional<ImportedApp> demo = storage.fresh() ? Optional.of(workflows.importDemo(baseUrl))
-                    : Optional.empty();
+            Optional<StartReport.Demo> demo = Optional.empty();
+            Optional<StartReport.Demo> chatDemo = Optional.empty();
+            if (storage.fresh()) {
+                demo = Optional.of(demoOf(workflows.importDemo(WorkflowModule.DEMO_DSL, baseUrl), baseUrl));
+                chatDemo = Optional.of(demoOf(workflows.importDemo(WorkflowModule.CHAT_DEMO_DSL, baseUrl), baseUrl));
+            }
             StartReport report = new StartReport(baseUrl, config.dataDir(),
                     adminToken.madeNow() ? Optional.of(adminToken.value()) : Optional.empty(), newCampusKey,
-                    demo.map(ImportedApp::apiKey), demo.map(app -> baseUrl + "/apps/" + app.siteCode()));
+                    demo, chatDemo);
             server.watchStorage(new CheckStorageService(health));
             server.markReady();
             if (config.service().retention().prunes()) {
@@ -190,6 +194,10 @@ public final class Hexaflow implements AutoCloseable {
     }
 
     /** The host a client on this machine should call: a wildcard address is reached on loopback. */
+    private static StartReport.Demo demoOf(ImportedApp app, String baseUrl) {
+        return new StartReport.Demo(app.apiKey(), baseUrl + "/apps/" + app.siteCode());
+    }
+
     private static String clientHost(String host) {
         if (host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]")) {
             return "127.0.0.1";

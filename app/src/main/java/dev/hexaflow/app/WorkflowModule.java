@@ -92,6 +92,7 @@ final class WorkflowModule implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(WorkflowModule.class);
 
     static final String DEMO_DSL = "/demo/holiday-counter.yml";
+    static final String CHAT_DEMO_DSL = "/demo/holiday-chat.yml";
     static final String DEMO_FEED = "http://127.0.0.1:8080/v2/events/holidays.json";
 
     final ImportAppUseCase importApp;
@@ -270,11 +271,11 @@ final class WorkflowModule implements AutoCloseable {
         return deleted;
     }
 
-    /** Imports the bundled demo app, reading the campus feed of the server at {@code baseUrl}. */
-    ImportAppUseCase.ImportedApp importDemo(String baseUrl) {
-        try (InputStream in = WorkflowModule.class.getResourceAsStream(DEMO_DSL)) {
+    /** Imports a demo app of the jar ({@link #DEMO_DSL}, {@link #CHAT_DEMO_DSL}), reading this server's feed. */
+    ImportAppUseCase.ImportedApp importDemo(String resource, String baseUrl) {
+        try (InputStream in = WorkflowModule.class.getResourceAsStream(resource)) {
             if (in == null) {
-                throw new IllegalStateException("the jar lacks " + DEMO_DSL);
+                throw new IllegalStateException("the jar lacks " + resource);
             }
             String dsl = new String(in.readAllBytes(), StandardCharsets.UTF_8)
                     .replace(DEMO_FEED, baseUrl + "/v2/events/holidays.json");

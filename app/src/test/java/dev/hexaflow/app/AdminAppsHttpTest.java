@@ -229,4 +229,28 @@ class AdminAppsHttpTest {
         assertThat(run.get("data").get("outputs").get("answer").asText()).startsWith("2026 has 7 university holidays");
         assertThat(run.get("data").get("outputs").get("count").asInt()).isEqualTo(7);
     }
+
+    @Test
+    void theFirstStartImportsADemoChatflowThatRemembersTheYearsAskedInAConversation() {
+        server = TestServer.start(dataDir);
+        StartReport report = server.hexaflow.report();
+        String key = report.chatDemoKey().orElseThrow();
+        ServiceApi api = server.api(key);
+
+        JsonNode first = json(api.postJson("/v1/chat-messages", Map.of("query", "Which holidays are in 2026?",
+                "inputs", Map.of(), "response_mode", "blocking", "user", "demo")));
+        String conversation = first.get("conversation_id").asText();
+        JsonNode second = json(api.postJson("/v1/chat-messages", Map.of("query", "And in 1999?", "inputs", Map.of(),
+                "response_mode", "blocking", "user", "demo", "conversation_id", conversation)));
+        JsonNode variables = json(api.get("/v1/conversations/" + conversation + "/variables?user=demo"));
+
+        assertThat(report.chatCommand().orElseThrow()).contains(key).contains("/v1/chat-messages");
+        assertThat(report.chatDemo().orElseThrow().page()).startsWith(report.baseUrl() + "/apps/");
+        assertThat(first.get("answer").asText()).startsWith("2026 has 7 university holidays")
+                .endsWith("Years asked in this conversation: 2026.");
+        assertThat(second.get("answer").asText()).isEqualTo("No university holidays are known for 1999.\n\n"
+                + "Years asked in this conversation: 2026, 1999.");
+        assertThat(variables.get("data").get(0).get("name").asText()).isEqualTo("years_asked");
+        assertThat(variables.get("data").get(0).get("value").asText()).isEqualTo("['2026', '1999']");
+    }
 }

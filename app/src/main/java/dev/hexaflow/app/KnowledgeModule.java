@@ -24,7 +24,8 @@ import org.jdbi.v3.core.Jdbi;
 
 /**
  * Knowledge bases: kept in the database, searched through the Lucene index in {@code <data dir>/knowledge/}, which
- * is rebuilt from the database when it opens missing or out of step; embedded at the model endpoint's
+ * {@link #rebuild} rebuilds from the database when it is missing or out of step (at start, once the database is
+ * migrated); embedded at the model endpoint's
  * {@code /embeddings} with HEXAFLOW_EMBEDDING_MODEL, keyword-only without it.
  */
 final class KnowledgeModule implements AutoCloseable {
@@ -34,8 +35,6 @@ final class KnowledgeModule implements AutoCloseable {
     final ManageDocumentsUseCase documents;
     final RetrieveKnowledgeUseCase retrieve;
     final RebuildKnowledgeIndexUseCase rebuild;
-    /** Whether the index was rebuilt when the module opened. */
-    final boolean rebuiltAtStart;
     private final LuceneKnowledgeIndex index;
 
     KnowledgeModule(Jdbi jdbi, Path indexDirectory, EngineConfiguration engine, Clock clock) {
@@ -51,7 +50,6 @@ final class KnowledgeModule implements AutoCloseable {
         this.documents = new ManageDocumentsService(repository, index, embeddings);
         this.retrieve = new RetrieveKnowledgeService(repository, index, embeddings);
         this.rebuild = new RebuildKnowledgeIndexService(repository, index);
-        this.rebuiltAtStart = rebuild.rebuildIfStale();
     }
 
     @Override

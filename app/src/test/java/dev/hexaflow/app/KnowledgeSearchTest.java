@@ -7,6 +7,7 @@ import dev.hexaflow.adapters.nodes.fakes.FakeModelServer;
 import dev.hexaflow.adapters.persistence.H2Database;
 import dev.hexaflow.application.knowledge.port.in.AddDocumentCommand;
 import dev.hexaflow.application.knowledge.port.in.CreateKnowledgeBaseCommand;
+import dev.hexaflow.application.knowledge.port.in.EditChunkCommand;
 import dev.hexaflow.application.knowledge.port.in.KnowledgeException;
 import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeQuery;
 import dev.hexaflow.application.knowledge.port.in.RetrievedChunk;
@@ -272,6 +273,24 @@ class KnowledgeSearchTest {
         assertThat(model.embeddingRequests()).isEmpty();
         assertThat(contents(search("plain", "laptops lock", SearchMethod.SEMANTIC_SEARCH, 1, null)).get(0))
                 .startsWith("Security:");
+    }
+
+    @Test
+    void anEditedChunkIsFoundByItsNewWordsAndADisabledOneIsNotFound() {
+        base("hr");
+        KnowledgeDocument doc = add("hr", "handbook.md", HANDBOOK);
+        String security = knowledge.documents.chunks(doc.id()).get(2).id();
+
+        knowledge.documents.edit(new EditChunkCommand(doc.id(), security,
+                Optional.of("Security: badges open the doors after 7 am."), Optional.empty()));
+
+        assertThat(contents(search("hr", "badges doors", SearchMethod.HYBRID_SEARCH, 1, null)))
+                .containsExactly("Security: badges open the doors after 7 am.");
+        assertThat(search("hr", "laptops passwords", SearchMethod.FULL_TEXT_SEARCH, 3, null)).isEmpty();
+
+        knowledge.documents.edit(new EditChunkCommand(doc.id(), security, Optional.empty(), Optional.of(false)));
+
+        assertThat(search("hr", "badges doors", SearchMethod.FULL_TEXT_SEARCH, 3, null)).isEmpty();
     }
 
     @Test

@@ -82,7 +82,8 @@ public final class RetrieveKnowledgeService implements RetrieveKnowledgeUseCase 
 
     private List<RetrievedChunk> search(KnowledgeBase base, RetrievalSettings settings, RetrieveKnowledgeQuery query,
             Map<String, float[]> queryVectors) {
-        Map<String, KnowledgeDocument> documents = repository.documents(base.id()).stream()
+        List<KnowledgeDocument> all = repository.documents(base.id());
+        Map<String, KnowledgeDocument> documents = all.stream()
                 .filter(KnowledgeDocument::searchable)
                 .filter(d -> query.filter().keeps(withBuiltIns(d)))
                 .collect(Collectors.toMap(KnowledgeDocument::id, d -> d, (a, b) -> a, LinkedHashMap::new));
@@ -91,7 +92,8 @@ public final class RetrieveKnowledgeService implements RetrieveKnowledgeUseCase 
         }
         SearchMethod method = base.methodFor(settings.method());
         int limit = settings.topK() * CANDIDATES;
-        Set<String> allowed = documents.keySet();
+        // The index holds only searchable documents' chunks: when every document passes, the index need not filter.
+        Set<String> allowed = documents.size() == all.size() ? null : documents.keySet();
         Map<String, Double> words = new LinkedHashMap<>();
         if (method != SearchMethod.SEMANTIC_SEARCH) {
             List<KnowledgeIndex.Hit> hits = index.byWords(base.id(), query.query(), allowed, limit);

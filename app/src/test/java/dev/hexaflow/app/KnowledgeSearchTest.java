@@ -110,8 +110,8 @@ class KnowledgeSearchTest {
 
         assertThat(doc.status()).isEqualTo(DocumentStatus.COMPLETED);
         assertThat(knowledge.documents.chunks(doc.id())).hasSize(3);
-        assertThat(knowledge.documents.stored(knowledge.documents.chunks(doc.id()).get(0).id()).orElseThrow()
-                .vector()).hasValueSatisfying(v -> assertThat(v).hasSize(FakeModelServer.DIMENSIONS));
+        assertThat(knowledge.documents.vector(knowledge.documents.chunks(doc.id()).get(0).id()))
+                .hasValueSatisfying(v -> assertThat(v).hasSize(FakeModelServer.DIMENSIONS));
         assertThat(contents(hits)).singleElement().asString().startsWith("Holidays:");
         assertThat(hits.get(0).score()).isEqualTo(1.0);
     }

@@ -91,8 +91,8 @@ public final class ManageDocumentsService implements ManageDocumentsUseCase {
     }
 
     @Override
-    public Optional<StoredChunk> stored(String chunkId) {
-        return repository.findChunks(List.of(chunkId)).stream().findFirst();
+    public Optional<float[]> vector(String chunkId) {
+        return repository.findChunks(List.of(chunkId)).stream().findFirst().flatMap(StoredChunk::vector);
     }
 
     private KnowledgeBase base(String baseId) {

@@ -1,6 +1,5 @@
 package dev.hexaflow.application.knowledge.port.in;
 
-import dev.hexaflow.application.knowledge.port.out.StoredChunk;
 import dev.hexaflow.domain.knowledge.Chunk;
 import dev.hexaflow.domain.knowledge.KnowledgeDocument;
 import java.util.List;
@@ -23,6 +22,6 @@ public interface ManageDocumentsUseCase {
     /** Edits a chunk, embedded and indexed again when its text changed. */
     Chunk edit(EditChunkCommand command);
 
-    /** The chunk as kept, with its vector, for a test or a tool that shows it. */
-    Optional<StoredChunk> stored(String chunkId);
+    /** The chunk's vector as kept, empty when it has none (a keyword-only base, or an embedding that failed). */
+    Optional<float[]> vector(String chunkId);
 }

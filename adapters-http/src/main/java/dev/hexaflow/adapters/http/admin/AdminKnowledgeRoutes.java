@@ -123,14 +123,22 @@ public final class AdminKnowledgeRoutes implements RouteGroup {
         }
         List<RetrievedChunk> found = retrieve.retrieve(new RetrieveKnowledgeQuery(List.of(ctx.pathParam("id")),
                 query, settings, MetadataFilter.NONE, false));
-        json(ctx, 200, Map.of("query", Map.of("content", query), "records", found.stream().map(hit -> {
+        List<Map<String, Object>> records = found.stream().map(hit -> {
+            Map<String, Object> segment = new LinkedHashMap<>();
+            segment.put("id", hit.chunk().id());
+            segment.put("position", hit.chunk().position());
+            segment.put("document_id", hit.document().id());
+            segment.put("content", hit.chunk().content());
+            segment.put("document", Map.of("id", hit.document().id(), "name", hit.document().name()));
             Map<String, Object> record = new LinkedHashMap<>();
-            record.put("segment", Map.of("id", hit.chunk().id(), "position", hit.chunk().position(), "document_id",
-                    hit.document().id(), "content", hit.chunk().content(), "document", Map.of("id",
-                            hit.document().id(), "name", hit.document().name())));
+            record.put("segment", segment);
             record.put("score", hit.score());
             return record;
-        }).toList()));
+        }).toList();
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("query", Map.of("content", query));
+        answer.put("records", records);
+        json(ctx, 200, answer);
     }
 
     private static SplittingRules rules(JsonNode rule) {

@@ -126,12 +126,14 @@ public final class LuceneKnowledgeIndex implements KnowledgeIndex, AutoCloseable
                 limit, true);
     }
 
+    /**
+     * Missing (with chunks to hold) or holding another number of chunks than the repository: a check by count,
+     * which catches a lost or foreign index and a crash between the database and the index, not an index whose
+     * chunks differ in content but not in number.
+     */
     @Override
     public boolean isStale(long kept) {
-        if (!foundOnDisk) {
-            return true;
-        }
-        return count() != kept;
+        return !foundOnDisk && kept > 0 || count() != kept;
     }
 
     @Override

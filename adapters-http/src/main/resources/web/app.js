@@ -1,100 +1,20 @@
-// The workflow web page. It uses the app's /v1 API as any client does, with a short-lived token that the page
-// asks this server for (POST /apps/{code}/token) and renews when it is refused; each browser keeps its own user
-// id in local storage. A run streams: the answer's frames are read from fetch's body as they come.
+// The workflow web page: the app's form, a run streamed into its result and steps. What it shares with the chat
+// page (the token, the user id, errors in words, the header, reading the stream) is in client.js.
 (function () {
   'use strict';
 
   const code = document.body.dataset.siteCode;
   const $ = (id) => document.getElementById(id);
-  const USER_KEY = 'hexaflow.user';
-  const OFFLINE = 'The server cannot be reached. Check your connection and try again.';
-
-  // File kinds as Dify tells them by extension; anything else is "custom".
-  const KINDS = {
-    image: ['jpg', 'jpeg', 'png', 'webp', 'gif', 'svg'],
-    video: ['mp4', 'mov', 'mpeg', 'webm'],
-    audio: ['mp3', 'm4a', 'wav', 'amr', 'mpga'],
-    document: ['txt', 'markdown', 'md', 'mdx', 'pdf', 'html', 'htm', 'xlsx', 'xls', 'docx', 'csv', 'vtt',
-      'properties', 'doc', 'eml', 'msg', 'pptx', 'xml', 'epub', 'ppt', 'json'],
-  };
-  const KIND_WORDS = { image: 'images', video: 'videos', audio: 'audio files', document: 'documents',
-    custom: 'other files' };
+  const page = window.HexaflowPage;
+  const { OFFLINE, KINDS, KIND_WORDS, PageError, readJson } = page;
 
   const state = {
-    token: null,
-    tokenEnds: 0,
-    user: userId(),
+    user: page.userId(),
     site: null,
     fields: [],
     limits: {},
     run: null,
   };
-
-  class PageError extends Error {}
-
-  // ---- the user and the token
-
-  function randomHex(bytes) {
-    const values = new Uint8Array(bytes);
-    window.crypto.getRandomValues(values);
-    return Array.from(values, (b) => b.toString(16).padStart(2, '0')).join('');
-  }
-
-  function userId() {
-    try {
-      let id = window.localStorage.getItem(USER_KEY);
-      if (!id) {
-        id = 'web-' + randomHex(16);
-        window.localStorage.setItem(USER_KEY, id);
-      }
-      return id;
-    } catch (e) {
-      return 'web-' + randomHex(16); // Storage is blocked: one id for this visit.
-    }
-  }
-
-  async function token(renew) {
-    if (!renew && state.token && Date.now() / 1000 < state.tokenEnds - 30) {
-      return state.token;
-    }
-    let response;
-    try {
-      response = await fetch('/apps/' + encodeURIComponent(code) + '/token', { method: 'POST' });
-    } catch (e) {
-      throw new PageError(OFFLINE);
-    }
-    const body = await readJson(response);
-    if (!response.ok) {
-      throw new PageError(inWords(response.status, body));
-    }
-    state.token = body.access_token;
-    state.tokenEnds = body.expires_at;
-    return state.token;
-  }
-
-  /** A request to the app's /v1 API; a refused token is renewed once and the request sent again. */
-  async function api(path, options, renewed) {
-    const bearer = await token(Boolean(renewed));
-    const headers = Object.assign({}, options && options.headers, { Authorization: 'Bearer ' + bearer });
-    let response;
-    try {
-      response = await fetch('/v1' + path, Object.assign({}, options, { headers }));
-    } catch (e) {
-      throw new PageError(OFFLINE);
-    }
-    if (response.status === 401 && !renewed) {
-      return api(path, options, true);
-    }
-    return response;
-  }
-
-  async function readJson(response) {
-    try {
-      return await response.json();
-    } catch (e) {
-      return null;
-    }
-  }
 
   // ---- errors in words
 
@@ -121,33 +41,12 @@
   }
 
   function inWords(status, body) {
-    const errorCode = body && body.code;
-    const message = body && typeof body.message === 'string' ? body.message : '';
-    switch (errorCode) {
-      case 'invalid_param':
-        return inputWords(message);
-      case 'file_too_large':
-        return 'This file is too large to upload here.';
-      case 'unsupported_file_type':
-        return 'Files of this kind cannot be used here.';
-      case 'too_many_requests':
-        return 'Too many runs are going on right now. Please try again in a moment.';
-      case 'app_unavailable':
-        return 'This app is not ready to run. Please tell the person who runs it.';
-      case 'provider_not_initialize':
-        return 'This app needs a model that is not set up on the server. Please tell the person who runs it.';
-      case 'not_found':
-        return 'This page is not available any more: its address may be wrong, or it was turned off.';
-      case 'forbidden':
-      case 'unauthorized':
-        return message || 'This page may not do that.';
-      default:
-        break;
-    }
-    if (status === 413) return 'This file is too large to upload here.';
-    if (status >= 500) return 'Something went wrong on the server. Please try again in a moment.';
-    return message || 'The request was refused (HTTP ' + status + ').';
+    return page.errorWords(status, body, inputWords);
   }
+
+  const client = page.connect(code, inWords);
+  const api = client.api;
+  const expectOk = client.expectOk;
 
   function notice(text) {
     const box = $('notice');
@@ -165,63 +64,13 @@
       ]);
       state.site = site;
       state.limits = parameters.system_parameters || {};
-      showSite(site);
+      page.showSite(site, '⚙️');
       buildForm(parameters.user_input_form || []);
       $('run-button').disabled = false;
     } catch (e) {
       $('fields').replaceChildren();
       notice(e instanceof PageError ? e.message : OFFLINE);
     }
-  }
-
-  async function expectOk(response) {
-    const body = await readJson(response);
-    if (!response.ok) {
-      throw new PageError(inWords(response.status, body));
-    }
-    return body;
-  }
-
-  function showSite(site) {
-    if (site.title) {
-      $('app-title').textContent = site.title;
-      document.title = site.title;
-    }
-    const description = $('app-description');
-    description.textContent = site.description || '';
-    description.hidden = !site.description;
-    const icon = $('app-icon');
-    const imageUrl = site.icon_type === 'image' && site.icon_url ? iconUrl(site.icon_url) : null;
-    if (imageUrl) {
-      const img = document.createElement('img');
-      img.src = imageUrl;
-      img.alt = '';
-      icon.replaceChildren(img);
-    } else {
-      icon.textContent = site.icon_type === 'emoji' && site.icon ? site.icon : '⚙️';
-    }
-    if (site.icon_background && /^#[0-9a-fA-F]{3,8}$/.test(site.icon_background)) {
-      icon.style.background = site.icon_background;
-    }
-    const disclaimer = $('disclaimer');
-    disclaimer.textContent = site.custom_disclaimer || '';
-    disclaimer.hidden = !site.custom_disclaimer;
-    const copyright = $('copyright');
-    copyright.textContent = site.copyright ? '© ' + site.copyright : '';
-    copyright.hidden = !site.copyright;
-    const privacy = $('privacy');
-    const policy = site.privacy_policy ? window.HexaflowMarkdown.safeUrl(site.privacy_policy) : null;
-    if (policy) {
-      privacy.href = policy;
-    }
-    privacy.hidden = !policy;
-  }
-
-  /** An icon's address, if it is an image the page may show: https, this server, or a data URL of an image. */
-  function iconUrl(text) {
-    if (/^data:image\/[a-z0-9.+-]+[;,]/i.test(text)) return text;
-    const url = window.HexaflowMarkdown.safeUrl(text);
-    return url && (url.startsWith('https:') || url.startsWith(window.location.origin + '/')) ? url : null;
   }
 
   function buildForm(items) {
@@ -507,16 +356,8 @@
     entry.status.textContent = words;
   }
 
-  async function upload(file) {
-    const form = new FormData();
-    form.append('file', file, file.name);
-    form.append('user', state.user);
-    const response = await api('/files/upload', { method: 'POST', body: form });
-    const body = await readJson(response);
-    if (!response.ok) {
-      throw new PageError(inWords(response.status, body));
-    }
-    return body.id;
+  function upload(file) {
+    return client.upload(file, state.user);
   }
 
   // ---- the run
@@ -670,7 +511,7 @@
         $('result-panel').hidden = true;
         return;
       }
-      await readStream(response, run);
+      await page.readStream(response, (event) => onEvent(event, run));
       if (!run.ended) {
         status('The connection was lost before the run ended. It may still finish on the server.', 'failed');
       }
@@ -686,43 +527,6 @@
     if (state.run !== run) return;
     state.run = null;
     setRunning(false);
-  }
-
-  /** Reads server-sent events from the answer's body: frames end with a blank line; data lines carry JSON. */
-  async function readStream(response, run) {
-    const reader = response.body.getReader();
-    const decoder = new TextDecoder();
-    let buffer = '';
-    for (;;) {
-      let chunk;
-      try {
-        chunk = await reader.read();
-      } catch (e) {
-        return;
-      }
-      if (chunk.done) break;
-      buffer += decoder.decode(chunk.value, { stream: true });
-      let end;
-      while ((end = buffer.search(/\r?\n\r?\n/)) >= 0) {
-        const frame = buffer.slice(0, end);
-        buffer = buffer.slice(end).replace(/^\r?\n\r?\n/, '');
-        onFrame(frame, run);
-      }
-    }
-    if (buffer.trim()) onFrame(buffer, run);
-  }
-
-  function onFrame(frame, run) {
-    const data = frame.split(/\r?\n/).filter((line) => line.startsWith('data:'))
-      .map((line) => line.slice(5).replace(/^ /, '')).join('\n');
-    if (!data) return; // a ping
-    let event;
-    try {
-      event = JSON.parse(data);
-    } catch (e) {
-      return;
-    }
-    onEvent(event, run);
   }
 
   function onEvent(event, run) {

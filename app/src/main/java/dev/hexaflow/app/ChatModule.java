@@ -2,14 +2,22 @@ package dev.hexaflow.app;
 
 import dev.hexaflow.adapters.dsl.YamlWorkflowDslReader;
 import dev.hexaflow.adapters.nodes.model.OpenAiCompatibleModelProvider;
+import dev.hexaflow.adapters.nodes.model.OpenAiCompatibleSpeechSynthesizer;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiAppRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiConversationRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiConversationVariableRepository;
-import dev.hexaflow.adapters.persistence.jdbi.JdbiEndUserRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiMessageRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiWorkflowVersionRepository;
-import dev.hexaflow.adapters.persistence.jdbi.WriteGate;
+import dev.hexaflow.application.app.port.in.RunWorkflowUseCase;
+import dev.hexaflow.application.app.port.in.StopTaskUseCase;
+import dev.hexaflow.application.app.port.out.EndUserRepository;
 import dev.hexaflow.application.chat.port.in.DeleteConversationUseCase;
+import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase;
+import dev.hexaflow.application.chat.port.in.StopChatMessageUseCase;
+import dev.hexaflow.application.chat.port.in.TextToAudioUseCase;
+import dev.hexaflow.application.chat.service.SendChatMessageService;
+import dev.hexaflow.application.chat.service.StopChatMessageService;
+import dev.hexaflow.application.chat.service.TextToAudioService;
 import dev.hexaflow.application.chat.port.in.GiveFeedbackUseCase;
 import dev.hexaflow.application.chat.port.in.ListAppFeedbacksUseCase;
 import dev.hexaflow.application.chat.port.in.ListConversationVariablesUseCase;
@@ -34,15 +42,18 @@ import dev.hexaflow.application.chat.service.SystemModel;
 import dev.hexaflow.application.chat.service.UpdateConversationVariableService;
 import dev.hexaflow.application.common.TimeOrderedIds;
 import dev.hexaflow.application.workflow.port.out.ModelProvider;
+import dev.hexaflow.application.workflow.port.out.SpeechSynthesizer;
 import dev.hexaflow.engine.EngineConfiguration;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.jdbi.v3.core.Jdbi;
 
 /**
  * The chat service's use cases (conversations, history, feedback, conversation variables, titles and suggested
  * questions) on the Jdbi repositories. The repositories are exposed too, for the use case that sends a message,
- * which keeps a turn's conversation, message and variables. Closing it commits the end users it has queued.
+ * which keeps a turn's conversation, message and variables.
  */
 final class ChatModule implements AutoCloseable {
 
@@ -52,6 +63,8 @@ final class ChatModule implements AutoCloseable {
      */
     static final String FALLBACK_PROVIDER = "openai";
     static final String FALLBACK_MODEL = "gpt-4o-mini";
+    /** The voice text-to-audio speaks in when neither the request nor the app's feature names one, as the engine's. */
+    static final String DEFAULT_VOICE = "alloy";
 
     final ConversationRepository conversations;
     final MessageRepository messages;
@@ -67,21 +80,40 @@ final class ChatModule implements AutoCloseable {
     final UpdateConversationVariableUseCase updateVariable;
     final SuggestQuestionsUseCase suggestQuestions;
 
-    private final JdbiEndUserRepository endUsers;
+    final SendChatMessageUseCase send;
+    final StopChatMessageUseCase stop;
+    final TextToAudioUseCase speak;
 
-    /** With the model endpoint the engine configuration names (none: titles and suggestions are not made). */
-    ChatModule(Jdbi jdbi, EngineConfiguration engine, Clock clock) {
+    /** Names new conversations through the model after their first turn, one at a time, off the turns' threads. */
+    private final ExecutorService naming = Executors.newSingleThreadExecutor(task -> {
+        Thread thread = new Thread(task, "hexaflow-chat-names");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    /**
+     * With the model endpoint the engine configuration names (none: titles and suggestions are not made), and the
+     * workflow module's runs and end users: a chat turn is a run of the app's chatflow.
+     */
+    ChatModule(Jdbi jdbi, EngineConfiguration engine, Clock clock, WorkflowModule workflows) {
         this(jdbi, new OpenAiCompatibleModelProvider(engine.llmBaseUrl().orElse(null),
                 engine.llmApiKey().orElse(null), engine.models(), Duration.ofSeconds(10), Duration.ofSeconds(120)),
-                clock, WriteGate.OPEN);
+                new OpenAiCompatibleSpeechSynthesizer(engine.llmBaseUrl().orElse(null),
+                        engine.llmApiKey().orElse(null), engine.ttsModel(), DEFAULT_VOICE),
+                clock, workflows.endUsers, workflows.run, workflows.stop);
     }
 
-    /** @param gate refuses new end users at once while the store cannot keep them */
-    ChatModule(Jdbi jdbi, ModelProvider models, Clock clock, WriteGate gate) {
+    /**
+     * @param speech   speaks text-to-audio's text
+     * @param endUsers the end users the runs are made for, shared with the run use case
+     * @param run      runs a turn's chatflow
+     * @param stop     stops a run under way
+     */
+    ChatModule(Jdbi jdbi, ModelProvider models, SpeechSynthesizer speech, Clock clock, EndUserRepository endUsers,
+            RunWorkflowUseCase run, StopTaskUseCase stop) {
         this.conversations = new JdbiConversationRepository(jdbi);
         this.messages = new JdbiMessageRepository(jdbi);
         this.variables = new JdbiConversationVariableRepository(jdbi);
-        this.endUsers = new JdbiEndUserRepository(jdbi, gate);
         ChatAccess access = new ChatAccess(new JdbiAppRepository(jdbi), endUsers, conversations,
                 new JdbiWorkflowVersionRepository(jdbi), new YamlWorkflowDslReader());
         SystemModel model = new SystemModel(models, FALLBACK_PROVIDER, FALLBACK_MODEL);
@@ -95,10 +127,15 @@ final class ChatModule implements AutoCloseable {
         this.listVariables = new ListConversationVariablesService(access, variables);
         this.updateVariable = new UpdateConversationVariableService(access, variables, clock);
         this.suggestQuestions = new SuggestQuestionsService(access, messages, model);
+        this.send = new SendChatMessageService(access, run, endUsers, conversations, messages, variables,
+                renameConversation, naming, clock, ids);
+        this.stop = new StopChatMessageService(access, stop);
+        this.speak = new TextToAudioService(access, messages, speech);
     }
 
+    /** Stops naming conversations; a name the model has not given yet is not waited for. */
     @Override
     public void close() {
-        endUsers.close();
+        naming.shutdownNow();
     }
 }

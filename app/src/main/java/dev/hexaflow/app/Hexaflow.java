@@ -14,6 +14,8 @@ import dev.hexaflow.adapters.http.campus.CampusFeedRoutes;
 import dev.hexaflow.adapters.http.webapp.WebAppRoutes;
 import dev.hexaflow.adapters.http.workflow.ServiceApiCors;
 import dev.hexaflow.adapters.http.workflow.AppInfoRoutes;
+import dev.hexaflow.adapters.http.workflow.ChatRoutes;
+import dev.hexaflow.adapters.http.workflow.ConversationRoutes;
 import dev.hexaflow.adapters.http.workflow.LogRoutes;
 import dev.hexaflow.adapters.http.workflow.RunRoutes;
 import dev.hexaflow.adapters.http.workflow.ServiceApiAuthentication;
@@ -46,16 +48,18 @@ public final class Hexaflow implements AutoCloseable {
     private final StartReport report;
     private final WorkflowModule workflows;
     private final CampusModule campus;
+    private final ChatModule chat;
     private final Duration grace;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private Hexaflow(Storage storage, JavalinHttpServer server, StartReport report, WorkflowModule workflows,
-            CampusModule campus, Duration grace) {
+            CampusModule campus, ChatModule chat, Duration grace) {
         this.storage = storage;
         this.server = server;
         this.report = report;
         this.workflows = workflows;
         this.campus = campus;
+        this.chat = chat;
         this.grace = grace;
     }
 
@@ -69,6 +73,7 @@ public final class Hexaflow implements AutoCloseable {
         Storage storage = Storage.connect(config.dataDir());
         WorkflowModule workflows = null;
         CampusModule campus = null;
+        ChatModule chat = null;
         CompletableFuture<Optional<String>> ready = null;
         try {
             DataDirectory.AdminToken adminToken = config.adminToken()
@@ -79,6 +84,7 @@ public final class Hexaflow implements AutoCloseable {
             CampusModule campusModule = campus;
             workflows = new WorkflowModule(storage.jdbi(), config.dataDir().resolve("files"), secrets, config,
                     Clock.systemUTC(), health, health);
+            chat = new ChatModule(storage.jdbi(), config.engine(), Clock.systemUTC(), workflows);
             RunRepository runs = workflows.runs;
             // Runs under way when writes failed could not keep their end: they end failed, with the reason.
             health.onRecovered(reason -> runs.failUnfinished(reason, Clock.systemUTC().instant().getEpochSecond()));
@@ -97,6 +103,10 @@ public final class Hexaflow implements AutoCloseable {
                     serviceApi,
                     new RunRoutes(workflows.run, workflows.getRun, workflows.stop, workflows.nodeExecutions, serviceApi,
                             config.service().pingInterval()),
+                    new ChatRoutes(chat.send, chat.stop, chat.speak, config.service().pingInterval()),
+                    new ConversationRoutes(chat.listMessages, chat.giveFeedback, chat.listAppFeedbacks,
+                            chat.suggestQuestions, chat.listConversations, chat.deleteConversation,
+                            chat.renameConversation, chat.listVariables, chat.updateVariable),
                     new UploadRoutes(workflows.upload),
                     new ToolFileRoutes(workflows.toolFiles),
                     new LogRoutes(workflows.logs),
@@ -129,10 +139,14 @@ public final class Hexaflow implements AutoCloseable {
             if (config.service().retention().prunes()) {
                 workflows.startPruning();
             }
-            return new Hexaflow(storage, server, report, workflows, campus, config.service().shutdownGrace());
+            return new Hexaflow(storage, server, report, workflows, campus, chat,
+                    config.service().shutdownGrace());
         } catch (RuntimeException e) {
             if (ready != null) {
                 ready.exceptionally(failure -> Optional.empty()).join();
+            }
+            if (chat != null) {
+                chat.close();
             }
             if (workflows != null) {
                 workflows.close();
@@ -235,6 +249,7 @@ public final class Hexaflow implements AutoCloseable {
             } finally {
                 try {
                     campus.close();
+                    chat.close();
                     workflows.close();
                 } finally {
                     storage.close();

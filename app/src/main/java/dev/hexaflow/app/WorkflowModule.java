@@ -125,7 +125,8 @@ final class WorkflowModule implements AutoCloseable {
     final ManageToolBindingsUseCase toolBindings;
     final ToolFileService toolFiles;
     final KnowledgeModule knowledge;
-    private final JdbiEndUserRepository endUsers;
+    /** The end users of runs and uploads; the chat module shares them. */
+    final JdbiEndUserRepository endUsers;
     final WorkflowEngine engine;
     private final JdbiUploadRepository uploads;
     private final FileSystemBlobStore blobStore;

@@ -3,6 +3,7 @@ package dev.hexaflow.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.hexaflow.adapters.nodes.model.OpenAiCompatibleSpeechSynthesizer;
 import dev.hexaflow.adapters.persistence.H2Database;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiAppRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiEndUserRepository;
@@ -41,12 +42,19 @@ import org.junit.jupiter.api.Test;
 class ChatModuleTest {
 
     private final H2Database database = H2Database.openInMemory("chat-module-" + UUID.randomUUID());
+    private final JdbiEndUserRepository endUsers = new JdbiEndUserRepository(database.jdbi(), WriteGate.OPEN);
+    // This test sends no message: a run or a stop asked for would be a mistake.
     private final ChatModule chat = new ChatModule(database.jdbi(), unconfigured(),
-            Clock.fixed(Instant.ofEpochSecond(5_000), ZoneOffset.UTC), WriteGate.OPEN);
+            new OpenAiCompatibleSpeechSynthesizer(null, null, "tts-1", "alloy"), Clock.fixed(Instant.ofEpochSecond(5_000), ZoneOffset.UTC), endUsers, (command, observer) -> {
+                throw new AssertionError("no run expected");
+            }, (app, task, user) -> {
+                throw new AssertionError("no stop expected");
+            });
 
     @AfterEach
     void close() {
         chat.close();
+        endUsers.close();
         database.close();
     }
 

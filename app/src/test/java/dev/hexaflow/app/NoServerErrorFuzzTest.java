@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hexaflow.adapters.nodes.fakes.FakeModelServer;
 import dev.hexaflow.app.api.ServiceApi;
+import dev.hexaflow.engine.EngineConfiguration;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -56,18 +58,30 @@ class NoServerErrorFuzzTest {
     private static Path dataDir;
     private static volatile String previous = "nothing";
     private static TestServer server;
+    private static FakeModelServer model;
     private static Known known;
 
     /** Real ids and credentials, so that generated requests also reach past authentication and lookups. */
     private record Known(String keyA, String keyB, String appA, String workflowA, String runA, String taskA,
-            String uploadA, String campusKey, String dsl, String siteA, String webTokenA, String webTokenB) {
+            String uploadA, String campusKey, String dsl, String siteA, String webTokenA, String webTokenB,
+            String keyChat, String conversation, String message, String variable) {
     }
 
     @BeforeContainer
     static void start() throws IOException {
         dataDir = Files.createTempDirectory("hexaflow-fuzz");
-        server = TestServer.start(dataDir);
+        model = new FakeModelServer();
+        model.answer(FakeModelServer.Script.text("[\"a\", \"b\", \"c\"]", 1, 1));
+        server = TestServer.start(TestServer.config(dataDir).withEngine(EngineConfiguration.fromEnvironment(
+                Map.of("HEXAFLOW_LLM_MODELS", "*=local-model")).withLlm(model.baseUrl(), "sk-t")));
         JsonNode a = server.importApp("echo.yml");
+        String keyChat = server.importApp("chatflow.yml").get("api_key").asText();
+        ServiceApi chat = server.api(keyChat);
+        JsonNode sent = ServiceApi.json(chat.postJson("/v1/chat-messages", Map.of("query", "hi", "inputs", Map.of(),
+                "user", "fuzz", "auto_generate_name", false)));
+        String conversation = sent.get("conversation_id").asText();
+        String variable = ServiceApi.json(chat.get("/v1/conversations/" + conversation + "/variables?user=fuzz"))
+                .get("data").get(0).get("id").asText();
         JsonNode b = server.importApp("reader.yml");
         ServiceApi api = server.api(a.get("api_key").asText());
         JsonNode run = ServiceApi.json(api.postJson("/v1/workflows/run",
@@ -79,7 +93,8 @@ class NoServerErrorFuzzTest {
         }
         known = new Known(a.get("api_key").asText(), b.get("api_key").asText(), a.get("app_id").asText(),
                 a.get("workflow_id").asText(), run.get("workflow_run_id").asText(), run.get("task_id").asText(),
-                upload, server.issueCampusKey(), dsl, a.get("site_code").asText(), webToken(a), webToken(b));
+                upload, server.issueCampusKey(), dsl, a.get("site_code").asText(), webToken(a), webToken(b),
+                keyChat, conversation, sent.get("message_id").asText(), variable);
     }
 
     private static String webToken(JsonNode app) {
@@ -90,6 +105,7 @@ class NoServerErrorFuzzTest {
     @AfterContainer
     static void stop() throws IOException {
         server.close();
+        model.close();
         try (Stream<Path> files = Files.walk(dataDir)) {
             for (Path file : files.sorted(Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(file);
@@ -220,10 +236,11 @@ class NoServerErrorFuzzTest {
     }
 
     /** What an operation takes as its body when it is called rightly. */
-    enum BodyKind { NONE, RUN, STOP, UPLOAD, DSL, SITE, CAMPUS_DATA, MCP_SERVER, TOOL_BINDING }
+    enum BodyKind { NONE, RUN, STOP, UPLOAD, DSL, SITE, CAMPUS_DATA, MCP_SERVER, TOOL_BINDING, CHAT, FEEDBACK, RENAME,
+        VARIABLE, SPEECH }
 
     /** Which credential an operation takes. */
-    enum Auth { APP, ADMIN, NONE }
+    enum Auth { APP, CHAT, ADMIN, NONE }
 
     /** An operation of the three APIs, its path with {placeholders}, and what it takes. */
     record Operation(String method, String path, BodyKind body, Auth auth) {
@@ -240,6 +257,21 @@ class NoServerErrorFuzzTest {
             new Operation("GET", "/v1/info", BodyKind.NONE, Auth.APP),
             new Operation("GET", "/v1/parameters", BodyKind.NONE, Auth.APP),
             new Operation("GET", "/v1/site", BodyKind.NONE, Auth.APP),
+            new Operation("GET", "/v1/site", BodyKind.NONE, Auth.CHAT),
+            new Operation("POST", "/v1/chat-messages", BodyKind.CHAT, Auth.CHAT),
+            new Operation("POST", "/v1/chat-messages/{task}/stop", BodyKind.STOP, Auth.CHAT),
+            new Operation("GET", "/v1/messages", BodyKind.NONE, Auth.CHAT),
+            new Operation("POST", "/v1/messages/{message}/feedbacks", BodyKind.FEEDBACK, Auth.CHAT),
+            new Operation("GET", "/v1/messages/{message}/suggested", BodyKind.NONE, Auth.CHAT),
+            new Operation("GET", "/v1/app/feedbacks", BodyKind.NONE, Auth.CHAT),
+            new Operation("GET", "/v1/conversations", BodyKind.NONE, Auth.CHAT),
+            new Operation("DELETE", "/v1/conversations/{conversation}", BodyKind.STOP, Auth.CHAT),
+            new Operation("POST", "/v1/conversations/{conversation}/name", BodyKind.RENAME, Auth.CHAT),
+            new Operation("GET", "/v1/conversations/{conversation}/variables", BodyKind.NONE, Auth.CHAT),
+            new Operation("PUT", "/v1/conversations/{conversation}/variables/{variable}", BodyKind.VARIABLE,
+                    Auth.CHAT),
+            new Operation("GET", "/v1/meta", BodyKind.NONE, Auth.CHAT),
+            new Operation("POST", "/v1/text-to-audio", BodyKind.SPEECH, Auth.CHAT),
             new Operation("POST", "/admin/apps", BodyKind.DSL, Auth.ADMIN),
             new Operation("GET", "/admin/apps", BodyKind.NONE, Auth.ADMIN),
             new Operation("PUT", "/admin/apps/{app}", BodyKind.DSL, Auth.ADMIN),
@@ -298,6 +330,7 @@ class NoServerErrorFuzzTest {
             return;
         }
         String right = auth == Auth.ADMIN ? TestServer.ADMIN_TOKEN
+                : auth == Auth.CHAT ? (random.nextInt(8) == 0 ? known.keyA() : known.keyChat())
                 : random.nextInt(4) == 0 ? known.webTokenA() : known.keyA();
         String value = stray != Stray.WRONG_CREDENTIAL ? "Bearer " + right : pick(random, List.of(
                 "Bearer " + known.keyB(), "Bearer app-" + "x".repeat(random.nextInt(40)), "Bearer",
@@ -327,6 +360,10 @@ class NoServerErrorFuzzTest {
                 .replace("{toolServer}", wrong ? odd(text, random) : pick(random, List.of("calc", "local", "x")))
                 .replace("{toolQuery}", wrong ? "?provider=" + encode(text) + "&tool=" + encode(text)
                         : pick(random, List.of("?provider=jina&tool=reader", "?provider=jina", "")))
+                .replace("{conversation}", wrong ? odd(text, random)
+                        : pick(random, List.of(known.conversation(), uuid(random))))
+                .replace("{message}", wrong ? odd(text, random) : pick(random, List.of(known.message(), uuid(random))))
+                .replace("{variable}", wrong ? odd(text, random) : pick(random, List.of(known.variable(), uuid(random))))
                 .replace("{garbage}", odd(text, random));
     }
 
@@ -351,6 +388,19 @@ class NoServerErrorFuzzTest {
             }
             if (random.nextInt(3) == 0) {
                 pairs.add("callback=" + (random.nextBoolean() ? "cb.onData" : encode(text)));
+            }
+        }
+        if (operation.auth() == Auth.CHAT && operation.method().equals("GET")) {
+            pairs.add("user=fuzz");
+            String value = stray == Stray.ODD_QUERY ? encode(text) : pick(random, List.of(known.conversation(),
+                    known.message(), "20", "-updated_at", "last", uuid(random)));
+            for (String name : List.of("conversation_id", "first_id", "last_id", "limit", "sort_by",
+                    "variable_name", "page")) {
+                if (name.equals("conversation_id") ? random.nextInt(4) != 0 : random.nextInt(3) == 0) {
+                    pairs.add(name + "=" + (name.equals("conversation_id") && random.nextBoolean()
+                            ? known.conversation() : random.nextBoolean() ? value : pick(random, List.of("0", "-1",
+                            "101", "99999999999999999999", "created_at", "%FF", ""))));
+                }
             }
         }
         if (operation.path().equals("/v1/workflows/logs") || stray == Stray.ODD_QUERY) {
@@ -411,6 +461,12 @@ class NoServerErrorFuzzTest {
             case RUN -> "{\"inputs\":{\"query\":\"hello\",\"tone\":\"calm\"},\"response_mode\":\"blocking\","
                     + "\"user\":\"fuzz\"}";
             case STOP -> "{\"user\":\"fuzz\"}";
+            case CHAT -> "{\"query\":\"hello\",\"inputs\":{},\"response_mode\":\"blocking\",\"user\":\"fuzz\","
+                    + "\"conversation_id\":\"" + known.conversation() + "\",\"auto_generate_name\":false}";
+            case FEEDBACK -> "{\"rating\":\"like\",\"content\":\"fine\",\"user\":\"fuzz\"}";
+            case RENAME -> "{\"name\":\"Fuzzed\",\"auto_generate\":false,\"user\":\"fuzz\"}";
+            case VARIABLE -> "{\"value\":\"fuzzed\",\"user\":\"fuzz\"}";
+            case SPEECH -> "{\"message_id\":\"" + known.message() + "\",\"text\":\"hi\",\"user\":\"fuzz\"}";
             case DSL -> known.dsl();
             case MCP_SERVER -> "{\"url\":\"http://127.0.0.1:9/mcp\",\"headers\":{\"X-Api-Key\":\"k\"}}";
             case TOOL_BINDING -> "{\"provider\":\"jina\",\"tool\":\"reader\",\"mcp\":{\"server\":\"calc\","

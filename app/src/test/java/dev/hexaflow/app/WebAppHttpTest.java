@@ -90,7 +90,7 @@ class WebAppHttpTest {
             files.add(links.group());
         }
 
-        assertThat(files).hasSize(4);
+        assertThat(files).hasSize(5);
         for (String file : files) {
             HttpResponse<String> served = server.get(file);
             assertThat(served.statusCode()).as(file).isEqualTo(200);
@@ -105,6 +105,28 @@ class WebAppHttpTest {
         HttpResponse<String> unknown = server.get("/web/secret.txt");
         assertThat(unknown.statusCode()).isEqualTo(404);
         assertThat(json(unknown).get("code").asText()).isEqualTo("not_found");
+    }
+
+    @Test
+    void aChatflowsPageIsTheChatAndAWorkflowsStaysTheForm() {
+        JsonNode chatflow = server.importApp("tea-chat.yml");
+
+        String chat = server.get("/apps/" + code(chatflow)).body();
+        String form = server.get("/apps/" + code(echo)).body();
+
+        assertThat(chat).contains("/web/chat.js?v=").doesNotContain("/web/app.js").contains("id=\"message-input\"")
+                .contains("data-site-code=\"" + code(chatflow) + "\"");
+        assertThat(form).contains("/web/app.js?v=").doesNotContain("/web/chat.js").contains("id=\"run-form\"");
+        java.util.regex.Matcher script = java.util.regex.Pattern.compile("/web/chat\\.js\\?v=[0-9a-f]{12}")
+                .matcher(chat);
+        assertThat(script.find()).isTrue();
+        HttpResponse<String> served = server.get(script.group());
+        assertThat(served.statusCode()).isEqualTo(200);
+        assertThat(served.headers().firstValue("Content-Type")).hasValueSatisfying(type -> assertThat(type)
+                .startsWith("text/javascript"));
+        assertThat(server.get("/apps/" + code(chatflow)).headers().firstValue("Content-Security-Policy"))
+                .hasValueSatisfying(policy -> assertThat(policy).contains("script-src 'self'")
+                        .doesNotContain("unsafe"));
     }
 
     @Test

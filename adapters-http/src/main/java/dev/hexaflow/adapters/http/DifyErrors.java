@@ -22,6 +22,7 @@ public final class DifyErrors {
             case CONVERSATION_COMPLETED -> "conversation_completed";
             case BAD_REQUEST -> "bad_request";
             case PROVIDER_NOT_INITIALIZE -> "provider_not_initialize";
+            case COMPLETION_REQUEST_ERROR -> "completion_request_error";
             case NO_FILE_UPLOADED -> "no_file_uploaded";
             case TOO_MANY_FILES -> "too_many_files";
             case FILENAME_NOT_EXISTS -> "filename_not_exists_error";
@@ -41,8 +42,8 @@ public final class DifyErrors {
     public static int status(ApiError error) {
         return switch (error) {
             case INVALID_PARAM, APP_UNAVAILABLE, NOT_WORKFLOW_APP, NOT_CHAT_APP, CONVERSATION_COMPLETED,
-                    BAD_REQUEST, PROVIDER_NOT_INITIALIZE, NO_FILE_UPLOADED, TOO_MANY_FILES,
-                    FILENAME_NOT_EXISTS -> 400;
+                    BAD_REQUEST, PROVIDER_NOT_INITIALIZE, COMPLETION_REQUEST_ERROR, NO_FILE_UPLOADED,
+                    TOO_MANY_FILES, FILENAME_NOT_EXISTS -> 400;
             case UNAUTHORIZED -> 401;
             case FORBIDDEN -> 403;
             case NOT_FOUND -> 404;

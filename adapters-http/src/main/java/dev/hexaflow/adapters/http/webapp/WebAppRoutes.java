@@ -8,6 +8,7 @@ import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.app.port.in.WebAppUseCase;
 import dev.hexaflow.application.app.port.in.WebAppUseCase.WebToken;
 import dev.hexaflow.domain.app.App;
+import dev.hexaflow.domain.workflow.AppInfo;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.io.IOException;
@@ -19,9 +20,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Each app's web page: {@code GET /apps/{site_code}} serves the page, {@code POST /apps/{site_code}/token} hands it
- * a short-lived token for the app's {@code /v1} API, and {@code /web/...} its script and style. The page itself is
- * a shell; it reads the app's site, form and runs through {@code /v1} as any client does.
+ * Each app's web page: {@code GET /apps/{site_code}} serves the page (a chat for a chatflow, a form for a
+ * workflow), {@code POST /apps/{site_code}/token} hands it a short-lived token for the app's {@code /v1} API, and
+ * {@code /web/...} its scripts and style. The page itself is a shell; it reads the app's site, form, runs and
+ * conversations through {@code /v1} as any client does.
  */
 public final class WebAppRoutes implements RouteGroup {
 
@@ -57,8 +59,10 @@ public final class WebAppRoutes implements RouteGroup {
             ResponseBodies.write(ctx, 404, "text/html; charset=utf-8", assets.notFoundPage(e.getMessage()));
             return;
         }
-        ResponseBodies.write(ctx, 200, "text/html; charset=utf-8", assets.page(app.siteCode(),
-                app.site().title() == null || app.site().title().isBlank() ? app.name() : app.site().title(),
+        String title = app.site().title() == null || app.site().title().isBlank() ? app.name() : app.site().title();
+        WebAssets.Page kind = AppInfo.ADVANCED_CHAT_MODE.equals(app.mode()) ? WebAssets.Page.CHAT
+                : WebAssets.Page.WORKFLOW;
+        ResponseBodies.write(ctx, 200, "text/html; charset=utf-8", assets.page(kind, app.siteCode(), title,
                 app.site().defaultLanguage()));
     }
 

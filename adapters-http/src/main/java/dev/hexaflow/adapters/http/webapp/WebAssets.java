@@ -11,16 +11,23 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The web page's files, read from the jar once: the page and its error page as templates, the script and the
- * style as they are. The page links each file with a digest of its content, so browsers may keep them for good.
+ * The web page's files, read from the jar once: the workflow page, the chat page and the error page as templates,
+ * the scripts and the style as they are. The page links each file with a digest of its content, so browsers may
+ * keep them for good.
  */
 final class WebAssets {
+
+    /** The page an app gets: a chat for a chatflow, a form and its result for a workflow. */
+    enum Page {
+        WORKFLOW, CHAT
+    }
 
     /** A file served as it is. */
     record Asset(String contentType, byte[] bytes, String digest) {
     }
 
     private static final Map<String, String> FILES = Map.of("app.js", "text/javascript; charset=utf-8",
+            "chat.js", "text/javascript; charset=utf-8", "client.js", "text/javascript; charset=utf-8",
             "markdown.js", "text/javascript; charset=utf-8", "app.css", "text/css; charset=utf-8",
             "icon.svg", "image/svg+xml");
 
@@ -28,11 +35,13 @@ final class WebAssets {
 
     private final Map<String, Asset> files;
     private final String page;
+    private final String chatPage;
     private final String notFound;
 
-    private WebAssets(Map<String, Asset> files, String page, String notFound) {
+    private WebAssets(Map<String, Asset> files, String page, String chatPage, String notFound) {
         this.files = files;
         this.page = page;
+        this.chatPage = chatPage;
         this.notFound = notFound;
     }
 
@@ -43,8 +52,9 @@ final class WebAssets {
             files.put(name, new Asset(type, bytes, digest(bytes)));
         });
         String page = links(text("page.html"), files);
+        String chatPage = links(text("chat.html"), files);
         String notFound = links(text("not-found.html"), files);
-        return new WebAssets(files, page, notFound);
+        return new WebAssets(files, page, chatPage, notFound);
     }
 
     Optional<Asset> find(String name) {
@@ -52,8 +62,9 @@ final class WebAssets {
     }
 
     /** The page of one app: its code for the script, its title and language for the first paint. */
-    byte[] page(String siteCode, String title, String language) {
-        return fill(page, Map.of("code", siteCode, "title", title == null ? "" : title,
+    byte[] page(Page kind, String siteCode, String title, String language) {
+        return fill(kind == Page.CHAT ? chatPage : page, Map.of("code", siteCode,
+                "title", title == null ? "" : title,
                 "lang", language == null || language.isBlank() ? "en" : language));
     }
 

@@ -5,12 +5,15 @@ import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunObserver;
 import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunUnderWay;
 import dev.hexaflow.domain.workflow.RunEvent;
+import dev.hexaflow.domain.workflow.WorkflowRun;
 import io.javalin.http.Context;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -23,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * One run's events written as server-sent events, with a ping whenever none came for a while. Events wait in a
  * queue the run never blocks on, and the run's end comes through the same queue, after its last event: the
  * writer ends the response as soon as it takes the end, whatever the timing, with no flag to check between two
- * waits. A client that goes away only stops the writing; the run goes on.
+ * waits. A client that goes away only stops the writing; the run goes on. How an event becomes frames is the
+ * stream's {@link Frames}: a workflow run's frames, or a chat turn's.
  */
 final class RunEventStream implements RunObserver {
 
@@ -33,7 +37,51 @@ final class RunEventStream implements RunObserver {
     /** The run could not be kept to its end: the stream says so with Dify's error event before it ends. */
     private record Failed(Throwable cause) {
     }
+
+    /** The run's end as its use case answers it, for the frames that follow its last event. */
+    private record Ended(Object result) {
+    }
     private static final byte[] PING = "event: ping\n\n".getBytes(StandardCharsets.UTF_8);
+
+    /** The frames a stream writes: for each event, after the run's end, and for an end that failed. */
+    interface Frames<T> {
+
+        List<Map<String, Object>> of(RunEvent event);
+
+        /** What follows the last event once the run is over (a chat's message_end); none for a workflow. */
+        List<Map<String, Object>> end(T result);
+
+        /** The error event for an end that failed (a store that could not keep the run, a broken run). */
+        Map<String, Object> failure(Throwable cause);
+    }
+
+    /** A run started with the stream as its observer: its task, its end and how its events are written. */
+    record Started<T>(String taskId, CompletableFuture<T> done, Frames<T> frames) {
+
+        /** A workflow run's stream: one frame per event, nothing after the end. */
+        static Started<WorkflowRun> workflow(RunUnderWay run) {
+            return new Started<>(run.taskId(), run.done(), new Frames<>() {
+                @Override
+                public List<Map<String, Object>> of(RunEvent event) {
+                    return List.of(DifyWire.event(event, run.runId(), run.taskId()));
+                }
+
+                @Override
+                public List<Map<String, Object>> end(WorkflowRun result) {
+                    return List.of();
+                }
+
+                @Override
+                public Map<String, Object> failure(Throwable cause) {
+                    Map<String, Object> event = new LinkedHashMap<>();
+                    event.put("event", "error");
+                    event.put("workflow_run_id", run.runId());
+                    event.putAll(errorOf(cause));
+                    return event;
+                }
+            });
+        }
+    }
 
     private final BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
     private final Duration pingInterval;
@@ -49,14 +97,12 @@ final class RunEventStream implements RunObserver {
      *
      * @param start starts the run with the observer it is given
      */
-    static void write(Context ctx, Duration pingInterval, Function<RunObserver, RunUnderWay> start) {
+    static <T> void write(Context ctx, Duration pingInterval, Function<RunObserver, Started<T>> start) {
         RunEventStream stream = new RunEventStream(pingInterval);
-        RunUnderWay handle = start.apply(stream);
+        Started<T> handle = start.apply(stream);
         // The run's end comes after every event it was observed with, so the end queues after them.
-        handle.done().whenComplete((run, failure) -> {
-            if (failure != null) {
-                stream.queue.add(new Failed(failure));
-            }
+        handle.done().whenComplete((result, failure) -> {
+            stream.queue.add(failure != null ? new Failed(failure) : new Ended(result));
             stream.queue.add(END);
         });
         ctx.status(200);
@@ -64,7 +110,7 @@ final class RunEventStream implements RunObserver {
         ctx.res().setHeader("Cache-Control", "no-cache");
         ctx.res().setHeader("X-Accel-Buffering", "no");
         try {
-            stream.send(ctx.res().getOutputStream(), handle);
+            stream.send(ctx.res().getOutputStream(), handle.frames());
         } catch (IOException e) {
             stream.leave();
             LOG.debug("The client of task {} went away; the run goes on", handle.taskId());
@@ -82,7 +128,8 @@ final class RunEventStream implements RunObserver {
         }
     }
 
-    private void send(OutputStream out, RunUnderWay handle) throws IOException, InterruptedException {
+    @SuppressWarnings("unchecked")
+    private <T> void send(OutputStream out, Frames<T> frames) throws IOException, InterruptedException {
         out.flush();
         while (true) {
             Object next = queue.poll(pingInterval.toMillis(), TimeUnit.MILLISECONDS);
@@ -92,25 +139,30 @@ final class RunEventStream implements RunObserver {
             if (next == null) {
                 out.write(PING);
             } else if (next instanceof Failed failed) {
-                out.write(DifyWire.frame(error(failed.cause(), handle.runId())).getBytes(StandardCharsets.UTF_8));
+                write(out, List.of(frames.failure(failed.cause())));
+            } else if (next instanceof Ended ended) {
+                write(out, frames.end((T) ended.result()));
             } else {
-                out.write(DifyWire.frame(DifyWire.event((RunEvent) next, handle.runId(), handle.taskId()))
-                        .getBytes(StandardCharsets.UTF_8));
+                write(out, frames.of((RunEvent) next));
             }
             out.flush();
         }
     }
 
+    private static void write(OutputStream out, List<Map<String, Object>> events) throws IOException {
+        for (Map<String, Object> event : events) {
+            out.write(DifyWire.frame(event).getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
     /**
-     * Dify's stream error event (it has no task id): a refusal (a store that cannot keep the run) says so as the
+     * Dify's error fields for an end that failed: a refusal (a store that cannot keep the run) says so as the
      * API's error does; anything else is Dify's internal error, whose message says nothing of the server.
      */
-    private static Map<String, Object> error(Throwable failure, String runId) {
+    static Map<String, Object> errorOf(Throwable failure) {
         Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
                 ? failure.getCause() : failure;
         Map<String, Object> event = new LinkedHashMap<>();
-        event.put("event", "error");
-        event.put("workflow_run_id", runId);
         if (cause instanceof ApiException refused) {
             event.put("code", DifyErrors.code(refused.error()));
             event.put("status", DifyErrors.status(refused.error()));

@@ -79,7 +79,8 @@ public final class RunRoutes implements RouteGroup {
                 (Map<String, Object>) inputs, files == null ? List.of() : List.copyOf((List<?>) files));
         Object mode = body.get("response_mode");
         if ("streaming".equals(mode)) {
-            RunEventStream.write(ctx, pingInterval, observer -> run.start(command, observer));
+            RunEventStream.write(ctx, pingInterval,
+                    observer -> RunEventStream.Started.workflow(run.start(command, observer)));
         } else if ("async".equals(mode)) {
             // Hexaflow's extension: the answer waits for the run's start to be kept, so that its detail can be
             // asked for at once, and not for its end.

@@ -30,7 +30,7 @@ public final class ServiceApiAuthentication implements RouteGroup {
     /** What a Service API route asks of the app, given with the route as its role. */
     public enum Access implements RouteRole {
         RUN(Operation.RUN), STOP(Operation.STOP), UPLOAD(Operation.UPLOAD), DESCRIBE(Operation.DESCRIBE),
-        READ_RUNS(Operation.READ_RUNS);
+        READ_RUNS(Operation.READ_RUNS), CHAT(Operation.CHAT);
 
         private final Operation operation;
 

@@ -25,6 +25,7 @@ import dev.hexaflow.domain.app.EndUser;
 import dev.hexaflow.domain.app.FileCategory;
 import dev.hexaflow.domain.app.UploadedFile;
 import dev.hexaflow.domain.app.WorkflowVersion;
+import dev.hexaflow.domain.workflow.AppInfo;
 import dev.hexaflow.domain.workflow.FileValue;
 import dev.hexaflow.domain.workflow.Workflow;
 import java.nio.charset.StandardCharsets;
@@ -77,7 +78,8 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
     /** An end user's id, as Dify keeps it: at most 255 characters. */
     static final int MAX_USER_LENGTH = 255;
 
-    static String requireUser(String user) {
+    /** @throws ApiException INVALID_PARAM "Arg user must be provided." when the request names no end user */
+    public static String requireUser(String user) {
         if (user == null || user.isBlank()) {
             throw new ApiException(ApiError.INVALID_PARAM, "Arg user must be provided.");
         }
@@ -89,8 +91,13 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
         String user = requireUser(command.user());
         App app = apps.find(command.appId()).orElseThrow(() -> new ApiException(ApiError.NOT_FOUND,
                 "App not found."));
-        if (!app.mode().equals("workflow")) {
+        // A chat turn runs a chatflow, and only a chatflow; without one, only a workflow app runs.
+        if (command.chat() == null && !app.mode().equals(AppInfo.WORKFLOW_MODE)) {
             throw new ApiException(ApiError.NOT_WORKFLOW_APP,
+                    "Please check if your app mode matches the right API route.");
+        }
+        if (command.chat() != null && !app.mode().equals(AppInfo.ADVANCED_CHAT_MODE)) {
+            throw new ApiException(ApiError.NOT_CHAT_APP,
                     "Please check if your app mode matches the right API route.");
         }
         WorkflowVersion version = version(app.id(), command.workflowId());
@@ -110,6 +117,9 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
             List<FileValue> files = InputFiles.resolveAll(command.files(), user, own);
             RunRequest request = new RunRequest(graph, app.id(), version.id(), user, inputs, files, ids.get(),
                     ids.get());
+            if (command.chat() != null) {
+                request = request.withChat(command.chat());
+            }
             RunRecorder recorder = new RunRecorder(runs, app.id(), request.taskId(), endUser, version.version(),
                     ids.get(), observer == RunObserver.NONE ? RunListener.NONE : observer::on);
             RunHandle handle = engine.start(workflow, request, recorder);

@@ -41,9 +41,14 @@ public final class ChatAccess {
         this.reader = reader;
     }
 
+    /** @throws ApiException NOT_FOUND for an unknown app */
+    App app(String appId) {
+        return apps.find(appId).orElseThrow(() -> new ApiException(ApiError.NOT_FOUND, "App not found."));
+    }
+
     /** @throws ApiException NOT_FOUND for an unknown app, NOT_CHAT_APP for one that is not a chatflow */
     App chatApp(String appId) {
-        App app = apps.find(appId).orElseThrow(() -> new ApiException(ApiError.NOT_FOUND, "App not found."));
+        App app = app(appId);
         if (!AppInfo.ADVANCED_CHAT_MODE.equals(app.mode())) {
             throw new ApiException(ApiError.NOT_CHAT_APP, "Please check if your app mode matches the right API "
                     + "route.");

@@ -15,6 +15,8 @@ public enum ApiError {
     /** Dify's werkzeug BadRequest: a request it refuses without a code of its own. */
     BAD_REQUEST,
     PROVIDER_NOT_INITIALIZE,
+    /** Dify's CompletionRequestError: the model endpoint (or the speech one) failed the call. */
+    COMPLETION_REQUEST_ERROR,
     NO_FILE_UPLOADED,
     TOO_MANY_FILES,
     FILENAME_NOT_EXISTS,

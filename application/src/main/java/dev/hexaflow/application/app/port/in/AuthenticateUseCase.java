@@ -17,6 +17,8 @@ public interface AuthenticateUseCase {
     /** What a request asks of an app. */
     enum Operation {
         RUN(true), STOP(true), UPLOAD(true), DESCRIBE(true), READ_RUNS(false),
+        /** An end user's own conversations, messages and feedback: what a chat page reads and changes. */
+        CHAT(true),
         /**
          * An async run: answered before it ends, it frees the request that bounds a client's runs, and a page
          * could not follow it (it cannot read runs), so it is an app key's alone.

@@ -1,5 +1,6 @@
 package dev.hexaflow.application.app.port.in;
 
+import dev.hexaflow.application.workflow.engine.ChatTurn;
 import dev.hexaflow.domain.workflow.RunEvent;
 import dev.hexaflow.domain.workflow.WorkflowRun;
 import java.util.List;
@@ -24,12 +25,19 @@ public interface RunWorkflowUseCase {
     /**
      * @param workflowId a published version of the app, or null for its newest
      * @param files      the request's top-level files (sys.files), as file mappings
+     * @param chat       the turn of a conversation this run answers (a chatflow's), or null for a workflow run
      */
     record RunWorkflowCommand(String appId, String workflowId, String user, Map<String, Object> inputs,
-            List<Object> files) {
+            List<Object> files, ChatTurn chat) {
         public RunWorkflowCommand {
             inputs = inputs == null ? Map.of() : inputs;
             files = files == null ? List.of() : files;
+        }
+
+        /** A workflow app's run. */
+        public RunWorkflowCommand(String appId, String workflowId, String user, Map<String, Object> inputs,
+                List<Object> files) {
+            this(appId, workflowId, user, inputs, files, null);
         }
     }
 

@@ -1,0 +1,121 @@
+package dev.hexaflow.adapters.http.workflow;
+
+import static dev.hexaflow.adapters.http.workflow.ServiceApiAuthentication.appId;
+
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import dev.hexaflow.adapters.http.RouteGroup;
+import dev.hexaflow.adapters.http.workflow.ServiceApiAuthentication.Access;
+import dev.hexaflow.application.app.port.in.ApiError;
+import dev.hexaflow.application.app.port.in.ApiException;
+import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunObserver;
+import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase;
+import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase.ChatReply;
+import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase.ChatUnderWay;
+import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase.SendChatMessageCommand;
+import dev.hexaflow.application.chat.port.in.StopChatMessageUseCase;
+import dev.hexaflow.application.chat.port.in.TextToAudioUseCase;
+import dev.hexaflow.application.chat.port.in.TextToAudioUseCase.TextToAudioCommand;
+import dev.hexaflow.domain.workflow.RunStatus;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Dify's chat Service API for sending a message to a chatflow: blocking or streamed (written frame by frame from
+ * the POST itself; the turn goes on and is kept whether or not the client stays), its stop, /meta, and
+ * text-to-audio.
+ */
+public final class ChatRoutes implements RouteGroup {
+
+    private final SendChatMessageUseCase send;
+    private final StopChatMessageUseCase stop;
+    private final TextToAudioUseCase speak;
+    private final Duration pingInterval;
+
+    public ChatRoutes(SendChatMessageUseCase send, StopChatMessageUseCase stop, TextToAudioUseCase speak,
+            Duration pingInterval) {
+        this.send = send;
+        this.stop = stop;
+        this.speak = speak;
+        this.pingInterval = pingInterval;
+    }
+
+    @Override
+    public void addTo(RoutesConfig routes) {
+        routes.post("/v1/chat-messages", this::send, Access.RUN);
+        routes.post("/v1/chat-messages/{task_id}/stop", this::stop, Access.STOP);
+        routes.get("/v1/meta", ctx -> ServiceApiBodies.json(ctx, 200, new Meta(Map.of())), Access.DESCRIBE);
+        routes.post("/v1/text-to-audio", this::speak, Access.CHAT);
+    }
+
+    private void speak(Context ctx) {
+        Map<String, Object> body = JsonRequestBodies.object(ctx);
+        byte[] audio = speak.speak(new TextToAudioCommand(appId(ctx), JsonRequestBodies.user(body),
+                textOrNull(body.get("message_id")), textOrNull(body.get("text")), textOrNull(body.get("voice"))));
+        ctx.status(200).contentType("audio/mpeg").result(audio);
+    }
+
+    private static String textOrNull(Object value) {
+        return value instanceof String text ? text : null;
+    }
+
+    private void send(Context ctx) {
+        Map<String, Object> body = JsonRequestBodies.object(ctx);
+        SendChatMessageCommand command = command(appId(ctx), body);
+        if ("streaming".equals(body.get("response_mode"))) {
+            RunEventStream.write(ctx, pingInterval, observer -> {
+                ChatUnderWay turn = send.send(command, observer);
+                return new RunEventStream.Started<>(turn.taskId(), turn.done(), new ChatWire(turn));
+            });
+            return;
+        }
+        ChatUnderWay turn = send.send(command, RunObserver.NONE);
+        ChatReply reply = turn.await();
+        if (reply.run().status() == RunStatus.FAILED) {
+            throw new ApiException(ApiError.INVALID_PARAM, ChatWire.runFailed(reply.run()));
+        }
+        ServiceApiBodies.json(ctx, 200, ChatWire.blocking(turn, reply));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static SendChatMessageCommand command(String appId, Map<String, Object> body) {
+        Object inputs = body.get("inputs");
+        if (inputs != null && !(inputs instanceof Map<?, ?>)) {
+            throw new ApiException(ApiError.INVALID_PARAM, "inputs must be an object");
+        }
+        Object files = body.get("files");
+        if (files != null && !(files instanceof List<?>)) {
+            throw new ApiException(ApiError.INVALID_PARAM, "files must be a list");
+        }
+        Object query = body.get("query");
+        if (query != null && !(query instanceof String)) {
+            throw new ApiException(ApiError.INVALID_PARAM, "query must be a string");
+        }
+        Object conversation = body.get("conversation_id");
+        if (conversation != null && !(conversation instanceof String)) {
+            throw new ApiException(ApiError.INVALID_PARAM, "conversation_id must be a valid UUID");
+        }
+        Object workflowId = body.get("workflow_id");
+        return new SendChatMessageCommand(appId, workflowId instanceof String id && !id.isBlank() ? id : null,
+                JsonRequestBodies.user(body), (String) query, (Map<String, Object>) inputs,
+                files == null ? List.of() : List.copyOf((List<?>) files), (String) conversation,
+                !Boolean.FALSE.equals(body.get("auto_generate_name")));
+    }
+
+    private void stop(Context ctx) {
+        stop.stop(appId(ctx), ctx.pathParam("task_id"), JsonRequestBodies.user(JsonRequestBodies.object(ctx)));
+        ServiceApiBodies.json(ctx, 200, new Result("success"));
+    }
+
+    /** Dify's answer to an action: {@code {"result": "success"}}. */
+    record Result(String result) {
+    }
+
+    /** Dify's /meta: the icons of the tools the app uses, which Hexaflow does not serve. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record Meta(Map<String, Object> toolIcons) {
+    }
+}

@@ -1,0 +1,243 @@
+package dev.hexaflow.application.chat.service;
+
+import dev.hexaflow.application.app.port.in.ApiError;
+import dev.hexaflow.application.app.port.in.ApiException;
+import dev.hexaflow.application.app.port.in.RunWorkflowUseCase;
+import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunObserver;
+import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunUnderWay;
+import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunWorkflowCommand;
+import dev.hexaflow.application.app.port.out.EndUserRepository;
+import dev.hexaflow.application.app.service.RunWorkflowService;
+import dev.hexaflow.application.chat.port.in.RenameConversationUseCase;
+import dev.hexaflow.application.chat.port.in.RenameConversationUseCase.RenameConversationCommand;
+import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase;
+import dev.hexaflow.application.chat.port.out.ConversationRepository;
+import dev.hexaflow.application.chat.port.out.ConversationVariableRepository;
+import dev.hexaflow.application.chat.port.out.MessageRepository;
+import dev.hexaflow.application.workflow.engine.ChatTurn;
+import dev.hexaflow.domain.app.EndUser;
+import dev.hexaflow.domain.chat.Conversation;
+import dev.hexaflow.domain.chat.KeptVariable;
+import dev.hexaflow.domain.chat.Message;
+import dev.hexaflow.domain.chat.MessageStatus;
+import dev.hexaflow.domain.workflow.RunEvent;
+import dev.hexaflow.domain.workflow.RunStatus;
+import dev.hexaflow.domain.workflow.Workflow;
+import dev.hexaflow.domain.workflow.WorkflowRun;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executor;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
+
+/**
+ * Checks a chat message in Dify's order (user, app mode, query, conversation), then runs the chatflow through
+ * the workflow run use case, with the conversation's turn: its variables, its history and its dialogue count.
+ * What the turn changes is kept by the observer it puts in front of the caller's, as the run's events come: the
+ * new conversation and the message at the run's start, the conversation variables before its end, the whole
+ * message at its end. A client that leaves changes none of it.
+ */
+public final class SendChatMessageService implements SendChatMessageUseCase {
+
+    /** How many earlier messages Dify reads for a chatflow's memory. */
+    static final int HISTORY = 500;
+    private static final Pattern UUID_TEXT = Pattern.compile(
+            "[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}");
+
+    private final ChatAccess access;
+    private final RunWorkflowUseCase runs;
+    private final EndUserRepository endUsers;
+    private final ConversationRepository conversations;
+    private final MessageRepository messages;
+    private final ConversationVariableRepository variables;
+    private final RenameConversationUseCase rename;
+    private final Executor naming;
+    private final Clock clock;
+    private final Supplier<String> ids;
+    private final System.Logger log = System.getLogger(SendChatMessageService.class.getName());
+
+    /** @param naming runs the model's renaming of new conversations, after their first turn */
+    public SendChatMessageService(ChatAccess access, RunWorkflowUseCase runs, EndUserRepository endUsers,
+            ConversationRepository conversations, MessageRepository messages,
+            ConversationVariableRepository variables, RenameConversationUseCase rename, Executor naming,
+            Clock clock, Supplier<String> ids) {
+        this.access = access;
+        this.runs = runs;
+        this.endUsers = endUsers;
+        this.conversations = conversations;
+        this.messages = messages;
+        this.variables = variables;
+        this.rename = rename;
+        this.naming = naming;
+        this.clock = clock;
+        this.ids = ids;
+    }
+
+    @Override
+    public ChatUnderWay send(SendChatMessageCommand command, RunObserver observer) {
+        String user = RunWorkflowService.requireUser(command.user());
+        access.chatApp(command.appId());
+        if (command.query() == null) {
+            throw new ApiException(ApiError.INVALID_PARAM, "query is required");
+        }
+        String requested = command.conversationId() == null ? "" : command.conversationId().strip();
+        Turn turn;
+        if (requested.isEmpty()) {
+            // A time-ordered id: conversations begun in the same second list in the order they began.
+            turn = new Turn(null, ChatTurn.first(command.query(), ids.get()), null);
+        } else {
+            if (!UUID_TEXT.matcher(requested).matches()) {
+                throw new ApiException(ApiError.INVALID_PARAM, "conversation_id must be a valid UUID");
+            }
+            Conversation conversation = access.conversation(command.appId(), user, requested);
+            if (!conversation.isOpen()) {
+                throw new ApiException(ApiError.CONVERSATION_COMPLETED,
+                        "The conversation has ended. Please start a new conversation.");
+            }
+            turn = turnOf(conversation, command.query());
+        }
+        long now = clock.instant().getEpochSecond();
+        // The same end user the run finds or makes: the conversation is theirs from its first event on.
+        EndUser endUser = endUsers.findOrAdd(new EndUser(ids.get(), command.appId(), user, now));
+        Keeper keeper = new Keeper(command, turn, endUser.id(), ids.get(), now, observer);
+        RunUnderWay run = runs.start(new RunWorkflowCommand(command.appId(), command.workflowId(), user,
+                command.inputs(), command.files(), turn.chat), keeper);
+        var done = run.done().thenApply(kept -> new ChatReply(kept, keeper.finished, keeper.usage));
+        if (turn.conversation == null && command.autoGenerateName()) {
+            done.thenRun(() -> nameLater(command.appId(), user, turn.chat.conversationId()));
+        }
+        return new ChatUnderWay(keeper.messageId, turn.chat.conversationId(), run.taskId(), run.runId(), now,
+                done);
+    }
+
+    /** A kept conversation's next turn: its variables as it holds them, its history, its count. */
+    private Turn turnOf(Conversation conversation, String query) {
+        Map<String, Object> values = new LinkedHashMap<>();
+        for (KeptVariable kept : variables.all(conversation.id())) {
+            values.put(kept.variable().name(), kept.variable().value());
+        }
+        List<Message> earlier = messages.last(conversation.id(), HISTORY);
+        List<ChatTurn.PastMessage> history = earlier.stream()
+                .map(message -> new ChatTurn.PastMessage(message.query(), message.answer())).toList();
+        int count = Math.toIntExact(messages.count(conversation.id()) + 1);
+        String parent = earlier.isEmpty() ? null : earlier.get(earlier.size() - 1).id();
+        return new Turn(conversation, new ChatTurn(query, conversation.id(), count, values, history), parent);
+    }
+
+    /** Dify names a new conversation through the model after its first turn; a model that fails leaves the name. */
+    private void nameLater(String appId, String user, String conversationId) {
+        naming.execute(() -> {
+            try {
+                rename.rename(new RenameConversationCommand(appId, user, conversationId, null, true));
+            } catch (RuntimeException e) {
+                log.log(System.Logger.Level.DEBUG, "Conversation " + conversationId + " keeps its first name: "
+                        + e);
+            }
+        });
+    }
+
+    /** @param conversation the kept conversation, or null when this turn begins one */
+    private record Turn(Conversation conversation, ChatTurn chat, String parentMessageId) {
+    }
+
+    /** Keeps what each event of the turn's run changes, then passes the event on; one event at a time. */
+    private final class Keeper implements RunObserver {
+
+        private final SendChatMessageCommand command;
+        private final Turn turn;
+        private final String endUserId;
+        private final String messageId;
+        private final long createdAt;
+        private final RunObserver next;
+        private final StringBuilder answer = new StringBuilder();
+        private Conversation conversation;
+        private Message message;
+        private volatile Message finished;
+        private volatile TurnUsage usage = TurnUsage.NONE;
+
+        Keeper(SendChatMessageCommand command, Turn turn, String endUserId, String messageId,
+                long createdAt, RunObserver next) {
+            this.command = command;
+            this.turn = turn;
+            this.endUserId = endUserId;
+            this.messageId = messageId;
+            this.createdAt = createdAt;
+            this.next = next;
+            this.conversation = turn.conversation;
+        }
+
+        @Override
+        public void on(RunEvent event) {
+            if (event instanceof RunEvent.WorkflowStarted started) {
+                begin(started.run());
+            } else if (event instanceof RunEvent.TextChunk chunk) {
+                answer.append(chunk.text());
+            } else if (event instanceof RunEvent.NodeFinished node) {
+                usage = usage.plus(usageOf(node.execution().outputs()));
+            } else if (event instanceof RunEvent.ConversationVariables values) {
+                keepVariables(values.values());
+            } else if (event instanceof RunEvent.WorkflowFinished end) {
+                end(end.run());
+            }
+            next.on(event);
+        }
+
+        private void begin(WorkflowRun run) {
+            if (conversation == null) {
+                Workflow workflow = access.workflow(command.appId());
+                String opening = workflow.features().string("opening_statement", "");
+                conversation = Conversation.start(turn.chat.conversationId(), command.appId(), endUserId,
+                        command.query(), command.inputs(), Conversation.introduction(opening, command.inputs()),
+                        createdAt);
+                conversations.add(conversation);
+                variables.addAll(KeptVariable.defaultsOf(conversation.id(), workflow.conversationVariables(),
+                        createdAt));
+            }
+            message = Message.started(messageId, conversation.id(), command.appId(), endUserId,
+                    turn.parentMessageId, command.inputs(), command.query(), List.of(), run.id(), null, createdAt);
+            messages.add(message);
+        }
+
+        private void keepVariables(Map<String, Object> values) {
+            long now = clock.instant().getEpochSecond();
+            List<KeptVariable> changed = new ArrayList<>();
+            for (KeptVariable kept : variables.all(conversation.id())) {
+                String name = kept.variable().name();
+                if (values.containsKey(name) && !java.util.Objects.equals(values.get(name), kept.variable().value())) {
+                    changed.add(kept.withRunValue(values.get(name), now));
+                }
+            }
+            if (!changed.isEmpty()) {
+                variables.updateAll(changed);
+            }
+        }
+
+        private void end(WorkflowRun run) {
+            MessageStatus status = run.status() == RunStatus.STOPPED ? MessageStatus.STOPPED
+                    : run.status() == RunStatus.FAILED ? MessageStatus.ERROR : MessageStatus.NORMAL;
+            String error = status == MessageStatus.ERROR
+                    ? (run.error() == null || run.error().isBlank() ? "Run failed." : run.error()) : run.error();
+            Message done = message.finish(new Message.TurnOutcome(answer.toString(), status, error, run.id(),
+                    usage.promptTokens(), usage.completionTokens(), run.elapsedTime(), List.of(), List.of()));
+            messages.finish(done);
+            conversations.update(conversation.touched(clock.instant().getEpochSecond()));
+            finished = done;
+        }
+    }
+
+    /** A model node's usage output, as Dify's LLMUsage dict holds it; none for other nodes. */
+    static TurnUsage usageOf(Map<String, Object> outputs) {
+        if (outputs == null || !(outputs.get("usage") instanceof Map<?, ?> usage)) {
+            return TurnUsage.NONE;
+        }
+        return new TurnUsage(number(usage.get("prompt_tokens")), number(usage.get("completion_tokens")),
+                number(usage.get("total_tokens")), usage.get("latency") instanceof Number n ? n.doubleValue() : 0);
+    }
+
+    private static long number(Object value) {
+        return value instanceof Number n ? n.longValue() : 0;
+    }
+}

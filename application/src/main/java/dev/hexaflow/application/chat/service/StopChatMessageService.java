@@ -1,0 +1,24 @@
+package dev.hexaflow.application.chat.service;
+
+import dev.hexaflow.application.app.port.in.StopTaskUseCase;
+import dev.hexaflow.application.app.service.RunWorkflowService;
+import dev.hexaflow.application.chat.port.in.StopChatMessageUseCase;
+
+/** Checks the app is a chatflow, then stops the task as a workflow's is stopped. */
+public final class StopChatMessageService implements StopChatMessageUseCase {
+
+    private final ChatAccess access;
+    private final StopTaskUseCase tasks;
+
+    public StopChatMessageService(ChatAccess access, StopTaskUseCase tasks) {
+        this.access = access;
+        this.tasks = tasks;
+    }
+
+    @Override
+    public void stop(String appId, String taskId, String user) {
+        RunWorkflowService.requireUser(user);
+        access.chatApp(appId);
+        tasks.stop(appId, taskId, user);
+    }
+}

@@ -93,6 +93,8 @@ final class CommandLine {
               HEXAFLOW_LLM_API_KEY   Its key, sent as a bearer token.
               HEXAFLOW_LLM_MODELS    Model names by provider: openai=gpt-4o-mini,*=my-model.
               HEXAFLOW_TTS_MODEL     The speech model for apps with text to speech on.   [default tts-1]
+              HEXAFLOW_EMBEDDING_MODEL  The embedding model of knowledge bases (the model endpoint's
+                                     /embeddings); unset, bases are keyword-only.
               HEXAFLOW_H2_OPTIONS    H2 settings over Hexaflow's own (WRITE_DELAY=0): KEY=VALUE;KEY=VALUE.
               HEXAFLOW_MAX_STEPS, HEXAFLOW_MAX_RUN_SECONDS, HEXAFLOW_CODE_TIMEOUT_SECONDS, HEXAFLOW_PYTHON
                                      Run limits (500 steps, 1200 s), code time limit (15 s), python3 path.

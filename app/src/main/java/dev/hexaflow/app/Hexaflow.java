@@ -8,6 +8,7 @@ import dev.hexaflow.adapters.http.admin.AdminAppRoutes;
 import dev.hexaflow.adapters.http.admin.AdminAuthorization;
 import dev.hexaflow.adapters.http.admin.AdminBackupRoutes;
 import dev.hexaflow.adapters.http.admin.AdminCampusRoutes;
+import dev.hexaflow.adapters.http.admin.AdminKnowledgeRoutes;
 import dev.hexaflow.adapters.http.admin.AdminToolRoutes;
 import dev.hexaflow.adapters.http.campus.CampusFeedRoutes;
 import dev.hexaflow.adapters.http.webapp.WebAppRoutes;
@@ -113,6 +114,8 @@ public final class Hexaflow implements AutoCloseable {
                     new AdminAppRoutes(admin, workflows.importApp, workflows.listApps, workflows.publish,
                             workflows.exportDsl, workflows.keys, workflows.describe, workflows.updateSite),
                     new AdminToolRoutes(admin, workflows.listTools, workflows.mcpServers, workflows.toolBindings),
+                    new AdminKnowledgeRoutes(admin, workflows.knowledge.bases, workflows.knowledge.addDocument,
+                            workflows.knowledge.retrieve),
                     new AdminBackupRoutes(admin, BackupModule.backups(storage, config.dataDir(), Clock.systemUTC()),
                             Clock.systemUTC()),
                     new WebAppRoutes(workflows.webApp));
@@ -174,6 +177,9 @@ public final class Hexaflow implements AutoCloseable {
         int interrupted = workflows.closeInterruptedRuns(Clock.systemUTC());
         if (interrupted > 0) {
             LOG.warn("{} runs were left running when the server last stopped; they are now failed", interrupted);
+        }
+        if (workflows.knowledge.rebuild.rebuildIfStale()) {
+            LOG.info("The knowledge index was missing or out of step with the database; it is rebuilt");
         }
         int orphans = workflows.deleteOrphanBlobs();
         if (orphans > 0) {

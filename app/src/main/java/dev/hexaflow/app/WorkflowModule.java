@@ -125,6 +125,7 @@ final class WorkflowModule implements AutoCloseable {
     final ManageMcpServersUseCase mcpServers;
     final ManageToolBindingsUseCase toolBindings;
     final ToolFileService toolFiles;
+    final KnowledgeModule knowledge;
     /** The end users of runs and uploads; the chat module shares them. */
     final JdbiEndUserRepository endUsers;
     final WorkflowEngine engine;
@@ -167,9 +168,12 @@ final class WorkflowModule implements AutoCloseable {
         ToolFileService toolFiles = new ToolFileService(blobStore, toolFileRecords, new HmacSigner(), secrets, clock,
                 () -> java.util.UUID.randomUUID().toString());
         this.toolFiles = toolFiles;
+        this.knowledge = new KnowledgeModule(jdbi, config.dataDir().resolve("knowledge"), config.engine(), clock);
+        codeRunners.add(knowledge);
         this.engine = Engines.standard(config.engine(), remote -> new UploadedFileContents(uploads, blobStore,
                 remote), outbound::get, new McpToolAddresses(tools)::find, codeRunners::add,
-                services -> ToolFilesKept.around(BoundToolRunners.first(services, openApi, appTools), toolFiles));
+                services -> ToolFilesKept.around(BoundToolRunners.first(services, openApi, appTools), toolFiles)
+                        .withKnowledge(knowledge.retrieve));
         this.listTools = new ListToolsService(tools, dev.hexaflow.engine.Engines.builtinTools());
         this.mcpServers = new ManageMcpServersService(tools);
         this.toolBindings = new ManageToolBindingsService(tools, apps, openApi);

@@ -14,17 +14,19 @@ import java.util.Optional;
  * mapped per provider, the python executable, the limits of runs, code and template renders, and the speech model
  * (the same endpoint's /audio/speech), and the outbound policy: which addresses a workflow's requests may reach
  * (HEXAFLOW_OUTBOUND_ALLOW and HEXAFLOW_OUTBOUND_DENY, comma-separated addresses, CIDR ranges or host names), and
- * how long a tool served elsewhere (over MCP) may take to answer (HEXAFLOW_TOOL_TIMEOUT_SECONDS).
+ * how long a tool served elsewhere (over MCP) may take to answer (HEXAFLOW_TOOL_TIMEOUT_SECONDS), and the embedding
+ * model of knowledge bases (HEXAFLOW_EMBEDDING_MODEL, the same endpoint's /embeddings; unset, bases are keyword-only).
  *
  * @param models {@code provider=model} or {@code provider/name=model} pairs, {@code *} for every provider
  */
 public record EngineConfiguration(Optional<URI> llmBaseUrl, Optional<String> llmApiKey, Map<String, String> models,
         String python, int maxSteps, Duration maxRunTime, Duration codeTimeout, String ttsModel,
-        OutboundPolicy outbound, int maxTemplateLoops, Duration toolTimeout) {
+        OutboundPolicy outbound, int maxTemplateLoops, Duration toolTimeout, Optional<String> embeddingModel) {
 
     public EngineConfiguration {
         models = Map.copyOf(models);
         outbound = outbound == null ? OutboundPolicy.DEFAULT : outbound;
+        embeddingModel = embeddingModel == null ? Optional.empty() : embeddingModel.filter(m -> !m.isBlank());
         if (maxSteps < 1) {
             throw new InvalidEngineConfigurationException("HEXAFLOW_MAX_STEPS must be at least 1");
         }
@@ -44,12 +46,19 @@ public record EngineConfiguration(Optional<URI> llmBaseUrl, Optional<String> llm
                 outbound(env.getOrDefault("HEXAFLOW_OUTBOUND_ALLOW", ""),
                         env.getOrDefault("HEXAFLOW_OUTBOUND_DENY", "")),
                 number(env, "HEXAFLOW_TEMPLATE_MAX_LOOPS", EngineSettings.DEFAULTS.maxTemplateLoops()),
-                Duration.ofSeconds(number(env, "HEXAFLOW_TOOL_TIMEOUT_SECONDS", 30)));
+                Duration.ofSeconds(number(env, "HEXAFLOW_TOOL_TIMEOUT_SECONDS", 30)),
+                Optional.ofNullable(env.get("HEXAFLOW_EMBEDDING_MODEL")).map(String::strip));
     }
 
     public EngineConfiguration withLlm(URI baseUrl, String apiKey) {
         return new EngineConfiguration(Optional.of(baseUrl), Optional.ofNullable(apiKey), models, python, maxSteps,
-                maxRunTime, codeTimeout, ttsModel, outbound, maxTemplateLoops, toolTimeout);
+                maxRunTime, codeTimeout, ttsModel, outbound, maxTemplateLoops, toolTimeout, embeddingModel);
+    }
+
+    /** The same, with knowledge bases embedded by this model at the model endpoint's /embeddings. */
+    public EngineConfiguration withEmbeddingModel(String model) {
+        return new EngineConfiguration(llmBaseUrl, llmApiKey, models, python, maxSteps, maxRunTime, codeTimeout,
+                ttsModel, outbound, maxTemplateLoops, toolTimeout, Optional.ofNullable(model));
     }
 
     private static OutboundPolicy outbound(String allow, String deny) {

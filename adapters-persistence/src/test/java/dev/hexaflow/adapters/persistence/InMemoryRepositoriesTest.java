@@ -1,5 +1,7 @@
 package dev.hexaflow.adapters.persistence;
 
+import dev.hexaflow.adapters.persistence.memory.InMemoryKnowledgeRepository;
+import dev.hexaflow.application.knowledge.port.out.KnowledgeRepository;
 import dev.hexaflow.adapters.persistence.ChatFixtures.ChatStore;
 import dev.hexaflow.adapters.persistence.memory.InMemoryAppKeyRepository;
 import dev.hexaflow.adapters.persistence.memory.InMemoryConversationRepository;
@@ -186,6 +188,16 @@ class InMemoryRepositoriesTest {
         @Override
         protected ChatStore store() {
             return store;
+        }
+    }
+
+    @Nested
+    class Knowledge extends KnowledgeRepositoryContract {
+        private final KnowledgeRepository repository = new InMemoryKnowledgeRepository();
+
+        @Override
+        protected KnowledgeRepository repository() {
+            return repository;
         }
     }
 }

@@ -3,6 +3,8 @@ package dev.hexaflow.adapters.persistence;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.hexaflow.adapters.persistence.jdbi.JdbiKnowledgeRepository;
+import dev.hexaflow.application.knowledge.port.out.KnowledgeRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiCampusDataRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiCampusKeyRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiToolFileRepository;
@@ -140,6 +142,16 @@ class JdbiRepositoriesTest {
         try (H2Database reopened = H2Database.openFile(dir)) {
             assertThat(new JdbiCampusDataRepository(reopened.jdbi()).findAll(FeedMethod.HOLIDAYS))
                     .containsExactlyElementsOf(holidays);
+        }
+    }
+
+    @Nested
+    class Knowledge extends KnowledgeRepositoryContract {
+        private final KnowledgeRepository repository = new JdbiKnowledgeRepository(database.jdbi());
+
+        @Override
+        protected KnowledgeRepository repository() {
+            return repository;
         }
     }
 }

@@ -15,8 +15,9 @@ import java.util.concurrent.Executors;
 
 /**
  * A real OpenAI-compatible chat-completions server on loopback, for tests: it streams a scripted answer as
- * server-sent events, word by word, with a pause before each piece, or fails with a status and message; and it
- * keeps every request it received.
+ * server-sent events, word by word, with a pause before each piece, or fails with a status and message; it
+ * answers {@code /embeddings} with a deterministic vector per text ({@link #vector}: a hashed bag of its words), or
+ * fails them while {@link #failEmbeddings} says so; and it keeps every request it received.
  */
 public final class FakeModelServer implements AutoCloseable {
 
@@ -58,6 +59,11 @@ public final class FakeModelServer implements AutoCloseable {
     private volatile Script script = Script.text("ok", 1, 1);
     private final java.util.Deque<Script> turns = new java.util.concurrent.ConcurrentLinkedDeque<>();
     private final List<JsonNode> requests = new CopyOnWriteArrayList<>();
+    private final List<JsonNode> embeddingRequests = new CopyOnWriteArrayList<>();
+    private volatile int embeddingFailure;
+
+    /** The length of the fake embedding vectors. */
+    public static final int DIMENSIONS = 64;
 
     public FakeModelServer() {
         try {
@@ -68,6 +74,7 @@ public final class FakeModelServer implements AutoCloseable {
         server.setExecutor(Executors.newCachedThreadPool());
         server.createContext("/v1/chat/completions", this::complete);
         server.createContext("/v1/audio/speech", this::speak);
+        server.createContext("/v1/embeddings", this::embed);
         server.start();
     }
 
@@ -132,6 +139,67 @@ public final class FakeModelServer implements AutoCloseable {
             out.flush();
         } catch (IOException e) {
             // The client went away (a stopped run); nothing more to send.
+        }
+    }
+
+    /** From now on the embeddings endpoint answers this status (0: answers vectors again). */
+    public void failEmbeddings(int status) {
+        this.embeddingFailure = status;
+    }
+
+    /** The embeddings requests received, each with its {@code input}. */
+    public List<JsonNode> embeddingRequests() {
+        return embeddingRequests;
+    }
+
+    /**
+     * A text's fake embedding: each lower-cased word (and each han or kana character) adds 1 to the dimension its
+     * hash picks, so texts that share words have near vectors, and the same text always has the same vector.
+     */
+    public static float[] vector(String text) {
+        float[] vector = new float[DIMENSIONS];
+        for (String word : text.toLowerCase(java.util.Locale.ROOT).split("[^\\p{L}\\p{N}]+|(?<=\\p{IsHan})|(?=\\p{IsHan})")) {
+            if (!word.isBlank()) {
+                vector[Math.floorMod(word.hashCode(), DIMENSIONS)] += 1;
+            }
+        }
+        return vector;
+    }
+
+    private void embed(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            JsonNode request = JSON.readTree(exchange.getRequestBody());
+            embeddingRequests.add(request);
+            byte[] body;
+            int status = embeddingFailure;
+            if (status > 0) {
+                body = JSON.createObjectNode().set("error", JSON.createObjectNode()
+                        .put("message", "embeddings are down").put("type", "server_error")).toString()
+                        .getBytes(StandardCharsets.UTF_8);
+            } else {
+                status = 200;
+                com.fasterxml.jackson.databind.node.ObjectNode answer = JSON.createObjectNode().put("object", "list");
+                com.fasterxml.jackson.databind.node.ArrayNode data = answer.putArray("data");
+                JsonNode input = request.path("input");
+                List<String> texts = new java.util.ArrayList<>();
+                if (input.isArray()) {
+                    input.forEach(t -> texts.add(t.asText()));
+                } else {
+                    texts.add(input.asText());
+                }
+                for (int i = 0; i < texts.size(); i++) {
+                    com.fasterxml.jackson.databind.node.ArrayNode numbers = data.addObject().put("object", "embedding")
+                            .put("index", i).putArray("embedding");
+                    for (float x : vector(texts.get(i))) {
+                        numbers.add(x);
+                    }
+                }
+                answer.put("model", request.path("model").asText());
+                body = answer.toString().getBytes(StandardCharsets.UTF_8);
+            }
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.sendResponseHeaders(status, body.length);
+            exchange.getResponseBody().write(body);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.hexaflow.application.workflow.nodes;
 
+import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeUseCase;
 import dev.hexaflow.application.workflow.engine.NodeCatalogue;
 import dev.hexaflow.application.workflow.engine.NodeExecutor;
 import dev.hexaflow.application.workflow.port.out.CodeRunner;
@@ -22,12 +23,12 @@ public final class StandardNodes {
      * template-transform node (and jinja2 prompts fail); no code runners, no language a code node may use; no HTTP
      * requester, no http-request node; no model provider, model nodes are refused when a run starts, with Dify's
      * message (agent nodes too); no file contents and document extractor, no document-extractor node; no tool runners, every tool
-     * node (and every tool of an agent node) is kept with a warning and fails when a run reaches it. Start from {@link #none()} and add what you
-     * have.
+     * node (and every tool of an agent node) is kept with a warning and fails when a run reaches it; no knowledge, no
+     * knowledge-retrieval node. Start from {@link #none()} and add what you have.
      */
     public static final class Services {
 
-        private static final Services NONE = new Services(null, List.of(), null, null, null, null, List.of());
+        private static final Services NONE = new Services(null, List.of(), null, null, null, null, List.of(), null);
 
         private final TemplateRenderer templates;
         private final List<CodeRunner> codeRunners;
@@ -36,9 +37,11 @@ public final class StandardNodes {
         private final FileContents files;
         private final DocumentTextExtractor documents;
         private final List<ToolRunner> tools;
+        private final RetrieveKnowledgeUseCase knowledge;
 
         private Services(TemplateRenderer templates, List<CodeRunner> codeRunners, HttpRequester http,
-                ModelProvider models, FileContents files, DocumentTextExtractor documents, List<ToolRunner> tools) {
+                ModelProvider models, FileContents files, DocumentTextExtractor documents, List<ToolRunner> tools,
+                RetrieveKnowledgeUseCase knowledge) {
             this.templates = templates;
             this.codeRunners = List.copyOf(codeRunners);
             this.http = http;
@@ -46,6 +49,7 @@ public final class StandardNodes {
             this.files = files;
             this.documents = documents;
             this.tools = List.copyOf(tools);
+            this.knowledge = knowledge;
         }
 
         /** No adapter at all: the nodes that need none (start, end, if-else, iteration, loop and the rest). */
@@ -55,34 +59,40 @@ public final class StandardNodes {
 
         public Services withTemplates(TemplateRenderer renderer) {
             return new Services(required(renderer, "template renderer"), codeRunners, http, models, files,
-                    documents, tools);
+                    documents, tools, knowledge);
         }
 
         public Services withCodeRunners(List<CodeRunner> runners) {
             return new Services(templates, required(runners, "code runners"), http, models, files, documents,
-                    tools);
+                    tools, knowledge);
         }
 
         public Services withHttp(HttpRequester requester) {
             return new Services(templates, codeRunners, required(requester, "HTTP requester"), models, files,
-                    documents, tools);
+                    documents, tools, knowledge);
         }
 
         public Services withModels(ModelProvider provider) {
             return new Services(templates, codeRunners, http, required(provider, "model provider"), files,
-                    documents, tools);
+                    documents, tools, knowledge);
         }
 
         /** What the document extractor needs: where a file's bytes are read, and what reads text out of them. */
         public Services withDocuments(FileContents contents, DocumentTextExtractor extractor) {
             return new Services(templates, codeRunners, http, models, required(contents, "file contents"),
-                    required(extractor, "document text extractor"), tools);
+                    required(extractor, "document text extractor"), tools, knowledge);
         }
 
         /** The runners a tool node asks, in order, for the tool it names: the built-ins first, then bindings. */
         public Services withTools(List<ToolRunner> runners) {
             return new Services(templates, codeRunners, http, models, files, documents,
-                    required(runners, "tool runners"));
+                    required(runners, "tool runners"), knowledge);
+        }
+
+        /** The knowledge bases the knowledge-retrieval node searches. */
+        public Services withKnowledge(RetrieveKnowledgeUseCase retrieve) {
+            return new Services(templates, codeRunners, http, models, files, documents, tools,
+                    required(retrieve, "knowledge retrieval"));
         }
 
         public Optional<TemplateRenderer> templates() {
@@ -143,6 +153,9 @@ public final class StandardNodes {
         executors.add(new AgentNode(models, services.tools));
         if (services.files != null) {
             executors.add(new DocumentExtractorNode(services.files, services.documents));
+        }
+        if (services.knowledge != null) {
+            executors.add(new KnowledgeRetrievalNode(services.knowledge));
         }
         return new NodeCatalogue(executors);
     }

@@ -1,0 +1,238 @@
+package dev.hexaflow.adapters.persistence.jdbi;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hexaflow.application.knowledge.port.out.KnowledgeRepository;
+import dev.hexaflow.application.knowledge.port.out.StoredChunk;
+import dev.hexaflow.domain.knowledge.Chunk;
+import dev.hexaflow.domain.knowledge.DocumentStatus;
+import dev.hexaflow.domain.knowledge.KnowledgeBase;
+import dev.hexaflow.domain.knowledge.KnowledgeDocument;
+import dev.hexaflow.domain.knowledge.RetrievalSettings;
+import dev.hexaflow.domain.knowledge.SearchMethod;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.statement.PreparedBatch;
+
+/** Knowledge bases, documents and chunks in {@code knowledge_base}, {@code knowledge_document}, {@code knowledge_chunk}. */
+public final class JdbiKnowledgeRepository implements KnowledgeRepository {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final String SEARCHABLE = "FROM knowledge_chunk c JOIN knowledge_document d ON d.id = c.document_id"
+            + " WHERE c.enabled AND d.enabled AND d.status = 'completed'";
+
+    private final Jdbi jdbi;
+
+    public JdbiKnowledgeRepository(Jdbi jdbi) {
+        this.jdbi = jdbi;
+    }
+
+    @Override
+    public void saveBase(KnowledgeBase base) {
+        RetrievalSettings r = base.retrieval();
+        jdbi.useHandle(h -> h.createUpdate("MERGE INTO knowledge_base (id, name, description, embedding_model, "
+                + "search_method, top_k, score_threshold, vector_weight, keyword_weight, created_at) KEY (id) VALUES "
+                + "(:id, :name, :description, :model, :method, :top_k, :threshold, :vw, :kw, :created)")
+                .bind("id", base.id()).bind("name", base.name()).bind("description", base.description())
+                .bind("model", base.embeddingModel().orElse(null)).bind("method", r.method().wireName())
+                .bind("top_k", r.topK()).bind("threshold", r.scoreThreshold().orElse(null))
+                .bind("vw", r.vectorWeight()).bind("kw", r.keywordWeight())
+                .bind("created", OffsetDateTime.ofInstant(base.created(), ZoneOffset.UTC)).execute());
+    }
+
+    @Override
+    public Optional<KnowledgeBase> findBase(String id) {
+        return jdbi.withHandle(h -> h.createQuery("SELECT * FROM knowledge_base WHERE id = :id").bind("id", id)
+                .map((rs, ctx) -> base(rs)).findOne());
+    }
+
+    @Override
+    public List<KnowledgeBase> bases() {
+        return jdbi.withHandle(h -> h.createQuery("SELECT * FROM knowledge_base ORDER BY created_at DESC, id DESC")
+                .map((rs, ctx) -> base(rs)).list());
+    }
+
+    @Override
+    public void deleteBase(String id) {
+        jdbi.useHandle(h -> h.createUpdate("DELETE FROM knowledge_base WHERE id = :id").bind("id", id).execute());
+    }
+
+    @Override
+    public void saveDocument(KnowledgeDocument d) {
+        jdbi.useHandle(h -> h.createUpdate("MERGE INTO knowledge_document (id, base_id, name, source, word_count, "
+                + "content_hash, status, error, enabled, metadata, created_at) KEY (id) VALUES (:id, :base, :name, "
+                + ":source, :words, :hash, :status, :error, :enabled, :metadata, :created)")
+                .bind("id", d.id()).bind("base", d.baseId()).bind("name", d.name()).bind("source", d.source())
+                .bind("words", d.wordCount()).bind("hash", d.contentHash()).bind("status", d.status().wireName())
+                .bind("error", d.error().orElse(null)).bind("enabled", d.enabled())
+                .bind("metadata", json(d.metadata()))
+                .bind("created", OffsetDateTime.ofInstant(d.created(), ZoneOffset.UTC)).execute());
+    }
+
+    @Override
+    public Optional<KnowledgeDocument> findDocument(String id) {
+        return jdbi.withHandle(h -> h.createQuery("SELECT * FROM knowledge_document WHERE id = :id").bind("id", id)
+                .map((rs, ctx) -> document(rs)).findOne());
+    }
+
+    @Override
+    public List<KnowledgeDocument> documents(String baseId) {
+        return jdbi.withHandle(h -> h.createQuery("SELECT * FROM knowledge_document WHERE base_id = :base "
+                + "ORDER BY created_at, id").bind("base", baseId).map((rs, ctx) -> document(rs)).list());
+    }
+
+    @Override
+    public Optional<KnowledgeDocument> findDocumentByHash(String baseId, String contentHash) {
+        return jdbi.withHandle(h -> h.createQuery("SELECT * FROM knowledge_document WHERE base_id = :base AND "
+                + "content_hash = :hash ORDER BY created_at LIMIT 1").bind("base", baseId).bind("hash", contentHash)
+                .map((rs, ctx) -> document(rs)).findOne());
+    }
+
+    @Override
+    public void deleteDocument(String id) {
+        jdbi.useHandle(h -> h.createUpdate("DELETE FROM knowledge_document WHERE id = :id").bind("id", id)
+                .execute());
+    }
+
+    @Override
+    public void replaceChunks(String documentId, List<StoredChunk> chunks) {
+        jdbi.useTransaction(h -> {
+            h.createUpdate("DELETE FROM knowledge_chunk WHERE document_id = :doc").bind("doc", documentId).execute();
+            PreparedBatch batch = h.prepareBatch(INSERT);
+            for (StoredChunk chunk : chunks) {
+                bind(batch, chunk).add();
+            }
+            if (!chunks.isEmpty()) {
+                batch.execute();
+            }
+        });
+    }
+
+    private static final String INSERT = "MERGE INTO knowledge_chunk (id, document_id, base_id, position, content, "
+            + "word_count, tokens, keywords, index_node_hash, hit_count, enabled, vector) KEY (id) VALUES (:id, :doc, "
+            + ":base, :position, :content, :words, :tokens, :keywords, :hash, :hits, :enabled, :vector)";
+
+    private static PreparedBatch bind(PreparedBatch batch, StoredChunk stored) {
+        Chunk c = stored.chunk();
+        return batch.bind("id", c.id()).bind("doc", c.documentId()).bind("base", c.baseId())
+                .bind("position", c.position()).bind("content", c.content()).bind("words", c.wordCount())
+                .bind("tokens", c.tokens()).bind("keywords", json(c.keywords())).bind("hash", c.indexNodeHash())
+                .bind("hits", c.hitCount()).bind("enabled", c.enabled())
+                .bind("vector", stored.vector().map(JdbiKnowledgeRepository::bytes).orElse(null));
+    }
+
+    @Override
+    public void saveChunk(StoredChunk chunk) {
+        jdbi.useHandle(h -> {
+            PreparedBatch batch = h.prepareBatch(INSERT);
+            bind(batch, chunk).add();
+            batch.execute();
+        });
+    }
+
+    @Override
+    public List<StoredChunk> chunks(String documentId) {
+        return jdbi.withHandle(h -> h.createQuery("SELECT * FROM knowledge_chunk WHERE document_id = :doc "
+                + "ORDER BY position").bind("doc", documentId).map((rs, ctx) -> chunk(rs)).list());
+    }
+
+    @Override
+    public List<StoredChunk> findChunks(Collection<String> ids) {
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        return jdbi.withHandle(h -> h.createQuery("SELECT * FROM knowledge_chunk WHERE id IN (<ids>)")
+                .bindList("ids", List.copyOf(ids)).map((rs, ctx) -> chunk(rs)).list());
+    }
+
+    @Override
+    public void countHits(Collection<String> chunkIds) {
+        if (chunkIds.isEmpty()) {
+            return;
+        }
+        jdbi.useHandle(h -> h.createUpdate("UPDATE knowledge_chunk SET hit_count = hit_count + 1 WHERE id IN (<ids>)")
+                .bindList("ids", List.copyOf(chunkIds)).execute());
+    }
+
+    @Override
+    public long countSearchableChunks() {
+        return jdbi.withHandle(h -> h.createQuery("SELECT COUNT(*) " + SEARCHABLE).mapTo(Long.class).one());
+    }
+
+    @Override
+    public void forEachSearchableChunk(Consumer<StoredChunk> sink) {
+        jdbi.useHandle(h -> h.createQuery("SELECT c.* " + SEARCHABLE).setFetchSize(500)
+                .map((rs, ctx) -> chunk(rs)).forEach(sink));
+    }
+
+    private static KnowledgeBase base(ResultSet rs) throws SQLException {
+        double threshold = rs.getDouble("score_threshold");
+        Optional<Double> scoreThreshold = rs.wasNull() ? Optional.empty() : Optional.of(threshold);
+        RetrievalSettings retrieval = new RetrievalSettings(SearchMethod.fromWireName(rs.getString("search_method"))
+                .orElse(SearchMethod.KEYWORD_SEARCH), rs.getInt("top_k"), scoreThreshold,
+                rs.getDouble("vector_weight"), rs.getDouble("keyword_weight"));
+        return new KnowledgeBase(rs.getString("id"), rs.getString("name"), rs.getString("description"),
+                Optional.ofNullable(rs.getString("embedding_model")), retrieval, instant(rs, "created_at"));
+    }
+
+    private static KnowledgeDocument document(ResultSet rs) throws SQLException {
+        return new KnowledgeDocument(rs.getString("id"), rs.getString("base_id"), rs.getString("name"),
+                rs.getString("source"), rs.getInt("word_count"), rs.getString("content_hash"),
+                DocumentStatus.valueOf(rs.getString("status").toUpperCase(java.util.Locale.ROOT)),
+                Optional.ofNullable(rs.getString("error")), rs.getBoolean("enabled"),
+                read(rs.getString("metadata"), new TypeReference<Map<String, String>>() { }),
+                instant(rs, "created_at"));
+    }
+
+    private static StoredChunk chunk(ResultSet rs) throws SQLException {
+        byte[] vector = rs.getBytes("vector");
+        return StoredChunk.of(new Chunk(rs.getString("id"), rs.getString("document_id"), rs.getString("base_id"),
+                rs.getInt("position"), rs.getString("content"), rs.getInt("word_count"), rs.getInt("tokens"),
+                read(rs.getString("keywords"), new TypeReference<List<String>>() { }), rs.getString("index_node_hash"),
+                rs.getLong("hit_count"), rs.getBoolean("enabled")), vector == null ? null : floats(vector));
+    }
+
+    private static Instant instant(ResultSet rs, String column) throws SQLException {
+        return rs.getObject(column, OffsetDateTime.class).toInstant();
+    }
+
+    static byte[] bytes(float[] vector) {
+        ByteBuffer buffer = ByteBuffer.allocate(vector.length * 4).order(ByteOrder.LITTLE_ENDIAN);
+        buffer.asFloatBuffer().put(vector);
+        return buffer.array();
+    }
+
+    static float[] floats(byte[] bytes) {
+        float[] vector = new float[bytes.length / 4];
+        ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer().get(vector);
+        return vector;
+    }
+
+    private static String json(Object value) {
+        try {
+            return JSON.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static <T> T read(String text, TypeReference<T> type) {
+        try {
+            return JSON.readValue(text, type);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a knowledge column holds text that is not JSON", e);
+        }
+    }
+}

@@ -1,0 +1,266 @@
+package dev.hexaflow.adapters.persistence.lucene;
+
+import dev.hexaflow.application.knowledge.port.out.KnowledgeIndex;
+import dev.hexaflow.application.knowledge.port.out.KnowledgeRepository;
+import dev.hexaflow.application.knowledge.port.out.StoredChunk;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.apache.lucene.analysis.Analyzer;
+import org.apache.lucene.analysis.TokenStream;
+import org.apache.lucene.analysis.cjk.CJKAnalyzer;
+import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.KnnFloatVectorField;
+import org.apache.lucene.document.StringField;
+import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.DirectoryReader;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.index.Term;
+import org.apache.lucene.index.VectorSimilarityFunction;
+import org.apache.lucene.search.BooleanClause;
+import org.apache.lucene.search.BooleanQuery;
+import org.apache.lucene.search.IndexSearcher;
+import org.apache.lucene.search.KnnFloatVectorQuery;
+import org.apache.lucene.search.Query;
+import org.apache.lucene.search.ScoreDoc;
+import org.apache.lucene.search.SearcherManager;
+import org.apache.lucene.search.TermInSetQuery;
+import org.apache.lucene.search.TermQuery;
+import org.apache.lucene.search.TopDocs;
+import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.FSDirectory;
+import org.apache.lucene.util.BytesRef;
+
+/**
+ * The knowledge search index in a directory ({@code <data dir>/knowledge/}), one Lucene index for every base.
+ *
+ * <p>Words: a chunk's text is analysed by Lucene's {@link CJKAnalyzer}: English and other space-separated text
+ * by the standard tokenizer (lower-cased, English stop words out), and Chinese, Japanese and Korean text as
+ * overlapping pairs of characters, which needs no dictionary and no guess at a chunk's language (a mixed text is
+ * common); matches are scored by BM25. Meaning: each chunk's vector in an HNSW graph ({@link KnnFloatVectorField},
+ * cosine), one field per vector length so that bases with different models can share the index.
+ *
+ * <p>Every change is committed and visible to searches when its call returns.
+ */
+public final class LuceneKnowledgeIndex implements KnowledgeIndex, AutoCloseable {
+
+    private static final String ID = "id";
+    private static final String BASE = "base";
+    private static final String DOCUMENT = "document";
+    private static final String CONTENT = "content";
+
+    private final Directory directory;
+    private final Analyzer analyzer = new CJKAnalyzer();
+    private final IndexWriter writer;
+    private final SearcherManager searchers;
+    private volatile boolean foundOnDisk;
+
+    public LuceneKnowledgeIndex(Path path) {
+        try {
+            Files.createDirectories(path);
+            directory = FSDirectory.open(path);
+            foundOnDisk = DirectoryReader.indexExists(directory);
+            writer = new IndexWriter(directory, new IndexWriterConfig(analyzer)
+                    .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND));
+            writer.commit();
+            searchers = new SearcherManager(writer, null);
+        } catch (IOException e) {
+            throw new UncheckedIOException("the knowledge index at " + path + " cannot be opened", e);
+        }
+    }
+
+    @Override
+    public void add(Collection<StoredChunk> chunks) {
+        write(() -> {
+            for (StoredChunk chunk : chunks) {
+                writer.updateDocument(new Term(ID, chunk.id()), document(chunk));
+            }
+        });
+    }
+
+    @Override
+    public void remove(String chunkId) {
+        write(() -> writer.deleteDocuments(new Term(ID, chunkId)));
+    }
+
+    @Override
+    public void removeDocument(String documentId) {
+        write(() -> writer.deleteDocuments(new Term(DOCUMENT, documentId)));
+    }
+
+    @Override
+    public void removeBase(String baseId) {
+        write(() -> writer.deleteDocuments(new Term(BASE, baseId)));
+    }
+
+    @Override
+    public List<Hit> byWords(String baseId, String query, Set<String> documentIds, int limit) {
+        Set<String> terms = terms(query);
+        if (terms.isEmpty()) {
+            return List.of();
+        }
+        BooleanQuery.Builder words = new BooleanQuery.Builder();
+        for (String term : terms) {
+            words.add(new TermQuery(new Term(CONTENT, term)), BooleanClause.Occur.SHOULD);
+        }
+        BooleanQuery.Builder search = new BooleanQuery.Builder().add(words.build(), BooleanClause.Occur.MUST)
+                .add(scope(baseId, documentIds), BooleanClause.Occur.FILTER);
+        return search(search.build(), limit, false);
+    }
+
+    @Override
+    public List<Hit> byVector(String baseId, float[] vector, Set<String> documentIds, int limit) {
+        if (isZero(vector)) {
+            return List.of();
+        }
+        return search(new KnnFloatVectorQuery(vectorField(vector.length), vector, limit, scope(baseId, documentIds)),
+                limit, true);
+    }
+
+    /**
+     * Missing (with chunks to hold) or holding another number of chunks than the repository: a check by count,
+     * which catches a lost or foreign index and a crash between the database and the index, not an index whose
+     * chunks differ in content but not in number.
+     */
+    @Override
+    public boolean isStale(long kept) {
+        return !foundOnDisk && kept > 0 || count() != kept;
+    }
+
+    @Override
+    public void rebuild(KnowledgeRepository repository) {
+        write(() -> {
+            writer.deleteAll();
+            List<IOException> failures = new ArrayList<>();
+            repository.forEachSearchableChunk(chunk -> {
+                try {
+                    writer.addDocument(document(chunk));
+                } catch (IOException e) {
+                    failures.add(e);
+                }
+            });
+            if (!failures.isEmpty()) {
+                throw failures.get(0);
+            }
+        });
+        foundOnDisk = true;
+    }
+
+    /** How many chunks the index holds. */
+    public long count() {
+        try {
+            IndexSearcher searcher = searchers.acquire();
+            try {
+                return searcher.getIndexReader().numDocs();
+            } finally {
+                searchers.release(searcher);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            searchers.close();
+            writer.close();
+            directory.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private Query scope(String baseId, Set<String> documentIds) {
+        BooleanQuery.Builder scope = new BooleanQuery.Builder()
+                .add(new TermQuery(new Term(BASE, baseId)), BooleanClause.Occur.FILTER);
+        if (documentIds != null) {
+            scope.add(new TermInSetQuery(DOCUMENT, documentIds.stream().map(BytesRef::new).toList()),
+                    BooleanClause.Occur.FILTER);
+        }
+        return scope.build();
+    }
+
+    private List<Hit> search(Query query, int limit, boolean cosine) {
+        try {
+            IndexSearcher searcher = searchers.acquire();
+            try {
+                TopDocs top = searcher.search(query, limit);
+                List<Hit> hits = new ArrayList<>(top.scoreDocs.length);
+                for (ScoreDoc doc : top.scoreDocs) {
+                    Document stored = searcher.storedFields().document(doc.doc, Set.of(ID, DOCUMENT));
+                    // Lucene's cosine score is (1 + cosine) / 2; the port speaks cosine.
+                    double score = cosine ? 2.0 * doc.score - 1.0 : doc.score;
+                    hits.add(new Hit(stored.get(ID), stored.get(DOCUMENT), score));
+                }
+                return hits;
+            } finally {
+                searchers.release(searcher);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("the knowledge index cannot be searched", e);
+        }
+    }
+
+    private Set<String> terms(String text) {
+        Set<String> terms = new LinkedHashSet<>();
+        try (TokenStream tokens = analyzer.tokenStream(CONTENT, text)) {
+            CharTermAttribute term = tokens.addAttribute(CharTermAttribute.class);
+            tokens.reset();
+            while (tokens.incrementToken()) {
+                terms.add(term.toString());
+            }
+            tokens.end();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return terms;
+    }
+
+    private static Document document(StoredChunk stored) {
+        Document doc = new Document();
+        doc.add(new StringField(ID, stored.id(), Field.Store.YES));
+        doc.add(new StringField(BASE, stored.chunk().baseId(), Field.Store.NO));
+        doc.add(new StringField(DOCUMENT, stored.chunk().documentId(), Field.Store.YES));
+        doc.add(new TextField(CONTENT, stored.chunk().content(), Field.Store.NO));
+        stored.vector().filter(v -> !isZero(v)).ifPresent(v -> doc.add(new KnnFloatVectorField(vectorField(v.length),
+                v, VectorSimilarityFunction.COSINE)));
+        return doc;
+    }
+
+    private static String vectorField(int dimensions) {
+        return "vector_" + dimensions;
+    }
+
+    private static boolean isZero(float[] vector) {
+        for (float x : vector) {
+            if (x != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private interface Change {
+        void apply() throws IOException;
+    }
+
+    private void write(Change change) {
+        try {
+            change.apply();
+            writer.commit();
+            searchers.maybeRefreshBlocking();
+        } catch (IOException e) {
+            throw new UncheckedIOException("the knowledge index cannot be written", e);
+        }
+    }
+}

@@ -1,0 +1,130 @@
+package dev.hexaflow.adapters.persistence.memory;
+
+import dev.hexaflow.application.knowledge.port.out.KnowledgeRepository;
+import dev.hexaflow.application.knowledge.port.out.StoredChunk;
+import dev.hexaflow.domain.knowledge.Chunk;
+import dev.hexaflow.domain.knowledge.KnowledgeBase;
+import dev.hexaflow.domain.knowledge.KnowledgeDocument;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/** Knowledge bases, documents and chunks in memory, for tests and a server without a database. */
+public final class InMemoryKnowledgeRepository implements KnowledgeRepository {
+
+    private final Map<String, KnowledgeBase> bases = new LinkedHashMap<>();
+    private final Map<String, KnowledgeDocument> documents = new LinkedHashMap<>();
+    private final Map<String, StoredChunk> chunks = new LinkedHashMap<>();
+
+    @Override
+    public synchronized void saveBase(KnowledgeBase base) {
+        bases.put(base.id(), base);
+    }
+
+    @Override
+    public synchronized Optional<KnowledgeBase> findBase(String id) {
+        return Optional.ofNullable(bases.get(id));
+    }
+
+    @Override
+    public synchronized List<KnowledgeBase> bases() {
+        return bases.values().stream().sorted(Comparator.comparing(KnowledgeBase::created)
+                .thenComparing(KnowledgeBase::id).reversed()).toList();
+    }
+
+    @Override
+    public synchronized void deleteBase(String id) {
+        bases.remove(id);
+        documents.values().stream().filter(d -> d.baseId().equals(id)).map(KnowledgeDocument::id).toList()
+                .forEach(this::deleteDocument);
+    }
+
+    @Override
+    public synchronized void saveDocument(KnowledgeDocument document) {
+        documents.put(document.id(), document);
+    }
+
+    @Override
+    public synchronized Optional<KnowledgeDocument> findDocument(String id) {
+        return Optional.ofNullable(documents.get(id));
+    }
+
+    @Override
+    public synchronized List<KnowledgeDocument> documents(String baseId) {
+        return documents.values().stream().filter(d -> d.baseId().equals(baseId))
+                .sorted(Comparator.comparing(KnowledgeDocument::created).thenComparing(KnowledgeDocument::id))
+                .toList();
+    }
+
+    @Override
+    public synchronized Optional<KnowledgeDocument> findDocumentByHash(String baseId, String contentHash) {
+        return documents(baseId).stream().filter(d -> d.contentHash().equals(contentHash)).findFirst();
+    }
+
+    @Override
+    public synchronized void deleteDocument(String id) {
+        documents.remove(id);
+        chunks.values().removeIf(c -> c.chunk().documentId().equals(id));
+    }
+
+    @Override
+    public synchronized void replaceChunks(String documentId, List<StoredChunk> replacement) {
+        chunks.values().removeIf(c -> c.chunk().documentId().equals(documentId));
+        replacement.forEach(c -> chunks.put(c.id(), c));
+    }
+
+    @Override
+    public synchronized void saveChunk(StoredChunk chunk) {
+        chunks.put(chunk.id(), chunk);
+    }
+
+    @Override
+    public synchronized List<StoredChunk> chunks(String documentId) {
+        return chunks.values().stream().filter(c -> c.chunk().documentId().equals(documentId))
+                .sorted(Comparator.comparingInt(c -> c.chunk().position())).toList();
+    }
+
+    @Override
+    public synchronized List<StoredChunk> findChunks(Collection<String> ids) {
+        return ids.stream().distinct().map(chunks::get).filter(java.util.Objects::nonNull).toList();
+    }
+
+    @Override
+    public synchronized void countHits(Collection<String> chunkIds) {
+        for (String id : chunkIds) {
+            StoredChunk stored = chunks.get(id);
+            if (stored != null) {
+                Chunk c = stored.chunk();
+                chunks.put(id, new StoredChunk(new Chunk(c.id(), c.documentId(), c.baseId(), c.position(),
+                        c.content(), c.wordCount(), c.tokens(), c.keywords(), c.indexNodeHash(), c.hitCount() + 1,
+                        c.enabled()), stored.vector()));
+            }
+        }
+    }
+
+    @Override
+    public synchronized long countSearchableChunks() {
+        return searchable().size();
+    }
+
+    @Override
+    public void forEachSearchableChunk(Consumer<StoredChunk> sink) {
+        searchable().forEach(sink);
+    }
+
+    private synchronized List<StoredChunk> searchable() {
+        List<StoredChunk> found = new ArrayList<>();
+        for (StoredChunk c : chunks.values()) {
+            KnowledgeDocument d = documents.get(c.chunk().documentId());
+            if (c.chunk().enabled() && d != null && d.searchable()) {
+                found.add(c);
+            }
+        }
+        return found;
+    }
+}

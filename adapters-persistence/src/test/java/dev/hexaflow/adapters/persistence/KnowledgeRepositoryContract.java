@@ -1,0 +1,114 @@
+package dev.hexaflow.adapters.persistence;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.hexaflow.application.knowledge.port.out.KnowledgeRepository;
+import dev.hexaflow.application.knowledge.port.out.StoredChunk;
+import dev.hexaflow.domain.knowledge.Chunk;
+import dev.hexaflow.domain.knowledge.DocumentStatus;
+import dev.hexaflow.domain.knowledge.KnowledgeBase;
+import dev.hexaflow.domain.knowledge.KnowledgeDocument;
+import dev.hexaflow.domain.knowledge.RetrievalSettings;
+import dev.hexaflow.domain.knowledge.SearchMethod;
+import dev.hexaflow.domain.knowledge.TextMeasure;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** What every KnowledgeRepository promises. */
+abstract class KnowledgeRepositoryContract {
+
+    protected abstract KnowledgeRepository repository();
+
+    static KnowledgeBase base(String id, Instant created) {
+        return new KnowledgeBase(id, "Base " + id, "about " + id, Optional.of("embed-1"), new RetrievalSettings(
+                SearchMethod.HYBRID_SEARCH, 5, Optional.of(0.25), 0.6, 0.4), created);
+    }
+
+    static KnowledgeDocument document(String id, String baseId, String hash, DocumentStatus status) {
+        return new KnowledgeDocument(id, baseId, "doc " + id, "text", 12, hash, status,
+                status == DocumentStatus.ERROR ? Optional.of("embeddings answered 500") : Optional.empty(), true,
+                Map.of("team", "hr"), Instant.parse("2026-11-01T10:00:00Z"));
+    }
+
+    static StoredChunk chunk(String id, String documentId, int position, float[] vector) {
+        String text = "chunk " + id + " text";
+        return StoredChunk.of(new Chunk(id, documentId, "b1", position, text, text.length(), 3, List.of("k"),
+                TextMeasure.hash(text), 0, true), vector);
+    }
+
+    @Test
+    void aBaseIsKeptWholeWithItsRetrievalSettingsAndListedNewestFirst() {
+        repository().saveBase(base("b1", Instant.parse("2026-11-01T10:00:00Z")));
+        repository().saveBase(base("b2", Instant.parse("2026-11-02T10:00:00Z")));
+
+        assertThat(repository().findBase("b1")).contains(base("b1", Instant.parse("2026-11-01T10:00:00Z")));
+        assertThat(repository().bases()).extracting(KnowledgeBase::id).containsExactly("b2", "b1");
+        assertThat(repository().findBase("b3")).isEmpty();
+    }
+
+    @Test
+    void aDocumentIsFoundByIdAndByItsContentHashInItsBaseOnly() {
+        repository().saveBase(base("b1", Instant.EPOCH));
+        repository().saveBase(base("b2", Instant.EPOCH));
+        KnowledgeDocument failed = document("d1", "b1", "h1", DocumentStatus.ERROR);
+        repository().saveDocument(failed);
+
+        assertThat(repository().findDocument("d1")).contains(failed);
+        assertThat(repository().findDocumentByHash("b1", "h1")).contains(failed);
+        assertThat(repository().findDocumentByHash("b2", "h1")).isEmpty();
+        assertThat(repository().documents("b1")).containsExactly(failed);
+    }
+
+    @Test
+    void chunksKeepTheirVectorsAndOnlySearchableOnesAreCountedAndListedForARebuild() {
+        repository().saveBase(base("b1", Instant.EPOCH));
+        repository().saveDocument(document("d1", "b1", "h1", DocumentStatus.COMPLETED));
+        repository().saveDocument(document("d2", "b1", "h2", DocumentStatus.ERROR));
+        repository().replaceChunks("d1", List.of(chunk("c1", "d1", 1, new float[] {1f, 0.5f}),
+                chunk("c2", "d1", 2, null)));
+        repository().replaceChunks("d2", List.of(chunk("c3", "d2", 1, null)));
+        StoredChunk off = chunk("c2", "d1", 2, null);
+        repository().saveChunk(new StoredChunk(off.chunk().withEnabled(false), off.vector()));
+
+        StoredChunk first = repository().chunks("d1").get(0);
+        assertThat(first.chunk()).isEqualTo(chunk("c1", "d1", 1, null).chunk());
+        assertThat(first.vector()).hasValueSatisfying(v -> assertThat(v).containsExactly(1f, 0.5f));
+        assertThat(repository().countSearchableChunks()).isEqualTo(1);
+        List<String> rebuilt = new ArrayList<>();
+        repository().forEachSearchableChunk(c -> rebuilt.add(c.id()));
+        assertThat(rebuilt).containsExactly("c1");
+    }
+
+    @Test
+    void hitsAreCountedAndChunksReplacedWhole() {
+        repository().saveBase(base("b1", Instant.EPOCH));
+        repository().saveDocument(document("d1", "b1", "h1", DocumentStatus.COMPLETED));
+        repository().replaceChunks("d1", List.of(chunk("c1", "d1", 1, null), chunk("c2", "d1", 2, null)));
+
+        repository().countHits(List.of("c1"));
+        repository().countHits(List.of("c1", "c2"));
+
+        assertThat(repository().findChunks(List.of("c1", "c2", "nope"))).extracting(c -> c.chunk().hitCount())
+                .containsExactlyInAnyOrder(2L, 1L);
+        repository().replaceChunks("d1", List.of(chunk("c9", "d1", 1, null)));
+        assertThat(repository().chunks("d1")).extracting(StoredChunk::id).containsExactly("c9");
+    }
+
+    @Test
+    void deletingABaseDeletesItsDocumentsAndTheirChunks() {
+        repository().saveBase(base("b1", Instant.EPOCH));
+        repository().saveDocument(document("d1", "b1", "h1", DocumentStatus.COMPLETED));
+        repository().replaceChunks("d1", List.of(chunk("c1", "d1", 1, null)));
+
+        repository().deleteBase("b1");
+
+        assertThat(repository().findBase("b1")).isEmpty();
+        assertThat(repository().findDocument("d1")).isEmpty();
+        assertThat(repository().findChunks(List.of("c1"))).isEmpty();
+        assertThat(repository().countSearchableChunks()).isZero();
+    }
+}

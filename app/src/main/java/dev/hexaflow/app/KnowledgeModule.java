@@ -1,0 +1,59 @@
+package dev.hexaflow.app;
+
+import dev.hexaflow.adapters.nodes.document.PdfBoxDocumentTextExtractor;
+import dev.hexaflow.adapters.nodes.model.OpenAiCompatibleEmbeddings;
+import dev.hexaflow.adapters.persistence.jdbi.JdbiKnowledgeRepository;
+import dev.hexaflow.adapters.persistence.lucene.LuceneKnowledgeIndex;
+import dev.hexaflow.application.common.TimeOrderedIds;
+import dev.hexaflow.application.knowledge.port.in.AddDocumentUseCase;
+import dev.hexaflow.application.knowledge.port.in.ManageDocumentsUseCase;
+import dev.hexaflow.application.knowledge.port.in.ManageKnowledgeBasesUseCase;
+import dev.hexaflow.application.knowledge.port.in.RebuildKnowledgeIndexUseCase;
+import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeUseCase;
+import dev.hexaflow.application.knowledge.port.out.Embeddings;
+import dev.hexaflow.application.knowledge.service.AddDocumentService;
+import dev.hexaflow.application.knowledge.service.ManageDocumentsService;
+import dev.hexaflow.application.knowledge.service.ManageKnowledgeBasesService;
+import dev.hexaflow.application.knowledge.service.RebuildKnowledgeIndexService;
+import dev.hexaflow.application.knowledge.service.RetrieveKnowledgeService;
+import dev.hexaflow.engine.EngineConfiguration;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import org.jdbi.v3.core.Jdbi;
+
+/**
+ * Knowledge bases: kept in the database, searched through the Lucene index in {@code <data dir>/knowledge/}, which
+ * {@link #rebuild} rebuilds from the database when it is missing or out of step (at start, once the database is
+ * migrated); embedded at the model endpoint's
+ * {@code /embeddings} with HEXAFLOW_EMBEDDING_MODEL, keyword-only without it.
+ */
+final class KnowledgeModule implements AutoCloseable {
+
+    final ManageKnowledgeBasesUseCase bases;
+    final AddDocumentUseCase addDocument;
+    final ManageDocumentsUseCase documents;
+    final RetrieveKnowledgeUseCase retrieve;
+    final RebuildKnowledgeIndexUseCase rebuild;
+    private final LuceneKnowledgeIndex index;
+
+    KnowledgeModule(Jdbi jdbi, Path indexDirectory, EngineConfiguration engine, Clock clock) {
+        JdbiKnowledgeRepository repository = new JdbiKnowledgeRepository(jdbi);
+        Embeddings embeddings = new OpenAiCompatibleEmbeddings(engine.llmBaseUrl().orElse(null),
+                engine.llmApiKey().orElse(null), engine.embeddingModel().orElse(null), Duration.ofSeconds(10),
+                Duration.ofSeconds(120));
+        this.index = new LuceneKnowledgeIndex(indexDirectory);
+        TimeOrderedIds ids = new TimeOrderedIds();
+        this.bases = new ManageKnowledgeBasesService(repository, index, embeddings, clock, ids);
+        this.addDocument = new AddDocumentService(repository, index, embeddings, new PdfBoxDocumentTextExtractor(),
+                clock, ids);
+        this.documents = new ManageDocumentsService(repository, index, embeddings);
+        this.retrieve = new RetrieveKnowledgeService(repository, index, embeddings);
+        this.rebuild = new RebuildKnowledgeIndexService(repository, index);
+    }
+
+    @Override
+    public void close() {
+        index.close();
+    }
+}

@@ -1,0 +1,113 @@
+package dev.hexaflow.app;
+
+import static dev.hexaflow.app.api.ServiceApi.json;
+import static dev.hexaflow.app.api.ServiceApi.run;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hexaflow.adapters.nodes.fakes.FakeModelServer;
+import dev.hexaflow.adapters.nodes.fakes.FakeModelServer.Script;
+import dev.hexaflow.app.api.ServiceApi;
+import dev.hexaflow.engine.EngineConfiguration;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A Dify app with a knowledge-retrieval node feeding an llm node's context, on the real server: the base is made
+ * with the app's dataset id and filled through /admin, and the fake model is asked with the right chunk.
+ */
+class KnowledgeWorkflowHttpTest {
+
+    static final String DATASET = "6f1c2d4e-9a8b-4c7d-8e6f-5a4b3c2d1e0f";
+
+    @TempDir
+    Path dataDir;
+    FakeModelServer model;
+    TestServer server;
+
+    @BeforeEach
+    void start() {
+        model = new FakeModelServer();
+        server = TestServer.start(TestServer.config(dataDir).withEngine(EngineConfiguration.fromEnvironment(
+                Map.of("HEXAFLOW_LLM_MODELS", "*=local-model")).withLlm(model.baseUrl(), "sk-t")
+                .withEmbeddingModel("embed-test")));
+    }
+
+    @AfterEach
+    void stop() {
+        server.close();
+        model.close();
+    }
+
+    private static String body(Map<String, Object> value) {
+        try {
+            return new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(value);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private void addText(String name, String text, String audience) {
+        HttpResponse<String> added = server.admin("POST", "/admin/knowledge/bases/" + DATASET + "/documents",
+                "application/json", body(Map.of("name", name, "text", text, "metadata",
+                        Map.of("audience", audience))));
+        assertThat(added.statusCode()).as(added.body()).isEqualTo(201);
+        assertThat(TestServer.json(added).get("indexing_status").asText()).isEqualTo("completed");
+    }
+
+    @Test
+    void aWorkflowRetrievesTheRightChunkAndTheModelAnswersFromIt() {
+        HttpResponse<String> created = server.admin("POST", "/admin/knowledge/bases", "application/json",
+                body(Map.of("id", DATASET, "name", "Staff handbook")));
+        addText("leave.md", "Paid leave: every employee has 25 days of paid leave a year.", "staff");
+        addText("parking.md", "Parking: bikes park in the basement, cars on the roof.", "staff");
+        addText("board.md", "Paid leave for board members is decided by the board.", "board");
+        model.answer(Script.text("You have 25 days.", 30, 5));
+
+        JsonNode imported = server.importApp("knowledge.yml");
+        ServiceApi api = server.api(imported.get("api_key").asText());
+        JsonNode ran = json(api.postJson("/v1/workflows/run", run(Map.of("query", "How many days of paid leave?"),
+                "blocking", "ada")));
+
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        assertThat(TestServer.json(created).get("indexing_technique").asText()).isEqualTo("high_quality");
+        assertThat(imported.get("warnings")).isEmpty();
+        JsonNode data = ran.get("data");
+        assertThat(data.get("status").asText()).as(ran.toString()).isEqualTo("succeeded");
+        assertThat(data.get("outputs").get("answer").asText()).isEqualTo("You have 25 days.");
+        JsonNode first = data.get("outputs").get("sources").get(0);
+        assertThat(first.get("content").asText()).startsWith("Paid leave: every employee");
+        assertThat(first.get("title").asText()).isEqualTo("leave.md");
+        JsonNode metadata = first.get("metadata");
+        assertThat(metadata.get("_source").asText()).isEqualTo("knowledge");
+        assertThat(metadata.get("dataset_id").asText()).isEqualTo(DATASET);
+        assertThat(metadata.get("dataset_name").asText()).isEqualTo("Staff handbook");
+        assertThat(metadata.get("document_name").asText()).isEqualTo("leave.md");
+        assertThat(metadata.get("position").asInt()).isEqualTo(1);
+        assertThat(metadata.get("score").asDouble()).isBetween(0.0, 1.0);
+        assertThat(data.get("outputs").get("sources").toString()).as("the manual metadata filter")
+                .doesNotContain("board members");
+        String system = model.requests().get(model.requests().size() - 1).get("messages").get(0).get("content")
+                .asText();
+        assertThat(system).startsWith("Answer from this context only:\n")
+                .contains("every employee has 25 days of paid leave");
+    }
+
+    @Test
+    void anUnboundDatasetIdImportsWithAWarningAndFailsTheNodeClearly() {
+        JsonNode imported = server.importApp("knowledge.yml");
+        JsonNode ran = json(server.api(imported.get("api_key").asText()).postJson("/v1/workflows/run",
+                run(Map.of("query", "How many days of paid leave?"), "blocking", "ada")));
+
+        assertThat(imported.get("warnings").toString()).contains("knowledge base " + DATASET,
+                "POST /admin/knowledge/bases");
+        assertThat(ran.get("data").get("status").asText()).isEqualTo("failed");
+        assertThat(ran.get("data").get("error").asText()).contains(DATASET, "is not in Hexaflow");
+        assertThat(model.requests()).isEmpty();
+    }
+}

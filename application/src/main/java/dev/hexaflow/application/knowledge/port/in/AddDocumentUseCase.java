@@ -1,0 +1,19 @@
+package dev.hexaflow.application.knowledge.port.in;
+
+import dev.hexaflow.domain.knowledge.KnowledgeDocument;
+
+/** Adds a document to a base: split, kept, embedded when the base has a model, and indexed. */
+public interface AddDocumentUseCase {
+
+    /**
+     * Adds the document and answers it {@code completed}, or {@code error} with the reason when embedding failed
+     * (its chunks are kept, and {@link #retry} indexes it again). The same content added again to the same base
+     * answers the document already there.
+     *
+     * @throws KnowledgeException NOT_FOUND for an unknown base, INVALID for a file that cannot be read or no text
+     */
+    KnowledgeDocument add(AddDocumentCommand command);
+
+    /** Embeds and indexes a document again, from its kept chunks: for one whose embedding failed. */
+    KnowledgeDocument retry(String documentId);
+}

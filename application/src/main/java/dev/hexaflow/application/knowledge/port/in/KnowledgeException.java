@@ -1,0 +1,26 @@
+package dev.hexaflow.application.knowledge.port.in;
+
+/** A knowledge request that is refused, with what is wrong. */
+public final class KnowledgeException extends RuntimeException {
+
+    /** Why it is refused. */
+    public enum Reason {
+        /** The base, document or chunk named does not exist. */
+        NOT_FOUND,
+        /** The request is malformed, or asks what the base cannot do. */
+        INVALID,
+        /** A base with this id exists already. */
+        CONFLICT
+    }
+
+    private final Reason reason;
+
+    public KnowledgeException(Reason reason, String message) {
+        super(message);
+        this.reason = reason;
+    }
+
+    public Reason reason() {
+        return reason;
+    }
+}

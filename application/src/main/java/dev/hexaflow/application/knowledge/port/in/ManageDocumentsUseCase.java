@@ -1,0 +1,27 @@
+package dev.hexaflow.application.knowledge.port.in;
+
+import dev.hexaflow.domain.knowledge.Chunk;
+import dev.hexaflow.domain.knowledge.KnowledgeDocument;
+import java.util.List;
+import java.util.Optional;
+
+/** Lists and deletes a base's documents, and lists and edits their chunks. */
+public interface ManageDocumentsUseCase {
+
+    /** @throws KnowledgeException NOT_FOUND for an unknown base */
+    List<KnowledgeDocument> documents(String baseId);
+
+    Optional<KnowledgeDocument> document(String documentId);
+
+    /** Deletes the document and its chunks: gone from searches when this returns. */
+    void delete(String documentId);
+
+    /** The document's chunks by position. */
+    List<Chunk> chunks(String documentId);
+
+    /** Edits a chunk, embedded and indexed again when its text changed. */
+    Chunk edit(EditChunkCommand command);
+
+    /** The chunk's vector as kept, empty when it has none (a keyword-only base, or an embedding that failed). */
+    Optional<float[]> vector(String chunkId);
+}

@@ -1,0 +1,57 @@
+package dev.hexaflow.application.knowledge.port.out;
+
+import dev.hexaflow.domain.knowledge.KnowledgeBase;
+import dev.hexaflow.domain.knowledge.KnowledgeDocument;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * Keeps knowledge bases, their documents and chunks with their vectors: the source of truth, from which the search
+ * index can always be rebuilt. Deleting a base deletes its documents; deleting a document deletes its chunks.
+ */
+public interface KnowledgeRepository {
+
+    void saveBase(KnowledgeBase base);
+
+    Optional<KnowledgeBase> findBase(String id);
+
+    /** Every base, newest first. */
+    List<KnowledgeBase> bases();
+
+    void deleteBase(String id);
+
+    void saveDocument(KnowledgeDocument document);
+
+    Optional<KnowledgeDocument> findDocument(String id);
+
+    /** The base's documents, oldest first. */
+    List<KnowledgeDocument> documents(String baseId);
+
+    /** The base's document with this content hash, if one was added before. */
+    Optional<KnowledgeDocument> findDocumentByHash(String baseId, String contentHash);
+
+    void deleteDocument(String id);
+
+    /** Replaces the document's chunks with these, all at once. */
+    void replaceChunks(String documentId, List<StoredChunk> chunks);
+
+    /** Saves one chunk that already exists (an edit). */
+    void saveChunk(StoredChunk chunk);
+
+    /** The document's chunks by position. */
+    List<StoredChunk> chunks(String documentId);
+
+    /** The chunks with these ids that exist, in no particular order. */
+    List<StoredChunk> findChunks(Collection<String> ids);
+
+    /** Counts one more hit for each of these chunks. */
+    void countHits(Collection<String> chunkIds);
+
+    /** How many chunks searches should find: enabled, of enabled documents that completed indexing. */
+    long countSearchableChunks();
+
+    /** Hands each searchable chunk to {@code sink}, a few at a time, so that an index can be rebuilt. */
+    void forEachSearchableChunk(Consumer<StoredChunk> sink);
+}

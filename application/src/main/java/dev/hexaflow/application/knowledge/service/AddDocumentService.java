@@ -1,0 +1,103 @@
+package dev.hexaflow.application.knowledge.service;
+
+import dev.hexaflow.application.knowledge.port.in.AddDocumentCommand;
+import dev.hexaflow.application.knowledge.port.in.AddDocumentUseCase;
+import dev.hexaflow.application.knowledge.port.in.KnowledgeException;
+import dev.hexaflow.application.knowledge.port.out.Embeddings;
+import dev.hexaflow.application.knowledge.port.out.KnowledgeIndex;
+import dev.hexaflow.application.knowledge.port.out.KnowledgeRepository;
+import dev.hexaflow.application.knowledge.port.out.StoredChunk;
+import dev.hexaflow.application.workflow.port.out.DocumentTextExtractor;
+import dev.hexaflow.domain.knowledge.Chunk;
+import dev.hexaflow.domain.knowledge.DocumentStatus;
+import dev.hexaflow.domain.knowledge.KnowledgeBase;
+import dev.hexaflow.domain.knowledge.KnowledgeDocument;
+import dev.hexaflow.domain.knowledge.TextMeasure;
+import dev.hexaflow.domain.knowledge.TextSplitter;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * Adds documents: the text (or the file's, through the document extractor) is split by the rules, kept as chunks,
+ * then embedded and indexed. The chunks are kept before any embedding call, so a failed call loses nothing.
+ */
+public final class AddDocumentService implements AddDocumentUseCase {
+
+    private final KnowledgeRepository repository;
+    private final DocumentTextExtractor extractor;
+    private final Indexing indexing;
+    private final Clock clock;
+    private final Supplier<String> ids;
+
+    public AddDocumentService(KnowledgeRepository repository, KnowledgeIndex index, Embeddings embeddings,
+            DocumentTextExtractor extractor, Clock clock, Supplier<String> ids) {
+        this.repository = repository;
+        this.extractor = extractor;
+        this.indexing = new Indexing(repository, index, embeddings);
+        this.clock = clock;
+        this.ids = ids;
+    }
+
+    @Override
+    public KnowledgeDocument add(AddDocumentCommand command) {
+        KnowledgeBase base = repository.findBase(command.baseId()).orElseThrow(() ->
+                new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "Dataset does not exist."));
+        String text = text(command.content());
+        if (text.isBlank()) {
+            throw new KnowledgeException(KnowledgeException.Reason.INVALID, "The document " + command.name()
+                    + " has no text.");
+        }
+        // The rules are part of the hash: the same text split another way is another document.
+        String hash = TextMeasure.hash(command.rules() + "\n" + text);
+        Optional<KnowledgeDocument> same = repository.findDocumentByHash(base.id(), hash);
+        if (same.isPresent()) {
+            return same.get();
+        }
+        List<String> pieces = new TextSplitter(command.rules()).split(text);
+        KnowledgeDocument document;
+        try {
+            document = new KnowledgeDocument(ids.get(), base.id(), command.name(),
+                    command.content() instanceof AddDocumentCommand.File ? "upload_file" : "text",
+                    TextMeasure.words(text), hash, DocumentStatus.INDEXING, Optional.empty(), true,
+                    command.metadata(), clock.instant());
+        } catch (IllegalArgumentException e) {
+            throw new KnowledgeException(KnowledgeException.Reason.INVALID, e.getMessage());
+        }
+        List<StoredChunk> chunks = new ArrayList<>(pieces.size());
+        for (int i = 0; i < pieces.size(); i++) {
+            String piece = pieces.get(i);
+            chunks.add(StoredChunk.of(new Chunk(ids.get(), document.id(), base.id(), i + 1, piece,
+                    TextMeasure.words(piece), TextMeasure.tokens(piece), List.of(), TextMeasure.hash(piece), 0,
+                    true), null));
+        }
+        repository.saveDocument(document);
+        repository.replaceChunks(document.id(), chunks);
+        return indexing.index(base, document);
+    }
+
+    @Override
+    public KnowledgeDocument retry(String documentId) {
+        KnowledgeDocument document = repository.findDocument(documentId).orElseThrow(() ->
+                new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "Document not found."));
+        KnowledgeBase base = repository.findBase(document.baseId()).orElseThrow(() ->
+                new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "Dataset not found."));
+        KnowledgeDocument again = document.reindexing();
+        repository.saveDocument(again);
+        return indexing.index(base, again);
+    }
+
+    private String text(AddDocumentCommand.Content content) {
+        if (content instanceof AddDocumentCommand.Text given) {
+            return given.text();
+        }
+        AddDocumentCommand.File file = (AddDocumentCommand.File) content;
+        try {
+            return extractor.extract(file.bytes(), file.extension(), file.mimeType());
+        } catch (DocumentTextExtractor.ExtractionException e) {
+            throw new KnowledgeException(KnowledgeException.Reason.INVALID, e.getMessage());
+        }
+    }
+}

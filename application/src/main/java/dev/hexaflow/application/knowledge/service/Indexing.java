@@ -1,0 +1,74 @@
+package dev.hexaflow.application.knowledge.service;
+
+import dev.hexaflow.application.knowledge.port.out.Embeddings;
+import dev.hexaflow.application.knowledge.port.out.KnowledgeIndex;
+import dev.hexaflow.application.knowledge.port.out.KnowledgeRepository;
+import dev.hexaflow.application.knowledge.port.out.StoredChunk;
+import dev.hexaflow.domain.knowledge.KnowledgeBase;
+import dev.hexaflow.domain.knowledge.KnowledgeDocument;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Indexes a document from its kept chunks: embeds them when the base has a model (a failure leaves the document
+ * {@code error} with the reason, its chunks kept for a retry), then hands them to the index.
+ */
+final class Indexing {
+
+    /** Texts per embeddings call: OpenAI takes up to 2048, smaller batches keep one failure cheap. */
+    static final int BATCH = 64;
+
+    private final KnowledgeRepository repository;
+    private final KnowledgeIndex index;
+    private final Embeddings embeddings;
+
+    Indexing(KnowledgeRepository repository, KnowledgeIndex index, Embeddings embeddings) {
+        this.repository = repository;
+        this.index = index;
+        this.embeddings = embeddings;
+    }
+
+    KnowledgeDocument index(KnowledgeBase base, KnowledgeDocument document) {
+        List<StoredChunk> chunks = repository.chunks(document.id());
+        if (!base.keywordOnly()) {
+            try {
+                chunks = embedded(base, chunks);
+            } catch (Embeddings.EmbeddingException e) {
+                KnowledgeDocument failed = document.failed(e.getMessage());
+                repository.saveDocument(failed);
+                return failed;
+            }
+            repository.replaceChunks(document.id(), chunks);
+        }
+        KnowledgeDocument completed = document.completed();
+        repository.saveDocument(completed);
+        index.removeDocument(document.id());
+        if (completed.enabled()) {
+            index.add(chunks.stream().filter(c -> c.chunk().enabled()).toList());
+        }
+        return completed;
+    }
+
+    /** The chunks with vectors from the base's model, which must be the one configured now. */
+    List<StoredChunk> embedded(KnowledgeBase base, List<StoredChunk> chunks) {
+        String model = base.embeddingModel().orElseThrow();
+        if (!embeddings.model().map(model::equals).orElse(false)) {
+            throw new Embeddings.EmbeddingException("the base's embedding model " + model + " is not the one "
+                    + "configured (" + embeddings.model().orElse("none: HEXAFLOW_EMBEDDING_MODEL is not set") + ")",
+                    null);
+        }
+        List<StoredChunk> out = new ArrayList<>(chunks.size());
+        for (int from = 0; from < chunks.size(); from += BATCH) {
+            List<StoredChunk> batch = chunks.subList(from, Math.min(chunks.size(), from + BATCH));
+            List<float[]> vectors = embeddings.embed(batch.stream().map(c -> c.chunk().content()).toList());
+            if (vectors.size() != batch.size()) {
+                throw new Embeddings.EmbeddingException("the embeddings endpoint answered " + vectors.size()
+                        + " vectors for " + batch.size() + " texts", null);
+            }
+            for (int i = 0; i < batch.size(); i++) {
+                out.add(StoredChunk.of(batch.get(i).chunk(), vectors.get(i)));
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,102 @@
+package dev.hexaflow.application.knowledge.service;
+
+import dev.hexaflow.application.knowledge.port.in.EditChunkCommand;
+import dev.hexaflow.application.knowledge.port.in.KnowledgeException;
+import dev.hexaflow.application.knowledge.port.in.ManageDocumentsUseCase;
+import dev.hexaflow.application.knowledge.port.out.Embeddings;
+import dev.hexaflow.application.knowledge.port.out.KnowledgeIndex;
+import dev.hexaflow.application.knowledge.port.out.KnowledgeRepository;
+import dev.hexaflow.application.knowledge.port.out.StoredChunk;
+import dev.hexaflow.domain.knowledge.Chunk;
+import dev.hexaflow.domain.knowledge.KnowledgeBase;
+import dev.hexaflow.domain.knowledge.KnowledgeDocument;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Documents and their chunks. The repository changes first and the index after: a search resolves its hits in the
+ * repository, so a deleted document is gone from results even before the index forgets it.
+ */
+public final class ManageDocumentsService implements ManageDocumentsUseCase {
+
+    private final KnowledgeRepository repository;
+    private final KnowledgeIndex index;
+    private final Indexing indexing;
+
+    public ManageDocumentsService(KnowledgeRepository repository, KnowledgeIndex index, Embeddings embeddings) {
+        this.repository = repository;
+        this.index = index;
+        this.indexing = new Indexing(repository, index, embeddings);
+    }
+
+    @Override
+    public List<KnowledgeDocument> documents(String baseId) {
+        base(baseId);
+        return repository.documents(baseId);
+    }
+
+    @Override
+    public Optional<KnowledgeDocument> document(String documentId) {
+        return repository.findDocument(documentId);
+    }
+
+    @Override
+    public void delete(String documentId) {
+        document(documentId).orElseThrow(() -> new KnowledgeException(KnowledgeException.Reason.NOT_FOUND,
+                "Document not found."));
+        repository.deleteDocument(documentId);
+        index.removeDocument(documentId);
+    }
+
+    @Override
+    public List<Chunk> chunks(String documentId) {
+        return repository.chunks(documentId).stream().map(StoredChunk::chunk).toList();
+    }
+
+    @Override
+    public Chunk edit(EditChunkCommand command) {
+        KnowledgeDocument document = document(command.documentId()).orElseThrow(() ->
+                new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "Document not found."));
+        StoredChunk stored = repository.findChunks(List.of(command.chunkId())).stream()
+                .filter(c -> c.chunk().documentId().equals(document.id())).findFirst().orElseThrow(() ->
+                        new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "Segment not found."));
+        Chunk chunk = stored.chunk();
+        StoredChunk edited = stored;
+        if (command.content().isPresent() && !command.content().get().equals(chunk.content())) {
+            try {
+                chunk = chunk.withContent(command.content().get());
+            } catch (IllegalArgumentException e) {
+                throw new KnowledgeException(KnowledgeException.Reason.INVALID, e.getMessage());
+            }
+            KnowledgeBase base = base(document.baseId());
+            edited = StoredChunk.of(chunk, null);
+            if (!base.keywordOnly()) {
+                try {
+                    edited = indexing.embedded(base, List.of(edited)).get(0);
+                } catch (Embeddings.EmbeddingException e) {
+                    throw new KnowledgeException(KnowledgeException.Reason.INVALID, "The segment was not changed: "
+                            + e.getMessage());
+                }
+            }
+        }
+        if (command.enabled().isPresent()) {
+            edited = new StoredChunk(edited.chunk().withEnabled(command.enabled().get()), edited.vector());
+        }
+        repository.saveChunk(edited);
+        index.remove(edited.id());
+        if (edited.chunk().enabled() && document.searchable()) {
+            index.add(List.of(edited));
+        }
+        return edited.chunk();
+    }
+
+    @Override
+    public Optional<float[]> vector(String chunkId) {
+        return repository.findChunks(List.of(chunkId)).stream().findFirst().flatMap(StoredChunk::vector);
+    }
+
+    private KnowledgeBase base(String baseId) {
+        return repository.findBase(baseId).orElseThrow(() -> new KnowledgeException(
+                KnowledgeException.Reason.NOT_FOUND, "Dataset not found."));
+    }
+}

@@ -1,0 +1,75 @@
+package dev.hexaflow.application.knowledge.service;
+
+import dev.hexaflow.application.knowledge.port.in.CreateKnowledgeBaseCommand;
+import dev.hexaflow.application.knowledge.port.in.KnowledgeException;
+import dev.hexaflow.application.knowledge.port.in.ManageKnowledgeBasesUseCase;
+import dev.hexaflow.application.knowledge.port.out.Embeddings;
+import dev.hexaflow.application.knowledge.port.out.KnowledgeIndex;
+import dev.hexaflow.application.knowledge.port.out.KnowledgeRepository;
+import dev.hexaflow.domain.knowledge.IndexingTechnique;
+import dev.hexaflow.domain.knowledge.KnowledgeBase;
+import dev.hexaflow.domain.knowledge.RetrievalSettings;
+import dev.hexaflow.domain.knowledge.SearchMethod;
+import java.time.Clock;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/** Knowledge bases: a base searched by meaning takes the configured embedding model, or is keyword-only. */
+public final class ManageKnowledgeBasesService implements ManageKnowledgeBasesUseCase {
+
+    private final KnowledgeRepository repository;
+    private final KnowledgeIndex index;
+    private final Embeddings embeddings;
+    private final Clock clock;
+    private final Supplier<String> ids;
+
+    public ManageKnowledgeBasesService(KnowledgeRepository repository, KnowledgeIndex index, Embeddings embeddings,
+            Clock clock, Supplier<String> ids) {
+        this.repository = repository;
+        this.index = index;
+        this.embeddings = embeddings;
+        this.clock = clock;
+        this.ids = ids;
+    }
+
+    @Override
+    public KnowledgeBase create(CreateKnowledgeBaseCommand command) {
+        String id = command.id().orElseGet(ids);
+        if (repository.findBase(id).isPresent()) {
+            throw new KnowledgeException(KnowledgeException.Reason.CONFLICT, "A knowledge base with id " + id
+                    + " exists already.");
+        }
+        Optional<String> model = command.technique() == IndexingTechnique.HIGH_QUALITY ? embeddings.model()
+                : Optional.empty();
+        RetrievalSettings retrieval = command.retrieval().orElseGet(() -> RetrievalSettings.defaults(
+                model.isPresent() ? SearchMethod.SEMANTIC_SEARCH : SearchMethod.KEYWORD_SEARCH));
+        KnowledgeBase base;
+        try {
+            base = new KnowledgeBase(id, command.name(), command.description(), model, retrieval, clock.instant());
+        } catch (IllegalArgumentException e) {
+            throw new KnowledgeException(KnowledgeException.Reason.INVALID, e.getMessage());
+        }
+        repository.saveBase(base);
+        return base;
+    }
+
+    @Override
+    public List<KnowledgeBase> list() {
+        return repository.bases();
+    }
+
+    @Override
+    public Optional<KnowledgeBase> find(String id) {
+        return repository.findBase(id);
+    }
+
+    @Override
+    public void delete(String id) {
+        if (repository.findBase(id).isEmpty()) {
+            throw new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "Dataset not found.");
+        }
+        repository.deleteBase(id);
+        index.removeBase(id);
+    }
+}

@@ -1,0 +1,165 @@
+package dev.hexaflow.application.knowledge.service;
+
+import dev.hexaflow.application.knowledge.port.in.KnowledgeException;
+import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeQuery;
+import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeUseCase;
+import dev.hexaflow.application.knowledge.port.in.RetrievedChunk;
+import dev.hexaflow.application.knowledge.port.out.Embeddings;
+import dev.hexaflow.application.knowledge.port.out.KnowledgeIndex;
+import dev.hexaflow.application.knowledge.port.out.KnowledgeRepository;
+import dev.hexaflow.application.knowledge.port.out.StoredChunk;
+import dev.hexaflow.domain.knowledge.KnowledgeBase;
+import dev.hexaflow.domain.knowledge.KnowledgeDocument;
+import dev.hexaflow.domain.knowledge.RetrievalSettings;
+import dev.hexaflow.domain.knowledge.SearchMethod;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Searches bases and scores each chunk from 0 to 1, as Dify does where it can:
+ * <ul>
+ *   <li>by meaning: the cosine similarity of the query's vector and the chunk's (below 0 counts as 0);</li>
+ *   <li>by words: BM25, divided by the best BM25 of the search, so the best match scores 1 (Dify scores keywords
+ *       by TF-IDF over jieba keywords; BM25 is Lucene's, and this normalisation is Hexaflow's approximation);</li>
+ *   <li>hybrid (Dify's {@code WeightRerankRunner}): the vector weight times the cosine similarity plus the keyword
+ *       weight times the normalised BM25, over the chunks either search found, each chunk's cosine computed from
+ *       its kept vector.</li>
+ * </ul>
+ * Only documents that completed indexing, are enabled and pass the metadata filter are searched; hits are read
+ * back from the repository, so a chunk deleted there is never answered. Then the threshold cuts, and top_k.
+ */
+public final class RetrieveKnowledgeService implements RetrieveKnowledgeUseCase {
+
+    /** Candidates asked of each search per chunk answered, so that a hybrid sum can reorder them. */
+    private static final int CANDIDATES = 4;
+
+    private final KnowledgeRepository repository;
+    private final KnowledgeIndex index;
+    private final Embeddings embeddings;
+
+    public RetrieveKnowledgeService(KnowledgeRepository repository, KnowledgeIndex index, Embeddings embeddings) {
+        this.repository = repository;
+        this.index = index;
+        this.embeddings = embeddings;
+    }
+
+    @Override
+    public boolean exists(String baseId) {
+        return repository.findBase(baseId).isPresent();
+    }
+
+    @Override
+    public List<RetrievedChunk> retrieve(RetrieveKnowledgeQuery query) {
+        List<KnowledgeBase> bases = new ArrayList<>();
+        for (String id : query.baseIds()) {
+            bases.add(repository.findBase(id).orElseThrow(() -> new KnowledgeException(
+                    KnowledgeException.Reason.NOT_FOUND, "Dataset not found: " + id)));
+        }
+        RetrievalSettings overall = query.settings().orElse(bases.get(0).retrieval());
+        Map<String, float[]> queryVectors = new HashMap<>();
+        List<RetrievedChunk> found = new ArrayList<>();
+        for (KnowledgeBase base : bases) {
+            RetrievalSettings settings = query.settings().map(s -> query.eachBaseMethod()
+                    ? s.withMethod(base.retrieval().method()) : s).orElse(base.retrieval());
+            found.addAll(search(base, settings, query, queryVectors));
+        }
+        List<RetrievedChunk> best = found.stream()
+                .filter(hit -> overall.keeps(hit.score()))
+                .sorted(Comparator.comparingDouble(RetrievedChunk::score).reversed())
+                .limit(overall.topK()).toList();
+        if (!best.isEmpty()) {
+            repository.countHits(best.stream().map(hit -> hit.chunk().id()).toList());
+        }
+        return best;
+    }
+
+    private List<RetrievedChunk> search(KnowledgeBase base, RetrievalSettings settings, RetrieveKnowledgeQuery query,
+            Map<String, float[]> queryVectors) {
+        List<KnowledgeDocument> all = repository.documents(base.id());
+        Map<String, KnowledgeDocument> documents = all.stream()
+                .filter(KnowledgeDocument::searchable)
+                .filter(d -> query.filter().keeps(withBuiltIns(d)))
+                .collect(Collectors.toMap(KnowledgeDocument::id, d -> d, (a, b) -> a, LinkedHashMap::new));
+        if (documents.isEmpty() || query.query().isBlank()) {
+            return List.of();
+        }
+        SearchMethod method = base.methodFor(settings.method());
+        int limit = settings.topK() * CANDIDATES;
+        // The index holds only searchable documents' chunks: when every document passes, the index need not filter.
+        Set<String> allowed = documents.size() == all.size() ? null : documents.keySet();
+        Map<String, Double> words = new LinkedHashMap<>();
+        if (method != SearchMethod.SEMANTIC_SEARCH) {
+            List<KnowledgeIndex.Hit> hits = index.byWords(base.id(), query.query(), allowed, limit);
+            double top = hits.stream().mapToDouble(KnowledgeIndex.Hit::score).max().orElse(1);
+            hits.forEach(hit -> words.put(hit.chunkId(), top > 0 ? hit.score() / top : 0));
+        }
+        float[] vector = null;
+        Set<String> candidates = new LinkedHashSet<>(words.keySet());
+        if (method.needsVectors()) {
+            vector = queryVectors.computeIfAbsent(base.embeddingModel().orElseThrow(), m -> queryVector(query));
+            index.byVector(base.id(), vector, allowed, limit).forEach(hit -> candidates.add(hit.chunkId()));
+        }
+        List<RetrievedChunk> found = new ArrayList<>();
+        for (StoredChunk stored : repository.findChunks(candidates)) {
+            KnowledgeDocument document = documents.get(stored.chunk().documentId());
+            if (document == null || !stored.chunk().enabled()) {
+                continue;
+            }
+            double keyword = words.getOrDefault(stored.id(), 0.0);
+            double meaning = vector == null ? 0 : stored.vector().map(v -> cosine(queryVectors.get(
+                    base.embeddingModel().orElseThrow()), v)).orElse(0.0);
+            double score = switch (method) {
+                case KEYWORD_SEARCH, FULL_TEXT_SEARCH -> keyword;
+                case SEMANTIC_SEARCH -> meaning;
+                case HYBRID_SEARCH -> (settings.vectorWeight() * meaning + settings.keywordWeight() * keyword)
+                        / (settings.vectorWeight() + settings.keywordWeight());
+            };
+            found.add(new RetrievedChunk(base, document, stored.chunk(), round(score)));
+        }
+        return found;
+    }
+
+    private float[] queryVector(RetrieveKnowledgeQuery query) {
+        try {
+            return embeddings.embed(List.of(query.query())).get(0);
+        } catch (Embeddings.EmbeddingException e) {
+            throw new KnowledgeException(KnowledgeException.Reason.INVALID, "The query could not be embedded: "
+                    + e.getMessage());
+        }
+    }
+
+    /** A document's metadata with Dify's built-in fields a filter may name. */
+    private static Map<String, String> withBuiltIns(KnowledgeDocument document) {
+        Map<String, String> all = new HashMap<>(document.metadata());
+        all.putIfAbsent("document_name", document.name());
+        all.putIfAbsent("source", document.source());
+        all.putIfAbsent("upload_date", String.valueOf(document.created().getEpochSecond()));
+        return all;
+    }
+
+    static double cosine(float[] a, float[] b) {
+        if (a.length != b.length) {
+            return 0;
+        }
+        double dot = 0;
+        double na = 0;
+        double nb = 0;
+        for (int i = 0; i < a.length; i++) {
+            dot += a[i] * b[i];
+            na += a[i] * a[i];
+            nb += b[i] * b[i];
+        }
+        return na == 0 || nb == 0 ? 0 : Math.max(0, dot / Math.sqrt(na * nb));
+    }
+
+    private static double round(double score) {
+        return Math.round(score * 1_000_000) / 1_000_000.0;
+    }
+}

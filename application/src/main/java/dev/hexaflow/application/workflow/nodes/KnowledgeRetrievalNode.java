@@ -1,0 +1,185 @@
+package dev.hexaflow.application.workflow.nodes;
+
+import dev.hexaflow.application.knowledge.port.in.KnowledgeException;
+import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeQuery;
+import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeUseCase;
+import dev.hexaflow.application.knowledge.port.in.RetrievedChunk;
+import dev.hexaflow.application.workflow.engine.NodeExecutor;
+import dev.hexaflow.application.workflow.engine.NodeFailure;
+import dev.hexaflow.application.workflow.engine.NodeResult;
+import dev.hexaflow.application.workflow.engine.PreparedNode;
+import dev.hexaflow.domain.knowledge.MetadataFilter;
+import dev.hexaflow.domain.knowledge.RetrievalSettings;
+import dev.hexaflow.domain.knowledge.SearchMethod;
+import dev.hexaflow.domain.workflow.DataTree;
+import dev.hexaflow.domain.workflow.InvalidNodeDataException;
+import dev.hexaflow.domain.workflow.Node;
+import dev.hexaflow.domain.workflow.NodeType;
+import dev.hexaflow.domain.workflow.Values;
+import dev.hexaflow.domain.workflow.VariableSelector;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * knowledge-retrieval: searches the knowledge bases its {@code dataset_ids} name with the query its
+ * {@code query_variable_selector} points at, and answers {@code result}: Dify's list of chunks, best first, each
+ * with its content, its document's name as title, and metadata naming the base, document and chunk with the score.
+ *
+ * <p>Multiple mode (Dify's default): every base is searched by its own method, with the node's {@code top_k},
+ * {@code score_threshold} and hybrid weights, and the best of all are kept. Single mode: Dify asks a model to pick
+ * one base by its description; here the first base named is searched, with its own settings. Metadata filtering:
+ * manual conditions on the documents' metadata; automatic filtering (conditions a model writes) is not run, and
+ * searches without a filter.
+ *
+ * <p>A base id no base has is told at import and fails the node when a run reaches it.
+ */
+public final class KnowledgeRetrievalNode implements NodeExecutor {
+
+    private final RetrieveKnowledgeUseCase knowledge;
+
+    public KnowledgeRetrievalNode(RetrieveKnowledgeUseCase knowledge) {
+        this.knowledge = knowledge;
+    }
+
+    @Override
+    public NodeType type() {
+        return NodeType.KNOWLEDGE_RETRIEVAL;
+    }
+
+    @Override
+    public PreparedNode prepare(Node node) {
+        DataTree data = node.data();
+        List<String> baseIds = data.list("dataset_ids").stream().map(String::valueOf).toList();
+        Optional<VariableSelector> querySelector = data.optionalSelector("query_variable_selector");
+        boolean single = data.string("retrieval_mode", "multiple").equals("single");
+        Optional<RetrievalSettings> settings = single ? Optional.empty()
+                : Optional.of(settings(data.tree("multiple_retrieval_config")));
+        MetadataFilter filter = data.string("metadata_filtering_mode", "disabled").equals("manual")
+                ? filter(data.tree("metadata_filtering_conditions")) : MetadataFilter.NONE;
+        List<VariableSelector> references = querySelector.map(List::of).orElse(List.of());
+        return PreparedNode.of(references, Optional.of(java.util.Set.of("result")), ctx -> {
+            String query = querySelector.flatMap(ctx.pool()::get).map(Values::text).orElse("");
+            Map<String, Object> inputs = Map.of("query", query);
+            if (baseIds.isEmpty() || query.isBlank()) {
+                return NodeResult.of(inputs, Map.of("result", List.of()));
+            }
+            List<String> searched = single ? baseIds.subList(0, 1) : baseIds;
+            for (String id : searched) {
+                if (!knowledge.exists(id)) {
+                    throw new NodeFailure("KnowledgeRetrievalNodeError", unbound(id), null);
+                }
+            }
+            List<RetrievedChunk> found;
+            try {
+                found = knowledge.retrieve(new RetrieveKnowledgeQuery(searched, query, settings, filter, true));
+            } catch (KnowledgeException e) {
+                throw new NodeFailure("KnowledgeRetrievalNodeError", e.getMessage(), e);
+            }
+            List<Object> result = new ArrayList<>();
+            for (int i = 0; i < found.size(); i++) {
+                result.add(item(found.get(i), i + 1));
+            }
+            return NodeResult.of(inputs, Map.of("result", result));
+        });
+    }
+
+    /** Names the bases this server does not have, with how to make them. */
+    @Override
+    public List<String> warnings(Node node) {
+        List<String> warnings = new ArrayList<>();
+        for (Object id : node.data().list("dataset_ids")) {
+            if (!knowledge.exists(String.valueOf(id))) {
+                warnings.add("The knowledge base " + id + " is not in Hexaflow, so a run that reaches "
+                        + node.data().string("title", node.id()) + " fails; create a base with that id: "
+                        + "POST /admin/knowledge/bases {\"id\": \"" + id + "\", \"name\": ...}.");
+            }
+        }
+        return warnings;
+    }
+
+    private static String unbound(String id) {
+        return "the knowledge base " + id + " is not in Hexaflow; create a base with that id (POST "
+                + "/admin/knowledge/bases {\"id\": \"" + id + "\", \"name\": ...}) and add its documents.";
+    }
+
+    /** Dify's multiple_retrieval_config: top_k, score_threshold, and the weights of a weighted_score rerank. */
+    private static RetrievalSettings settings(DataTree config) {
+        int topK = (int) config.longValue("top_k", 4);
+        Optional<Double> threshold = number(config.get("score_threshold"), "score_threshold");
+        if (!config.bool("score_threshold_enabled", threshold.isPresent())) {
+            threshold = Optional.empty();
+        }
+        DataTree weights = config.tree("weights");
+        double vector = number(weights.tree("vector_setting").get("vector_weight"), "vector_weight").orElse(0.7);
+        double keyword = number(weights.tree("keyword_setting").get("keyword_weight"), "keyword_weight")
+                .orElse(0.3);
+        try {
+            return new RetrievalSettings(SearchMethod.HYBRID_SEARCH, topK, threshold, vector, keyword);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidNodeDataException("multiple_retrieval_config", e.getMessage());
+        }
+    }
+
+    private static MetadataFilter filter(DataTree conditions) {
+        List<MetadataFilter.Condition> list = new ArrayList<>();
+        for (DataTree condition : conditions.trees("conditions")) {
+            String name = condition.string("comparison_operator", "is");
+            MetadataFilter.Operator operator = MetadataFilter.Operator.fromWireName(name).orElseThrow(() ->
+                    new InvalidNodeDataException("comparison_operator", "'" + name + "' is not one of Dify's "
+                            + "metadata operators"));
+            Object value = condition.get("value");
+            list.add(new MetadataFilter.Condition(condition.string("name", ""), operator,
+                    value instanceof List<?> values ? String.join(",", values.stream().map(String::valueOf).toList())
+                            : value == null ? "" : String.valueOf(value)));
+        }
+        try {
+            return MetadataFilter.of(conditions.string("logical_operator", "and"), list);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidNodeDataException("metadata_filtering_conditions", e.getMessage());
+        }
+    }
+
+    private static Optional<Double> number(Object value, String field) {
+        if (value == null || value instanceof String s && s.isBlank()) {
+            return Optional.empty();
+        }
+        if (value instanceof Number n) {
+            return Optional.of(n.doubleValue());
+        }
+        try {
+            return Optional.of(Double.parseDouble(String.valueOf(value)));
+        } catch (NumberFormatException e) {
+            throw new InvalidNodeDataException(field, "must be a number");
+        }
+    }
+
+    /** One item of {@code result}, in the shape of Dify's {@code _fetch_dataset_retriever}. */
+    private static Map<String, Object> item(RetrievedChunk hit, int position) {
+        Map<String, Object> metadata = new LinkedHashMap<>();
+        metadata.put("_source", "knowledge");
+        metadata.put("dataset_id", hit.base().id());
+        metadata.put("dataset_name", hit.base().name());
+        metadata.put("document_id", hit.document().id());
+        metadata.put("document_name", hit.document().name());
+        metadata.put("data_source_type", hit.document().source());
+        metadata.put("segment_id", hit.chunk().id());
+        metadata.put("retriever_from", "workflow");
+        metadata.put("score", hit.score());
+        metadata.put("child_chunks", List.of());
+        metadata.put("segment_hit_count", hit.chunk().hitCount() + 1);
+        metadata.put("segment_word_count", (long) hit.chunk().wordCount());
+        metadata.put("segment_position", (long) hit.chunk().position());
+        metadata.put("segment_index_node_hash", hit.chunk().indexNodeHash());
+        metadata.put("doc_metadata", hit.document().metadata());
+        metadata.put("position", (long) position);
+        Map<String, Object> item = new LinkedHashMap<>();
+        item.put("metadata", metadata);
+        item.put("title", hit.document().name());
+        item.put("files", null);
+        item.put("content", hit.chunk().content());
+        return item;
+    }
+}

@@ -1,0 +1,42 @@
+package dev.hexaflow.application.knowledge.service;
+
+import dev.hexaflow.application.common.port.out.SecretGenerator;
+import dev.hexaflow.application.knowledge.port.in.KnowledgeException;
+import dev.hexaflow.application.knowledge.port.in.ManageDatasetKeysUseCase;
+import dev.hexaflow.application.knowledge.port.out.DatasetKeyRepository;
+import dev.hexaflow.domain.knowledge.DatasetKey;
+import dev.hexaflow.domain.secret.SecretHash;
+import java.time.Clock;
+
+/** Dataset keys are kept hashed; a text without a key's form is refused without a lookup. */
+public final class ManageDatasetKeysService implements ManageDatasetKeysUseCase {
+
+    private final DatasetKeyRepository keys;
+    private final SecretGenerator secrets;
+    private final Clock clock;
+
+    public ManageDatasetKeysService(DatasetKeyRepository keys, SecretGenerator secrets, Clock clock) {
+        this.keys = keys;
+        this.secrets = secrets;
+        this.clock = clock;
+    }
+
+    @Override
+    public String issue() {
+        String key = DatasetKey.PREFIX + secrets.newSecret(DatasetKey.RANDOM_LENGTH);
+        keys.add(new DatasetKey(SecretHash.of(key), clock.instant().getEpochSecond()));
+        return key;
+    }
+
+    @Override
+    public boolean accepts(String token) {
+        return DatasetKey.looksLikeKey(token) && keys.find(SecretHash.of(token)).isPresent();
+    }
+
+    @Override
+    public void revoke(String key) {
+        if (key == null || !DatasetKey.looksLikeKey(key) || !keys.delete(SecretHash.of(key))) {
+            throw new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "There is no such dataset key.");
+        }
+    }
+}

@@ -9,14 +9,12 @@ import dev.hexaflow.application.knowledge.port.in.AddDocumentUseCase;
 import dev.hexaflow.application.knowledge.port.in.CreateKnowledgeBaseCommand;
 import dev.hexaflow.application.knowledge.port.in.EditChunkCommand;
 import dev.hexaflow.application.knowledge.port.in.KnowledgeException;
-import dev.hexaflow.application.knowledge.port.in.ManageDatasetKeysUseCase;
 import dev.hexaflow.application.knowledge.port.in.ManageDocumentsUseCase;
 import dev.hexaflow.application.knowledge.port.in.ManageKnowledgeBasesUseCase;
 import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeQuery;
 import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeUseCase;
 import dev.hexaflow.application.knowledge.port.in.RetrievedChunk;
 import dev.hexaflow.domain.knowledge.Chunk;
-import dev.hexaflow.domain.knowledge.DocumentStatus;
 import dev.hexaflow.domain.knowledge.IndexingTechnique;
 import dev.hexaflow.domain.knowledge.KnowledgeBase;
 import dev.hexaflow.domain.knowledge.KnowledgeDocument;
@@ -24,15 +22,26 @@ import dev.hexaflow.domain.knowledge.MetadataFilter;
 import dev.hexaflow.domain.knowledge.RetrievalSettings;
 import dev.hexaflow.domain.knowledge.SearchMethod;
 import dev.hexaflow.domain.knowledge.SplittingRules;
+import dev.hexaflow.adapters.http.knowledge.DatasetKeyAuthentication.DatasetAccess;
+import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.CreatedDocument;
+import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.DatasetBody;
+import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.DocumentBody;
+import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.IndexingStatusBody;
+import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.IndexingStatuses;
+import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.Page;
+import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.QueryBody;
+import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.RecordBody;
+import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.RetrieveAnswer;
+import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.SegmentAnswer;
+import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.SegmentBody;
+import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.SegmentPage;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
 import io.javalin.http.UploadedFile;
-import io.javalin.security.RouteRole;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -40,7 +49,7 @@ import java.util.Optional;
 
 /**
  * Dify's Knowledge (datasets) Service API: datasets, their documents by text or file, segments, and retrieval, in
- * Dify's shapes, codes and messages, for a dataset key ({@code dataset-...}) only. Indexing is done when a document
+ * Dify's shapes ({@link KnowledgeBodies}), codes and messages, behind {@link DatasetKeyAuthentication}. Indexing is done when a document
  * call returns, so a batch's indexing status is final at once: {@code completed}, or {@code error} with the reason.
  * A batch is named by its document's id.
  */
@@ -49,20 +58,13 @@ public final class KnowledgeApiRoutes implements RouteGroup {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String PREFIX = "/v1/datasets";
 
-    /** The role of every Knowledge API route: it takes a dataset key. */
-    enum DatasetKeyRequired implements RouteRole {
-        DATASET_KEY
-    }
-
-    private final ManageDatasetKeysUseCase keys;
     private final ManageKnowledgeBasesUseCase bases;
     private final AddDocumentUseCase add;
     private final ManageDocumentsUseCase documents;
     private final RetrieveKnowledgeUseCase retrieve;
 
-    public KnowledgeApiRoutes(ManageDatasetKeysUseCase keys, ManageKnowledgeBasesUseCase bases,
-            AddDocumentUseCase add, ManageDocumentsUseCase documents, RetrieveKnowledgeUseCase retrieve) {
-        this.keys = keys;
+    public KnowledgeApiRoutes(ManageKnowledgeBasesUseCase bases, AddDocumentUseCase add,
+            ManageDocumentsUseCase documents, RetrieveKnowledgeUseCase retrieve) {
         this.bases = bases;
         this.add = add;
         this.documents = documents;
@@ -71,12 +73,11 @@ public final class KnowledgeApiRoutes implements RouteGroup {
 
     @Override
     public void addTo(RoutesConfig routes) {
-        routes.beforeMatched("/v1/*", this::authenticate);
         get(routes, PREFIX, this::listBases);
         post(routes, PREFIX, this::createBase);
-        get(routes, PREFIX + "/{id}", ctx -> json(ctx, 200, base(existing(ctx))));
-        routes.patch(PREFIX + "/{id}", guarded(this::updateBase), DatasetKeyRequired.DATASET_KEY);
-        routes.delete(PREFIX + "/{id}", guarded(this::deleteBase), DatasetKeyRequired.DATASET_KEY);
+        get(routes, PREFIX + "/{id}", ctx -> json(ctx, 200, dataset(existing(ctx))));
+        routes.patch(PREFIX + "/{id}", guarded(this::updateBase), DatasetAccess.DATASETS);
+        routes.delete(PREFIX + "/{id}", guarded(this::deleteBase), DatasetAccess.DATASETS);
         post(routes, PREFIX + "/{id}/document/create-by-text", this::createByText);
         post(routes, PREFIX + "/{id}/document/create_by_text", this::createByText);
         post(routes, PREFIX + "/{id}/document/create-by-file", this::createByFile);
@@ -85,24 +86,24 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         get(routes, PREFIX + "/{id}/documents/{batch}/indexing-status", this::indexingStatus);
         get(routes, PREFIX + "/{id}/documents/{doc}", ctx -> json(ctx, 200, documentBody(document(ctx))));
         routes.delete(PREFIX + "/{id}/documents/{doc}", guarded(this::deleteDocument),
-                DatasetKeyRequired.DATASET_KEY);
+                DatasetAccess.DATASETS);
         post(routes, PREFIX + "/{id}/documents/{doc}/update-by-text", this::updateByText);
         post(routes, PREFIX + "/{id}/documents/{doc}/update_by_text", this::updateByText);
         get(routes, PREFIX + "/{id}/documents/{doc}/segments", this::listSegments);
         get(routes, PREFIX + "/{id}/documents/{doc}/segments/{segment}", this::readSegment);
         post(routes, PREFIX + "/{id}/documents/{doc}/segments/{segment}", this::editSegment);
         routes.delete(PREFIX + "/{id}/documents/{doc}/segments/{segment}", guarded(this::deleteSegment),
-                DatasetKeyRequired.DATASET_KEY);
+                DatasetAccess.DATASETS);
         post(routes, PREFIX + "/{id}/retrieve", this::retrieve);
         post(routes, PREFIX + "/{id}/hit-testing", this::retrieve);
     }
 
     private void get(RoutesConfig routes, String path, Handler handler) {
-        routes.get(path, guarded(handler), DatasetKeyRequired.DATASET_KEY);
+        routes.get(path, guarded(handler), DatasetAccess.DATASETS);
     }
 
     private void post(RoutesConfig routes, String path, Handler handler) {
-        routes.post(path, guarded(handler), DatasetKeyRequired.DATASET_KEY);
+        routes.post(path, guarded(handler), DatasetAccess.DATASETS);
     }
 
     /** A refusal in Dify's error body. */
@@ -125,32 +126,6 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         }
     }
 
-    /** Dify's check of a dataset key: the same messages as for an app key; an app key is no dataset key. */
-    private void authenticate(Context ctx) {
-        if (!ctx.routeRoles().contains(DatasetKeyRequired.DATASET_KEY)) {
-            return;
-        }
-        String header = ctx.header("Authorization");
-        if (header == null || header.isBlank() || !header.strip().contains(" ")) {
-            unauthorized(ctx, "Authorization header must be provided and start with 'Bearer'");
-            return;
-        }
-        String[] parts = header.strip().split("\\s+", 2);
-        if (!parts[0].equalsIgnoreCase("bearer")) {
-            unauthorized(ctx, "Authorization scheme must be 'Bearer'");
-            return;
-        }
-        if (!keys.accepts(parts[1].strip())) {
-            unauthorized(ctx, "Access token is invalid");
-        }
-    }
-
-    private static void unauthorized(Context ctx, String message) {
-        ctx.header("WWW-Authenticate", "Bearer realm=\"api\"");
-        JsonResponses.error(ctx, 401, "unauthorized", message);
-        ctx.skipRemainingHandlers();
-    }
-
     private static Handler guarded(Handler handler) {
         return ctx -> {
             try {
@@ -162,6 +137,7 @@ public final class KnowledgeApiRoutes implements RouteGroup {
                     case NOT_FOUND -> JsonResponses.error(ctx, 404, "not_found", e.getMessage());
                     case CONFLICT -> JsonResponses.error(ctx, 409, "dataset_name_duplicate", e.getMessage());
                     case INVALID -> JsonResponses.error(ctx, 400, "invalid_param", e.getMessage());
+                    case UNAUTHORIZED -> JsonResponses.error(ctx, 401, "unauthorized", e.getMessage());
                 }
             }
         };
@@ -175,7 +151,7 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         String keyword = Optional.ofNullable(ctx.queryParam("keyword")).orElse("").toLowerCase(Locale.ROOT);
         List<KnowledgeBase> all = bases.list().stream()
                 .filter(b -> keyword.isEmpty() || b.name().toLowerCase(Locale.ROOT).contains(keyword)).toList();
-        json(ctx, 200, page(all.stream().map(this::base).toList(), page, limit));
+        json(ctx, 200, Page.of(all.stream().map(this::dataset).toList(), page, limit));
     }
 
     private void createBase(Context ctx) {
@@ -196,7 +172,7 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         Optional<RetrievalSettings> retrieval = settings(body.path("retrieval_model"), Optional.empty());
         KnowledgeBase created = bases.create(new CreateKnowledgeBaseCommand(Optional.empty(), name, description,
                 technique, retrieval));
-        json(ctx, 200, base(created));
+        json(ctx, 200, dataset(created));
     }
 
     private void updateBase(Context ctx) {
@@ -212,7 +188,7 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         }
         KnowledgeBase updated = bases.update(current.id(), name, description,
                 settings(body.path("retrieval_model"), Optional.of(current.retrieval())));
-        json(ctx, 200, base(updated));
+        json(ctx, 200, dataset(updated));
     }
 
     private void deleteBase(Context ctx) {
@@ -224,46 +200,8 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         return bases.find(ctx.pathParam("id")).orElseThrow(() -> Refusal.notFound("Dataset not found."));
     }
 
-    private Map<String, Object> base(KnowledgeBase base) {
-        List<KnowledgeDocument> docs = documents.documents(base.id());
-        RetrievalSettings r = base.retrieval();
-        Map<String, Object> retrieval = new LinkedHashMap<>();
-        retrieval.put("search_method", r.method().wireName());
-        retrieval.put("reranking_enable", false);
-        retrieval.put("reranking_mode", r.method() == SearchMethod.HYBRID_SEARCH ? "weighted_score" : null);
-        retrieval.put("reranking_model", Map.of("reranking_provider_name", "", "reranking_model_name", ""));
-        retrieval.put("weights", Map.of(
-                "vector_setting", Map.of("vector_weight", r.vectorWeight(),
-                        "embedding_model_name", base.embeddingModel().orElse(""), "embedding_provider_name", ""),
-                "keyword_setting", Map.of("keyword_weight", r.keywordWeight())));
-        retrieval.put("top_k", r.topK());
-        retrieval.put("score_threshold_enabled", r.scoreThreshold().isPresent());
-        retrieval.put("score_threshold", r.scoreThreshold().orElse(null));
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("id", base.id());
-        body.put("name", base.name());
-        body.put("description", base.description());
-        body.put("provider", "vendor");
-        body.put("permission", "only_me");
-        body.put("data_source_type", docs.isEmpty() ? null : "upload_file");
-        body.put("indexing_technique", base.indexingTechnique().wireName());
-        body.put("app_count", 0);
-        body.put("document_count", docs.size());
-        body.put("word_count", docs.stream().mapToLong(KnowledgeDocument::wordCount).sum());
-        body.put("created_by", "");
-        body.put("created_at", base.created().getEpochSecond());
-        body.put("updated_by", "");
-        body.put("updated_at", base.created().getEpochSecond());
-        body.put("embedding_model", base.embeddingModel().orElse(null));
-        body.put("embedding_model_provider", base.embeddingModel().isPresent() ? "openai_api_compatible" : null);
-        body.put("embedding_available", true);
-        body.put("retrieval_model_dict", retrieval);
-        body.put("tags", List.of());
-        body.put("doc_form", "text_model");
-        body.put("external_knowledge_info", Map.of());
-        body.put("external_retrieval_model", Map.of());
-        body.put("partial_member_list", List.of());
-        return body;
+    private DatasetBody dataset(KnowledgeBase base) {
+        return DatasetBody.of(base, documents.documents(base.id()));
     }
 
     // Documents
@@ -360,15 +298,15 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         String keyword = Optional.ofNullable(ctx.queryParam("keyword")).orElse("").toLowerCase(Locale.ROOT);
         String status = Optional.ofNullable(ctx.queryParam("status")).orElse("");
         List<KnowledgeDocument> all = documents.documents(base.id());
-        List<Map<String, Object>> shown = new ArrayList<>();
+        List<DocumentBody> shown = new ArrayList<>();
         for (int i = 0; i < all.size(); i++) {
             KnowledgeDocument d = all.get(i);
             if ((keyword.isEmpty() || d.name().toLowerCase(Locale.ROOT).contains(keyword))
-                    && (status.isEmpty() || displayStatus(d).equals(status))) {
+                    && (status.isEmpty() || KnowledgeBodies.shownStatus(d).equals(status))) {
                 shown.add(documentBody(d, i + 1));
             }
         }
-        json(ctx, 200, page(shown, page, limit));
+        json(ctx, 200, Page.of(shown, page, limit));
     }
 
     private void indexingStatus(Context ctx) {
@@ -376,23 +314,7 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         KnowledgeDocument d = documents.document(ctx.pathParam("batch"))
                 .filter(doc -> doc.baseId().equals(ctx.pathParam("id")))
                 .orElseThrow(() -> Refusal.notFound("Documents not found."));
-        int segments = documents.chunks(d.id()).size();
-        long at = d.created().getEpochSecond();
-        boolean done = d.status() == DocumentStatus.COMPLETED;
-        Map<String, Object> status = new LinkedHashMap<>();
-        status.put("id", d.id());
-        status.put("indexing_status", d.status().wireName());
-        status.put("processing_started_at", at);
-        status.put("parsing_completed_at", at);
-        status.put("cleaning_completed_at", at);
-        status.put("splitting_completed_at", at);
-        status.put("completed_at", done ? at : null);
-        status.put("paused_at", null);
-        status.put("error", d.error().orElse(null));
-        status.put("stopped_at", null);
-        status.put("completed_segments", done ? segments : 0);
-        status.put("total_segments", segments);
-        json(ctx, 200, Map.of("data", List.of(status)));
+        json(ctx, 200, new IndexingStatuses(List.of(IndexingStatusBody.of(d, documents.chunks(d.id()).size()))));
     }
 
     private void deleteDocument(Context ctx) {
@@ -406,14 +328,11 @@ public final class KnowledgeApiRoutes implements RouteGroup {
                 .orElseThrow(() -> Refusal.notFound("Document not found."));
     }
 
-    private Map<String, Object> created(KnowledgeDocument document) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("document", documentBody(document));
-        body.put("batch", document.id());
-        return body;
+    private CreatedDocument created(KnowledgeDocument document) {
+        return new CreatedDocument(documentBody(document), document.id());
     }
 
-    private Map<String, Object> documentBody(KnowledgeDocument document) {
+    private DocumentBody documentBody(KnowledgeDocument document) {
         List<KnowledgeDocument> all = documents.documents(document.baseId());
         int position = 1;
         for (int i = 0; i < all.size(); i++) {
@@ -424,42 +343,8 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         return documentBody(document, position);
     }
 
-    private Map<String, Object> documentBody(KnowledgeDocument d, int position) {
-        List<Chunk> chunks = documents.chunks(d.id());
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("id", d.id());
-        body.put("position", position);
-        body.put("data_source_type", "upload_file");
-        body.put("data_source_info", Map.of());
-        body.put("dataset_process_rule_id", null);
-        body.put("name", d.name());
-        body.put("created_from", "api");
-        body.put("created_by", "");
-        body.put("created_at", d.created().getEpochSecond());
-        body.put("tokens", chunks.stream().mapToInt(Chunk::tokens).sum());
-        body.put("indexing_status", d.status().wireName());
-        body.put("error", d.error().orElse(null));
-        body.put("enabled", d.enabled());
-        body.put("disabled_at", null);
-        body.put("disabled_by", null);
-        body.put("archived", false);
-        body.put("display_status", displayStatus(d));
-        body.put("word_count", d.wordCount());
-        body.put("hit_count", chunks.stream().mapToLong(Chunk::hitCount).sum());
-        body.put("doc_form", "text_model");
-        List<Map<String, Object>> metadata = new ArrayList<>();
-        d.metadata().forEach((field, value) -> metadata.add(Map.of("id", field, "name", field, "type", "string",
-                "value", value)));
-        body.put("doc_metadata", metadata);
-        return body;
-    }
-
-    private static String displayStatus(KnowledgeDocument d) {
-        return switch (d.status()) {
-            case INDEXING -> "indexing";
-            case ERROR -> "error";
-            case COMPLETED -> d.enabled() ? "available" : "disabled";
-        };
+    private DocumentBody documentBody(KnowledgeDocument d, int position) {
+        return DocumentBody.of(d, position, documents.chunks(d.id()));
     }
 
     // Segments
@@ -470,20 +355,18 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         int limit = positive(ctx, "limit", 20, 100);
         String keyword = Optional.ofNullable(ctx.queryParam("keyword")).orElse("").toLowerCase(Locale.ROOT);
         String status = Optional.ofNullable(ctx.queryParam("status")).orElse("");
-        List<Map<String, Object>> shown = documents.chunks(d.id()).stream()
+        List<SegmentBody> shown = documents.chunks(d.id()).stream()
                 .filter(c -> keyword.isEmpty() || c.content().toLowerCase(Locale.ROOT).contains(keyword))
                 .filter(c -> status.isEmpty() || status.equals("completed"))
-                .map(c -> segment(c, d)).toList();
-        Map<String, Object> body = page(shown, page, limit);
-        body.put("doc_form", "text_model");
-        json(ctx, 200, body);
+                .map(c -> SegmentBody.of(c, d, null)).toList();
+        json(ctx, 200, SegmentPage.of(Page.of(shown, page, limit)));
     }
 
     private void readSegment(Context ctx) {
         KnowledgeDocument d = document(ctx);
         Chunk chunk = documents.chunks(d.id()).stream().filter(c -> c.id().equals(ctx.pathParam("segment")))
                 .findFirst().orElseThrow(() -> Refusal.notFound("Segment not found."));
-        json(ctx, 200, segmentAnswer(segment(chunk, d)));
+        json(ctx, 200, new SegmentAnswer(SegmentBody.of(chunk, d, null), KnowledgeBodies.DOC_FORM));
     }
 
     /** {@code {"segment": {"content"?, "enabled"?, "answer"?, "keywords"?}}}: content and enabled are kept. */
@@ -500,47 +383,12 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         Optional<Boolean> enabled = segment.path("enabled").isBoolean()
                 ? Optional.of(segment.path("enabled").booleanValue()) : Optional.empty();
         Chunk edited = documents.edit(new EditChunkCommand(d.id(), ctx.pathParam("segment"), content, enabled));
-        json(ctx, 200, segmentAnswer(segment(edited, documents.document(d.id()).orElse(d))));
+        json(ctx, 200, new SegmentAnswer(SegmentBody.of(edited, d, null), KnowledgeBodies.DOC_FORM));
     }
 
     private void deleteSegment(Context ctx) {
         documents.deleteChunk(document(ctx).id(), ctx.pathParam("segment"));
         ctx.status(204);
-    }
-
-    private static Map<String, Object> segmentAnswer(Map<String, Object> segment) {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("data", segment);
-        body.put("doc_form", "text_model");
-        return body;
-    }
-
-    private static Map<String, Object> segment(Chunk c, KnowledgeDocument d) {
-        long at = d.created().getEpochSecond();
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("id", c.id());
-        body.put("position", c.position());
-        body.put("document_id", c.documentId());
-        body.put("content", c.content());
-        body.put("answer", "");
-        body.put("word_count", c.wordCount());
-        body.put("tokens", c.tokens());
-        body.put("keywords", c.keywords());
-        body.put("index_node_id", c.id());
-        body.put("index_node_hash", c.indexNodeHash());
-        body.put("hit_count", c.hitCount());
-        body.put("enabled", c.enabled());
-        body.put("disabled_at", null);
-        body.put("disabled_by", null);
-        body.put("status", "completed");
-        body.put("created_by", "");
-        body.put("created_at", at);
-        body.put("indexing_at", at);
-        body.put("completed_at", at);
-        body.put("error", null);
-        body.put("stopped_at", null);
-        body.put("child_chunks", List.of());
-        return body;
     }
 
     // Retrieval
@@ -556,28 +404,7 @@ public final class KnowledgeApiRoutes implements RouteGroup {
                 Optional.of(base.retrieval()));
         List<RetrievedChunk> found = retrieve.retrieve(new RetrieveKnowledgeQuery(List.of(base.id()), query,
                 settings, MetadataFilter.NONE, false));
-        List<Map<String, Object>> records = found.stream().map(hit -> {
-            Map<String, Object> segment = segment(hit.chunk(), hit.document());
-            Map<String, Object> document = new LinkedHashMap<>();
-            document.put("id", hit.document().id());
-            document.put("data_source_type", "upload_file");
-            document.put("name", hit.document().name());
-            document.put("doc_type", null);
-            document.put("doc_metadata", hit.document().metadata().isEmpty() ? null : hit.document().metadata());
-            segment.put("document", document);
-            Map<String, Object> record = new LinkedHashMap<>();
-            record.put("segment", segment);
-            record.put("child_chunks", List.of());
-            record.put("score", hit.score());
-            record.put("tsne_position", null);
-            record.put("files", List.of());
-            record.put("summary", null);
-            return record;
-        }).toList();
-        Map<String, Object> answer = new LinkedHashMap<>();
-        answer.put("query", Map.of("content", query));
-        answer.put("records", records);
-        json(ctx, 200, answer);
+        json(ctx, 200, new RetrieveAnswer(new QueryBody(query), found.stream().map(RecordBody::of).toList()));
     }
 
     /**
@@ -649,18 +476,6 @@ public final class KnowledgeApiRoutes implements RouteGroup {
     }
 
     // Wire helpers
-
-    private static Map<String, Object> page(List<Map<String, Object>> all, int page, int limit) {
-        int from = (int) Math.min(all.size(), (long) (page - 1) * limit);
-        int to = Math.min(all.size(), from + limit);
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("data", all.subList(from, to));
-        body.put("has_more", to < all.size());
-        body.put("limit", limit);
-        body.put("total", all.size());
-        body.put("page", page);
-        return body;
-    }
 
     private static int positive(Context ctx, String name, int fallback, int max) {
         String value = ctx.queryParam(name);

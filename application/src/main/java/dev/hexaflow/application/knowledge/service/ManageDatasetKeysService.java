@@ -29,8 +29,11 @@ public final class ManageDatasetKeysService implements ManageDatasetKeysUseCase 
     }
 
     @Override
-    public boolean accepts(String token) {
-        return DatasetKey.looksLikeKey(token) && keys.find(SecretHash.of(token)).isPresent();
+    public void check(String token) {
+        if (!DatasetKey.looksLikeKey(token) || keys.find(SecretHash.of(token)).isEmpty()) {
+            // Dify's words for any token it does not find, an app key among them.
+            throw new KnowledgeException(KnowledgeException.Reason.UNAUTHORIZED, "Access token is invalid");
+        }
     }
 
     @Override

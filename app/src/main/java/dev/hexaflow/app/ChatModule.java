@@ -1,6 +1,7 @@
 package dev.hexaflow.app;
 
 import dev.hexaflow.adapters.dsl.YamlWorkflowDslReader;
+import dev.hexaflow.application.common.FileSignatures;
 import dev.hexaflow.adapters.nodes.model.OpenAiCompatibleModelProvider;
 import dev.hexaflow.adapters.nodes.model.OpenAiCompatibleSpeechSynthesizer;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiAppRepository;
@@ -100,7 +101,7 @@ final class ChatModule implements AutoCloseable {
                 engine.llmApiKey().orElse(null), engine.models(), Duration.ofSeconds(10), Duration.ofSeconds(120)),
                 new OpenAiCompatibleSpeechSynthesizer(engine.llmBaseUrl().orElse(null),
                         engine.llmApiKey().orElse(null), engine.ttsModel(), DEFAULT_VOICE),
-                clock, workflows.endUsers, workflows.run, workflows.stop);
+                clock, workflows.endUsers, workflows.run, workflows.stop, workflows.fileSignatures);
     }
 
     /**
@@ -108,9 +109,10 @@ final class ChatModule implements AutoCloseable {
      * @param endUsers the end users the runs are made for, shared with the run use case
      * @param run      runs a turn's chatflow
      * @param stop     stops a run under way
+     * @param files    signs the URLs of the files the messages show
      */
     ChatModule(Jdbi jdbi, ModelProvider models, SpeechSynthesizer speech, Clock clock, EndUserRepository endUsers,
-            RunWorkflowUseCase run, StopTaskUseCase stop) {
+            RunWorkflowUseCase run, StopTaskUseCase stop, FileSignatures files) {
         this.conversations = new JdbiConversationRepository(jdbi);
         this.messages = new JdbiMessageRepository(jdbi);
         this.variables = new JdbiConversationVariableRepository(jdbi);
@@ -128,7 +130,7 @@ final class ChatModule implements AutoCloseable {
         this.updateVariable = new UpdateConversationVariableService(access, variables, clock);
         this.suggestQuestions = new SuggestQuestionsService(access, messages, model);
         this.send = new SendChatMessageService(access, run, endUsers, conversations, messages, variables,
-                renameConversation, naming, clock, ids);
+                renameConversation, naming, clock, ids, files);
         this.stop = new StopChatMessageService(access, stop);
         this.speak = new TextToAudioService(access, messages, speech);
     }

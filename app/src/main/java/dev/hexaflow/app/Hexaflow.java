@@ -18,6 +18,7 @@ import dev.hexaflow.adapters.http.workflow.ConversationRoutes;
 import dev.hexaflow.adapters.http.workflow.LogRoutes;
 import dev.hexaflow.adapters.http.workflow.RunRoutes;
 import dev.hexaflow.adapters.http.workflow.ServiceApiAuthentication;
+import dev.hexaflow.adapters.http.workflow.FilePreviewRoutes;
 import dev.hexaflow.adapters.http.workflow.ToolFileRoutes;
 import dev.hexaflow.adapters.http.workflow.UploadRoutes;
 import dev.hexaflow.application.app.port.in.ImportAppUseCase.ImportedApp;
@@ -108,6 +109,7 @@ public final class Hexaflow implements AutoCloseable {
                             chat.renameConversation, chat.listVariables, chat.updateVariable),
                     new UploadRoutes(workflows.upload),
                     new ToolFileRoutes(workflows.toolFiles),
+                    new FilePreviewRoutes(workflows.previewUpload),
                     new LogRoutes(workflows.logs),
                     new AppInfoRoutes(workflows.describe),
                     new AdminAppRoutes(admin, workflows.importApp, workflows.listApps, workflows.publish,

@@ -10,6 +10,7 @@ import dev.hexaflow.adapters.persistence.jdbi.JdbiEndUserRepository;
 import dev.hexaflow.adapters.persistence.jdbi.WriteGate;
 import dev.hexaflow.application.app.port.in.ApiError;
 import dev.hexaflow.application.app.port.in.ApiException;
+import dev.hexaflow.application.common.FileSignatures;
 import dev.hexaflow.application.chat.port.in.DeleteConversationUseCase.DeleteConversationCommand;
 import dev.hexaflow.application.chat.port.in.GiveFeedbackUseCase.GiveFeedbackCommand;
 import dev.hexaflow.application.chat.port.in.ListConversationsUseCase.ListConversationsQuery;
@@ -49,7 +50,7 @@ class ChatModuleTest {
                 throw new AssertionError("no run expected");
             }, (app, task, user) -> {
                 throw new AssertionError("no stop expected");
-            });
+            }, new FileSignatures(new HmacSigner(), new SecureRandomSecretGenerator(), Clock.systemUTC()));
 
     @AfterEach
     void close() {

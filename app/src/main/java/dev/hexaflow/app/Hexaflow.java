@@ -103,7 +103,7 @@ public final class Hexaflow implements AutoCloseable {
                     serviceApi,
                     new RunRoutes(workflows.run, workflows.getRun, workflows.stop, workflows.nodeExecutions, serviceApi,
                             config.service().pingInterval()),
-                    new ChatRoutes(chat.send, chat.stop, chat.speak, config.service().pingInterval()),
+                    new ChatRoutes(chat.send, chat.stop, chat.speak, chat.listen, config.service().pingInterval()),
                     new ConversationRoutes(chat.listMessages, chat.giveFeedback, chat.listAppFeedbacks,
                             chat.suggestQuestions, chat.listConversations, chat.deleteConversation,
                             chat.renameConversation, chat.listVariables, chat.updateVariable),

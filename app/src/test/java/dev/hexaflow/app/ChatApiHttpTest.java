@@ -499,6 +499,28 @@ class ChatApiHttpTest {
         assertThat(other.statusCode()).as("a signature names its file").isEqualTo(403);
     }
 
+    @Test
+    void audioToTextAnswersTheEndpointsTranscriptOnlyWhenTheAppsFeatureIsOn() {
+        ServiceApi listening = server.api(server.importApp("chatflow-speaks.yml").get("api_key").asText());
+        byte[] audio = "ID3 spoken words".getBytes(StandardCharsets.UTF_8);
+
+        HttpResponse<String> heard = listening.multipart("/v1/audio-to-text", List.of(
+                ServiceApi.Part.field("user", "val"), ServiceApi.Part.file("question.mp3", "audio/mpeg", audio)));
+        HttpResponse<String> off = chat.multipart("/v1/audio-to-text", List.of(
+                ServiceApi.Part.file("question.mp3", "audio/mpeg", audio)));
+        HttpResponse<String> none = listening.multipart("/v1/audio-to-text", List.of(
+                ServiceApi.Part.field("user", "val")));
+        HttpResponse<String> text = listening.multipart("/v1/audio-to-text", List.of(
+                ServiceApi.Part.file("notes.txt", "text/plain", audio)));
+
+        assertThat(heard.statusCode()).as(heard.body()).isEqualTo(200);
+        assertThat(fieldNames(json(heard))).containsExactly("text");
+        assertThat(json(heard).get("text").asText()).isEqualTo("whisper-1|question.mp3|ID3 spoken words");
+        assertError(off, 400, "invalid_param", "Speech to text is not enabled");
+        assertError(none, 400, "no_audio_uploaded", "Please upload your audio.");
+        assertError(text, 415, "unsupported_audio_type", "Audio type not allowed.");
+    }
+
     // ---- errors, as Dify answers them
 
     @Test

@@ -521,6 +521,25 @@ class ChatApiHttpTest {
         assertError(text, 415, "unsupported_audio_type", "Audio type not allowed.");
     }
 
+    @Test
+    void anAppThatSpeaksAtOnceStreamsTheAnswersSpeechAfterMessageEnd() throws IOException {
+        ServiceApi speaking = server.api(server.importApp("chatflow-autoplay.yml").get("api_key").asText());
+
+        List<JsonNode> events = frames(new String(speaking.postStreaming("/v1/chat-messages", message("say it",
+                null, "wes", "streaming")).body().readAllBytes(), StandardCharsets.UTF_8));
+
+        List<String> kinds = events.stream().map(e -> e.get("event").asText()).toList();
+        assertThat(kinds).containsSubsequence("workflow_finished", "message_end", "tts_message", "tts_message_end");
+        assertThat(kinds.get(kinds.size() - 1)).isEqualTo("tts_message_end");
+        JsonNode spoken = events.get(kinds.indexOf("tts_message"));
+        assertThat(fieldNames(spoken)).containsExactly("event", "conversation_id", "message_id", "created_at",
+                "task_id", "audio");
+        assertThat(spoken.get("message_id").asText()).isEqualTo(events.get(0).get("message_id").asText());
+        assertThat(new String(java.util.Base64.getDecoder().decode(spoken.get("audio").asText()),
+                StandardCharsets.UTF_8)).isEqualTo("MP3:nova:Spoken words");
+        assertThat(events.get(events.size() - 1).get("audio").asText()).isEmpty();
+    }
+
     // ---- errors, as Dify answers them
 
     @Test

@@ -21,12 +21,15 @@ import java.util.Map;
  * A chat turn and the chat store as Dify's advanced-chat Service API sends them: every stream frame begins with
  * {@code event, conversation_id, message_id, created_at, task_id}; the run's own events keep their workflow
  * payload (from {@link DifyWire}); answer text is {@code message}, an answer's file {@code message_file} after its
- * answer node's {@code node_finished}; the turn ends with {@code message_end} (the answer's files in it), or
- * with {@code error} when the run failed; and the blocking ChatbotAppBlockingResponse.
+ * answer node's {@code node_finished}; the turn ends with {@code message_end} (the answer's files in it), then
+ * the answer's speech ({@code tts_message}s and {@code tts_message_end}, when the app speaks at once), or with
+ * {@code error} when the run failed; and the blocking ChatbotAppBlockingResponse.
  */
 final class ChatWire implements RunEventStream.Frames<ChatReply> {
 
     private final ChatUnderWay turn;
+    /** The speech of the answer, held until the turn's end: Dify sends it after message_end. */
+    private final List<Map<String, Object>> speech = java.util.Collections.synchronizedList(new ArrayList<>());
 
     ChatWire(ChatUnderWay turn) {
         this.turn = turn;
@@ -40,6 +43,18 @@ final class ChatWire implements RunEventStream.Frames<ChatReply> {
             frame.put("answer", chunk.text());
             frame.put("from_variable_selector", chunk.fromVariableSelector());
             return List.of(frame);
+        }
+        if (event instanceof RunEvent.TtsMessage tts) {
+            Map<String, Object> frame = head("tts_message");
+            frame.put("audio", tts.audio());
+            speech.add(frame);
+            return List.of();
+        }
+        if (event instanceof RunEvent.TtsMessageEnd) {
+            Map<String, Object> frame = head("tts_message_end");
+            frame.put("audio", "");
+            speech.add(frame);
+            return List.of();
         }
         Map<String, Object> workflow = DifyWire.event(event, turn.runId(), turn.taskId());
         Map<String, Object> frame = head((String) workflow.remove("event"));
@@ -78,7 +93,10 @@ final class ChatWire implements RunEventStream.Frames<ChatReply> {
         List<Map<String, Object>> files = reply.message() == null ? List.of() : reply.message().files().stream()
                 .filter(file -> "assistant".equals(file.belongsTo())).map(ChatWire::recordedFile).toList();
         frame.put("files", files.isEmpty() ? null : files);
-        return List.of(frame);
+        List<Map<String, Object>> frames = new ArrayList<>();
+        frames.add(frame);
+        frames.addAll(speech);
+        return frames;
     }
 
     @Override

@@ -512,6 +512,8 @@ class ChatApiHttpTest {
                 ServiceApi.Part.field("user", "val")));
         HttpResponse<String> text = listening.multipart("/v1/audio-to-text", List.of(
                 ServiceApi.Part.file("notes.txt", "text/plain", audio)));
+        HttpResponse<String> large = listening.multipart("/v1/audio-to-text", List.of(
+                ServiceApi.Part.file("long.wav", "audio/wav", new byte[30 * 1024 * 1024 + 1])));
 
         assertThat(heard.statusCode()).as(heard.body()).isEqualTo(200);
         assertThat(fieldNames(json(heard))).containsExactly("text");
@@ -519,6 +521,7 @@ class ChatApiHttpTest {
         assertError(off, 400, "invalid_param", "Speech to text is not enabled");
         assertError(none, 400, "no_audio_uploaded", "Please upload your audio.");
         assertError(text, 415, "unsupported_audio_type", "Audio type not allowed.");
+        assertError(large, 413, "audio_too_large", "Audio size larger than 30 mb");
     }
 
     @Test

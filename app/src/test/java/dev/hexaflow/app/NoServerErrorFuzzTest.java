@@ -272,6 +272,8 @@ class NoServerErrorFuzzTest {
                     Auth.CHAT),
             new Operation("GET", "/v1/meta", BodyKind.NONE, Auth.CHAT),
             new Operation("POST", "/v1/text-to-audio", BodyKind.SPEECH, Auth.CHAT),
+            new Operation("POST", "/v1/audio-to-text", BodyKind.UPLOAD, Auth.CHAT),
+            new Operation("GET", "/files/{garbage}/file-preview", BodyKind.NONE, Auth.NONE),
             new Operation("POST", "/admin/apps", BodyKind.DSL, Auth.ADMIN),
             new Operation("GET", "/admin/apps", BodyKind.NONE, Auth.ADMIN),
             new Operation("PUT", "/admin/apps/{app}", BodyKind.DSL, Auth.ADMIN),

@@ -1,8 +1,13 @@
 package dev.hexaflow.app;
 
 import dev.hexaflow.adapters.dsl.YamlWorkflowDslReader;
+import dev.hexaflow.application.common.FileSignatures;
 import dev.hexaflow.adapters.nodes.model.OpenAiCompatibleModelProvider;
 import dev.hexaflow.adapters.nodes.model.OpenAiCompatibleSpeechSynthesizer;
+import dev.hexaflow.adapters.nodes.model.OpenAiCompatibleSpeechTranscriber;
+import dev.hexaflow.application.chat.port.in.AudioToTextUseCase;
+import dev.hexaflow.application.chat.port.out.SpeechTranscriber;
+import dev.hexaflow.application.chat.service.AudioToTextService;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiAppRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiConversationRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiConversationVariableRepository;
@@ -65,6 +70,8 @@ final class ChatModule implements AutoCloseable {
     static final String FALLBACK_MODEL = "gpt-4o-mini";
     /** The voice text-to-audio speaks in when neither the request nor the app's feature names one, as the engine's. */
     static final String DEFAULT_VOICE = "alloy";
+    /** The model audio-to-text asks the endpoint for: OpenAI's, which compatible servers (whisper.cpp, vLLM) take. */
+    static final String DEFAULT_TRANSCRIPTION_MODEL = "whisper-1";
 
     final ConversationRepository conversations;
     final MessageRepository messages;
@@ -83,6 +90,7 @@ final class ChatModule implements AutoCloseable {
     final SendChatMessageUseCase send;
     final StopChatMessageUseCase stop;
     final TextToAudioUseCase speak;
+    final AudioToTextUseCase listen;
 
     /** Names new conversations through the model after their first turn, one at a time, off the turns' threads. */
     private final ExecutorService naming = Executors.newSingleThreadExecutor(task -> {
@@ -100,17 +108,21 @@ final class ChatModule implements AutoCloseable {
                 engine.llmApiKey().orElse(null), engine.models(), Duration.ofSeconds(10), Duration.ofSeconds(120)),
                 new OpenAiCompatibleSpeechSynthesizer(engine.llmBaseUrl().orElse(null),
                         engine.llmApiKey().orElse(null), engine.ttsModel(), DEFAULT_VOICE),
-                clock, workflows.endUsers, workflows.run, workflows.stop);
+                new OpenAiCompatibleSpeechTranscriber(engine.llmBaseUrl().orElse(null),
+                        engine.llmApiKey().orElse(null), DEFAULT_TRANSCRIPTION_MODEL),
+                clock, workflows.endUsers, workflows.run, workflows.stop, workflows.fileSignatures);
     }
 
     /**
      * @param speech   speaks text-to-audio's text
+     * @param transcriber writes audio-to-text's text
      * @param endUsers the end users the runs are made for, shared with the run use case
      * @param run      runs a turn's chatflow
      * @param stop     stops a run under way
+     * @param files    signs the URLs of the files the messages show
      */
-    ChatModule(Jdbi jdbi, ModelProvider models, SpeechSynthesizer speech, Clock clock, EndUserRepository endUsers,
-            RunWorkflowUseCase run, StopTaskUseCase stop) {
+    ChatModule(Jdbi jdbi, ModelProvider models, SpeechSynthesizer speech, SpeechTranscriber transcriber, Clock clock, EndUserRepository endUsers,
+            RunWorkflowUseCase run, StopTaskUseCase stop, FileSignatures files) {
         this.conversations = new JdbiConversationRepository(jdbi);
         this.messages = new JdbiMessageRepository(jdbi);
         this.variables = new JdbiConversationVariableRepository(jdbi);
@@ -128,9 +140,10 @@ final class ChatModule implements AutoCloseable {
         this.updateVariable = new UpdateConversationVariableService(access, variables, clock);
         this.suggestQuestions = new SuggestQuestionsService(access, messages, model);
         this.send = new SendChatMessageService(access, run, endUsers, conversations, messages, variables,
-                renameConversation, naming, clock, ids);
+                renameConversation, naming, clock, ids, files);
         this.stop = new StopChatMessageService(access, stop);
         this.speak = new TextToAudioService(access, messages, speech);
+        this.listen = new AudioToTextService(access, transcriber);
     }
 
     /** Stops naming conversations; a name the model has not given yet is not waited for. */

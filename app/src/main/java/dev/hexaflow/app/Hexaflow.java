@@ -21,6 +21,7 @@ import dev.hexaflow.adapters.http.workflow.ConversationRoutes;
 import dev.hexaflow.adapters.http.workflow.LogRoutes;
 import dev.hexaflow.adapters.http.workflow.RunRoutes;
 import dev.hexaflow.adapters.http.workflow.ServiceApiAuthentication;
+import dev.hexaflow.adapters.http.workflow.FilePreviewRoutes;
 import dev.hexaflow.adapters.http.workflow.ToolFileRoutes;
 import dev.hexaflow.adapters.http.workflow.UploadRoutes;
 import dev.hexaflow.application.app.port.in.ImportAppUseCase.ImportedApp;
@@ -105,12 +106,13 @@ public final class Hexaflow implements AutoCloseable {
                     serviceApi,
                     new RunRoutes(workflows.run, workflows.getRun, workflows.stop, workflows.nodeExecutions, serviceApi,
                             config.service().pingInterval()),
-                    new ChatRoutes(chat.send, chat.stop, chat.speak, config.service().pingInterval()),
+                    new ChatRoutes(chat.send, chat.stop, chat.speak, chat.listen, config.service().pingInterval()),
                     new ConversationRoutes(chat.listMessages, chat.giveFeedback, chat.listAppFeedbacks,
                             chat.suggestQuestions, chat.listConversations, chat.deleteConversation,
                             chat.renameConversation, chat.listVariables, chat.updateVariable),
                     new UploadRoutes(workflows.upload),
                     new ToolFileRoutes(workflows.toolFiles),
+                    new FilePreviewRoutes(workflows.previewUpload),
                     new LogRoutes(workflows.logs),
                     new AppInfoRoutes(workflows.describe),
                     new AdminAppRoutes(admin, workflows.importApp, workflows.listApps, workflows.publish,

@@ -28,6 +28,9 @@ import dev.hexaflow.application.app.port.in.RunWorkflowUseCase;
 import dev.hexaflow.application.app.port.in.StopTaskUseCase;
 import dev.hexaflow.application.app.port.in.UpdateSiteUseCase;
 import dev.hexaflow.application.app.port.in.UploadFileUseCase;
+import dev.hexaflow.application.app.port.in.PreviewUploadUseCase;
+import dev.hexaflow.application.app.service.PreviewUploadService;
+import dev.hexaflow.application.common.FileSignatures;
 import dev.hexaflow.application.app.port.in.WebAppUseCase;
 import dev.hexaflow.application.app.service.AuthenticateService;
 import dev.hexaflow.application.app.service.DescribeAppService;
@@ -126,6 +129,9 @@ final class WorkflowModule implements AutoCloseable {
     final ManageToolBindingsUseCase toolBindings;
     final ToolFileService toolFiles;
     final KnowledgeModule knowledge;
+    /** Signs the URLs of tool files and of uploads; the chat module signs its messages' files with it. */
+    final FileSignatures fileSignatures;
+    final PreviewUploadUseCase previewUpload;
     /** The end users of runs and uploads; the chat module shares them. */
     final JdbiEndUserRepository endUsers;
     final WorkflowEngine engine;
@@ -165,7 +171,8 @@ final class WorkflowModule implements AutoCloseable {
         WorkflowAppToolRunner appTools = new WorkflowAppToolRunner(ref -> bound.target(ref, ToolBinding.App.class),
                 runner::get, stopper::get);
         this.toolFileRecords = new JdbiToolFileRepository(jdbi);
-        ToolFileService toolFiles = new ToolFileService(blobStore, toolFileRecords, new HmacSigner(), secrets, clock,
+        this.fileSignatures = new FileSignatures(new HmacSigner(), secrets, clock);
+        ToolFileService toolFiles = new ToolFileService(blobStore, toolFileRecords, fileSignatures, clock,
                 () -> java.util.UUID.randomUUID().toString());
         this.toolFiles = toolFiles;
         this.knowledge = new KnowledgeModule(jdbi, config.dataDir().resolve("knowledge"), config.engine(), clock);
@@ -202,6 +209,7 @@ final class WorkflowModule implements AutoCloseable {
         this.logs = new ListRunLogsService(runs);
         this.nodeExecutions = new ListNodeExecutionsService(runs);
         this.pruneRuns = new PruneRunsService(runs, config.service().retention(), clock);
+        this.previewUpload = new PreviewUploadService(uploads, blobStore, fileSignatures);
         this.upload = new UploadFileService(uploads, endUsers, blobStore, limits, clock, ids, storage);
         this.exportDsl = new ExportDslService(apps, versions);
         this.describe = new DescribeAppService(apps, versions, reader, limits);

@@ -449,6 +449,100 @@ class ChatApiHttpTest {
         assertError(theirs, 404, "not_found", "Message Not Exists.");
     }
 
+    // ---- files
+
+    @Test
+    void aTurnsFilesAreKeptWithItsMessageAndTheAnswersFilesStreamAsMessageFiles() throws IOException {
+        ServiceApi files = server.api(server.importApp("chatflow-files.yml").get("api_key").asText());
+        byte[] content = "the minutes of the meeting".getBytes(StandardCharsets.UTF_8);
+        String uploadId = files.upload("uma", "minutes.txt", "text/plain", content);
+        Map<String, Object> body = message("here is my file", null, "uma", "streaming");
+        body.put("files", List.of(Map.of("type", "document", "transfer_method", "local_file", "upload_file_id",
+                uploadId)));
+
+        List<JsonNode> events = frames(new String(files.postStreaming("/v1/chat-messages", body).body()
+                .readAllBytes(), StandardCharsets.UTF_8));
+
+        List<String> kinds = events.stream().map(e -> e.get("event").asText()).toList();
+        assertThat(kinds).containsSubsequence("node_finished", "message_file", "workflow_finished", "message_end");
+        JsonNode shown = events.get(kinds.indexOf("message_file"));
+        assertThat(fieldNames(shown)).containsExactly("event", "conversation_id", "message_id", "created_at",
+                "task_id", "id", "type", "belongs_to", "url");
+        assertThat(shown.get("type").asText()).isEqualTo("document");
+        assertThat(shown.get("belongs_to").asText()).isEqualTo("assistant");
+        assertThat(shown.get("url").asText()).startsWith("/files/" + uploadId + "/file-preview?timestamp=");
+        JsonNode ended = events.get(events.size() - 1).get("files");
+        assertThat(ended).hasSize(1);
+        assertThat(ended.get(0).get("id").asText()).isEqualTo(shown.get("id").asText());
+        assertThat(ended.get(0).get("related_id").asText()).isEqualTo(uploadId);
+
+        JsonNode kept = json(files.get("/v1/messages?user=uma&conversation_id=" + events.get(0)
+                .get("conversation_id").asText())).get("data").get(0).get("message_files");
+        assertThat(kept).extracting(file -> file.get("belongs_to").asText()).containsExactly("user", "assistant");
+        JsonNode users = kept.get(0);
+        assertThat(fieldNames(users)).containsExactly("id", "filename", "type", "url", "mime_type", "size",
+                "transfer_method", "belongs_to", "upload_file_id");
+        assertThat(users.get("filename").asText()).isEqualTo("minutes.txt");
+        assertThat(users.get("size").asLong()).isEqualTo(content.length);
+        assertThat(users.get("transfer_method").asText()).isEqualTo("local_file");
+        assertThat(users.get("upload_file_id").asText()).isEqualTo(uploadId);
+        assertThat(users.get("id").asText()).isNotEqualTo(uploadId);
+        assertThat(kept.get(1).get("id").asText()).isEqualTo(shown.get("id").asText());
+        HttpResponse<byte[]> preview = server.getBytes(users.get("url").asText());
+        assertThat(preview.statusCode()).isEqualTo(200);
+        assertThat(preview.body()).isEqualTo(content);
+        assertThat(preview.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/plain");
+        HttpResponse<byte[]> forged = server.getBytes(users.get("url").asText().replace("sign=", "sign=A"));
+        assertThat(forged.statusCode()).isEqualTo(403);
+        HttpResponse<byte[]> other = server.getBytes(users.get("url").asText().replace(uploadId,
+                "7d3b2a1c-0e9f-4a8b-9c7d-6e5f4a3b2c1d"));
+        assertThat(other.statusCode()).as("a signature names its file").isEqualTo(403);
+    }
+
+    @Test
+    void audioToTextAnswersTheEndpointsTranscriptOnlyWhenTheAppsFeatureIsOn() {
+        ServiceApi listening = server.api(server.importApp("chatflow-speaks.yml").get("api_key").asText());
+        byte[] audio = "ID3 spoken words".getBytes(StandardCharsets.UTF_8);
+
+        HttpResponse<String> heard = listening.multipart("/v1/audio-to-text", List.of(
+                ServiceApi.Part.field("user", "val"), ServiceApi.Part.file("question.mp3", "audio/mpeg", audio)));
+        HttpResponse<String> off = chat.multipart("/v1/audio-to-text", List.of(
+                ServiceApi.Part.file("question.mp3", "audio/mpeg", audio)));
+        HttpResponse<String> none = listening.multipart("/v1/audio-to-text", List.of(
+                ServiceApi.Part.field("user", "val")));
+        HttpResponse<String> text = listening.multipart("/v1/audio-to-text", List.of(
+                ServiceApi.Part.file("notes.txt", "text/plain", audio)));
+        HttpResponse<String> large = listening.multipart("/v1/audio-to-text", List.of(
+                ServiceApi.Part.file("long.wav", "audio/wav", new byte[30 * 1024 * 1024 + 1])));
+
+        assertThat(heard.statusCode()).as(heard.body()).isEqualTo(200);
+        assertThat(fieldNames(json(heard))).containsExactly("text");
+        assertThat(json(heard).get("text").asText()).isEqualTo("whisper-1|question.mp3|ID3 spoken words");
+        assertError(off, 400, "invalid_param", "Speech to text is not enabled");
+        assertError(none, 400, "no_audio_uploaded", "Please upload your audio.");
+        assertError(text, 415, "unsupported_audio_type", "Audio type not allowed.");
+        assertError(large, 413, "audio_too_large", "Audio size larger than 30 mb");
+    }
+
+    @Test
+    void anAppThatSpeaksAtOnceStreamsTheAnswersSpeechAfterMessageEnd() throws IOException {
+        ServiceApi speaking = server.api(server.importApp("chatflow-autoplay.yml").get("api_key").asText());
+
+        List<JsonNode> events = frames(new String(speaking.postStreaming("/v1/chat-messages", message("say it",
+                null, "wes", "streaming")).body().readAllBytes(), StandardCharsets.UTF_8));
+
+        List<String> kinds = events.stream().map(e -> e.get("event").asText()).toList();
+        assertThat(kinds).containsSubsequence("workflow_finished", "message_end", "tts_message", "tts_message_end");
+        assertThat(kinds.get(kinds.size() - 1)).isEqualTo("tts_message_end");
+        JsonNode spoken = events.get(kinds.indexOf("tts_message"));
+        assertThat(fieldNames(spoken)).containsExactly("event", "conversation_id", "message_id", "created_at",
+                "task_id", "audio");
+        assertThat(spoken.get("message_id").asText()).isEqualTo(events.get(0).get("message_id").asText());
+        assertThat(new String(java.util.Base64.getDecoder().decode(spoken.get("audio").asText()),
+                StandardCharsets.UTF_8)).isEqualTo("MP3:nova:Spoken words");
+        assertThat(events.get(events.size() - 1).get("audio").asText()).isEmpty();
+    }
+
     // ---- errors, as Dify answers them
 
     @Test

@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.hexaflow.adapters.nodes.model.OpenAiCompatibleSpeechSynthesizer;
+import dev.hexaflow.adapters.nodes.model.OpenAiCompatibleSpeechTranscriber;
 import dev.hexaflow.adapters.persistence.H2Database;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiAppRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiEndUserRepository;
 import dev.hexaflow.adapters.persistence.jdbi.WriteGate;
 import dev.hexaflow.application.app.port.in.ApiError;
 import dev.hexaflow.application.app.port.in.ApiException;
+import dev.hexaflow.application.common.FileSignatures;
 import dev.hexaflow.application.chat.port.in.DeleteConversationUseCase.DeleteConversationCommand;
 import dev.hexaflow.application.chat.port.in.GiveFeedbackUseCase.GiveFeedbackCommand;
 import dev.hexaflow.application.chat.port.in.ListConversationsUseCase.ListConversationsQuery;
@@ -45,11 +47,12 @@ class ChatModuleTest {
     private final JdbiEndUserRepository endUsers = new JdbiEndUserRepository(database.jdbi(), WriteGate.OPEN);
     // This test sends no message: a run or a stop asked for would be a mistake.
     private final ChatModule chat = new ChatModule(database.jdbi(), unconfigured(),
-            new OpenAiCompatibleSpeechSynthesizer(null, null, "tts-1", "alloy"), Clock.fixed(Instant.ofEpochSecond(5_000), ZoneOffset.UTC), endUsers, (command, observer) -> {
+            new OpenAiCompatibleSpeechSynthesizer(null, null, "tts-1", "alloy"),
+            new OpenAiCompatibleSpeechTranscriber(null, null, "whisper-1"), Clock.fixed(Instant.ofEpochSecond(5_000), ZoneOffset.UTC), endUsers, (command, observer) -> {
                 throw new AssertionError("no run expected");
             }, (app, task, user) -> {
                 throw new AssertionError("no stop expected");
-            });
+            }, new FileSignatures(new HmacSigner(), new SecureRandomSecretGenerator(), Clock.systemUTC()));
 
     @AfterEach
     void close() {

@@ -133,6 +133,20 @@ class KnowledgeSearchTest {
     }
 
     @Test
+    void aQueryOfMoreWordsThanLuceneTakesInOneQueryStillFindsByItsFirstThousand() {
+        base("zh");
+        add("zh", "手册.txt", "年假：每位员工每年享有二十五天带薪年假。\n\n报销：发票须在三十天内上传。\n");
+        StringBuilder query = new StringBuilder("带薪年假");
+        for (int i = 0; i < 1500; i++) {
+            query.append(" word").append(i);
+        }
+
+        List<RetrievedChunk> hits = search("zh", query.toString(), SearchMethod.KEYWORD_SEARCH, 1, null);
+
+        assertThat(contents(hits)).singleElement().asString().startsWith("年假");
+    }
+
+    @Test
     void semanticAndHybridSearchesRankByTheDeterministicVectors() {
         base("hr");
         add("hr", "handbook.md", HANDBOOK);

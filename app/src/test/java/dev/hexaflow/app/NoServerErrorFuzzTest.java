@@ -308,6 +308,8 @@ class NoServerErrorFuzzTest {
             new Operation("POST", "/v1/datasets/{dataset}/hit-testing", BodyKind.RETRIEVE, Auth.DATASET),
             new Operation("POST", "/admin/datasets/keys", BodyKind.NONE, Auth.ADMIN),
             new Operation("DELETE", "/admin/datasets/keys/{garbage}", BodyKind.NONE, Auth.ADMIN),
+            new Operation("POST", "/v1/audio-to-text", BodyKind.UPLOAD, Auth.CHAT),
+            new Operation("GET", "/files/{garbage}/file-preview", BodyKind.NONE, Auth.NONE),
             new Operation("POST", "/admin/apps", BodyKind.DSL, Auth.ADMIN),
             new Operation("GET", "/admin/apps", BodyKind.NONE, Auth.ADMIN),
             new Operation("PUT", "/admin/apps/{app}", BodyKind.DSL, Auth.ADMIN),

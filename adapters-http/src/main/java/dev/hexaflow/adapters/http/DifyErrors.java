@@ -32,6 +32,10 @@ public final class DifyErrors {
             case FILE_TOO_LARGE -> "file_too_large";
             case UNSUPPORTED_FILE_TYPE -> "unsupported_file_type";
             case UNSUPPORTED_MEDIA_TYPE -> "unsupported_media_type";
+            case NO_AUDIO_UPLOADED -> "no_audio_uploaded";
+            case AUDIO_TOO_LARGE -> "audio_too_large";
+            case UNSUPPORTED_AUDIO_TYPE -> "unsupported_audio_type";
+            case PROVIDER_NOT_SUPPORT_SPEECH_TO_TEXT -> "provider_not_support_speech_to_text";
             case TOO_MANY_REQUESTS -> "too_many_requests";
             case SERVICE_UNAVAILABLE -> "service_unavailable";
             case INSUFFICIENT_STORAGE -> "insufficient_storage";
@@ -43,12 +47,12 @@ public final class DifyErrors {
         return switch (error) {
             case INVALID_PARAM, APP_UNAVAILABLE, NOT_WORKFLOW_APP, NOT_CHAT_APP, CONVERSATION_COMPLETED,
                     BAD_REQUEST, PROVIDER_NOT_INITIALIZE, COMPLETION_REQUEST_ERROR, NO_FILE_UPLOADED,
-                    TOO_MANY_FILES, FILENAME_NOT_EXISTS -> 400;
+                    TOO_MANY_FILES, FILENAME_NOT_EXISTS, NO_AUDIO_UPLOADED, PROVIDER_NOT_SUPPORT_SPEECH_TO_TEXT -> 400;
             case UNAUTHORIZED -> 401;
             case FORBIDDEN -> 403;
             case NOT_FOUND -> 404;
-            case FILE_TOO_LARGE -> 413;
-            case UNSUPPORTED_FILE_TYPE, UNSUPPORTED_MEDIA_TYPE -> 415;
+            case FILE_TOO_LARGE, AUDIO_TOO_LARGE -> 413;
+            case UNSUPPORTED_FILE_TYPE, UNSUPPORTED_MEDIA_TYPE, UNSUPPORTED_AUDIO_TYPE -> 415;
             case TOO_MANY_REQUESTS -> 429;
             case SERVICE_UNAVAILABLE -> 503;
             case INSUFFICIENT_STORAGE -> 507;

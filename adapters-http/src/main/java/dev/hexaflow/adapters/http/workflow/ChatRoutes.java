@@ -9,6 +9,8 @@ import dev.hexaflow.adapters.http.workflow.ServiceApiAuthentication.Access;
 import dev.hexaflow.application.app.port.in.ApiError;
 import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunObserver;
+import dev.hexaflow.application.chat.port.in.AudioToTextUseCase;
+import dev.hexaflow.application.chat.port.in.AudioToTextUseCase.AudioToTextCommand;
 import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase;
 import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase.ChatReply;
 import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase.ChatUnderWay;
@@ -19,27 +21,33 @@ import dev.hexaflow.application.chat.port.in.TextToAudioUseCase.TextToAudioComma
 import dev.hexaflow.domain.workflow.RunStatus;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
+import io.javalin.http.UploadedFile;
+import java.io.IOException;
+import java.io.InputStream;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
  * Dify's chat Service API for sending a message to a chatflow: blocking or streamed (written frame by frame from
- * the POST itself; the turn goes on and is kept whether or not the client stays), its stop, /meta, and
- * text-to-audio.
+ * the POST itself; the turn goes on and is kept whether or not the client stays), its stop, /meta,
+ * text-to-audio and audio-to-text.
  */
 public final class ChatRoutes implements RouteGroup {
 
     private final SendChatMessageUseCase send;
     private final StopChatMessageUseCase stop;
     private final TextToAudioUseCase speak;
+    private final AudioToTextUseCase listen;
     private final Duration pingInterval;
 
     public ChatRoutes(SendChatMessageUseCase send, StopChatMessageUseCase stop, TextToAudioUseCase speak,
-            Duration pingInterval) {
+            AudioToTextUseCase listen, Duration pingInterval) {
         this.send = send;
         this.stop = stop;
         this.speak = speak;
+        this.listen = listen;
         this.pingInterval = pingInterval;
     }
 
@@ -49,6 +57,30 @@ public final class ChatRoutes implements RouteGroup {
         routes.post("/v1/chat-messages/{task_id}/stop", this::stop, Access.STOP);
         routes.get("/v1/meta", ctx -> ServiceApiBodies.json(ctx, 200, new Meta(Map.of())), Access.DESCRIBE);
         routes.post("/v1/text-to-audio", this::speak, Access.CHAT);
+        routes.post("/v1/audio-to-text", this::listen, Access.CHAT);
+    }
+
+    private void listen(Context ctx) {
+        List<UploadedFile> parts;
+        String user;
+        try {
+            boolean multipart = ctx.contentType() != null
+                    && ctx.contentType().toLowerCase(Locale.ROOT).startsWith("multipart/form-data");
+            parts = multipart ? ctx.uploadedFiles("file") : List.of();
+            user = multipart ? ctx.formParam("user") : null;
+        } catch (Exception e) {
+            // Jetty gave up on the multipart body, most often for its size; it drops the connection after.
+            ctx.header("Connection", "close");
+            throw new ApiException(ApiError.AUDIO_TOO_LARGE, "Audio size larger than 30 mb");
+        }
+        UploadedFile part = parts.isEmpty() ? null : parts.get(0);
+        try (InputStream content = part == null ? null : part.content()) {
+            String text = listen.transcribe(new AudioToTextCommand(appId(ctx), user,
+                    part == null ? null : part.filename(), part == null ? null : part.contentType(), content));
+            ServiceApiBodies.json(ctx, 200, new Transcript(text));
+        } catch (IOException e) {
+            throw new ApiException(ApiError.INVALID_PARAM, "The audio file cannot be read");
+        }
     }
 
     private void speak(Context ctx) {
@@ -108,6 +140,10 @@ public final class ChatRoutes implements RouteGroup {
     private void stop(Context ctx) {
         stop.stop(appId(ctx), ctx.pathParam("task_id"), JsonRequestBodies.user(JsonRequestBodies.object(ctx)));
         ServiceApiBodies.json(ctx, 200, new Result("success"));
+    }
+
+    /** Dify's audio-to-text answer. */
+    record Transcript(String text) {
     }
 
     /** Dify's answer to an action: {@code {"result": "success"}}. */

@@ -12,6 +12,7 @@ import dev.hexaflow.domain.workflow.RunEvent;
 import dev.hexaflow.domain.workflow.RunStatus;
 import dev.hexaflow.domain.workflow.Values;
 import dev.hexaflow.domain.workflow.WorkflowRun;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,12 +20,16 @@ import java.util.Map;
 /**
  * A chat turn and the chat store as Dify's advanced-chat Service API sends them: every stream frame begins with
  * {@code event, conversation_id, message_id, created_at, task_id}; the run's own events keep their workflow
- * payload (from {@link DifyWire}); answer text is {@code message}; the turn ends with {@code message_end}, or
- * with {@code error} when the run failed; and the blocking ChatbotAppBlockingResponse.
+ * payload (from {@link DifyWire}); answer text is {@code message}, an answer's file {@code message_file} after its
+ * answer node's {@code node_finished}; the turn ends with {@code message_end} (the answer's files in it), then
+ * the answer's speech ({@code tts_message}s and {@code tts_message_end}, when the app speaks at once), or with
+ * {@code error} when the run failed; and the blocking ChatbotAppBlockingResponse.
  */
 final class ChatWire implements RunEventStream.Frames<ChatReply> {
 
     private final ChatUnderWay turn;
+    /** The speech of the answer, held until the turn's end: Dify sends it after message_end. */
+    private final List<Map<String, Object>> speech = java.util.Collections.synchronizedList(new ArrayList<>());
 
     ChatWire(ChatUnderWay turn) {
         this.turn = turn;
@@ -39,10 +44,37 @@ final class ChatWire implements RunEventStream.Frames<ChatReply> {
             frame.put("from_variable_selector", chunk.fromVariableSelector());
             return List.of(frame);
         }
+        if (event instanceof RunEvent.TtsMessage tts) {
+            Map<String, Object> frame = head("tts_message");
+            frame.put("audio", tts.audio());
+            speech.add(frame);
+            return List.of();
+        }
+        if (event instanceof RunEvent.TtsMessageEnd) {
+            Map<String, Object> frame = head("tts_message_end");
+            frame.put("audio", "");
+            speech.add(frame);
+            return List.of();
+        }
         Map<String, Object> workflow = DifyWire.event(event, turn.runId(), turn.taskId());
         Map<String, Object> frame = head((String) workflow.remove("event"));
         workflow.remove("task_id");
         frame.putAll(workflow);
+        List<MessageFile> files = event instanceof RunEvent.NodeFinished node
+                ? turn.answerFiles().of(node.execution().id()) : List.of();
+        if (!files.isEmpty()) {
+            List<Map<String, Object>> frames = new ArrayList<>();
+            frames.add(frame);
+            for (MessageFile file : files) {
+                Map<String, Object> shown = head("message_file");
+                shown.put("id", file.id());
+                shown.put("type", file.type());
+                shown.put("belongs_to", file.belongsTo());
+                shown.put("url", file.url());
+                frames.add(shown);
+            }
+            return frames;
+        }
         return List.of(frame);
     }
 
@@ -58,8 +90,13 @@ final class ChatWire implements RunEventStream.Frames<ChatReply> {
         Map<String, Object> frame = head("message_end");
         frame.put("id", turn.messageId());
         frame.put("metadata", metadata(reply));
-        frame.put("files", null);
-        return List.of(frame);
+        List<Map<String, Object>> files = reply.message() == null ? List.of() : reply.message().files().stream()
+                .filter(file -> "assistant".equals(file.belongsTo())).map(ChatWire::recordedFile).toList();
+        frame.put("files", files.isEmpty() ? null : files);
+        List<Map<String, Object>> frames = new ArrayList<>();
+        frames.add(frame);
+        frames.addAll(speech);
+        return frames;
     }
 
     @Override
@@ -169,6 +206,25 @@ final class ChatWire implements RunEventStream.Frames<ChatReply> {
         body.put("transfer_method", file.transferMethod());
         body.put("belongs_to", file.belongsTo());
         body.put("upload_file_id", file.uploadFileId());
+        return body;
+    }
+
+    /** An answer's file as Dify's message_end lists it: the file's own mapping (File.to_dict). */
+    private static Map<String, Object> recordedFile(MessageFile file) {
+        int dot = file.filename().lastIndexOf('.');
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("dify_model_identity", "__dify__file__");
+        body.put("id", file.id());
+        body.put("tenant_id", null);
+        body.put("type", file.type());
+        body.put("transfer_method", file.transferMethod());
+        body.put("remote_url", "remote_url".equals(file.transferMethod()) ? file.url() : null);
+        body.put("related_id", file.uploadFileId());
+        body.put("filename", file.filename());
+        body.put("extension", dot < 0 ? null : file.filename().substring(dot));
+        body.put("mime_type", file.mimeType());
+        body.put("size", file.size());
+        body.put("url", file.url());
         return body;
     }
 

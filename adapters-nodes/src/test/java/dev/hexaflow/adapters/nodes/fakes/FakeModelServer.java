@@ -75,6 +75,7 @@ public final class FakeModelServer implements AutoCloseable {
         server.createContext("/v1/chat/completions", this::complete);
         server.createContext("/v1/audio/speech", this::speak);
         server.createContext("/v1/embeddings", this::embed);
+        server.createContext("/v1/audio/transcriptions", this::transcribe);
         server.start();
     }
 
@@ -213,6 +214,39 @@ public final class FakeModelServer implements AutoCloseable {
             exchange.getResponseHeaders().set("Content-Type", "audio/mpeg");
             exchange.sendResponseHeaders(200, audio.length);
             exchange.getResponseBody().write(audio);
+        }
+    }
+
+    /**
+     * Answers a transcription that is the multipart request's model, file name and audio bytes as text
+     * ({@code model|filename|audio}), so a test can read what was sent.
+     */
+    private void transcribe(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.ISO_8859_1);
+            String boundary = exchange.getRequestHeaders().getFirst("Content-Type").replaceAll(".*boundary=", "");
+            String model = "";
+            String filename = "";
+            String audio = "";
+            for (String part : body.split("--" + java.util.regex.Pattern.quote(boundary))) {
+                int blank = part.indexOf("\r\n\r\n");
+                if (blank < 0) {
+                    continue;
+                }
+                String head = part.substring(0, blank);
+                String content = part.substring(blank + 4, part.length() - 2);
+                if (head.contains("name=\"model\"")) {
+                    model = content;
+                } else if (head.contains("name=\"file\"")) {
+                    filename = head.replaceAll("(?s).*filename=\"([^\"]*)\".*", "$1");
+                    audio = content;
+                }
+            }
+            byte[] answer = JSON.createObjectNode().put("text", model + "|" + filename + "|" + audio).toString()
+                    .getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, answer.length);
+            exchange.getResponseBody().write(answer);
         }
     }
 

@@ -57,11 +57,13 @@ public final class LuceneKnowledgeIndex implements KnowledgeIndex, AutoCloseable
     private static final String BASE = "base";
     private static final String DOCUMENT = "document";
     private static final String CONTENT = "content";
+    /** The most words of a query searched for: Lucene refuses a query of more than 1024 clauses. */
+    static final int MAX_QUERY_TERMS = 1000;
 
     private final Directory directory;
     private final Analyzer analyzer = new CJKAnalyzer();
-    private final IndexWriter writer;
-    private final SearcherManager searchers;
+    private volatile IndexWriter writer;
+    private volatile SearcherManager searchers;
     private volatile boolean foundOnDisk;
 
     public LuceneKnowledgeIndex(Path path) {
@@ -158,11 +160,12 @@ public final class LuceneKnowledgeIndex implements KnowledgeIndex, AutoCloseable
     /** How many chunks the index holds. */
     public long count() {
         try {
-            IndexSearcher searcher = searchers.acquire();
+            SearcherManager manager = searchers;
+            IndexSearcher searcher = manager.acquire();
             try {
                 return searcher.getIndexReader().numDocs();
             } finally {
-                searchers.release(searcher);
+                manager.release(searcher);
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -192,7 +195,8 @@ public final class LuceneKnowledgeIndex implements KnowledgeIndex, AutoCloseable
 
     private List<Hit> search(Query query, int limit, boolean cosine) {
         try {
-            IndexSearcher searcher = searchers.acquire();
+            SearcherManager manager = searchers;
+            IndexSearcher searcher = manager.acquire();
             try {
                 TopDocs top = searcher.search(query, limit);
                 List<Hit> hits = new ArrayList<>(top.scoreDocs.length);
@@ -204,7 +208,7 @@ public final class LuceneKnowledgeIndex implements KnowledgeIndex, AutoCloseable
                 }
                 return hits;
             } finally {
-                searchers.release(searcher);
+                manager.release(searcher);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("the knowledge index cannot be searched", e);
@@ -216,7 +220,7 @@ public final class LuceneKnowledgeIndex implements KnowledgeIndex, AutoCloseable
         try (TokenStream tokens = analyzer.tokenStream(CONTENT, text)) {
             CharTermAttribute term = tokens.addAttribute(CharTermAttribute.class);
             tokens.reset();
-            while (tokens.incrementToken()) {
+            while (tokens.incrementToken() && terms.size() < MAX_QUERY_TERMS) {
                 terms.add(term.toString());
             }
             tokens.end();
@@ -254,13 +258,36 @@ public final class LuceneKnowledgeIndex implements KnowledgeIndex, AutoCloseable
         void apply() throws IOException;
     }
 
-    private void write(Change change) {
+    private synchronized void write(Change change) {
         try {
             change.apply();
             writer.commit();
             searchers.maybeRefreshBlocking();
+        } catch (IOException | RuntimeException e) {
+            discardPending();
+            throw new UncheckedIOException("the knowledge index cannot be written",
+                    e instanceof IOException io ? io : new IOException(e));
+        }
+    }
+
+    /**
+     * Drops what a failed change left uncommitted (so the next change does not commit half of it) by rolling the
+     * writer back and opening it again on the last commit.
+     */
+    private void discardPending() {
+        try {
+            writer.rollback();
+        } catch (IOException | RuntimeException ignored) {
+            // Closed either way; what matters is the writer opened again below.
+        }
+        try {
+            SearcherManager old = searchers;
+            writer = new IndexWriter(directory, new IndexWriterConfig(analyzer)
+                    .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND));
+            searchers = new SearcherManager(writer, null);
+            old.close();
         } catch (IOException e) {
-            throw new UncheckedIOException("the knowledge index cannot be written", e);
+            throw new UncheckedIOException("the knowledge index cannot be opened again", e);
         }
     }
 }

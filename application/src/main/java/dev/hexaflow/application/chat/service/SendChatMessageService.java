@@ -7,6 +7,7 @@ import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunObserver;
 import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunUnderWay;
 import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunWorkflowCommand;
 import dev.hexaflow.application.app.port.out.EndUserRepository;
+import dev.hexaflow.application.app.service.PreviewUploadService;
 import dev.hexaflow.application.app.service.RunWorkflowService;
 import dev.hexaflow.application.chat.port.in.RenameConversationUseCase;
 import dev.hexaflow.application.chat.port.in.RenameConversationUseCase.RenameConversationCommand;
@@ -14,13 +15,17 @@ import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase;
 import dev.hexaflow.application.chat.port.out.ConversationRepository;
 import dev.hexaflow.application.chat.port.out.ConversationVariableRepository;
 import dev.hexaflow.application.chat.port.out.MessageRepository;
+import dev.hexaflow.application.common.FileSignatures;
 import dev.hexaflow.application.workflow.engine.ChatTurn;
 import dev.hexaflow.application.workflow.nodes.LlmNode;
 import dev.hexaflow.domain.app.EndUser;
 import dev.hexaflow.domain.chat.Conversation;
 import dev.hexaflow.domain.chat.KeptVariable;
 import dev.hexaflow.domain.chat.Message;
+import dev.hexaflow.domain.chat.MessageFile;
 import dev.hexaflow.domain.chat.MessageStatus;
+import dev.hexaflow.domain.workflow.FileValue;
+import dev.hexaflow.domain.workflow.NodeType;
 import dev.hexaflow.domain.workflow.RunEvent;
 import dev.hexaflow.domain.workflow.RunStatus;
 import dev.hexaflow.domain.workflow.Workflow;
@@ -31,6 +36,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
@@ -59,13 +65,17 @@ public final class SendChatMessageService implements SendChatMessageUseCase {
     private final Executor naming;
     private final Clock clock;
     private final Supplier<String> ids;
+    private final FileSignatures signatures;
     private final System.Logger log = System.getLogger(SendChatMessageService.class.getName());
 
-    /** @param naming runs the model's renaming of new conversations, after their first turn */
+    /**
+     * @param naming     runs the model's renaming of new conversations, after their first turn
+     * @param signatures signs the preview URLs of the user's uploaded files, as the messages show them
+     */
     public SendChatMessageService(ChatAccess access, RunWorkflowUseCase runs, EndUserRepository endUsers,
             ConversationRepository conversations, MessageRepository messages,
             ConversationVariableRepository variables, RenameConversationUseCase rename, Executor naming,
-            Clock clock, Supplier<String> ids) {
+            Clock clock, Supplier<String> ids, FileSignatures signatures) {
         this.access = access;
         this.runs = runs;
         this.endUsers = endUsers;
@@ -76,6 +86,7 @@ public final class SendChatMessageService implements SendChatMessageUseCase {
         this.naming = naming;
         this.clock = clock;
         this.ids = ids;
+        this.signatures = signatures;
     }
 
     @Override
@@ -112,6 +123,7 @@ public final class SendChatMessageService implements SendChatMessageUseCase {
             done.thenRun(() -> nameLater(command.appId(), user, turn.chat.conversationId()));
         }
         return new ChatUnderWay(keeper.messageId, turn.chat.conversationId(), run.taskId(), run.runId(), now,
+                keeper::answerFiles,
                 done);
     }
 
@@ -155,6 +167,8 @@ public final class SendChatMessageService implements SendChatMessageUseCase {
         private final long createdAt;
         private final RunObserver next;
         private final StringBuilder answer = new StringBuilder();
+        private final List<MessageFile> answerFiles = new ArrayList<>();
+        private final Map<String, List<MessageFile>> answerFilesByNode = new ConcurrentHashMap<>();
         private Conversation conversation;
         private Message message;
         private volatile Message finished;
@@ -173,6 +187,12 @@ public final class SendChatMessageService implements SendChatMessageUseCase {
             this.conversation = turn.conversation;
         }
 
+        /** Kept as the events come when the caller listens to nothing: the turn then tells no one. */
+        @Override
+        public boolean hearsOnlyKeptEvents() {
+            return next != RunObserver.NONE && next.hearsOnlyKeptEvents();
+        }
+
         @Override
         public void on(RunEvent event) {
             if (event instanceof RunEvent.WorkflowStarted started) {
@@ -182,12 +202,21 @@ public final class SendChatMessageService implements SendChatMessageUseCase {
             } else if (event instanceof RunEvent.NodeFinished node) {
                 usage = usage.plus(usageOf(node.execution().outputs()));
                 cited = citedBy(node.execution().processData()).orElse(cited);
+                if (node.execution().nodeType() == NodeType.ANSWER && node.execution().outputs() != null) {
+                    List<MessageFile> shown = answerFilesOf(node.execution().outputs().get("files"));
+                    answerFiles.addAll(shown);
+                    answerFilesByNode.put(node.execution().id(), shown);
+                }
             } else if (event instanceof RunEvent.ConversationVariables values) {
                 keepVariables(values.values());
             } else if (event instanceof RunEvent.WorkflowFinished end) {
                 end(end.run());
             }
             next.on(event);
+        }
+
+        List<MessageFile> answerFiles(String nodeExecutionId) {
+            return answerFilesByNode.getOrDefault(nodeExecutionId, List.of());
         }
 
         private void begin(WorkflowRun run) {
@@ -203,7 +232,8 @@ public final class SendChatMessageService implements SendChatMessageUseCase {
                         createdAt));
             }
             message = Message.started(messageId, conversation.id(), command.appId(), endUserId,
-                    turn.parentMessageId, command.inputs(), command.query(), List.of(), run.id(), null, createdAt);
+                    turn.parentMessageId, command.inputs(), command.query(), userFiles(run.inputs().get("sys.files")),
+                    run.id(), null, createdAt);
             messages.add(message);
         }
 
@@ -228,7 +258,7 @@ public final class SendChatMessageService implements SendChatMessageUseCase {
                     ? (run.error() == null || run.error().isBlank() ? "Run failed." : run.error()) : run.error();
             Message done = message.finish(new Message.TurnOutcome(answer.toString(), status, error, run.id(),
                     usage.promptTokens(), usage.completionTokens(), run.elapsedTime(),
-                    showSources ? cited : List.of(), List.of()));
+                    showSources ? cited : List.of(), answerFiles));
             messages.finish(done);
             conversations.update(conversation.touched(clock.instant().getEpochSecond()));
             finished = done;
@@ -246,6 +276,35 @@ public final class SendChatMessageService implements SendChatMessageUseCase {
             return Optional.empty();
         }
         return Optional.of(List.copyOf((List<Map<String, Object>>) list));
+    }
+
+    /**
+     * The turn's files (sys.files) as the user's message files, each under a new id as Dify's message_files rows.
+     */
+    private List<MessageFile> userFiles(Object sysFiles) {
+        return filesOf(sysFiles).stream().map(file -> messageFile(file, ids.get(), "user")).toList();
+    }
+
+    /**
+     * An answer node's files output as the answer's message files: each keeps the file's own id, so that a
+     * stream's {@code message_file} frame and the kept message name the same file.
+     */
+    private List<MessageFile> answerFilesOf(Object filesOutput) {
+        return filesOf(filesOutput).stream().map(file -> messageFile(file, file.id(), "assistant")).toList();
+    }
+
+    private static List<FileValue> filesOf(Object value) {
+        return value instanceof List<?> list ? list.stream().filter(FileValue.class::isInstance)
+                .map(FileValue.class::cast).toList() : List.of();
+    }
+
+    /** An upload is shown at its signed preview URL, as Dify's get_signed_file_url; any other file at its own. */
+    private MessageFile messageFile(FileValue file, String id, String belongsTo) {
+        String url = "local_file".equals(file.transferMethod()) && file.relatedId() != null
+                ? signatures.signed(PreviewUploadService.previewPath(file.relatedId()), file.relatedId())
+                : file.url() != null ? file.url() : file.remoteUrl();
+        return new MessageFile(id, file.filename(), file.type(), url, file.mimeType(), file.size(),
+                file.transferMethod(), belongsTo, file.relatedId());
     }
 
     /** A model node's usage output, as Dify's LLMUsage dict holds it; none for other nodes. */

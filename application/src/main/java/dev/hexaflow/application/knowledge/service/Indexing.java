@@ -41,11 +41,18 @@ final class Indexing {
             repository.replaceChunks(document.id(), chunks);
         }
         KnowledgeDocument completed = document.completed();
-        repository.saveDocument(completed);
-        index.removeDocument(document.id());
-        if (completed.enabled()) {
-            index.add(chunks.stream().filter(c -> c.chunk().enabled()).toList());
+        try {
+            index.removeDocument(document.id());
+            if (completed.enabled()) {
+                index.add(chunks.stream().filter(c -> c.chunk().enabled()).toList());
+            }
+        } catch (RuntimeException e) {
+            // The chunks are kept; the document says it is not searchable yet, and can be retried.
+            KnowledgeDocument failed = document.failed("the search index could not be written: " + e.getMessage());
+            repository.saveDocument(failed);
+            return failed;
         }
+        repository.saveDocument(completed);
         return completed;
     }
 

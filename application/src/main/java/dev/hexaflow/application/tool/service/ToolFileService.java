@@ -1,8 +1,7 @@
 package dev.hexaflow.application.tool.service;
 
 import dev.hexaflow.application.app.port.out.BlobStore;
-import dev.hexaflow.application.common.port.out.SecretGenerator;
-import dev.hexaflow.application.common.port.out.Signer;
+import dev.hexaflow.application.common.FileSignatures;
 import dev.hexaflow.application.tool.port.in.KeepToolFileCommand;
 import dev.hexaflow.application.tool.port.in.KeepToolFileUseCase;
 import dev.hexaflow.application.tool.port.in.ServeToolFileQuery;
@@ -13,26 +12,18 @@ import dev.hexaflow.domain.tool.ToolFile;
 import dev.hexaflow.domain.tool.ToolMessage;
 import dev.hexaflow.domain.workflow.FileValue;
 import java.io.ByteArrayInputStream;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.time.Clock;
-import java.time.Duration;
-import java.util.Base64;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
 
 /**
  * Tool files as Dify keeps and serves them: the bytes in the blob store, the file's record beside them, and a URL
- * signed as Dify's {@code sign_tool_file} signs it ({@code file-preview|id|timestamp|nonce}, HMAC-SHA256,
- * URL-safe base64) that serves the file for {@link #ACCESS_TIMEOUT} (Dify's {@code FILES_ACCESS_TIMEOUT}) from
- * the moment it was made. The signer's key is this process's: a URL does not outlive a restart, and a client
- * asks the run again for a new one, as it would after the five minutes.
+ * signed as Dify's {@code sign_tool_file} signs it (see {@link FileSignatures}) that serves the file while it
+ * lasts.
  */
 public final class ToolFileService implements KeepToolFileUseCase, ServeToolFileUseCase {
 
-    /** Dify's FILES_ACCESS_TIMEOUT default. */
-    public static final Duration ACCESS_TIMEOUT = Duration.ofMinutes(5);
     /** The most a tool file holds: speech of a long text, an image; not a data set. */
     public static final long MAX_BYTES = 50L * 1024 * 1024;
 
@@ -45,18 +36,16 @@ public final class ToolFileService implements KeepToolFileUseCase, ServeToolFile
 
     private final BlobStore blobs;
     private final ToolFileRepository files;
-    private final Signer signer;
-    private final SecretGenerator secrets;
+    private final FileSignatures signatures;
     private final Clock clock;
     private final Supplier<String> ids;
 
     /** @param ids new file ids (UUIDs, as Dify's route takes) */
-    public ToolFileService(BlobStore blobs, ToolFileRepository files, Signer signer, SecretGenerator secrets,
-            Clock clock, Supplier<String> ids) {
+    public ToolFileService(BlobStore blobs, ToolFileRepository files, FileSignatures signatures, Clock clock,
+            Supplier<String> ids) {
         this.blobs = blobs;
         this.files = files;
-        this.signer = signer;
-        this.secrets = secrets;
+        this.signatures = signatures;
         this.clock = clock;
         this.ids = ids;
     }
@@ -83,22 +72,7 @@ public final class ToolFileService implements KeepToolFileUseCase, ServeToolFile
 
     @Override
     public ToolFileContent serve(ServeToolFileQuery query) {
-        byte[] expected = signature(query.id(), query.timestamp(), query.nonce());
-        byte[] given;
-        try {
-            given = Base64.getUrlDecoder().decode(query.sign());
-        } catch (IllegalArgumentException e) {
-            given = new byte[0];
-        }
-        long signedAt;
-        try {
-            signedAt = Long.parseLong(query.timestamp());
-        } catch (NumberFormatException e) {
-            signedAt = Long.MIN_VALUE;
-        }
-        long now = clock.instant().getEpochSecond();
-        if (!MessageDigest.isEqual(expected, given) || signedAt == Long.MIN_VALUE
-                || now - signedAt > ACCESS_TIMEOUT.toSeconds()) {
+        if (!signatures.valid(query.id(), query.timestamp(), query.nonce(), query.sign())) {
             throw new ToolFileException(ToolFileException.Reason.FORBIDDEN, "Invalid request.");
         }
         ToolFile file = files.find(query.id()).filter(found -> found.extension().equalsIgnoreCase(
@@ -109,15 +83,7 @@ public final class ToolFileService implements KeepToolFileUseCase, ServeToolFile
 
     /** {@code /files/tools/{id}{extension}?timestamp=&nonce=&sign=}, as Dify's {@code sign_tool_file}. */
     private String url(ToolFile file) {
-        String timestamp = String.valueOf(clock.instant().getEpochSecond());
-        String nonce = secrets.newSecret(32);
-        String sign = Base64.getUrlEncoder().encodeToString(signature(file.id(), timestamp, nonce));
-        return "/files/tools/" + file.id() + file.extension() + "?timestamp=" + timestamp + "&nonce=" + nonce
-                + "&sign=" + sign;
-    }
-
-    private byte[] signature(String id, String timestamp, String nonce) {
-        return signer.sign(("file-preview|" + id + "|" + timestamp + "|" + nonce).getBytes(StandardCharsets.UTF_8));
+        return signatures.signed("/files/tools/" + file.id() + file.extension(), file.id());
     }
 
     /** The name's extension when it has one, else the MIME type's, as Dify's guess_extension. */

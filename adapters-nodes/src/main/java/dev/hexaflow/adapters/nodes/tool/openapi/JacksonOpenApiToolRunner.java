@@ -6,6 +6,7 @@ import dev.hexaflow.adapters.nodes.net.OutboundExchange;
 import dev.hexaflow.application.tool.port.out.OpenApiDocuments;
 import dev.hexaflow.application.workflow.engine.StopSignal;
 import dev.hexaflow.application.workflow.port.out.ToolRunner;
+import dev.hexaflow.domain.tool.ApiCredential;
 import dev.hexaflow.domain.tool.ToolBinding;
 import dev.hexaflow.domain.tool.ToolDescription;
 import dev.hexaflow.domain.tool.ToolMessage;
@@ -108,9 +109,19 @@ public final class JacksonOpenApiToolRunner implements ToolRunner, OpenApiDocume
         } catch (UnusableOperationException e) {
             throw new ToolException(e.getMessage());
         }
+        try {
+            return call(operation, arguments, binding.credential(), stop);
+        } catch (ToolException e) {
+            // The error becomes the node's and the run's, which end users see: the key must not be in it.
+            throw withoutSecret(e, binding.credential());
+        }
+    }
+
+    private List<ToolMessage> call(OpenApiOperation operation, Map<String, Object> arguments,
+            ApiCredential credential, StopSignal stop) {
         OutboundExchange.Outgoing request;
         try {
-            request = operation.request(arguments, binding.credential());
+            request = operation.request(arguments, credential);
         } catch (IllegalArgumentException e) {
             throw new ToolException(e.getMessage());
         }
@@ -157,7 +168,7 @@ public final class JacksonOpenApiToolRunner implements ToolRunner, OpenApiDocume
             try (InputStream body = response.body()) {
                 byte[] bytes = body.readNBytes(MAX_BYTES + 1);
                 if (bytes.length > MAX_BYTES) {
-                    throw new ToolException("The answer of " + request.uri() + " is larger than " + MAX_BYTES
+                    throw new ToolException("The answer of " + shown(request.uri()) + " is larger than " + MAX_BYTES
                             + " bytes");
                 }
                 return new Answer(response.statusCode(), response, bytes);
@@ -166,22 +177,22 @@ public final class JacksonOpenApiToolRunner implements ToolRunner, OpenApiDocume
             throw new ToolException(e.getMessage());
         } catch (IllegalArgumentException e) {
             // A header or cookie value with a line break (a model may well write one) is no request at all.
-            throw new ToolException("The request to " + request.uri() + " cannot be sent: " + e.getMessage());
+            throw new ToolException("The request to " + shown(request.uri()) + " cannot be sent: " + e.getMessage());
         } catch (UnknownHostException e) {
-            throw new ToolException("The host of " + request.uri() + " does not resolve");
+            throw new ToolException("The host of " + shown(request.uri()) + " does not resolve");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ToolException("stopped");
         } catch (CancellationException e) {
             throw new ToolException("stopped");
         } catch (ExecutionException e) {
-            throw failed(request.uri(), e.getCause());
+            throw failed(shown(request.uri()), e.getCause());
         } catch (IOException e) {
-            throw failed(request.uri(), e);
+            throw failed(shown(request.uri()), e);
         }
     }
 
-    private ToolException failed(URI uri, Throwable cause) {
+    private ToolException failed(String uri, Throwable cause) {
         if (cause instanceof HttpTimeoutException) {
             return new ToolException("The API at " + uri + " did not answer within " + timeout.toSeconds() + " s");
         }
@@ -192,6 +203,24 @@ public final class JacksonOpenApiToolRunner implements ToolRunner, OpenApiDocume
             return new ToolException("stopped");
         }
         return new ToolException("The request to " + uri + " failed: " + cause, cause);
+    }
+
+    /** A request's address as an error shows it: without its query, where a key or an argument may be. */
+    static String shown(URI uri) {
+        return uri.getScheme() + "://" + uri.getRawAuthority() + (uri.getRawPath() == null ? "" : uri.getRawPath());
+    }
+
+    /** The error with the credential's value, as given and as URL-encoded, written as "***". */
+    static ToolException withoutSecret(ToolException error, ApiCredential credential) {
+        String secret = credential instanceof ApiCredential.ApiKeyQuery query ? query.value()
+                : credential instanceof ApiCredential.ApiKeyHeader header ? header.value() : null;
+        String message = error.getMessage();
+        if (secret == null || secret.isEmpty() || message == null) {
+            return error;
+        }
+        String scrubbed = message.replace(secret, "***")
+                .replace(URLEncoder.encode(secret, StandardCharsets.UTF_8), "***");
+        return scrubbed.equals(message) ? error : new ToolException(scrubbed);
     }
 
     private OpenApiOperation operation(ToolBinding.OpenApiOperation binding) {

@@ -1,6 +1,7 @@
 package dev.hexaflow.adapters.nodes.tool.openapi;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpServer;
@@ -143,6 +144,29 @@ class OpenApiCredentialsTest {
                     .hasMessageNotContaining(KEY);
             assertThat(api.authorizations).containsExactly("null", "Basic " + KEY);
         }
+    }
+
+    @Test
+    void aQueryKeyIsNotInTheErrorOfAnApiThatCannotBeReached() throws IOException {
+        int closed;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            closed = socket.getLocalPort();
+        }
+        ToolException error = catchThrowableOfType(ToolException.class, () -> boundTo(
+                document("http://127.0.0.1:" + closed), "forecast", new ApiCredential.ApiKeyQuery("key", KEY))
+                .run(tool, Map.of("city", "Oslo"), StopSignal.NEVER));
+
+        assertThat(error.getMessage()).startsWith("Cannot connect to http://127.0.0.1:" + closed + "/forecast")
+                .doesNotContain(KEY);
+    }
+
+    @Test
+    void anApisAnswerThatEchoesTheKeyHasItMaskedInTheError() {
+        ToolException error = JacksonOpenApiToolRunner.withoutSecret(new ToolException(
+                "Request failed with status code 403 and {\"key\": \"" + KEY + "\"}"),
+                new ApiCredential.ApiKeyQuery("key", KEY));
+
+        assertThat(error.getMessage()).isEqualTo("Request failed with status code 403 and {\"key\": \"***\"}");
     }
 
     @Test

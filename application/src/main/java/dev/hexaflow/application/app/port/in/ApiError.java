@@ -26,6 +26,14 @@ public enum ApiError {
     FILE_TOO_LARGE,
     UNSUPPORTED_FILE_TYPE,
     UNSUPPORTED_MEDIA_TYPE,
+    /** Audio-to-text asked without an audio file. */
+    NO_AUDIO_UPLOADED,
+    /** Audio-to-text given more audio than Dify takes. */
+    AUDIO_TOO_LARGE,
+    /** Audio-to-text given a file that is not one of Dify's audio types. */
+    UNSUPPORTED_AUDIO_TYPE,
+    /** Audio-to-text asked of a server with no speech-to-text endpoint. */
+    PROVIDER_NOT_SUPPORT_SPEECH_TO_TEXT,
     TOO_MANY_REQUESTS,
     SERVICE_UNAVAILABLE,
     INSUFFICIENT_STORAGE

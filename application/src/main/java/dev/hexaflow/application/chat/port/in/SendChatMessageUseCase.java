@@ -4,6 +4,7 @@ import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunObserver;
 import dev.hexaflow.domain.chat.Message;
 import dev.hexaflow.domain.workflow.WorkflowRun;
+import dev.hexaflow.domain.chat.MessageFile;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -35,12 +36,19 @@ public interface SendChatMessageUseCase {
         }
     }
 
+    /** The files an answer node showed, as the message keeps them; known by the time the observer hears its end. */
+    interface AnswerFiles {
+
+        /** @return the files of the answer node's execution of that id, none for another node */
+        List<MessageFile> of(String nodeExecutionId);
+    }
+
     /**
-     * A turn under way: the ids its frames carry (known before the first event) and its end, which completes
-     * after the last event the observer hears, with the run and the message as kept.
+     * A turn under way: the ids its frames carry (known before the first event), the files of its answers, and
+     * its end, which completes after the last event the observer hears, with the run and the message as kept.
      */
     record ChatUnderWay(String messageId, String conversationId, String taskId, String runId, long createdAt,
-            CompletableFuture<ChatReply> done) {
+            AnswerFiles answerFiles, CompletableFuture<ChatReply> done) {
 
         /**
          * Waits for the turn's end.

@@ -63,12 +63,21 @@ final class CommandLine {
               tools bind PROVIDER TOOL --app APP_ID
                                            or as a run of another app of this server.
               tools unbind PROVIDER TOOL   Remove a tool's binding.
+              knowledge create NAME        Create a knowledge base (searched by meaning with
+                                           HEXAFLOW_EMBEDDING_MODEL, keyword-only without it); with
+                                           --id ID, under a Dify dataset id that imported apps name.
+              knowledge add BASE FILE...   Add files (txt, md, html, csv, json, pdf, docx) to a base (its
+                                           id or name), with progress on stderr; a file added before and
+                                           not changed since is left as it is.
+              knowledge list               List the knowledge bases with their documents and chunks.
+              knowledge keys create        Issue a key of the Knowledge API (/v1/datasets) and print it.
               help                         Show this help.
 
-            The campus, apps and tools commands work on the data dir of a stopped server; while it runs, use
+            The campus, apps, tools and knowledge commands work on the data dir of a stopped server; while it runs, use
             the admin API (POST /admin/campus/keys, PUT /admin/campus/{tutors|printers|holidays},
             POST /admin/apps, GET /admin/apps, POST /admin/apps/{id}/keys, GET /admin/backup,
-            GET /admin/tools, PUT /admin/tools/servers/{name}, PUT /admin/tools/bindings, ...).
+            GET /admin/tools, PUT /admin/tools/servers/{name}, PUT /admin/tools/bindings,
+            POST /admin/datasets/keys, POST /v1/datasets, ...).
 
             Flags:
               --port N        Port to listen on; 0 picks a free one.  [HEXAFLOW_PORT, default 8080]
@@ -160,6 +169,18 @@ final class CommandLine {
         record UnbindTool(Configuration config, String provider, String tool) implements Command {
         }
 
+        record CreateKnowledgeBase(Configuration config, String name, Optional<String> id) implements Command {
+        }
+
+        record AddKnowledgeFiles(Configuration config, String base, List<Path> files) implements Command {
+        }
+
+        record ListKnowledgeBases(Configuration config) implements Command {
+        }
+
+        record CreateDatasetKey(Configuration config) implements Command {
+        }
+
         record ImportApp(Configuration config, Path file) implements Command {
         }
 
@@ -247,7 +268,12 @@ final class CommandLine {
         config = Configuration.fromEnvironment(environment);
         Map<String, String> remote = new java.util.HashMap<>();
         List<String[]> toolFlags = new ArrayList<>();
+        Optional<String> knowledgeId = Optional.empty();
         for (String[] flag : flags) {
+            if (flag[0].equals("--id")) {
+                knowledgeId = Optional.of(flag[1]);
+                continue;
+            }
             config = switch (flag[0]) {
                 case "--port" -> config.withPort(Configuration.port(flag[1], "--port"));
                 case "--host" -> config.withHost(flag[1]);
@@ -296,7 +322,35 @@ final class CommandLine {
         if (!toolFlags.isEmpty()) {
             throw new UsageException(toolFlags.get(0)[0] + " goes with the tools commands");
         }
+        if (!words.isEmpty() && words.get(0).equals("knowledge")) {
+            return knowledgeCommand(words, config, knowledgeId);
+        }
+        if (knowledgeId.isPresent()) {
+            throw new UsageException("--id goes with the knowledge create command");
+        }
         return command(words, config);
+    }
+
+    private static Command knowledgeCommand(List<String> words, Configuration config, Optional<String> id) {
+        if (words.size() == 3 && words.get(1).equals("create")) {
+            return new Command.CreateKnowledgeBase(config, words.get(2), id);
+        }
+        if (id.isPresent()) {
+            throw new UsageException("--id goes with the knowledge create command");
+        }
+        if (words.size() >= 4 && words.get(1).equals("add")) {
+            return new Command.AddKnowledgeFiles(config, words.get(2),
+                    words.subList(3, words.size()).stream().map(Path::of).toList());
+        }
+        if (words.equals(List.of("knowledge", "list"))) {
+            return new Command.ListKnowledgeBases(config);
+        }
+        if (words.equals(List.of("knowledge", "keys", "create"))) {
+            return new Command.CreateDatasetKey(config);
+        }
+        throw new UsageException("unknown knowledge command '" + String.join(" ", words)
+                + "'; try: knowledge create NAME [--id ID] | knowledge add BASE FILE... | knowledge list"
+                + " | knowledge keys create");
     }
 
     private static AdminServer server(Map<String, String> remote, Map<String, String> environment) {
@@ -319,7 +373,7 @@ final class CommandLine {
     private static boolean isFlag(String name) {
         return List.of("--port", "--host", "--data-dir", "--inputs", "--user", "--query", "--url", "--token", "--workflow-id",
                 "--tools", "--header", "--env", "--command", "--mcp", "--openapi", "--app", "--api-key",
-                "--api-key-header", "--api-key-prefix", "--api-key-query").contains(name);
+                "--api-key-header", "--api-key-prefix", "--api-key-query", "--id").contains(name);
     }
 
     private static Command runCommand(List<String> words, List<String[]> flags, boolean stream) {

@@ -9,6 +9,8 @@ import dev.hexaflow.adapters.http.admin.AdminAuthorization;
 import dev.hexaflow.adapters.http.admin.AdminBackupRoutes;
 import dev.hexaflow.adapters.http.admin.AdminCampusRoutes;
 import dev.hexaflow.adapters.http.admin.AdminKnowledgeRoutes;
+import dev.hexaflow.adapters.http.knowledge.DatasetKeyAuthentication;
+import dev.hexaflow.adapters.http.knowledge.KnowledgeApiRoutes;
 import dev.hexaflow.adapters.http.admin.AdminToolRoutes;
 import dev.hexaflow.adapters.http.campus.CampusFeedRoutes;
 import dev.hexaflow.adapters.http.webapp.WebAppRoutes;
@@ -117,7 +119,10 @@ public final class Hexaflow implements AutoCloseable {
                             workflows.exportDsl, workflows.keys, workflows.describe, workflows.updateSite),
                     new AdminToolRoutes(admin, workflows.listTools, workflows.mcpServers, workflows.toolBindings),
                     new AdminKnowledgeRoutes(admin, workflows.knowledge.bases, workflows.knowledge.addDocument,
-                            workflows.knowledge.retrieve),
+                            workflows.knowledge.retrieve, workflows.knowledge.keys),
+                    new DatasetKeyAuthentication(workflows.knowledge.keys),
+                    new KnowledgeApiRoutes(workflows.knowledge.bases, workflows.knowledge.addDocument,
+                            workflows.knowledge.documents, workflows.knowledge.retrieve),
                     new AdminBackupRoutes(admin, BackupModule.backups(storage, config.dataDir(), Clock.systemUTC()),
                             Clock.systemUTC()),
                     new WebAppRoutes(workflows.webApp));

@@ -2,16 +2,19 @@ package dev.hexaflow.app;
 
 import dev.hexaflow.adapters.nodes.document.PdfBoxDocumentTextExtractor;
 import dev.hexaflow.adapters.nodes.model.OpenAiCompatibleEmbeddings;
+import dev.hexaflow.adapters.persistence.jdbi.JdbiDatasetKeyRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiKnowledgeRepository;
 import dev.hexaflow.adapters.persistence.lucene.LuceneKnowledgeIndex;
 import dev.hexaflow.application.common.TimeOrderedIds;
 import dev.hexaflow.application.knowledge.port.in.AddDocumentUseCase;
+import dev.hexaflow.application.knowledge.port.in.ManageDatasetKeysUseCase;
 import dev.hexaflow.application.knowledge.port.in.ManageDocumentsUseCase;
 import dev.hexaflow.application.knowledge.port.in.ManageKnowledgeBasesUseCase;
 import dev.hexaflow.application.knowledge.port.in.RebuildKnowledgeIndexUseCase;
 import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeUseCase;
 import dev.hexaflow.application.knowledge.port.out.Embeddings;
 import dev.hexaflow.application.knowledge.service.AddDocumentService;
+import dev.hexaflow.application.knowledge.service.ManageDatasetKeysService;
 import dev.hexaflow.application.knowledge.service.ManageDocumentsService;
 import dev.hexaflow.application.knowledge.service.ManageKnowledgeBasesService;
 import dev.hexaflow.application.knowledge.service.RebuildKnowledgeIndexService;
@@ -35,6 +38,7 @@ final class KnowledgeModule implements AutoCloseable {
     final ManageDocumentsUseCase documents;
     final RetrieveKnowledgeUseCase retrieve;
     final RebuildKnowledgeIndexUseCase rebuild;
+    final ManageDatasetKeysUseCase keys;
     private final LuceneKnowledgeIndex index;
 
     KnowledgeModule(Jdbi jdbi, Path indexDirectory, EngineConfiguration engine, Clock clock) {
@@ -50,6 +54,8 @@ final class KnowledgeModule implements AutoCloseable {
         this.documents = new ManageDocumentsService(repository, index, embeddings);
         this.retrieve = new RetrieveKnowledgeService(repository, index, embeddings);
         this.rebuild = new RebuildKnowledgeIndexService(repository, index);
+        this.keys = new ManageDatasetKeysService(new JdbiDatasetKeyRepository(jdbi), new SecureRandomSecretGenerator(),
+                clock);
     }
 
     @Override

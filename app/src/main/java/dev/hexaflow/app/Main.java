@@ -99,6 +99,18 @@ public final class Main {
                 return FAILED;
             }
         }
+        if (command instanceof CommandLine.Command.CreateKnowledgeBase create) {
+            return KnowledgeCommands.create(create, out, err);
+        }
+        if (command instanceof CommandLine.Command.AddKnowledgeFiles addFiles) {
+            return KnowledgeCommands.add(addFiles, out, err);
+        }
+        if (command instanceof CommandLine.Command.ListKnowledgeBases list) {
+            return KnowledgeCommands.list(list, out);
+        }
+        if (command instanceof CommandLine.Command.CreateDatasetKey createKey) {
+            return KnowledgeCommands.createKey(createKey, out);
+        }
         if (command instanceof CommandLine.Command.ImportApp importApp) {
             return AppsCommands.importApp(importApp, out, err);
         }

@@ -99,6 +99,54 @@ class KnowledgeWorkflowHttpTest {
     }
 
     @Test
+    void aChatflowsAnswerNamesTheKnowledgeItsContextUsedAsRetrieverResources() throws Exception {
+        server.admin("POST", "/admin/knowledge/bases", "application/json",
+                body(Map.of("id", DATASET, "name", "Staff handbook")));
+        addText("leave.md", "Paid leave: every employee has 25 days of paid leave a year.", "staff");
+        addText("parking.md", "Parking: bikes park in the basement, cars on the roof.", "staff");
+        model.answer(Script.text("You have 25 days.", 30, 5));
+        String dsl;
+        try (java.io.InputStream in = getClass().getResourceAsStream("/apps/knowledge-chat.yml")) {
+            dsl = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        ServiceApi shown = server.api(server.importApp("knowledge-chat.yml").get("api_key").asText());
+        ServiceApi hidden = server.api(TestServer.json(server.admin("POST", "/admin/apps", "application/yaml",
+                dsl.replace("retriever_resource: {enabled: true}", "retriever_resource: {enabled: false}")))
+                .get("api_key").asText());
+        Map<String, Object> ask = Map.of("query", "How many days of paid leave?", "inputs", Map.of(),
+                "response_mode", "blocking", "user", "ada");
+
+        JsonNode blocking = json(shown.postJson("/v1/chat-messages", ask));
+        java.util.List<JsonNode> frames = ChatApiHttpTest.frames(new String(shown.postStreaming("/v1/chat-messages",
+                Map.of("query", "How many days of paid leave?", "inputs", Map.of(), "response_mode", "streaming",
+                        "user", "ada")).body().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
+        JsonNode kept = json(shown.get("/v1/messages?user=ada&conversation_id="
+                + blocking.get("conversation_id").asText()));
+        JsonNode off = json(hidden.postJson("/v1/chat-messages", ask));
+
+        JsonNode cited = blocking.get("metadata").get("retriever_resources");
+        assertThat(cited).as(blocking.toString()).hasSize(1);
+        JsonNode first = cited.get(0);
+        assertThat(first.get("position").asInt()).isEqualTo(1);
+        assertThat(first.get("dataset_id").asText()).isEqualTo(DATASET);
+        assertThat(first.get("dataset_name").asText()).isEqualTo("Staff handbook");
+        assertThat(first.get("document_name").asText()).isEqualTo("leave.md");
+        assertThat(first.get("content").asText()).startsWith("Paid leave: every employee");
+        assertThat(first.get("retriever_from").asText()).isEqualTo("workflow");
+        assertThat(first.get("score").asDouble()).isBetween(0.0, 1.0);
+        assertThat(first.get("segment_id").asText()).isNotBlank();
+        assertThat(first.get("index_node_hash").asText()).isNotBlank();
+        JsonNode end = frames.get(frames.size() - 1);
+        assertThat(end.get("event").asText()).isEqualTo("message_end");
+        assertThat(end.get("metadata").get("retriever_resources").get(0).get("document_name").asText())
+                .isEqualTo("leave.md");
+        assertThat(kept.get("data").get(0).get("retriever_resources").get(0).get("segment_id").asText())
+                .isEqualTo(first.get("segment_id").asText());
+        assertThat(off.get("answer").asText()).isEqualTo("You have 25 days.");
+        assertThat(off.get("metadata").get("retriever_resources")).as("the feature is off").isEmpty();
+    }
+
+    @Test
     void anUnboundDatasetIdImportsWithAWarningAndFailsTheNodeClearly() {
         JsonNode imported = server.importApp("knowledge.yml");
         JsonNode ran = json(server.api(imported.get("api_key").asText()).postJson("/v1/workflows/run",

@@ -64,7 +64,8 @@ class NoServerErrorFuzzTest {
     /** Real ids and credentials, so that generated requests also reach past authentication and lookups. */
     private record Known(String keyA, String keyB, String appA, String workflowA, String runA, String taskA,
             String uploadA, String campusKey, String dsl, String siteA, String webTokenA, String webTokenB,
-            String keyChat, String conversation, String message, String variable) {
+            String keyChat, String conversation, String message, String variable, String datasetKey,
+            String dataset, String document, String segment) {
     }
 
     @BeforeContainer
@@ -87,6 +88,16 @@ class NoServerErrorFuzzTest {
         JsonNode run = ServiceApi.json(api.postJson("/v1/workflows/run",
                 ServiceApi.run(Map.of("query", "hi"), "blocking", "ada")));
         String upload = api.upload("ada", "a.txt", "text/plain", "hello".getBytes(StandardCharsets.UTF_8));
+        String datasetKey = TestServer.json(server.admin("POST", "/admin/datasets/keys", null, null)).get("key")
+                .asText();
+        ServiceApi knowledge = server.api(datasetKey);
+        String dataset = ServiceApi.json(knowledge.postJson("/v1/datasets", Map.of("name", "Fuzz",
+                "indexing_technique", "economy"))).get("id").asText();
+        String document = ServiceApi.json(knowledge.postJson("/v1/datasets/" + dataset
+                + "/document/create-by-text", Map.of("name", "a.md", "text", "Lunch is at noon."))).get("document")
+                .get("id").asText();
+        String segment = ServiceApi.json(knowledge.get("/v1/datasets/" + dataset + "/documents/" + document
+                + "/segments")).get("data").get(0).get("id").asText();
         String dsl;
         try (InputStream in = NoServerErrorFuzzTest.class.getResourceAsStream("/apps/echo.yml")) {
             dsl = new String(in.readAllBytes(), StandardCharsets.UTF_8);
@@ -94,7 +105,8 @@ class NoServerErrorFuzzTest {
         known = new Known(a.get("api_key").asText(), b.get("api_key").asText(), a.get("app_id").asText(),
                 a.get("workflow_id").asText(), run.get("workflow_run_id").asText(), run.get("task_id").asText(),
                 upload, server.issueCampusKey(), dsl, a.get("site_code").asText(), webToken(a), webToken(b),
-                keyChat, conversation, sent.get("message_id").asText(), variable);
+                keyChat, conversation, sent.get("message_id").asText(), variable, datasetKey, dataset, document,
+                segment);
     }
 
     private static String webToken(JsonNode app) {
@@ -237,10 +249,10 @@ class NoServerErrorFuzzTest {
 
     /** What an operation takes as its body when it is called rightly. */
     enum BodyKind { NONE, RUN, STOP, UPLOAD, DSL, SITE, CAMPUS_DATA, MCP_SERVER, TOOL_BINDING, CHAT, FEEDBACK, RENAME,
-        VARIABLE, SPEECH }
+        VARIABLE, SPEECH, DATASET, DOCUMENT_TEXT, SEGMENT, RETRIEVE, DOCUMENT_FILE }
 
     /** Which credential an operation takes. */
-    enum Auth { APP, CHAT, ADMIN, NONE }
+    enum Auth { APP, CHAT, ADMIN, DATASET, NONE }
 
     /** An operation of the three APIs, its path with {placeholders}, and what it takes. */
     record Operation(String method, String path, BodyKind body, Auth auth) {
@@ -272,6 +284,30 @@ class NoServerErrorFuzzTest {
                     Auth.CHAT),
             new Operation("GET", "/v1/meta", BodyKind.NONE, Auth.CHAT),
             new Operation("POST", "/v1/text-to-audio", BodyKind.SPEECH, Auth.CHAT),
+            new Operation("GET", "/v1/datasets", BodyKind.NONE, Auth.DATASET),
+            new Operation("POST", "/v1/datasets", BodyKind.DATASET, Auth.DATASET),
+            new Operation("GET", "/v1/datasets/{dataset}", BodyKind.NONE, Auth.DATASET),
+            new Operation("PATCH", "/v1/datasets/{dataset}", BodyKind.DATASET, Auth.DATASET),
+            new Operation("POST", "/v1/datasets/{dataset}/document/create-by-text", BodyKind.DOCUMENT_TEXT,
+                    Auth.DATASET),
+            new Operation("POST", "/v1/datasets/{dataset}/document/create-by-file", BodyKind.DOCUMENT_FILE,
+                    Auth.DATASET),
+            new Operation("GET", "/v1/datasets/{dataset}/documents", BodyKind.NONE, Auth.DATASET),
+            new Operation("GET", "/v1/datasets/{dataset}/documents/{document}/indexing-status", BodyKind.NONE,
+                    Auth.DATASET),
+            new Operation("GET", "/v1/datasets/{dataset}/documents/{document}", BodyKind.NONE, Auth.DATASET),
+            new Operation("POST", "/v1/datasets/{dataset}/documents/{document}/update-by-text",
+                    BodyKind.DOCUMENT_TEXT, Auth.DATASET),
+            new Operation("GET", "/v1/datasets/{dataset}/documents/{document}/segments", BodyKind.NONE,
+                    Auth.DATASET),
+            new Operation("GET", "/v1/datasets/{dataset}/documents/{document}/segments/{segment}", BodyKind.NONE,
+                    Auth.DATASET),
+            new Operation("POST", "/v1/datasets/{dataset}/documents/{document}/segments/{segment}",
+                    BodyKind.SEGMENT, Auth.DATASET),
+            new Operation("POST", "/v1/datasets/{dataset}/retrieve", BodyKind.RETRIEVE, Auth.DATASET),
+            new Operation("POST", "/v1/datasets/{dataset}/hit-testing", BodyKind.RETRIEVE, Auth.DATASET),
+            new Operation("POST", "/admin/datasets/keys", BodyKind.NONE, Auth.ADMIN),
+            new Operation("DELETE", "/admin/datasets/keys/{garbage}", BodyKind.NONE, Auth.ADMIN),
             new Operation("POST", "/v1/audio-to-text", BodyKind.UPLOAD, Auth.CHAT),
             new Operation("GET", "/files/{garbage}/file-preview", BodyKind.NONE, Auth.NONE),
             new Operation("POST", "/admin/apps", BodyKind.DSL, Auth.ADMIN),
@@ -332,6 +368,7 @@ class NoServerErrorFuzzTest {
             return;
         }
         String right = auth == Auth.ADMIN ? TestServer.ADMIN_TOKEN
+                : auth == Auth.DATASET ? known.datasetKey()
                 : auth == Auth.CHAT ? (random.nextInt(8) == 0 ? known.keyA() : known.keyChat())
                 : random.nextInt(4) == 0 ? known.webTokenA() : known.keyA();
         String value = stray != Stray.WRONG_CREDENTIAL ? "Bearer " + right : pick(random, List.of(
@@ -339,7 +376,8 @@ class NoServerErrorFuzzTest {
                 "Bearer ", "Basic " + right, "bearer " + right, "Bearer " + right + " extra",
                 "Bearer " + "k".repeat(5000), "Token " + TestServer.ADMIN_TOKEN, "Bearer " + TestServer.ADMIN_TOKEN,
                 "Bearer " + known.keyA(), "Bearer " + known.webTokenB(),
-                "Bearer web-" + "w".repeat(random.nextInt(60)), "Bearer " + known.webTokenA() + "x"));
+                "Bearer web-" + "w".repeat(random.nextInt(60)), "Bearer " + known.webTokenA() + "x",
+                "Bearer dataset-" + "d".repeat(random.nextInt(40)), "Bearer " + known.datasetKey()));
         headers.put("Authorization", value);
     }
 
@@ -366,6 +404,10 @@ class NoServerErrorFuzzTest {
                         : pick(random, List.of(known.conversation(), uuid(random))))
                 .replace("{message}", wrong ? odd(text, random) : pick(random, List.of(known.message(), uuid(random))))
                 .replace("{variable}", wrong ? odd(text, random) : pick(random, List.of(known.variable(), uuid(random))))
+                .replace("{dataset}", wrong ? odd(text, random) : pick(random, List.of(known.dataset(), uuid(random))))
+                .replace("{document}", wrong ? odd(text, random)
+                        : pick(random, List.of(known.document(), uuid(random))))
+                .replace("{segment}", wrong ? odd(text, random) : pick(random, List.of(known.segment(), uuid(random))))
                 .replace("{garbage}", odd(text, random));
     }
 
@@ -424,7 +466,7 @@ class NoServerErrorFuzzTest {
     }
 
     private static byte[] body(BodyKind kind, Stray stray, String text, Random random, Map<String, String> headers) {
-        if (kind == BodyKind.UPLOAD) {
+        if (kind == BodyKind.UPLOAD || kind == BodyKind.DOCUMENT_FILE) {
             return multipart(stray, text, random, headers);
         }
         String type = switch (kind) {
@@ -470,6 +512,16 @@ class NoServerErrorFuzzTest {
             case VARIABLE -> "{\"value\":\"fuzzed\",\"user\":\"fuzz\"}";
             case SPEECH -> "{\"message_id\":\"" + known.message() + "\",\"text\":\"hi\",\"user\":\"fuzz\"}";
             case DSL -> known.dsl();
+            case DATASET -> "{\"name\":\"Fuzzed\",\"description\":\"d\",\"indexing_technique\":\"economy\","
+                    + "\"retrieval_model\":{\"search_method\":\"keyword_search\",\"top_k\":2}}";
+            case DOCUMENT_TEXT -> "{\"name\":\"b.md\",\"text\":\"Dinner is at seven.\",\"process_rule\":"
+                    + "{\"mode\":\"custom\",\"rules\":{\"pre_processing_rules\":[{\"id\":\"remove_extra_spaces\","
+                    + "\"enabled\":true}],\"segmentation\":{\"separator\":\"\\\\n\",\"max_tokens\":100}}}}";
+            case SEGMENT -> "{\"segment\":{\"content\":\"Lunch is at one.\",\"enabled\":true}}";
+            case RETRIEVE -> "{\"query\":\"lunch\",\"retrieval_model\":{\"search_method\":\"hybrid_search\","
+                    + "\"top_k\":3,\"score_threshold_enabled\":true,\"score_threshold\":0.1,\"weights\":"
+                    + "{\"vector_setting\":{\"vector_weight\":0.5},\"keyword_setting\":{\"keyword_weight\":0.5}}}}";
+            case DOCUMENT_FILE -> "";
             case MCP_SERVER -> "{\"url\":\"http://127.0.0.1:9/mcp\",\"headers\":{\"X-Api-Key\":\"k\"}}";
             case TOOL_BINDING -> "{\"provider\":\"jina\",\"tool\":\"reader\",\"mcp\":{\"server\":\"calc\","
                     + "\"tool\":\"read\"}}";

@@ -1,5 +1,7 @@
 package dev.hexaflow.adapters.persistence;
 
+import dev.hexaflow.application.knowledge.port.out.DatasetKeyRepository;
+import dev.hexaflow.adapters.persistence.memory.InMemoryDatasetKeyRepository;
 import dev.hexaflow.adapters.persistence.memory.InMemoryKnowledgeRepository;
 import dev.hexaflow.application.knowledge.port.out.KnowledgeRepository;
 import dev.hexaflow.adapters.persistence.ChatFixtures.ChatStore;
@@ -197,6 +199,16 @@ class InMemoryRepositoriesTest {
 
         @Override
         protected KnowledgeRepository repository() {
+            return repository;
+        }
+    }
+
+    @Nested
+    class DatasetKeys extends DatasetKeyRepositoryContract {
+        private final DatasetKeyRepository repository = new InMemoryDatasetKeyRepository();
+
+        @Override
+        protected DatasetKeyRepository repository() {
             return repository;
         }
     }

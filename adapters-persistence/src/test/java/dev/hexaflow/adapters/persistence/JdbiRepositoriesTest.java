@@ -1,5 +1,7 @@
 package dev.hexaflow.adapters.persistence;
 
+import dev.hexaflow.application.knowledge.port.out.DatasetKeyRepository;
+import dev.hexaflow.adapters.persistence.jdbi.JdbiDatasetKeyRepository;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -151,6 +153,16 @@ class JdbiRepositoriesTest {
 
         @Override
         protected KnowledgeRepository repository() {
+            return repository;
+        }
+    }
+
+    @Nested
+    class DatasetKeys extends DatasetKeyRepositoryContract {
+        private final DatasetKeyRepository repository = new JdbiDatasetKeyRepository(database.jdbi());
+
+        @Override
+        protected DatasetKeyRepository repository() {
             return repository;
         }
     }

@@ -30,6 +30,10 @@ public final class ServiceApi {
         this.key = key;
     }
 
+    public String key() {
+        return key;
+    }
+
     public ServiceApi withKey(String other) {
         return new ServiceApi(baseUrl, other);
     }

@@ -8,6 +8,7 @@ import dev.hexaflow.application.knowledge.port.in.AddDocumentCommand;
 import dev.hexaflow.application.knowledge.port.in.AddDocumentUseCase;
 import dev.hexaflow.application.knowledge.port.in.CreateKnowledgeBaseCommand;
 import dev.hexaflow.application.knowledge.port.in.KnowledgeException;
+import dev.hexaflow.application.knowledge.port.in.ManageDatasetKeysUseCase;
 import dev.hexaflow.application.knowledge.port.in.ManageKnowledgeBasesUseCase;
 import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeQuery;
 import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeUseCase;
@@ -29,8 +30,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Knowledge bases for operators, until Dify's Knowledge API serves them: create and list bases, add a document's
- * text, and try a search. A base created with an imported app's dataset id serves its knowledge-retrieval nodes.
+ * Knowledge bases for operators: create and list bases, add a document's text, and try a search; issue and revoke
+ * the dataset keys of Dify's Knowledge API. A base created with an imported app's dataset id serves its knowledge-retrieval nodes.
  */
 public final class AdminKnowledgeRoutes implements RouteGroup {
 
@@ -40,10 +41,12 @@ public final class AdminKnowledgeRoutes implements RouteGroup {
     private final ManageKnowledgeBasesUseCase bases;
     private final AddDocumentUseCase documents;
     private final RetrieveKnowledgeUseCase retrieve;
+    private final ManageDatasetKeysUseCase keys;
 
     public AdminKnowledgeRoutes(AdminAuthorization admin, ManageKnowledgeBasesUseCase bases,
-            AddDocumentUseCase documents, RetrieveKnowledgeUseCase retrieve) {
+            AddDocumentUseCase documents, RetrieveKnowledgeUseCase retrieve, ManageDatasetKeysUseCase keys) {
         this.admin = admin;
+        this.keys = keys;
         this.bases = bases;
         this.documents = documents;
         this.retrieve = retrieve;
@@ -56,6 +59,11 @@ public final class AdminKnowledgeRoutes implements RouteGroup {
         routes.post("/admin/knowledge/bases", guarded(this::create));
         routes.post("/admin/knowledge/bases/{id}/documents", guarded(this::addText));
         routes.post("/admin/knowledge/bases/{id}/retrieve", guarded(this::search));
+        routes.post("/admin/datasets/keys", guarded(ctx -> json(ctx, 201, Map.of("key", keys.issue()))));
+        routes.delete("/admin/datasets/keys/{key}", guarded(ctx -> {
+            keys.revoke(ctx.pathParam("key"));
+            json(ctx, 200, Map.of("result", "success"));
+        }));
     }
 
     private static final class BadRequest extends RuntimeException {
@@ -75,6 +83,7 @@ public final class AdminKnowledgeRoutes implements RouteGroup {
                     case NOT_FOUND -> JsonResponses.error(ctx, 404, "not_found", e.getMessage());
                     case CONFLICT -> JsonResponses.error(ctx, 409, "dataset_name_duplicate", e.getMessage());
                     case INVALID -> JsonResponses.error(ctx, 400, "invalid_param", e.getMessage());
+                    case UNAUTHORIZED -> JsonResponses.error(ctx, 401, "unauthorized", e.getMessage());
                 }
             }
         });

@@ -89,7 +89,7 @@ final class ChatWire implements RunEventStream.Frames<ChatReply> {
         }
         Map<String, Object> frame = head("message_end");
         frame.put("id", turn.messageId());
-        frame.put("metadata", metadata(reply.usage()));
+        frame.put("metadata", metadata(reply));
         List<Map<String, Object>> files = reply.message() == null ? List.of() : reply.message().files().stream()
                 .filter(file -> "assistant".equals(file.belongsTo())).map(ChatWire::recordedFile).toList();
         frame.put("files", files.isEmpty() ? null : files);
@@ -131,15 +131,17 @@ final class ChatWire implements RunEventStream.Frames<ChatReply> {
         body.put("conversation_id", turn.conversationId());
         body.put("mode", "advanced-chat");
         body.put("answer", reply.message() == null ? "" : reply.message().answer());
-        body.put("metadata", metadata(reply.usage()));
+        body.put("metadata", metadata(reply));
         body.put("created_at", turn.createdAt());
         return body;
     }
 
-    private static Map<String, Object> metadata(TurnUsage usage) {
+    /** The knowledge the answer cited (when the app shows it: its retriever_resource feature) and the usage. */
+    private static Map<String, Object> metadata(ChatReply reply) {
         Map<String, Object> metadata = new LinkedHashMap<>();
-        metadata.put("retriever_resources", List.of());
-        metadata.put("usage", usage(usage));
+        metadata.put("retriever_resources", reply.message() == null ? List.of()
+                : reply.message().retrieverResources());
+        metadata.put("usage", usage(reply.usage()));
         return metadata;
     }
 

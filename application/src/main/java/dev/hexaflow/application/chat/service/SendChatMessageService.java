@@ -17,6 +17,7 @@ import dev.hexaflow.application.chat.port.out.ConversationVariableRepository;
 import dev.hexaflow.application.chat.port.out.MessageRepository;
 import dev.hexaflow.application.common.FileSignatures;
 import dev.hexaflow.application.workflow.engine.ChatTurn;
+import dev.hexaflow.application.workflow.nodes.LlmNode;
 import dev.hexaflow.domain.app.EndUser;
 import dev.hexaflow.domain.chat.Conversation;
 import dev.hexaflow.domain.chat.KeptVariable;
@@ -34,6 +35,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
@@ -171,6 +173,8 @@ public final class SendChatMessageService implements SendChatMessageUseCase {
         private Message message;
         private volatile Message finished;
         private volatile TurnUsage usage = TurnUsage.NONE;
+        private List<Map<String, Object>> cited = List.of();
+        private boolean showSources;
 
         Keeper(SendChatMessageCommand command, Turn turn, String endUserId, String messageId,
                 long createdAt, RunObserver next) {
@@ -197,6 +201,7 @@ public final class SendChatMessageService implements SendChatMessageUseCase {
                 answer.append(chunk.text());
             } else if (event instanceof RunEvent.NodeFinished node) {
                 usage = usage.plus(usageOf(node.execution().outputs()));
+                cited = citedBy(node.execution().processData()).orElse(cited);
                 if (node.execution().nodeType() == NodeType.ANSWER && node.execution().outputs() != null) {
                     List<MessageFile> shown = answerFilesOf(node.execution().outputs().get("files"));
                     answerFiles.addAll(shown);
@@ -215,8 +220,9 @@ public final class SendChatMessageService implements SendChatMessageUseCase {
         }
 
         private void begin(WorkflowRun run) {
+            Workflow workflow = access.workflow(command.appId());
+            showSources = workflow.features().tree("retriever_resource").bool("enabled", false);
             if (conversation == null) {
-                Workflow workflow = access.workflow(command.appId());
                 String opening = workflow.features().string("opening_statement", "");
                 conversation = Conversation.start(turn.chat.conversationId(), command.appId(), endUserId,
                         command.query(), command.inputs(), Conversation.introduction(opening, command.inputs()),
@@ -251,11 +257,25 @@ public final class SendChatMessageService implements SendChatMessageUseCase {
             String error = status == MessageStatus.ERROR
                     ? (run.error() == null || run.error().isBlank() ? "Run failed." : run.error()) : run.error();
             Message done = message.finish(new Message.TurnOutcome(answer.toString(), status, error, run.id(),
-                    usage.promptTokens(), usage.completionTokens(), run.elapsedTime(), List.of(), answerFiles));
+                    usage.promptTokens(), usage.completionTokens(), run.elapsedTime(),
+                    showSources ? cited : List.of(), answerFiles));
             messages.finish(done);
             conversations.update(conversation.touched(clock.instant().getEpochSecond()));
             finished = done;
         }
+    }
+
+    /**
+     * The knowledge an llm node's context cited, as it names it ({@link LlmNode#RETRIEVER_RESOURCES}): the last
+     * node's that cites any is the turn's, as Dify keeps the last retriever-resources event.
+     */
+    @SuppressWarnings("unchecked")
+    static Optional<List<Map<String, Object>>> citedBy(Map<String, Object> processData) {
+        if (processData == null || !(processData.get(LlmNode.RETRIEVER_RESOURCES) instanceof List<?> list)
+                || list.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(List.copyOf((List<Map<String, Object>>) list));
     }
 
     /**

@@ -15,6 +15,7 @@ import dev.hexaflow.domain.knowledge.KnowledgeDocument;
 import dev.hexaflow.domain.knowledge.TextMeasure;
 import dev.hexaflow.domain.knowledge.TextSplitter;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -56,13 +57,35 @@ public final class AddDocumentService implements AddDocumentUseCase {
         if (same.isPresent()) {
             return same.get();
         }
+        return store(base, ids.get(), command, text, hash, clock.instant());
+    }
+
+    @Override
+    public KnowledgeDocument replace(String documentId, AddDocumentCommand command) {
+        KnowledgeDocument current = repository.findDocument(documentId)
+                .filter(d -> d.baseId().equals(command.baseId())).orElseThrow(() ->
+                        new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "Document not found."));
+        KnowledgeBase base = repository.findBase(command.baseId()).orElseThrow(() ->
+                new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "Dataset does not exist."));
+        String text = text(command.content());
+        if (text.isBlank()) {
+            throw new KnowledgeException(KnowledgeException.Reason.INVALID, "The document " + command.name()
+                    + " has no text.");
+        }
+        return store(base, current.id(), command, text, TextMeasure.hash(command.rules() + "\n" + text),
+                current.created());
+    }
+
+    /** Splits the text, keeps the document and its chunks (replacing any it had), then indexes them. */
+    private KnowledgeDocument store(KnowledgeBase base, String id, AddDocumentCommand command, String text,
+            String hash, Instant created) {
         List<String> pieces = new TextSplitter(command.rules()).split(text);
         KnowledgeDocument document;
         try {
-            document = new KnowledgeDocument(ids.get(), base.id(), command.name(),
+            document = new KnowledgeDocument(id, base.id(), command.name(),
                     command.content() instanceof AddDocumentCommand.File ? "upload_file" : "text",
                     TextMeasure.words(text), hash, DocumentStatus.INDEXING, Optional.empty(), true,
-                    command.metadata(), clock.instant());
+                    command.metadata(), created);
         } catch (IllegalArgumentException e) {
             throw new KnowledgeException(KnowledgeException.Reason.INVALID, e.getMessage());
         }

@@ -54,6 +54,19 @@ public final class ManageDocumentsService implements ManageDocumentsUseCase {
     }
 
     @Override
+    public void deleteChunk(String documentId, String chunkId) {
+        document(documentId).orElseThrow(() -> new KnowledgeException(KnowledgeException.Reason.NOT_FOUND,
+                "Document not found."));
+        List<StoredChunk> chunks = repository.chunks(documentId);
+        List<StoredChunk> kept = chunks.stream().filter(c -> !c.id().equals(chunkId)).toList();
+        if (kept.size() == chunks.size()) {
+            throw new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "Segment not found.");
+        }
+        repository.replaceChunks(documentId, kept);
+        index.remove(chunkId);
+    }
+
+    @Override
     public Chunk edit(EditChunkCommand command) {
         KnowledgeDocument document = document(command.documentId()).orElseThrow(() ->
                 new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "Document not found."));

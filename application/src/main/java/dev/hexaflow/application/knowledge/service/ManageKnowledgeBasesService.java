@@ -55,6 +55,22 @@ public final class ManageKnowledgeBasesService implements ManageKnowledgeBasesUs
     }
 
     @Override
+    public KnowledgeBase update(String id, Optional<String> name, Optional<String> description,
+            Optional<RetrievalSettings> retrieval) {
+        KnowledgeBase base = repository.findBase(id).orElseThrow(() -> new KnowledgeException(
+                KnowledgeException.Reason.NOT_FOUND, "Dataset not found."));
+        KnowledgeBase updated;
+        try {
+            updated = new KnowledgeBase(id, name.orElse(base.name()), description.orElse(base.description()),
+                    base.embeddingModel(), retrieval.orElse(base.retrieval()), base.created());
+        } catch (IllegalArgumentException e) {
+            throw new KnowledgeException(KnowledgeException.Reason.INVALID, e.getMessage());
+        }
+        repository.saveBase(updated);
+        return updated;
+    }
+
+    @Override
     public List<KnowledgeBase> list() {
         return repository.bases();
     }

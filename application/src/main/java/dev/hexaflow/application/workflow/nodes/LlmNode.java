@@ -95,7 +95,8 @@ public final class LlmNode implements NodeExecutor {
                 "files");
         return PreparedNode.of(references, Optional.of(outputNames), ctx -> {
             VariablePool pool = ctx.pool();
-            String contextText = contextSelector.flatMap(pool::get).map(LlmNode::contextText).orElse("");
+            Optional<Object> contextValue = contextSelector.flatMap(pool::get);
+            String contextText = contextValue.map(LlmNode::contextText).orElse("");
             Map<String, Object> jinja = new LinkedHashMap<>();
             jinjaVariables.forEach((variable, selector) -> jinja.put(variable, pool.get(selector).orElse(null)));
             List<ChatMessage> messages = new ArrayList<>();
@@ -148,6 +149,10 @@ public final class LlmNode implements NodeExecutor {
             process.put("model_name", name);
             process.put("usage", usage);
             process.put("finish_reason", result.finishReason());
+            List<Map<String, Object>> cited = contextValue.map(LlmNode::retrieverResources).orElse(List.of());
+            if (!cited.isEmpty()) {
+                process.put(RETRIEVER_RESOURCES, cited);
+            }
             return new NodeResult(Map.of(), process, outputs, null, result.usage().totalTokens(), null);
         });
     }
@@ -184,6 +189,46 @@ public final class LlmNode implements NodeExecutor {
         }
         messages.add(ChatMessage.of("user", ""));
         return messages.size() - 1;
+    }
+
+    /**
+     * The knowledge a context cites, in Dify's {@code retriever_resources} shape (its LLM node's
+     * {@code _convert_to_original_retriever_resource}): one entry for each item from a knowledge base, none for
+     * other items. Dify hands them to the chat as an event of their own; here they travel in the node's process
+     * data under this key, and only when there are some.
+     */
+    public static final String RETRIEVER_RESOURCES = "retriever_resources";
+
+    static List<Map<String, Object>> retrieverResources(Object value) {
+        if (!(value instanceof List<?> list)) {
+            return List.of();
+        }
+        List<Map<String, Object>> resources = new ArrayList<>();
+        for (Object item : list) {
+            if (!(item instanceof Map<?, ?> map) || !(map.get("metadata") instanceof Map<?, ?> metadata)
+                    || !"knowledge".equals(metadata.get("_source"))) {
+                continue;
+            }
+            Map<String, Object> source = new LinkedHashMap<>();
+            source.put("position", metadata.get("position"));
+            source.put("dataset_id", metadata.get("dataset_id"));
+            source.put("dataset_name", metadata.get("dataset_name"));
+            source.put("document_id", metadata.get("document_id"));
+            source.put("document_name", metadata.get("document_name"));
+            source.put("data_source_type", metadata.get("data_source_type"));
+            source.put("segment_id", metadata.get("segment_id"));
+            source.put("retriever_from", metadata.get("retriever_from"));
+            source.put("score", metadata.get("score"));
+            source.put("hit_count", metadata.get("segment_hit_count"));
+            source.put("word_count", metadata.get("segment_word_count"));
+            source.put("segment_position", metadata.get("segment_position"));
+            source.put("index_node_hash", metadata.get("segment_index_node_hash"));
+            source.put("content", map.get("content"));
+            source.put("page", metadata.get("page"));
+            source.put("doc_metadata", metadata.get("doc_metadata"));
+            resources.add(source);
+        }
+        return resources;
     }
 
     /** A context is text, or knowledge-retrieval results whose contents are joined. */

@@ -14,6 +14,14 @@ public interface AddDocumentUseCase {
      */
     KnowledgeDocument add(AddDocumentCommand command);
 
+    /**
+     * Replaces a document's text (Dify's update-by-text): the same document, split again into new chunks, which
+     * searches find in place of the old ones when this returns.
+     *
+     * @throws KnowledgeException NOT_FOUND for a document not in the command's base, INVALID as for {@link #add}
+     */
+    KnowledgeDocument replace(String documentId, AddDocumentCommand command);
+
     /** Embeds and indexes a document again, from its kept chunks: for one whose embedding failed. */
     KnowledgeDocument retry(String documentId);
 }

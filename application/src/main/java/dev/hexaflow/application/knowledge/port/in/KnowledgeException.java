@@ -10,7 +10,9 @@ public final class KnowledgeException extends RuntimeException {
         /** The request is malformed, or asks what the base cannot do. */
         INVALID,
         /** A base with this id exists already. */
-        CONFLICT
+        CONFLICT,
+        /** The bearer token is no dataset key that was issued and not revoked. */
+        UNAUTHORIZED
     }
 
     private final Reason reason;

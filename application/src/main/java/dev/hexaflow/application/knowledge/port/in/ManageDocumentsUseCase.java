@@ -19,6 +19,13 @@ public interface ManageDocumentsUseCase {
     /** The document's chunks by position. */
     List<Chunk> chunks(String documentId);
 
+    /**
+     * Deletes one chunk of the document: gone from searches when this returns.
+     *
+     * @throws KnowledgeException NOT_FOUND for an unknown document or a chunk it does not have
+     */
+    void deleteChunk(String documentId, String chunkId);
+
     /** Edits a chunk, embedded and indexed again when its text changed. */
     Chunk edit(EditChunkCommand command);
 

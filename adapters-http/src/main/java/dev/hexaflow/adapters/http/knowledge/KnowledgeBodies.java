@@ -1,0 +1,193 @@
+package dev.hexaflow.adapters.http.knowledge;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import dev.hexaflow.application.knowledge.port.in.RetrievedChunk;
+import dev.hexaflow.domain.knowledge.Chunk;
+import dev.hexaflow.domain.knowledge.DocumentStatus;
+import dev.hexaflow.domain.knowledge.KnowledgeBase;
+import dev.hexaflow.domain.knowledge.KnowledgeDocument;
+import dev.hexaflow.domain.knowledge.RetrievalSettings;
+import dev.hexaflow.domain.knowledge.SearchMethod;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The Knowledge API's bodies in Dify's field names ({@code fields/dataset_fields.py}, {@code document_fields.py},
+ * {@code segment_fields.py}, {@code hit_testing_fields.py}), mapped from the knowledge model. What only Dify's
+ * console fills in (members, tags, external knowledge, who made what) is empty; every document is
+ * {@code text_model}, with no child chunks.
+ */
+final class KnowledgeBodies {
+
+    static final String DOC_FORM = "text_model";
+
+    private KnowledgeBodies() {
+    }
+
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record DatasetBody(String id, String name, String description, String provider, String permission,
+            String dataSourceType, String indexingTechnique, int appCount, int documentCount, long wordCount,
+            String createdBy, long createdAt, String updatedBy, long updatedAt, String embeddingModel,
+            String embeddingModelProvider, boolean embeddingAvailable, RetrievalModelBody retrievalModelDict,
+            List<String> tags, String docForm, Map<String, Object> externalKnowledgeInfo,
+            Map<String, Object> externalRetrievalModel, List<Object> partialMemberList) {
+
+        static DatasetBody of(KnowledgeBase base, List<KnowledgeDocument> documents) {
+            long created = base.created().getEpochSecond();
+            return new DatasetBody(base.id(), base.name(), base.description(), "vendor", "only_me",
+                    documents.isEmpty() ? null : "upload_file", base.indexingTechnique().wireName(), 0,
+                    documents.size(), documents.stream().mapToLong(KnowledgeDocument::wordCount).sum(), "", created,
+                    "", created, base.embeddingModel().orElse(null),
+                    base.embeddingModel().isPresent() ? "openai_api_compatible" : null, true,
+                    RetrievalModelBody.of(base), List.of(), DOC_FORM, Map.of(), Map.of(), List.of());
+        }
+    }
+
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record RetrievalModelBody(String searchMethod, boolean rerankingEnable, String rerankingMode,
+            RerankingModelBody rerankingModel, WeightsBody weights, int topK, boolean scoreThresholdEnabled,
+            Double scoreThreshold) {
+
+        static RetrievalModelBody of(KnowledgeBase base) {
+            RetrievalSettings r = base.retrieval();
+            return new RetrievalModelBody(r.method().wireName(), false,
+                    r.method() == SearchMethod.HYBRID_SEARCH ? "weighted_score" : null, new RerankingModelBody("", ""),
+                    new WeightsBody(new VectorSettingBody(r.vectorWeight(), "", base.embeddingModel().orElse("")),
+                            new KeywordSettingBody(r.keywordWeight())),
+                    r.topK(), r.scoreThreshold().isPresent(), r.scoreThreshold().orElse(null));
+        }
+    }
+
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record RerankingModelBody(String rerankingProviderName, String rerankingModelName) {
+    }
+
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record WeightsBody(VectorSettingBody vectorSetting, KeywordSettingBody keywordSetting) {
+    }
+
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record VectorSettingBody(double vectorWeight, String embeddingProviderName, String embeddingModelName) {
+    }
+
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record KeywordSettingBody(double keywordWeight) {
+    }
+
+    /** Dify's document_fields; {@code position} is the document's place in its dataset, oldest first. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record DocumentBody(String id, int position, String dataSourceType, Map<String, Object> dataSourceInfo,
+            String datasetProcessRuleId, String name, String createdFrom, String createdBy, long createdAt,
+            long tokens, String indexingStatus, String error, boolean enabled, Long disabledAt, String disabledBy,
+            boolean archived, String displayStatus, long wordCount, long hitCount, String docForm,
+            List<DocMetadataBody> docMetadata) {
+
+        static DocumentBody of(KnowledgeDocument d, int position, List<Chunk> chunks) {
+            return new DocumentBody(d.id(), position, "upload_file", Map.of(), null, d.name(), "api", "",
+                    d.created().getEpochSecond(), chunks.stream().mapToLong(Chunk::tokens).sum(),
+                    d.status().wireName(), d.error().orElse(null), d.enabled(), null, null, false, shownStatus(d),
+                    d.wordCount(), chunks.stream().mapToLong(Chunk::hitCount).sum(), DOC_FORM,
+                    d.metadata().entrySet().stream().map(e -> new DocMetadataBody(e.getKey(), e.getKey(), "string",
+                            e.getValue())).toList());
+        }
+    }
+
+    /** Dify's display status: what a person sees of the indexing status and whether the document is on. */
+    static String shownStatus(KnowledgeDocument d) {
+        return switch (d.status()) {
+            case INDEXING -> "indexing";
+            case ERROR -> "error";
+            case COMPLETED -> d.enabled() ? "available" : "disabled";
+        };
+    }
+
+    record DocMetadataBody(String id, String name, String type, String value) {
+    }
+
+    /** A document just made or changed, with its batch: the document's id, since indexing is done already. */
+    record CreatedDocument(DocumentBody document, String batch) {
+    }
+
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record IndexingStatusBody(String id, String indexingStatus, long processingStartedAt, long parsingCompletedAt,
+            long cleaningCompletedAt, long splittingCompletedAt, Long completedAt, Long pausedAt, String error,
+            Long stoppedAt, int completedSegments, int totalSegments) {
+
+        static IndexingStatusBody of(KnowledgeDocument d, int segments) {
+            long at = d.created().getEpochSecond();
+            boolean done = d.status() == DocumentStatus.COMPLETED;
+            return new IndexingStatusBody(d.id(), d.status().wireName(), at, at, at, at, done ? at : null, null,
+                    d.error().orElse(null), null, done ? segments : 0, segments);
+        }
+    }
+
+    record IndexingStatuses(List<IndexingStatusBody> data) {
+    }
+
+    /** Dify's segment_fields; in a retrieval record it names its document too. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record SegmentBody(String id, int position, String documentId, String content, String answer, int wordCount,
+            int tokens, List<String> keywords, String indexNodeId, String indexNodeHash, long hitCount,
+            boolean enabled, Long disabledAt, String disabledBy, String status, String createdBy, long createdAt,
+            long indexingAt, long completedAt, String error, Long stoppedAt, List<Object> childChunks,
+            @JsonInclude(JsonInclude.Include.NON_NULL) HitDocumentBody document) {
+
+        static SegmentBody of(Chunk c, KnowledgeDocument d, HitDocumentBody document) {
+            long at = d.created().getEpochSecond();
+            return new SegmentBody(c.id(), c.position(), c.documentId(), c.content(), "", c.wordCount(), c.tokens(),
+                    c.keywords(), c.id(), c.indexNodeHash(), c.hitCount(), c.enabled(), null, null, "completed", "",
+                    at, at, at, null, null, List.of(), document);
+        }
+    }
+
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record HitDocumentBody(String id, String dataSourceType, String name, String docType,
+            Map<String, String> docMetadata) {
+    }
+
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record SegmentAnswer(SegmentBody data, String docForm) {
+    }
+
+    /** One page of a list, as Dify pages datasets and documents. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record Page<T>(List<T> data, boolean hasMore, int limit, int total, int page) {
+
+        static <T> Page<T> of(List<T> all, int page, int limit) {
+            int from = (int) Math.min(all.size(), (long) (page - 1) * limit);
+            int to = Math.min(all.size(), from + limit);
+            return new Page<>(all.subList(from, to), to < all.size(), limit, all.size(), page);
+        }
+    }
+
+    /** A page of segments, which says their form too. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record SegmentPage(List<SegmentBody> data, String docForm, boolean hasMore, int limit, int total, int page) {
+
+        static SegmentPage of(Page<SegmentBody> page) {
+            return new SegmentPage(page.data(), DOC_FORM, page.hasMore(), page.limit(), page.total(), page.page());
+        }
+    }
+
+    record RetrieveAnswer(QueryBody query, List<RecordBody> records) {
+    }
+
+    record QueryBody(String content) {
+    }
+
+    /** Dify's hit_testing_record_fields. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record RecordBody(SegmentBody segment, List<Object> childChunks, double score, Object tsnePosition,
+            List<Object> files, String summary) {
+
+        static RecordBody of(RetrievedChunk hit) {
+            KnowledgeDocument d = hit.document();
+            HitDocumentBody document = new HitDocumentBody(d.id(), "upload_file", d.name(), null,
+                    d.metadata().isEmpty() ? null : d.metadata());
+            return new RecordBody(SegmentBody.of(hit.chunk(), d, document), List.of(), hit.score(), null, List.of(),
+                    null);
+        }
+    }
+}

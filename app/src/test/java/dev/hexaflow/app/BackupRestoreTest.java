@@ -139,7 +139,7 @@ class BackupRestoreTest {
         Outcome restored = cli("restore", zip.toString(), "--data-dir", second.toString());
 
         assertThat(restored.exit()).as(restored.err()).isZero();
-        assertThat(restored.out()).contains("Restored", "3 apps");
+        assertThat(restored.out()).contains("Restored", "4 apps");
         assertOwnerOnly(second);
         try (TestServer server = TestServer.start(second)) {
             ServiceApi echo = server.api(echoKey);
@@ -313,7 +313,7 @@ class BackupRestoreTest {
                     TestServer.ADMIN_TOKEN);
 
             assertThat(taken.exit()).as(taken.err()).isZero();
-            assertThat(taken.out()).contains("nightly.zip", "2 apps");
+            assertThat(taken.out()).contains("nightly.zip", "3 apps");
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
             try (Stream<Path> files = Files.list(file.getParent())) {
                 assertThat(files.toList()).containsExactly(file);

@@ -168,6 +168,35 @@ class WebAppHttpTest {
     }
 
     @Test
+    void theTokenActsForTheWebUserThePageKeepsAndAnyOtherAskGetsANewOne() {
+        String kept = "web-00112233445566778899aabbccddeeff";
+
+        JsonNode forKept = json(server.send("POST", "/apps/" + code(echo) + "/token", "application/json",
+                "{\"user\": \"" + kept + "\"}", null));
+        JsonNode firstVisit = json(server.send("POST", "/apps/" + code(echo) + "/token", null, null, null));
+        JsonNode forAlice = json(server.send("POST", "/apps/" + code(echo) + "/token", "application/json",
+                "{\"user\": \"alice\"}", null));
+        JsonNode notJson = json(server.send("POST", "/apps/" + code(echo) + "/token", "text/plain", "user=" + kept,
+                null));
+
+        assertThat(forKept.get("user").asText()).isEqualTo(kept);
+        assertThat(List.of(forKept, firstVisit, forAlice, notJson)).allSatisfy(answer -> {
+            assertThat(answer.get("user").asText()).matches("web-[0-9a-f]{32}");
+            assertThat(answer.get("token_type").asText()).isEqualTo("Bearer");
+            assertThat(answer.get("expires_at").asLong()).isPositive();
+        });
+        assertThat(List.of(firstVisit, forAlice, notJson)).extracting(answer -> answer.get("user").asText())
+                .doesNotHaveDuplicates().doesNotContain(kept);
+        ServiceApi asKept = server.api(forKept.get("access_token").asText());
+        assertThat(asKept.postJson("/v1/workflows/run", run(Map.of("query", "mine"), "blocking", kept))
+                .statusCode()).isEqualTo(200);
+        HttpResponse<String> asAlice = server.api(forAlice.get("access_token").asText()).postJson(
+                "/v1/workflows/run", run(Map.of("query", "hers"), "blocking", "alice"));
+        assertThat(asAlice.statusCode()).isEqualTo(403);
+        assertThat(json(asAlice).get("message").asText()).isEqualTo("A web page's token acts for its own user only.");
+    }
+
+    @Test
     void thePagesTokenCannotReadRunsOrLogs() {
         TestServer.PageToken token = server.pageToken(code(echo), null);
         ServiceApi page = server.api(token.token());

@@ -9,7 +9,8 @@
   const { OFFLINE, KINDS, KIND_WORDS, PageError, readJson } = page;
 
   const state = {
-    user: page.userId(),
+    // The server's answer for the page's token may name another id than the one kept: read it each time.
+    get user() { return page.userId(); },
     site: null,
     fields: [],
     limits: {},

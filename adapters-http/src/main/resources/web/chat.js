@@ -13,7 +13,8 @@
   const HISTORY_PAGE = 100;
 
   const state = {
-    user: page.userId(),
+    // The server's answer for the page's token may name another id than the one kept: read it each time.
+    get user() { return page.userId(); },
     earliest: null,
     parameters: {},
     fields: [],

@@ -1,7 +1,8 @@
 // What the workflow page and the chat page share. Each uses the app's /v1 API as any client does, with a
 // short-lived token that the page asks this server for (POST /apps/{code}/token) and renews when it is refused;
-// each browser keeps its own user id in local storage. Here too: errors in words, the app's header and footer,
-// file kinds as Dify tells them, and server-sent events read from fetch's body as they come.
+// each browser keeps its own user id in local storage, and its token acts for that user alone. Here too: errors
+// in words, the app's header and footer, file kinds as Dify tells them, and server-sent events read from fetch's
+// body as they come.
 (function () {
   'use strict';
 
@@ -29,16 +30,33 @@
     return Array.from(values, (b) => b.toString(16).padStart(2, '0')).join('');
   }
 
+  const WEB_USER = /^web-[0-9a-f]{32}$/;
+  let user = null;
+
+  /**
+   * This browser's user id: kept in local storage, and the one user the page's token acts for. An id of another
+   * form (from an older page) is replaced: the server hands tokens for this form only.
+   */
   function userId() {
+    if (user) return user;
     try {
-      let id = window.localStorage.getItem(USER_KEY);
-      if (!id) {
-        id = 'web-' + randomHex(16);
-        window.localStorage.setItem(USER_KEY, id);
-      }
-      return id;
+      user = window.localStorage.getItem(USER_KEY);
     } catch (e) {
-      return 'web-' + randomHex(16); // Storage is blocked: one id for this visit.
+      user = null; // Storage is blocked: one id for this visit.
+    }
+    if (!user || !WEB_USER.test(user)) {
+      keepUser('web-' + randomHex(16));
+    }
+    return user;
+  }
+
+  /** Keeps the id the server bound the page's token to. */
+  function keepUser(id) {
+    user = id;
+    try {
+      window.localStorage.setItem(USER_KEY, id);
+    } catch (e) {
+      // Storage is blocked: the id lasts this visit.
     }
   }
 
@@ -104,7 +122,8 @@
       }
       let response;
       try {
-        response = await fetch('/apps/' + encodeURIComponent(code) + '/token', { method: 'POST' });
+        response = await fetch('/apps/' + encodeURIComponent(code) + '/token', { method: 'POST',
+          headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ user: userId() }) });
       } catch (e) {
         throw new PageError(OFFLINE);
       }
@@ -114,6 +133,9 @@
       }
       token = body.access_token;
       tokenEnds = body.expires_at;
+      if (body.user && body.user !== user) {
+        keepUser(body.user);
+      }
       return token;
     }
 

@@ -88,14 +88,13 @@ class AsyncRunHttpTest {
 
     @Test
     void aWebPagesTokenMayRunButNotAsyncForItCouldNotFollowTheRunAndWouldEscapeTheRequestCap() {
-        String token = json(server.send("POST", "/apps/" + siteCode + "/token", null, null, null))
-                .get("access_token").asText();
-        ServiceApi page = api.withKey(token);
+        TestServer.PageToken token = server.pageToken(siteCode, null);
+        ServiceApi page = api.withKey(token.token());
 
         HttpResponse<String> async = page.postJson("/v1/workflows/run", Map.of("inputs", Map.of("millis", 1),
-                "response_mode", "async", "user", "web-page-user"));
+                "response_mode", "async", "user", token.user()));
         HttpResponse<String> blocking = page.postJson("/v1/workflows/run", Map.of("inputs", Map.of("millis", 1),
-                "response_mode", "blocking", "user", "web-page-user"));
+                "response_mode", "blocking", "user", token.user()));
 
         assertThat(async.statusCode()).as(async.body()).isEqualTo(403);
         assertThat(json(async).get("code").asText()).isEqualTo("forbidden");

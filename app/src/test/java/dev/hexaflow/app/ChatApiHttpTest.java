@@ -400,19 +400,21 @@ class ChatApiHttpTest {
 
     @Test
     void theAppsPageTalksThroughTheChatRoutesWithItsToken() {
-        String token = TestServer.json(server.send("POST", "/apps/" + chatSite + "/token", null, null, null))
-                .get("access_token").asText();
-        ServiceApi page = chat.withKey(token);
+        TestServer.PageToken token = server.pageToken(chatSite, null);
+        ServiceApi page = chat.withKey(token.token());
 
-        JsonNode sent = json(page.postJson("/v1/chat-messages", message("from the page", null, "page-user",
+        JsonNode sent = json(page.postJson("/v1/chat-messages", message("from the page", null, token.user(),
                 "blocking")));
-        JsonNode conversations = json(page.get("/v1/conversations?user=page-user"));
+        JsonNode conversations = json(page.get("/v1/conversations?user=" + token.user()));
         HttpResponse<String> feedbacks = page.get("/v1/app/feedbacks");
+        HttpResponse<String> asAnother = page.get("/v1/conversations?user=page-user");
 
+        assertThat(token.user()).matches("web-[0-9a-f]{32}");
         assertThat(sent.get("answer").asText()).isEqualTo("Hello there friend");
         assertThat(conversations.get("data")).extracting(c -> c.get("id").asText())
                 .containsExactly(sent.get("conversation_id").asText());
         assertThat(feedbacks.statusCode()).as("every user's feedback is the app key's alone").isEqualTo(403);
+        assertThat(asAnother.statusCode()).as("the token acts for its own user only").isEqualTo(403);
     }
 
     @Test

@@ -32,6 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 20, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class TemplateInjectionHttpTest {
 
+    /** The web user the visitor's page keeps. */
+    private static final String VISITOR = "web-0123456789abcdef0123456789abcdef";
+
     static final String SECRET = "hf-secret-5a1e9c";
     static final String NESTED_LOOPS = "{% for a in range(1000) %}{% for b in range(1000) %}"
             + "{% for c in range(1000) %}{% for d in range(1000) %}{% endfor %}{% endfor %}{% endfor %}{% endfor %}";
@@ -98,14 +101,11 @@ class TemplateInjectionHttpTest {
     }
 
     private static ServiceApi page(TestServer server, JsonNode app) {
-        HttpResponse<String> token = server.send("POST", "/apps/" + app.get("site_code").asText() + "/token", null,
-                null, null);
-        assertThat(token.statusCode()).as(token.body()).isEqualTo(201);
-        return server.api(json(token).get("access_token").asText());
+        return server.api(server.pageToken(app.get("site_code").asText(), VISITOR).token());
     }
 
     private static JsonNode runBlocking(ServiceApi page, String x) {
-        HttpResponse<String> ran = page.postJson("/v1/workflows/run", run(Map.of("x", x), "blocking", "visitor"));
+        HttpResponse<String> ran = page.postJson("/v1/workflows/run", run(Map.of("x", x), "blocking", VISITOR));
         assertThat(ran.statusCode()).as(ran.body()).isEqualTo(200);
         return json(ran).get("data");
     }
@@ -203,7 +203,7 @@ class TemplateInjectionHttpTest {
     void aStopEndsARunawayRenderWithinASecond() throws Exception {
         ServiceApi page = page(unbounded, templateApp(unbounded, NESTED_LOOPS + "{{ x }}"));
         HttpResponse<InputStream> response = page.postStreaming("/v1/workflows/run",
-                run(Map.of("x", "-"), "streaming", "visitor"));
+                run(Map.of("x", "-"), "streaming", VISITOR));
         BufferedReader lines = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8));
         JsonNode first = TestServer.json(lines.readLine().substring(6));
         Thread.sleep(300);
@@ -211,7 +211,7 @@ class TemplateInjectionHttpTest {
 
         long asked = System.nanoTime();
         HttpResponse<String> stop = page.postJson("/v1/workflows/tasks/" + first.get("task_id").asText() + "/stop",
-                Map.of("user", "visitor"));
+                Map.of("user", VISITOR));
         double answered = (System.nanoTime() - asked) / 1e9;
         String rest = lines.lines().collect(Collectors.joining("\n"));
         double seconds = (System.nanoTime() - asked) / 1e9;

@@ -126,6 +126,24 @@ final class TestServer implements AutoCloseable {
         }
     }
 
+    /**
+     * A page's token, asked for as the page asks: naming the web user it keeps ({@code user}), or none on a first
+     * visit; answered with the user the token acts for.
+     */
+    PageToken pageToken(String siteCode, String user) {
+        HttpResponse<String> answer = send("POST", "/apps/" + siteCode + "/token", "application/json",
+                user == null ? "{}" : "{\"user\": \"" + user + "\"}", null);
+        if (answer.statusCode() != 201) {
+            throw new AssertionError("no token: " + answer.statusCode() + " " + answer.body());
+        }
+        JsonNode body = json(answer);
+        return new PageToken(body.get("access_token").asText(), body.get("user").asText());
+    }
+
+    /** A page's token and the web user it acts for. */
+    record PageToken(String token, String user) {
+    }
+
     /** A client for a server that a test started itself. */
     record ClientOnly(String baseUrl) {
         HttpResponse<String> send(String method, String path, String token) {

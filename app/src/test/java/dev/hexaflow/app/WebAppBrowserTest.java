@@ -346,6 +346,24 @@ class WebAppBrowserTest {
     }
 
     @Test
+    void aBrowserThatKeptAnIdOfAnotherFormRunsAsANewWebUserAndNeverAsThatId() {
+        JsonNode app = server.importApp("echo.yml");
+        open(app.get("site_code").asText());
+        browser.executeScript("localStorage.setItem('hexaflow.user', 'alice')");
+        open(app.get("site_code").asText());
+
+        fieldLabelled("Query").sendKeys("who am I?");
+        browser.findElement(By.id("run-button")).click();
+        waitForStatus("Finished");
+
+        String user = (String) browser.executeScript("return localStorage.getItem('hexaflow.user')");
+        assertThat(user).matches("web-[0-9a-f]{32}");
+        JsonNode logs = TestServer.json(server.api(app.get("api_key").asText()).get("/v1/workflows/logs"));
+        assertThat(logs.get("data")).extracting(item -> item.at("/created_by_end_user/session_id").asText())
+                .containsExactly(user);
+    }
+
+    @Test
     void aPageTurnedOffSaysSoAndItsTokenStopsWorking() {
         JsonNode app = server.importApp("echo.yml");
         String code = app.get("site_code").asText();

@@ -143,32 +143,64 @@ class WebAppHttpTest {
 
     @Test
     void thePagesTokenRunsUploadsStopsAndDescribesItsApp() throws Exception {
-        ServiceApi page = server.api(token(code(echo)));
+        TestServer.PageToken token = server.pageToken(code(echo), null);
+        ServiceApi page = server.api(token.token());
+        String user = token.user();
 
         HttpResponse<String> ran = page.postJson("/v1/workflows/run", run(Map.of("query", "from the page"),
-                "blocking", "web-user-1"));
+                "blocking", user));
         assertThat(ran.statusCode()).as(ran.body()).isEqualTo(200);
         assertThat(json(ran).at("/data/outputs/answer").asText()).contains("from the page");
         try (var stream = page.postStreaming("/v1/workflows/run", run(Map.of("query", "streamed"), "streaming",
-                "web-user-1")).body()) {
+                user)).body()) {
             assertThat(new String(stream.readAllBytes(), StandardCharsets.UTF_8)).contains("\"workflow_finished\"");
         }
-        String fileId = page.upload("web-user-1", "notes.txt", "text/plain", "hello".getBytes(StandardCharsets.UTF_8));
+        String fileId = page.upload(user, "notes.txt", "text/plain", "hello".getBytes(StandardCharsets.UTF_8));
         assertThat(fileId).isNotBlank();
-        assertThat(page.postJson("/v1/workflows/tasks/no-such-task/stop", Map.of("user", "web-user-1"))
+        assertThat(page.postJson("/v1/workflows/tasks/no-such-task/stop", Map.of("user", user))
                 .statusCode()).isEqualTo(200);
         for (String path : List.of("/v1/site", "/v1/parameters", "/v1/info")) {
             assertThat(page.get(path).statusCode()).as(path).isEqualTo(200);
         }
         JsonNode logs = json(server.api(echo.get("api_key").asText()).get(
-                "/v1/workflows/logs?created_by_end_user_session_id=web-user-1"));
+                "/v1/workflows/logs?created_by_end_user_session_id=" + user));
         assertThat(logs.get("total").asInt()).isEqualTo(2);
     }
 
     @Test
+    void theTokenActsForTheWebUserThePageKeepsAndAnyOtherAskGetsANewOne() {
+        String kept = "web-00112233445566778899aabbccddeeff";
+
+        JsonNode forKept = json(server.send("POST", "/apps/" + code(echo) + "/token", "application/json",
+                "{\"user\": \"" + kept + "\"}", null));
+        JsonNode firstVisit = json(server.send("POST", "/apps/" + code(echo) + "/token", null, null, null));
+        JsonNode forAlice = json(server.send("POST", "/apps/" + code(echo) + "/token", "application/json",
+                "{\"user\": \"alice\"}", null));
+        JsonNode notJson = json(server.send("POST", "/apps/" + code(echo) + "/token", "text/plain", "user=" + kept,
+                null));
+
+        assertThat(forKept.get("user").asText()).isEqualTo(kept);
+        assertThat(List.of(forKept, firstVisit, forAlice, notJson)).allSatisfy(answer -> {
+            assertThat(answer.get("user").asText()).matches("web-[0-9a-f]{32}");
+            assertThat(answer.get("token_type").asText()).isEqualTo("Bearer");
+            assertThat(answer.get("expires_at").asLong()).isPositive();
+        });
+        assertThat(List.of(firstVisit, forAlice, notJson)).extracting(answer -> answer.get("user").asText())
+                .doesNotHaveDuplicates().doesNotContain(kept);
+        ServiceApi asKept = server.api(forKept.get("access_token").asText());
+        assertThat(asKept.postJson("/v1/workflows/run", run(Map.of("query", "mine"), "blocking", kept))
+                .statusCode()).isEqualTo(200);
+        HttpResponse<String> asAlice = server.api(forAlice.get("access_token").asText()).postJson(
+                "/v1/workflows/run", run(Map.of("query", "hers"), "blocking", "alice"));
+        assertThat(asAlice.statusCode()).isEqualTo(403);
+        assertThat(json(asAlice).get("message").asText()).isEqualTo("A web page's token acts for its own user only.");
+    }
+
+    @Test
     void thePagesTokenCannotReadRunsOrLogs() {
-        ServiceApi page = server.api(token(code(echo)));
-        String runId = json(page.postJson("/v1/workflows/run", run(Map.of("query", "x"), "blocking", "u")))
+        TestServer.PageToken token = server.pageToken(code(echo), null);
+        ServiceApi page = server.api(token.token());
+        String runId = json(page.postJson("/v1/workflows/run", run(Map.of("query", "x"), "blocking", token.user())))
                 .get("workflow_run_id").asText();
 
         for (String path : List.of("/v1/workflows/logs", "/v1/workflows/run/" + runId)) {
@@ -184,12 +216,12 @@ class WebAppHttpTest {
     @Test
     void aTokenServesOnlyTheAppWhosePageIssuedIt() {
         JsonNode other = server.importApp("echo.yml");
-        String otherToken = token(code(other));
+        TestServer.PageToken otherToken = server.pageToken(code(other), null);
 
-        JsonNode info = json(server.api(otherToken).get("/v1/site"));
+        JsonNode info = json(server.api(otherToken.token()).get("/v1/site"));
         assertThat(info.get("title").asText()).isEqualTo("Echo");
-        HttpResponse<String> ran = server.api(otherToken).postJson("/v1/workflows/run", run(Map.of("query", "y"),
-                "blocking", "u"));
+        HttpResponse<String> ran = server.api(otherToken.token()).postJson("/v1/workflows/run",
+                run(Map.of("query", "y"), "blocking", otherToken.user()));
         JsonNode logsOfEcho = json(server.api(echo.get("api_key").asText()).get("/v1/workflows/logs?limit=100"));
         assertThat(logsOfEcho.get("data")).noneSatisfy(item -> assertThat(item.at("/workflow_run/id").asText())
                 .isEqualTo(json(ran).get("workflow_run_id").asText()));
@@ -291,21 +323,23 @@ class WebAppHttpTest {
     @Test
     void aStopFromAnotherUserOfTheSameAppIsAnsweredButStopsNothing() throws Exception {
         JsonNode slow = server.importApp("slow.yml");
-        ServiceApi browserA = server.api(token(code(slow)));
-        ServiceApi browserB = server.api(token(code(slow)));
+        TestServer.PageToken a = server.pageToken(code(slow), null);
+        TestServer.PageToken b = server.pageToken(code(slow), null);
+        ServiceApi browserA = server.api(a.token());
+        ServiceApi browserB = server.api(b.token());
         ServiceApi key = server.api(slow.get("api_key").asText());
         java.util.List<java.io.InputStream> open = new java.util.ArrayList<>();
         try {
-            JsonNode byA = started(browserA, "browser-a", 1500, open);
+            JsonNode byA = started(browserA, a.user(), 1500, open);
             JsonNode byAda = started(key, "ada", 1500, open);
-            JsonNode stoppedByA = started(browserA, "browser-a", 20000, open);
+            JsonNode stoppedByA = started(browserA, a.user(), 20000, open);
 
             HttpResponse<String> fromB = browserB.postJson("/v1/workflows/tasks/" + byA.get("task_id").asText()
-                    + "/stop", Map.of("user", "browser-b"));
+                    + "/stop", Map.of("user", b.user()));
             HttpResponse<String> fromBob = key.postJson("/v1/workflows/tasks/" + byAda.get("task_id").asText()
                     + "/stop", Map.of("user", "bob"));
             HttpResponse<String> fromAItself = browserA.postJson("/v1/workflows/tasks/"
-                    + stoppedByA.get("task_id").asText() + "/stop", Map.of("user", "browser-a"));
+                    + stoppedByA.get("task_id").asText() + "/stop", Map.of("user", a.user()));
 
             for (HttpResponse<String> answer : List.of(fromB, fromBob, fromAItself)) {
                 assertThat(answer.statusCode()).isEqualTo(200);

@@ -1,5 +1,7 @@
 package dev.hexaflow.adapters.http.webapp;
 
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.hexaflow.adapters.http.DifyErrors;
 import dev.hexaflow.adapters.http.JsonResponses;
 import dev.hexaflow.adapters.http.ResponseBodies;
@@ -15,14 +17,13 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
 /**
  * Each app's web page: {@code GET /apps/{site_code}} serves the page (a chat for a chatflow, a form for a
- * workflow), {@code POST /apps/{site_code}/token} hands it a short-lived token for the app's {@code /v1} API, and
- * {@code /web/...} its scripts and style. The page itself is a shell; it reads the app's site, form, runs and
+ * workflow), {@code POST /apps/{site_code}/token} hands it a short-lived token for the app's {@code /v1} API, that
+ * acts for the browser's own web user only, and {@code /web/...} its scripts and style. The page itself is a shell; it reads the app's site, form, runs and
  * conversations through {@code /v1} as any client does.
  */
 public final class WebAppRoutes implements RouteGroup {
@@ -69,16 +70,34 @@ public final class WebAppRoutes implements RouteGroup {
     private void token(Context ctx) {
         ctx.header("Cache-Control", "no-store");
         try {
-            WebToken token = webApp.issueToken(ctx.pathParam("site_code"));
-            Map<String, Object> body = new LinkedHashMap<>();
-            body.put("access_token", token.token());
-            body.put("token_type", "Bearer");
-            body.put("expires_at", token.expiresAt());
-            ResponseBodies.write(ctx, 201, "application/json", JsonResponses.json(body)
-                    .getBytes(StandardCharsets.UTF_8));
+            WebToken token = webApp.issueToken(ctx.pathParam("site_code"), requestedUser(ctx));
+            ResponseBodies.write(ctx, 201, "application/json", JsonResponses.json(new TokenBody(token.token(),
+                    "Bearer", token.expiresAt(), token.user())).getBytes(StandardCharsets.UTF_8));
         } catch (ApiException e) {
             DifyErrors.send(ctx, e.error(), e.getMessage());
         }
+    }
+
+    /**
+     * The web user the page keeps, from the optional JSON body {@code {"user": ...}}; a body that is absent or
+     * unreadable names none, and the page gets a new user, as a first visit does.
+     */
+    private static String requestedUser(Context ctx) {
+        try {
+            byte[] bytes = ctx.bodyAsBytes();
+            if (bytes.length == 0) {
+                return null;
+            }
+            return ResponseBodies.jsonMapper().readValue(bytes, Object.class) instanceof Map<?, ?> body
+                    && body.get("user") instanceof String user ? user : null;
+        } catch (IOException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** The token's answer: the page keeps {@code user} and names it in every request. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record TokenBody(String accessToken, String tokenType, long expiresAt, String user) {
     }
 
     private void asset(Context ctx) {

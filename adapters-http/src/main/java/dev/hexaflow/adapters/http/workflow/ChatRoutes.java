@@ -1,6 +1,7 @@
 package dev.hexaflow.adapters.http.workflow;
 
 import static dev.hexaflow.adapters.http.workflow.ServiceApiAuthentication.appId;
+import static dev.hexaflow.adapters.http.workflow.ServiceApiAuthentication.user;
 
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
@@ -75,7 +76,7 @@ public final class ChatRoutes implements RouteGroup {
         }
         UploadedFile part = parts.isEmpty() ? null : parts.get(0);
         try (InputStream content = part == null ? null : part.content()) {
-            String text = listen.transcribe(new AudioToTextCommand(appId(ctx), user,
+            String text = listen.transcribe(new AudioToTextCommand(appId(ctx), user(ctx, user),
                     part == null ? null : part.filename(), part == null ? null : part.contentType(), content));
             ServiceApiBodies.json(ctx, 200, new Transcript(text));
         } catch (IOException e) {
@@ -85,7 +86,7 @@ public final class ChatRoutes implements RouteGroup {
 
     private void speak(Context ctx) {
         Map<String, Object> body = JsonRequestBodies.object(ctx);
-        byte[] audio = speak.speak(new TextToAudioCommand(appId(ctx), JsonRequestBodies.user(body),
+        byte[] audio = speak.speak(new TextToAudioCommand(appId(ctx), user(ctx, JsonRequestBodies.user(body)),
                 textOrNull(body.get("message_id")), textOrNull(body.get("text")), textOrNull(body.get("voice"))));
         ctx.status(200).contentType("audio/mpeg").result(audio);
     }
@@ -96,7 +97,7 @@ public final class ChatRoutes implements RouteGroup {
 
     private void send(Context ctx) {
         Map<String, Object> body = JsonRequestBodies.object(ctx);
-        SendChatMessageCommand command = command(appId(ctx), body);
+        SendChatMessageCommand command = command(appId(ctx), user(ctx, JsonRequestBodies.user(body)), body);
         if ("streaming".equals(body.get("response_mode"))) {
             RunEventStream.write(ctx, pingInterval, observer -> {
                 ChatUnderWay turn = send.send(command, observer);
@@ -113,7 +114,7 @@ public final class ChatRoutes implements RouteGroup {
     }
 
     @SuppressWarnings("unchecked")
-    private static SendChatMessageCommand command(String appId, Map<String, Object> body) {
+    private static SendChatMessageCommand command(String appId, String user, Map<String, Object> body) {
         Object inputs = body.get("inputs");
         if (inputs != null && !(inputs instanceof Map<?, ?>)) {
             throw new ApiException(ApiError.INVALID_PARAM, "inputs must be an object");
@@ -132,13 +133,14 @@ public final class ChatRoutes implements RouteGroup {
         }
         Object workflowId = body.get("workflow_id");
         return new SendChatMessageCommand(appId, workflowId instanceof String id && !id.isBlank() ? id : null,
-                JsonRequestBodies.user(body), (String) query, (Map<String, Object>) inputs,
+                user, (String) query, (Map<String, Object>) inputs,
                 files == null ? List.of() : List.copyOf((List<?>) files), (String) conversation,
                 !Boolean.FALSE.equals(body.get("auto_generate_name")));
     }
 
     private void stop(Context ctx) {
-        stop.stop(appId(ctx), ctx.pathParam("task_id"), JsonRequestBodies.user(JsonRequestBodies.object(ctx)));
+        stop.stop(appId(ctx), ctx.pathParam("task_id"),
+                user(ctx, JsonRequestBodies.user(JsonRequestBodies.object(ctx))));
         ServiceApiBodies.json(ctx, 200, new Result("success"));
     }
 

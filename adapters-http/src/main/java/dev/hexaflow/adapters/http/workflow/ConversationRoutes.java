@@ -1,6 +1,7 @@
 package dev.hexaflow.adapters.http.workflow;
 
 import static dev.hexaflow.adapters.http.workflow.ServiceApiAuthentication.appId;
+import static dev.hexaflow.adapters.http.workflow.ServiceApiAuthentication.user;
 
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
@@ -82,7 +83,7 @@ public final class ConversationRoutes implements RouteGroup {
     }
 
     private void messages(Context ctx) {
-        MessageList list = messages.list(new ListMessagesQuery(appId(ctx), ctx.queryParam("user"),
+        MessageList list = messages.list(new ListMessagesQuery(appId(ctx), user(ctx, ctx.queryParam("user")),
                 ctx.queryParam("conversation_id"), blankAsNull(ctx.queryParam("first_id")),
                 QueryNumbers.number(ctx, "limit", 20)));
         ServiceApiBodies.json(ctx, 200, new Page(list.limit(), list.hasMore(), list.data().stream()
@@ -93,7 +94,7 @@ public final class ConversationRoutes implements RouteGroup {
         Map<String, Object> body = JsonRequestBodies.object(ctx);
         Object rating = body.get("rating");
         Object content = body.get("content");
-        feedback.give(new GiveFeedbackCommand(appId(ctx), JsonRequestBodies.user(body),
+        feedback.give(new GiveFeedbackCommand(appId(ctx), user(ctx, JsonRequestBodies.user(body)),
                 ctx.pathParam("message_id"), rating == null ? null : String.valueOf(rating),
                 content == null ? null : String.valueOf(content)));
         ServiceApiBodies.json(ctx, 200, new ChatRoutes.Result("success"));
@@ -101,7 +102,7 @@ public final class ConversationRoutes implements RouteGroup {
 
     private void suggested(Context ctx) {
         List<String> questions = suggested.suggest(new SuggestQuestionsQuery(appId(ctx),
-                ctx.queryParam("user"), ctx.pathParam("message_id")));
+                user(ctx, ctx.queryParam("user")), ctx.pathParam("message_id")));
         ServiceApiBodies.json(ctx, 200, new Suggested("success", questions));
     }
 
@@ -113,14 +114,14 @@ public final class ConversationRoutes implements RouteGroup {
 
     private void conversations(Context ctx) {
         ConversationList list = conversations.list(new ListConversationsQuery(appId(ctx),
-                ctx.queryParam("user"), blankAsNull(ctx.queryParam("last_id")),
+                user(ctx, ctx.queryParam("user")), blankAsNull(ctx.queryParam("last_id")),
                 QueryNumbers.number(ctx, "limit", 20), blankAsNull(ctx.queryParam("sort_by"))));
         ServiceApiBodies.json(ctx, 200, new Page(list.limit(), list.hasMore(),
                 list.data().stream().map(ChatWire::conversation).toList()));
     }
 
     private void delete(Context ctx) {
-        delete.delete(new DeleteConversationCommand(appId(ctx), userOf(ctx),
+        delete.delete(new DeleteConversationCommand(appId(ctx), user(ctx, userOf(ctx)),
                 ctx.pathParam("conversation_id")));
         ServiceApiBodies.json(ctx, 204, new ChatRoutes.Result("success"));
     }
@@ -129,14 +130,15 @@ public final class ConversationRoutes implements RouteGroup {
         Map<String, Object> body = JsonRequestBodies.object(ctx);
         Object name = body.get("name");
         ServiceApiBodies.json(ctx, 200, ChatWire.conversation(rename.rename(new RenameConversationCommand(
-                appId(ctx), JsonRequestBodies.user(body), ctx.pathParam("conversation_id"),
+                appId(ctx), user(ctx, JsonRequestBodies.user(body)), ctx.pathParam("conversation_id"),
                 name == null ? null : String.valueOf(name), Boolean.TRUE.equals(body.get("auto_generate"))))));
     }
 
     private void variables(Context ctx) {
         VariableList list = variables.list(new ListConversationVariablesQuery(appId(ctx),
-                ctx.queryParam("user"), ctx.pathParam("conversation_id"), blankAsNull(ctx.queryParam("last_id")),
-                QueryNumbers.number(ctx, "limit", 20), blankAsNull(ctx.queryParam("variable_name"))));
+                user(ctx, ctx.queryParam("user")), ctx.pathParam("conversation_id"),
+                blankAsNull(ctx.queryParam("last_id")), QueryNumbers.number(ctx, "limit", 20),
+                blankAsNull(ctx.queryParam("variable_name"))));
         ServiceApiBodies.json(ctx, 200, new Page(list.limit(), list.hasMore(),
                 list.data().stream().map(ChatWire::variable).toList()));
     }
@@ -147,7 +149,7 @@ public final class ConversationRoutes implements RouteGroup {
             throw new ApiException(ApiError.INVALID_PARAM, "value is required");
         }
         ServiceApiBodies.json(ctx, 200, ChatWire.variable(updateVariable.update(
-                new UpdateConversationVariableCommand(appId(ctx), JsonRequestBodies.user(body),
+                new UpdateConversationVariableCommand(appId(ctx), user(ctx, JsonRequestBodies.user(body)),
                         ctx.pathParam("conversation_id"), ctx.pathParam("variable_id"), body.get("value")))));
     }
 

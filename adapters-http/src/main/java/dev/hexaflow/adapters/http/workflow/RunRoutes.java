@@ -1,6 +1,7 @@
 package dev.hexaflow.adapters.http.workflow;
 
 import static dev.hexaflow.adapters.http.workflow.ServiceApiAuthentication.appId;
+import static dev.hexaflow.adapters.http.workflow.ServiceApiAuthentication.user;
 
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
@@ -75,7 +76,8 @@ public final class RunRoutes implements RouteGroup {
             throw new ApiException(ApiError.INVALID_PARAM, "files must be a list");
         }
         @SuppressWarnings("unchecked")
-        RunWorkflowCommand command = new RunWorkflowCommand(appId(ctx), workflowId, JsonRequestBodies.user(body),
+        RunWorkflowCommand command = new RunWorkflowCommand(appId(ctx), workflowId,
+                user(ctx, JsonRequestBodies.user(body)),
                 (Map<String, Object>) inputs, files == null ? List.of() : List.copyOf((List<?>) files));
         Object mode = body.get("response_mode");
         if ("streaming".equals(mode)) {
@@ -116,7 +118,8 @@ public final class RunRoutes implements RouteGroup {
     }
 
     private void stop(Context ctx) {
-        stop.stop(appId(ctx), ctx.pathParam("task_id"), JsonRequestBodies.user(JsonRequestBodies.object(ctx)));
+        stop.stop(appId(ctx), ctx.pathParam("task_id"),
+                user(ctx, JsonRequestBodies.user(JsonRequestBodies.object(ctx))));
         ServiceApiBodies.json(ctx, 200, new Result("success"));
     }
 

@@ -6,6 +6,7 @@ import dev.hexaflow.application.app.port.in.ApiError;
 import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.app.port.in.AuthenticateUseCase;
 import dev.hexaflow.application.app.port.in.AuthenticateUseCase.Operation;
+import dev.hexaflow.application.app.port.in.Caller;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.javalin.security.RouteRole;
@@ -13,12 +14,13 @@ import io.javalin.security.RouteRole;
 /**
  * Dify's bearer check for every route of the Service API, before the route runs: each route names what it asks
  * of the app (an {@link Access}), and the check finds the app that the bearer token speaks for, an app's key or
- * a token its web page handed out. A refusal of the service, here or in a route, is answered in Dify's error
- * body.
+ * a token its web page handed out. A page's token acts for its own web user only: every route asks
+ * {@link #user} for the end user it acts for, never the request alone. A refusal of the service, here or in a
+ * route, is answered in Dify's error body.
  */
 public final class ServiceApiAuthentication implements RouteGroup {
 
-    private static final String APP_ID = "hexaflow.app-id";
+    private static final String CALLER = "hexaflow.caller";
     private static final String TOKEN = "hexaflow.bearer-token";
 
     private final AuthenticateUseCase authenticate;
@@ -47,11 +49,23 @@ public final class ServiceApiAuthentication implements RouteGroup {
 
     /** The app the request was authenticated for. */
     static String appId(Context ctx) {
-        String appId = ctx.attribute(APP_ID);
-        if (appId == null) {
+        return caller(ctx).appId();
+    }
+
+    /**
+     * The end user the request acts for, given the one it names ({@code requested}, from wherever the route
+     * reads it): that one for an app key; for a page's token, its own user, refused unless the request names it.
+     */
+    static String user(Context ctx, String requested) {
+        return caller(ctx).userFor(requested);
+    }
+
+    private static Caller caller(Context ctx) {
+        Caller caller = ctx.attribute(CALLER);
+        if (caller == null) {
             throw new IllegalStateException("route " + ctx.path() + " has no Access role");
         }
-        return appId;
+        return caller;
     }
 
     private void authenticate(Context ctx) {
@@ -69,7 +83,7 @@ public final class ServiceApiAuthentication implements RouteGroup {
         if (!parts[0].equalsIgnoreCase("bearer")) {
             throw new ApiException(ApiError.UNAUTHORIZED, "Authorization scheme must be 'Bearer'");
         }
-        ctx.attribute(APP_ID, authenticate.appOf(parts[1].strip(), access.operation));
+        ctx.attribute(CALLER, authenticate.callerOf(parts[1].strip(), access.operation));
         ctx.attribute(TOKEN, parts[1].strip());
     }
 
@@ -78,6 +92,6 @@ public final class ServiceApiAuthentication implements RouteGroup {
      * the body (an async run); refused as the route's own check refuses.
      */
     void require(Context ctx, Operation operation) {
-        authenticate.appOf(ctx.attribute(TOKEN), operation);
+        authenticate.callerOf(ctx.attribute(TOKEN), operation);
     }
 }

@@ -1,6 +1,7 @@
 package dev.hexaflow.adapters.http.workflow;
 
 import static dev.hexaflow.adapters.http.workflow.ServiceApiAuthentication.appId;
+import static dev.hexaflow.adapters.http.workflow.ServiceApiAuthentication.user;
 
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
@@ -52,7 +53,7 @@ public final class UploadRoutes implements RouteGroup {
         }
         UploadedFile part = parts.size() == 1 ? parts.get(0) : null;
         try (InputStream content = part == null ? InputStream.nullInputStream() : part.content()) {
-            dev.hexaflow.domain.app.UploadedFile file = upload.upload(new UploadFileCommand(appId(ctx), user,
+            dev.hexaflow.domain.app.UploadedFile file = upload.upload(new UploadFileCommand(appId(ctx), user(ctx, user),
                     parts.size(), part == null ? null : part.filename(), part == null ? null : part.contentType(),
                     content));
             ServiceApiBodies.json(ctx, 201, FileBody.of(file));

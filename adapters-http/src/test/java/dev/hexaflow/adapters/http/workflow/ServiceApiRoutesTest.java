@@ -9,6 +9,7 @@ import dev.hexaflow.application.app.port.in.ApiError;
 import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.app.port.in.AuthenticateUseCase;
 import dev.hexaflow.application.app.port.in.AuthenticateUseCase.Operation;
+import dev.hexaflow.application.app.port.in.Caller;
 import dev.hexaflow.application.app.port.in.DescribeAppUseCase;
 import dev.hexaflow.application.app.port.in.GetRunUseCase;
 import dev.hexaflow.application.app.port.in.ListNodeExecutionsUseCase;
@@ -49,16 +50,17 @@ class ServiceApiRoutesTest {
 
     static final ObjectMapper JSON = new ObjectMapper();
     static final String KEY = "app-test";
+    static final String PAGE_USER = "web-0123456789abcdef0123456789abcdef";
     static final WorkflowRun FINISHED = WorkflowRun.started("run-1", "wf-1", Map.of("name", "Ada"), 100)
             .finish(RunStatus.SUCCEEDED, Map.of("greeting", "Hello, Ada"), null, 0.25, 7, 3, 0, 101);
 
     /** Takes {@link #KEY} for app-1, and only for what a page may do when it starts with "web-". */
     static final AuthenticateUseCase AUTHENTICATE = (token, operation) -> {
         if (token.equals(KEY)) {
-            return "app-1";
+            return Caller.appKey("app-1");
         }
         if (token.equals("web-page") && operation.openToWebPages()) {
-            return "app-1";
+            return Caller.page("app-1", PAGE_USER);
         }
         throw new ApiException(token.equals("web-page") ? ApiError.FORBIDDEN : ApiError.UNAUTHORIZED,
                 "Access token is invalid");
@@ -238,9 +240,16 @@ class ServiceApiRoutesTest {
             assertThat(unknown.code()).isEqualTo(404);
             assertThat(json(unknown).get("code").asText()).isEqualTo("not_found");
             var stop = client.post("/v1/workflows/tasks/task-1/stop", "{\"user\": \"alice\"}",
+                    request -> request.header("Authorization", "Bearer " + KEY));
+            var pageStop = client.post("/v1/workflows/tasks/task-2/stop", "{\"user\": \"" + PAGE_USER + "\"}",
+                    request -> request.header("Authorization", "Bearer web-page"));
+            var pageStopForAlice = client.post("/v1/workflows/tasks/task-3/stop", "{\"user\": \"alice\"}",
                     request -> request.header("Authorization", "Bearer web-page"));
             assertThat(json(stop).get("result").asText()).isEqualTo("success");
-            assertThat(stopped).containsExactly("app-1/task-1/alice");
+            assertThat(json(pageStop).get("result").asText()).isEqualTo("success");
+            assertThat(pageStopForAlice.code()).as("a page's token acts for its own user only").isEqualTo(403);
+            assertThat(json(pageStopForAlice).get("code").asText()).isEqualTo("forbidden");
+            assertThat(stopped).containsExactly("app-1/task-1/alice", "app-1/task-2/" + PAGE_USER);
         });
     }
 

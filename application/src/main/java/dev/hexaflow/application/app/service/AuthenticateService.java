@@ -3,6 +3,7 @@ package dev.hexaflow.application.app.service;
 import dev.hexaflow.application.app.port.in.ApiError;
 import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.app.port.in.AuthenticateUseCase;
+import dev.hexaflow.application.app.port.in.Caller;
 import dev.hexaflow.application.app.port.out.AppKeyRepository;
 import dev.hexaflow.application.app.port.out.AppRepository;
 import dev.hexaflow.domain.app.App;
@@ -11,7 +12,7 @@ import dev.hexaflow.domain.secret.SecretHash;
 
 /**
  * An app key by its hash, for every operation; a web page's token by its signature and end, for what a page
- * does, while the app's page is on. A text shaped as neither is no token, without a lookup.
+ * does, for the web user it was handed to, while the app's page is on. A text shaped as neither is no token, without a lookup.
  */
 public final class AuthenticateService implements AuthenticateUseCase {
 
@@ -28,9 +29,9 @@ public final class AuthenticateService implements AuthenticateUseCase {
     }
 
     @Override
-    public String appOf(String token, Operation operation) {
+    public Caller callerOf(String token, Operation operation) {
         if (AppKey.looksLikeKey(token)) {
-            return keys.find(SecretHash.of(token)).map(AppKey::appId)
+            return keys.find(SecretHash.of(token)).map(key -> Caller.appKey(key.appId()))
                     .orElseThrow(() -> new ApiException(ApiError.UNAUTHORIZED, INVALID));
         }
         WebTokens.Claims claims = webTokens.read(token)
@@ -46,6 +47,6 @@ public final class AuthenticateService implements AuthenticateUseCase {
             throw new ApiException(ApiError.FORBIDDEN, "A web page's token cannot read runs or logs; "
                     + "use the app's API key.");
         }
-        return app.id();
+        return Caller.page(app.id(), claims.user());
     }
 }

@@ -27,9 +27,11 @@ public final class WebAppService implements WebAppUseCase {
     }
 
     @Override
-    public WebToken issueToken(String siteCode) {
+    public WebToken issueToken(String siteCode, String user) {
         App app = open(siteCode);
+        // Any other id (an API integration's "alice", an email) stays out of a page's reach: the page gets its own.
+        String webUser = WebTokens.isWebUser(user) ? user : WebTokens.newWebUser();
         long expiresAt = tokens.newExpiry();
-        return new WebToken(tokens.issue(app.id(), expiresAt), app.id(), expiresAt);
+        return new WebToken(tokens.issue(app.id(), webUser, expiresAt), app.id(), webUser, expiresAt);
     }
 }

@@ -3,15 +3,19 @@ package dev.hexaflow.application.app.service;
 import dev.hexaflow.application.common.port.out.Signer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.HexFormat;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
- * Web page tokens: {@code web-} + the app's id and the token's end (Unix seconds), signed by this process's
- * {@link Signer}. Nothing is kept per token; a token outlives neither its time nor the process, and a page asks
- * for a new one when its token is refused.
+ * Web page tokens: {@code web-} + the web user the token acts for, the app's id and the token's end (Unix
+ * seconds), signed by this process's {@link Signer}. Nothing is kept per token; a token outlives neither its time
+ * nor the process, and a page asks for a new one when its token is refused. A token without a user (from before
+ * tokens named one) says nothing.
  */
 public final class WebTokens {
 
@@ -19,6 +23,9 @@ public final class WebTokens {
     static final Duration LIFETIME = Duration.ofHours(1);
     private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
     private static final Base64.Decoder DECODER = Base64.getUrlDecoder();
+    /** The ids a page keeps in local storage, and the only ones a token may act for. */
+    private static final Pattern WEB_USER = Pattern.compile("web-[0-9a-f]{32}");
+    private static final SecureRandom RANDOM = new SecureRandom();
 
     private final Signer signer;
     private final Clock clock;
@@ -32,9 +39,28 @@ public final class WebTokens {
         return text != null && text.startsWith(PREFIX);
     }
 
-    /** A token for the app that ends at {@code expiresAt} (Unix seconds). */
-    String issue(String appId, long expiresAt) {
-        String payload = ENCODER.encodeToString((appId + ":" + expiresAt).getBytes(StandardCharsets.UTF_8));
+    /** Whether {@code user} has the form of the ids pages keep: {@code web-} and 32 lowercase hex digits. */
+    static boolean isWebUser(String user) {
+        return user != null && WEB_USER.matcher(user).matches();
+    }
+
+    /**
+     * A new web user's id, of 128 random bits: a page token is handed to whoever names the id, so the id is the
+     * browser's secret, and must not be guessed.
+     */
+    static String newWebUser() {
+        byte[] bits = new byte[16];
+        RANDOM.nextBytes(bits);
+        return "web-" + HexFormat.of().formatHex(bits);
+    }
+
+    /** A token for {@code user} of the app that ends at {@code expiresAt} (Unix seconds). */
+    String issue(String appId, String user, long expiresAt) {
+        if (!isWebUser(user)) {
+            throw new IllegalArgumentException("a page token acts for a web user (web- and 32 hex digits)");
+        }
+        String payload = ENCODER.encodeToString((user + ":" + appId + ":" + expiresAt)
+                .getBytes(StandardCharsets.UTF_8));
         return PREFIX + payload + "." + ENCODER.encodeToString(sign(payload));
     }
 
@@ -58,8 +84,14 @@ public final class WebTokens {
                 return Optional.empty();
             }
             String claims = new String(DECODER.decode(payload), StandardCharsets.UTF_8);
-            int colon = claims.lastIndexOf(':');
-            return Optional.of(new Claims(claims.substring(0, colon), Long.parseLong(claims.substring(colon + 1))));
+            int first = claims.indexOf(':');
+            int last = claims.lastIndexOf(':');
+            String user = claims.substring(0, first);
+            if (first == last || !isWebUser(user)) {
+                return Optional.empty();
+            }
+            return Optional.of(new Claims(claims.substring(first + 1, last), user,
+                    Long.parseLong(claims.substring(last + 1))));
         } catch (IllegalArgumentException | IndexOutOfBoundsException e) {
             return Optional.empty();
         }
@@ -73,6 +105,6 @@ public final class WebTokens {
         return signer.sign(payload.getBytes(StandardCharsets.US_ASCII));
     }
 
-    record Claims(String appId, long expiresAt) {
+    record Claims(String appId, String user, long expiresAt) {
     }
 }

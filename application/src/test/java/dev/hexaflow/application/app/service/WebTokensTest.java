@@ -1,6 +1,7 @@
 package dev.hexaflow.application.app.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.hexaflow.application.common.port.out.Signer;
 import java.nio.charset.StandardCharsets;
@@ -11,6 +12,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.Base64;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -53,15 +55,19 @@ class WebTokensTest {
         };
     }
 
+    private static final String USER = "web-0123456789abcdef0123456789abcdef";
+
     private final MovingClock clock = new MovingClock();
-    private final WebTokens tokens = new WebTokens(newSigner(), clock);
+    private final Signer signer = newSigner();
+    private final WebTokens tokens = new WebTokens(signer, clock);
 
     @Test
     void aTokenSaysItsAppAndEndsAfterItsLifetime() {
-        String token = tokens.issue("app-1", tokens.newExpiry());
+        String token = tokens.issue("app-1", USER, tokens.newExpiry());
 
         WebTokens.Claims claims = tokens.read(token).orElseThrow();
         assertThat(claims.appId()).isEqualTo("app-1");
+        assertThat(claims.user()).isEqualTo(USER);
         assertThat(claims.expiresAt()).isEqualTo(clock.now.plus(WebTokens.LIFETIME).getEpochSecond());
         assertThat(tokens.hasEnded(claims)).isFalse();
 
@@ -73,13 +79,13 @@ class WebTokensTest {
 
     @Test
     void anotherProcessesTokenOrAnAlteredOneSaysNothing() {
-        String token = tokens.issue("app-1", tokens.newExpiry());
+        String token = tokens.issue("app-1", USER, tokens.newExpiry());
         WebTokens other = new WebTokens(newSigner(), clock);
 
         assertThat(other.read(token)).isEmpty();
         assertThat(tokens.read(token.replace("web-", "web-A"))).isEmpty();
         assertThat(tokens.read(token + "A")).isEmpty();
-        assertThat(tokens.read(other.issue("app-1", tokens.newExpiry()))).isEmpty();
+        assertThat(tokens.read(other.issue("app-1", USER, tokens.newExpiry()))).isEmpty();
     }
 
     @Test
@@ -92,7 +98,30 @@ class WebTokensTest {
 
     @Test
     void anAppIdWithAColonSurvivesTheRoundTrip() {
-        assertThat(tokens.read(tokens.issue("odd:id", 42)).orElseThrow()).isEqualTo(new WebTokens.Claims("odd:id",
-                42));
+        assertThat(tokens.read(tokens.issue("odd:id", USER, 42)).orElseThrow())
+                .isEqualTo(new WebTokens.Claims("odd:id", USER, 42));
+    }
+
+    @Test
+    void aTokenActsOnlyForAnIdOfThePagesFormAndNewIdsHaveIt() {
+        for (String user : new String[] {null, "alice", "bob@example.com", "web-", "web-0123",
+                "web-0123456789ABCDEF0123456789ABCDEF", USER + "0", "x" + USER}) {
+            assertThat(WebTokens.isWebUser(user)).as(String.valueOf(user)).isFalse();
+            assertThatThrownBy(() -> tokens.issue("app-1", user, 42)).isInstanceOf(IllegalArgumentException.class);
+        }
+        String minted = WebTokens.newWebUser();
+        assertThat(WebTokens.isWebUser(minted)).isTrue();
+        assertThat(WebTokens.newWebUser()).isNotEqualTo(minted);
+    }
+
+    @Test
+    void aSignedTokenOfTheOldFormWithoutAUserSaysNothing() {
+        // Signed by this process, as tokens were before they named their user: appId:expiresAt.
+        String payload = Base64.getUrlEncoder().withoutPadding().encodeToString(
+                ("app-1:" + tokens.newExpiry()).getBytes(StandardCharsets.UTF_8));
+        String old = "web-" + payload + "." + Base64.getUrlEncoder().withoutPadding().encodeToString(
+                signer.sign(payload.getBytes(StandardCharsets.US_ASCII)));
+
+        assertThat(tokens.read(old)).isEmpty();
     }
 }

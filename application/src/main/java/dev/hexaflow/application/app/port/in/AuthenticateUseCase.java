@@ -1,18 +1,18 @@
 package dev.hexaflow.application.app.port.in;
 
 /**
- * Finds the app a bearer token speaks for: an app's API key, good for every operation, or a token its web page
- * handed out, good for a while and only for what a page does.
+ * Finds whom a bearer token speaks for: an app's API key, good for every operation and every end user, or a
+ * token its web page handed out, good for a while, only for what a page does, and only for its own web user.
  */
 public interface AuthenticateUseCase {
 
     /**
-     * The app's id.
+     * The app, and the web user a page's token acts for.
      *
      * @throws ApiException UNAUTHORIZED for no valid token (unknown, malformed or expired), FORBIDDEN for a web
      *         page's token used for what a page does not do, or of an app whose page was turned off since
      */
-    String appOf(String token, Operation operation);
+    Caller callerOf(String token, Operation operation);
 
     /** What a request asks of an app. */
     enum Operation {

@@ -115,6 +115,37 @@ class ChatflowEngineTest {
     }
 
     @Test
+    void anObjectInAnAnswerRendersAsIndentedJsonAsDifysObjectSegmentDoes() {
+        // What the manifest's structured_output case checks, with the object made by a real node: Dify's test
+        // sets the llm node's outputs directly, which Hexaflow's tests do not do.
+        Workflow workflow = chatflow("""
+                workflow:
+                  graph:
+                    nodes:
+                      - {id: start, data: {type: start, title: Start, variables: []}}
+                      - id: code
+                        data:
+                          type: code
+                          title: Code
+                          code_language: javascript
+                          code: "function main() { return {structured_output: {type: 'greeting', words: ['hi', '你好']}}; }"
+                          variables: []
+                          outputs: {structured_output: {type: object}}
+                      - {id: answer, data: {type: answer, title: Answer, answer: '{{#code.structured_output#}}'}}
+                    edges:
+                      - {source: start, target: code}
+                      - {source: code, target: answer}
+                """);
+
+        WorkflowRun run = run(workflow, ChatTurn.first("hello", "c1"));
+
+        String expected = "{\n  \"type\": \"greeting\",\n  \"words\": [\n    \"hi\",\n    \"你好\"\n  ]\n}";
+        assertThat(run.status()).as(run.error()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(run.outputs()).containsEntry("answer", expected);
+        assertThat(streamed()).isEqualTo(expected);
+    }
+
+    @Test
     void aChatflowCalledWithoutATurnRunsWithAnEmptyQueryAndTheDefaults() throws Exception {
         WorkflowRun run = run(fixture("test_streaming_conversation_variables.yml"), null);
 

@@ -121,8 +121,7 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
                 request = request.withChat(command.chat());
             }
             RunRecorder recorder = new RunRecorder(runs, app.id(), request.taskId(), endUser, version.version(),
-                    ids.get(), observer == RunObserver.NONE ? RunListener.NONE : observer::on,
-                    observer.hearsOnlyKeptEvents() ? RunRecorder.Hearing.AFTER_KEPT : RunRecorder.Hearing.AT_ONCE);
+                    ids.get(), observer == RunObserver.NONE ? RunListener.NONE : observer::on);
             RunHandle handle = engine.start(workflow, request, recorder);
             tasks.track(app.id(), user, handle);
             return new RunUnderWay(handle.runId(), handle.taskId(), handle.finished().handle(

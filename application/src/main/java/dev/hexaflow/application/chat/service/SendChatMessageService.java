@@ -183,12 +183,6 @@ public final class SendChatMessageService implements SendChatMessageUseCase {
             this.conversation = turn.conversation;
         }
 
-        /** Kept as the events come when the caller listens to nothing: the turn then tells no one. */
-        @Override
-        public boolean hearsOnlyKeptEvents() {
-            return next != RunObserver.NONE && next.hearsOnlyKeptEvents();
-        }
-
         @Override
         public void on(RunEvent event) {
             if (event instanceof RunEvent.WorkflowStarted started) {

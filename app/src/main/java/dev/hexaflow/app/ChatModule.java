@@ -16,6 +16,7 @@ import dev.hexaflow.adapters.persistence.jdbi.JdbiWorkflowVersionRepository;
 import dev.hexaflow.application.app.port.in.RunWorkflowUseCase;
 import dev.hexaflow.application.app.port.in.StopTaskUseCase;
 import dev.hexaflow.application.app.port.out.EndUserRepository;
+import dev.hexaflow.application.app.port.out.RunRepository;
 import dev.hexaflow.application.chat.port.in.DeleteConversationUseCase;
 import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase;
 import dev.hexaflow.application.chat.port.in.StopChatMessageUseCase;
@@ -37,6 +38,7 @@ import dev.hexaflow.application.chat.port.out.MessageRepository;
 import dev.hexaflow.application.chat.service.ChatAccess;
 import dev.hexaflow.application.chat.service.DeleteConversationService;
 import dev.hexaflow.application.chat.service.GiveFeedbackService;
+import dev.hexaflow.application.chat.service.InterruptedTurns;
 import dev.hexaflow.application.chat.service.ListAppFeedbacksService;
 import dev.hexaflow.application.chat.service.ListConversationVariablesService;
 import dev.hexaflow.application.chat.service.ListConversationsService;
@@ -144,6 +146,14 @@ final class ChatModule implements AutoCloseable {
         this.stop = new StopChatMessageService(access, stop);
         this.speak = new TextToAudioService(access, messages, speech);
         this.listen = new AudioToTextService(access, transcriber);
+    }
+
+    /**
+     * Ends as {@code error} the messages of turns whose runs were failed as interrupted (a crash, or writes that
+     * failed until storage came back); answers how many. Call after the runs are failed.
+     */
+    int closeInterruptedTurns(RunRepository runs) {
+        return new InterruptedTurns(messages, runs).close();
     }
 
     /** Stops naming conversations; a name the model has not given yet is not waited for. */

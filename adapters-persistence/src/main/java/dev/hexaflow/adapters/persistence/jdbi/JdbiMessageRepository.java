@@ -75,6 +75,13 @@ public final class JdbiMessageRepository implements MessageRepository {
     }
 
     @Override
+    public List<Message> awaitingAnswer() {
+        return jdbi.withHandle(handle -> handle.createQuery("SELECT * FROM message WHERE status = :status AND "
+                + "(answer IS NULL OR answer = '') ORDER BY created_at, id")
+                .bind("status", MessageStatus.NORMAL.wireName()).map((rs, ctx) -> message(rs)).list());
+    }
+
+    @Override
     public Optional<Message> find(String appId, String endUserId, String messageId) {
         return jdbi.withHandle(handle -> handle.createQuery("SELECT * FROM message WHERE id = :id AND app_id = "
                 + ":app_id AND end_user_id = :end_user_id").bind("id", messageId).bind("app_id", appId)

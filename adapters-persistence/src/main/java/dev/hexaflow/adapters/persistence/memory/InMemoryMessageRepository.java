@@ -38,6 +38,12 @@ public final class InMemoryMessageRepository implements MessageRepository {
     }
 
     @Override
+    public synchronized List<Message> awaitingAnswer() {
+        return messages.values().stream().filter(Message::awaitsAnswer)
+                .sorted(Comparator.comparingLong(Message::createdAt).thenComparing(Message::id)).toList();
+    }
+
+    @Override
     public synchronized Optional<Message> find(String appId, String endUserId, String messageId) {
         return Optional.ofNullable(messages.get(messageId))
                 .filter(message -> message.appId().equals(appId) && message.endUserId().equals(endUserId));

@@ -34,6 +34,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
@@ -116,7 +117,11 @@ public final class SendChatMessageService implements SendChatMessageUseCase {
         Keeper keeper = new Keeper(command, turn, endUser.id(), ids.get(), now, observer);
         RunUnderWay run = runs.start(new RunWorkflowCommand(command.appId(), command.workflowId(), user,
                 command.inputs(), command.files(), turn.chat), keeper);
-        var done = run.done().thenApply(kept -> new ChatReply(kept, keeper.finished, keeper.usage));
+        var done = run.done().whenComplete((kept, failure) -> {
+            if (failure != null) {
+                keeper.endUnkept(failure);
+            }
+        }).thenApply(kept -> new ChatReply(kept, keeper.finished, keeper.usage));
         if (turn.conversation == null && command.autoGenerateName()) {
             done.thenRun(() -> nameLater(command.appId(), user, turn.chat.conversationId()));
         }
@@ -132,7 +137,9 @@ public final class SendChatMessageService implements SendChatMessageUseCase {
             values.put(kept.variable().name(), kept.variable().value());
         }
         List<Message> earlier = messages.last(conversation.id(), HISTORY);
-        List<ChatTurn.PastMessage> history = earlier.stream()
+        // A turn with no answer (under way, or cut off by a crash or a failed write) leaves the model nothing to
+        // remember: Dify drops such a newest turn; a cut-off one is dropped wherever it is.
+        List<ChatTurn.PastMessage> history = earlier.stream().filter(message -> !message.answer().isEmpty())
                 .map(message -> new ChatTurn.PastMessage(message.query(), message.answer())).toList();
         int count = Math.toIntExact(messages.count(conversation.id()) + 1);
         String parent = earlier.isEmpty() ? null : earlier.get(earlier.size() - 1).id();
@@ -168,7 +175,7 @@ public final class SendChatMessageService implements SendChatMessageUseCase {
         private final List<MessageFile> answerFiles = new ArrayList<>();
         private final Map<String, List<MessageFile>> answerFilesByNode = new ConcurrentHashMap<>();
         private Conversation conversation;
-        private Message message;
+        private volatile Message message;
         private volatile Message finished;
         private volatile TurnUsage usage = TurnUsage.NONE;
 
@@ -249,6 +256,27 @@ public final class SendChatMessageService implements SendChatMessageUseCase {
             messages.finish(done);
             conversations.update(conversation.touched(clock.instant().getEpochSecond()));
             finished = done;
+        }
+
+        /**
+         * The run's end could not be kept (the store failed): the message ends {@code error} rather than stay
+         * waiting for an answer; when even that fails, the next start or the store's recovery ends it.
+         */
+        void endUnkept(Throwable failure) {
+            Message started = message;
+            if (started == null || finished != null) {
+                return;
+            }
+            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                    ? failure.getCause() : failure;
+            String error = cause.getMessage() == null || cause.getMessage().isBlank()
+                    ? InterruptedTurns.SERVER_STOPPED : cause.getMessage();
+            try {
+                messages.finish(started.interrupted(error));
+            } catch (RuntimeException e) {
+                log.log(System.Logger.Level.WARNING, "Message " + started.id() + " stays unfinished until "
+                        + "the store recovers: " + e);
+            }
         }
     }
 

@@ -135,7 +135,7 @@ final class ChatModule implements AutoCloseable {
         this.listConversations = new ListConversationsService(access, conversations);
         this.deleteConversation = new DeleteConversationService(access, conversations);
         this.renameConversation = new RenameConversationService(access, conversations, messages, model, clock);
-        this.listMessages = new ListMessagesService(access, messages);
+        this.listMessages = new ListMessagesService(access, messages, files);
         this.giveFeedback = new GiveFeedbackService(access, messages, clock, ids);
         this.listAppFeedbacks = new ListAppFeedbacksService(access, messages);
         this.listVariables = new ListConversationVariablesService(access, variables);

@@ -8,7 +8,10 @@ import dev.hexaflow.adapters.nodes.fakes.FakeModelServer;
 import dev.hexaflow.adapters.nodes.fakes.FakeModelServer.Script;
 import dev.hexaflow.app.api.ServiceApi;
 import dev.hexaflow.engine.EngineConfiguration;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -16,9 +19,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A chat turn a crash cut off: the next start ends its message in error, with its run's error, and the next turn's
- * memory leaves it out. The crash is the state a kill -9 mid-answer leaves in the database (the run running, the
- * message normal with no answer), written into a stopped server's data directory.
+ * A chat's messages across a restart. A turn a crash cut off: the next start ends its message in error, with its
+ * run's error, and the next turn's memory leaves it out; the crash is the state a kill -9 mid-answer leaves in the
+ * database (the run running, the message normal with no answer), written into a stopped server's data directory.
+ * A message's files: their URLs are signed as they are listed, so they serve after a restart (a new key).
  */
 class ChatRecoveryHttpTest {
 
@@ -68,6 +72,32 @@ class ChatRecoveryHttpTest {
         JsonNode sent = model.requests().get(0).get("messages");
         assertThat(sent).extracting(m -> m.get("role").asText() + ": " + m.get("content").asText())
                 .containsExactly("system: The previous query was my name is Ada.", "user: what is my name?");
+    }
+
+    @Test
+    void aMessagesFilesAreSignedAsTheyAreListedSoTheirUrlsServeAfterARestart() {
+        server = start();
+        String key = server.importApp("chatflow-files.yml").get("api_key").asText();
+        byte[] content = "the minutes of the meeting".getBytes(StandardCharsets.UTF_8);
+        String uploadId = server.api(key).upload("uma", "minutes.txt", "text/plain", content);
+        Map<String, Object> body = ChatApiHttpTest.message("here is my file", null, "uma", "blocking");
+        body.put("files", List.of(Map.of("type", "document", "transfer_method", "local_file", "upload_file_id",
+                uploadId)));
+        String conversationId = json(server.api(key).postJson("/v1/chat-messages", body)).get("conversation_id")
+                .asText();
+        server.close();
+        server = null;
+
+        server = start();
+        JsonNode files = json(server.api(key).get("/v1/messages?user=uma&conversation_id=" + conversationId))
+                .get("data").get(0).get("message_files");
+
+        assertThat(files).extracting(file -> file.get("belongs_to").asText()).containsExactly("user", "assistant");
+        for (JsonNode file : files) {
+            HttpResponse<byte[]> preview = server.getBytes(file.get("url").asText());
+            assertThat(preview.statusCode()).as(file.get("url").asText()).isEqualTo(200);
+            assertThat(preview.body()).isEqualTo(content);
+        }
     }
 
     private TestServer start() {

@@ -63,6 +63,13 @@ public record Message(String id, String conversationId, String appId, String end
                 outcome.answerTokens(), outcome.latency(), all, outcome.retrieverResources(), createdAt);
     }
 
+    /** The same message with its files as given (shown at other URLs). */
+    public Message withFiles(List<MessageFile> shown) {
+        return new Message(id, conversationId, appId, endUserId, parentMessageId, inputs, query, answer, status,
+                error, workflowRunId, taskId, messageTokens, answerTokens, latency, shown, retrieverResources,
+                createdAt);
+    }
+
     /**
      * Whether the message still waits for its turn's end, as far as it shows: normal, with no answer yet. A turn
      * under way looks so, and one a crash or a failed write cut off, until it is ended as {@link #interrupted}.

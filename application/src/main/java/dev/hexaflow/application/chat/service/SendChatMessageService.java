@@ -7,7 +7,6 @@ import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunObserver;
 import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunUnderWay;
 import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunWorkflowCommand;
 import dev.hexaflow.application.app.port.out.EndUserRepository;
-import dev.hexaflow.application.app.service.PreviewUploadService;
 import dev.hexaflow.application.app.service.RunWorkflowService;
 import dev.hexaflow.application.chat.port.in.RenameConversationUseCase;
 import dev.hexaflow.application.chat.port.in.RenameConversationUseCase.RenameConversationCommand;
@@ -64,12 +63,12 @@ public final class SendChatMessageService implements SendChatMessageUseCase {
     private final Executor naming;
     private final Clock clock;
     private final Supplier<String> ids;
-    private final FileSignatures signatures;
+    private final MessageFileLinks links;
     private final System.Logger log = System.getLogger(SendChatMessageService.class.getName());
 
     /**
      * @param naming     runs the model's renaming of new conversations, after their first turn
-     * @param signatures signs the preview URLs of the user's uploaded files, as the messages show them
+     * @param signatures signs the URLs of the messages' uploaded and tool files, each time they are shown
      */
     public SendChatMessageService(ChatAccess access, RunWorkflowUseCase runs, EndUserRepository endUsers,
             ConversationRepository conversations, MessageRepository messages,
@@ -85,7 +84,7 @@ public final class SendChatMessageService implements SendChatMessageUseCase {
         this.naming = naming;
         this.clock = clock;
         this.ids = ids;
-        this.signatures = signatures;
+        this.links = new MessageFileLinks(signatures);
     }
 
     @Override
@@ -121,7 +120,7 @@ public final class SendChatMessageService implements SendChatMessageUseCase {
             if (failure != null) {
                 keeper.endUnkept(failure);
             }
-        }).thenApply(kept -> new ChatReply(kept, keeper.finished, keeper.usage));
+        }).thenApply(kept -> new ChatReply(kept, links.shown(keeper.finished), keeper.usage));
         if (turn.conversation == null && command.autoGenerateName()) {
             done.thenRun(() -> nameLater(command.appId(), user, turn.chat.conversationId()));
         }
@@ -212,7 +211,7 @@ public final class SendChatMessageService implements SendChatMessageUseCase {
         }
 
         List<MessageFile> answerFiles(String nodeExecutionId) {
-            return answerFilesByNode.getOrDefault(nodeExecutionId, List.of());
+            return answerFilesByNode.getOrDefault(nodeExecutionId, List.of()).stream().map(links::shown).toList();
         }
 
         private void begin(WorkflowRun run) {
@@ -300,11 +299,9 @@ public final class SendChatMessageService implements SendChatMessageUseCase {
                 .map(FileValue.class::cast).toList() : List.of();
     }
 
-    /** An upload is shown at its signed preview URL, as Dify's get_signed_file_url; any other file at its own. */
+    /** An upload or a tool file is kept at its unsigned path, signed as it is shown; any other at its own URL. */
     private MessageFile messageFile(FileValue file, String id, String belongsTo) {
-        String url = "local_file".equals(file.transferMethod()) && file.relatedId() != null
-                ? signatures.signed(PreviewUploadService.previewPath(file.relatedId()), file.relatedId())
-                : file.url() != null ? file.url() : file.remoteUrl();
+        String url = MessageFileLinks.keptUrl(file);
         return new MessageFile(id, file.filename(), file.type(), url, file.mimeType(), file.size(),
                 file.transferMethod(), belongsTo, file.relatedId());
     }

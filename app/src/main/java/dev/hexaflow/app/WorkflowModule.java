@@ -119,6 +119,17 @@ final class WorkflowModule implements AutoCloseable {
                 return thread;
             });
     static final java.time.Duration PRUNE_EVERY = java.time.Duration.ofMinutes(10);
+    /**
+     * Calls the runs' listeners (a stream's client, a chat turn's keeper), each run's one event at a time, so that
+     * the store's single writer thread never waits on them. A run holds at most one thread at a time, and runs
+     * are bounded per app.
+     */
+    private final java.util.concurrent.ExecutorService runListeners = java.util.concurrent.Executors
+            .newCachedThreadPool(task -> {
+                Thread thread = new Thread(task, "hexaflow-run-listener");
+                thread.setDaemon(true);
+                return thread;
+            });
     final UploadFileUseCase upload;
     final DescribeAppUseCase describe;
     final DrainRunsUseCase drain;
@@ -200,7 +211,7 @@ final class WorkflowModule implements AutoCloseable {
         this.authenticate = new AuthenticateService(keys, apps, webTokens);
         this.webApp = new WebAppService(apps, webTokens);
         this.run = new RunWorkflowService(apps, versions, endUsers, uploads, runs, reader, engine, tasks,
-                config.service().maxRunsPerApp(), clock, ids, storage);
+                config.service().maxRunsPerApp(), clock, ids, storage, runListeners);
         this.stop = new StopTaskService(tasks);
         runner.set(run);
         stopper.set(stop);
@@ -233,6 +244,7 @@ final class WorkflowModule implements AutoCloseable {
     @Override
     public void close() {
         pruner.shutdownNow();
+        runListeners.shutdown();
         try {
             runs.close();
         } finally {

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 
 /**
  * Keeps a run as its events come, and only then passes each event on: a client is never told of a run, a node or
@@ -19,7 +20,10 @@ import java.util.concurrent.CompletionException;
  * been passed on, so that the run is over for its caller only when its listener has heard all of it, and a
  * write that failed fails the end with its cause. When nobody listens ({@link RunListener#NONE}), the recorder
  * waits once, before the run's end, which the caller answers with: a blocking run waits for one group commit,
- * not one per node.
+ * not one per node. A listener is called on the {@code listeners} executor, never on the thread that completes a
+ * write (the store's single writer): what a listener does (a chat turn keeps its message) cannot stall every
+ * run's writes; each call starts after the one before it ended, so the listener still hears one event at a time,
+ * in order.
  */
 final class RunRecorder implements RunListener {
 
@@ -30,6 +34,7 @@ final class RunRecorder implements RunListener {
     private final String version;
     private final String logId;
     private final RunListener next;
+    private final Executor listeners;
     private final List<CompletableFuture<Void>> unconfirmed = new ArrayList<>();
     /** The events passed on so far, each after its write: the next one is passed on after this completes. */
     private CompletableFuture<Void> heard = CompletableFuture.completedFuture(null);
@@ -37,7 +42,7 @@ final class RunRecorder implements RunListener {
     private String runId;
 
     RunRecorder(RunRepository runs, String appId, String taskId, EndUser user, String version, String logId,
-            RunListener next) {
+            RunListener next, Executor listeners) {
         this.runs = runs;
         this.appId = appId;
         this.taskId = taskId;
@@ -45,6 +50,7 @@ final class RunRecorder implements RunListener {
         this.version = version;
         this.logId = logId;
         this.next = next;
+        this.listeners = listeners;
     }
 
     /** Called by one thread at a time, as the engine emits a run's events in order. */
@@ -62,7 +68,7 @@ final class RunRecorder implements RunListener {
             return;
         }
         CompletableFuture<Void> kept = write == null ? heard : heard.thenCombine(write, (before, own) -> null);
-        heard = kept.thenRun(() -> next.on(event));
+        heard = kept.thenRunAsync(() -> next.on(event), listeners);
         if (ended) {
             unconfirmed.add(heard);
             awaitKept();

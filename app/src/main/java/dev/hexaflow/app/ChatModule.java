@@ -54,7 +54,9 @@ import dev.hexaflow.engine.EngineConfiguration;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import org.jdbi.v3.core.Jdbi;
 
 /**
@@ -94,12 +96,19 @@ final class ChatModule implements AutoCloseable {
     final TextToAudioUseCase speak;
     final AudioToTextUseCase listen;
 
+    /**
+     * How many new conversations may wait for their name; past that a conversation keeps its first name (its
+     * query's start), as when the model fails, rather than let a burst of turns grow the queue without end.
+     */
+    static final int NAMES_WAITING = 100;
+
     /** Names new conversations through the model after their first turn, one at a time, off the turns' threads. */
-    private final ExecutorService naming = Executors.newSingleThreadExecutor(task -> {
-        Thread thread = new Thread(task, "hexaflow-chat-names");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final ExecutorService naming = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
+            new ArrayBlockingQueue<>(NAMES_WAITING), task -> {
+                Thread thread = new Thread(task, "hexaflow-chat-names");
+                thread.setDaemon(true);
+                return thread;
+            }, new ThreadPoolExecutor.DiscardPolicy());
 
     /**
      * With the model endpoint the engine configuration names (none: titles and suggestions are not made), and the

@@ -94,9 +94,9 @@ abstract class MessageRepositoryContract {
     }
 
     @Test
-    void finishingAMessageNeverStartedFails() {
-        assertThatThrownBy(() -> messages().finish(message("ghost", chat, 100)))
-                .isInstanceOf(RuntimeException.class);
+    void finishingAMessageNoLongerKeptAnswersFalseAndKeepsNothing() {
+        assertThat(messages().finish(message("ghost", chat, 100))).isFalse();
+        assertThat(messages().findInConversation("c1", "ghost")).isEmpty();
     }
 
     @Test

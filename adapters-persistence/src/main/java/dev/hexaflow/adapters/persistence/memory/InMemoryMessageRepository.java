@@ -30,11 +30,12 @@ public final class InMemoryMessageRepository implements MessageRepository {
     }
 
     @Override
-    public synchronized void finish(Message message) {
+    public synchronized boolean finish(Message message) {
         if (!messages.containsKey(message.id())) {
-            throw new IllegalStateException("no message " + message.id() + " to finish");
+            return false;
         }
         messages.put(message.id(), message);
+        return true;
     }
 
     @Override

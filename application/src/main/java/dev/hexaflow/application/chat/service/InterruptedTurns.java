@@ -37,8 +37,9 @@ public final class InterruptedTurns {
                     || run.get().status() == RunStatus.STOPPED)) {
                 String error = run.get().error() == null || run.get().error().isBlank() ? SERVER_STOPPED
                         : run.get().error();
-                messages.finish(message.interrupted(error));
-                closed++;
+                if (messages.finish(message.interrupted(error))) {
+                    closed++;
+                }
             }
         }
         return closed;

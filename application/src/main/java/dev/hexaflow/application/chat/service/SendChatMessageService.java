@@ -252,8 +252,10 @@ public final class SendChatMessageService implements SendChatMessageUseCase {
                     ? (run.error() == null || run.error().isBlank() ? "Run failed." : run.error()) : run.error();
             Message done = message.finish(new Message.TurnOutcome(answer.toString(), status, error, run.id(),
                     usage.promptTokens(), usage.completionTokens(), run.elapsedTime(), List.of(), answerFiles));
-            messages.finish(done);
-            conversations.update(conversation.touched(clock.instant().getEpochSecond()));
+            // A conversation deleted while its turn ran took the message with it: there is nothing left to keep.
+            if (messages.finish(done)) {
+                conversations.update(conversation.touched(clock.instant().getEpochSecond()));
+            }
             finished = done;
         }
 

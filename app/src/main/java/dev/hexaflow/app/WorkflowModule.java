@@ -122,10 +122,11 @@ final class WorkflowModule implements AutoCloseable {
     /**
      * Calls the runs' listeners (a stream's client, a chat turn's keeper), each run's one event at a time, so that
      * the store's single writer thread never waits on them. A run holds at most one thread at a time, and runs
-     * are bounded per app.
+     * are bounded per app; an idle thread ends after a second, so a burst of streams leaves no threads behind.
      */
-    private final java.util.concurrent.ExecutorService runListeners = java.util.concurrent.Executors
-            .newCachedThreadPool(task -> {
+    private final java.util.concurrent.ExecutorService runListeners = new java.util.concurrent.ThreadPoolExecutor(
+            0, Integer.MAX_VALUE, 1, java.util.concurrent.TimeUnit.SECONDS,
+            new java.util.concurrent.SynchronousQueue<>(), task -> {
                 Thread thread = new Thread(task, "hexaflow-run-listener");
                 thread.setDaemon(true);
                 return thread;

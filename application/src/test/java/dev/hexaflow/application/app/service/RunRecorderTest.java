@@ -51,6 +51,9 @@ class RunRecorderTest {
             recorder.on(NODE);
             assertThat(heard).isEmpty();
             CompletableFuture<Void> ending = CompletableFuture.runAsync(() -> recorder.on(END));
+            while (runs.writes.size() < 3) {
+                Thread.sleep(10);
+            }
             writer.submit(runs::commitAll).get(5, TimeUnit.SECONDS);
             ending.get(5, TimeUnit.SECONDS);
 

@@ -16,6 +16,7 @@ import dev.hexaflow.adapters.persistence.jdbi.JdbiWorkflowVersionRepository;
 import dev.hexaflow.application.app.port.in.RunWorkflowUseCase;
 import dev.hexaflow.application.app.port.in.StopTaskUseCase;
 import dev.hexaflow.application.app.port.out.EndUserRepository;
+import dev.hexaflow.application.app.port.out.RunRepository;
 import dev.hexaflow.application.chat.port.in.DeleteConversationUseCase;
 import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase;
 import dev.hexaflow.application.chat.port.in.StopChatMessageUseCase;
@@ -37,6 +38,7 @@ import dev.hexaflow.application.chat.port.out.MessageRepository;
 import dev.hexaflow.application.chat.service.ChatAccess;
 import dev.hexaflow.application.chat.service.DeleteConversationService;
 import dev.hexaflow.application.chat.service.GiveFeedbackService;
+import dev.hexaflow.application.chat.service.InterruptedTurns;
 import dev.hexaflow.application.chat.service.ListAppFeedbacksService;
 import dev.hexaflow.application.chat.service.ListConversationVariablesService;
 import dev.hexaflow.application.chat.service.ListConversationsService;
@@ -52,7 +54,9 @@ import dev.hexaflow.engine.EngineConfiguration;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import org.jdbi.v3.core.Jdbi;
 
 /**
@@ -92,12 +96,19 @@ final class ChatModule implements AutoCloseable {
     final TextToAudioUseCase speak;
     final AudioToTextUseCase listen;
 
+    /**
+     * How many new conversations may wait for their name; past that a conversation keeps its first name (its
+     * query's start), as when the model fails, rather than let a burst of turns grow the queue without end.
+     */
+    static final int NAMES_WAITING = 100;
+
     /** Names new conversations through the model after their first turn, one at a time, off the turns' threads. */
-    private final ExecutorService naming = Executors.newSingleThreadExecutor(task -> {
-        Thread thread = new Thread(task, "hexaflow-chat-names");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final ExecutorService naming = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
+            new ArrayBlockingQueue<>(NAMES_WAITING), task -> {
+                Thread thread = new Thread(task, "hexaflow-chat-names");
+                thread.setDaemon(true);
+                return thread;
+            }, new ThreadPoolExecutor.DiscardPolicy());
 
     /**
      * With the model endpoint the engine configuration names (none: titles and suggestions are not made), and the
@@ -133,7 +144,7 @@ final class ChatModule implements AutoCloseable {
         this.listConversations = new ListConversationsService(access, conversations);
         this.deleteConversation = new DeleteConversationService(access, conversations);
         this.renameConversation = new RenameConversationService(access, conversations, messages, model, clock);
-        this.listMessages = new ListMessagesService(access, messages);
+        this.listMessages = new ListMessagesService(access, messages, files);
         this.giveFeedback = new GiveFeedbackService(access, messages, clock, ids);
         this.listAppFeedbacks = new ListAppFeedbacksService(access, messages);
         this.listVariables = new ListConversationVariablesService(access, variables);
@@ -144,6 +155,14 @@ final class ChatModule implements AutoCloseable {
         this.stop = new StopChatMessageService(access, stop);
         this.speak = new TextToAudioService(access, messages, speech);
         this.listen = new AudioToTextService(access, transcriber);
+    }
+
+    /**
+     * Ends as {@code error} the messages of turns whose runs were failed as interrupted (a crash, or writes that
+     * failed until storage came back); answers how many. Call after the runs are failed.
+     */
+    int closeInterruptedTurns(RunRepository runs) {
+        return new InterruptedTurns(messages, runs).close();
     }
 
     /** Stops naming conversations; a name the model has not given yet is not waited for. */

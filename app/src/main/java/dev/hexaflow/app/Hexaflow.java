@@ -89,12 +89,17 @@ public final class Hexaflow implements AutoCloseable {
                     Clock.systemUTC(), health, health);
             chat = new ChatModule(storage.jdbi(), config.engine(), Clock.systemUTC(), workflows);
             RunRepository runs = workflows.runs;
-            // Runs under way when writes failed could not keep their end: they end failed, with the reason.
-            health.onRecovered(reason -> runs.failUnfinished(reason, Clock.systemUTC().instant().getEpochSecond()));
+            ChatModule chatModule = chat;
+            // Runs under way when writes failed could not keep their end: they end failed, with the reason, and
+            // their chat messages end in error.
+            health.onRecovered(reason -> {
+                runs.failUnfinished(reason, Clock.systemUTC().instant().getEpochSecond());
+                chatModule.closeInterruptedTurns(runs);
+            });
             // The database is migrated and made ready on a thread of its own while the HTTP server starts on this
             // one; the server holds every request until the database is ready.
             WorkflowModule module = workflows;
-            ready = CompletableFuture.supplyAsync(() -> prepare(storage, campusModule, module),
+            ready = CompletableFuture.supplyAsync(() -> prepare(storage, campusModule, module, chatModule),
                     task -> new Thread(task, "hexaflow-start").start());
             AdminAuthorization admin = new AdminAuthorization(SecretHash.of(adminToken.value()));
             ServiceApiAuthentication serviceApi = new ServiceApiAuthentication(workflows.authenticate);
@@ -172,9 +177,10 @@ public final class Hexaflow implements AutoCloseable {
 
     /**
      * Migrates the database; on a first start loads the bundled campus data and issues a campus key (answered);
-     * fails the runs and deletes the half-written uploads a previous process left.
+     * fails the runs (and their chat messages) and deletes the half-written uploads a previous process left.
      */
-    private static Optional<String> prepare(Storage storage, CampusModule campus, WorkflowModule workflows) {
+    private static Optional<String> prepare(Storage storage, CampusModule campus, WorkflowModule workflows,
+            ChatModule chat) {
         storage.migrate();
         Optional<String> newCampusKey = Optional.empty();
         if (storage.fresh()) {
@@ -184,6 +190,10 @@ public final class Hexaflow implements AutoCloseable {
         int interrupted = workflows.closeInterruptedRuns(Clock.systemUTC());
         if (interrupted > 0) {
             LOG.warn("{} runs were left running when the server last stopped; they are now failed", interrupted);
+        }
+        int cutOff = chat.closeInterruptedTurns(workflows.runs);
+        if (cutOff > 0) {
+            LOG.warn("{} chat messages were left without their answer; they now end in error", cutOff);
         }
         if (workflows.knowledge.rebuild.rebuildIfStale()) {
             LOG.info("The knowledge index was missing or out of step with the database; it is rebuilt");

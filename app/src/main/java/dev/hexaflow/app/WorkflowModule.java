@@ -119,6 +119,18 @@ final class WorkflowModule implements AutoCloseable {
                 return thread;
             });
     static final java.time.Duration PRUNE_EVERY = java.time.Duration.ofMinutes(10);
+    /**
+     * Calls the runs' listeners (a stream's client, a chat turn's keeper), each run's one event at a time, so that
+     * the store's single writer thread never waits on them. A run holds at most one thread at a time, and runs
+     * are bounded per app; an idle thread ends after a second, so a burst of streams leaves no threads behind.
+     */
+    private final java.util.concurrent.ExecutorService runListeners = new java.util.concurrent.ThreadPoolExecutor(
+            0, Integer.MAX_VALUE, 1, java.util.concurrent.TimeUnit.SECONDS,
+            new java.util.concurrent.SynchronousQueue<>(), task -> {
+                Thread thread = new Thread(task, "hexaflow-run-listener");
+                thread.setDaemon(true);
+                return thread;
+            });
     final UploadFileUseCase upload;
     final DescribeAppUseCase describe;
     final DrainRunsUseCase drain;
@@ -200,7 +212,7 @@ final class WorkflowModule implements AutoCloseable {
         this.authenticate = new AuthenticateService(keys, apps, webTokens);
         this.webApp = new WebAppService(apps, webTokens);
         this.run = new RunWorkflowService(apps, versions, endUsers, uploads, runs, reader, engine, tasks,
-                config.service().maxRunsPerApp(), clock, ids, storage);
+                config.service().maxRunsPerApp(), clock, ids, storage, runListeners);
         this.stop = new StopTaskService(tasks);
         runner.set(run);
         stopper.set(stop);
@@ -233,6 +245,7 @@ final class WorkflowModule implements AutoCloseable {
     @Override
     public void close() {
         pruner.shutdownNow();
+        runListeners.shutdown();
         try {
             runs.close();
         } finally {

@@ -372,6 +372,37 @@ class ChatApiHttpTest {
     }
 
     @Test
+    void aConversationDeletedWhileItsTurnRunsEndsTheStreamWithMessageEnd() throws IOException {
+        model.answer(Script.text("one two three four five six", 1, 1).pausing(150));
+        HttpResponse<InputStream> response = chat.postStreaming("/v1/chat-messages", message("count", null, "del",
+                "streaming"));
+        List<JsonNode> events = new ArrayList<>();
+        try (BufferedReader lines = new BufferedReader(new InputStreamReader(response.body(),
+                StandardCharsets.UTF_8))) {
+            String line;
+            boolean deleted = false;
+            while ((line = lines.readLine()) != null) {
+                if (!line.startsWith("data: ")) {
+                    continue;
+                }
+                JsonNode event = JSON.readTree(line.substring(6));
+                events.add(event);
+                if (!deleted && event.get("event").asText().equals("message")) {
+                    deleted = true;
+                    HttpResponse<String> gone = server.send("DELETE", "/v1/conversations/"
+                            + event.get("conversation_id").asText(), "application/json", "{\"user\":\"del\"}",
+                            chatKey);
+                    assertThat(gone.statusCode()).as(gone.body()).isEqualTo(204);
+                }
+            }
+        }
+
+        List<String> kinds = events.stream().map(e -> e.get("event").asText()).toList();
+        assertThat(kinds).endsWith("workflow_finished", "message_end").doesNotContain("error");
+        assertThat(json(chat.get("/v1/conversations?user=del&limit=100")).get("data")).isEmpty();
+    }
+
+    @Test
     void aClientThatLeavesMidAnswerStillLeavesTheWholeMessageKept() throws Exception {
         model.answer(Script.text("alpha beta gamma delta epsilon", 1, 1).pausing(100));
         HttpResponse<InputStream> response = chat.postStreaming("/v1/chat-messages", message("leave", null, "lou",
@@ -508,18 +539,22 @@ class ChatApiHttpTest {
 
         HttpResponse<String> heard = listening.multipart("/v1/audio-to-text", List.of(
                 ServiceApi.Part.field("user", "val"), ServiceApi.Part.file("question.mp3", "audio/mpeg", audio)));
-        HttpResponse<String> off = chat.multipart("/v1/audio-to-text", List.of(
+        HttpResponse<String> nobody = listening.multipart("/v1/audio-to-text", List.of(
+                ServiceApi.Part.file("question.mp3", "audio/mpeg", audio)));
+        HttpResponse<String> off = chat.multipart("/v1/audio-to-text", List.of(ServiceApi.Part.field("user", "val"),
                 ServiceApi.Part.file("question.mp3", "audio/mpeg", audio)));
         HttpResponse<String> none = listening.multipart("/v1/audio-to-text", List.of(
                 ServiceApi.Part.field("user", "val")));
         HttpResponse<String> text = listening.multipart("/v1/audio-to-text", List.of(
-                ServiceApi.Part.file("notes.txt", "text/plain", audio)));
+                ServiceApi.Part.field("user", "val"), ServiceApi.Part.file("notes.txt", "text/plain", audio)));
         HttpResponse<String> large = listening.multipart("/v1/audio-to-text", List.of(
+                ServiceApi.Part.field("user", "val"),
                 ServiceApi.Part.file("long.wav", "audio/wav", new byte[30 * 1024 * 1024 + 1])));
 
         assertThat(heard.statusCode()).as(heard.body()).isEqualTo(200);
         assertThat(fieldNames(json(heard))).containsExactly("text");
         assertThat(json(heard).get("text").asText()).isEqualTo("whisper-1|question.mp3|ID3 spoken words");
+        assertError(nobody, 400, "invalid_param", "Arg user must be provided.");
         assertError(off, 400, "invalid_param", "Speech to text is not enabled");
         assertError(none, 400, "no_audio_uploaded", "Please upload your audio.");
         assertError(text, 415, "unsupported_audio_type", "Audio type not allowed.");

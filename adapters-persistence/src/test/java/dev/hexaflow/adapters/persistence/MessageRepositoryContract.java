@@ -75,9 +75,28 @@ abstract class MessageRepositoryContract {
     }
 
     @Test
-    void finishingAMessageNeverStartedFails() {
-        assertThatThrownBy(() -> messages().finish(message("ghost", chat, 100)))
-                .isInstanceOf(RuntimeException.class);
+    void onlyMessagesStillNormalWithNoAnswerAwaitTheirAnswer() {
+        Message waiting = Message.started("m1", "c1", APP, ADA, null, Map.of(), "Hi?", List.of(), "run-1", null,
+                100);
+        Message answered = Message.started("m2", "c1", APP, ADA, null, Map.of(), "Hi?", List.of(), "run-2", null,
+                101);
+        Message cutOff = Message.started("m3", "c1", APP, ADA, null, Map.of(), "Hi?", List.of(), "run-3", null,
+                102);
+        messages().add(waiting);
+        messages().add(answered);
+        messages().add(cutOff);
+        messages().finish(answered.finish(new TurnOutcome("Hello!", MessageStatus.NORMAL, null, "run-2", 1, 1, 1,
+                List.of(), List.of())));
+        messages().finish(cutOff.interrupted("The server stopped."));
+
+        assertThat(messages().awaitingAnswer()).extracting(Message::id).containsExactly("m1");
+        assertThat(messages().findInConversation("c1", "m3").orElseThrow().status()).isEqualTo(MessageStatus.ERROR);
+    }
+
+    @Test
+    void finishingAMessageNoLongerKeptAnswersFalseAndKeepsNothing() {
+        assertThat(messages().finish(message("ghost", chat, 100))).isFalse();
+        assertThat(messages().findInConversation("c1", "ghost")).isEmpty();
     }
 
     @Test

@@ -16,11 +16,13 @@ import dev.hexaflow.application.chat.service.GiveFeedbackService;
 import dev.hexaflow.application.chat.service.ListAppFeedbacksService;
 import dev.hexaflow.application.chat.service.ListMessagesService;
 import dev.hexaflow.application.chat.service.SuggestQuestionsService;
+import dev.hexaflow.application.common.FileSignatures;
 import dev.hexaflow.domain.chat.Conversation;
 import dev.hexaflow.domain.chat.FeedbackRating;
 import dev.hexaflow.domain.chat.FeedbackSource;
 import dev.hexaflow.domain.chat.Message;
 import dev.hexaflow.domain.chat.MessageFeedback;
+import dev.hexaflow.domain.chat.MessageFile;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -29,7 +31,17 @@ import org.junit.jupiter.api.Test;
 class MessageUseCasesTest {
 
     private final ChatBed bed = new ChatBed();
-    private final ListMessagesService history = new ListMessagesService(bed.access, bed.messages);
+    /** Signs with a digest of a fixed key and the message, and a constant nonce: what the URLs need here. */
+    private final FileSignatures signatures = new FileSignatures(message -> {
+        try {
+            java.security.MessageDigest digest = java.security.MessageDigest.getInstance("SHA-256");
+            digest.update("test-key|".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return digest.digest(message);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }, length -> "n".repeat(length), bed.clock);
+    private final ListMessagesService history = new ListMessagesService(bed.access, bed.messages, signatures);
     private final GiveFeedbackService feedback = new GiveFeedbackService(bed.access, bed.messages, bed.clock,
             bed.ids);
     private final ListAppFeedbacksService feedbacks = new ListAppFeedbacksService(bed.access, bed.messages);
@@ -53,6 +65,27 @@ class MessageUseCasesTest {
         assertThat(ids(older)).containsExactly("m2", "m3");
         assertThat(ids(oldest)).containsExactly("m1");
         assertThat(oldest.hasMore()).isFalse();
+    }
+
+    @Test
+    void aMessagesUploadIsListedAtAUrlSignedNowLongAfterItsTurn() {
+        Conversation chat = bed.conversation("c1", ADA, "q1");
+        MessageFile upload = new MessageFile("f1", "minutes.txt", "document", "/files/up1/file-preview",
+                "text/plain", 26, "local_file", "user", "up1");
+        bed.messages.add(Message.started("m1", chat.id(), CHAT_APP, chat.endUserId(), null, Map.of(), "q1",
+                List.of(upload), "run-m1", null, bed.clock.instant().getEpochSecond()));
+        bed.clock.advance(FileSignatures.ACCESS_TIMEOUT.toSeconds() + 60);
+
+        String url = history.list(new ListMessagesQuery(CHAT_APP, ADA, "c1", null, 20)).data().get(0).message()
+                .files().get(0).url();
+
+        assertThat(url).startsWith("/files/up1/file-preview?timestamp=");
+        Map<String, String> params = new java.util.HashMap<>();
+        for (String pair : url.substring(url.indexOf('?') + 1).split("&")) {
+            params.put(pair.substring(0, pair.indexOf('=')), pair.substring(pair.indexOf('=') + 1));
+        }
+        assertThat(signatures.valid("up1", params.get("timestamp"), params.get("nonce"), params.get("sign")))
+                .isTrue();
     }
 
     @Test

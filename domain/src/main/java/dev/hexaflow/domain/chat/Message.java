@@ -63,6 +63,26 @@ public record Message(String id, String conversationId, String appId, String end
                 outcome.answerTokens(), outcome.latency(), all, outcome.retrieverResources(), createdAt);
     }
 
+    /** The same message with its files as given (shown at other URLs). */
+    public Message withFiles(List<MessageFile> shown) {
+        return new Message(id, conversationId, appId, endUserId, parentMessageId, inputs, query, answer, status,
+                error, workflowRunId, taskId, messageTokens, answerTokens, latency, shown, retrieverResources,
+                createdAt);
+    }
+
+    /**
+     * Whether the message still waits for its turn's end, as far as it shows: normal, with no answer yet. A turn
+     * under way looks so, and one a crash or a failed write cut off, until it is ended as {@link #interrupted}.
+     */
+    public boolean awaitsAnswer() {
+        return status == MessageStatus.NORMAL && answer.isEmpty();
+    }
+
+    /** The message of a turn that ended without its answer being kept: an error that says why, nothing answered. */
+    public Message interrupted(String error) {
+        return finish(new TurnOutcome("", MessageStatus.ERROR, error, workflowRunId, 0, 0, 0, List.of(), List.of()));
+    }
+
     /**
      * What a turn gave: the whole answer, how it ended (an error says why), the run, the tokens of the query
      * and of the answer, the seconds it took, the knowledge cited and the files the answer made.

@@ -25,4 +25,9 @@ public record MessageFile(String id, String filename, String type, String url, S
         mimeType = mimeType == null ? "" : mimeType;
         transferMethod = transferMethod == null ? "local_file" : transferMethod;
     }
+
+    /** The same file shown at another URL (a freshly signed one). */
+    public MessageFile withUrl(String shownAt) {
+        return new MessageFile(id, filename, type, shownAt, mimeType, size, transferMethod, belongsTo, uploadFileId);
+    }
 }

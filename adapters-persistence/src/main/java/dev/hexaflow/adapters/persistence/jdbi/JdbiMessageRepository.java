@@ -58,7 +58,7 @@ public final class JdbiMessageRepository implements MessageRepository {
     }
 
     @Override
-    public void finish(Message message) {
+    public boolean finish(Message message) {
         int updated = jdbi.withHandle(handle -> handle.createUpdate("UPDATE message SET answer = :answer, "
                 + "status = :status, error = :error, workflow_run_id = :workflow_run_id, message_tokens = "
                 + ":message_tokens, answer_tokens = :answer_tokens, latency = :latency, files = :files, "
@@ -69,9 +69,14 @@ public final class JdbiMessageRepository implements MessageRepository {
                 .bind("message_tokens", message.messageTokens()).bind("answer_tokens", message.answerTokens())
                 .bind("latency", message.latency()).bind("files", JsonColumns.write(files(message.files())))
                 .bind("retriever_resources", JsonColumns.write(message.retrieverResources())).execute());
-        if (updated == 0) {
-            throw new IllegalStateException("no message " + message.id() + " to finish");
-        }
+        return updated > 0;
+    }
+
+    @Override
+    public List<Message> awaitingAnswer() {
+        return jdbi.withHandle(handle -> handle.createQuery("SELECT * FROM message WHERE status = :status AND "
+                + "(answer IS NULL OR answer = '') ORDER BY created_at, id")
+                .bind("status", MessageStatus.NORMAL.wireName()).map((rs, ctx) -> message(rs)).list());
     }
 
     @Override

@@ -30,11 +30,18 @@ public final class InMemoryMessageRepository implements MessageRepository {
     }
 
     @Override
-    public synchronized void finish(Message message) {
+    public synchronized boolean finish(Message message) {
         if (!messages.containsKey(message.id())) {
-            throw new IllegalStateException("no message " + message.id() + " to finish");
+            return false;
         }
         messages.put(message.id(), message);
+        return true;
+    }
+
+    @Override
+    public synchronized List<Message> awaitingAnswer() {
+        return messages.values().stream().filter(Message::awaitsAnswer)
+                .sorted(Comparator.comparingLong(Message::createdAt).thenComparing(Message::id)).toList();
     }
 
     @Override

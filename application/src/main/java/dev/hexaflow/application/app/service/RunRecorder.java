@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 
 /**
  * Keeps a run as its events come, and only then passes each event on: a client is never told of a run, a node or
@@ -17,10 +18,12 @@ import java.util.concurrent.CompletionException;
  * once its write and every earlier event's are committed, in order, while the run goes on meanwhile (a stream
  * costs the run no wait per event); the run's end, and any event after it, waits until everything before it has
  * been passed on, so that the run is over for its caller only when its listener has heard all of it, and a
- * write that failed fails the end with its cause. When nobody listens ({@link RunListener#NONE}), or the
- * listener hears {@link Hearing#AT_ONCE} (it keeps its own record and tells no one), the recorder waits once,
- * before the run's end, which the caller answers with: a blocking run waits for one group commit, not one per
- * node; such a listener hears each event as it comes, and the end once everything before it is kept.
+ * write that failed fails the end with its cause. When nobody listens ({@link RunListener#NONE}), the recorder
+ * waits once, before the run's end, which the caller answers with: a blocking run waits for one group commit,
+ * not one per node. A listener is called on the {@code listeners} executor, never on the thread that completes a
+ * write (the store's single writer): what a listener does (a chat turn keeps its message) cannot stall every
+ * run's writes; each call starts after the one before it ended, so the listener still hears one event at a time,
+ * in order.
  */
 final class RunRecorder implements RunListener {
 
@@ -31,23 +34,15 @@ final class RunRecorder implements RunListener {
     private final String version;
     private final String logId;
     private final RunListener next;
-    private final Hearing hearing;
+    private final Executor listeners;
     private final List<CompletableFuture<Void>> unconfirmed = new ArrayList<>();
     /** The events passed on so far, each after its write: the next one is passed on after this completes. */
     private CompletableFuture<Void> heard = CompletableFuture.completedFuture(null);
     private boolean ended;
     private String runId;
 
-    /** When the listener may hear an event. */
-    enum Hearing {
-        /** Once the event and every one before it are kept: a listener that tells a client. */
-        AFTER_KEPT,
-        /** As it comes; the end once everything before it is kept: a listener that tells no one. */
-        AT_ONCE
-    }
-
     RunRecorder(RunRepository runs, String appId, String taskId, EndUser user, String version, String logId,
-            RunListener next, Hearing hearing) {
+            RunListener next, Executor listeners) {
         this.runs = runs;
         this.appId = appId;
         this.taskId = taskId;
@@ -55,7 +50,7 @@ final class RunRecorder implements RunListener {
         this.version = version;
         this.logId = logId;
         this.next = next;
-        this.hearing = hearing;
+        this.listeners = listeners;
     }
 
     /** Called by one thread at a time, as the engine emits a run's events in order. */
@@ -63,18 +58,17 @@ final class RunRecorder implements RunListener {
     public void on(RunEvent event) {
         CompletableFuture<Void> write = write(event);
         ended |= event instanceof RunEvent.WorkflowFinished;
-        if (next == RunListener.NONE || hearing == Hearing.AT_ONCE) {
+        if (next == RunListener.NONE) {
             if (write != null) {
                 unconfirmed.add(write);
             }
             if (ended) {
                 awaitKept();
             }
-            next.on(event);
             return;
         }
         CompletableFuture<Void> kept = write == null ? heard : heard.thenCombine(write, (before, own) -> null);
-        heard = kept.thenRun(() -> next.on(event));
+        heard = kept.thenRunAsync(() -> next.on(event), listeners);
         if (ended) {
             unconfirmed.add(heard);
             awaitKept();

@@ -35,6 +35,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
 /**
@@ -56,11 +57,14 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
     private final Clock clock;
     private final Supplier<String> ids;
     private final StorageHealth storage;
+    private final Executor listeners;
     private final Map<String, PreparedWorkflow> prepared = new ConcurrentHashMap<>();
 
+    /** @param listeners calls each run's listener, off the store's writer thread (see {@link RunRecorder}) */
     public RunWorkflowService(AppRepository apps, WorkflowVersionRepository versions, EndUserRepository endUsers,
             UploadRepository uploads, RunRepository runs, WorkflowDslReader reader, WorkflowEngine engine,
-            TaskRegistry tasks, int maxRunsPerApp, Clock clock, Supplier<String> ids, StorageHealth storage) {
+            TaskRegistry tasks, int maxRunsPerApp, Clock clock, Supplier<String> ids, StorageHealth storage,
+            Executor listeners) {
         this.apps = apps;
         this.versions = versions;
         this.endUsers = endUsers;
@@ -73,6 +77,7 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
         this.clock = clock;
         this.ids = ids;
         this.storage = storage;
+        this.listeners = listeners;
     }
 
     /** An end user's id, as Dify keeps it: at most 255 characters. */
@@ -121,8 +126,7 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
                 request = request.withChat(command.chat());
             }
             RunRecorder recorder = new RunRecorder(runs, app.id(), request.taskId(), endUser, version.version(),
-                    ids.get(), observer == RunObserver.NONE ? RunListener.NONE : observer::on,
-                    observer.hearsOnlyKeptEvents() ? RunRecorder.Hearing.AFTER_KEPT : RunRecorder.Hearing.AT_ONCE);
+                    ids.get(), observer == RunObserver.NONE ? RunListener.NONE : observer::on, listeners);
             RunHandle handle = engine.start(workflow, request, recorder);
             tasks.track(app.id(), user, handle);
             return new RunUnderWay(handle.runId(), handle.taskId(), handle.finished().handle(

@@ -5,6 +5,7 @@ import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.chat.port.in.ListMessagesUseCase;
 import dev.hexaflow.application.chat.port.in.ListMessagesUseCase.MessageWithFeedback;
 import dev.hexaflow.application.chat.port.out.MessageRepository;
+import dev.hexaflow.application.common.FileSignatures;
 import dev.hexaflow.application.chat.port.out.MessageRepository.MessagePage;
 import dev.hexaflow.domain.chat.Conversation;
 import dev.hexaflow.domain.chat.Message;
@@ -14,10 +15,13 @@ public final class ListMessagesService implements ListMessagesUseCase {
 
     private final ChatAccess access;
     private final MessageRepository messages;
+    private final MessageFileLinks links;
 
-    public ListMessagesService(ChatAccess access, MessageRepository messages) {
+    /** @param signatures signs the URLs of the messages' files as they are listed */
+    public ListMessagesService(ChatAccess access, MessageRepository messages, FileSignatures signatures) {
         this.access = access;
         this.messages = messages;
+        this.links = new MessageFileLinks(signatures);
     }
 
     @Override
@@ -32,6 +36,6 @@ public final class ListMessagesService implements ListMessagesUseCase {
         }
         MessagePage page = messages.page(conversation.id(), before, query.limit());
         return new MessageList(query.limit(), page.hasMore(), page.items().stream()
-                .map(item -> new MessageWithFeedback(item.message(), item.feedback())).toList());
+                .map(item -> new MessageWithFeedback(links.shown(item.message()), item.feedback())).toList());
     }
 }

@@ -7,7 +7,6 @@ import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunObserver;
 import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunUnderWay;
 import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunWorkflowCommand;
 import dev.hexaflow.application.app.port.out.EndUserRepository;
-import dev.hexaflow.application.app.service.PreviewUploadService;
 import dev.hexaflow.application.app.service.RunWorkflowService;
 import dev.hexaflow.application.chat.port.in.RenameConversationUseCase;
 import dev.hexaflow.application.chat.port.in.RenameConversationUseCase.RenameConversationCommand;
@@ -36,6 +35,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
@@ -65,12 +65,12 @@ public final class SendChatMessageService implements SendChatMessageUseCase {
     private final Executor naming;
     private final Clock clock;
     private final Supplier<String> ids;
-    private final FileSignatures signatures;
+    private final MessageFileLinks links;
     private final System.Logger log = System.getLogger(SendChatMessageService.class.getName());
 
     /**
      * @param naming     runs the model's renaming of new conversations, after their first turn
-     * @param signatures signs the preview URLs of the user's uploaded files, as the messages show them
+     * @param signatures signs the URLs of the messages' uploaded and tool files, each time they are shown
      */
     public SendChatMessageService(ChatAccess access, RunWorkflowUseCase runs, EndUserRepository endUsers,
             ConversationRepository conversations, MessageRepository messages,
@@ -86,7 +86,7 @@ public final class SendChatMessageService implements SendChatMessageUseCase {
         this.naming = naming;
         this.clock = clock;
         this.ids = ids;
-        this.signatures = signatures;
+        this.links = new MessageFileLinks(signatures);
     }
 
     @Override
@@ -118,7 +118,11 @@ public final class SendChatMessageService implements SendChatMessageUseCase {
         Keeper keeper = new Keeper(command, turn, endUser.id(), ids.get(), now, observer);
         RunUnderWay run = runs.start(new RunWorkflowCommand(command.appId(), command.workflowId(), user,
                 command.inputs(), command.files(), turn.chat), keeper);
-        var done = run.done().thenApply(kept -> new ChatReply(kept, keeper.finished, keeper.usage));
+        var done = run.done().whenComplete((kept, failure) -> {
+            if (failure != null) {
+                keeper.endUnkept(failure);
+            }
+        }).thenApply(kept -> new ChatReply(kept, links.shown(keeper.finished), keeper.usage));
         if (turn.conversation == null && command.autoGenerateName()) {
             done.thenRun(() -> nameLater(command.appId(), user, turn.chat.conversationId()));
         }
@@ -134,7 +138,9 @@ public final class SendChatMessageService implements SendChatMessageUseCase {
             values.put(kept.variable().name(), kept.variable().value());
         }
         List<Message> earlier = messages.last(conversation.id(), HISTORY);
-        List<ChatTurn.PastMessage> history = earlier.stream()
+        // A turn with no answer (under way, or cut off by a crash or a failed write) leaves the model nothing to
+        // remember: Dify drops such a newest turn; a cut-off one is dropped wherever it is.
+        List<ChatTurn.PastMessage> history = earlier.stream().filter(message -> !message.answer().isEmpty())
                 .map(message -> new ChatTurn.PastMessage(message.query(), message.answer())).toList();
         int count = Math.toIntExact(messages.count(conversation.id()) + 1);
         String parent = earlier.isEmpty() ? null : earlier.get(earlier.size() - 1).id();
@@ -170,7 +176,7 @@ public final class SendChatMessageService implements SendChatMessageUseCase {
         private final List<MessageFile> answerFiles = new ArrayList<>();
         private final Map<String, List<MessageFile>> answerFilesByNode = new ConcurrentHashMap<>();
         private Conversation conversation;
-        private Message message;
+        private volatile Message message;
         private volatile Message finished;
         private volatile TurnUsage usage = TurnUsage.NONE;
         private List<Map<String, Object>> cited = List.of();
@@ -185,12 +191,6 @@ public final class SendChatMessageService implements SendChatMessageUseCase {
             this.createdAt = createdAt;
             this.next = next;
             this.conversation = turn.conversation;
-        }
-
-        /** Kept as the events come when the caller listens to nothing: the turn then tells no one. */
-        @Override
-        public boolean hearsOnlyKeptEvents() {
-            return next != RunObserver.NONE && next.hearsOnlyKeptEvents();
         }
 
         @Override
@@ -216,7 +216,7 @@ public final class SendChatMessageService implements SendChatMessageUseCase {
         }
 
         List<MessageFile> answerFiles(String nodeExecutionId) {
-            return answerFilesByNode.getOrDefault(nodeExecutionId, List.of());
+            return answerFilesByNode.getOrDefault(nodeExecutionId, List.of()).stream().map(links::shown).toList();
         }
 
         private void begin(WorkflowRun run) {
@@ -259,9 +259,32 @@ public final class SendChatMessageService implements SendChatMessageUseCase {
             Message done = message.finish(new Message.TurnOutcome(answer.toString(), status, error, run.id(),
                     usage.promptTokens(), usage.completionTokens(), run.elapsedTime(),
                     showSources ? cited : List.of(), answerFiles));
-            messages.finish(done);
-            conversations.update(conversation.touched(clock.instant().getEpochSecond()));
+            // A conversation deleted while its turn ran took the message with it: there is nothing left to keep.
+            if (messages.finish(done)) {
+                conversations.update(conversation.touched(clock.instant().getEpochSecond()));
+            }
             finished = done;
+        }
+
+        /**
+         * The run's end could not be kept (the store failed): the message ends {@code error} rather than stay
+         * waiting for an answer; when even that fails, the next start or the store's recovery ends it.
+         */
+        void endUnkept(Throwable failure) {
+            Message started = message;
+            if (started == null || finished != null) {
+                return;
+            }
+            Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                    ? failure.getCause() : failure;
+            String error = cause.getMessage() == null || cause.getMessage().isBlank()
+                    ? InterruptedTurns.SERVER_STOPPED : cause.getMessage();
+            try {
+                messages.finish(started.interrupted(error));
+            } catch (RuntimeException e) {
+                log.log(System.Logger.Level.WARNING, "Message " + started.id() + " stays unfinished until "
+                        + "the store recovers: " + e);
+            }
         }
     }
 
@@ -298,11 +321,9 @@ public final class SendChatMessageService implements SendChatMessageUseCase {
                 .map(FileValue.class::cast).toList() : List.of();
     }
 
-    /** An upload is shown at its signed preview URL, as Dify's get_signed_file_url; any other file at its own. */
+    /** An upload or a tool file is kept at its unsigned path, signed as it is shown; any other at its own URL. */
     private MessageFile messageFile(FileValue file, String id, String belongsTo) {
-        String url = "local_file".equals(file.transferMethod()) && file.relatedId() != null
-                ? signatures.signed(PreviewUploadService.previewPath(file.relatedId()), file.relatedId())
-                : file.url() != null ? file.url() : file.remoteUrl();
+        String url = MessageFileLinks.keptUrl(file);
         return new MessageFile(id, file.filename(), file.type(), url, file.mimeType(), file.size(),
                 file.transferMethod(), belongsTo, file.relatedId());
     }

@@ -16,15 +16,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * When a run's listener hears its events: a listener that tells a client hears each once it is kept; one that
- * tells no one hears each as it comes, and the end once everything before it is kept, so that the run's writes
- * are waited for once.
+ * When and where a run's listener hears its events: each once it is kept, in order, and never on the thread that
+ * completed the write (the store's single writer), so that a slow listener cannot stall every run's writes.
  */
 class RunRecorderTest {
 
@@ -35,48 +34,36 @@ class RunRecorderTest {
             null, 0.1, 0, 1, 0, 11));
 
     @Test
-    void aListenerThatTellsAClientHearsNothingBeforeItIsKept() {
+    void aListenerHearsNothingBeforeItIsKeptThenEachEventInOrderOffTheWritersThread() throws Exception {
         HeldRuns runs = new HeldRuns();
         List<RunEvent> heard = new CopyOnWriteArrayList<>();
-        RunRecorder recorder = recorder(runs, heard::add, RunRecorder.Hearing.AFTER_KEPT);
-
-        recorder.on(new RunEvent.WorkflowStarted(STARTED));
-        recorder.on(NODE);
-
-        assertThat(heard).isEmpty();
-        runs.commitAll();
-        assertThat(heard).hasSize(2);
-    }
-
-    @Test
-    void aListenerThatTellsNoOneHearsAtOnceAndTheEndOnlyOnceAllIsKept() throws Exception {
-        HeldRuns runs = new HeldRuns();
-        List<RunEvent> heard = new CopyOnWriteArrayList<>();
-        RunRecorder recorder = recorder(runs, heard::add, RunRecorder.Hearing.AT_ONCE);
-
-        recorder.on(new RunEvent.WorkflowStarted(STARTED));
-        recorder.on(NODE);
-        assertThat(heard).hasSize(2);
-        assertThat(runs.writes).hasSize(2).allMatch(write -> !write.isDone());
-
-        var thread = Executors.newSingleThreadExecutor();
+        List<String> threads = new CopyOnWriteArrayList<>();
+        ExecutorService listeners = Executors.newCachedThreadPool();
+        ExecutorService writer = Executors.newSingleThreadExecutor(task -> new Thread(task, "store-writer"));
         try {
-            Future<?> ending = thread.submit(() -> recorder.on(END));
-            Thread.sleep(100);
-            assertThat(ending.isDone()).as("the end waits for the writes").isFalse();
-            assertThat(heard).hasSize(2);
-            runs.commitAll();
-            ending.get(5, TimeUnit.SECONDS);
-        } finally {
-            thread.shutdownNow();
-        }
-        assertThat(heard).hasSize(3).last().isEqualTo(END);
-    }
+            RunRecorder recorder = new RunRecorder(runs, "app-1", "task-1", new EndUser("eu-1", "app-1", "ada", 1),
+                    "1", "log-1", event -> {
+                        threads.add(Thread.currentThread().getName());
+                        heard.add(event);
+                    }, listeners);
 
-    private static RunRecorder recorder(HeldRuns runs, dev.hexaflow.application.workflow.engine.RunListener next,
-            RunRecorder.Hearing hearing) {
-        return new RunRecorder(runs, "app-1", "task-1", new EndUser("eu-1", "app-1", "ada", 1), "1", "log-1", next,
-                hearing);
+            recorder.on(new RunEvent.WorkflowStarted(STARTED));
+            recorder.on(NODE);
+            assertThat(heard).isEmpty();
+            CompletableFuture<Void> ending = CompletableFuture.runAsync(() -> recorder.on(END));
+            while (runs.writes.size() < 3) {
+                Thread.sleep(10);
+            }
+            writer.submit(runs::commitAll).get(5, TimeUnit.SECONDS);
+            ending.get(5, TimeUnit.SECONDS);
+
+            assertThat(heard).hasSize(3).last().isEqualTo(END);
+            assertThat(heard.get(1)).isEqualTo(NODE);
+            assertThat(threads).hasSize(3).noneMatch("store-writer"::equals);
+        } finally {
+            listeners.shutdownNow();
+            writer.shutdownNow();
+        }
     }
 
     /** Keeps nothing: each write's commit waits until the test commits all of them. */

@@ -48,16 +48,6 @@ public interface RunWorkflowUseCase {
         RunObserver NONE = event -> { };
 
         void on(RunEvent event);
-
-        /**
-         * Whether this observer may hear an event only once the event is kept: yes for one that tells a client
-         * (a client is never told of what a restart would not find). One that only keeps its own record beside
-         * the run's, and tells no one, hears each event at once, and the run's writes are then waited for once,
-         * before its end, as for a run nobody observes.
-         */
-        default boolean hearsOnlyKeptEvents() {
-            return true;
-        }
     }
 
     /**

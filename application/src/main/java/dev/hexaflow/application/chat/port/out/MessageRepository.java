@@ -15,8 +15,17 @@ public interface MessageRepository {
     /** Keeps a message as its turn starts. */
     void add(Message message);
 
-    /** Keeps the end of a kept message's turn: its answer, status, error, tokens, latency, run and files. */
-    void finish(Message message);
+    /**
+     * Keeps the end of a kept message's turn: its answer, status, error, tokens, latency, run and files. Answers
+     * false when the message is no longer kept (its conversation was deleted while the turn ran).
+     */
+    boolean finish(Message message);
+
+    /**
+     * The messages that still wait for their turn's end ({@link Message#awaitsAnswer()}), of every conversation:
+     * turns under way, and turns a crash or a failed write cut off.
+     */
+    List<Message> awaitingAnswer();
 
     /** The message, when it is this app's and this end user's; empty otherwise. */
     Optional<Message> find(String appId, String endUserId, String messageId);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hexaflow.adapters.http.JsonResponses;
 import dev.hexaflow.adapters.http.RouteGroup;
+import dev.hexaflow.adapters.http.knowledge.ProcessRules;
 import dev.hexaflow.application.knowledge.port.in.AddDocumentCommand;
 import dev.hexaflow.application.knowledge.port.in.AddDocumentUseCase;
 import dev.hexaflow.application.knowledge.port.in.CreateKnowledgeBaseCommand;
@@ -151,25 +152,8 @@ public final class AdminKnowledgeRoutes implements RouteGroup {
     }
 
     private static SplittingRules rules(JsonNode rule) {
-        if (!rule.isObject() || !"custom".equals(rule.path("mode").asText())) {
-            return SplittingRules.AUTOMATIC;
-        }
-        JsonNode rules = rule.path("rules");
-        JsonNode segmentation = rules.path("segmentation");
-        boolean spaces = false;
-        boolean urls = false;
-        for (JsonNode pre : rules.path("pre_processing_rules")) {
-            boolean on = pre.path("enabled").asBoolean(false);
-            switch (pre.path("id").asText()) {
-                case "remove_extra_spaces" -> spaces = on;
-                case "remove_urls_emails" -> urls = on;
-                default -> { }
-            }
-        }
         try {
-            return SplittingRules.custom(segmentation.path("separator").asText("\n"),
-                    segmentation.path("max_tokens").asInt(500), segmentation.path("chunk_overlap").asInt(0), spaces,
-                    urls);
+            return ProcessRules.read(rule);
         } catch (IllegalArgumentException e) {
             throw new BadRequest(e.getMessage());
         }

@@ -451,25 +451,8 @@ public final class KnowledgeApiRoutes implements RouteGroup {
     }
 
     private static SplittingRules rules(JsonNode rule) {
-        if (!rule.isObject() || !"custom".equals(rule.path("mode").asText())) {
-            return SplittingRules.AUTOMATIC;
-        }
-        JsonNode rules = rule.path("rules");
-        JsonNode segmentation = rules.path("segmentation");
-        boolean spaces = false;
-        boolean urls = false;
-        for (JsonNode pre : rules.path("pre_processing_rules")) {
-            boolean on = pre.path("enabled").asBoolean(false);
-            switch (pre.path("id").asText()) {
-                case "remove_extra_spaces" -> spaces = on;
-                case "remove_urls_emails" -> urls = on;
-                default -> { }
-            }
-        }
         try {
-            return SplittingRules.custom(segmentation.path("separator").asText("\n"),
-                    segmentation.path("max_tokens").asInt(500), segmentation.path("chunk_overlap").asInt(0), spaces,
-                    urls);
+            return ProcessRules.read(rule);
         } catch (IllegalArgumentException e) {
             throw Refusal.invalid(e.getMessage());
         }

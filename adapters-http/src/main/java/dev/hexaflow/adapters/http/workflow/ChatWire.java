@@ -3,6 +3,7 @@ package dev.hexaflow.adapters.http.workflow;
 import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase.ChatReply;
 import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase.ChatUnderWay;
 import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase.TurnUsage;
+import dev.hexaflow.domain.workflow.ModelUsage;
 import dev.hexaflow.domain.chat.Conversation;
 import dev.hexaflow.domain.chat.KeptVariable;
 import dev.hexaflow.domain.chat.Message;
@@ -145,22 +146,10 @@ final class ChatWire implements RunEventStream.Frames<ChatReply> {
         return metadata;
     }
 
-    /** Dify's LLMUsage; prices are decimal strings, and 0, for Hexaflow keeps no price list. */
+    /** Dify's LLMUsage of a turn. */
     static Map<String, Object> usage(TurnUsage usage) {
-        Map<String, Object> map = new LinkedHashMap<>();
-        map.put("prompt_tokens", usage.promptTokens());
-        map.put("prompt_unit_price", "0");
-        map.put("prompt_price_unit", "0");
-        map.put("prompt_price", "0");
-        map.put("completion_tokens", usage.completionTokens());
-        map.put("completion_unit_price", "0");
-        map.put("completion_price_unit", "0");
-        map.put("completion_price", "0");
-        map.put("total_tokens", usage.totalTokens());
-        map.put("total_price", "0");
-        map.put("currency", "USD");
-        map.put("latency", Math.round(usage.latency() * 1000) / 1000.0);
-        return map;
+        return new ModelUsage(usage.promptTokens(), usage.completionTokens(), usage.totalTokens(), usage.latency())
+                .asDify();
     }
 
     /** SimpleConversation. */

@@ -4,7 +4,7 @@ import dev.hexaflow.application.workflow.engine.NodeFailure;
 import dev.hexaflow.application.workflow.engine.NodeUnavailableException;
 import dev.hexaflow.application.workflow.engine.StopSignal;
 import dev.hexaflow.application.workflow.port.out.ModelProvider;
-import java.util.LinkedHashMap;
+import dev.hexaflow.domain.workflow.ModelUsage;
 import java.util.Map;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
@@ -35,22 +35,9 @@ final class ModelNodes {
         }
     }
 
-    /** Dify's usage object; prices stay 0 since Hexaflow keeps no price list. */
+    /** Dify's usage object of one model call. */
     static Map<String, Object> usage(ModelProvider.Usage usage, double latency) {
-        Map<String, Object> map = new LinkedHashMap<>();
-        map.put("prompt_tokens", usage.promptTokens());
-        map.put("prompt_unit_price", "0");
-        map.put("prompt_price_unit", "0");
-        map.put("prompt_price", "0");
-        map.put("completion_tokens", usage.completionTokens());
-        map.put("completion_unit_price", "0");
-        map.put("completion_price_unit", "0");
-        map.put("completion_price", "0");
-        map.put("total_tokens", usage.totalTokens());
-        map.put("total_price", "0");
-        map.put("currency", "USD");
-        map.put("latency", Math.round(latency * 1000) / 1000.0);
-        return map;
+        return new ModelUsage(usage.promptTokens(), usage.completionTokens(), usage.totalTokens(), latency).asDify();
     }
 
     /** The first JSON object in a model's answer, which may wrap it in prose or a code fence; empty if none. */

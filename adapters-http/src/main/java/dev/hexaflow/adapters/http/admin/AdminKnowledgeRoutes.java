@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hexaflow.adapters.http.JsonResponses;
 import dev.hexaflow.adapters.http.RouteGroup;
+import dev.hexaflow.adapters.http.knowledge.KnowledgeErrors;
 import dev.hexaflow.adapters.http.knowledge.ProcessRules;
 import dev.hexaflow.application.knowledge.port.in.AddDocumentCommand;
 import dev.hexaflow.application.knowledge.port.in.AddDocumentUseCase;
@@ -80,12 +81,7 @@ public final class AdminKnowledgeRoutes implements RouteGroup {
             } catch (BadRequest e) {
                 JsonResponses.error(ctx, 400, "invalid_param", e.getMessage());
             } catch (KnowledgeException e) {
-                switch (e.reason()) {
-                    case NOT_FOUND -> JsonResponses.error(ctx, 404, "not_found", e.getMessage());
-                    case CONFLICT -> JsonResponses.error(ctx, 409, "dataset_name_duplicate", e.getMessage());
-                    case INVALID -> JsonResponses.error(ctx, 400, "invalid_param", e.getMessage());
-                    case UNAUTHORIZED -> JsonResponses.error(ctx, 401, "unauthorized", e.getMessage());
-                }
+                KnowledgeErrors.send(ctx, e);
             }
         });
     }

@@ -133,12 +133,7 @@ public final class KnowledgeApiRoutes implements RouteGroup {
             } catch (Refusal e) {
                 JsonResponses.error(ctx, e.status, e.code, e.getMessage());
             } catch (KnowledgeException e) {
-                switch (e.reason()) {
-                    case NOT_FOUND -> JsonResponses.error(ctx, 404, "not_found", e.getMessage());
-                    case CONFLICT -> JsonResponses.error(ctx, 409, "dataset_name_duplicate", e.getMessage());
-                    case INVALID -> JsonResponses.error(ctx, 400, "invalid_param", e.getMessage());
-                    case UNAUTHORIZED -> JsonResponses.error(ctx, 401, "unauthorized", e.getMessage());
-                }
+                KnowledgeErrors.send(ctx, e);
             }
         };
     }

@@ -27,7 +27,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -62,18 +61,10 @@ public final class ChatRoutes implements RouteGroup {
     }
 
     private void listen(Context ctx) {
-        List<UploadedFile> parts;
-        String user;
-        try {
-            boolean multipart = ctx.contentType() != null
-                    && ctx.contentType().toLowerCase(Locale.ROOT).startsWith("multipart/form-data");
-            parts = multipart ? ctx.uploadedFiles("file") : List.of();
-            user = multipart ? ctx.formParam("user") : null;
-        } catch (Exception e) {
-            // Jetty gave up on the multipart body, most often for its size; it drops the connection after.
-            ctx.header("Connection", "close");
-            throw new ApiException(ApiError.AUDIO_TOO_LARGE, "Audio size larger than 30 mb");
-        }
+        MultipartForms.Form form = MultipartForms.read(ctx,
+                () -> new ApiException(ApiError.AUDIO_TOO_LARGE, "Audio size larger than 30 mb"));
+        List<UploadedFile> parts = form.files();
+        String user = form.user();
         UploadedFile part = parts.isEmpty() ? null : parts.get(0);
         try (InputStream content = part == null ? null : part.content()) {
             String text = listen.transcribe(new AudioToTextCommand(appId(ctx), user(ctx, user),

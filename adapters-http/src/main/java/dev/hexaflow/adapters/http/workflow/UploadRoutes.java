@@ -17,7 +17,6 @@ import io.javalin.http.UploadedFile;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
-import java.util.Locale;
 
 /** Uploads under {@code /v1/files/upload}: one multipart {@code file} part and the {@code user} field. */
 public final class UploadRoutes implements RouteGroup {
@@ -34,23 +33,10 @@ public final class UploadRoutes implements RouteGroup {
     }
 
     private void upload(Context ctx) {
-        List<UploadedFile> parts;
-        String user;
-        try {
-            boolean multipart = ctx.contentType() != null
-                    && ctx.contentType().toLowerCase(Locale.ROOT).startsWith("multipart/form-data");
-            parts = multipart ? ctx.uploadedFiles("file") : List.of();
-            user = multipart ? ctx.formParam("user") : null;
-        } catch (Exception e) {
-            // Jetty's ServletException for a body that is no multipart at all is checked, yet thrown here.
-            // Jetty drops the connection of a multipart body it gave up on; the answer says so.
-            ctx.header("Connection", "close");
-            if (isTooLarge(e)) {
-                throw new ApiException(ApiError.FILE_TOO_LARGE, "File size exceeded.");
-            }
-            throw new ApiException(ApiError.INVALID_PARAM, "The multipart body cannot be read: "
-                    + rootMessage(e));
-        }
+        MultipartForms.Form form = MultipartForms.read(ctx,
+                () -> new ApiException(ApiError.FILE_TOO_LARGE, "File size exceeded."));
+        List<UploadedFile> parts = form.files();
+        String user = form.user();
         UploadedFile part = parts.size() == 1 ? parts.get(0) : null;
         try (InputStream content = part == null ? InputStream.nullInputStream() : part.content()) {
             dev.hexaflow.domain.app.UploadedFile file = upload.upload(new UploadFileCommand(appId(ctx), user(ctx, user),
@@ -60,24 +46,6 @@ public final class UploadRoutes implements RouteGroup {
         } catch (IOException e) {
             throw new ApiException(ApiError.INVALID_PARAM, "The uploaded file cannot be read");
         }
-    }
-
-    private static boolean isTooLarge(Throwable e) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            String message = String.valueOf(t.getMessage()).toLowerCase(Locale.ROOT);
-            if (message.contains("exceeds") || message.contains("too large") || message.contains("max")) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static String rootMessage(Throwable e) {
-        Throwable t = e;
-        while (t.getCause() != null) {
-            t = t.getCause();
-        }
-        return String.valueOf(t.getMessage());
     }
 
     /** Dify's FileResponse; what only Dify's console fills in (previews, tenant, conversation) is null. */

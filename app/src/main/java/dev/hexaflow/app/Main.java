@@ -27,7 +27,17 @@ public final class Main {
     }
 
     public static void main(String[] args) {
-        int exit = run(args, System.getenv(), System.in, System.console() != null, System.out, System.err);
+        int exit;
+        try {
+            exit = run(args, System.getenv(), System.in, System.console() != null, System.out, System.err);
+        } catch (RuntimeException | Error e) {
+            // An unforeseen failure ends the process, even when a thread it started is still alive: a server that
+            // could not start must never stay up answering nothing.
+            System.err.println("hexaflow: failed: " + e);
+            e.printStackTrace(System.err);
+            System.exit(FAILED);
+            return;
+        }
         if (exit != OK || !serving) {
             System.exit(exit);
         }

@@ -6,7 +6,10 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -25,13 +28,46 @@ record JarServer(Process process, String baseUrl, String demoKey, String campusK
         builder.environment().putAll(settings);
         builder.redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));
         Process process = builder.start();
-        BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                StandardCharsets.UTF_8));
+        // Standard output is read on a thread of its own, so that a server that neither starts nor exits fails
+        // the test after START_LIMIT, with its threads' stacks, instead of holding the build until CI's own limit.
+        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        Thread reader = new Thread(() -> {
+            try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                    StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = out.readLine()) != null) {
+                    lines.add(line);
+                }
+            } catch (IOException e) {
+                // The process is gone.
+            } finally {
+                lines.add(END);
+            }
+        }, "jar-server-stdout");
+        reader.setDaemon(true);
+        reader.start();
         String baseUrl = null;
         String demoKey = null;
         String campusKey = null;
-        String line;
-        while ((line = out.readLine()) != null) {
+        long deadline = System.nanoTime() + START_LIMIT.toNanos();
+        while (true) {
+            String line;
+            try {
+                line = lines.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                process.destroyForcibly();
+                throw new AssertionError("interrupted while the server started", e);
+            }
+            if (line == null) {
+                String stacks = threadDump(process);
+                process.destroyForcibly();
+                throw new AssertionError("the server neither started nor exited within " + START_LIMIT + "; its "
+                        + "threads:\n" + stacks + "\nits log:\n" + tail(log));
+            }
+            if (line == END) {
+                break;
+            }
             String text = line.strip();
             if (text.startsWith("Hexaflow is ready on ")) {
                 baseUrl = text.substring("Hexaflow is ready on ".length()).strip();
@@ -44,18 +80,37 @@ record JarServer(Process process, String baseUrl, String demoKey, String campusK
             }
         }
         if (baseUrl == null) {
-            throw new AssertionError("the server did not start: " + Files.readString(log));
+            throw new AssertionError("the server did not start: " + tail(log));
         }
-        Thread drain = new Thread(() -> {
-            try {
-                out.transferTo(java.io.Writer.nullWriter());
-            } catch (IOException e) {
-                // The process is gone.
-            }
-        });
-        drain.setDaemon(true);
-        drain.start();
         return new JarServer(process, baseUrl, demoKey, campusKey);
+    }
+
+    /** How long a start may take before the test fails: far longer than any start seen, even on a loaded machine. */
+    static final Duration START_LIMIT = Duration.ofMinutes(3);
+
+    /** Marks the end of standard output in the reader's queue. */
+    private static final String END = new String("end of output");
+
+    /** The process's threads as {@code jcmd Thread.print} gives them, or why they could not be had. */
+    private static String threadDump(Process process) {
+        try {
+            Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                    Long.toString(process.pid()), "Thread.print").redirectErrorStream(true).start();
+            byte[] dump = jcmd.getInputStream().readAllBytes();
+            jcmd.waitFor(30, TimeUnit.SECONDS);
+            return new String(dump, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "(no thread dump: " + e.getMessage() + ")";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "(no thread dump: interrupted)";
+        }
+    }
+
+    /** The last 20,000 characters of the log. */
+    private static String tail(Path log) throws IOException {
+        String text = Files.exists(log) ? Files.readString(log) : "";
+        return text.length() <= 20_000 ? text : text.substring(text.length() - 20_000);
     }
 
     /** SIGKILL, and waits for the process to be gone. */

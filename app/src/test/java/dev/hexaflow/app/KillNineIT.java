@@ -55,7 +55,7 @@ class KillNineIT {
                 key = server.demoKey();
                 campusKey = server.campusKey();
             }
-            ServiceApi api = new ServiceApi(server.baseUrl(), key);
+            ServiceApi api = ServiceApi.ownClient(server.baseUrl(), key);
             AtomicBoolean running = new AtomicBoolean(true);
             List<Thread> clients = new ArrayList<>();
             for (int c = 0; c < 6; c++) {
@@ -67,7 +67,10 @@ class KillNineIT {
             Thread campus = new Thread(countUsage(server.baseUrl(), campusKey, running, highestCount));
             campus.start();
             clients.add(campus);
-            Thread.sleep(700 + random.nextInt(1500));
+            // Each round is killed once it has answered a run and an upload (a loaded machine may take seconds
+            // for the first), then at a random moment after.
+            awaitAnswers(answered, uploads, answered.size() + 1, uploads.size() + 1);
+            Thread.sleep(200 + random.nextInt(1500));
             server.kill();
             running.set(false);
             for (Thread thread : clients) {
@@ -75,7 +78,7 @@ class KillNineIT {
             }
         }
         JarServer last = JarServer.start(data, log, Map.of("HEXAFLOW_ADMIN_TOKEN", ADMIN));
-        ServiceApi api = new ServiceApi(last.baseUrl(), key);
+        ServiceApi api = ServiceApi.ownClient(last.baseUrl(), key);
         try {
             assertThat(answered).as("some runs were answered before the kills").isNotEmpty();
             assertThat(uploads).as("some uploads were answered before the kills").isNotEmpty();
@@ -86,7 +89,7 @@ class KillNineIT {
             assertThat(ServiceApi.json(api.get("/v1/workflows/logs?status=running")).get("total").asInt())
                     .as("no run stays running after a restart").isZero();
             assertThat(highestCount.get()).as("some keyed campus calls were answered").isPositive();
-            long kept = ServiceApi.json(new ServiceApi(last.baseUrl(), null).get("/v2/events/holidays.json?key="
+            long kept = ServiceApi.json(ServiceApi.ownClient(last.baseUrl(), null).get("/v2/events/holidays.json?key="
                     + campusKey)).get("meta").get("requests").asLong() - 1;
             // Counts are committed every 10 ms after their answers: a kill loses at most the last interval's,
             // a few dozen calls of the one client that counts; never more than it was answered, but the one call
@@ -103,6 +106,18 @@ class KillNineIT {
         assertThat(stored).as("keys are kept only as hashes").doesNotContain(key);
         String logged = Files.readString(log);
         assertThat(logged).doesNotContain(key).doesNotContain(ADMIN).doesNotContain(SECRET_CONTENT);
+    }
+
+    /** Waits until this many runs and uploads were answered; fails after a minute. */
+    private static void awaitAnswers(Map<String, String> answered, Set<String> uploads, int runs, int files)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + 60_000_000_000L;
+        while (answered.size() < runs || uploads.size() < files) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("no run or no upload answered within a minute of the start");
+            }
+            Thread.sleep(20);
+        }
     }
 
     private static void drive(ServiceApi api, int client, AtomicBoolean running, Map<String, String> answered,
@@ -134,7 +149,7 @@ class KillNineIT {
 
     /** Keyed holiday calls one after another, keeping the highest usage count answered. */
     private static Runnable countUsage(String baseUrl, String campusKey, AtomicBoolean running, AtomicLong highest) {
-        ServiceApi client = new ServiceApi(baseUrl, null);
+        ServiceApi client = ServiceApi.ownClient(baseUrl, null);
         return () -> {
             while (running.get()) {
                 try {

@@ -2,6 +2,7 @@ package dev.hexaflow.app;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hexaflow.app.api.ServiceApi;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -46,8 +47,8 @@ final class TestServer implements AutoCloseable {
         }
     }
 
-    dev.hexaflow.app.api.ServiceApi api(String key) {
-        return new dev.hexaflow.app.api.ServiceApi(hexaflow.baseUrl(), key);
+    ServiceApi api(String key) {
+        return new ServiceApi(hexaflow.baseUrl(), key);
     }
 
     static Configuration config(Path dataDir) {
@@ -100,14 +101,7 @@ final class TestServer implements AutoCloseable {
     }
 
     static <T> HttpResponse<T> exchange(HttpRequest.Builder request, HttpResponse.BodyHandler<T> body) {
-        try {
-            return CLIENT.send(request.timeout(Duration.ofSeconds(10)).build(), body);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return ServiceApi.bounded(CLIENT, request.timeout(Duration.ofSeconds(10)).build(), body);
     }
 
     private URI uri(String path) {

@@ -15,6 +15,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /** A client of the Service API for tests, speaking as Dify's clients do: bearer key, JSON, multipart. */
 public final class ServiceApi {
@@ -24,10 +28,24 @@ public final class ServiceApi {
 
     private final String baseUrl;
     private final String key;
+    private final HttpClient http;
 
     public ServiceApi(String baseUrl, String key) {
+        this(baseUrl, key, HTTP);
+    }
+
+    private ServiceApi(String baseUrl, String key, HttpClient http) {
         this.baseUrl = baseUrl;
         this.key = key;
+        this.http = http;
+    }
+
+    /**
+     * A client with an HTTP client of its own, for a test that kills servers under it: one client's connections
+     * cut by a kill never reach another's.
+     */
+    public static ServiceApi ownClient(String baseUrl, String key) {
+        return new ServiceApi(baseUrl, key, HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build());
     }
 
     public String key() {
@@ -35,7 +53,7 @@ public final class ServiceApi {
     }
 
     public ServiceApi withKey(String other) {
-        return new ServiceApi(baseUrl, other);
+        return new ServiceApi(baseUrl, other, http);
     }
 
     public HttpResponse<String> get(String path) {
@@ -58,7 +76,7 @@ public final class ServiceApi {
     /** Starts a request and hands back the open body, to read a stream as it comes. */
     public HttpResponse<InputStream> postStreaming(String path, Object body) {
         try {
-            return HTTP.send(request(path).header("Content-Type", "application/json")
+            return http.send(request(path).header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofString(json(body))).build(),
                     HttpResponse.BodyHandlers.ofInputStream());
         } catch (IOException e) {
@@ -123,12 +141,36 @@ public final class ServiceApi {
         return request;
     }
 
-    private static HttpResponse<String> send(HttpRequest.Builder request) {
+    private HttpResponse<String> send(HttpRequest.Builder request) {
+        return bounded(http, request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    /**
+     * How long any exchange of a test may take, body included: the client's own timeout covers the headers
+     * alone, and depends on the client's selector thread being alive.
+     */
+    public static final Duration EXCHANGE_LIMIT = Duration.ofSeconds(90);
+
+    /** Sends the request and waits at most {@link #EXCHANGE_LIMIT} for the whole answer. */
+    public static <T> HttpResponse<T> bounded(HttpClient client, HttpRequest request, HttpResponse.BodyHandler<T> body) {
+        CompletableFuture<HttpResponse<T>> answer = client.sendAsync(request, body);
         try {
-            return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            return answer.get(EXCHANGE_LIMIT.toSeconds(), TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof IOException io) {
+                throw new UncheckedIOException(io);
+            }
+            if (cause instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw new IllegalStateException(cause);
+        } catch (TimeoutException e) {
+            answer.cancel(true);
+            throw new UncheckedIOException(new IOException(request.method() + " " + request.uri()
+                    + " was not answered within " + EXCHANGE_LIMIT));
         } catch (InterruptedException e) {
+            answer.cancel(true);
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }

@@ -20,7 +20,6 @@ import java.util.Optional;
 final class DataDirectory implements AutoCloseable {
 
     static final String ADMIN_TOKEN_FILE = "admin-token";
-    static final String DATABASE_FILE = "hexaflow.mv.db";
     private static final int ADMIN_TOKEN_LENGTH = 40;
 
     private final Path path;
@@ -87,10 +86,6 @@ final class DataDirectory implements AutoCloseable {
             throw new StartupException("Cannot make the data directory " + path + " private to its owner: "
                     + e.getMessage(), e);
         }
-    }
-
-    boolean hasDatabase() {
-        return Files.exists(path.resolve(DATABASE_FILE));
     }
 
     /**

@@ -77,7 +77,7 @@ public final class Hexaflow implements AutoCloseable {
         WorkflowModule workflows = null;
         CampusModule campus = null;
         ChatModule chat = null;
-        CompletableFuture<Optional<String>> ready = null;
+        CompletableFuture<Prepared> ready = null;
         try {
             DataDirectory.AdminToken adminToken = config.adminToken()
                     .map(token -> new DataDirectory.AdminToken(token, false))
@@ -132,9 +132,9 @@ public final class Hexaflow implements AutoCloseable {
                             Clock.systemUTC()),
                     new WebAppRoutes(workflows.webApp));
             JavalinHttpServer server = startServer(config, routes, ready);
-            Optional<String> newCampusKey;
+            Prepared prepared;
             try {
-                newCampusKey = ready.join();
+                prepared = ready.join();
             } catch (CompletionException e) {
                 server.close();
                 throw e.getCause() instanceof RuntimeException cause ? cause : e;
@@ -143,12 +143,12 @@ public final class Hexaflow implements AutoCloseable {
             workflows.allowOwnOrigin(clientHost(config.host()).replace("[", "").replace("]", ""), server.port());
             Optional<StartReport.Demo> demo = Optional.empty();
             Optional<StartReport.Demo> chatDemo = Optional.empty();
-            if (storage.fresh()) {
+            if (prepared.firstStart()) {
                 demo = Optional.of(demoOf(workflows.importDemo(WorkflowModule.DEMO_DSL, baseUrl), baseUrl));
                 chatDemo = Optional.of(demoOf(workflows.importDemo(WorkflowModule.CHAT_DEMO_DSL, baseUrl), baseUrl));
             }
             StartReport report = new StartReport(baseUrl, config.dataDir(),
-                    adminToken.madeNow() ? Optional.of(adminToken.value()) : Optional.empty(), newCampusKey,
+                    adminToken.madeNow() ? Optional.of(adminToken.value()) : Optional.empty(), prepared.newCampusKey(),
                     demo, chatDemo);
             server.watchStorage(new CheckStorageService(health));
             server.markReady();
@@ -159,7 +159,7 @@ public final class Hexaflow implements AutoCloseable {
                     config.service().shutdownGrace());
         } catch (RuntimeException e) {
             if (ready != null) {
-                ready.exceptionally(failure -> Optional.empty()).join();
+                ready.exceptionally(failure -> null).join();
             }
             if (chat != null) {
                 chat.close();
@@ -175,15 +175,21 @@ public final class Hexaflow implements AutoCloseable {
         }
     }
 
+    /** What preparing the database found: whether this is the server's first start, and the campus key it issued. */
+    private record Prepared(boolean firstStart, Optional<String> newCampusKey) {
+    }
+
     /**
-     * Migrates the database; on a first start loads the bundled campus data and issues a campus key (answered);
-     * fails the runs (and their chat messages) and deletes the half-written uploads a previous process left.
+     * Migrates the database; on the server's first start on it (even where a command made the database before) loads
+     * the bundled campus data and issues a campus key (answered); fails the runs (and their chat messages) and deletes
+     * the half-written uploads a previous process left.
      */
-    private static Optional<String> prepare(Storage storage, CampusModule campus, WorkflowModule workflows,
+    private static Prepared prepare(Storage storage, CampusModule campus, WorkflowModule workflows,
             ChatModule chat) {
         storage.migrate();
         Optional<String> newCampusKey = Optional.empty();
-        if (storage.fresh()) {
+        boolean firstStart = storage.claimFirstServerStart();
+        if (firstStart) {
             campus.loadBundledData();
             newCampusKey = Optional.of(campus.issueKey.issue());
         }
@@ -203,7 +209,7 @@ public final class Hexaflow implements AutoCloseable {
             LOG.warn("{} uploads were cut off when the server last stopped; their partial files are deleted",
                     orphans);
         }
-        return newCampusKey;
+        return new Prepared(firstStart, newCampusKey);
     }
 
     private static JavalinHttpServer startServer(Configuration config, List<RouteGroup> routes,

@@ -12,14 +12,12 @@ final class Storage implements AutoCloseable {
     private final Path dataDir;
     private final DataDirectory directory;
     private final H2Database database;
-    private final boolean fresh;
     private H2StorageHealth health;
 
-    private Storage(Path dataDir, DataDirectory directory, H2Database database, boolean fresh) {
+    private Storage(Path dataDir, DataDirectory directory, H2Database database) {
         this.dataDir = dataDir;
         this.directory = directory;
         this.database = database;
-        this.fresh = fresh;
     }
 
     /** Opens the data directory and its database, brought up to date. */
@@ -46,8 +44,7 @@ final class Storage implements AutoCloseable {
     static Storage connect(Path dataDir, String h2Options) {
         DataDirectory directory = DataDirectory.acquire(dataDir);
         try {
-            boolean fresh = !directory.hasDatabase();
-            return new Storage(dataDir, directory, H2Database.connectFile(dataDir, h2Options), fresh);
+            return new Storage(dataDir, directory, H2Database.connectFile(dataDir, h2Options));
         } catch (RuntimeException e) {
             directory.close();
             throw new StartupException("Cannot open the database in " + dataDir + ": " + e.getMessage(), e);
@@ -112,9 +109,12 @@ final class Storage implements AutoCloseable {
         return database.jdbi();
     }
 
-    /** Whether the database was made by this opening: the first start on this data directory. */
-    boolean fresh() {
-        return fresh;
+    /**
+     * Whether this is the first server start on this database (claimed once: a later call, or a database made by a
+     * command and then served, answers by whether a server had started on it before).
+     */
+    boolean claimFirstServerStart() {
+        return database.claimOnce("first_start", java.time.Instant.now().getEpochSecond());
     }
 
     @Override

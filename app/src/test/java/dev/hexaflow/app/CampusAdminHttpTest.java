@@ -5,10 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -175,6 +179,26 @@ class CampusAdminHttpTest {
         assertThat(json(server.get("/v2/resources/tutors.json?key=" + key)).get("meta").get("requests").asLong())
                 .isEqualTo(3);
         assertThat(server.hexaflow.report().newCampusKey()).as("only a first start makes a key").isEmpty();
+    }
+
+    @Test
+    void aDataDirectoryMadeByACommandStillGetsTheFirstStartsCampusDataKeyAndDemos(@TempDir Path made) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        int exit = Main.run(new String[] {"knowledge", "create", "Handbook", "--data-dir", made.toString()},
+                Map.of(), new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(new ByteArrayOutputStream(),
+                        true, StandardCharsets.UTF_8));
+        assertThat(exit).as(out.toString(StandardCharsets.UTF_8)).isZero();
+
+        try (TestServer first = TestServer.start(made)) {
+            assertThat(first.hexaflow.report().newCampusKey()).as("the first server start issues a key").isPresent();
+            assertThat(first.hexaflow.report().demoAppKey()).as("and imports the demos").isPresent();
+            assertThat(json(first.get("/v2/events/holidays.json?key=" + first.hexaflow.report().newCampusKey()
+                    .orElseThrow())).get("data")).as("and loads the bundled holidays").hasSize(205);
+        }
+        try (TestServer second = TestServer.start(made)) {
+            assertThat(second.hexaflow.report().newCampusKey()).as("only the first server start").isEmpty();
+            assertThat(second.hexaflow.report().demoAppKey()).isEmpty();
+        }
     }
 
     @Test

@@ -200,6 +200,25 @@ public final class H2Database implements AutoCloseable {
         return false;
     }
 
+    /**
+     * Claims a once-in-the-database's-life step (such as the server's first start): true for the one caller that
+     * claims it, false for every caller after.
+     */
+    public boolean claimOnce(String step, long epochSecond) {
+        try {
+            return jdbi().withHandle(handle -> handle.createUpdate("INSERT INTO server_state (name, claimed_at) "
+                    + "SELECT :name, :at FROM (VALUES (1)) AS one (x) "
+                    + "WHERE NOT EXISTS (SELECT 1 FROM server_state WHERE name = :name)")
+                    .bind("name", step).bind("at", epochSecond).execute()) == 1;
+        } catch (org.jdbi.v3.core.statement.UnableToExecuteStatementException e) {
+            if (e.getCause() instanceof SQLException sql && sql.getSQLState() != null
+                    && sql.getSQLState().startsWith("23")) {
+                return false; // another process claimed it between the check and the insert
+            }
+            throw e;
+        }
+    }
+
     public Jdbi jdbi() {
         return jdbi;
     }

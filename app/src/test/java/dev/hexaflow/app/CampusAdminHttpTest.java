@@ -202,6 +202,28 @@ class CampusAdminHttpTest {
     }
 
     @Test
+    void aDatabaseAServerStartedOnBeforeTheFirstStartWasKeptIsNotTakenForANewOne(@TempDir Path older)
+            throws Exception {
+        String url = "jdbc:h2:file:" + older.toAbsolutePath().resolve("hexaflow");
+        org.h2.jdbcx.JdbcConnectionPool pool = org.h2.jdbcx.JdbcConnectionPool.create(url, "sa", "");
+        try {
+            org.flywaydb.core.Flyway.configure().dataSource(pool).locations("classpath:db/migration").target("11")
+                    .load().migrate();
+            try (var db = pool.getConnection(); var statement = db.createStatement()) {
+                statement.execute("INSERT INTO campus_key (key_hash, requests) VALUES ('"
+                        + dev.hexaflow.domain.secret.SecretHash.of("an-older-servers-key").hex() + "', 3)");
+            }
+        } finally {
+            pool.dispose();
+        }
+
+        try (TestServer upgraded = TestServer.start(older)) {
+            assertThat(upgraded.hexaflow.report().newCampusKey()).isEmpty();
+            assertThat(upgraded.hexaflow.report().demoAppKey()).as("no demo imported again").isEmpty();
+        }
+    }
+
+    @Test
     void aSecondServerOnTheSameDataDirectoryIsRefusedWithAClearMessage() {
         assertThatThrownBy(() -> TestServer.start(dataDir))
                 .isInstanceOf(StartupException.class)

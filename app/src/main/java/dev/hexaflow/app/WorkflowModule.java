@@ -11,7 +11,6 @@ import dev.hexaflow.adapters.persistence.jdbi.JdbiEndUserRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiRunRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiDeliveryRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiWebhookSettingsRepository;
-import dev.hexaflow.adapters.http.workflow.JacksonRunDetailRenderer;
 import dev.hexaflow.adapters.nodes.net.JdkHttpCallbackSender;
 import dev.hexaflow.application.webhook.port.in.DeliverCallbacksUseCase;
 import dev.hexaflow.application.webhook.port.in.ListDeliveriesUseCase;
@@ -253,8 +252,8 @@ final class WorkflowModule implements AutoCloseable {
         this.webhooks = new ManageWebhooksService(apps, webhookSettings, secrets);
         this.deliveries = new ListDeliveriesService(apps, deliveryRecords);
         this.deliverCallbacks = new DeliverCallbacksService(deliveryRecords, webhookSettings, runs,
-                new JacksonRunDetailRenderer(), new JdkHttpCallbackSender(new OutboundExchange(outbound::get)),
-                secrets, retries, clock, callbackSends);
+                new ServiceApiRunDetailRenderer(), new JdkHttpCallbackSender(new OutboundExchange(outbound::get)),
+                secrets, new HmacWebhookSigner(), retries, clock, callbackSends);
         RunCallbacks callbacks = new RunCallbacks(webhookSettings, deliveryRecords, clock, ids,
                 this::deliverSoon);
         this.run = new RunWorkflowService(apps, versions, endUsers, uploads, runs, reader, engine, tasks,

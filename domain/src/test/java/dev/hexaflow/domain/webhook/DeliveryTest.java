@@ -48,7 +48,8 @@ class DeliveryTest {
 
     @Test
     void aCallbackUrlIsAnHttpOrHttpsUrlWithAHostOfAtMost2048Characters() {
-        assertThat(new CallbackUrl("http://127.0.0.1:9000/hook?x=1").value()).isEqualTo("http://127.0.0.1:9000/hook?x=1");
+        assertThat(new CallbackUrl("http://127.0.0.1:9000/hook?x=1").value())
+                .isEqualTo("http://127.0.0.1:9000/hook?x=1");
         for (String bad : List.of("", "ftp://example.com/x", "https:///path", "https://user:pw@example.com/",
                 "example.com/hook", "https://example.com/" + "a".repeat(2040))) {
             assertThatThrownBy(() -> new CallbackUrl(bad)).as(bad).isInstanceOf(IllegalArgumentException.class)

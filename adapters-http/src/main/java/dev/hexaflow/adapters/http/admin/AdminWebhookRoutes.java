@@ -9,9 +9,9 @@ import dev.hexaflow.application.app.port.in.ApiError;
 import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.webhook.port.in.ListDeliveriesUseCase;
 import dev.hexaflow.application.webhook.port.in.ListDeliveriesUseCase.DeliveriesQuery;
+import dev.hexaflow.application.webhook.port.in.ListDeliveriesUseCase.DeliveryPage;
+import dev.hexaflow.application.webhook.port.in.ListDeliveriesUseCase.DeliveryWithAttempts;
 import dev.hexaflow.application.webhook.port.in.ManageWebhooksUseCase;
-import dev.hexaflow.application.webhook.port.out.DeliveryRepository.DeliveryPage;
-import dev.hexaflow.application.webhook.port.out.DeliveryRepository.DeliveryRecord;
 import dev.hexaflow.domain.webhook.Delivery;
 import dev.hexaflow.domain.webhook.DeliveryAttempt;
 import io.javalin.config.RoutesConfig;
@@ -85,7 +85,7 @@ public final class AdminWebhookRoutes implements RouteGroup {
     record DeliveryBody(String id, String workflowRunId, String url, String state, int attemptCount,
             Long nextAttemptAt, Integer lastStatus, String lastError, long createdAt, List<AttemptBody> attempts) {
 
-        static DeliveryBody of(DeliveryRecord record) {
+        static DeliveryBody of(DeliveryWithAttempts record) {
             Delivery d = record.delivery();
             return new DeliveryBody(d.id(), d.runId(), d.url().value(), d.state().wireName(), d.attempts(),
                     d.state() == dev.hexaflow.domain.webhook.DeliveryState.PENDING ? d.nextAttemptAt() / 1000 : null,

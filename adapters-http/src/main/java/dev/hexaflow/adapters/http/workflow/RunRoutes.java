@@ -110,6 +110,14 @@ public final class RunRoutes implements RouteGroup {
         }
     }
 
+    /**
+     * A run's detail as {@code GET /v1/workflows/run/{id}} answers it, byte for byte: the body of its completion
+     * webhook.
+     */
+    public static byte[] detailJson(WorkflowRun run) {
+        return DifyWire.json(RunDetail.of(run)).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
     private void detail(Context ctx) {
         ServiceApiBodies.json(ctx, 200, RunDetail.of(getRun.get(appId(ctx), ctx.pathParam("workflow_run_id"))));
     }

@@ -8,6 +8,7 @@ import dev.hexaflow.application.webhook.port.out.CallbackSender.Answer;
 import dev.hexaflow.application.webhook.port.out.DeliveryRepository;
 import dev.hexaflow.application.webhook.port.out.RunDetailRenderer;
 import dev.hexaflow.application.webhook.port.out.WebhookSettingsRepository;
+import dev.hexaflow.application.webhook.port.out.WebhookSigner;
 import dev.hexaflow.domain.webhook.Delivery;
 import dev.hexaflow.domain.webhook.DeliveryAttempt;
 import dev.hexaflow.domain.webhook.DeliveryState;
@@ -15,17 +16,13 @@ import dev.hexaflow.domain.webhook.RetrySchedule;
 import dev.hexaflow.domain.workflow.RunStatus;
 import dev.hexaflow.domain.workflow.WorkflowRun;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executor;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Posts each due delivery's run detail, signed, and keeps what came of it: delivered on a 2xx in time, due again
@@ -54,6 +51,7 @@ public final class DeliverCallbacksService implements DeliverCallbacksUseCase {
     private final RunDetailRenderer renderer;
     private final CallbackSender sender;
     private final SecretGenerator secrets;
+    private final WebhookSigner signer;
     private final RetrySchedule schedule;
     private final Clock clock;
     private final Executor sends;
@@ -61,13 +59,14 @@ public final class DeliverCallbacksService implements DeliverCallbacksUseCase {
     /** @param sends runs each post, so that a slow receiver holds up only its own delivery */
     public DeliverCallbacksService(DeliveryRepository deliveries, WebhookSettingsRepository settings,
             RunRepository runs, RunDetailRenderer renderer, CallbackSender sender, SecretGenerator secrets,
-            RetrySchedule schedule, Clock clock, Executor sends) {
+            WebhookSigner signer, RetrySchedule schedule, Clock clock, Executor sends) {
         this.deliveries = deliveries;
         this.settings = settings;
         this.runs = runs;
         this.renderer = renderer;
         this.sender = sender;
         this.secrets = secrets;
+        this.signer = signer;
         this.schedule = schedule;
         this.clock = clock;
         this.sends = sends;
@@ -99,7 +98,8 @@ public final class DeliverCallbacksService implements DeliverCallbacksUseCase {
         Map<String, String> headers = new LinkedHashMap<>();
         headers.put("Content-Type", "application/json");
         headers.put(TIMESTAMP_HEADER, timestamp);
-        headers.put(SIGNATURE_HEADER, "sha256=" + signature(secretOf(delivery.appId()), timestamp, body));
+        String signature = signer.sign(secretOf(delivery.appId()), signed(timestamp, body));
+        headers.put(SIGNATURE_HEADER, "sha256=" + signature);
         headers.put(DELIVERY_HEADER, delivery.id());
         Answer answer = sender.post(delivery.url(), body, headers, schedule.timeout());
         long elapsed = Math.max(0, clock.millis() - startedAt);
@@ -119,16 +119,12 @@ public final class DeliverCallbacksService implements DeliverCallbacksUseCase {
         return secret != null ? secret : settings.secretOrAdd(appId, secrets.newSecret(SECRET_LENGTH));
     }
 
-    /** The hex HMAC-SHA256 of {@code "<timestamp>.<body>"} under the secret's UTF-8 bytes. */
-    public static String signature(String secret, String timestamp, byte[] body) {
-        try {
-            Mac mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-            mac.update((timestamp + ".").getBytes(StandardCharsets.UTF_8));
-            return HexFormat.of().formatHex(mac.doFinal(body));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("HmacSHA256 is part of every JDK", e);
-        }
+    /** What the signature covers: {@code "<timestamp>.<body>"}, so that a replayed body shows its age. */
+    private static byte[] signed(String timestamp, byte[] body) {
+        byte[] prefix = (timestamp + ".").getBytes(StandardCharsets.UTF_8);
+        byte[] message = java.util.Arrays.copyOf(prefix, prefix.length + body.length);
+        System.arraycopy(body, 0, message, prefix.length, body.length);
+        return message;
     }
 
     @Override

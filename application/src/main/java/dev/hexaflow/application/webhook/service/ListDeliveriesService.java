@@ -5,7 +5,7 @@ import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.app.port.out.AppRepository;
 import dev.hexaflow.application.webhook.port.in.ListDeliveriesUseCase;
 import dev.hexaflow.application.webhook.port.out.DeliveryRepository;
-import dev.hexaflow.application.webhook.port.out.DeliveryRepository.DeliveryPage;
+import dev.hexaflow.application.webhook.port.out.DeliveryRepository.DeliveryRecord;
 
 /** An app's deliveries, a page of 1 to 100 at a time. */
 public final class ListDeliveriesService implements ListDeliveriesUseCase {
@@ -28,6 +28,12 @@ public final class ListDeliveriesService implements ListDeliveriesUseCase {
         if (query.page() < 1 || query.limit() < 1 || query.limit() > MAX_LIMIT) {
             throw new ApiException(ApiError.INVALID_PARAM, "page must be 1 or more and limit 1 to " + MAX_LIMIT);
         }
-        return deliveries.list(query.appId(), query.page(), query.limit());
+        DeliveryRepository.DeliveryPage page = deliveries.list(query.appId(), query.page(), query.limit());
+        return new DeliveryPage(page.page(), page.limit(), page.total(), page.hasMore(),
+                page.items().stream().map(ListDeliveriesService::withAttempts).toList());
+    }
+
+    private static DeliveryWithAttempts withAttempts(DeliveryRecord record) {
+        return new DeliveryWithAttempts(record.delivery(), record.attempts());
     }
 }

@@ -155,7 +155,11 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
             if (delivery != null) {
                 // Only a run whose end is kept is due, and the caller's answer does not wait for it; a delivery
                 // not made due here (the store failed, the server stopped) is found by the deliverer's sweep.
-                done.thenAcceptAsync(run -> callbacks.runEnded(delivery), listeners);
+                try {
+                    done.thenAcceptAsync(run -> callbacks.runEnded(delivery), listeners);
+                } catch (java.util.concurrent.RejectedExecutionException e) {
+                    // Closing, the run already over: the next start's sweep makes its delivery due.
+                }
             }
             return new RunUnderWay(handle.runId(), handle.taskId(), done);
         } catch (StorageUnavailableException e) {

@@ -131,6 +131,8 @@ class WebhookDeliveryHttpTest {
         assertThat(Long.parseLong(timestamp)).isCloseTo(System.currentTimeMillis() / 1000, within(30L));
         assertThat(received.header("X-Hexaflow-Delivery")).isEqualTo(delivery.get("id").asText());
         assertThat(received.header("Content-Type")).isEqualTo("application/json");
+        assertThat(received.header("User-Agent")).isEqualTo("Hexaflow-Webhook/1");
+        assertThat(received.header("Upgrade")).as("plain HTTP/1.1, no h2c upgrade").isNull();
         assertThat(new String(received.body(), StandardCharsets.UTF_8))
                 .isEqualTo(api.get("/v1/workflows/run/" + runId).body());
         assertThat(delivery.get("attempts")).hasSize(1);

@@ -24,13 +24,17 @@ import java.util.concurrent.TimeoutException;
  */
 public final class JdkHttpCallbackSender implements CallbackSender {
 
+    /** What a receiver's logs show the posts as. */
+    public static final String USER_AGENT = "Hexaflow-Webhook/1";
+
     private final OutboundExchange exchange;
     private final HttpClient client;
 
     public JdkHttpCallbackSender(OutboundExchange exchange) {
         this.exchange = exchange;
-        this.client = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER)
-                .connectTimeout(Duration.ofSeconds(10)).build();
+        // HTTP/1.1: the JDK's default offers an h2c upgrade on plain http, which some receivers mishandle.
+        this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .followRedirects(HttpClient.Redirect.NEVER).connectTimeout(Duration.ofSeconds(10)).build();
     }
 
     @Override
@@ -44,7 +48,7 @@ public final class JdkHttpCallbackSender implements CallbackSender {
             return Answer.failed("The host " + uri.getHost() + " does not resolve.");
         }
         HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(timeout)
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body)).header("User-Agent", USER_AGENT);
         headers.forEach(request::header);
         CompletableFuture<HttpResponse<Void>> sent = client.sendAsync(request.build(),
                 HttpResponse.BodyHandlers.discarding());

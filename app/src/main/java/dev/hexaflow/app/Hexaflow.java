@@ -5,6 +5,7 @@ import dev.hexaflow.application.app.service.CheckStorageService;
 import dev.hexaflow.adapters.persistence.H2StorageHealth;
 import dev.hexaflow.adapters.http.RouteGroup;
 import dev.hexaflow.adapters.http.admin.AdminAppRoutes;
+import dev.hexaflow.adapters.http.admin.AdminWebhookRoutes;
 import dev.hexaflow.adapters.http.admin.AdminAuthorization;
 import dev.hexaflow.adapters.http.admin.AdminBackupRoutes;
 import dev.hexaflow.adapters.http.admin.AdminCampusRoutes;
@@ -121,7 +122,9 @@ public final class Hexaflow implements AutoCloseable {
                     new LogRoutes(workflows.logs),
                     new AppInfoRoutes(workflows.describe),
                     new AdminAppRoutes(admin, workflows.importApp, workflows.listApps, workflows.publish,
-                            workflows.exportDsl, workflows.keys, workflows.describe, workflows.updateSite),
+                            workflows.exportDsl, workflows.keys, workflows.describe, workflows.updateSite,
+                            workflows.webhooks),
+                    new AdminWebhookRoutes(admin, workflows.webhooks, workflows.deliveries),
                     new AdminToolRoutes(admin, workflows.listTools, workflows.mcpServers, workflows.toolBindings),
                     new AdminKnowledgeRoutes(admin, workflows.knowledge.bases, workflows.knowledge.addDocument,
                             workflows.knowledge.retrieve, workflows.knowledge.keys),
@@ -152,6 +155,7 @@ public final class Hexaflow implements AutoCloseable {
                     demo, chatDemo);
             server.watchStorage(new CheckStorageService(health));
             server.markReady();
+            workflows.startDelivering();
             if (config.service().retention().prunes()) {
                 workflows.startPruning();
             }

@@ -3,6 +3,7 @@ package dev.hexaflow.app;
 import dev.hexaflow.adapters.http.ClientLimits;
 import dev.hexaflow.domain.app.RunRetention;
 import dev.hexaflow.domain.app.UploadLimits;
+import dev.hexaflow.domain.webhook.RetrySchedule;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -20,10 +21,12 @@ import java.util.OptionalInt;
  * (HEXAFLOW_RUN_RETENTION_DAYS, HEXAFLOW_RUN_RETENTION_COUNT per app; for good by default).
  */
 public record ServiceSettings(int maxRunsPerApp, Duration pingInterval, UploadLimits uploads,
-        List<String> corsOrigins, Duration shutdownGrace, ClientLimits clients, RunRetention retention) {
+        List<String> corsOrigins, Duration shutdownGrace, ClientLimits clients, RunRetention retention,
+        RetrySchedule webhooks) {
 
     public static final ServiceSettings DEFAULTS = new ServiceSettings(0, Duration.ofSeconds(10), UploadLimits.DIFY,
-            List.of("*"), Duration.ofSeconds(30), ClientLimits.DEFAULTS, RunRetention.KEEP_ALL);
+            List.of("*"), Duration.ofSeconds(30), ClientLimits.DEFAULTS, RunRetention.KEEP_ALL,
+            RetrySchedule.STANDARD);
 
     public ServiceSettings {
         if (maxRunsPerApp < 0) {
@@ -31,6 +34,7 @@ public record ServiceSettings(int maxRunsPerApp, Duration pingInterval, UploadLi
         }
         clients = clients == null ? ClientLimits.DEFAULTS : clients;
         retention = retention == null ? RunRetention.KEEP_ALL : retention;
+        webhooks = webhooks == null ? RetrySchedule.STANDARD : webhooks;
         corsOrigins = List.copyOf(corsOrigins);
         for (String origin : corsOrigins) {
             if (!origin.equals("*") && !origin.matches("(?i)https?://[^/\\s]+/?")) {
@@ -55,35 +59,70 @@ public record ServiceSettings(int maxRunsPerApp, Duration pingInterval, UploadLi
                             Duration.ofMillis(number(env, "HEXAFLOW_HTTP_BODY_GRACE_MILLIS", 5000, 0)),
                             Duration.ofMillis(number(env, "HEXAFLOW_HTTP_IDLE_TIMEOUT_MILLIS", 30_000, 1))),
                     retention(number(env, "HEXAFLOW_RUN_RETENTION_DAYS", 0, 0),
-                            number(env, "HEXAFLOW_RUN_RETENTION_COUNT", 0, 0)));
+                            number(env, "HEXAFLOW_RUN_RETENTION_COUNT", 0, 0)),
+                    webhooks(env));
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
     }
 
     public ServiceSettings withMaxRunsPerApp(int limit) {
-        return new ServiceSettings(limit, pingInterval, uploads, corsOrigins, shutdownGrace, clients, retention);
+        return new ServiceSettings(limit, pingInterval, uploads, corsOrigins, shutdownGrace, clients, retention,
+                webhooks);
     }
 
     public ServiceSettings withPingInterval(Duration interval) {
-        return new ServiceSettings(maxRunsPerApp, interval, uploads, corsOrigins, shutdownGrace, clients, retention);
+        return new ServiceSettings(maxRunsPerApp, interval, uploads, corsOrigins, shutdownGrace, clients, retention,
+                webhooks);
     }
 
     public ServiceSettings withCorsOrigins(List<String> origins) {
-        return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, origins, shutdownGrace, clients, retention);
+        return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, origins, shutdownGrace, clients, retention,
+                webhooks);
     }
 
     public ServiceSettings withShutdownGrace(Duration grace) {
-        return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, grace, clients, retention);
+        return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, grace, clients, retention,
+                webhooks);
     }
 
     public ServiceSettings withClients(ClientLimits limits) {
-        return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, limits, retention);
+        return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, limits, retention,
+                webhooks);
     }
 
     /** Runs are kept this many days, or as the newest this many of each app; 0 for no such bound. */
     public ServiceSettings withRetention(RunRetention kept) {
-        return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, clients, kept);
+        return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, clients, kept,
+                webhooks);
+    }
+
+    /** Completion webhooks are retried on this schedule, each attempt waiting this long for an answer. */
+    public ServiceSettings withWebhooks(RetrySchedule schedule) {
+        return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, clients, retention,
+                schedule);
+    }
+
+    /**
+     * HEXAFLOW_WEBHOOK_RETRY_SECONDS (the waits after each failed attempt, the last one repeated, comma-separated),
+     * HEXAFLOW_WEBHOOK_GIVE_UP_HOURS (24) and HEXAFLOW_WEBHOOK_TIMEOUT_SECONDS (10).
+     */
+    private static RetrySchedule webhooks(Map<String, String> env) {
+        RetrySchedule standard = RetrySchedule.STANDARD;
+        String delays = env.get("HEXAFLOW_WEBHOOK_RETRY_SECONDS");
+        List<Duration> waits = standard.delays();
+        if (delays != null && !delays.isBlank()) {
+            try {
+                waits = Arrays.stream(delays.split(",")).map(String::strip)
+                        .map(text -> Duration.ofSeconds(Long.parseLong(text))).toList();
+            } catch (NumberFormatException e) {
+                throw new UsageException("HEXAFLOW_WEBHOOK_RETRY_SECONDS takes whole seconds separated by commas, "
+                        + "such as 10,30,60,300; was '" + delays + "'");
+            }
+        }
+        return new RetrySchedule(waits,
+                Duration.ofHours(number(env, "HEXAFLOW_WEBHOOK_GIVE_UP_HOURS", 24, 0)),
+                Duration.ofSeconds(number(env, "HEXAFLOW_WEBHOOK_TIMEOUT_SECONDS", 10, 1)));
     }
 
     private static RunRetention retention(int days, int perApp) {

@@ -9,6 +9,16 @@ import dev.hexaflow.adapters.persistence.jdbi.JdbiAppKeyRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiAppRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiEndUserRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiRunRepository;
+import dev.hexaflow.adapters.persistence.jdbi.JdbiDeliveryRepository;
+import dev.hexaflow.adapters.persistence.jdbi.JdbiWebhookSettingsRepository;
+import dev.hexaflow.adapters.nodes.net.JdkHttpCallbackSender;
+import dev.hexaflow.application.webhook.port.in.DeliverCallbacksUseCase;
+import dev.hexaflow.application.webhook.port.in.ListDeliveriesUseCase;
+import dev.hexaflow.application.webhook.port.in.ManageWebhooksUseCase;
+import dev.hexaflow.application.webhook.service.DeliverCallbacksService;
+import dev.hexaflow.application.webhook.service.ListDeliveriesService;
+import dev.hexaflow.application.webhook.service.ManageWebhooksService;
+import dev.hexaflow.application.webhook.service.RunCallbacks;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiUploadRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiWorkflowVersionRepository;
 import dev.hexaflow.application.app.port.in.ImportAppUseCase;
@@ -131,6 +141,28 @@ final class WorkflowModule implements AutoCloseable {
                 thread.setDaemon(true);
                 return thread;
             });
+    final ManageWebhooksUseCase webhooks;
+    final ListDeliveriesUseCase deliveries;
+    final DeliverCallbacksUseCase deliverCallbacks;
+    /**
+     * Looks for due webhook deliveries every {@link #DELIVERY_POLL} (and at once when a run with one ends), and
+     * for deliveries whose run ended unheard every {@link #DELIVERY_SWEEP}; the posts themselves run on
+     * {@link #callbackSends}, so that a slow receiver holds up only its own delivery.
+     */
+    private final java.util.concurrent.ScheduledExecutorService deliverer = java.util.concurrent.Executors
+            .newSingleThreadScheduledExecutor(task -> {
+                Thread thread = new Thread(task, "hexaflow-webhooks");
+                thread.setDaemon(true);
+                return thread;
+            });
+    private final java.util.concurrent.ExecutorService callbackSends = java.util.concurrent.Executors
+            .newFixedThreadPool(4, task -> {
+                Thread thread = new Thread(task, "hexaflow-webhook-send");
+                thread.setDaemon(true);
+                return thread;
+            });
+    static final java.time.Duration DELIVERY_SWEEP = java.time.Duration.ofSeconds(30);
+    private final java.time.Duration deliveryPoll;
     final UploadFileUseCase upload;
     final DescribeAppUseCase describe;
     final DrainRunsUseCase drain;
@@ -211,8 +243,21 @@ final class WorkflowModule implements AutoCloseable {
         this.updateSite = new UpdateSiteService(apps);
         this.authenticate = new AuthenticateService(keys, apps, webTokens);
         this.webApp = new WebAppService(apps, webTokens);
+        JdbiWebhookSettingsRepository webhookSettings = new JdbiWebhookSettingsRepository(jdbi);
+        JdbiDeliveryRepository deliveryRecords = new JdbiDeliveryRepository(jdbi);
+        dev.hexaflow.domain.webhook.RetrySchedule retries = config.service().webhooks();
+        // Polled at least as often as the shortest retry wait, and every second at most.
+        this.deliveryPoll = java.util.Collections.min(java.util.List.of(java.time.Duration.ofSeconds(1),
+                java.util.Collections.min(retries.delays())));
+        this.webhooks = new ManageWebhooksService(apps, webhookSettings, secrets);
+        this.deliveries = new ListDeliveriesService(apps, deliveryRecords);
+        this.deliverCallbacks = new DeliverCallbacksService(deliveryRecords, webhookSettings, runs,
+                new ServiceApiRunDetailRenderer(), new JdkHttpCallbackSender(new OutboundExchange(outbound::get)),
+                secrets, new HmacWebhookSigner(), retries, clock, callbackSends);
+        RunCallbacks callbacks = new RunCallbacks(webhookSettings, deliveryRecords, clock, ids,
+                this::deliverSoon);
         this.run = new RunWorkflowService(apps, versions, endUsers, uploads, runs, reader, engine, tasks,
-                config.service().maxRunsPerApp(), clock, ids, storage, runListeners);
+                config.service().maxRunsPerApp(), clock, ids, storage, runListeners, callbacks);
         this.stop = new StopTaskService(tasks);
         runner.set(run);
         stopper.set(stop);
@@ -242,9 +287,39 @@ final class WorkflowModule implements AutoCloseable {
         }, 0, PRUNE_EVERY.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
     }
 
+    /**
+     * Starts sending webhook deliveries: first the sweep (deliveries whose run a restart ended), then whatever is
+     * due, pending ones a previous process left included.
+     */
+    void startDelivering() {
+        deliverer.scheduleWithFixedDelay(() -> guarded("Sweeping webhook deliveries", deliverCallbacks::sweep), 0,
+                DELIVERY_SWEEP.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        deliverer.scheduleWithFixedDelay(() -> guarded("Delivering webhooks", deliverCallbacks::deliverDue),
+                0, deliveryPoll.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+
+    /** A run with a callback has ended: look for due deliveries now rather than at the next poll. */
+    private void deliverSoon() {
+        try {
+            deliverer.execute(() -> guarded("Delivering webhooks", deliverCallbacks::deliverDue));
+        } catch (java.util.concurrent.RejectedExecutionException e) {
+            // Closing: the delivery is kept, and the next start sends it.
+        }
+    }
+
+    private static void guarded(String what, java.util.function.IntSupplier task) {
+        try {
+            task.getAsInt();
+        } catch (RuntimeException e) {
+            LOG.warn("{} failed; the next try is at the next poll: {}", what, e.toString());
+        }
+    }
+
     @Override
     public void close() {
         pruner.shutdownNow();
+        deliverer.shutdownNow();
+        callbackSends.shutdownNow();
         runListeners.shutdown();
         try {
             runs.close();

@@ -21,6 +21,7 @@ import dev.hexaflow.application.app.port.in.ListAppsUseCase;
 import dev.hexaflow.application.app.port.in.ManageAppKeysUseCase;
 import dev.hexaflow.application.app.port.in.PublishWorkflowUseCase;
 import dev.hexaflow.application.app.port.in.UpdateSiteUseCase;
+import dev.hexaflow.application.webhook.port.in.ManageWebhooksUseCase;
 import dev.hexaflow.domain.app.App;
 import dev.hexaflow.domain.app.SiteSettings;
 import dev.hexaflow.domain.workflow.InvalidWorkflowException;
@@ -34,7 +35,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * App administration: import, publish and export DSL files, list apps, issue and revoke keys, site settings.
+ * App administration: import, publish and export DSL files, list apps, issue and revoke keys, site settings, the
+ * app's settings (its default callback URL).
  */
 public final class AdminAppRoutes implements RouteGroup {
 
@@ -48,10 +50,11 @@ public final class AdminAppRoutes implements RouteGroup {
     private final ManageAppKeysUseCase keys;
     private final DescribeAppUseCase describe;
     private final UpdateSiteUseCase updateSite;
+    private final ManageWebhooksUseCase webhooks;
 
     public AdminAppRoutes(AdminAuthorization admin, ImportAppUseCase importApp, ListAppsUseCase listApps,
             PublishWorkflowUseCase publish, ExportDslUseCase exportDsl, ManageAppKeysUseCase keys,
-            DescribeAppUseCase describe, UpdateSiteUseCase updateSite) {
+            DescribeAppUseCase describe, UpdateSiteUseCase updateSite, ManageWebhooksUseCase webhooks) {
         this.admin = admin;
         this.importApp = importApp;
         this.listApps = listApps;
@@ -60,6 +63,7 @@ public final class AdminAppRoutes implements RouteGroup {
         this.keys = keys;
         this.describe = describe;
         this.updateSite = updateSite;
+        this.webhooks = webhooks;
     }
 
     @Override
@@ -103,14 +107,56 @@ public final class AdminAppRoutes implements RouteGroup {
     }
 
     private void list(Context ctx) {
-        json(ctx, 200, new AppList(listApps.list().stream().map(AppListItem::of).toList()));
+        Map<String, String> callbacks = webhooks.defaultCallbacks();
+        json(ctx, 200, new AppList(listApps.list().stream()
+                .map(app -> AppListItem.of(app, callbacks.get(app.appId()))).toList()));
     }
 
+    /**
+     * A DSL file publishes a new version; a JSON object of app settings only ({@code callback_url}, null to
+     * clear) changes those and answers them. A DSL always names its {@code app} and {@code workflow}, so the two
+     * never meet.
+     */
     private void publish(Context ctx) {
+        Optional<Map<String, Object>> settings = settingsOnly(ctx.bodyAsBytes());
+        if (settings.isPresent()) {
+            Object url = settings.get().get("callback_url");
+            if (url != null && !(url instanceof String)) {
+                throw new ApiException(dev.hexaflow.application.app.port.in.ApiError.INVALID_PARAM,
+                        "callback_url must be an http or https URL, or null");
+            }
+            String appId = ctx.pathParam("app_id");
+            json(ctx, 200, new AppSettings(appId, webhooks.setDefaultCallback(appId, (String) url).orElse(null)));
+            return;
+        }
         Published published = publish.publish(ctx.pathParam("app_id"), ctx.bodyAsBytes());
         json(ctx, 200, new PublishedVersion(published.workflowId(), published.version(), published.isNew(),
                 published.warnings()));
     }
+
+    /** The body as app settings, when it is a JSON object whose keys are all settings' (and one at least). */
+    private static Optional<Map<String, Object>> settingsOnly(byte[] body) {
+        int i = 0;
+        while (i < body.length && Character.isWhitespace(body[i])) {
+            i++;
+        }
+        if (i == body.length || body[i] != '{') {
+            return Optional.empty();
+        }
+        try {
+            Object parsed = JSON.readValue(body, Object.class);
+            if (parsed instanceof Map<?, ?> map && !map.isEmpty() && APP_SETTINGS.containsAll(map.keySet())) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> settings = (Map<String, Object>) map;
+                return Optional.of(settings);
+            }
+        } catch (IOException e) {
+            return Optional.empty(); // not JSON: the DSL reader says what is wrong with it
+        }
+        return Optional.empty();
+    }
+
+    private static final java.util.Set<String> APP_SETTINGS = java.util.Set.of("callback_url");
 
     /** The DSL as imported, as a YAML file the import (here or in Dify) takes back. */
     private void exportDsl(Context ctx) {
@@ -211,12 +257,17 @@ public final class AdminAppRoutes implements RouteGroup {
 
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     record AppListItem(String appId, String name, String mode, String workflowId, String version, String siteCode,
-            boolean enableSite, long createdAt, List<String> warnings) {
+            boolean enableSite, long createdAt, List<String> warnings, String callbackUrl) {
 
-        static AppListItem of(AppSummary app) {
+        static AppListItem of(AppSummary app, String callbackUrl) {
             return new AppListItem(app.appId(), app.name(), app.mode(), app.workflowId(), app.version(),
-                    app.siteCode(), app.siteEnabled(), app.createdAt(), app.warnings());
+                    app.siteCode(), app.siteEnabled(), app.createdAt(), app.warnings(), callbackUrl);
         }
+    }
+
+    /** An app's settings as {@code PUT /admin/apps/{id}} sets them. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record AppSettings(String appId, String callbackUrl) {
     }
 
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)

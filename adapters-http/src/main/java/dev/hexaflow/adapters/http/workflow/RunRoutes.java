@@ -32,7 +32,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * Runs under {@code /v1/workflows}: a run, blocking or streamed (written frame by frame from the POST itself; the
  * run goes on whether or not the client stays) or, as Hexaflow's extension, async (answered at once with its
- * ids), its detail, its node executions, and stop.
+ * ids), its detail, its node executions, and stop. A run may name a {@code callback_url} (Hexaflow's extension,
+ * in every mode) that its final detail is posted to when it ends.
  */
 public final class RunRoutes implements RouteGroup {
 
@@ -75,10 +76,15 @@ public final class RunRoutes implements RouteGroup {
         if (files != null && !(files instanceof List<?>)) {
             throw new ApiException(ApiError.INVALID_PARAM, "files must be a list");
         }
+        Object callbackUrl = body.get("callback_url");
+        if (callbackUrl != null && !(callbackUrl instanceof String)) {
+            throw new ApiException(ApiError.INVALID_PARAM, "callback_url must be an http or https URL");
+        }
         @SuppressWarnings("unchecked")
         RunWorkflowCommand command = new RunWorkflowCommand(appId(ctx), workflowId,
                 user(ctx, JsonRequestBodies.user(body)),
-                (Map<String, Object>) inputs, files == null ? List.of() : List.copyOf((List<?>) files));
+                (Map<String, Object>) inputs, files == null ? List.of() : List.copyOf((List<?>) files))
+                .withCallbackUrl((String) callbackUrl);
         Object mode = body.get("response_mode");
         if ("streaming".equals(mode)) {
             RunEventStream.write(ctx, pingInterval,
@@ -102,6 +108,14 @@ public final class RunRoutes implements RouteGroup {
             RunUnderWay started = run.start(command, RunObserver.NONE);
             ServiceApiBodies.json(ctx, 200, DifyWire.completion(started.await(), started.taskId()));
         }
+    }
+
+    /**
+     * A run's detail as {@code GET /v1/workflows/run/{id}} answers it, byte for byte: the body of its completion
+     * webhook.
+     */
+    public static byte[] detailJson(WorkflowRun run) {
+        return DifyWire.json(RunDetail.of(run)).getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 
     private void detail(Context ctx) {

@@ -20,6 +20,10 @@ import dev.hexaflow.application.workflow.engine.RunListener;
 import dev.hexaflow.application.workflow.engine.RunRequest;
 import dev.hexaflow.application.workflow.engine.WorkflowEngine;
 import dev.hexaflow.application.workflow.port.out.WorkflowDslReader;
+import dev.hexaflow.application.webhook.service.ManageWebhooksService;
+import dev.hexaflow.application.webhook.service.RunCallbacks;
+import dev.hexaflow.domain.webhook.CallbackUrl;
+import dev.hexaflow.domain.webhook.Delivery;
 import dev.hexaflow.domain.app.App;
 import dev.hexaflow.domain.app.EndUser;
 import dev.hexaflow.domain.app.FileCategory;
@@ -58,13 +62,17 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
     private final Supplier<String> ids;
     private final StorageHealth storage;
     private final Executor listeners;
+    private final RunCallbacks callbacks;
     private final Map<String, PreparedWorkflow> prepared = new ConcurrentHashMap<>();
 
-    /** @param listeners calls each run's listener, off the store's writer thread (see {@link RunRecorder}) */
+    /**
+     * @param listeners calls each run's listener, off the store's writer thread (see {@link RunRecorder})
+     * @param callbacks keeps the completion webhook of a run that has one
+     */
     public RunWorkflowService(AppRepository apps, WorkflowVersionRepository versions, EndUserRepository endUsers,
             UploadRepository uploads, RunRepository runs, WorkflowDslReader reader, WorkflowEngine engine,
             TaskRegistry tasks, int maxRunsPerApp, Clock clock, Supplier<String> ids, StorageHealth storage,
-            Executor listeners) {
+            Executor listeners, RunCallbacks callbacks) {
         this.apps = apps;
         this.versions = versions;
         this.endUsers = endUsers;
@@ -78,6 +86,7 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
         this.ids = ids;
         this.storage = storage;
         this.listeners = listeners;
+        this.callbacks = callbacks;
     }
 
     /** An end user's id, as Dify keeps it: at most 255 characters. */
@@ -94,6 +103,8 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
     @Override
     public RunUnderWay start(RunWorkflowCommand command, RunObserver observer) {
         String user = requireUser(command.user());
+        CallbackUrl requested = command.callbackUrl() == null ? null
+                : ManageWebhooksService.callbackUrl(command.callbackUrl());
         App app = apps.find(command.appId()).orElseThrow(() -> new ApiException(ApiError.NOT_FOUND,
                 "App not found."));
         // A chat turn runs a chatflow, and only a chatflow; without one, only a workflow app runs.
@@ -127,10 +138,30 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
             }
             RunRecorder recorder = new RunRecorder(runs, app.id(), request.taskId(), endUser, version.version(),
                     ids.get(), observer == RunObserver.NONE ? RunListener.NONE : observer::on, listeners);
-            RunHandle handle = engine.start(workflow, request, recorder);
+            CallbackUrl callback = requested != null ? requested : callbacks.callbackOf(app.id(), null);
+            Delivery delivery = callback == null ? null : callbacks.register(app.id(), request.runId(), callback);
+            RunHandle handle;
+            try {
+                handle = engine.start(workflow, request, recorder);
+            } catch (RuntimeException e) {
+                if (delivery != null) {
+                    callbacks.discard(delivery);
+                }
+                throw e;
+            }
             tasks.track(app.id(), user, handle);
-            return new RunUnderWay(handle.runId(), handle.taskId(), handle.finished().handle(
-                    RunWorkflowService::keptOrRefused).thenCompose(done -> done));
+            CompletableFuture<WorkflowRun> done = handle.finished().handle(RunWorkflowService::keptOrRefused)
+                    .thenCompose(kept -> kept);
+            if (delivery != null) {
+                // Only a run whose end is kept is due, and the caller's answer does not wait for it; a delivery
+                // not made due here (the store failed, the server stopped) is found by the deliverer's sweep.
+                try {
+                    done.thenAcceptAsync(run -> callbacks.runEnded(delivery), listeners);
+                } catch (java.util.concurrent.RejectedExecutionException e) {
+                    // Closing, the run already over: the next start's sweep makes its delivery due.
+                }
+            }
+            return new RunUnderWay(handle.runId(), handle.taskId(), done);
         } catch (StorageUnavailableException e) {
             tasks.release(app.id());
             throw StorageRefusals.refused(e);

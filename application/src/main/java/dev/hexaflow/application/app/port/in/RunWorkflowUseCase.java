@@ -28,10 +28,21 @@ public interface RunWorkflowUseCase {
      * @param chat       the turn of a conversation this run answers (a chatflow's), or null for a workflow run
      */
     record RunWorkflowCommand(String appId, String workflowId, String user, Map<String, Object> inputs,
-            List<Object> files, ChatTurn chat) {
+            List<Object> files, ChatTurn chat, String callbackUrl) {
         public RunWorkflowCommand {
             inputs = inputs == null ? Map.of() : inputs;
             files = files == null ? List.of() : files;
+        }
+
+        /** A run without a callback of its own (its app's default callback, if any, still applies). */
+        public RunWorkflowCommand(String appId, String workflowId, String user, Map<String, Object> inputs,
+                List<Object> files, ChatTurn chat) {
+            this(appId, workflowId, user, inputs, files, chat, null);
+        }
+
+        /** The same run, whose end is posted to {@code url} (Hexaflow's completion webhook). */
+        public RunWorkflowCommand withCallbackUrl(String url) {
+            return new RunWorkflowCommand(appId, workflowId, user, inputs, files, chat, url);
         }
 
         /** A workflow app's run. */

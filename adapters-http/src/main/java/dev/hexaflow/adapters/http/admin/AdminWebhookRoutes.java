@@ -1,0 +1,108 @@
+package dev.hexaflow.adapters.http.admin;
+
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import dev.hexaflow.adapters.http.DifyErrors;
+import dev.hexaflow.adapters.http.JsonResponses;
+import dev.hexaflow.adapters.http.RouteGroup;
+import dev.hexaflow.application.app.port.in.ApiError;
+import dev.hexaflow.application.app.port.in.ApiException;
+import dev.hexaflow.application.webhook.port.in.ListDeliveriesUseCase;
+import dev.hexaflow.application.webhook.port.in.ListDeliveriesUseCase.DeliveriesQuery;
+import dev.hexaflow.application.webhook.port.in.ListDeliveriesUseCase.DeliveryPage;
+import dev.hexaflow.application.webhook.port.in.ListDeliveriesUseCase.DeliveryWithAttempts;
+import dev.hexaflow.application.webhook.port.in.ManageWebhooksUseCase;
+import dev.hexaflow.domain.webhook.Delivery;
+import dev.hexaflow.domain.webhook.DeliveryAttempt;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import io.javalin.http.Handler;
+import java.util.List;
+
+/**
+ * An app's completion webhooks for the operator: its deliveries with their attempts, newest first, and a new
+ * signing secret, shown once, in the answer that makes it.
+ */
+public final class AdminWebhookRoutes implements RouteGroup {
+
+    private final AdminAuthorization admin;
+    private final ManageWebhooksUseCase webhooks;
+    private final ListDeliveriesUseCase deliveries;
+
+    public AdminWebhookRoutes(AdminAuthorization admin, ManageWebhooksUseCase webhooks,
+            ListDeliveriesUseCase deliveries) {
+        this.admin = admin;
+        this.webhooks = webhooks;
+        this.deliveries = deliveries;
+    }
+
+    @Override
+    public void addTo(RoutesConfig routes) {
+        routes.get("/admin/apps/{app_id}/deliveries", guarded(this::deliveries));
+        routes.post("/admin/apps/{app_id}/webhook-secret", guarded(this::rotateSecret));
+    }
+
+    private Handler guarded(Handler handler) {
+        return admin.require(ctx -> {
+            try {
+                handler.handle(ctx);
+            } catch (ApiException e) {
+                DifyErrors.send(ctx, e.error(), e.getMessage());
+            }
+        });
+    }
+
+    private void deliveries(Context ctx) {
+        DeliveryPage page = deliveries.list(new DeliveriesQuery(ctx.pathParam("app_id"), number(ctx, "page", 1),
+                number(ctx, "limit", 20)));
+        ctx.status(200).contentType("application/json").result(JsonResponses.json(new DeliveryList(page.page(),
+                page.limit(), page.total(), page.hasMore(), page.items().stream().map(DeliveryBody::of).toList())));
+    }
+
+    private void rotateSecret(Context ctx) {
+        String secret = webhooks.rotateSecret(ctx.pathParam("app_id"));
+        ctx.status(201).contentType("application/json").result(JsonResponses.json(new Secret(secret)));
+    }
+
+    private static int number(Context ctx, String name, int otherwise) {
+        String text = ctx.queryParam(name);
+        if (text == null || text.isBlank()) {
+            return otherwise;
+        }
+        try {
+            return Integer.parseInt(text.strip());
+        } catch (NumberFormatException e) {
+            throw new ApiException(ApiError.INVALID_PARAM, name + " must be a whole number, was '" + text + "'");
+        }
+    }
+
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record DeliveryList(int page, int limit, long total, boolean hasMore, List<DeliveryBody> data) {
+    }
+
+    /** A delivery as the operator sees it; times in Unix seconds, as Dify's. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record DeliveryBody(String id, String workflowRunId, String url, String state, int attemptCount,
+            Long nextAttemptAt, Integer lastStatus, String lastError, long createdAt, List<AttemptBody> attempts) {
+
+        static DeliveryBody of(DeliveryWithAttempts record) {
+            Delivery d = record.delivery();
+            return new DeliveryBody(d.id(), d.runId(), d.url().value(), d.state().wireName(), d.attempts(),
+                    d.state() == dev.hexaflow.domain.webhook.DeliveryState.PENDING ? d.nextAttemptAt() / 1000 : null,
+                    d.lastStatus(), d.lastError(), d.createdAt() / 1000,
+                    record.attempts().stream().map(AttemptBody::of).toList());
+        }
+    }
+
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record AttemptBody(int number, long attemptedAt, Integer statusCode, String error, long elapsedMs) {
+
+        static AttemptBody of(DeliveryAttempt attempt) {
+            return new AttemptBody(attempt.number(), attempt.attemptedAt() / 1000, attempt.statusCode(),
+                    attempt.error(), attempt.elapsedMillis());
+        }
+    }
+
+    record Secret(String secret) {
+    }
+}

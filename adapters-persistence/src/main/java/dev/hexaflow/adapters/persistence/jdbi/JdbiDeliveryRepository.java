@@ -1,0 +1,136 @@
+package dev.hexaflow.adapters.persistence.jdbi;
+
+import dev.hexaflow.application.webhook.port.out.DeliveryRepository;
+import dev.hexaflow.domain.webhook.CallbackUrl;
+import dev.hexaflow.domain.webhook.Delivery;
+import dev.hexaflow.domain.webhook.DeliveryAttempt;
+import dev.hexaflow.domain.webhook.DeliveryState;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.jdbi.v3.core.Jdbi;
+
+/**
+ * Deliveries in {@code webhook_delivery}, their attempts in {@code webhook_attempt}. A claim is an UPDATE that
+ * only succeeds on a row still pending, due and unclaimed: of several instances asking at once, one updates it.
+ */
+public final class JdbiDeliveryRepository implements DeliveryRepository {
+
+    private static final String PENDING = DeliveryState.PENDING.wireName();
+
+    private final Jdbi jdbi;
+
+    public JdbiDeliveryRepository(Jdbi jdbi) {
+        this.jdbi = jdbi;
+    }
+
+    @Override
+    public void add(Delivery delivery) {
+        jdbi.useHandle(handle -> handle.createUpdate("INSERT INTO webhook_delivery (id, app_id, run_id, url, state, "
+                + "attempts, next_attempt_at, claimed_until, last_status, last_error, created_at, due_since) VALUES "
+                + "(:id, :app_id, :run_id, :url, :state, :attempts, :next_attempt_at, 0, :last_status, :last_error, "
+                + ":created_at, :due_since)")
+                .bind("id", delivery.id()).bind("app_id", delivery.appId()).bind("run_id", delivery.runId())
+                .bind("url", delivery.url().value()).bind("state", delivery.state().wireName())
+                .bind("attempts", delivery.attempts()).bind("next_attempt_at", delivery.nextAttemptAt())
+                .bind("last_status", delivery.lastStatus()).bind("last_error", delivery.lastError())
+                .bind("created_at", delivery.createdAt()).bind("due_since", delivery.dueSince()).execute());
+    }
+
+    @Override
+    public void discard(String id) {
+        jdbi.useHandle(handle -> handle.createUpdate("DELETE FROM webhook_delivery WHERE id = :id").bind("id", id)
+                .execute());
+    }
+
+    @Override
+    public boolean move(Delivery next, DeliveryState from, DeliveryAttempt attempt) {
+        return jdbi.inTransaction(handle -> {
+            int moved = handle.createUpdate("UPDATE webhook_delivery SET state = :state, attempts = :attempts, "
+                    + "next_attempt_at = :next_attempt_at, claimed_until = 0, last_status = :last_status, "
+                    + "last_error = :last_error, due_since = :due_since WHERE id = :id AND state = :from")
+                    .bind("state", next.state().wireName()).bind("attempts", next.attempts())
+                    .bind("next_attempt_at", next.nextAttemptAt()).bind("last_status", next.lastStatus())
+                    .bind("last_error", TextColumns.clip(next.lastError())).bind("due_since", next.dueSince())
+                    .bind("id", next.id()).bind("from", from.wireName()).execute();
+            if (moved > 0 && attempt != null) {
+                handle.createUpdate("INSERT INTO webhook_attempt (delivery_id, number, attempted_at, status_code, "
+                        + "error, elapsed_millis) VALUES (:id, :number, :at, :status, :error, :elapsed)")
+                        .bind("id", next.id()).bind("number", attempt.number()).bind("at", attempt.attemptedAt())
+                        .bind("status", attempt.statusCode()).bind("error", TextColumns.clip(attempt.error()))
+                        .bind("elapsed", attempt.elapsedMillis()).execute();
+            }
+            return moved > 0;
+        });
+    }
+
+    @Override
+    public List<Delivery> awaitingRun(int limit) {
+        return jdbi.withHandle(handle -> handle.createQuery("SELECT * FROM webhook_delivery WHERE state = :state "
+                + "ORDER BY created_at, id FETCH FIRST :limit ROWS ONLY")
+                .bind("state", DeliveryState.AWAITING_RUN.wireName()).bind("limit", limit)
+                .map((rs, ctx) -> delivery(rs)).list());
+    }
+
+    @Override
+    public List<Delivery> claimDue(long now, long claimUntil, int limit) {
+        List<Delivery> due = jdbi.withHandle(handle -> handle.createQuery("SELECT * FROM webhook_delivery WHERE "
+                + "state = :state AND next_attempt_at <= :now AND claimed_until < :now ORDER BY next_attempt_at, id "
+                + "FETCH FIRST :limit ROWS ONLY").bind("state", PENDING).bind("now", now).bind("limit", limit)
+                .map((rs, ctx) -> delivery(rs)).list());
+        List<Delivery> claimed = new ArrayList<>();
+        for (Delivery delivery : due) {
+            int won = jdbi.withHandle(handle -> handle.createUpdate("UPDATE webhook_delivery SET claimed_until = "
+                    + ":until WHERE id = :id AND state = :state AND claimed_until < :now").bind("until", claimUntil)
+                    .bind("id", delivery.id()).bind("state", PENDING).bind("now", now).execute());
+            if (won == 1) {
+                claimed.add(delivery);
+            }
+        }
+        return claimed;
+    }
+
+    @Override
+    public DeliveryPage list(String appId, int page, int limit) {
+        return jdbi.withHandle(handle -> {
+            long total = handle.createQuery("SELECT COUNT(*) FROM webhook_delivery WHERE app_id = :app_id")
+                    .bind("app_id", appId).mapTo(Long.class).one();
+            List<Delivery> deliveries = handle.createQuery("SELECT * FROM webhook_delivery WHERE app_id = :app_id "
+                    + "ORDER BY created_at DESC, id DESC OFFSET :offset ROWS FETCH NEXT :limit ROWS ONLY")
+                    .bind("app_id", appId).bind("offset", (long) (page - 1) * limit).bind("limit", limit)
+                    .map((rs, ctx) -> delivery(rs)).list();
+            Map<String, List<DeliveryAttempt>> attempts = new LinkedHashMap<>();
+            for (Delivery delivery : deliveries) {
+                attempts.put(delivery.id(), handle.createQuery("SELECT * FROM webhook_attempt WHERE delivery_id = "
+                        + ":id ORDER BY number").bind("id", delivery.id()).map((rs, ctx) -> attempt(rs)).list());
+            }
+            List<DeliveryRecord> items = deliveries.stream()
+                    .map(d -> new DeliveryRecord(d, attempts.get(d.id()))).toList();
+            return new DeliveryPage(page, limit, total, (long) page * limit < total, items);
+        });
+    }
+
+    private static Delivery delivery(ResultSet rs) throws SQLException {
+        return new Delivery(rs.getString("id"), rs.getString("app_id"), rs.getString("run_id"),
+                new CallbackUrl(rs.getString("url")), DeliveryState.ofWireName(rs.getString("state")),
+                rs.getInt("attempts"), rs.getLong("next_attempt_at"), (Integer) rs.getObject("last_status"),
+                rs.getString("last_error"), rs.getLong("created_at"), (Long) rs.getObject("due_since"));
+    }
+
+    private static DeliveryAttempt attempt(ResultSet rs) throws SQLException {
+        return new DeliveryAttempt(rs.getInt("number"), rs.getLong("attempted_at"),
+                (Integer) rs.getObject("status_code"), rs.getString("error"), rs.getLong("elapsed_millis"));
+    }
+
+    /** Errors are kept to their column's width: a receiver's reason may be long. */
+    private static final class TextColumns {
+        private static final int MAX = 4000;
+
+        static String clip(String text) {
+            return text == null || text.length() <= MAX ? text : text.substring(0, MAX - 1) + "…";
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package dev.hexaflow.adapters.persistence.jdbi;
+
+import dev.hexaflow.application.webhook.port.out.WebhookSettingsRepository;
+import dev.hexaflow.domain.webhook.CallbackUrl;
+import dev.hexaflow.domain.webhook.WebhookSettings;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.jdbi.v3.core.Jdbi;
+
+/** Apps' webhook settings in {@code app_webhook}, a row made when an app first has one. */
+public final class JdbiWebhookSettingsRepository implements WebhookSettingsRepository {
+
+    private final Jdbi jdbi;
+
+    public JdbiWebhookSettingsRepository(Jdbi jdbi) {
+        this.jdbi = jdbi;
+    }
+
+    @Override
+    public WebhookSettings find(String appId) {
+        return jdbi.withHandle(handle -> handle.createQuery("SELECT default_callback, secret FROM app_webhook "
+                + "WHERE app_id = :app_id").bind("app_id", appId)
+                .map((rs, ctx) -> new WebhookSettings(appId, url(rs.getString("default_callback")),
+                        rs.getString("secret")))
+                .findOne().orElse(WebhookSettings.none(appId)));
+    }
+
+    @Override
+    public void setDefaultCallback(String appId, CallbackUrl url) {
+        jdbi.useTransaction(handle -> {
+            ensureRow(handle, appId);
+            handle.createUpdate("UPDATE app_webhook SET default_callback = :url WHERE app_id = :app_id")
+                    .bind("url", url == null ? null : url.value()).bind("app_id", appId).execute();
+        });
+    }
+
+    @Override
+    public void setSecret(String appId, String secret) {
+        jdbi.useTransaction(handle -> {
+            ensureRow(handle, appId);
+            handle.createUpdate("UPDATE app_webhook SET secret = :secret WHERE app_id = :app_id")
+                    .bind("secret", secret).bind("app_id", appId).execute();
+        });
+    }
+
+    @Override
+    public String secretOrAdd(String appId, String candidate) {
+        return jdbi.inTransaction(handle -> {
+            ensureRow(handle, appId);
+            handle.createUpdate("UPDATE app_webhook SET secret = :secret WHERE app_id = :app_id AND secret IS NULL")
+                    .bind("secret", candidate).bind("app_id", appId).execute();
+            return handle.createQuery("SELECT secret FROM app_webhook WHERE app_id = :app_id").bind("app_id", appId)
+                    .mapTo(String.class).one();
+        });
+    }
+
+    @Override
+    public Map<String, CallbackUrl> defaultCallbacks() {
+        Map<String, CallbackUrl> urls = new LinkedHashMap<>();
+        jdbi.useHandle(handle -> handle.createQuery("SELECT app_id, default_callback FROM app_webhook WHERE "
+                + "default_callback IS NOT NULL ORDER BY app_id")
+                .map((rs, ctx) -> Map.entry(rs.getString(1), new CallbackUrl(rs.getString(2))))
+                .forEach(entry -> urls.put(entry.getKey(), entry.getValue())));
+        return urls;
+    }
+
+    /** The app's row, made empty if it has none; two makers at once: the second one's insert finds it made. */
+    private static void ensureRow(org.jdbi.v3.core.Handle handle, String appId) {
+        handle.createUpdate("MERGE INTO app_webhook (app_id) KEY (app_id) VALUES (:app_id)").bind("app_id", appId)
+                .execute();
+    }
+
+    private static CallbackUrl url(String text) {
+        return text == null ? null : new CallbackUrl(text);
+    }
+}

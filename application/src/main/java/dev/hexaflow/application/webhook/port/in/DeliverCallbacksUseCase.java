@@ -1,0 +1,14 @@
+package dev.hexaflow.application.webhook.port.in;
+
+/** Sends the webhook deliveries that are due, and finds those whose run ended unheard (a restart). */
+public interface DeliverCallbacksUseCase {
+
+    /** Claims the deliveries due now and sends each; answers how many it claimed. */
+    int deliverDue();
+
+    /**
+     * Makes due the deliveries whose run has ended though nobody said so (the server stopped between the two),
+     * and gives up those whose run was never kept; answers how many it moved.
+     */
+    int sweep();
+}

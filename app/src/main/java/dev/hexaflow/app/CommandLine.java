@@ -104,6 +104,8 @@ final class CommandLine {
               HEXAFLOW_TTS_MODEL     The speech model for apps with text to speech on.   [default tts-1]
               HEXAFLOW_EMBEDDING_MODEL  The embedding model of knowledge bases (the model endpoint's
                                      /embeddings); unset, bases are keyword-only.
+              HEXAFLOW_RERANK_MODEL  The rerank model of searches that ask for one (the model endpoint's
+                                     /rerank, Jina/Cohere style); unset, hits keep their own scores.
               HEXAFLOW_H2_OPTIONS    H2 settings over Hexaflow's own (WRITE_DELAY=0): KEY=VALUE;KEY=VALUE.
               HEXAFLOW_MAX_STEPS, HEXAFLOW_MAX_RUN_SECONDS, HEXAFLOW_CODE_TIMEOUT_SECONDS, HEXAFLOW_PYTHON
                                      Run limits (500 steps, 1200 s), code time limit (15 s), python3 path.

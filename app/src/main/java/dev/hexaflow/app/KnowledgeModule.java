@@ -1,6 +1,7 @@
 package dev.hexaflow.app;
 
 import dev.hexaflow.adapters.nodes.document.PdfBoxDocumentTextExtractor;
+import dev.hexaflow.adapters.nodes.model.JinaCompatibleReranker;
 import dev.hexaflow.adapters.nodes.model.OpenAiCompatibleEmbeddings;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiDatasetKeyRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiKnowledgeRepository;
@@ -29,7 +30,8 @@ import org.jdbi.v3.core.Jdbi;
  * Knowledge bases: kept in the database, searched through the Lucene index in {@code <data dir>/knowledge/}, which
  * {@link #rebuild} rebuilds from the database when it is missing or out of step (at start, once the database is
  * migrated); embedded at the model endpoint's
- * {@code /embeddings} with HEXAFLOW_EMBEDDING_MODEL, keyword-only without it.
+ * {@code /embeddings} with HEXAFLOW_EMBEDDING_MODEL, keyword-only without it; reranked, where a search asks, at its
+ * {@code /rerank} with HEXAFLOW_RERANK_MODEL.
  */
 final class KnowledgeModule implements AutoCloseable {
 
@@ -52,7 +54,9 @@ final class KnowledgeModule implements AutoCloseable {
         this.addDocument = new AddDocumentService(repository, index, embeddings, new PdfBoxDocumentTextExtractor(),
                 clock, ids);
         this.documents = new ManageDocumentsService(repository, index, embeddings);
-        this.retrieve = new RetrieveKnowledgeService(repository, index, embeddings);
+        this.retrieve = new RetrieveKnowledgeService(repository, index, embeddings, new JinaCompatibleReranker(
+                engine.llmBaseUrl().orElse(null), engine.llmApiKey().orElse(null), engine.rerankModel().orElse(null),
+                Duration.ofSeconds(10), Duration.ofSeconds(60)));
         this.rebuild = new RebuildKnowledgeIndexService(repository, index);
         this.keys = new ManageDatasetKeysService(new JdbiDatasetKeyRepository(jdbi), new SecureRandomSecretGenerator(),
                 clock);

@@ -11,6 +11,7 @@ import dev.hexaflow.application.knowledge.port.in.EditChunkCommand;
 import dev.hexaflow.application.knowledge.port.in.KnowledgeException;
 import dev.hexaflow.application.knowledge.port.in.ManageDocumentsUseCase;
 import dev.hexaflow.application.knowledge.port.in.ManageKnowledgeBasesUseCase;
+import dev.hexaflow.application.knowledge.port.in.RerankRequest;
 import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeQuery;
 import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeUseCase;
 import dev.hexaflow.application.knowledge.port.in.RetrievedChunk;
@@ -398,7 +399,7 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         Optional<RetrievalSettings> settings = settings(body.path("retrieval_model"),
                 Optional.of(base.retrieval()));
         List<RetrievedChunk> found = retrieve.retrieve(new RetrieveKnowledgeQuery(List.of(base.id()), query,
-                settings, MetadataFilter.NONE, false));
+                settings, MetadataFilter.NONE, false, rerank(body.path("retrieval_model"))));
         json(ctx, 200, new RetrieveAnswer(new QueryBody(query), found.stream().map(RecordBody::of).toList()));
     }
 
@@ -434,6 +435,20 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         } catch (IllegalArgumentException e) {
             throw Refusal.invalid(e.getMessage());
         }
+    }
+
+    /**
+     * Dify's {@code reranking_enable} with {@code reranking_model {reranking_provider_name, reranking_model_name}},
+     * unless {@code reranking_mode} asks for the weighted score instead.
+     */
+    private static Optional<RerankRequest> rerank(JsonNode model) {
+        JsonNode reranking = model.path("reranking_model");
+        String name = reranking.path("reranking_model_name").asText("");
+        if (!model.path("reranking_enable").asBoolean(false) || name.isBlank()
+                || model.path("reranking_mode").asText("reranking_model").equals("weighted_score")) {
+            return Optional.empty();
+        }
+        return Optional.of(new RerankRequest(reranking.path("reranking_provider_name").asText(""), name));
     }
 
     private static Optional<IndexingTechnique> technique(JsonNode body) {

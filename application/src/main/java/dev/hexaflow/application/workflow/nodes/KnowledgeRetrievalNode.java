@@ -1,6 +1,7 @@
 package dev.hexaflow.application.workflow.nodes;
 
 import dev.hexaflow.application.knowledge.port.in.KnowledgeException;
+import dev.hexaflow.application.knowledge.port.in.RerankRequest;
 import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeQuery;
 import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeUseCase;
 import dev.hexaflow.application.knowledge.port.in.RetrievedChunk;
@@ -29,7 +30,8 @@ import java.util.Optional;
  * with its content, its document's name as title, and metadata naming the base, document and chunk with the score.
  *
  * <p>Multiple mode (Dify's default): every base is searched by its own method, with the node's {@code top_k},
- * {@code score_threshold} and hybrid weights, and the best of all are kept. Single mode: Dify asks a model to pick
+ * {@code score_threshold} and hybrid weights, and the best of all are kept, reranked first by the rerank model when
+ * the config asks for {@code reranking_model} (see RetrieveKnowledgeService for when none is configured). Single mode: Dify asks a model to pick
  * one base by its description; here the first base named is searched, with its own settings. Metadata filtering:
  * manual conditions on the documents' metadata; automatic filtering (conditions a model writes) is not run, and
  * searches without a filter.
@@ -57,6 +59,8 @@ public final class KnowledgeRetrievalNode implements NodeExecutor {
         boolean single = data.string("retrieval_mode", "multiple").equals("single");
         Optional<RetrievalSettings> settings = single ? Optional.empty()
                 : Optional.of(settings(data.tree("multiple_retrieval_config")));
+        Optional<RerankRequest> rerank = single ? Optional.empty()
+                : rerankRequest(data.tree("multiple_retrieval_config"));
         MetadataFilter filter = data.string("metadata_filtering_mode", "disabled").equals("manual")
                 ? filter(data.tree("metadata_filtering_conditions")) : MetadataFilter.NONE;
         List<VariableSelector> references = querySelector.map(List::of).orElse(List.of());
@@ -74,7 +78,8 @@ public final class KnowledgeRetrievalNode implements NodeExecutor {
             }
             List<RetrievedChunk> found;
             try {
-                found = knowledge.retrieve(new RetrieveKnowledgeQuery(searched, query, settings, filter, true));
+                found = knowledge.retrieve(new RetrieveKnowledgeQuery(searched, query, settings, filter, true,
+                        rerank));
             } catch (KnowledgeException e) {
                 throw new NodeFailure("KnowledgeRetrievalNodeError", e.getMessage(), e);
             }
@@ -121,6 +126,20 @@ public final class KnowledgeRetrievalNode implements NodeExecutor {
         } catch (IllegalArgumentException e) {
             throw new InvalidNodeDataException("multiple_retrieval_config", e.getMessage());
         }
+    }
+
+    /**
+     * Dify's rerank by model: {@code reranking_mode} {@code reranking_model} (its default) with a
+     * {@code reranking_model} that names a model, unless {@code reranking_enable} is false.
+     */
+    private static Optional<RerankRequest> rerankRequest(DataTree config) {
+        DataTree model = config.tree("reranking_model");
+        String name = model.string("model", "");
+        if (!config.bool("reranking_enable", true) || name.isBlank()
+                || !config.string("reranking_mode", "reranking_model").equals("reranking_model")) {
+            return Optional.empty();
+        }
+        return Optional.of(new RerankRequest(model.string("provider", ""), name));
     }
 
     private static MetadataFilter filter(DataTree conditions) {

@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
@@ -66,6 +67,11 @@ public final class RetrieveKnowledgeService implements RetrieveKnowledgeUseCase 
     @Override
     public boolean exists(String baseId) {
         return repository.findBase(baseId).isPresent();
+    }
+
+    @Override
+    public Optional<KnowledgeBase> base(String baseId) {
+        return repository.findBase(baseId);
     }
 
     @Override

@@ -1,6 +1,8 @@
 package dev.hexaflow.application.knowledge.port.in;
 
+import dev.hexaflow.domain.knowledge.KnowledgeBase;
 import java.util.List;
+import java.util.Optional;
 
 /** Searches knowledge bases and answers the best chunks, best first. */
 public interface RetrieveKnowledgeUseCase {
@@ -13,4 +15,7 @@ public interface RetrieveKnowledgeUseCase {
 
     /** Whether a base with this id exists, so that a workflow naming it can be told at import. */
     boolean exists(String baseId);
+
+    /** The base with this id, for its name and description (what a model picks a base by). */
+    Optional<KnowledgeBase> base(String baseId);
 }

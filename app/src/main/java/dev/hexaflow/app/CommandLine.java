@@ -71,6 +71,10 @@ final class CommandLine {
                                            not changed since is left as it is.
               knowledge list               List the knowledge bases with their documents and chunks.
               knowledge keys create        Issue a key of the Knowledge API (/v1/datasets) and print it.
+              knowledge bind DATASET_ID BASE
+                                           Serve an imported app's Dify dataset id with a base (its id
+                                           or name).
+              knowledge unbind DATASET_ID  Remove that binding.
               help                         Show this help.
 
             The campus, apps, tools and knowledge commands work on the data dir of a stopped server; while it runs, use
@@ -181,6 +185,12 @@ final class CommandLine {
         }
 
         record CreateDatasetKey(Configuration config) implements Command {
+        }
+
+        record BindDatasetId(Configuration config, String datasetId, String base) implements Command {
+        }
+
+        record UnbindDatasetId(Configuration config, String datasetId) implements Command {
         }
 
         record ImportApp(Configuration config, Path file) implements Command {
@@ -350,9 +360,15 @@ final class CommandLine {
         if (words.equals(List.of("knowledge", "keys", "create"))) {
             return new Command.CreateDatasetKey(config);
         }
+        if (words.size() == 4 && words.get(1).equals("bind")) {
+            return new Command.BindDatasetId(config, words.get(2), words.get(3));
+        }
+        if (words.size() == 3 && words.get(1).equals("unbind")) {
+            return new Command.UnbindDatasetId(config, words.get(2));
+        }
         throw new UsageException("unknown knowledge command '" + String.join(" ", words)
                 + "'; try: knowledge create NAME [--id ID] | knowledge add BASE FILE... | knowledge list"
-                + " | knowledge keys create");
+                + " | knowledge keys create | knowledge bind DATASET_ID BASE | knowledge unbind DATASET_ID");
     }
 
     private static AdminServer server(Map<String, String> remote, Map<String, String> environment) {

@@ -147,6 +147,67 @@ class KnowledgeWorkflowHttpTest {
         assertThat(off.get("metadata").get("retriever_resources")).as("the feature is off").isEmpty();
     }
 
+    @Test
+    void anIdBoundToABaseOverAdminServesTheNodeWithoutAnImportWarningUntilUnbound() {
+        server.admin("POST", "/admin/knowledge/bases", "application/json",
+                body(Map.of("id", "handbook", "name", "Staff handbook")));
+
+        HttpResponse<String> bound = server.admin("POST", "/admin/knowledge/bases/handbook/aliases",
+                "application/json", body(Map.of("dataset_id", DATASET)));
+        addText("leave.md", "Paid leave: every employee has 25 days of paid leave a year.", "staff");
+        model.answer(Script.text("You have 25 days.", 30, 5));
+        JsonNode imported = server.importApp("knowledge.yml");
+        JsonNode ran = json(server.api(imported.get("api_key").asText()).postJson("/v1/workflows/run",
+                run(Map.of("query", "How many days of paid leave?"), "blocking", "ada")));
+
+        assertThat(bound.statusCode()).as(bound.body()).isEqualTo(201);
+        assertThat(TestServer.json(bound).get("base_id").asText()).isEqualTo("handbook");
+        assertThat(imported.get("warnings")).as("a bound id is no unknown base").isEmpty();
+        JsonNode data = ran.get("data");
+        assertThat(data.get("status").asText()).as(ran.toString()).isEqualTo("succeeded");
+        assertThat(data.get("outputs").get("sources").get(0).get("metadata").get("dataset_id").asText())
+                .isEqualTo("handbook");
+        assertThat(data.get("outputs").get("sources").get(0).get("title").asText()).isEqualTo("leave.md");
+
+        HttpResponse<String> unbound = server.admin("DELETE", "/admin/knowledge/aliases/" + DATASET, null, null);
+        HttpResponse<String> again = server.admin("DELETE", "/admin/knowledge/aliases/" + DATASET, null, null);
+        JsonNode reimported = server.importApp("knowledge.yml");
+
+        assertThat(unbound.statusCode()).as(unbound.body()).isEqualTo(200);
+        assertThat(again.statusCode()).isEqualTo(404);
+        assertThat(TestServer.json(again).get("code").asText()).isEqualTo("not_found");
+        assertThat(reimported.get("warnings").toString()).contains("knowledge base " + DATASET,
+                "hexaflow knowledge bind " + DATASET);
+    }
+
+    @Test
+    void aBindingIsRefusedForAnUnknownBaseABasesOwnIdAndAnIdOverSixtyFourCharacters() {
+        server.admin("POST", "/admin/knowledge/bases", "application/json",
+                body(Map.of("id", "handbook", "name", "Staff handbook")));
+        server.admin("POST", "/admin/knowledge/bases", "application/json",
+                body(Map.of("id", "parking", "name", "Parking")));
+
+        HttpResponse<String> unknown = server.admin("POST", "/admin/knowledge/bases/nope/aliases",
+                "application/json", body(Map.of("dataset_id", DATASET)));
+        HttpResponse<String> taken = server.admin("POST", "/admin/knowledge/bases/handbook/aliases",
+                "application/json", body(Map.of("dataset_id", "parking")));
+        HttpResponse<String> tooLong = server.admin("POST", "/admin/knowledge/bases/handbook/aliases",
+                "application/json", body(Map.of("dataset_id", "x".repeat(65))));
+        HttpResponse<String> longest = server.admin("POST", "/admin/knowledge/bases/handbook/aliases",
+                "application/json", body(Map.of("dataset_id", "x".repeat(64))));
+        HttpResponse<String> missing = server.admin("POST", "/admin/knowledge/bases/handbook/aliases",
+                "application/json", body(Map.of()));
+
+        assertThat(unknown.statusCode()).as(unknown.body()).isEqualTo(404);
+        assertThat(taken.statusCode()).as(taken.body()).isEqualTo(409);
+        assertThat(tooLong.statusCode()).as(tooLong.body()).isEqualTo(400);
+        assertThat(TestServer.json(tooLong).get("code").asText()).isEqualTo("invalid_param");
+        assertThat(TestServer.json(tooLong).get("message").asText()).contains("64");
+        assertThat(longest.statusCode()).as(longest.body()).isEqualTo(201);
+        assertThat(missing.statusCode()).isEqualTo(400);
+        assertThat(TestServer.json(missing).get("status").asInt()).isEqualTo(400);
+    }
+
     static final String PARKING = "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
 
     /** The handbook app in single mode over the handbook and a parking base, its router the app's model. */

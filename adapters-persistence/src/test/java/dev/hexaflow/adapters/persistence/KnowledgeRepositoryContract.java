@@ -51,6 +51,24 @@ abstract class KnowledgeRepositoryContract {
     }
 
     @Test
+    void anIdBoundToABaseNamesItUntilUnboundRebindsAndIsUnboundWithTheBase() {
+        repository().saveBase(base("b1", Instant.EPOCH));
+        repository().saveBase(base("b2", Instant.EPOCH));
+
+        repository().bindAlias("dify-1", "b1");
+        assertThat(repository().aliasTarget("dify-1")).contains("b1");
+        repository().bindAlias("dify-1", "b2");
+        assertThat(repository().aliasTarget("dify-1")).contains("b2");
+        assertThat(repository().unbindAlias("dify-1")).isTrue();
+        assertThat(repository().unbindAlias("dify-1")).isFalse();
+        assertThat(repository().aliasTarget("dify-1")).isEmpty();
+
+        repository().bindAlias("dify-2", "b2");
+        repository().deleteBase("b2");
+        assertThat(repository().aliasTarget("dify-2")).isEmpty();
+    }
+
+    @Test
     void aDocumentIsFoundByIdAndByItsContentHashInItsBaseOnly() {
         repository().saveBase(base("b1", Instant.EPOCH));
         repository().saveBase(base("b2", Instant.EPOCH));

@@ -52,7 +52,8 @@ import java.util.Optional;
  * Dify's Knowledge (datasets) Service API: datasets, their documents by text or file, segments, and retrieval, in
  * Dify's shapes ({@link KnowledgeBodies}), codes and messages, behind {@link DatasetKeyAuthentication}. Indexing is done when a document
  * call returns, so a batch's indexing status is final at once: {@code completed}, or {@code error} with the reason.
- * A batch is named by its document's id.
+ * A batch is named by its document's id. A dataset id bound to a base ({@code hexaflow knowledge bind}) names that
+ * base.
  */
 public final class KnowledgeApiRoutes implements RouteGroup {
 
@@ -306,9 +307,9 @@ public final class KnowledgeApiRoutes implements RouteGroup {
     }
 
     private void indexingStatus(Context ctx) {
-        existing(ctx);
+        String baseId = existing(ctx).id();
         KnowledgeDocument d = documents.document(ctx.pathParam("batch"))
-                .filter(doc -> doc.baseId().equals(ctx.pathParam("id")))
+                .filter(doc -> doc.baseId().equals(baseId))
                 .orElseThrow(() -> Refusal.notFound("Documents not found."));
         json(ctx, 200, new IndexingStatuses(List.of(IndexingStatusBody.of(d, documents.chunks(d.id()).size()))));
     }
@@ -319,8 +320,8 @@ public final class KnowledgeApiRoutes implements RouteGroup {
     }
 
     private KnowledgeDocument document(Context ctx) {
-        existing(ctx);
-        return documents.document(ctx.pathParam("doc")).filter(d -> d.baseId().equals(ctx.pathParam("id")))
+        String baseId = existing(ctx).id();
+        return documents.document(ctx.pathParam("doc")).filter(d -> d.baseId().equals(baseId))
                 .orElseThrow(() -> Refusal.notFound("Document not found."));
     }
 

@@ -26,7 +26,10 @@ import java.util.function.Consumer;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.PreparedBatch;
 
-/** Knowledge bases, documents and chunks in {@code knowledge_base}, {@code knowledge_document}, {@code knowledge_chunk}. */
+/**
+ * Knowledge bases, documents and chunks in {@code knowledge_base}, {@code knowledge_document}, {@code knowledge_chunk},
+ * and the ids bound to bases in {@code knowledge_alias}.
+ */
 public final class JdbiKnowledgeRepository implements KnowledgeRepository {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -67,6 +70,24 @@ public final class JdbiKnowledgeRepository implements KnowledgeRepository {
     @Override
     public void deleteBase(String id) {
         jdbi.useHandle(h -> h.createUpdate("DELETE FROM knowledge_base WHERE id = :id").bind("id", id).execute());
+    }
+
+    @Override
+    public void bindAlias(String datasetId, String baseId) {
+        jdbi.useHandle(h -> h.createUpdate("MERGE INTO knowledge_alias (dataset_id, base_id) KEY (dataset_id) "
+                + "VALUES (:dataset, :base)").bind("dataset", datasetId).bind("base", baseId).execute());
+    }
+
+    @Override
+    public boolean unbindAlias(String datasetId) {
+        return jdbi.withHandle(h -> h.createUpdate("DELETE FROM knowledge_alias WHERE dataset_id = :dataset")
+                .bind("dataset", datasetId).execute()) > 0;
+    }
+
+    @Override
+    public Optional<String> aliasTarget(String datasetId) {
+        return jdbi.withHandle(h -> h.createQuery("SELECT base_id FROM knowledge_alias WHERE dataset_id = :dataset")
+                .bind("dataset", datasetId).mapTo(String.class).findOne());
     }
 
     @Override

@@ -18,6 +18,7 @@ import java.util.function.Consumer;
 public final class InMemoryKnowledgeRepository implements KnowledgeRepository {
 
     private final Map<String, KnowledgeBase> bases = new LinkedHashMap<>();
+    private final Map<String, String> aliases = new LinkedHashMap<>();
     private final Map<String, KnowledgeDocument> documents = new LinkedHashMap<>();
     private final Map<String, StoredChunk> chunks = new LinkedHashMap<>();
 
@@ -40,8 +41,24 @@ public final class InMemoryKnowledgeRepository implements KnowledgeRepository {
     @Override
     public synchronized void deleteBase(String id) {
         bases.remove(id);
+        aliases.values().removeIf(id::equals);
         documents.values().stream().filter(d -> d.baseId().equals(id)).map(KnowledgeDocument::id).toList()
                 .forEach(this::deleteDocument);
+    }
+
+    @Override
+    public synchronized void bindAlias(String datasetId, String baseId) {
+        aliases.put(datasetId, baseId);
+    }
+
+    @Override
+    public synchronized boolean unbindAlias(String datasetId) {
+        return aliases.remove(datasetId) != null;
+    }
+
+    @Override
+    public synchronized Optional<String> aliasTarget(String datasetId) {
+        return Optional.ofNullable(aliases.get(datasetId));
     }
 
     @Override

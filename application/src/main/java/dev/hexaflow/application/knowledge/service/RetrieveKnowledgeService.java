@@ -37,7 +37,8 @@ import java.util.stream.Collectors;
  *       its kept vector.</li>
  * </ul>
  * Only documents that completed indexing, are enabled and pass the metadata filter are searched; hits are read
- * back from the repository, so a chunk deleted there is never answered. Then the threshold cuts, and top_k.
+ * back from the repository, so a chunk deleted there is never answered. An id names a base by its own id or by one
+ * bound to it. Then the threshold cuts, and top_k.
  *
  * <p>A query that asks for reranking (Dify's {@code reranking_model}) sends the best candidates of all bases to the
  * rerank model, whose relevance score becomes each hit's score before the threshold and top_k apply, as Dify's
@@ -66,20 +67,24 @@ public final class RetrieveKnowledgeService implements RetrieveKnowledgeUseCase 
 
     @Override
     public boolean exists(String baseId) {
-        return repository.findBase(baseId).isPresent();
+        return Aliases.resolve(repository, baseId).isPresent();
     }
 
     @Override
     public Optional<KnowledgeBase> base(String baseId) {
-        return repository.findBase(baseId);
+        return Aliases.resolve(repository, baseId);
     }
 
     @Override
     public List<RetrievedChunk> retrieve(RetrieveKnowledgeQuery query) {
         List<KnowledgeBase> bases = new ArrayList<>();
         for (String id : query.baseIds()) {
-            bases.add(repository.findBase(id).orElseThrow(() -> new KnowledgeException(
-                    KnowledgeException.Reason.NOT_FOUND, "Dataset not found: " + id)));
+            KnowledgeBase base = Aliases.resolve(repository, id).orElseThrow(() -> new KnowledgeException(
+                    KnowledgeException.Reason.NOT_FOUND, "Dataset not found: " + id));
+            // Two ids of one base (its own and a bound one) search it once.
+            if (bases.stream().noneMatch(b -> b.id().equals(base.id()))) {
+                bases.add(base);
+            }
         }
         RetrievalSettings overall = query.settings().orElse(bases.get(0).retrieval());
         Map<String, float[]> queryVectors = new HashMap<>();

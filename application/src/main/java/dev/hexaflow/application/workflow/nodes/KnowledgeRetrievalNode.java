@@ -42,7 +42,8 @@ import java.util.regex.Pattern;
  * manual conditions on the documents' metadata; automatic filtering (conditions a model writes) is not run, and
  * searches without a filter.
  *
- * <p>A base id no base has is told at import and fails the node when a run reaches it.
+ * <p>An id names a base by its own id or one bound to it; an id that names none is told at import and fails the node
+ * when a run reaches it.
  */
 public final class KnowledgeRetrievalNode implements NodeExecutor {
 
@@ -159,8 +160,10 @@ public final class KnowledgeRetrievalNode implements NodeExecutor {
         for (Object id : node.data().list("dataset_ids")) {
             if (!knowledge.exists(String.valueOf(id))) {
                 warnings.add("The knowledge base " + id + " is not in Hexaflow, so a run that reaches "
-                        + node.data().string("title", node.id()) + " fails; create a base with that id: "
-                        + "POST /admin/knowledge/bases {\"id\": \"" + id + "\", \"name\": ...}.");
+                        + node.data().string("title", node.id()) + " fails; create a base with that id "
+                        + "(POST /admin/knowledge/bases {\"id\": \"" + id + "\", \"name\": ...}) or bind the id to "
+                        + "a base (hexaflow knowledge bind " + id + " BASE, or POST "
+                        + "/admin/knowledge/bases/BASE/aliases {\"dataset_id\": \"" + id + "\"}).");
             }
         }
         return warnings;
@@ -168,7 +171,8 @@ public final class KnowledgeRetrievalNode implements NodeExecutor {
 
     private static String unbound(String id) {
         return "the knowledge base " + id + " is not in Hexaflow; create a base with that id (POST "
-                + "/admin/knowledge/bases {\"id\": \"" + id + "\", \"name\": ...}) and add its documents.";
+                + "/admin/knowledge/bases {\"id\": \"" + id + "\", \"name\": ...}) and add its documents, or bind the "
+                + "id to a base (hexaflow knowledge bind " + id + " BASE).";
     }
 
     /** Dify's multiple_retrieval_config: top_k, score_threshold, and the weights of a weighted_score rerank. */

@@ -13,7 +13,7 @@ public interface RetrieveKnowledgeUseCase {
      */
     List<RetrievedChunk> retrieve(RetrieveKnowledgeQuery query);
 
-    /** Whether a base with this id exists, so that a workflow naming it can be told at import. */
+    /** Whether this id names a base (its own, or one bound to it), so that a workflow naming it can be told at import. */
     boolean exists(String baseId);
 
     /** The base with this id, for its name and description (what a model picks a base by). */

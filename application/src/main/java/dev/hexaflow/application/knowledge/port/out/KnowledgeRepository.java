@@ -22,6 +22,15 @@ public interface KnowledgeRepository {
 
     void deleteBase(String id);
 
+    /** Binds another id (an imported app's Dify dataset id) to a base, or binds it anew; the base's deletion unbinds it. */
+    void bindAlias(String datasetId, String baseId);
+
+    /** Unbinds the id; answers false when it was not bound. */
+    boolean unbindAlias(String datasetId);
+
+    /** The id of the base this id is bound to. */
+    Optional<String> aliasTarget(String datasetId);
+
     void saveDocument(KnowledgeDocument document);
 
     Optional<KnowledgeDocument> findDocument(String id);

@@ -53,7 +53,7 @@ final class KnowledgeModule implements AutoCloseable {
         this.bases = new ManageKnowledgeBasesService(repository, index, embeddings, clock, ids);
         this.addDocument = new AddDocumentService(repository, index, embeddings, new PdfBoxDocumentTextExtractor(),
                 clock, ids);
-        this.documents = new ManageDocumentsService(repository, index, embeddings);
+        this.documents = new ManageDocumentsService(repository, index, embeddings, ids);
         this.retrieve = new RetrieveKnowledgeService(repository, index, embeddings, new JinaCompatibleReranker(
                 engine.llmBaseUrl().orElse(null), engine.llmApiKey().orElse(null), engine.rerankModel().orElse(null),
                 Duration.ofSeconds(10), Duration.ofSeconds(60)));

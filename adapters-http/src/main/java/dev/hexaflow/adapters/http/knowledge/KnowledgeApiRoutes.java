@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hexaflow.adapters.http.JsonResponses;
 import dev.hexaflow.adapters.http.RouteGroup;
+import dev.hexaflow.application.knowledge.port.in.AddChunksCommand;
 import dev.hexaflow.application.knowledge.port.in.AddDocumentCommand;
 import dev.hexaflow.application.knowledge.port.in.AddDocumentUseCase;
 import dev.hexaflow.application.knowledge.port.in.CreateKnowledgeBaseCommand;
@@ -36,6 +37,7 @@ import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.RetrieveAnswer;
 import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.SegmentAnswer;
 import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.SegmentBody;
 import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.SegmentPage;
+import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.SegmentsAnswer;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
@@ -91,7 +93,10 @@ public final class KnowledgeApiRoutes implements RouteGroup {
                 DatasetAccess.DATASETS);
         post(routes, PREFIX + "/{id}/documents/{doc}/update-by-text", this::updateByText);
         post(routes, PREFIX + "/{id}/documents/{doc}/update_by_text", this::updateByText);
+        post(routes, PREFIX + "/{id}/documents/{doc}/update-by-file", this::updateByFile);
+        post(routes, PREFIX + "/{id}/documents/{doc}/update_by_file", this::updateByFile);
         get(routes, PREFIX + "/{id}/documents/{doc}/segments", this::listSegments);
+        post(routes, PREFIX + "/{id}/documents/{doc}/segments", this::createSegments);
         get(routes, PREFIX + "/{id}/documents/{doc}/segments/{segment}", this::readSegment);
         post(routes, PREFIX + "/{id}/documents/{doc}/segments/{segment}", this::editSegment);
         routes.delete(PREFIX + "/{id}/documents/{doc}/segments/{segment}", guarded(this::deleteSegment),
@@ -216,9 +221,15 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         json(ctx, 200, created(document));
     }
 
-    private void createByFile(Context ctx) {
-        KnowledgeBase base = bases.find(ctx.pathParam("id")).orElseThrow(() ->
-                Refusal.invalid("Dataset does not exist."));
+    /** A create- or update-by-file body: the file when one was sent, and the {@code data} part's options. */
+    private record FileUpload(Optional<AddDocumentCommand.File> file, String filename, JsonNode options) {
+    }
+
+    /**
+     * Reads Dify's multipart document body: one {@code file} part (required unless {@code fileOptional}) and a
+     * {@code data} part holding a JSON object of options.
+     */
+    private static FileUpload upload(Context ctx, boolean fileOptional) {
         List<UploadedFile> files;
         String data;
         try {
@@ -231,7 +242,7 @@ public final class KnowledgeApiRoutes implements RouteGroup {
             ctx.header("Connection", "close");
             throw Refusal.invalid("The multipart body cannot be read.");
         }
-        if (files.isEmpty()) {
+        if (files.isEmpty() && !fileOptional) {
             throw new Refusal(400, "no_file_uploaded", "Please upload your file.");
         }
         if (files.size() > 1) {
@@ -249,6 +260,9 @@ public final class KnowledgeApiRoutes implements RouteGroup {
             }
         }
         technique(options);
+        if (files.isEmpty()) {
+            return new FileUpload(Optional.empty(), "", options);
+        }
         UploadedFile file = files.get(0);
         String filename = file.filename() == null || file.filename().isBlank() ? "file" : file.filename();
         int dot = filename.lastIndexOf('.');
@@ -263,10 +277,34 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         }
         String name = filename.length() > KnowledgeDocument.MAX_NAME ? filename.substring(0, KnowledgeDocument.MAX_NAME)
                 : filename;
-        KnowledgeDocument document = add.add(new AddDocumentCommand(base.id(), name,
-                new AddDocumentCommand.File(bytes, filename.substring(dot).toLowerCase(Locale.ROOT),
-                        file.contentType()), rules(options.path("process_rule")), Map.of()));
+        return new FileUpload(Optional.of(new AddDocumentCommand.File(bytes, filename.substring(dot)
+                .toLowerCase(Locale.ROOT), file.contentType())), name, options);
+    }
+
+    private void createByFile(Context ctx) {
+        KnowledgeBase base = bases.find(ctx.pathParam("id")).orElseThrow(() ->
+                Refusal.invalid("Dataset does not exist."));
+        FileUpload upload = upload(ctx, false);
+        KnowledgeDocument document = add.add(new AddDocumentCommand(base.id(), upload.filename(),
+                upload.file().orElseThrow(), rules(upload.options().path("process_rule")), Map.of()));
         json(ctx, 200, created(document));
+    }
+
+    /**
+     * Dify's update-by-file: the document's text replaced by the file's, split by the {@code data} part's
+     * process_rule, named after the file; without a file, the document as it is.
+     */
+    private void updateByFile(Context ctx) {
+        KnowledgeBase base = existing(ctx);
+        KnowledgeDocument current = document(ctx);
+        FileUpload upload = upload(ctx, true);
+        if (upload.file().isEmpty()) {
+            json(ctx, 200, created(current));
+            return;
+        }
+        KnowledgeDocument replaced = add.replace(current.id(), new AddDocumentCommand(base.id(), upload.filename(),
+                upload.file().get(), rules(upload.options().path("process_rule")), current.metadata()));
+        json(ctx, 200, created(replaced));
     }
 
     private void updateByText(Context ctx) {
@@ -359,6 +397,31 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         json(ctx, 200, SegmentPage.of(Page.of(shown, page, limit)));
     }
 
+    /** {@code {"segments": [{"content", "answer"?, "keywords"?}]}}: added and searchable at once; answer is not kept. */
+    private void createSegments(Context ctx) {
+        KnowledgeDocument d = document(ctx);
+        JsonNode segments = object(ctx).path("segments");
+        if (!segments.isArray()) {
+            throw Refusal.invalid("Segments is required");
+        }
+        List<AddChunksCommand.NewChunk> chunks = new ArrayList<>();
+        for (JsonNode segment : segments) {
+            if (!segment.isObject()) {
+                throw Refusal.invalid("Each segment must be an object with content.");
+            }
+            List<String> keywords = new ArrayList<>();
+            JsonNode given = segment.path("keywords");
+            if (!given.isMissingNode() && !given.isNull() && !given.isArray()) {
+                throw Refusal.invalid("keywords must be a list of strings.");
+            }
+            given.forEach(keyword -> keywords.add(keyword.asText()));
+            chunks.add(new AddChunksCommand.NewChunk(text(segment, "content").orElse(""), keywords));
+        }
+        List<Chunk> added = documents.addChunks(new AddChunksCommand(d.id(), chunks));
+        json(ctx, 200, new SegmentsAnswer(added.stream().map(c -> SegmentBody.of(c, d, null)).toList(),
+                KnowledgeBodies.DOC_FORM));
+    }
+
     private void readSegment(Context ctx) {
         KnowledgeDocument d = document(ctx);
         Chunk chunk = documents.chunks(d.id()).stream().filter(c -> c.id().equals(ctx.pathParam("segment")))
@@ -400,7 +463,8 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         Optional<RetrievalSettings> settings = settings(body.path("retrieval_model"),
                 Optional.of(base.retrieval()));
         List<RetrievedChunk> found = retrieve.retrieve(new RetrieveKnowledgeQuery(List.of(base.id()), query,
-                settings, MetadataFilter.NONE, false, rerank(body.path("retrieval_model"))));
+                settings, filter(body.path("retrieval_model").path("metadata_filtering_conditions")), false,
+                rerank(body.path("retrieval_model"))));
         json(ctx, 200, new RetrieveAnswer(new QueryBody(query), found.stream().map(RecordBody::of).toList()));
     }
 
@@ -433,6 +497,45 @@ public final class KnowledgeApiRoutes implements RouteGroup {
                 ? weights.path("keyword_setting").path("keyword_weight").asDouble() : from.keywordWeight();
         try {
             return Optional.of(new RetrievalSettings(method, topK, threshold, vector, keyword));
+        } catch (IllegalArgumentException e) {
+            throw Refusal.invalid(e.getMessage());
+        }
+    }
+
+    /**
+     * Dify's {@code metadata_filtering_conditions}: {@code logical_operator} ({@code and} or {@code or}) and
+     * {@code conditions}, each a metadata {@code name}, a {@code comparison_operator} and a {@code value} (a list for
+     * {@code in} and {@code not in}); none when absent.
+     */
+    private static MetadataFilter filter(JsonNode conditions) {
+        if (conditions.isMissingNode() || conditions.isNull()) {
+            return MetadataFilter.NONE;
+        }
+        if (!conditions.isObject() || !(conditions.path("conditions").isArray()
+                || conditions.path("conditions").isMissingNode() || conditions.path("conditions").isNull())) {
+            throw Refusal.invalid("metadata_filtering_conditions must be an object with a list of conditions.");
+        }
+        List<MetadataFilter.Condition> list = new ArrayList<>();
+        for (JsonNode condition : conditions.path("conditions")) {
+            String name = condition.path("name").asText("");
+            String operator = condition.path("comparison_operator").asText("");
+            MetadataFilter.Operator known = MetadataFilter.Operator.fromWireName(operator).orElseThrow(() ->
+                    Refusal.invalid("comparison_operator '" + operator + "' is not one of Dify's metadata operators."));
+            JsonNode value = condition.path("value");
+            List<String> values = new ArrayList<>();
+            if (value.isArray()) {
+                value.forEach(v -> values.add(v.asText()));
+            } else if (!value.isMissingNode() && !value.isNull()) {
+                values.add(value.asText());
+            }
+            try {
+                list.add(new MetadataFilter.Condition(name, known, String.join(",", values)));
+            } catch (IllegalArgumentException e) {
+                throw Refusal.invalid("Each metadata condition needs a name.");
+            }
+        }
+        try {
+            return MetadataFilter.of(conditions.path("logical_operator").asText("and"), list);
         } catch (IllegalArgumentException e) {
             throw Refusal.invalid(e.getMessage());
         }

@@ -148,6 +148,10 @@ final class KnowledgeBodies {
     }
 
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    /** The segments a create-segments call added. */
+    record SegmentsAnswer(List<SegmentBody> data, String docForm) {
+    }
+
     record SegmentAnswer(SegmentBody data, String docForm) {
     }
 

@@ -132,6 +132,18 @@ class KnowledgeRerankTest {
     }
 
     @Test
+    void aFailingRerankEndpointLeavesTheSearchScoresAndTheSearchAnswers() {
+        module("rerank-test");
+        List<RetrievedChunk> plain = search(3, null, false);
+        model.failRerank(503);
+
+        List<RetrievedChunk> asked = search(3, null, true);
+
+        assertThat(model.rerankRequests()).hasSize(1);
+        assertThat(ids(asked)).containsExactlyElementsOf(ids(plain));
+    }
+
+    @Test
     void theKnowledgeApiRerankWhenItsRetrievalModelAsksAndNotForTheWeightedScore() {
         try (TestServer server = TestServer.start(TestServer.config(dir).withEngine(engine()
                 .withRerankModel("rerank-test")))) {

@@ -62,6 +62,7 @@ public final class FakeModelServer implements AutoCloseable {
     private final List<JsonNode> requests = new CopyOnWriteArrayList<>();
     private final List<JsonNode> embeddingRequests = new CopyOnWriteArrayList<>();
     private final List<JsonNode> rerankRequests = new CopyOnWriteArrayList<>();
+    private volatile int rerankFailure;
     private volatile int embeddingFailure;
 
     /** The length of the fake embedding vectors. */
@@ -212,11 +213,23 @@ public final class FakeModelServer implements AutoCloseable {
         return rerankRequests;
     }
 
+    /** From now on the rerank endpoint answers this status (0: answers scores again). */
+    public void failRerank(int status) {
+        this.rerankFailure = status;
+    }
+
     /** Scores document i of n as (i + 1) / n: the reverse of the order sent, so a test sees the rerank's effect. */
     private void rerank(HttpExchange exchange) throws IOException {
         try (exchange) {
             JsonNode request = JSON.readTree(exchange.getRequestBody());
             rerankRequests.add(request);
+            if (rerankFailure > 0) {
+                byte[] body = "{\"detail\":\"rerank is down\"}".getBytes(StandardCharsets.UTF_8);
+                exchange.getResponseHeaders().set("Content-Type", "application/json");
+                exchange.sendResponseHeaders(rerankFailure, body.length);
+                exchange.getResponseBody().write(body);
+                return;
+            }
             int n = request.path("documents").size();
             int topN = request.path("top_n").asInt(n);
             com.fasterxml.jackson.databind.node.ObjectNode answer = JSON.createObjectNode();

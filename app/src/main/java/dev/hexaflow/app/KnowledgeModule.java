@@ -11,6 +11,7 @@ import dev.hexaflow.application.knowledge.port.in.AddDocumentUseCase;
 import dev.hexaflow.application.knowledge.port.in.ManageDatasetKeysUseCase;
 import dev.hexaflow.application.knowledge.port.in.ManageDocumentsUseCase;
 import dev.hexaflow.application.knowledge.port.in.ManageKnowledgeBasesUseCase;
+import dev.hexaflow.application.knowledge.port.in.ManageKnowledgeTagsUseCase;
 import dev.hexaflow.application.knowledge.port.in.RebuildKnowledgeIndexUseCase;
 import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeUseCase;
 import dev.hexaflow.application.knowledge.port.out.Embeddings;
@@ -18,6 +19,7 @@ import dev.hexaflow.application.knowledge.service.AddDocumentService;
 import dev.hexaflow.application.knowledge.service.ManageDatasetKeysService;
 import dev.hexaflow.application.knowledge.service.ManageDocumentsService;
 import dev.hexaflow.application.knowledge.service.ManageKnowledgeBasesService;
+import dev.hexaflow.application.knowledge.service.ManageKnowledgeTagsService;
 import dev.hexaflow.application.knowledge.service.RebuildKnowledgeIndexService;
 import dev.hexaflow.application.knowledge.service.RetrieveKnowledgeService;
 import dev.hexaflow.engine.EngineConfiguration;
@@ -41,6 +43,7 @@ final class KnowledgeModule implements AutoCloseable {
     final RetrieveKnowledgeUseCase retrieve;
     final RebuildKnowledgeIndexUseCase rebuild;
     final ManageDatasetKeysUseCase keys;
+    final ManageKnowledgeTagsUseCase tags;
     private final LuceneKnowledgeIndex index;
 
     KnowledgeModule(Jdbi jdbi, Path indexDirectory, EngineConfiguration engine, Clock clock) {
@@ -58,6 +61,7 @@ final class KnowledgeModule implements AutoCloseable {
                 engine.llmBaseUrl().orElse(null), engine.llmApiKey().orElse(null), engine.rerankModel().orElse(null),
                 Duration.ofSeconds(10), Duration.ofSeconds(60)));
         this.rebuild = new RebuildKnowledgeIndexService(repository, index);
+        this.tags = new ManageKnowledgeTagsService(repository, clock, ids);
         this.keys = new ManageDatasetKeysService(new JdbiDatasetKeyRepository(jdbi), new SecureRandomSecretGenerator(),
                 clock);
     }

@@ -308,6 +308,70 @@ class KnowledgeApiHttpTest {
     }
 
     @Test
+    void tagsAreCreatedBoundListedFilteredRenamedAndDeleted() {
+        String hr = createDataset("HR");
+        String legal = createDataset("Legal");
+
+        JsonNode people = ServiceApi.json(api.postJson("/v1/datasets/tags", Map.of("name", "people")));
+        JsonNode policy = ServiceApi.json(api.postJson("/v1/datasets/tags", Map.of("name", "policy")));
+        HttpResponse<String> bound = api.postJson("/v1/datasets/tags/binding", Map.of("tag_ids",
+                List.of(people.get("id").asText(), policy.get("id").asText()), "target_id", hr));
+        api.postJson("/v1/datasets/tags/binding", Map.of("tag_ids", List.of(policy.get("id").asText()),
+                "target_id", legal));
+        JsonNode listed = ServiceApi.json(api.get("/v1/datasets/tags"));
+        JsonNode ofHr = ServiceApi.json(api.get("/v1/datasets/" + hr + "/tags"));
+        JsonNode filtered = ServiceApi.json(api.get("/v1/datasets?tag_ids=" + people.get("id").asText()));
+        JsonNode read = ServiceApi.json(api.get("/v1/datasets/" + hr));
+
+        assertThat(people.get("type").asText()).isEqualTo("knowledge");
+        assertThat(people.get("binding_count").asText()).isEqualTo("0");
+        assertThat(bound.statusCode()).as(bound.body()).isEqualTo(204);
+        assertThat(listed).hasSize(2);
+        assertThat(listed.get(1).get("name").asText()).isEqualTo("policy");
+        assertThat(listed.get(1).get("binding_count").asText()).isEqualTo("2");
+        assertThat(ofHr.get("total").asInt()).isEqualTo(2);
+        assertThat(ofHr.get("data").get(0).get("name").asText()).isEqualTo("people");
+        assertThat(filtered.get("total").asInt()).isEqualTo(1);
+        assertThat(filtered.get("data").get(0).get("id").asText()).isEqualTo(hr);
+        assertThat(read.get("tags").get(0).get("name").asText()).isEqualTo("people");
+
+        JsonNode renamed = ServiceApi.json(server.send("PATCH", "/v1/datasets/tags", "application/json",
+                "{\"tag_id\": \"" + people.get("id").asText() + "\", \"name\": \"staff\"}", apiKey()));
+        HttpResponse<String> unbound = api.postJson("/v1/datasets/tags/unbinding", Map.of("tag_id",
+                policy.get("id").asText(), "target_id", hr));
+        HttpResponse<String> deleted = server.send("DELETE", "/v1/datasets/tags", "application/json",
+                "{\"tag_id\": \"" + policy.get("id").asText() + "\"}", apiKey());
+
+        assertThat(renamed.get("name").asText()).isEqualTo("staff");
+        assertThat(renamed.get("binding_count").asText()).isEqualTo("1");
+        assertThat(unbound.statusCode()).as(unbound.body()).isEqualTo(204);
+        assertThat(deleted.statusCode()).as(deleted.body()).isEqualTo(204);
+        assertThat(ServiceApi.json(api.get("/v1/datasets/tags"))).singleElement()
+                .satisfies(tag -> assertThat(tag.get("name").asText()).isEqualTo("staff"));
+        assertThat(ServiceApi.json(api.get("/v1/datasets/" + legal + "/tags")).get("total").asInt()).isZero();
+    }
+
+    @Test
+    void tagRequestsAreRefusedForALongNameNoTagsAnUnknownTagOrDataset() {
+        String dataset = createDataset("Tagged");
+        String tag = ServiceApi.json(api.postJson("/v1/datasets/tags", Map.of("name", "t".repeat(50))))
+                .get("id").asText();
+
+        assertError(api.postJson("/v1/datasets/tags", Map.of("name", "t".repeat(51))), 400, "invalid_param",
+                "Tag name must be between 1 to 50 characters.");
+        assertError(api.postJson("/v1/datasets/tags/binding", Map.of("tag_ids", List.of(), "target_id", dataset)),
+                400, "invalid_param", "Tag IDs is required.");
+        assertError(api.postJson("/v1/datasets/tags/binding", Map.of("tag_ids", List.of(tag, "nope"),
+                "target_id", dataset)), 404, "not_found", "Tag not found.");
+        assertError(api.postJson("/v1/datasets/tags/binding", Map.of("tag_ids", List.of(tag), "target_id",
+                "nope")), 404, "not_found", "Dataset not found.");
+        assertError(server.send("PATCH", "/v1/datasets/tags", "application/json",
+                "{\"tag_id\": \"nope\", \"name\": \"x\"}", apiKey()), 404, "not_found", "Tag not found.");
+        assertThat(ServiceApi.json(api.get("/v1/datasets/" + dataset + "/tags")).get("total").asInt())
+                .as("a refused binding binds none").isZero();
+    }
+
+    @Test
     void aRevokedKeyIsRefused() {
         String key = apiKey();
         assertThat(api.get("/v1/datasets").statusCode()).isEqualTo(200);

@@ -12,6 +12,7 @@ import dev.hexaflow.application.knowledge.port.in.EditChunkCommand;
 import dev.hexaflow.application.knowledge.port.in.KnowledgeException;
 import dev.hexaflow.application.knowledge.port.in.ManageDocumentsUseCase;
 import dev.hexaflow.application.knowledge.port.in.ManageKnowledgeBasesUseCase;
+import dev.hexaflow.application.knowledge.port.in.ManageKnowledgeTagsUseCase;
 import dev.hexaflow.application.knowledge.port.in.RerankRequest;
 import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeQuery;
 import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeUseCase;
@@ -20,6 +21,7 @@ import dev.hexaflow.domain.knowledge.Chunk;
 import dev.hexaflow.domain.knowledge.IndexingTechnique;
 import dev.hexaflow.domain.knowledge.KnowledgeBase;
 import dev.hexaflow.domain.knowledge.KnowledgeDocument;
+import dev.hexaflow.domain.knowledge.KnowledgeTag;
 import dev.hexaflow.domain.knowledge.MetadataFilter;
 import dev.hexaflow.domain.knowledge.RetrievalSettings;
 import dev.hexaflow.domain.knowledge.SearchMethod;
@@ -45,6 +47,7 @@ import io.javalin.http.UploadedFile;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -66,13 +69,15 @@ public final class KnowledgeApiRoutes implements RouteGroup {
     private final AddDocumentUseCase add;
     private final ManageDocumentsUseCase documents;
     private final RetrieveKnowledgeUseCase retrieve;
+    private final ManageKnowledgeTagsUseCase tags;
 
     public KnowledgeApiRoutes(ManageKnowledgeBasesUseCase bases, AddDocumentUseCase add,
-            ManageDocumentsUseCase documents, RetrieveKnowledgeUseCase retrieve) {
+            ManageDocumentsUseCase documents, RetrieveKnowledgeUseCase retrieve, ManageKnowledgeTagsUseCase tags) {
         this.bases = bases;
         this.add = add;
         this.documents = documents;
         this.retrieve = retrieve;
+        this.tags = tags;
     }
 
     @Override
@@ -133,7 +138,7 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         }
     }
 
-    private static Handler guarded(Handler handler) {
+    static Handler guarded(Handler handler) {
         return ctx -> {
             try {
                 handler.handle(ctx);
@@ -151,8 +156,13 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         int page = positive(ctx, "page", 1, Integer.MAX_VALUE);
         int limit = positive(ctx, "limit", 20, 100);
         String keyword = Optional.ofNullable(ctx.queryParam("keyword")).orElse("").toLowerCase(Locale.ROOT);
+        // Dify sends tag_ids repeated, or as one comma-separated value; a base must carry every tag named.
+        List<String> tagIds = ctx.queryParams("tag_ids").stream().flatMap(v -> Arrays.stream(v.split(",")))
+                .map(String::strip).filter(v -> !v.isEmpty()).toList();
         List<KnowledgeBase> all = bases.list().stream()
-                .filter(b -> keyword.isEmpty() || b.name().toLowerCase(Locale.ROOT).contains(keyword)).toList();
+                .filter(b -> keyword.isEmpty() || b.name().toLowerCase(Locale.ROOT).contains(keyword))
+                .filter(b -> tagIds.isEmpty() || tags.tagsOf(b.id()).stream().map(KnowledgeTag::id).toList()
+                        .containsAll(tagIds)).toList();
         json(ctx, 200, Page.of(all.stream().map(this::dataset).toList(), page, limit));
     }
 
@@ -203,7 +213,7 @@ public final class KnowledgeApiRoutes implements RouteGroup {
     }
 
     private DatasetBody dataset(KnowledgeBase base) {
-        return DatasetBody.of(base, documents.documents(base.id()));
+        return DatasetBody.of(base, documents.documents(base.id()), tags.tagsOf(base.id()));
     }
 
     // Documents
@@ -590,7 +600,7 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         }
     }
 
-    private static JsonNode object(Context ctx) {
+    static JsonNode object(Context ctx) {
         JsonNode body;
         try {
             body = JSON.readTree(ctx.bodyAsBytes());
@@ -603,7 +613,7 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         return body;
     }
 
-    private static Optional<String> text(JsonNode body, String field) {
+    static Optional<String> text(JsonNode body, String field) {
         JsonNode value = body.path(field);
         if (value.isMissingNode() || value.isNull()) {
             return Optional.empty();
@@ -614,7 +624,7 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         return Optional.of(value.asText());
     }
 
-    private static void json(Context ctx, int status, Object body) {
+    static void json(Context ctx, int status, Object body) {
         ctx.status(status).contentType("application/json").result(JsonResponses.json(body));
     }
 }

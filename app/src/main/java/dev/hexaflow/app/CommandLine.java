@@ -71,6 +71,10 @@ final class CommandLine {
                                            not changed since is left as it is.
               knowledge list               List the knowledge bases with their documents and chunks.
               knowledge keys create        Issue a key of the Knowledge API (/v1/datasets) and print it.
+              knowledge bind DATASET_ID BASE
+                                           Serve an imported app's Dify dataset id with a base (its id
+                                           or name).
+              knowledge unbind DATASET_ID  Remove that binding.
               help                         Show this help.
 
             The campus, apps, tools and knowledge commands work on the data dir of a stopped server; while it runs, use
@@ -104,6 +108,8 @@ final class CommandLine {
               HEXAFLOW_TTS_MODEL     The speech model for apps with text to speech on.   [default tts-1]
               HEXAFLOW_EMBEDDING_MODEL  The embedding model of knowledge bases (the model endpoint's
                                      /embeddings); unset, bases are keyword-only.
+              HEXAFLOW_RERANK_MODEL  The rerank model of searches that ask for one (the model endpoint's
+                                     /rerank, Jina/Cohere style); unset, hits keep their own scores.
               HEXAFLOW_H2_OPTIONS    H2 settings over Hexaflow's own (WRITE_DELAY=0): KEY=VALUE;KEY=VALUE.
               HEXAFLOW_MAX_STEPS, HEXAFLOW_MAX_RUN_SECONDS, HEXAFLOW_CODE_TIMEOUT_SECONDS, HEXAFLOW_PYTHON
                                      Run limits (500 steps, 1200 s), code time limit (15 s), python3 path.
@@ -179,6 +185,12 @@ final class CommandLine {
         }
 
         record CreateDatasetKey(Configuration config) implements Command {
+        }
+
+        record BindDatasetId(Configuration config, String datasetId, String base) implements Command {
+        }
+
+        record UnbindDatasetId(Configuration config, String datasetId) implements Command {
         }
 
         record ImportApp(Configuration config, Path file) implements Command {
@@ -348,9 +360,15 @@ final class CommandLine {
         if (words.equals(List.of("knowledge", "keys", "create"))) {
             return new Command.CreateDatasetKey(config);
         }
+        if (words.size() == 4 && words.get(1).equals("bind")) {
+            return new Command.BindDatasetId(config, words.get(2), words.get(3));
+        }
+        if (words.size() == 3 && words.get(1).equals("unbind")) {
+            return new Command.UnbindDatasetId(config, words.get(2));
+        }
         throw new UsageException("unknown knowledge command '" + String.join(" ", words)
                 + "'; try: knowledge create NAME [--id ID] | knowledge add BASE FILE... | knowledge list"
-                + " | knowledge keys create");
+                + " | knowledge keys create | knowledge bind DATASET_ID BASE | knowledge unbind DATASET_ID");
     }
 
     private static AdminServer server(Map<String, String> remote, Map<String, String> environment) {

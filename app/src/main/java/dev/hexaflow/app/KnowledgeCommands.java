@@ -141,6 +141,35 @@ final class KnowledgeCommands {
         }
     }
 
+    static int bind(CommandLine.Command.BindDatasetId command, PrintStream out, PrintStream err) {
+        try (Storage storage = Storage.open(command.config().dataDir());
+                KnowledgeModule knowledge = module(storage, command.config())) {
+            Optional<KnowledgeBase> base = find(knowledge, command.base());
+            if (base.isEmpty()) {
+                err.println("hexaflow: no knowledge base " + command.base() + " (its id or name; see knowledge list)");
+                return Main.FAILED;
+            }
+            knowledge.bases.bind(command.datasetId(), base.get().id());
+            out.println(command.datasetId() + " -> " + base.get().id() + "  (" + base.get().name() + ")");
+            return Main.OK;
+        } catch (KnowledgeException e) {
+            err.println("hexaflow: " + e.getMessage());
+            return Main.FAILED;
+        }
+    }
+
+    static int unbind(CommandLine.Command.UnbindDatasetId command, PrintStream out, PrintStream err) {
+        try (Storage storage = Storage.open(command.config().dataDir());
+                KnowledgeModule knowledge = module(storage, command.config())) {
+            knowledge.bases.unbind(command.datasetId());
+            out.println("unbound " + command.datasetId());
+            return Main.OK;
+        } catch (KnowledgeException e) {
+            err.println("hexaflow: " + e.getMessage());
+            return Main.FAILED;
+        }
+    }
+
     /** The base with this id, or else the one base with this name. */
     private static Optional<KnowledgeBase> find(KnowledgeModule knowledge, String idOrName) {
         Optional<KnowledgeBase> byId = knowledge.bases.find(idOrName);

@@ -1,6 +1,7 @@
 package dev.hexaflow.app;
 
 import dev.hexaflow.adapters.nodes.document.PdfBoxDocumentTextExtractor;
+import dev.hexaflow.adapters.nodes.model.JinaCompatibleReranker;
 import dev.hexaflow.adapters.nodes.model.OpenAiCompatibleEmbeddings;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiDatasetKeyRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiKnowledgeRepository;
@@ -10,6 +11,7 @@ import dev.hexaflow.application.knowledge.port.in.AddDocumentUseCase;
 import dev.hexaflow.application.knowledge.port.in.ManageDatasetKeysUseCase;
 import dev.hexaflow.application.knowledge.port.in.ManageDocumentsUseCase;
 import dev.hexaflow.application.knowledge.port.in.ManageKnowledgeBasesUseCase;
+import dev.hexaflow.application.knowledge.port.in.ManageKnowledgeTagsUseCase;
 import dev.hexaflow.application.knowledge.port.in.RebuildKnowledgeIndexUseCase;
 import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeUseCase;
 import dev.hexaflow.application.knowledge.port.out.Embeddings;
@@ -17,6 +19,7 @@ import dev.hexaflow.application.knowledge.service.AddDocumentService;
 import dev.hexaflow.application.knowledge.service.ManageDatasetKeysService;
 import dev.hexaflow.application.knowledge.service.ManageDocumentsService;
 import dev.hexaflow.application.knowledge.service.ManageKnowledgeBasesService;
+import dev.hexaflow.application.knowledge.service.ManageKnowledgeTagsService;
 import dev.hexaflow.application.knowledge.service.RebuildKnowledgeIndexService;
 import dev.hexaflow.application.knowledge.service.RetrieveKnowledgeService;
 import dev.hexaflow.engine.EngineConfiguration;
@@ -29,7 +32,8 @@ import org.jdbi.v3.core.Jdbi;
  * Knowledge bases: kept in the database, searched through the Lucene index in {@code <data dir>/knowledge/}, which
  * {@link #rebuild} rebuilds from the database when it is missing or out of step (at start, once the database is
  * migrated); embedded at the model endpoint's
- * {@code /embeddings} with HEXAFLOW_EMBEDDING_MODEL, keyword-only without it.
+ * {@code /embeddings} with HEXAFLOW_EMBEDDING_MODEL, keyword-only without it; reranked, where a search asks, at its
+ * {@code /rerank} with HEXAFLOW_RERANK_MODEL.
  */
 final class KnowledgeModule implements AutoCloseable {
 
@@ -39,6 +43,7 @@ final class KnowledgeModule implements AutoCloseable {
     final RetrieveKnowledgeUseCase retrieve;
     final RebuildKnowledgeIndexUseCase rebuild;
     final ManageDatasetKeysUseCase keys;
+    final ManageKnowledgeTagsUseCase tags;
     private final LuceneKnowledgeIndex index;
 
     KnowledgeModule(Jdbi jdbi, Path indexDirectory, EngineConfiguration engine, Clock clock) {
@@ -51,9 +56,12 @@ final class KnowledgeModule implements AutoCloseable {
         this.bases = new ManageKnowledgeBasesService(repository, index, embeddings, clock, ids);
         this.addDocument = new AddDocumentService(repository, index, embeddings, new PdfBoxDocumentTextExtractor(),
                 clock, ids);
-        this.documents = new ManageDocumentsService(repository, index, embeddings);
-        this.retrieve = new RetrieveKnowledgeService(repository, index, embeddings);
+        this.documents = new ManageDocumentsService(repository, index, embeddings, ids);
+        this.retrieve = new RetrieveKnowledgeService(repository, index, embeddings, new JinaCompatibleReranker(
+                engine.llmBaseUrl().orElse(null), engine.llmApiKey().orElse(null), engine.rerankModel().orElse(null),
+                Duration.ofSeconds(10), Duration.ofSeconds(60)));
         this.rebuild = new RebuildKnowledgeIndexService(repository, index);
+        this.tags = new ManageKnowledgeTagsService(repository, clock, ids);
         this.keys = new ManageDatasetKeysService(new JdbiDatasetKeyRepository(jdbi), new SecureRandomSecretGenerator(),
                 clock);
     }

@@ -121,6 +121,12 @@ public final class Main {
         if (command instanceof CommandLine.Command.CreateDatasetKey createKey) {
             return KnowledgeCommands.createKey(createKey, out);
         }
+        if (command instanceof CommandLine.Command.BindDatasetId bind) {
+            return KnowledgeCommands.bind(bind, out, err);
+        }
+        if (command instanceof CommandLine.Command.UnbindDatasetId unbind) {
+            return KnowledgeCommands.unbind(unbind, out, err);
+        }
         if (command instanceof CommandLine.Command.ImportApp importApp) {
             return AppsCommands.importApp(importApp, out, err);
         }

@@ -196,6 +196,182 @@ class KnowledgeApiHttpTest {
     }
 
     @Test
+    void segmentsCreatedByHandAreKeptAfterTheDocumentsOwnAndFoundAtOnce() {
+        String dataset = createDataset("Segments");
+        String doc = addText(dataset, "notes.md", "Lunch is at noon.").get("document").get("id").asText();
+        String base = "/v1/datasets/" + dataset + "/documents/" + doc;
+
+        HttpResponse<String> created = api.postJson(base + "/segments", Map.of("segments", List.of(
+                Map.of("content", "The gym opens at six.", "answer", "", "keywords", List.of("gym", "hours")),
+                Map.of("content", "The canteen closes at three."))));
+
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(200);
+        JsonNode body = ServiceApi.json(created);
+        assertThat(body.get("doc_form").asText()).isEqualTo("text_model");
+        assertThat(body.get("data")).hasSize(2);
+        assertThat(body.get("data").get(0).get("position").asInt()).isEqualTo(2);
+        assertThat(body.get("data").get(0).get("keywords").toString()).isEqualTo("[\"gym\",\"hours\"]");
+        assertThat(body.get("data").get(1).get("position").asInt()).isEqualTo(3);
+        assertThat(ServiceApi.json(api.get(base + "/segments")).get("total").asInt()).isEqualTo(3);
+        JsonNode found = ServiceApi.json(api.postJson("/v1/datasets/" + dataset + "/retrieve", Map.of("query",
+                "gym opens", "retrieval_model", Map.of("search_method", "hybrid_search", "top_k", 1)))).get("records");
+        assertThat(found.get(0).get("segment").get("content").asText()).isEqualTo("The gym opens at six.");
+    }
+
+    @Test
+    void creatingSegmentsIsRefusedWithoutSegmentsWithABlankOneAndWithMoreThanAThousand() {
+        String dataset = createDataset("Segment limits");
+        String doc = addText(dataset, "notes.md", "Lunch is at noon.").get("document").get("id").asText();
+        String base = "/v1/datasets/" + dataset + "/documents/" + doc;
+        List<Map<String, Object>> tooMany = new java.util.ArrayList<>();
+        for (int i = 0; i < 1001; i++) {
+            tooMany.add(Map.of("content", "segment " + i));
+        }
+
+        HttpResponse<String> none = api.postJson(base + "/segments", Map.of());
+        HttpResponse<String> blank = api.postJson(base + "/segments", Map.of("segments", List.of(
+                Map.of("content", "fine"), Map.of("content", "  "))));
+        HttpResponse<String> overLimit = api.postJson(base + "/segments", Map.of("segments", tooMany));
+        HttpResponse<String> unknownDoc = api.postJson("/v1/datasets/" + dataset + "/documents/nope/segments",
+                Map.of("segments", List.of(Map.of("content", "x"))));
+
+        assertError(none, 400, "invalid_param", "Segments is required");
+        assertError(blank, 400, "invalid_param", "Content is empty");
+        assertError(overLimit, 400, "invalid_param", "At most 1000 segments can be created at once, not 1001.");
+        assertError(unknownDoc, 404, "not_found", "Document not found.");
+        assertThat(ServiceApi.json(api.get(base + "/segments")).get("total").asInt())
+                .as("a refused request keeps nothing").isEqualTo(1);
+        assertThat(model.embeddingRequests().stream().noneMatch(r -> r.toString().contains("fine"))).isTrue();
+    }
+
+    @Test
+    void aDocumentIsUpdatedByFileUnderTheFilesNameAndFoundByItsNewText() {
+        String dataset = createDataset("Update by file");
+        String doc = addText(dataset, "notes.md", "Lunch is at noon.").get("document").get("id").asText();
+        String base = "/v1/datasets/" + dataset + "/documents/" + doc;
+
+        HttpResponse<String> updated = api.multipart(base + "/update-by-file", List.of(
+                Part.field("data", "{\"process_rule\":{\"mode\":\"custom\",\"rules\":{\"pre_processing_rules\":[],"
+                        + "\"segmentation\":{\"separator\":\"###\",\"max_tokens\":100}}}}"),
+                Part.file("notes-v2.txt", "text/plain", "Dinner is at seven.###Breakfast is at eight."
+                        .getBytes(StandardCharsets.UTF_8))));
+        HttpResponse<String> underscore = api.multipart(base + "/update_by_file", List.of(Part.field("data", "{}")));
+        HttpResponse<String> twoFiles = api.multipart(base + "/update-by-file", List.of(
+                Part.file("a.txt", "text/plain", "a".getBytes(StandardCharsets.UTF_8)),
+                Part.file("b.txt", "text/plain", "b".getBytes(StandardCharsets.UTF_8))));
+
+        assertThat(updated.statusCode()).as(updated.body()).isEqualTo(200);
+        JsonNode document = ServiceApi.json(updated).get("document");
+        assertThat(document.get("id").asText()).isEqualTo(doc);
+        assertThat(document.get("name").asText()).isEqualTo("notes-v2.txt");
+        assertThat(ServiceApi.json(updated).get("batch").asText()).isEqualTo(doc);
+        assertThat(ServiceApi.json(api.get(base + "/segments")).get("total").asInt()).isEqualTo(2);
+        JsonNode found = ServiceApi.json(api.postJson("/v1/datasets/" + dataset + "/retrieve", Map.of("query",
+                "lunch dinner", "retrieval_model", Map.of("search_method", "keyword_search")))).get("records");
+        assertThat(found).hasSize(1);
+        assertThat(found.get(0).get("segment").get("content").asText()).isEqualTo("Dinner is at seven.");
+        assertThat(underscore.statusCode()).as("no file: the document as it is").isEqualTo(200);
+        assertThat(ServiceApi.json(underscore).get("document").get("name").asText()).isEqualTo("notes-v2.txt");
+        assertError(twoFiles, 400, "too_many_files", "Only one file is allowed.");
+    }
+
+    @Test
+    void retrieveKeepsOnlyTheDocumentsItsMetadataFilteringConditionsPass() {
+        String dataset = createDataset("Filtered");
+        addText(dataset, "leave.md", "Paid leave: every employee has 25 days of paid leave a year.");
+        addText(dataset, "leave-board.md", "Paid leave for board members is decided by the board.");
+        Map<String, Object> onlyStaff = Map.of("search_method", "keyword_search", "top_k", 5,
+                "metadata_filtering_conditions", Map.of("logical_operator", "and", "conditions", List.of(
+                        Map.of("name", "document_name", "comparison_operator", "is", "value", "leave.md"))));
+        Map<String, Object> either = Map.of("search_method", "keyword_search", "top_k", 5,
+                "metadata_filtering_conditions", Map.of("logical_operator", "or", "conditions", List.of(
+                        Map.of("name", "document_name", "comparison_operator", "in",
+                                "value", List.of("leave.md", "leave-board.md")))));
+        Map<String, Object> badOperator = Map.of("metadata_filtering_conditions", Map.of("conditions", List.of(
+                Map.of("name", "document_name", "comparison_operator", "resembles", "value", "x"))));
+        Map<String, Object> badLogic = Map.of("metadata_filtering_conditions", Map.of("logical_operator", "xor",
+                "conditions", List.of()));
+
+        JsonNode staff = ServiceApi.json(api.postJson("/v1/datasets/" + dataset + "/retrieve", Map.of("query",
+                "paid leave", "retrieval_model", onlyStaff))).get("records");
+        JsonNode both = ServiceApi.json(api.postJson("/v1/datasets/" + dataset + "/retrieve", Map.of("query",
+                "paid leave", "retrieval_model", either))).get("records");
+
+        assertThat(staff).hasSize(1);
+        assertThat(staff.get(0).get("segment").get("document").get("name").asText()).isEqualTo("leave.md");
+        assertThat(both).hasSize(2);
+        assertError(api.postJson("/v1/datasets/" + dataset + "/retrieve", Map.of("query", "paid leave",
+                "retrieval_model", badOperator)), 400, "invalid_param",
+                "comparison_operator 'resembles' is not one of Dify's metadata operators.");
+        assertError(api.postJson("/v1/datasets/" + dataset + "/retrieve", Map.of("query", "paid leave",
+                "retrieval_model", badLogic)), 400, "invalid_param", "logical_operator must be and or or, was 'xor'");
+    }
+
+    @Test
+    void tagsAreCreatedBoundListedFilteredRenamedAndDeleted() {
+        String hr = createDataset("HR");
+        String legal = createDataset("Legal");
+
+        JsonNode people = ServiceApi.json(api.postJson("/v1/datasets/tags", Map.of("name", "people")));
+        JsonNode policy = ServiceApi.json(api.postJson("/v1/datasets/tags", Map.of("name", "policy")));
+        HttpResponse<String> bound = api.postJson("/v1/datasets/tags/binding", Map.of("tag_ids",
+                List.of(people.get("id").asText(), policy.get("id").asText()), "target_id", hr));
+        api.postJson("/v1/datasets/tags/binding", Map.of("tag_ids", List.of(policy.get("id").asText()),
+                "target_id", legal));
+        JsonNode listed = ServiceApi.json(api.get("/v1/datasets/tags"));
+        JsonNode ofHr = ServiceApi.json(api.get("/v1/datasets/" + hr + "/tags"));
+        JsonNode filtered = ServiceApi.json(api.get("/v1/datasets?tag_ids=" + people.get("id").asText()));
+        JsonNode read = ServiceApi.json(api.get("/v1/datasets/" + hr));
+
+        assertThat(people.get("type").asText()).isEqualTo("knowledge");
+        assertThat(people.get("binding_count").asText()).isEqualTo("0");
+        assertThat(bound.statusCode()).as(bound.body()).isEqualTo(204);
+        assertThat(listed).hasSize(2);
+        assertThat(listed.get(1).get("name").asText()).isEqualTo("policy");
+        assertThat(listed.get(1).get("binding_count").asText()).isEqualTo("2");
+        assertThat(ofHr.get("total").asInt()).isEqualTo(2);
+        assertThat(ofHr.get("data").get(0).get("name").asText()).isEqualTo("people");
+        assertThat(filtered.get("total").asInt()).isEqualTo(1);
+        assertThat(filtered.get("data").get(0).get("id").asText()).isEqualTo(hr);
+        assertThat(read.get("tags").get(0).get("name").asText()).isEqualTo("people");
+
+        JsonNode renamed = ServiceApi.json(server.send("PATCH", "/v1/datasets/tags", "application/json",
+                "{\"tag_id\": \"" + people.get("id").asText() + "\", \"name\": \"staff\"}", apiKey()));
+        HttpResponse<String> unbound = api.postJson("/v1/datasets/tags/unbinding", Map.of("tag_id",
+                policy.get("id").asText(), "target_id", hr));
+        HttpResponse<String> deleted = server.send("DELETE", "/v1/datasets/tags", "application/json",
+                "{\"tag_id\": \"" + policy.get("id").asText() + "\"}", apiKey());
+
+        assertThat(renamed.get("name").asText()).isEqualTo("staff");
+        assertThat(renamed.get("binding_count").asText()).isEqualTo("1");
+        assertThat(unbound.statusCode()).as(unbound.body()).isEqualTo(204);
+        assertThat(deleted.statusCode()).as(deleted.body()).isEqualTo(204);
+        assertThat(ServiceApi.json(api.get("/v1/datasets/tags"))).singleElement()
+                .satisfies(tag -> assertThat(tag.get("name").asText()).isEqualTo("staff"));
+        assertThat(ServiceApi.json(api.get("/v1/datasets/" + legal + "/tags")).get("total").asInt()).isZero();
+    }
+
+    @Test
+    void tagRequestsAreRefusedForALongNameNoTagsAnUnknownTagOrDataset() {
+        String dataset = createDataset("Tagged");
+        String tag = ServiceApi.json(api.postJson("/v1/datasets/tags", Map.of("name", "t".repeat(50))))
+                .get("id").asText();
+
+        assertError(api.postJson("/v1/datasets/tags", Map.of("name", "t".repeat(51))), 400, "invalid_param",
+                "Tag name must be between 1 to 50 characters.");
+        assertError(api.postJson("/v1/datasets/tags/binding", Map.of("tag_ids", List.of(), "target_id", dataset)),
+                400, "invalid_param", "Tag IDs is required.");
+        assertError(api.postJson("/v1/datasets/tags/binding", Map.of("tag_ids", List.of(tag, "nope"),
+                "target_id", dataset)), 404, "not_found", "Tag not found.");
+        assertError(api.postJson("/v1/datasets/tags/binding", Map.of("tag_ids", List.of(tag), "target_id",
+                "nope")), 404, "not_found", "Dataset not found.");
+        assertError(server.send("PATCH", "/v1/datasets/tags", "application/json",
+                "{\"tag_id\": \"nope\", \"name\": \"x\"}", apiKey()), 404, "not_found", "Tag not found.");
+        assertThat(ServiceApi.json(api.get("/v1/datasets/" + dataset + "/tags")).get("total").asInt())
+                .as("a refused binding binds none").isZero();
+    }
+
+    @Test
     void aRevokedKeyIsRefused() {
         String key = apiKey();
         assertThat(api.get("/v1/datasets").statusCode()).isEqualTo(200);

@@ -87,6 +87,44 @@ class KnowledgeCommandsTest {
     }
 
     @Test
+    void aDatasetIdBoundFromTheCommandLineServesTheKnowledgeApiAndAnAppUntilUnbound() throws Exception {
+        String leave = file("leave.md", "Paid leave: every employee has 25 days of paid leave a year.").toString();
+        knowledge(Map.of(), "create", "Handbook", "--id", "handbook");
+        knowledge(Map.of(), "add", "handbook", leave);
+
+        Outcome bound = knowledge(Map.of(), "bind", DATASET, "Handbook");
+        Outcome noBase = knowledge(Map.of(), "bind", DATASET, "nope");
+        Outcome tooLong = knowledge(Map.of(), "bind", "x".repeat(65), "handbook");
+        Outcome ownId = knowledge(Map.of(), "bind", "handbook", "handbook");
+        Outcome key = knowledge(Map.of(), "keys", "create");
+
+        assertThat(bound.exit()).as(bound.err()).isZero();
+        assertThat(bound.out()).contains(DATASET + " -> handbook");
+        assertThat(noBase.exit()).isEqualTo(Main.FAILED);
+        assertThat(noBase.err()).contains("no knowledge base nope");
+        assertThat(tooLong.exit()).isEqualTo(Main.FAILED);
+        assertThat(tooLong.err()).contains("1 to 64 characters");
+        assertThat(ownId.exit()).isEqualTo(Main.FAILED);
+        try (TestServer server = TestServer.start(dir.resolve("data"))) {
+            JsonNode read = ServiceApi.json(server.api(key.out().strip()).get("/v1/datasets/" + DATASET));
+            JsonNode imported = server.importApp("knowledge.yml");
+            assertThat(read.get("id").asText()).isEqualTo("handbook");
+            assertThat(read.get("name").asText()).isEqualTo("Handbook");
+            assertThat(imported.get("warnings")).isEmpty();
+        }
+
+        Outcome unbound = knowledge(Map.of(), "unbind", DATASET);
+        Outcome again = knowledge(Map.of(), "unbind", DATASET);
+
+        assertThat(unbound.exit()).as(unbound.err()).isZero();
+        assertThat(again.exit()).isEqualTo(Main.FAILED);
+        assertThat(again.err()).contains("bound to no knowledge base");
+        try (TestServer server = TestServer.start(dir.resolve("data"))) {
+            assertThat(server.importApp("knowledge.yml").get("warnings").toString()).contains(DATASET);
+        }
+    }
+
+    @Test
     void aMissingBaseOrFileAndWrongUsageAreRefused() throws Exception {
         String leave = file("leave.md", "Paid leave.").toString();
 

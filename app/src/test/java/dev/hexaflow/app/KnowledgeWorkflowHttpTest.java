@@ -11,6 +11,7 @@ import dev.hexaflow.app.api.ServiceApi;
 import dev.hexaflow.engine.EngineConfiguration;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -144,6 +145,137 @@ class KnowledgeWorkflowHttpTest {
                 .isEqualTo(first.get("segment_id").asText());
         assertThat(off.get("answer").asText()).isEqualTo("You have 25 days.");
         assertThat(off.get("metadata").get("retriever_resources")).as("the feature is off").isEmpty();
+    }
+
+    @Test
+    void anIdBoundToABaseOverAdminServesTheNodeWithoutAnImportWarningUntilUnbound() {
+        server.admin("POST", "/admin/knowledge/bases", "application/json",
+                body(Map.of("id", "handbook", "name", "Staff handbook")));
+
+        HttpResponse<String> bound = server.admin("POST", "/admin/knowledge/bases/handbook/aliases",
+                "application/json", body(Map.of("dataset_id", DATASET)));
+        addText("leave.md", "Paid leave: every employee has 25 days of paid leave a year.", "staff");
+        model.answer(Script.text("You have 25 days.", 30, 5));
+        JsonNode imported = server.importApp("knowledge.yml");
+        JsonNode ran = json(server.api(imported.get("api_key").asText()).postJson("/v1/workflows/run",
+                run(Map.of("query", "How many days of paid leave?"), "blocking", "ada")));
+
+        assertThat(bound.statusCode()).as(bound.body()).isEqualTo(201);
+        assertThat(TestServer.json(bound).get("base_id").asText()).isEqualTo("handbook");
+        assertThat(imported.get("warnings")).as("a bound id is no unknown base").isEmpty();
+        JsonNode data = ran.get("data");
+        assertThat(data.get("status").asText()).as(ran.toString()).isEqualTo("succeeded");
+        assertThat(data.get("outputs").get("sources").get(0).get("metadata").get("dataset_id").asText())
+                .isEqualTo("handbook");
+        assertThat(data.get("outputs").get("sources").get(0).get("title").asText()).isEqualTo("leave.md");
+
+        HttpResponse<String> unbound = server.admin("DELETE", "/admin/knowledge/aliases/" + DATASET, null, null);
+        HttpResponse<String> again = server.admin("DELETE", "/admin/knowledge/aliases/" + DATASET, null, null);
+        JsonNode reimported = server.importApp("knowledge.yml");
+
+        assertThat(unbound.statusCode()).as(unbound.body()).isEqualTo(200);
+        assertThat(again.statusCode()).isEqualTo(404);
+        assertThat(TestServer.json(again).get("code").asText()).isEqualTo("not_found");
+        assertThat(reimported.get("warnings").toString()).contains("knowledge base " + DATASET,
+                "hexaflow knowledge bind " + DATASET);
+    }
+
+    @Test
+    void aBindingIsRefusedForAnUnknownBaseABasesOwnIdAndAnIdOverSixtyFourCharacters() {
+        server.admin("POST", "/admin/knowledge/bases", "application/json",
+                body(Map.of("id", "handbook", "name", "Staff handbook")));
+        server.admin("POST", "/admin/knowledge/bases", "application/json",
+                body(Map.of("id", "parking", "name", "Parking")));
+
+        HttpResponse<String> unknown = server.admin("POST", "/admin/knowledge/bases/nope/aliases",
+                "application/json", body(Map.of("dataset_id", DATASET)));
+        HttpResponse<String> taken = server.admin("POST", "/admin/knowledge/bases/handbook/aliases",
+                "application/json", body(Map.of("dataset_id", "parking")));
+        HttpResponse<String> tooLong = server.admin("POST", "/admin/knowledge/bases/handbook/aliases",
+                "application/json", body(Map.of("dataset_id", "x".repeat(65))));
+        HttpResponse<String> longest = server.admin("POST", "/admin/knowledge/bases/handbook/aliases",
+                "application/json", body(Map.of("dataset_id", "x".repeat(64))));
+        HttpResponse<String> missing = server.admin("POST", "/admin/knowledge/bases/handbook/aliases",
+                "application/json", body(Map.of()));
+
+        assertThat(unknown.statusCode()).as(unknown.body()).isEqualTo(404);
+        assertThat(taken.statusCode()).as(taken.body()).isEqualTo(409);
+        assertThat(tooLong.statusCode()).as(tooLong.body()).isEqualTo(400);
+        assertThat(TestServer.json(tooLong).get("code").asText()).isEqualTo("invalid_param");
+        assertThat(TestServer.json(tooLong).get("message").asText()).contains("64");
+        assertThat(longest.statusCode()).as(longest.body()).isEqualTo(201);
+        assertThat(missing.statusCode()).isEqualTo(400);
+        assertThat(TestServer.json(missing).get("status").asInt()).isEqualTo(400);
+    }
+
+    static final String PARKING = "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";
+
+    /** The handbook app in single mode over the handbook and a parking base, its router the app's model. */
+    private ServiceApi singleModeApp() throws java.io.IOException {
+        server.admin("POST", "/admin/knowledge/bases", "application/json",
+                body(Map.of("id", DATASET, "name", "Staff handbook", "description", "Leave, pay and holidays")));
+        server.admin("POST", "/admin/knowledge/bases", "application/json",
+                body(Map.of("id", PARKING, "name", "Parking")));
+        addText("leave.md", "Paid leave: every employee has 25 days of paid leave a year.", "staff");
+        HttpResponse<String> added = server.admin("POST", "/admin/knowledge/bases/" + PARKING + "/documents",
+                "application/json", body(Map.of("name", "parking.md", "text",
+                        "Parking: bikes park in the basement, paid leave days do not apply.",
+                        "metadata", Map.of("audience", "staff"))));
+        assertThat(added.statusCode()).as(added.body()).isEqualTo(201);
+        String dsl;
+        try (java.io.InputStream in = getClass().getResourceAsStream("/apps/knowledge.yml")) {
+            dsl = new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        String single = dsl.replace("dataset_ids: [" + DATASET + "]", "dataset_ids: [" + DATASET + ", " + PARKING
+                + "]").replace("retrieval_mode: multiple", "retrieval_mode: single\n          single_retrieval_config:"
+                + " {model: {provider: langgenius/openai/openai, name: gpt-4o-mini, mode: chat}}");
+        assertThat(single).contains("single_retrieval_config", PARKING);
+        HttpResponse<String> imported = server.admin("POST", "/admin/apps", "application/yaml", single);
+        assertThat(imported.statusCode()).as(imported.body()).isEqualTo(201);
+        return server.api(TestServer.json(imported).get("api_key").asText());
+    }
+
+    @Test
+    void aSingleModeNodeSearchesTheBaseItsModelPicksByFunctionCalling() throws Exception {
+        ServiceApi api = singleModeApp();
+        model.answerInTurn(Script.toolCall(PARKING, "{}"), Script.text("Bikes go to the basement.", 10, 5));
+
+        JsonNode ran = json(api.postJson("/v1/workflows/run", run(Map.of("query", "How many days of paid leave?"),
+                "blocking", "ada")));
+
+        JsonNode data = ran.get("data");
+        assertThat(data.get("status").asText()).as(ran.toString()).isEqualTo("succeeded");
+        JsonNode sources = data.get("outputs").get("sources");
+        assertThat(sources).isNotEmpty();
+        sources.forEach(source -> assertThat(source.get("metadata").get("dataset_id").asText()).isEqualTo(PARKING));
+        JsonNode routed = model.requests().get(0);
+        assertThat(routed.get("messages").get(0).get("content").asText()).isEqualTo("You are a helpful AI assistant.");
+        assertThat(routed.get("messages").get(1).get("content").asText()).isEqualTo("How many days of paid leave?");
+        JsonNode tools = routed.get("tools");
+        assertThat(tools).hasSize(2);
+        assertThat(tools.get(0).get("function").get("name").asText()).isEqualTo(DATASET);
+        assertThat(tools.get(0).get("function").get("description").asText()).isEqualTo("Leave, pay and holidays");
+        assertThat(tools.get(1).get("function").get("name").asText()).isEqualTo(PARKING);
+        assertThat(tools.get(1).get("function").get("description").asText())
+                .isEqualTo("useful for when you want to answer queries about the Parking");
+    }
+
+    @Test
+    void aSingleModeNodeWhoseModelCallsNoToolOrFailsAnswersAnEmptyResult() throws Exception {
+        ServiceApi api = singleModeApp();
+        model.answerInTurn(Script.text("I would rather not.", 10, 5), Script.text("No context.", 10, 5));
+
+        JsonNode noTool = json(api.postJson("/v1/workflows/run", run(Map.of("query", "paid leave?"), "blocking",
+                "ada")));
+        model.answerInTurn(Script.failure(500, "router down"), Script.text("No context.", 10, 5));
+        JsonNode failed = json(api.postJson("/v1/workflows/run", run(Map.of("query", "paid leave?"), "blocking",
+                "ada")));
+
+        for (JsonNode ran : List.of(noTool, failed)) {
+            assertThat(ran.get("data").get("status").asText()).as(ran.toString()).isEqualTo("succeeded");
+            assertThat(ran.get("data").get("outputs").get("sources")).as(ran.toString()).isEmpty();
+            assertThat(ran.get("data").get("outputs").get("answer").asText()).isEqualTo("No context.");
+        }
     }
 
     @Test

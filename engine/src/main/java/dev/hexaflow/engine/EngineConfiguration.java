@@ -15,18 +15,22 @@ import java.util.Optional;
  * (the same endpoint's /audio/speech), and the outbound policy: which addresses a workflow's requests may reach
  * (HEXAFLOW_OUTBOUND_ALLOW and HEXAFLOW_OUTBOUND_DENY, comma-separated addresses, CIDR ranges or host names), and
  * how long a tool served elsewhere (over MCP) may take to answer (HEXAFLOW_TOOL_TIMEOUT_SECONDS), and the embedding
- * model of knowledge bases (HEXAFLOW_EMBEDDING_MODEL, the same endpoint's /embeddings; unset, bases are keyword-only).
+ * model of knowledge bases (HEXAFLOW_EMBEDDING_MODEL, the same endpoint's /embeddings; unset, bases are keyword-only)
+ * and their rerank model (HEXAFLOW_RERANK_MODEL, the same endpoint's /rerank; unset, a search asking for reranking
+ * keeps its own scores).
  *
  * @param models {@code provider=model} or {@code provider/name=model} pairs, {@code *} for every provider
  */
 public record EngineConfiguration(Optional<URI> llmBaseUrl, Optional<String> llmApiKey, Map<String, String> models,
         String python, int maxSteps, Duration maxRunTime, Duration codeTimeout, String ttsModel,
-        OutboundPolicy outbound, int maxTemplateLoops, Duration toolTimeout, Optional<String> embeddingModel) {
+        OutboundPolicy outbound, int maxTemplateLoops, Duration toolTimeout, Optional<String> embeddingModel,
+        Optional<String> rerankModel) {
 
     public EngineConfiguration {
         models = Map.copyOf(models);
         outbound = outbound == null ? OutboundPolicy.DEFAULT : outbound;
         embeddingModel = embeddingModel == null ? Optional.empty() : embeddingModel.filter(m -> !m.isBlank());
+        rerankModel = rerankModel == null ? Optional.empty() : rerankModel.filter(m -> !m.isBlank());
         if (maxSteps < 1) {
             throw new InvalidEngineConfigurationException("HEXAFLOW_MAX_STEPS must be at least 1");
         }
@@ -47,18 +51,25 @@ public record EngineConfiguration(Optional<URI> llmBaseUrl, Optional<String> llm
                         env.getOrDefault("HEXAFLOW_OUTBOUND_DENY", "")),
                 number(env, "HEXAFLOW_TEMPLATE_MAX_LOOPS", EngineSettings.DEFAULTS.maxTemplateLoops()),
                 Duration.ofSeconds(number(env, "HEXAFLOW_TOOL_TIMEOUT_SECONDS", 30)),
-                Optional.ofNullable(env.get("HEXAFLOW_EMBEDDING_MODEL")).map(String::strip));
+                Optional.ofNullable(env.get("HEXAFLOW_EMBEDDING_MODEL")).map(String::strip),
+                Optional.ofNullable(env.get("HEXAFLOW_RERANK_MODEL")).map(String::strip));
     }
 
     public EngineConfiguration withLlm(URI baseUrl, String apiKey) {
         return new EngineConfiguration(Optional.of(baseUrl), Optional.ofNullable(apiKey), models, python, maxSteps,
-                maxRunTime, codeTimeout, ttsModel, outbound, maxTemplateLoops, toolTimeout, embeddingModel);
+                maxRunTime, codeTimeout, ttsModel, outbound, maxTemplateLoops, toolTimeout, embeddingModel, rerankModel);
     }
 
     /** The same, with knowledge bases embedded by this model at the model endpoint's /embeddings. */
     public EngineConfiguration withEmbeddingModel(String model) {
         return new EngineConfiguration(llmBaseUrl, llmApiKey, models, python, maxSteps, maxRunTime, codeTimeout,
-                ttsModel, outbound, maxTemplateLoops, toolTimeout, Optional.ofNullable(model));
+                ttsModel, outbound, maxTemplateLoops, toolTimeout, Optional.ofNullable(model), rerankModel);
+    }
+
+    /** The same, with knowledge searches that ask for it reranked by this model at the model endpoint's /rerank. */
+    public EngineConfiguration withRerankModel(String model) {
+        return new EngineConfiguration(llmBaseUrl, llmApiKey, models, python, maxSteps, maxRunTime, codeTimeout,
+                ttsModel, outbound, maxTemplateLoops, toolTimeout, embeddingModel, Optional.ofNullable(model));
     }
 
     private static OutboundPolicy outbound(String allow, String deny) {

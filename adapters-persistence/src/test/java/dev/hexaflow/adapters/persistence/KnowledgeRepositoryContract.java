@@ -8,6 +8,7 @@ import dev.hexaflow.domain.knowledge.Chunk;
 import dev.hexaflow.domain.knowledge.DocumentStatus;
 import dev.hexaflow.domain.knowledge.KnowledgeBase;
 import dev.hexaflow.domain.knowledge.KnowledgeDocument;
+import dev.hexaflow.domain.knowledge.KnowledgeTag;
 import dev.hexaflow.domain.knowledge.RetrievalSettings;
 import dev.hexaflow.domain.knowledge.SearchMethod;
 import dev.hexaflow.domain.knowledge.TextMeasure;
@@ -48,6 +49,53 @@ abstract class KnowledgeRepositoryContract {
         assertThat(repository().findBase("b1")).contains(base("b1", Instant.parse("2026-11-01T10:00:00Z")));
         assertThat(repository().bases()).extracting(KnowledgeBase::id).containsExactly("b2", "b1");
         assertThat(repository().findBase("b3")).isEmpty();
+    }
+
+    @Test
+    void anIdBoundToABaseNamesItUntilUnboundRebindsAndIsUnboundWithTheBase() {
+        repository().saveBase(base("b1", Instant.EPOCH));
+        repository().saveBase(base("b2", Instant.EPOCH));
+
+        repository().bindAlias("dify-1", "b1");
+        assertThat(repository().aliasTarget("dify-1")).contains("b1");
+        repository().bindAlias("dify-1", "b2");
+        assertThat(repository().aliasTarget("dify-1")).contains("b2");
+        assertThat(repository().unbindAlias("dify-1")).isTrue();
+        assertThat(repository().unbindAlias("dify-1")).isFalse();
+        assertThat(repository().aliasTarget("dify-1")).isEmpty();
+
+        repository().bindAlias("dify-2", "b2");
+        repository().deleteBase("b2");
+        assertThat(repository().aliasTarget("dify-2")).isEmpty();
+    }
+
+    @Test
+    void tagsAreKeptBoundCountedAndGoWithTheirBaseOrTheirDeletion() {
+        repository().saveBase(base("b1", Instant.EPOCH));
+        repository().saveBase(base("b2", Instant.EPOCH));
+        KnowledgeTag hr = new KnowledgeTag("t1", "hr", Instant.parse("2026-11-01T10:00:00Z"));
+        KnowledgeTag legal = new KnowledgeTag("t2", "legal", Instant.parse("2026-11-02T10:00:00Z"));
+        repository().saveTag(legal);
+        repository().saveTag(hr);
+        repository().saveTag(hr.renamed("people"));
+
+        repository().bindTag("t1", "b1");
+        repository().bindTag("t1", "b1");
+        repository().bindTag("t1", "b2");
+        repository().bindTag("t2", "b1");
+
+        assertThat(repository().tags()).containsExactly(hr.renamed("people"), legal);
+        assertThat(repository().findTag("t1")).contains(hr.renamed("people"));
+        assertThat(repository().tagsOf("b1")).extracting(KnowledgeTag::id).containsExactly("t1", "t2");
+        assertThat(repository().tagBindings("t1")).isEqualTo(2);
+        repository().unbindTag("t1", "b2");
+        assertThat(repository().tagBindings("t1")).isEqualTo(1);
+        repository().deleteBase("b1");
+        assertThat(repository().tagBindings("t1")).isZero();
+        repository().bindTag("t2", "b2");
+        repository().deleteTag("t2");
+        assertThat(repository().findTag("t2")).isEmpty();
+        assertThat(repository().tagsOf("b2")).isEmpty();
     }
 
     @Test

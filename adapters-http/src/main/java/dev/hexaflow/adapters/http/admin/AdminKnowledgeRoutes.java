@@ -33,7 +33,8 @@ import java.util.Optional;
 
 /**
  * Knowledge bases for operators: create and list bases, add a document's text, and try a search; issue and revoke
- * the dataset keys of Dify's Knowledge API. A base created with an imported app's dataset id serves its knowledge-retrieval nodes.
+ * the dataset keys of Dify's Knowledge API. A base created with an imported app's dataset id, or that id bound to a
+ * base ({@code POST /admin/knowledge/bases/{id}/aliases}), serves its knowledge-retrieval nodes.
  */
 public final class AdminKnowledgeRoutes implements RouteGroup {
 
@@ -61,6 +62,11 @@ public final class AdminKnowledgeRoutes implements RouteGroup {
         routes.post("/admin/knowledge/bases", guarded(this::create));
         routes.post("/admin/knowledge/bases/{id}/documents", guarded(this::addText));
         routes.post("/admin/knowledge/bases/{id}/retrieve", guarded(this::search));
+        routes.post("/admin/knowledge/bases/{id}/aliases", guarded(this::bind));
+        routes.delete("/admin/knowledge/aliases/{dataset_id}", guarded(ctx -> {
+            bases.unbind(ctx.pathParam("dataset_id"));
+            json(ctx, 200, Map.of("result", "success"));
+        }));
         routes.post("/admin/datasets/keys", guarded(ctx -> json(ctx, 201, Map.of("key", keys.issue()))));
         routes.delete("/admin/datasets/keys/{key}", guarded(ctx -> {
             keys.revoke(ctx.pathParam("key"));
@@ -96,12 +102,25 @@ public final class AdminKnowledgeRoutes implements RouteGroup {
         json(ctx, 201, base(base));
     }
 
+    /** The id of the base the path names, by its own id or one bound to it. */
+    private String baseId(Context ctx) {
+        return bases.find(ctx.pathParam("id")).map(KnowledgeBase::id).orElse(ctx.pathParam("id"));
+    }
+
+    /** {@code {"dataset_id"}}: binds Dify's dataset id to the base, answering 201 with both ids. */
+    private void bind(Context ctx) {
+        String datasetId = required(object(ctx), "dataset_id");
+        String baseId = baseId(ctx);
+        bases.bind(datasetId, baseId);
+        json(ctx, 201, Map.of("dataset_id", datasetId, "base_id", baseId));
+    }
+
     /** {@code {"name", "text", "process_rule"?: Dify's, "metadata"?: {field: value}}}. */
     private void addText(Context ctx) {
         JsonNode body = object(ctx);
         Map<String, String> metadata = new LinkedHashMap<>();
         body.path("metadata").fields().forEachRemaining(e -> metadata.put(e.getKey(), e.getValue().asText()));
-        KnowledgeDocument document = documents.add(new AddDocumentCommand(ctx.pathParam("id"),
+        KnowledgeDocument document = documents.add(new AddDocumentCommand(baseId(ctx),
                 required(body, "name"), new AddDocumentCommand.Text(required(body, "text")),
                 rules(body.path("process_rule")), metadata));
         json(ctx, 201, document(document));

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hexaflow.adapters.http.JsonResponses;
 import dev.hexaflow.adapters.http.RouteGroup;
+import dev.hexaflow.application.knowledge.port.in.AddChunksCommand;
 import dev.hexaflow.application.knowledge.port.in.AddDocumentCommand;
 import dev.hexaflow.application.knowledge.port.in.AddDocumentUseCase;
 import dev.hexaflow.application.knowledge.port.in.CreateKnowledgeBaseCommand;
@@ -11,6 +12,8 @@ import dev.hexaflow.application.knowledge.port.in.EditChunkCommand;
 import dev.hexaflow.application.knowledge.port.in.KnowledgeException;
 import dev.hexaflow.application.knowledge.port.in.ManageDocumentsUseCase;
 import dev.hexaflow.application.knowledge.port.in.ManageKnowledgeBasesUseCase;
+import dev.hexaflow.application.knowledge.port.in.ManageKnowledgeTagsUseCase;
+import dev.hexaflow.application.knowledge.port.in.RerankRequest;
 import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeQuery;
 import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeUseCase;
 import dev.hexaflow.application.knowledge.port.in.RetrievedChunk;
@@ -18,6 +21,7 @@ import dev.hexaflow.domain.knowledge.Chunk;
 import dev.hexaflow.domain.knowledge.IndexingTechnique;
 import dev.hexaflow.domain.knowledge.KnowledgeBase;
 import dev.hexaflow.domain.knowledge.KnowledgeDocument;
+import dev.hexaflow.domain.knowledge.KnowledgeTag;
 import dev.hexaflow.domain.knowledge.MetadataFilter;
 import dev.hexaflow.domain.knowledge.RetrievalSettings;
 import dev.hexaflow.domain.knowledge.SearchMethod;
@@ -35,6 +39,7 @@ import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.RetrieveAnswer;
 import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.SegmentAnswer;
 import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.SegmentBody;
 import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.SegmentPage;
+import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.SegmentsAnswer;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
@@ -42,6 +47,7 @@ import io.javalin.http.UploadedFile;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -51,7 +57,8 @@ import java.util.Optional;
  * Dify's Knowledge (datasets) Service API: datasets, their documents by text or file, segments, and retrieval, in
  * Dify's shapes ({@link KnowledgeBodies}), codes and messages, behind {@link DatasetKeyAuthentication}. Indexing is done when a document
  * call returns, so a batch's indexing status is final at once: {@code completed}, or {@code error} with the reason.
- * A batch is named by its document's id.
+ * A batch is named by its document's id. A dataset id bound to a base ({@code hexaflow knowledge bind}) names that
+ * base.
  */
 public final class KnowledgeApiRoutes implements RouteGroup {
 
@@ -62,13 +69,15 @@ public final class KnowledgeApiRoutes implements RouteGroup {
     private final AddDocumentUseCase add;
     private final ManageDocumentsUseCase documents;
     private final RetrieveKnowledgeUseCase retrieve;
+    private final ManageKnowledgeTagsUseCase tags;
 
     public KnowledgeApiRoutes(ManageKnowledgeBasesUseCase bases, AddDocumentUseCase add,
-            ManageDocumentsUseCase documents, RetrieveKnowledgeUseCase retrieve) {
+            ManageDocumentsUseCase documents, RetrieveKnowledgeUseCase retrieve, ManageKnowledgeTagsUseCase tags) {
         this.bases = bases;
         this.add = add;
         this.documents = documents;
         this.retrieve = retrieve;
+        this.tags = tags;
     }
 
     @Override
@@ -89,7 +98,10 @@ public final class KnowledgeApiRoutes implements RouteGroup {
                 DatasetAccess.DATASETS);
         post(routes, PREFIX + "/{id}/documents/{doc}/update-by-text", this::updateByText);
         post(routes, PREFIX + "/{id}/documents/{doc}/update_by_text", this::updateByText);
+        post(routes, PREFIX + "/{id}/documents/{doc}/update-by-file", this::updateByFile);
+        post(routes, PREFIX + "/{id}/documents/{doc}/update_by_file", this::updateByFile);
         get(routes, PREFIX + "/{id}/documents/{doc}/segments", this::listSegments);
+        post(routes, PREFIX + "/{id}/documents/{doc}/segments", this::createSegments);
         get(routes, PREFIX + "/{id}/documents/{doc}/segments/{segment}", this::readSegment);
         post(routes, PREFIX + "/{id}/documents/{doc}/segments/{segment}", this::editSegment);
         routes.delete(PREFIX + "/{id}/documents/{doc}/segments/{segment}", guarded(this::deleteSegment),
@@ -126,7 +138,7 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         }
     }
 
-    private static Handler guarded(Handler handler) {
+    static Handler guarded(Handler handler) {
         return ctx -> {
             try {
                 handler.handle(ctx);
@@ -144,8 +156,13 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         int page = positive(ctx, "page", 1, Integer.MAX_VALUE);
         int limit = positive(ctx, "limit", 20, 100);
         String keyword = Optional.ofNullable(ctx.queryParam("keyword")).orElse("").toLowerCase(Locale.ROOT);
+        // Dify sends tag_ids repeated, or as one comma-separated value; a base must carry every tag named.
+        List<String> tagIds = ctx.queryParams("tag_ids").stream().flatMap(v -> Arrays.stream(v.split(",")))
+                .map(String::strip).filter(v -> !v.isEmpty()).toList();
         List<KnowledgeBase> all = bases.list().stream()
-                .filter(b -> keyword.isEmpty() || b.name().toLowerCase(Locale.ROOT).contains(keyword)).toList();
+                .filter(b -> keyword.isEmpty() || b.name().toLowerCase(Locale.ROOT).contains(keyword))
+                .filter(b -> tagIds.isEmpty() || tags.tagsOf(b.id()).stream().map(KnowledgeTag::id).toList()
+                        .containsAll(tagIds)).toList();
         json(ctx, 200, Page.of(all.stream().map(this::dataset).toList(), page, limit));
     }
 
@@ -196,7 +213,7 @@ public final class KnowledgeApiRoutes implements RouteGroup {
     }
 
     private DatasetBody dataset(KnowledgeBase base) {
-        return DatasetBody.of(base, documents.documents(base.id()));
+        return DatasetBody.of(base, documents.documents(base.id()), tags.tagsOf(base.id()));
     }
 
     // Documents
@@ -214,9 +231,15 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         json(ctx, 200, created(document));
     }
 
-    private void createByFile(Context ctx) {
-        KnowledgeBase base = bases.find(ctx.pathParam("id")).orElseThrow(() ->
-                Refusal.invalid("Dataset does not exist."));
+    /** A create- or update-by-file body: the file when one was sent, and the {@code data} part's options. */
+    private record FileUpload(Optional<AddDocumentCommand.File> file, String filename, JsonNode options) {
+    }
+
+    /**
+     * Reads Dify's multipart document body: one {@code file} part (required unless {@code fileOptional}) and a
+     * {@code data} part holding a JSON object of options.
+     */
+    private static FileUpload upload(Context ctx, boolean fileOptional) {
         List<UploadedFile> files;
         String data;
         try {
@@ -229,7 +252,7 @@ public final class KnowledgeApiRoutes implements RouteGroup {
             ctx.header("Connection", "close");
             throw Refusal.invalid("The multipart body cannot be read.");
         }
-        if (files.isEmpty()) {
+        if (files.isEmpty() && !fileOptional) {
             throw new Refusal(400, "no_file_uploaded", "Please upload your file.");
         }
         if (files.size() > 1) {
@@ -247,6 +270,9 @@ public final class KnowledgeApiRoutes implements RouteGroup {
             }
         }
         technique(options);
+        if (files.isEmpty()) {
+            return new FileUpload(Optional.empty(), "", options);
+        }
         UploadedFile file = files.get(0);
         String filename = file.filename() == null || file.filename().isBlank() ? "file" : file.filename();
         int dot = filename.lastIndexOf('.');
@@ -261,10 +287,34 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         }
         String name = filename.length() > KnowledgeDocument.MAX_NAME ? filename.substring(0, KnowledgeDocument.MAX_NAME)
                 : filename;
-        KnowledgeDocument document = add.add(new AddDocumentCommand(base.id(), name,
-                new AddDocumentCommand.File(bytes, filename.substring(dot).toLowerCase(Locale.ROOT),
-                        file.contentType()), rules(options.path("process_rule")), Map.of()));
+        return new FileUpload(Optional.of(new AddDocumentCommand.File(bytes, filename.substring(dot)
+                .toLowerCase(Locale.ROOT), file.contentType())), name, options);
+    }
+
+    private void createByFile(Context ctx) {
+        KnowledgeBase base = bases.find(ctx.pathParam("id")).orElseThrow(() ->
+                Refusal.invalid("Dataset does not exist."));
+        FileUpload upload = upload(ctx, false);
+        KnowledgeDocument document = add.add(new AddDocumentCommand(base.id(), upload.filename(),
+                upload.file().orElseThrow(), rules(upload.options().path("process_rule")), Map.of()));
         json(ctx, 200, created(document));
+    }
+
+    /**
+     * Dify's update-by-file: the document's text replaced by the file's, split by the {@code data} part's
+     * process_rule, named after the file; without a file, the document as it is.
+     */
+    private void updateByFile(Context ctx) {
+        KnowledgeBase base = existing(ctx);
+        KnowledgeDocument current = document(ctx);
+        FileUpload upload = upload(ctx, true);
+        if (upload.file().isEmpty()) {
+            json(ctx, 200, created(current));
+            return;
+        }
+        KnowledgeDocument replaced = add.replace(current.id(), new AddDocumentCommand(base.id(), upload.filename(),
+                upload.file().get(), rules(upload.options().path("process_rule")), current.metadata()));
+        json(ctx, 200, created(replaced));
     }
 
     private void updateByText(Context ctx) {
@@ -305,9 +355,9 @@ public final class KnowledgeApiRoutes implements RouteGroup {
     }
 
     private void indexingStatus(Context ctx) {
-        existing(ctx);
+        String baseId = existing(ctx).id();
         KnowledgeDocument d = documents.document(ctx.pathParam("batch"))
-                .filter(doc -> doc.baseId().equals(ctx.pathParam("id")))
+                .filter(doc -> doc.baseId().equals(baseId))
                 .orElseThrow(() -> Refusal.notFound("Documents not found."));
         json(ctx, 200, new IndexingStatuses(List.of(IndexingStatusBody.of(d, documents.chunks(d.id()).size()))));
     }
@@ -318,8 +368,8 @@ public final class KnowledgeApiRoutes implements RouteGroup {
     }
 
     private KnowledgeDocument document(Context ctx) {
-        existing(ctx);
-        return documents.document(ctx.pathParam("doc")).filter(d -> d.baseId().equals(ctx.pathParam("id")))
+        String baseId = existing(ctx).id();
+        return documents.document(ctx.pathParam("doc")).filter(d -> d.baseId().equals(baseId))
                 .orElseThrow(() -> Refusal.notFound("Document not found."));
     }
 
@@ -355,6 +405,31 @@ public final class KnowledgeApiRoutes implements RouteGroup {
                 .filter(c -> status.isEmpty() || status.equals("completed"))
                 .map(c -> SegmentBody.of(c, d, null)).toList();
         json(ctx, 200, SegmentPage.of(Page.of(shown, page, limit)));
+    }
+
+    /** {@code {"segments": [{"content", "answer"?, "keywords"?}]}}: added and searchable at once; answer is not kept. */
+    private void createSegments(Context ctx) {
+        KnowledgeDocument d = document(ctx);
+        JsonNode segments = object(ctx).path("segments");
+        if (!segments.isArray()) {
+            throw Refusal.invalid("Segments is required");
+        }
+        List<AddChunksCommand.NewChunk> chunks = new ArrayList<>();
+        for (JsonNode segment : segments) {
+            if (!segment.isObject()) {
+                throw Refusal.invalid("Each segment must be an object with content.");
+            }
+            List<String> keywords = new ArrayList<>();
+            JsonNode given = segment.path("keywords");
+            if (!given.isMissingNode() && !given.isNull() && !given.isArray()) {
+                throw Refusal.invalid("keywords must be a list of strings.");
+            }
+            given.forEach(keyword -> keywords.add(keyword.asText()));
+            chunks.add(new AddChunksCommand.NewChunk(text(segment, "content").orElse(""), keywords));
+        }
+        List<Chunk> added = documents.addChunks(new AddChunksCommand(d.id(), chunks));
+        json(ctx, 200, new SegmentsAnswer(added.stream().map(c -> SegmentBody.of(c, d, null)).toList(),
+                KnowledgeBodies.DOC_FORM));
     }
 
     private void readSegment(Context ctx) {
@@ -398,7 +473,8 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         Optional<RetrievalSettings> settings = settings(body.path("retrieval_model"),
                 Optional.of(base.retrieval()));
         List<RetrievedChunk> found = retrieve.retrieve(new RetrieveKnowledgeQuery(List.of(base.id()), query,
-                settings, MetadataFilter.NONE, false));
+                settings, filter(body.path("retrieval_model").path("metadata_filtering_conditions")), false,
+                rerank(body.path("retrieval_model"))));
         json(ctx, 200, new RetrieveAnswer(new QueryBody(query), found.stream().map(RecordBody::of).toList()));
     }
 
@@ -436,6 +512,59 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         }
     }
 
+    /**
+     * Dify's {@code metadata_filtering_conditions}: {@code logical_operator} ({@code and} or {@code or}) and
+     * {@code conditions}, each a metadata {@code name}, a {@code comparison_operator} and a {@code value} (a list for
+     * {@code in} and {@code not in}); none when absent.
+     */
+    private static MetadataFilter filter(JsonNode conditions) {
+        if (conditions.isMissingNode() || conditions.isNull()) {
+            return MetadataFilter.NONE;
+        }
+        if (!conditions.isObject() || !(conditions.path("conditions").isArray()
+                || conditions.path("conditions").isMissingNode() || conditions.path("conditions").isNull())) {
+            throw Refusal.invalid("metadata_filtering_conditions must be an object with a list of conditions.");
+        }
+        List<MetadataFilter.Condition> list = new ArrayList<>();
+        for (JsonNode condition : conditions.path("conditions")) {
+            String name = condition.path("name").asText("");
+            String operator = condition.path("comparison_operator").asText("");
+            MetadataFilter.Operator known = MetadataFilter.Operator.fromWireName(operator).orElseThrow(() ->
+                    Refusal.invalid("comparison_operator '" + operator + "' is not one of Dify's metadata operators."));
+            JsonNode value = condition.path("value");
+            List<String> values = new ArrayList<>();
+            if (value.isArray()) {
+                value.forEach(v -> values.add(v.asText()));
+            } else if (!value.isMissingNode() && !value.isNull()) {
+                values.add(value.asText());
+            }
+            try {
+                list.add(new MetadataFilter.Condition(name, known, String.join(",", values)));
+            } catch (IllegalArgumentException e) {
+                throw Refusal.invalid("Each metadata condition needs a name.");
+            }
+        }
+        try {
+            return MetadataFilter.of(conditions.path("logical_operator").asText("and"), list);
+        } catch (IllegalArgumentException e) {
+            throw Refusal.invalid(e.getMessage());
+        }
+    }
+
+    /**
+     * Dify's {@code reranking_enable} with {@code reranking_model {reranking_provider_name, reranking_model_name}},
+     * unless {@code reranking_mode} asks for the weighted score instead.
+     */
+    private static Optional<RerankRequest> rerank(JsonNode model) {
+        JsonNode reranking = model.path("reranking_model");
+        String name = reranking.path("reranking_model_name").asText("");
+        if (!model.path("reranking_enable").asBoolean(false) || name.isBlank()
+                || model.path("reranking_mode").asText("reranking_model").equals("weighted_score")) {
+            return Optional.empty();
+        }
+        return Optional.of(new RerankRequest(reranking.path("reranking_provider_name").asText(""), name));
+    }
+
     private static Optional<IndexingTechnique> technique(JsonNode body) {
         JsonNode value = body.path("indexing_technique");
         if (value.isMissingNode() || value.isNull()) {
@@ -471,7 +600,7 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         }
     }
 
-    private static JsonNode object(Context ctx) {
+    static JsonNode object(Context ctx) {
         JsonNode body;
         try {
             body = JSON.readTree(ctx.bodyAsBytes());
@@ -484,7 +613,7 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         return body;
     }
 
-    private static Optional<String> text(JsonNode body, String field) {
+    static Optional<String> text(JsonNode body, String field) {
         JsonNode value = body.path(field);
         if (value.isMissingNode() || value.isNull()) {
             return Optional.empty();
@@ -495,7 +624,7 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         return Optional.of(value.asText());
     }
 
-    private static void json(Context ctx, int status, Object body) {
+    static void json(Context ctx, int status, Object body) {
         ctx.status(status).contentType("application/json").result(JsonResponses.json(body));
     }
 }

@@ -3,11 +3,13 @@ package dev.hexaflow.adapters.http.knowledge;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import dev.hexaflow.application.knowledge.port.in.ManageKnowledgeTagsUseCase;
 import dev.hexaflow.application.knowledge.port.in.RetrievedChunk;
 import dev.hexaflow.domain.knowledge.Chunk;
 import dev.hexaflow.domain.knowledge.DocumentStatus;
 import dev.hexaflow.domain.knowledge.KnowledgeBase;
 import dev.hexaflow.domain.knowledge.KnowledgeDocument;
+import dev.hexaflow.domain.knowledge.KnowledgeTag;
 import dev.hexaflow.domain.knowledge.RetrievalSettings;
 import dev.hexaflow.domain.knowledge.SearchMethod;
 import java.util.List;
@@ -16,7 +18,7 @@ import java.util.Map;
 /**
  * The Knowledge API's bodies in Dify's field names ({@code fields/dataset_fields.py}, {@code document_fields.py},
  * {@code segment_fields.py}, {@code hit_testing_fields.py}), mapped from the knowledge model. What only Dify's
- * console fills in (members, tags, external knowledge, who made what) is empty; every document is
+ * console fills in (members, external knowledge, who made what) is empty; every document is
  * {@code text_model}, with no child chunks.
  */
 final class KnowledgeBodies {
@@ -31,18 +33,42 @@ final class KnowledgeBodies {
             String dataSourceType, String indexingTechnique, int appCount, int documentCount, long wordCount,
             String createdBy, long createdAt, String updatedBy, long updatedAt, String embeddingModel,
             String embeddingModelProvider, boolean embeddingAvailable, RetrievalModelBody retrievalModelDict,
-            List<String> tags, String docForm, Map<String, Object> externalKnowledgeInfo,
+            List<TagBody> tags, String docForm, Map<String, Object> externalKnowledgeInfo,
             Map<String, Object> externalRetrievalModel, List<Object> partialMemberList) {
 
-        static DatasetBody of(KnowledgeBase base, List<KnowledgeDocument> documents) {
+        static DatasetBody of(KnowledgeBase base, List<KnowledgeDocument> documents, List<KnowledgeTag> tags) {
             long created = base.created().getEpochSecond();
             return new DatasetBody(base.id(), base.name(), base.description(), "vendor", "only_me",
                     documents.isEmpty() ? null : "upload_file", base.indexingTechnique().wireName(), 0,
                     documents.size(), documents.stream().mapToLong(KnowledgeDocument::wordCount).sum(), "", created,
                     "", created, base.embeddingModel().orElse(null),
                     base.embeddingModel().isPresent() ? "openai_api_compatible" : null, true,
-                    RetrievalModelBody.of(base), List.of(), DOC_FORM, Map.of(), Map.of(), List.of());
+                    RetrievalModelBody.of(base), tags.stream().map(TagBody::of).toList(), DOC_FORM, Map.of(),
+                    Map.of(), List.of());
         }
+    }
+
+    /** Dify's tag_fields, as a dataset lists its tags. */
+    record TagBody(String id, String name, String type) {
+        static TagBody of(KnowledgeTag tag) {
+            return new TagBody(tag.id(), tag.name(), "knowledge");
+        }
+    }
+
+    /** Dify's dataset tag fields: a tag with how many datasets carry it (a string, as Dify answers it). */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record CountedTagBody(String id, String name, String type, String bindingCount) {
+        static CountedTagBody of(ManageKnowledgeTagsUseCase.CountedTag counted) {
+            return new CountedTagBody(counted.tag().id(), counted.tag().name(), "knowledge",
+                    String.valueOf(counted.bindings()));
+        }
+    }
+
+    /** A dataset's tags: {@code {"data": [{id, name}], "total"}}. */
+    record DatasetTags(List<NamedTag> data, int total) {
+    }
+
+    record NamedTag(String id, String name) {
     }
 
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
@@ -148,6 +174,10 @@ final class KnowledgeBodies {
     }
 
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    /** The segments a create-segments call added. */
+    record SegmentsAnswer(List<SegmentBody> data, String docForm) {
+    }
+
     record SegmentAnswer(SegmentBody data, String docForm) {
     }
 

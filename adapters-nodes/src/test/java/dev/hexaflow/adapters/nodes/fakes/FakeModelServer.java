@@ -17,7 +17,8 @@ import java.util.concurrent.Executors;
  * A real OpenAI-compatible chat-completions server on loopback, for tests: it streams a scripted answer as
  * server-sent events, word by word, with a pause before each piece, or fails with a status and message; it
  * answers {@code /embeddings} with a deterministic vector per text ({@link #vector}: a hashed bag of its words), or
- * fails them while {@link #failEmbeddings} says so; and it keeps every request it received.
+ * fails them while {@link #failEmbeddings} says so; it answers {@code /rerank} (Jina/Cohere style) with the
+ * documents in reverse order, the last sent scoring 1; and it keeps every request it received.
  */
 public final class FakeModelServer implements AutoCloseable {
 
@@ -60,6 +61,8 @@ public final class FakeModelServer implements AutoCloseable {
     private final java.util.Deque<Script> turns = new java.util.concurrent.ConcurrentLinkedDeque<>();
     private final List<JsonNode> requests = new CopyOnWriteArrayList<>();
     private final List<JsonNode> embeddingRequests = new CopyOnWriteArrayList<>();
+    private final List<JsonNode> rerankRequests = new CopyOnWriteArrayList<>();
+    private volatile int rerankFailure;
     private volatile int embeddingFailure;
 
     /** The length of the fake embedding vectors. */
@@ -76,6 +79,7 @@ public final class FakeModelServer implements AutoCloseable {
         server.createContext("/v1/audio/speech", this::speak);
         server.createContext("/v1/embeddings", this::embed);
         server.createContext("/v1/audio/transcriptions", this::transcribe);
+        server.createContext("/v1/rerank", this::rerank);
         server.start();
     }
 
@@ -200,6 +204,42 @@ public final class FakeModelServer implements AutoCloseable {
             }
             exchange.getResponseHeaders().set("Content-Type", "application/json");
             exchange.sendResponseHeaders(status, body.length);
+            exchange.getResponseBody().write(body);
+        }
+    }
+
+    /** The rerank requests received, each with its {@code model}, {@code query}, {@code documents}, {@code top_n}. */
+    public List<JsonNode> rerankRequests() {
+        return rerankRequests;
+    }
+
+    /** From now on the rerank endpoint answers this status (0: answers scores again). */
+    public void failRerank(int status) {
+        this.rerankFailure = status;
+    }
+
+    /** Scores document i of n as (i + 1) / n: the reverse of the order sent, so a test sees the rerank's effect. */
+    private void rerank(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            JsonNode request = JSON.readTree(exchange.getRequestBody());
+            rerankRequests.add(request);
+            if (rerankFailure > 0) {
+                byte[] body = "{\"detail\":\"rerank is down\"}".getBytes(StandardCharsets.UTF_8);
+                exchange.getResponseHeaders().set("Content-Type", "application/json");
+                exchange.sendResponseHeaders(rerankFailure, body.length);
+                exchange.getResponseBody().write(body);
+                return;
+            }
+            int n = request.path("documents").size();
+            int topN = request.path("top_n").asInt(n);
+            com.fasterxml.jackson.databind.node.ObjectNode answer = JSON.createObjectNode();
+            com.fasterxml.jackson.databind.node.ArrayNode results = answer.putArray("results");
+            for (int i = n - 1; i >= 0 && results.size() < topN; i--) {
+                results.addObject().put("index", i).put("relevance_score", (i + 1) / (double) n);
+            }
+            byte[] body = answer.toString().getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().set("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, body.length);
             exchange.getResponseBody().write(body);
         }
     }

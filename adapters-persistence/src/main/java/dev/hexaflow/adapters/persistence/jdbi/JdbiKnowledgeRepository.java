@@ -9,6 +9,7 @@ import dev.hexaflow.domain.knowledge.Chunk;
 import dev.hexaflow.domain.knowledge.DocumentStatus;
 import dev.hexaflow.domain.knowledge.KnowledgeBase;
 import dev.hexaflow.domain.knowledge.KnowledgeDocument;
+import dev.hexaflow.domain.knowledge.KnowledgeTag;
 import dev.hexaflow.domain.knowledge.RetrievalSettings;
 import dev.hexaflow.domain.knowledge.SearchMethod;
 import java.nio.ByteBuffer;
@@ -26,7 +27,11 @@ import java.util.function.Consumer;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.PreparedBatch;
 
-/** Knowledge bases, documents and chunks in {@code knowledge_base}, {@code knowledge_document}, {@code knowledge_chunk}. */
+/**
+ * Knowledge bases, documents and chunks in {@code knowledge_base}, {@code knowledge_document}, {@code knowledge_chunk},
+ * the ids bound to bases in {@code knowledge_alias}, and tags in {@code knowledge_tag} and
+ * {@code knowledge_tag_binding}.
+ */
 public final class JdbiKnowledgeRepository implements KnowledgeRepository {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -67,6 +72,78 @@ public final class JdbiKnowledgeRepository implements KnowledgeRepository {
     @Override
     public void deleteBase(String id) {
         jdbi.useHandle(h -> h.createUpdate("DELETE FROM knowledge_base WHERE id = :id").bind("id", id).execute());
+    }
+
+    @Override
+    public void saveTag(KnowledgeTag tag) {
+        jdbi.useHandle(h -> h.createUpdate("MERGE INTO knowledge_tag (id, name, created_at) KEY (id) VALUES "
+                + "(:id, :name, :created)").bind("id", tag.id()).bind("name", tag.name())
+                .bind("created", OffsetDateTime.ofInstant(tag.created(), ZoneOffset.UTC)).execute());
+    }
+
+    @Override
+    public Optional<KnowledgeTag> findTag(String id) {
+        return jdbi.withHandle(h -> h.createQuery("SELECT * FROM knowledge_tag WHERE id = :id").bind("id", id)
+                .map((rs, ctx) -> tag(rs)).findOne());
+    }
+
+    @Override
+    public List<KnowledgeTag> tags() {
+        return jdbi.withHandle(h -> h.createQuery("SELECT * FROM knowledge_tag ORDER BY created_at, id")
+                .map((rs, ctx) -> tag(rs)).list());
+    }
+
+    @Override
+    public void deleteTag(String id) {
+        jdbi.useHandle(h -> h.createUpdate("DELETE FROM knowledge_tag WHERE id = :id").bind("id", id).execute());
+    }
+
+    @Override
+    public void bindTag(String tagId, String baseId) {
+        jdbi.useHandle(h -> h.createUpdate("MERGE INTO knowledge_tag_binding (tag_id, base_id) KEY (tag_id, base_id) "
+                + "VALUES (:tag, :base)").bind("tag", tagId).bind("base", baseId).execute());
+    }
+
+    @Override
+    public void unbindTag(String tagId, String baseId) {
+        jdbi.useHandle(h -> h.createUpdate("DELETE FROM knowledge_tag_binding WHERE tag_id = :tag AND base_id = :base")
+                .bind("tag", tagId).bind("base", baseId).execute());
+    }
+
+    @Override
+    public List<KnowledgeTag> tagsOf(String baseId) {
+        return jdbi.withHandle(h -> h.createQuery("SELECT t.* FROM knowledge_tag t JOIN knowledge_tag_binding b "
+                + "ON b.tag_id = t.id WHERE b.base_id = :base ORDER BY t.created_at, t.id").bind("base", baseId)
+                .map((rs, ctx) -> tag(rs)).list());
+    }
+
+    @Override
+    public int tagBindings(String tagId) {
+        return jdbi.withHandle(h -> h.createQuery("SELECT COUNT(*) FROM knowledge_tag_binding WHERE tag_id = :tag")
+                .bind("tag", tagId).mapTo(Integer.class).one());
+    }
+
+    private static KnowledgeTag tag(ResultSet rs) throws SQLException {
+        return new KnowledgeTag(rs.getString("id"), rs.getString("name"),
+                rs.getObject("created_at", OffsetDateTime.class).toInstant());
+    }
+
+    @Override
+    public void bindAlias(String datasetId, String baseId) {
+        jdbi.useHandle(h -> h.createUpdate("MERGE INTO knowledge_alias (dataset_id, base_id) KEY (dataset_id) "
+                + "VALUES (:dataset, :base)").bind("dataset", datasetId).bind("base", baseId).execute());
+    }
+
+    @Override
+    public boolean unbindAlias(String datasetId) {
+        return jdbi.withHandle(h -> h.createUpdate("DELETE FROM knowledge_alias WHERE dataset_id = :dataset")
+                .bind("dataset", datasetId).execute()) > 0;
+    }
+
+    @Override
+    public Optional<String> aliasTarget(String datasetId) {
+        return jdbi.withHandle(h -> h.createQuery("SELECT base_id FROM knowledge_alias WHERE dataset_id = :dataset")
+                .bind("dataset", datasetId).mapTo(String.class).findOne());
     }
 
     @Override

@@ -4,6 +4,7 @@ import dev.hexaflow.application.knowledge.port.out.KnowledgeRepository;
 import dev.hexaflow.application.knowledge.port.out.StoredChunk;
 import dev.hexaflow.domain.knowledge.Chunk;
 import dev.hexaflow.domain.knowledge.KnowledgeBase;
+import dev.hexaflow.domain.knowledge.KnowledgeTag;
 import dev.hexaflow.domain.knowledge.KnowledgeDocument;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -18,6 +19,10 @@ import java.util.function.Consumer;
 public final class InMemoryKnowledgeRepository implements KnowledgeRepository {
 
     private final Map<String, KnowledgeBase> bases = new LinkedHashMap<>();
+    private final Map<String, String> aliases = new LinkedHashMap<>();
+    private final Map<String, KnowledgeTag> tags = new LinkedHashMap<>();
+    /** Tag id and base id, joined by a newline. */
+    private final java.util.Set<String> tagBindings = new java.util.LinkedHashSet<>();
     private final Map<String, KnowledgeDocument> documents = new LinkedHashMap<>();
     private final Map<String, StoredChunk> chunks = new LinkedHashMap<>();
 
@@ -40,8 +45,67 @@ public final class InMemoryKnowledgeRepository implements KnowledgeRepository {
     @Override
     public synchronized void deleteBase(String id) {
         bases.remove(id);
+        aliases.values().removeIf(id::equals);
+        tagBindings.removeIf(binding -> binding.endsWith("\n" + id));
         documents.values().stream().filter(d -> d.baseId().equals(id)).map(KnowledgeDocument::id).toList()
                 .forEach(this::deleteDocument);
+    }
+
+    @Override
+    public synchronized void saveTag(KnowledgeTag tag) {
+        tags.put(tag.id(), tag);
+    }
+
+    @Override
+    public synchronized Optional<KnowledgeTag> findTag(String id) {
+        return Optional.ofNullable(tags.get(id));
+    }
+
+    @Override
+    public synchronized List<KnowledgeTag> tags() {
+        return tags.values().stream().sorted(Comparator.comparing(KnowledgeTag::created)
+                .thenComparing(KnowledgeTag::id)).toList();
+    }
+
+    @Override
+    public synchronized void deleteTag(String id) {
+        tags.remove(id);
+        tagBindings.removeIf(binding -> binding.startsWith(id + "\n"));
+    }
+
+    @Override
+    public synchronized void bindTag(String tagId, String baseId) {
+        tagBindings.add(tagId + "\n" + baseId);
+    }
+
+    @Override
+    public synchronized void unbindTag(String tagId, String baseId) {
+        tagBindings.remove(tagId + "\n" + baseId);
+    }
+
+    @Override
+    public synchronized List<KnowledgeTag> tagsOf(String baseId) {
+        return tags().stream().filter(tag -> tagBindings.contains(tag.id() + "\n" + baseId)).toList();
+    }
+
+    @Override
+    public synchronized int tagBindings(String tagId) {
+        return (int) tagBindings.stream().filter(binding -> binding.startsWith(tagId + "\n")).count();
+    }
+
+    @Override
+    public synchronized void bindAlias(String datasetId, String baseId) {
+        aliases.put(datasetId, baseId);
+    }
+
+    @Override
+    public synchronized boolean unbindAlias(String datasetId) {
+        return aliases.remove(datasetId) != null;
+    }
+
+    @Override
+    public synchronized Optional<String> aliasTarget(String datasetId) {
+        return Optional.ofNullable(aliases.get(datasetId));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.hexaflow.application.knowledge.service;
 
+import dev.hexaflow.application.knowledge.port.in.AddChunksCommand;
 import dev.hexaflow.application.knowledge.port.in.EditChunkCommand;
 import dev.hexaflow.application.knowledge.port.in.KnowledgeException;
 import dev.hexaflow.application.knowledge.port.in.ManageDocumentsUseCase;
@@ -9,9 +10,13 @@ import dev.hexaflow.application.knowledge.port.out.KnowledgeRepository;
 import dev.hexaflow.application.knowledge.port.out.StoredChunk;
 import dev.hexaflow.domain.knowledge.Chunk;
 import dev.hexaflow.domain.knowledge.KnowledgeBase;
+import dev.hexaflow.domain.knowledge.DocumentStatus;
 import dev.hexaflow.domain.knowledge.KnowledgeDocument;
+import dev.hexaflow.domain.knowledge.TextMeasure;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Documents and their chunks. The repository changes first and the index after: a search resolves its hits in the
@@ -22,11 +27,14 @@ public final class ManageDocumentsService implements ManageDocumentsUseCase {
     private final KnowledgeRepository repository;
     private final KnowledgeIndex index;
     private final Indexing indexing;
+    private final Supplier<String> ids;
 
-    public ManageDocumentsService(KnowledgeRepository repository, KnowledgeIndex index, Embeddings embeddings) {
+    public ManageDocumentsService(KnowledgeRepository repository, KnowledgeIndex index, Embeddings embeddings,
+            Supplier<String> ids) {
         this.repository = repository;
         this.index = index;
         this.indexing = new Indexing(repository, index, embeddings);
+        this.ids = ids;
     }
 
     @Override
@@ -64,6 +72,51 @@ public final class ManageDocumentsService implements ManageDocumentsUseCase {
         }
         repository.replaceChunks(documentId, kept);
         index.remove(chunkId);
+    }
+
+    @Override
+    public List<Chunk> addChunks(AddChunksCommand command) {
+        KnowledgeDocument document = document(command.documentId()).orElseThrow(() ->
+                new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "Document not found."));
+        if (document.status() != DocumentStatus.COMPLETED) {
+            throw new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "Document is not completed.");
+        }
+        if (!document.enabled()) {
+            throw new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "Document is disabled.");
+        }
+        if (command.chunks().isEmpty()) {
+            throw new KnowledgeException(KnowledgeException.Reason.INVALID, "Segments is required");
+        }
+        if (command.chunks().size() > AddChunksCommand.MAX_CHUNKS) {
+            throw new KnowledgeException(KnowledgeException.Reason.INVALID, "At most " + AddChunksCommand.MAX_CHUNKS
+                    + " segments can be created at once, not " + command.chunks().size() + ".");
+        }
+        KnowledgeBase base = base(document.baseId());
+        List<StoredChunk> kept = repository.chunks(document.id());
+        int position = kept.stream().mapToInt(c -> c.chunk().position()).max().orElse(0);
+        List<StoredChunk> added = new ArrayList<>();
+        for (AddChunksCommand.NewChunk item : command.chunks()) {
+            String text = item.content() == null ? "" : item.content();
+            if (text.isBlank()) {
+                throw new KnowledgeException(KnowledgeException.Reason.INVALID, "Content is empty");
+            }
+            added.add(StoredChunk.of(new Chunk(ids.get(), document.id(), base.id(), ++position, text,
+                    TextMeasure.words(text), TextMeasure.tokens(text), item.keywords(), TextMeasure.hash(text), 0,
+                    true), null));
+        }
+        if (!base.keywordOnly()) {
+            try {
+                added = indexing.embedded(base, added);
+            } catch (Embeddings.EmbeddingException e) {
+                throw new KnowledgeException(KnowledgeException.Reason.INVALID, "The segments were not added: "
+                        + e.getMessage());
+            }
+        }
+        List<StoredChunk> all = new ArrayList<>(kept);
+        all.addAll(added);
+        repository.replaceChunks(document.id(), all);
+        index.add(added);
+        return added.stream().map(StoredChunk::chunk).toList();
     }
 
     @Override

@@ -18,6 +18,9 @@ import java.util.function.Supplier;
 /** Knowledge bases: a base searched by meaning takes the configured embedding model, or is keyword-only. */
 public final class ManageKnowledgeBasesService implements ManageKnowledgeBasesUseCase {
 
+    /** The longest base id, and so the longest id bound to one. */
+    private static final int MAX_ID = 64;
+
     private final KnowledgeRepository repository;
     private final KnowledgeIndex index;
     private final Embeddings embeddings;
@@ -77,7 +80,30 @@ public final class ManageKnowledgeBasesService implements ManageKnowledgeBasesUs
 
     @Override
     public Optional<KnowledgeBase> find(String id) {
-        return repository.findBase(id);
+        return Aliases.resolve(repository, id);
+    }
+
+    @Override
+    public void bind(String datasetId, String baseId) {
+        if (datasetId == null || datasetId.isBlank() || datasetId.length() > MAX_ID) {
+            throw new KnowledgeException(KnowledgeException.Reason.INVALID, "dataset_id must be 1 to " + MAX_ID
+                    + " characters.");
+        }
+        KnowledgeBase base = repository.findBase(baseId).orElseThrow(() -> new KnowledgeException(
+                KnowledgeException.Reason.NOT_FOUND, "Dataset not found."));
+        if (repository.findBase(datasetId).isPresent()) {
+            throw new KnowledgeException(KnowledgeException.Reason.CONFLICT, "A knowledge base has the id "
+                    + datasetId + " as its own; it cannot be bound to another.");
+        }
+        repository.bindAlias(datasetId, base.id());
+    }
+
+    @Override
+    public void unbind(String datasetId) {
+        if (!repository.unbindAlias(datasetId)) {
+            throw new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "The id " + datasetId
+                    + " is bound to no knowledge base.");
+        }
     }
 
     @Override

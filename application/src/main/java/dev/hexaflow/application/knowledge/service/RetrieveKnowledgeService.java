@@ -1,12 +1,14 @@
 package dev.hexaflow.application.knowledge.service;
 
 import dev.hexaflow.application.knowledge.port.in.KnowledgeException;
+import dev.hexaflow.application.knowledge.port.in.RerankRequest;
 import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeQuery;
 import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeUseCase;
 import dev.hexaflow.application.knowledge.port.in.RetrievedChunk;
 import dev.hexaflow.application.knowledge.port.out.Embeddings;
 import dev.hexaflow.application.knowledge.port.out.KnowledgeIndex;
 import dev.hexaflow.application.knowledge.port.out.KnowledgeRepository;
+import dev.hexaflow.application.knowledge.port.out.Reranker;
 import dev.hexaflow.application.knowledge.port.out.StoredChunk;
 import dev.hexaflow.domain.knowledge.KnowledgeBase;
 import dev.hexaflow.domain.knowledge.KnowledgeDocument;
@@ -19,7 +21,9 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.Collectors;
 
 /**
@@ -33,7 +37,13 @@ import java.util.stream.Collectors;
  *       its kept vector.</li>
  * </ul>
  * Only documents that completed indexing, are enabled and pass the metadata filter are searched; hits are read
- * back from the repository, so a chunk deleted there is never answered. Then the threshold cuts, and top_k.
+ * back from the repository, so a chunk deleted there is never answered. An id names a base by its own id or by one
+ * bound to it. Then the threshold cuts, and top_k.
+ *
+ * <p>A query that asks for reranking (Dify's {@code reranking_model}) sends the best candidates of all bases to the
+ * rerank model, whose relevance score becomes each hit's score before the threshold and top_k apply, as Dify's
+ * {@code RerankModelRunner} does. Without a rerank endpoint, or when it fails, the search's own scores stand: the
+ * search answers rather than fails, and the log says so (once when none is configured).
  */
 public final class RetrieveKnowledgeService implements RetrieveKnowledgeUseCase {
 
@@ -43,24 +53,38 @@ public final class RetrieveKnowledgeService implements RetrieveKnowledgeUseCase 
     private final KnowledgeRepository repository;
     private final KnowledgeIndex index;
     private final Embeddings embeddings;
+    private final Reranker reranker;
+    private final AtomicBoolean toldNoReranker = new AtomicBoolean();
+    private final System.Logger log = System.getLogger(RetrieveKnowledgeService.class.getName());
 
-    public RetrieveKnowledgeService(KnowledgeRepository repository, KnowledgeIndex index, Embeddings embeddings) {
+    public RetrieveKnowledgeService(KnowledgeRepository repository, KnowledgeIndex index, Embeddings embeddings,
+            Reranker reranker) {
         this.repository = repository;
         this.index = index;
         this.embeddings = embeddings;
+        this.reranker = reranker;
     }
 
     @Override
     public boolean exists(String baseId) {
-        return repository.findBase(baseId).isPresent();
+        return Aliases.resolve(repository, baseId).isPresent();
+    }
+
+    @Override
+    public Optional<KnowledgeBase> base(String baseId) {
+        return Aliases.resolve(repository, baseId);
     }
 
     @Override
     public List<RetrievedChunk> retrieve(RetrieveKnowledgeQuery query) {
         List<KnowledgeBase> bases = new ArrayList<>();
         for (String id : query.baseIds()) {
-            bases.add(repository.findBase(id).orElseThrow(() -> new KnowledgeException(
-                    KnowledgeException.Reason.NOT_FOUND, "Dataset not found: " + id)));
+            KnowledgeBase base = Aliases.resolve(repository, id).orElseThrow(() -> new KnowledgeException(
+                    KnowledgeException.Reason.NOT_FOUND, "Dataset not found: " + id));
+            // Two ids of one base (its own and a bound one) search it once.
+            if (bases.stream().noneMatch(b -> b.id().equals(base.id()))) {
+                bases.add(base);
+            }
         }
         RetrievalSettings overall = query.settings().orElse(bases.get(0).retrieval());
         Map<String, float[]> queryVectors = new HashMap<>();
@@ -69,6 +93,9 @@ public final class RetrieveKnowledgeService implements RetrieveKnowledgeUseCase 
             RetrievalSettings settings = query.settings().map(s -> query.eachBaseMethod()
                     ? s.withMethod(base.retrieval().method()) : s).orElse(base.retrieval());
             found.addAll(search(base, settings, query, queryVectors));
+        }
+        if (query.rerank().isPresent()) {
+            found = reranked(query, found, overall.topK() * CANDIDATES);
         }
         List<RetrievedChunk> best = found.stream()
                 .filter(hit -> overall.keeps(hit.score()))
@@ -124,6 +151,41 @@ public final class RetrieveKnowledgeService implements RetrieveKnowledgeUseCase 
             found.add(new RetrievedChunk(base, document, stored.chunk(), round(score)));
         }
         return found;
+    }
+
+    /** The best {@code limit} hits rescored by the rerank model, or as they are when it cannot be had. */
+    private List<RetrievedChunk> reranked(RetrieveKnowledgeQuery query, List<RetrievedChunk> found, int limit) {
+        RerankRequest asked = query.rerank().orElseThrow();
+        if (reranker.model().isEmpty()) {
+            if (toldNoReranker.compareAndSet(false, true)) {
+                log.log(System.Logger.Level.WARNING, "A search asked for reranking by " + asked.provider() + "/"
+                        + asked.model() + ", but no rerank endpoint is configured (HEXAFLOW_RERANK_MODEL): hits "
+                        + "keep their search scores (weighted for hybrid search)");
+            }
+            return found;
+        }
+        List<RetrievedChunk> candidates = found.stream()
+                .sorted(Comparator.comparingDouble(RetrievedChunk::score).reversed()).limit(limit).toList();
+        if (candidates.isEmpty() || query.query().isBlank()) {
+            return candidates;
+        }
+        List<Reranker.Ranked> ranked;
+        try {
+            ranked = reranker.rerank(query.query(), candidates.stream().map(hit -> hit.chunk().content()).toList(),
+                    candidates.size());
+        } catch (Reranker.RerankException e) {
+            log.log(System.Logger.Level.WARNING, "The rerank endpoint failed, so hits keep their search scores: "
+                    + e.getMessage());
+            return found;
+        }
+        List<RetrievedChunk> rescored = new ArrayList<>();
+        for (Reranker.Ranked rank : ranked) {
+            if (rank.index() >= 0 && rank.index() < candidates.size()) {
+                RetrievedChunk hit = candidates.get(rank.index());
+                rescored.add(new RetrievedChunk(hit.base(), hit.document(), hit.chunk(), round(rank.score())));
+            }
+        }
+        return rescored;
     }
 
     private float[] queryVector(RetrieveKnowledgeQuery query) {

@@ -1,6 +1,7 @@
 package dev.hexaflow.application.workflow.nodes;
 
 import dev.hexaflow.application.knowledge.port.in.KnowledgeException;
+import dev.hexaflow.application.knowledge.port.in.RerankRequest;
 import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeQuery;
 import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeUseCase;
 import dev.hexaflow.application.knowledge.port.in.RetrievedChunk;
@@ -8,6 +9,9 @@ import dev.hexaflow.application.workflow.engine.NodeExecutor;
 import dev.hexaflow.application.workflow.engine.NodeFailure;
 import dev.hexaflow.application.workflow.engine.NodeResult;
 import dev.hexaflow.application.workflow.engine.PreparedNode;
+import dev.hexaflow.application.workflow.engine.StopSignal;
+import dev.hexaflow.application.workflow.port.out.ModelProvider;
+import dev.hexaflow.domain.knowledge.KnowledgeBase;
 import dev.hexaflow.domain.knowledge.MetadataFilter;
 import dev.hexaflow.domain.knowledge.RetrievalSettings;
 import dev.hexaflow.domain.knowledge.SearchMethod;
@@ -21,7 +25,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * knowledge-retrieval: searches the knowledge bases its {@code dataset_ids} name with the query its
@@ -29,19 +35,32 @@ import java.util.Optional;
  * with its content, its document's name as title, and metadata naming the base, document and chunk with the score.
  *
  * <p>Multiple mode (Dify's default): every base is searched by its own method, with the node's {@code top_k},
- * {@code score_threshold} and hybrid weights, and the best of all are kept. Single mode: Dify asks a model to pick
- * one base by its description; here the first base named is searched, with its own settings. Metadata filtering:
+ * {@code score_threshold} and hybrid weights, and the best of all are kept, reranked first by the rerank model when
+ * the config asks for {@code reranking_model} (see RetrieveKnowledgeService for when none is configured). Single
+ * mode: the {@code single_retrieval_config} model picks one base by function calling ({@link #route}), searched with
+ * its own settings. Metadata filtering:
  * manual conditions on the documents' metadata; automatic filtering (conditions a model writes) is not run, and
  * searches without a filter.
  *
- * <p>A base id no base has is told at import and fails the node when a run reaches it.
+ * <p>An id names a base by its own id or one bound to it; an id that names none is told at import and fails the node
+ * when a run reaches it.
  */
 public final class KnowledgeRetrievalNode implements NodeExecutor {
 
-    private final RetrieveKnowledgeUseCase knowledge;
+    /** A tool name an OpenAI-compatible endpoint takes; Dify names each base's tool by its id. */
+    private static final Pattern TOOL_NAME = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+    /** Dify's FunctionCallMultiDatasetRouter: its prompt and its fixed sampling. */
+    private static final String ROUTER_SYSTEM = "You are a helpful AI assistant.";
+    private static final Map<String, Object> ROUTER_PARAMETERS = Map.of("temperature", 0.2, "top_p", 0.3,
+            "max_tokens", 1500);
 
-    public KnowledgeRetrievalNode(RetrieveKnowledgeUseCase knowledge) {
+    private final RetrieveKnowledgeUseCase knowledge;
+    private final ModelProvider models;
+
+    /** @param models the chat endpoint that picks a base in single mode; null when none is configured */
+    public KnowledgeRetrievalNode(RetrieveKnowledgeUseCase knowledge, ModelProvider models) {
         this.knowledge = knowledge;
+        this.models = models;
     }
 
     @Override
@@ -57,8 +76,11 @@ public final class KnowledgeRetrievalNode implements NodeExecutor {
         boolean single = data.string("retrieval_mode", "multiple").equals("single");
         Optional<RetrievalSettings> settings = single ? Optional.empty()
                 : Optional.of(settings(data.tree("multiple_retrieval_config")));
+        Optional<RerankRequest> rerank = single ? Optional.empty()
+                : rerankRequest(data.tree("multiple_retrieval_config"));
         MetadataFilter filter = data.string("metadata_filtering_mode", "disabled").equals("manual")
                 ? filter(data.tree("metadata_filtering_conditions")) : MetadataFilter.NONE;
+        DataTree router = data.tree("single_retrieval_config").tree("model");
         List<VariableSelector> references = querySelector.map(List::of).orElse(List.of());
         return PreparedNode.of(references, Optional.of(java.util.Set.of("result")), ctx -> {
             String query = querySelector.flatMap(ctx.pool()::get).map(Values::text).orElse("");
@@ -66,15 +88,23 @@ public final class KnowledgeRetrievalNode implements NodeExecutor {
             if (baseIds.isEmpty() || query.isBlank()) {
                 return NodeResult.of(inputs, Map.of("result", List.of()));
             }
-            List<String> searched = single ? baseIds.subList(0, 1) : baseIds;
-            for (String id : searched) {
+            for (String id : baseIds) {
                 if (!knowledge.exists(id)) {
                     throw new NodeFailure("KnowledgeRetrievalNodeError", unbound(id), null);
                 }
             }
+            List<String> searched = baseIds;
+            if (single) {
+                Optional<String> chosen = route(baseIds, query, router, ctx);
+                if (chosen.isEmpty()) {
+                    return NodeResult.of(inputs, Map.of("result", List.of()));
+                }
+                searched = List.of(chosen.get());
+            }
             List<RetrievedChunk> found;
             try {
-                found = knowledge.retrieve(new RetrieveKnowledgeQuery(searched, query, settings, filter, true));
+                found = knowledge.retrieve(new RetrieveKnowledgeQuery(searched, query, settings, filter, true,
+                        rerank));
             } catch (KnowledgeException e) {
                 throw new NodeFailure("KnowledgeRetrievalNodeError", e.getMessage(), e);
             }
@@ -86,6 +116,43 @@ public final class KnowledgeRetrievalNode implements NodeExecutor {
         });
     }
 
+    /**
+     * Single mode's choice, as Dify's FunctionCallMultiDatasetRouter makes it: one base is searched without asking;
+     * of several, each is a tool named by its id and described by its description (or "useful for when you want to
+     * answer queries about" its name), and the model's first tool call picks one. No call, or a call that fails:
+     * no base, and the node answers an empty result. No model endpoint at all fails the node, as an llm node does.
+     */
+    private Optional<String> route(List<String> ids, String query, DataTree model, StopSignal stop) {
+        if (ids.size() == 1) {
+            return Optional.of(ids.get(0));
+        }
+        ModelNodes.checkReady(models);
+        Map<String, String> idsByTool = new LinkedHashMap<>();
+        List<ModelProvider.Tool> tools = new ArrayList<>();
+        for (String id : ids) {
+            KnowledgeBase base = knowledge.base(id).orElseThrow(() ->
+                    new NodeFailure("KnowledgeRetrievalNodeError", unbound(id), null));
+            String tool = TOOL_NAME.matcher(id).matches() && !idsByTool.containsKey(id) ? id
+                    : "dataset_" + (idsByTool.size() + 1);
+            idsByTool.put(tool, id);
+            String description = base.description().isBlank()
+                    ? "useful for when you want to answer queries about the " + base.name() : base.description();
+            tools.add(new ModelProvider.Tool(tool, description, Map.of("type", "object", "properties", Map.of(),
+                    "required", List.of())));
+        }
+        ModelProvider.ChatResult result;
+        try {
+            result = models.chat(new ModelProvider.ChatRequest(model.string("provider", ""), model.string("name", ""),
+                    List.of(ModelProvider.ChatMessage.of("system", ROUTER_SYSTEM),
+                            ModelProvider.ChatMessage.of("user", query)), ROUTER_PARAMETERS, tools), piece -> { },
+                    stop);
+        } catch (ModelProvider.ModelException e) {
+            return Optional.empty();
+        }
+        return result.toolCalls().stream().map(call -> idsByTool.get(call.name())).filter(Objects::nonNull)
+                .findFirst();
+    }
+
     /** Names the bases this server does not have, with how to make them. */
     @Override
     public List<String> warnings(Node node) {
@@ -93,8 +160,10 @@ public final class KnowledgeRetrievalNode implements NodeExecutor {
         for (Object id : node.data().list("dataset_ids")) {
             if (!knowledge.exists(String.valueOf(id))) {
                 warnings.add("The knowledge base " + id + " is not in Hexaflow, so a run that reaches "
-                        + node.data().string("title", node.id()) + " fails; create a base with that id: "
-                        + "POST /admin/knowledge/bases {\"id\": \"" + id + "\", \"name\": ...}.");
+                        + node.data().string("title", node.id()) + " fails; create a base with that id "
+                        + "(POST /admin/knowledge/bases {\"id\": \"" + id + "\", \"name\": ...}) or bind the id to "
+                        + "a base (hexaflow knowledge bind " + id + " BASE, or POST "
+                        + "/admin/knowledge/bases/BASE/aliases {\"dataset_id\": \"" + id + "\"}).");
             }
         }
         return warnings;
@@ -102,7 +171,8 @@ public final class KnowledgeRetrievalNode implements NodeExecutor {
 
     private static String unbound(String id) {
         return "the knowledge base " + id + " is not in Hexaflow; create a base with that id (POST "
-                + "/admin/knowledge/bases {\"id\": \"" + id + "\", \"name\": ...}) and add its documents.";
+                + "/admin/knowledge/bases {\"id\": \"" + id + "\", \"name\": ...}) and add its documents, or bind the "
+                + "id to a base (hexaflow knowledge bind " + id + " BASE).";
     }
 
     /** Dify's multiple_retrieval_config: top_k, score_threshold, and the weights of a weighted_score rerank. */
@@ -121,6 +191,20 @@ public final class KnowledgeRetrievalNode implements NodeExecutor {
         } catch (IllegalArgumentException e) {
             throw new InvalidNodeDataException("multiple_retrieval_config", e.getMessage());
         }
+    }
+
+    /**
+     * Dify's rerank by model: {@code reranking_mode} {@code reranking_model} (its default) with a
+     * {@code reranking_model} that names a model, unless {@code reranking_enable} is false.
+     */
+    private static Optional<RerankRequest> rerankRequest(DataTree config) {
+        DataTree model = config.tree("reranking_model");
+        String name = model.string("model", "");
+        if (!config.bool("reranking_enable", true) || name.isBlank()
+                || !config.string("reranking_mode", "reranking_model").equals("reranking_model")) {
+            return Optional.empty();
+        }
+        return Optional.of(new RerankRequest(model.string("provider", ""), name));
     }
 
     private static MetadataFilter filter(DataTree conditions) {

@@ -155,7 +155,7 @@ public final class StandardNodes {
             executors.add(new DocumentExtractorNode(services.files, services.documents));
         }
         if (services.knowledge != null) {
-            executors.add(new KnowledgeRetrievalNode(services.knowledge));
+            executors.add(new KnowledgeRetrievalNode(services.knowledge, models));
         }
         return new NodeCatalogue(executors);
     }

@@ -26,6 +26,15 @@ public interface ManageDocumentsUseCase {
      */
     void deleteChunk(String documentId, String chunkId);
 
+    /**
+     * Adds chunks after the document's last, embedded when its base has a model and searchable when this returns;
+     * none is kept when one cannot be embedded.
+     *
+     * @throws KnowledgeException NOT_FOUND for an unknown document, or one not completed or disabled; INVALID for no
+     *     chunk, more than {@link AddChunksCommand#MAX_CHUNKS}, a blank text, or an embedding that failed
+     */
+    List<Chunk> addChunks(AddChunksCommand command);
+
     /** Edits a chunk, embedded and indexed again when its text changed. */
     Chunk edit(EditChunkCommand command);
 

@@ -26,7 +26,20 @@ public interface ManageKnowledgeBasesUseCase {
 
     List<KnowledgeBase> list();
 
+    /** The base with this id, or the one this id is bound to ({@link #bind}). */
     Optional<KnowledgeBase> find(String id);
+
+    /**
+     * Binds Dify's dataset id to an existing base (given by its id), so that apps whose {@code dataset_ids} name it,
+     * and the Knowledge API, reach that base; binding a bound id again moves it.
+     *
+     * @throws KnowledgeException NOT_FOUND for an unknown base, CONFLICT when a base has the dataset id as its own,
+     *     INVALID for an id blank or longer than 64 characters
+     */
+    void bind(String datasetId, String baseId);
+
+    /** @throws KnowledgeException NOT_FOUND when the id is bound to no base */
+    void unbind(String datasetId);
 
     /** Deletes the base, its documents and chunks; gone from searches at once. */
     void delete(String id);

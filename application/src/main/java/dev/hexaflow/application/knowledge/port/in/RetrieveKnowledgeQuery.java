@@ -6,14 +6,15 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * A search of one or more bases: the query text, the settings (each base's own when empty), and the metadata
- * filter its documents must pass.
+ * A search of one or more bases: the query text, the settings (each base's own when empty), the metadata filter its
+ * documents must pass, and whether a rerank model should order the hits.
  *
  * @param eachBaseMethod whether each base is searched by its own method, with the top_k, threshold and weights of
  *     {@code settings} (the knowledge-retrieval node's multiple mode, as Dify runs it)
+ * @param rerank the rerank model asked for; empty to keep the search's own scores
  */
 public record RetrieveKnowledgeQuery(List<String> baseIds, String query, Optional<RetrievalSettings> settings,
-        MetadataFilter filter, boolean eachBaseMethod) {
+        MetadataFilter filter, boolean eachBaseMethod, Optional<RerankRequest> rerank) {
 
     public RetrieveKnowledgeQuery {
         if (baseIds == null || baseIds.isEmpty()) {
@@ -25,10 +26,20 @@ public record RetrieveKnowledgeQuery(List<String> baseIds, String query, Optiona
         }
         settings = settings == null ? Optional.empty() : settings;
         filter = filter == null ? MetadataFilter.NONE : filter;
+        rerank = rerank == null ? Optional.empty() : rerank;
+    }
+
+    public RetrieveKnowledgeQuery(List<String> baseIds, String query, Optional<RetrievalSettings> settings,
+            MetadataFilter filter, boolean eachBaseMethod) {
+        this(baseIds, query, settings, filter, eachBaseMethod, Optional.empty());
     }
 
     public RetrieveKnowledgeQuery filtered(MetadataFilter other) {
-        return new RetrieveKnowledgeQuery(baseIds, query, settings, other, eachBaseMethod);
+        return new RetrieveKnowledgeQuery(baseIds, query, settings, other, eachBaseMethod, rerank);
+    }
+
+    public RetrieveKnowledgeQuery reranked(RerankRequest request) {
+        return new RetrieveKnowledgeQuery(baseIds, query, settings, filter, eachBaseMethod, Optional.of(request));
     }
 
     public static RetrieveKnowledgeQuery of(String baseId, String query, RetrievalSettings settings) {

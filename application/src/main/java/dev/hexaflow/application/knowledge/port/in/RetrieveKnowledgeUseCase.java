@@ -1,6 +1,8 @@
 package dev.hexaflow.application.knowledge.port.in;
 
+import dev.hexaflow.domain.knowledge.KnowledgeBase;
 import java.util.List;
+import java.util.Optional;
 
 /** Searches knowledge bases and answers the best chunks, best first. */
 public interface RetrieveKnowledgeUseCase {
@@ -11,6 +13,9 @@ public interface RetrieveKnowledgeUseCase {
      */
     List<RetrievedChunk> retrieve(RetrieveKnowledgeQuery query);
 
-    /** Whether a base with this id exists, so that a workflow naming it can be told at import. */
+    /** Whether this id names a base (its own, or one bound to it), so that a workflow naming it can be told at import. */
     boolean exists(String baseId);
+
+    /** The base with this id, for its name and description (what a model picks a base by). */
+    Optional<KnowledgeBase> base(String baseId);
 }

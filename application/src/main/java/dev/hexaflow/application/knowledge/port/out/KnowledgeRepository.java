@@ -2,6 +2,7 @@ package dev.hexaflow.application.knowledge.port.out;
 
 import dev.hexaflow.domain.knowledge.KnowledgeBase;
 import dev.hexaflow.domain.knowledge.KnowledgeDocument;
+import dev.hexaflow.domain.knowledge.KnowledgeTag;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -9,7 +10,8 @@ import java.util.function.Consumer;
 
 /**
  * Keeps knowledge bases, their documents and chunks with their vectors: the source of truth, from which the search
- * index can always be rebuilt. Deleting a base deletes its documents; deleting a document deletes its chunks.
+ * index can always be rebuilt. Deleting a base deletes its documents, bound ids and tag bindings; deleting a document
+ * deletes its chunks.
  */
 public interface KnowledgeRepository {
 
@@ -21,6 +23,36 @@ public interface KnowledgeRepository {
     List<KnowledgeBase> bases();
 
     void deleteBase(String id);
+
+    /** Binds another id (an imported app's Dify dataset id) to a base, or binds it anew; the base's deletion unbinds it. */
+    void bindAlias(String datasetId, String baseId);
+
+    /** Unbinds the id; answers false when it was not bound. */
+    boolean unbindAlias(String datasetId);
+
+    /** The id of the base this id is bound to. */
+    Optional<String> aliasTarget(String datasetId);
+
+    void saveTag(KnowledgeTag tag);
+
+    Optional<KnowledgeTag> findTag(String id);
+
+    /** Every tag, oldest first. */
+    List<KnowledgeTag> tags();
+
+    /** Deletes the tag and its bindings. */
+    void deleteTag(String id);
+
+    /** Binds the tag to the base; binding it again changes nothing. */
+    void bindTag(String tagId, String baseId);
+
+    void unbindTag(String tagId, String baseId);
+
+    /** The tags bound to the base, oldest first. */
+    List<KnowledgeTag> tagsOf(String baseId);
+
+    /** How many bases the tag is bound to. */
+    int tagBindings(String tagId);
 
     void saveDocument(KnowledgeDocument document);
 

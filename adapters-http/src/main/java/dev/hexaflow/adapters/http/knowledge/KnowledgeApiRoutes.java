@@ -13,6 +13,7 @@ import dev.hexaflow.application.knowledge.port.in.KnowledgeException;
 import dev.hexaflow.application.knowledge.port.in.ManageDocumentsUseCase;
 import dev.hexaflow.application.knowledge.port.in.ManageKnowledgeBasesUseCase;
 import dev.hexaflow.application.knowledge.port.in.ManageKnowledgeTagsUseCase;
+import dev.hexaflow.application.knowledge.port.in.ManageMetadataUseCase;
 import dev.hexaflow.application.knowledge.port.in.RerankRequest;
 import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeQuery;
 import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeUseCase;
@@ -70,14 +71,17 @@ public final class KnowledgeApiRoutes implements RouteGroup {
     private final ManageDocumentsUseCase documents;
     private final RetrieveKnowledgeUseCase retrieve;
     private final ManageKnowledgeTagsUseCase tags;
+    private final ManageMetadataUseCase metadata;
 
     public KnowledgeApiRoutes(ManageKnowledgeBasesUseCase bases, AddDocumentUseCase add,
-            ManageDocumentsUseCase documents, RetrieveKnowledgeUseCase retrieve, ManageKnowledgeTagsUseCase tags) {
+            ManageDocumentsUseCase documents, RetrieveKnowledgeUseCase retrieve, ManageKnowledgeTagsUseCase tags,
+            ManageMetadataUseCase metadata) {
         this.bases = bases;
         this.add = add;
         this.documents = documents;
         this.retrieve = retrieve;
         this.tags = tags;
+        this.metadata = metadata;
     }
 
     @Override
@@ -389,7 +393,7 @@ public final class KnowledgeApiRoutes implements RouteGroup {
     }
 
     private DocumentBody documentBody(KnowledgeDocument d, int position) {
-        return DocumentBody.of(d, position, documents.chunks(d.id()));
+        return DocumentBody.of(d, position, documents.chunks(d.id()), metadata.valuesOf(d));
     }
 
     // Segments

@@ -5,7 +5,10 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.hexaflow.application.knowledge.port.in.ManageKnowledgeTagsUseCase;
 import dev.hexaflow.application.knowledge.port.in.RetrievedChunk;
+import dev.hexaflow.application.knowledge.port.in.ManageMetadataUseCase;
+import dev.hexaflow.domain.knowledge.BuiltInMetadata;
 import dev.hexaflow.domain.knowledge.Chunk;
+import dev.hexaflow.domain.knowledge.MetadataField;
 import dev.hexaflow.domain.knowledge.DocumentStatus;
 import dev.hexaflow.domain.knowledge.KnowledgeBase;
 import dev.hexaflow.domain.knowledge.KnowledgeDocument;
@@ -110,13 +113,14 @@ final class KnowledgeBodies {
             boolean archived, String displayStatus, long wordCount, long hitCount, String docForm,
             List<DocMetadataBody> docMetadata) {
 
-        static DocumentBody of(KnowledgeDocument d, int position, List<Chunk> chunks) {
+        static DocumentBody of(KnowledgeDocument d, int position, List<Chunk> chunks,
+                List<ManageMetadataUseCase.MetadataValue> values) {
             return new DocumentBody(d.id(), position, "upload_file", Map.of(), null, d.name(), "api", "",
                     d.created().getEpochSecond(), chunks.stream().mapToLong(Chunk::tokens).sum(),
                     d.status().wireName(), d.error().orElse(null), d.enabled(), null, null, false, shownStatus(d),
                     d.wordCount(), chunks.stream().mapToLong(Chunk::hitCount).sum(), DOC_FORM,
-                    d.metadata().entrySet().stream().map(e -> new DocMetadataBody(e.getKey(), e.getKey(), "string",
-                            e.getValue())).toList());
+                    values.stream().map(v -> new DocMetadataBody(v.fieldId(), v.name(), v.type().wireName(),
+                            v.value())).toList());
         }
     }
 
@@ -219,5 +223,35 @@ final class KnowledgeBodies {
             return new RecordBody(SegmentBody.of(hit.chunk(), d, document), List.of(), hit.score(), null, List.of(),
                     null);
         }
+    }
+
+    /** Dify's {@code dataset_metadata_fields}. */
+    record MetadataFieldBody(String id, String type, String name) {
+        static MetadataFieldBody of(MetadataField field) {
+            return new MetadataFieldBody(field.id(), field.type().wireName(), field.name());
+        }
+    }
+
+    record CountedFieldBody(String id, String name, String type, int count) {
+    }
+
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record MetadataList(List<CountedFieldBody> docMetadata, boolean builtInFieldEnabled) {
+        static MetadataList of(ManageMetadataUseCase.BaseMetadata metadata) {
+            return new MetadataList(metadata.fields().stream().map(c -> new CountedFieldBody(c.field().id(),
+                    c.field().name(), c.field().type().wireName(), c.documents())).toList(), metadata.builtInEnabled());
+        }
+    }
+
+    record BuiltInField(String name, String type) {
+    }
+
+    record BuiltInFields(List<BuiltInField> fields) {
+        static final BuiltInFields ALL = new BuiltInFields(BuiltInMetadata.types().entrySet().stream()
+                .map(e -> new BuiltInField(e.getKey(), e.getValue().wireName())).toList());
+    }
+
+    record Result(String result) {
+        static final Result SUCCESS = new Result("success");
     }
 }

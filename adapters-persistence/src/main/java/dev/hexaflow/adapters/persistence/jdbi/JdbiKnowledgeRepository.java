@@ -10,6 +10,8 @@ import dev.hexaflow.domain.knowledge.DocumentStatus;
 import dev.hexaflow.domain.knowledge.KnowledgeBase;
 import dev.hexaflow.domain.knowledge.KnowledgeDocument;
 import dev.hexaflow.domain.knowledge.KnowledgeTag;
+import dev.hexaflow.domain.knowledge.MetadataField;
+import dev.hexaflow.domain.knowledge.MetadataType;
 import dev.hexaflow.domain.knowledge.RetrievalSettings;
 import dev.hexaflow.domain.knowledge.SearchMethod;
 import java.nio.ByteBuffer;
@@ -24,13 +26,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.PreparedBatch;
 
 /**
  * Knowledge bases, documents and chunks in {@code knowledge_base}, {@code knowledge_document}, {@code knowledge_chunk},
- * the ids bound to bases in {@code knowledge_alias}, and tags in {@code knowledge_tag} and
- * {@code knowledge_tag_binding}.
+ * the ids bound to bases in {@code knowledge_alias}, tags in {@code knowledge_tag} and
+ * {@code knowledge_tag_binding}, and metadata fields in {@code knowledge_metadata_field}.
  */
 public final class JdbiKnowledgeRepository implements KnowledgeRepository {
 
@@ -148,14 +151,66 @@ public final class JdbiKnowledgeRepository implements KnowledgeRepository {
 
     @Override
     public void saveDocument(KnowledgeDocument d) {
-        jdbi.useHandle(h -> h.createUpdate("MERGE INTO knowledge_document (id, base_id, name, source, word_count, "
+        jdbi.useHandle(h -> saveDocument(h, d));
+    }
+
+    @Override
+    public void saveDocuments(List<KnowledgeDocument> documents) {
+        jdbi.useTransaction(h -> documents.forEach(d -> saveDocument(h, d)));
+    }
+
+    @Override
+    public void saveMetadataField(MetadataField field, List<KnowledgeDocument> documents) {
+        jdbi.useTransaction(h -> {
+            h.createUpdate("MERGE INTO knowledge_metadata_field (id, base_id, name, type, created_at) KEY (id) "
+                    + "VALUES (:id, :base, :name, :type, :created)").bind("id", field.id())
+                    .bind("base", field.baseId()).bind("name", field.name()).bind("type", field.type().wireName())
+                    .bind("created", OffsetDateTime.ofInstant(field.created(), ZoneOffset.UTC)).execute();
+            documents.forEach(d -> saveDocument(h, d));
+        });
+    }
+
+    @Override
+    public Optional<MetadataField> findMetadataField(String id) {
+        return jdbi.withHandle(h -> h.createQuery("SELECT * FROM knowledge_metadata_field WHERE id = :id")
+                .bind("id", id).map((rs, ctx) -> metadataField(rs)).findOne());
+    }
+
+    @Override
+    public List<MetadataField> metadataFields(String baseId) {
+        return jdbi.withHandle(h -> h.createQuery("SELECT * FROM knowledge_metadata_field WHERE base_id = :base "
+                + "ORDER BY created_at, id").bind("base", baseId).map((rs, ctx) -> metadataField(rs)).list());
+    }
+
+    @Override
+    public void deleteMetadataField(String id, List<KnowledgeDocument> documents) {
+        jdbi.useTransaction(h -> {
+            h.createUpdate("DELETE FROM knowledge_metadata_field WHERE id = :id").bind("id", id).execute();
+            documents.forEach(d -> saveDocument(h, d));
+        });
+    }
+
+    @Override
+    public boolean builtInMetadataEnabled(String baseId) {
+        return jdbi.withHandle(h -> h.createQuery("SELECT built_in_metadata FROM knowledge_base WHERE id = :id")
+                .bind("id", baseId).mapTo(Boolean.class).findOne().orElse(false));
+    }
+
+    @Override
+    public void setBuiltInMetadataEnabled(String baseId, boolean enabled) {
+        jdbi.useHandle(h -> h.createUpdate("UPDATE knowledge_base SET built_in_metadata = :on WHERE id = :id")
+                .bind("on", enabled).bind("id", baseId).execute());
+    }
+
+    private static void saveDocument(Handle h, KnowledgeDocument d) {
+        h.createUpdate("MERGE INTO knowledge_document (id, base_id, name, source, word_count, "
                 + "content_hash, status, error, enabled, metadata, created_at) KEY (id) VALUES (:id, :base, :name, "
                 + ":source, :words, :hash, :status, :error, :enabled, :metadata, :created)")
                 .bind("id", d.id()).bind("base", d.baseId()).bind("name", d.name()).bind("source", d.source())
                 .bind("words", d.wordCount()).bind("hash", d.contentHash()).bind("status", d.status().wireName())
                 .bind("error", d.error().orElse(null)).bind("enabled", d.enabled())
                 .bind("metadata", json(d.metadata()))
-                .bind("created", OffsetDateTime.ofInstant(d.created(), ZoneOffset.UTC)).execute());
+                .bind("created", OffsetDateTime.ofInstant(d.created(), ZoneOffset.UTC)).execute();
     }
 
     @Override
@@ -271,6 +326,11 @@ public final class JdbiKnowledgeRepository implements KnowledgeRepository {
                 Optional.ofNullable(rs.getString("error")), rs.getBoolean("enabled"),
                 read(rs.getString("metadata"), new TypeReference<Map<String, String>>() { }),
                 instant(rs, "created_at"));
+    }
+
+    private static MetadataField metadataField(ResultSet rs) throws SQLException {
+        return new MetadataField(rs.getString("id"), rs.getString("base_id"), rs.getString("name"),
+                MetadataType.fromWireName(rs.getString("type")).orElse(MetadataType.STRING), instant(rs, "created_at"));
     }
 
     private static StoredChunk chunk(ResultSet rs) throws SQLException {

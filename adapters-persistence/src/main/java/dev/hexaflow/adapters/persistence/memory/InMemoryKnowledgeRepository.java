@@ -6,6 +6,7 @@ import dev.hexaflow.domain.knowledge.Chunk;
 import dev.hexaflow.domain.knowledge.KnowledgeBase;
 import dev.hexaflow.domain.knowledge.KnowledgeTag;
 import dev.hexaflow.domain.knowledge.KnowledgeDocument;
+import dev.hexaflow.domain.knowledge.MetadataField;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -25,6 +26,8 @@ public final class InMemoryKnowledgeRepository implements KnowledgeRepository {
     private final java.util.Set<String> tagBindings = new java.util.LinkedHashSet<>();
     private final Map<String, KnowledgeDocument> documents = new LinkedHashMap<>();
     private final Map<String, StoredChunk> chunks = new LinkedHashMap<>();
+    private final Map<String, MetadataField> metadataFields = new LinkedHashMap<>();
+    private final java.util.Set<String> builtInMetadata = new java.util.HashSet<>();
 
     @Override
     public synchronized void saveBase(KnowledgeBase base) {
@@ -45,10 +48,54 @@ public final class InMemoryKnowledgeRepository implements KnowledgeRepository {
     @Override
     public synchronized void deleteBase(String id) {
         bases.remove(id);
+        metadataFields.values().removeIf(f -> f.baseId().equals(id));
+        builtInMetadata.remove(id);
         aliases.values().removeIf(id::equals);
         tagBindings.removeIf(binding -> binding.endsWith("\n" + id));
         documents.values().stream().filter(d -> d.baseId().equals(id)).map(KnowledgeDocument::id).toList()
                 .forEach(this::deleteDocument);
+    }
+
+    @Override
+    public synchronized void saveDocuments(List<KnowledgeDocument> all) {
+        all.forEach(this::saveDocument);
+    }
+
+    @Override
+    public synchronized void saveMetadataField(MetadataField field, List<KnowledgeDocument> changed) {
+        metadataFields.put(field.id(), field);
+        saveDocuments(changed);
+    }
+
+    @Override
+    public synchronized Optional<MetadataField> findMetadataField(String id) {
+        return Optional.ofNullable(metadataFields.get(id));
+    }
+
+    @Override
+    public synchronized List<MetadataField> metadataFields(String baseId) {
+        return metadataFields.values().stream().filter(f -> f.baseId().equals(baseId))
+                .sorted(Comparator.comparing(MetadataField::created).thenComparing(MetadataField::id)).toList();
+    }
+
+    @Override
+    public synchronized void deleteMetadataField(String id, List<KnowledgeDocument> changed) {
+        metadataFields.remove(id);
+        saveDocuments(changed);
+    }
+
+    @Override
+    public synchronized boolean builtInMetadataEnabled(String baseId) {
+        return builtInMetadata.contains(baseId);
+    }
+
+    @Override
+    public synchronized void setBuiltInMetadataEnabled(String baseId, boolean enabled) {
+        if (enabled) {
+            builtInMetadata.add(baseId);
+        } else {
+            builtInMetadata.remove(baseId);
+        }
     }
 
     @Override

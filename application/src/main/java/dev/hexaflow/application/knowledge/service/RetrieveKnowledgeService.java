@@ -11,6 +11,7 @@ import dev.hexaflow.application.knowledge.port.out.KnowledgeRepository;
 import dev.hexaflow.application.knowledge.port.out.Reranker;
 import dev.hexaflow.application.knowledge.port.out.StoredChunk;
 import dev.hexaflow.domain.knowledge.KnowledgeBase;
+import dev.hexaflow.domain.knowledge.BuiltInMetadata;
 import dev.hexaflow.domain.knowledge.KnowledgeDocument;
 import dev.hexaflow.domain.knowledge.RetrievalSettings;
 import dev.hexaflow.domain.knowledge.SearchMethod;
@@ -200,9 +201,7 @@ public final class RetrieveKnowledgeService implements RetrieveKnowledgeUseCase 
     /** A document's metadata with Dify's built-in fields a filter may name. */
     private static Map<String, String> withBuiltIns(KnowledgeDocument document) {
         Map<String, String> all = new HashMap<>(document.metadata());
-        all.putIfAbsent("document_name", document.name());
-        all.putIfAbsent("source", document.source());
-        all.putIfAbsent("upload_date", String.valueOf(document.created().getEpochSecond()));
+        BuiltInMetadata.of(document).forEach(all::putIfAbsent);
         return all;
     }
 

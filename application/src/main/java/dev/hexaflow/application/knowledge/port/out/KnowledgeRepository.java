@@ -3,6 +3,7 @@ package dev.hexaflow.application.knowledge.port.out;
 import dev.hexaflow.domain.knowledge.KnowledgeBase;
 import dev.hexaflow.domain.knowledge.KnowledgeDocument;
 import dev.hexaflow.domain.knowledge.KnowledgeTag;
+import dev.hexaflow.domain.knowledge.MetadataField;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -10,8 +11,8 @@ import java.util.function.Consumer;
 
 /**
  * Keeps knowledge bases, their documents and chunks with their vectors: the source of truth, from which the search
- * index can always be rebuilt. Deleting a base deletes its documents, bound ids and tag bindings; deleting a document
- * deletes its chunks.
+ * index can always be rebuilt. Deleting a base deletes its documents, bound ids, tag bindings and metadata fields;
+ * deleting a document deletes its chunks.
  */
 public interface KnowledgeRepository {
 
@@ -55,6 +56,25 @@ public interface KnowledgeRepository {
     int tagBindings(String tagId);
 
     void saveDocument(KnowledgeDocument document);
+
+    /** Saves these documents all at once, or none of them. */
+    void saveDocuments(List<KnowledgeDocument> documents);
+
+    /** Saves the metadata field, and with it the documents whose values it changed (a rename), all at once. */
+    void saveMetadataField(MetadataField field, List<KnowledgeDocument> documents);
+
+    Optional<MetadataField> findMetadataField(String id);
+
+    /** The base's metadata fields, oldest first. */
+    List<MetadataField> metadataFields(String baseId);
+
+    /** Deletes the metadata field and saves the documents that lost its value, all at once. */
+    void deleteMetadataField(String id, List<KnowledgeDocument> documents);
+
+    /** Whether the base's documents show Dify's built-in metadata fields; off for a new base. */
+    boolean builtInMetadataEnabled(String baseId);
+
+    void setBuiltInMetadataEnabled(String baseId, boolean enabled);
 
     Optional<KnowledgeDocument> findDocument(String id);
 

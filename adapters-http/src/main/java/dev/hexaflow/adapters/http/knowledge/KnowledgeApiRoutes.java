@@ -24,10 +24,14 @@ import dev.hexaflow.domain.knowledge.KnowledgeBase;
 import dev.hexaflow.domain.knowledge.KnowledgeDocument;
 import dev.hexaflow.domain.knowledge.KnowledgeTag;
 import dev.hexaflow.domain.knowledge.MetadataFilter;
+import dev.hexaflow.domain.knowledge.ParentChildRules;
 import dev.hexaflow.domain.knowledge.RetrievalSettings;
 import dev.hexaflow.domain.knowledge.SearchMethod;
 import dev.hexaflow.domain.knowledge.SplittingRules;
 import dev.hexaflow.adapters.http.knowledge.DatasetKeyAuthentication.DatasetAccess;
+import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.ChildChunkAnswer;
+import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.ChildChunkBody;
+import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.ChildChunkPage;
 import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.CreatedDocument;
 import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.DatasetBody;
 import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.DocumentBody;
@@ -110,6 +114,22 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         post(routes, PREFIX + "/{id}/documents/{doc}/segments/{segment}", this::editSegment);
         routes.delete(PREFIX + "/{id}/documents/{doc}/segments/{segment}", guarded(this::deleteSegment),
                 DatasetAccess.DATASETS);
+        String children = PREFIX + "/{id}/documents/{doc}/segments/{segment}/child_chunks";
+        get(routes, children, this::listChildChunks);
+        post(routes, children, ctx -> {
+            KnowledgeDocument d = document(ctx);
+            json(ctx, 200, new ChildChunkAnswer(ChildChunkBody.of(documents.addChildChunk(d.id(),
+                    ctx.pathParam("segment"), childContent(ctx)), d)));
+        });
+        routes.patch(children + "/{child}", guarded(ctx -> {
+            KnowledgeDocument d = document(ctx);
+            json(ctx, 200, new ChildChunkAnswer(ChildChunkBody.of(documents.editChildChunk(d.id(),
+                    ctx.pathParam("segment"), ctx.pathParam("child"), childContent(ctx)), d)));
+        }), DatasetAccess.DATASETS);
+        routes.delete(children + "/{child}", guarded(ctx -> {
+            documents.deleteChildChunk(document(ctx).id(), ctx.pathParam("segment"), ctx.pathParam("child"));
+            ctx.status(204);
+        }), DatasetAccess.DATASETS);
         post(routes, PREFIX + "/{id}/retrieve", this::retrieve);
         post(routes, PREFIX + "/{id}/hit-testing", this::retrieve);
     }
@@ -230,8 +250,8 @@ public final class KnowledgeApiRoutes implements RouteGroup {
                 Refusal.invalid("name is required."));
         String text = text(body, "text").orElseThrow(() -> Refusal.invalid("text is required."));
         technique(body);
-        KnowledgeDocument document = add.add(new AddDocumentCommand(base.id(), name,
-                new AddDocumentCommand.Text(text), rules(body.path("process_rule")), Map.of()));
+        KnowledgeDocument document = add.add(command(base.id(), name,
+                new AddDocumentCommand.Text(text), body, Map.of()));
         json(ctx, 200, created(document));
     }
 
@@ -299,8 +319,8 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         KnowledgeBase base = bases.find(ctx.pathParam("id")).orElseThrow(() ->
                 Refusal.invalid("Dataset does not exist."));
         FileUpload upload = upload(ctx, false);
-        KnowledgeDocument document = add.add(new AddDocumentCommand(base.id(), upload.filename(),
-                upload.file().orElseThrow(), rules(upload.options().path("process_rule")), Map.of()));
+        KnowledgeDocument document = add.add(command(base.id(), upload.filename(),
+                upload.file().orElseThrow(), upload.options(), Map.of()));
         json(ctx, 200, created(document));
     }
 
@@ -316,8 +336,8 @@ public final class KnowledgeApiRoutes implements RouteGroup {
             json(ctx, 200, created(current));
             return;
         }
-        KnowledgeDocument replaced = add.replace(current.id(), new AddDocumentCommand(base.id(), upload.filename(),
-                upload.file().get(), rules(upload.options().path("process_rule")), current.metadata()));
+        KnowledgeDocument replaced = add.replace(current.id(), command(base.id(), upload.filename(),
+                upload.file().get(), upload.options(), current.metadata()));
         json(ctx, 200, created(replaced));
     }
 
@@ -334,9 +354,8 @@ public final class KnowledgeApiRoutes implements RouteGroup {
             json(ctx, 200, created(current));
             return;
         }
-        KnowledgeDocument replaced = add.replace(current.id(), new AddDocumentCommand(base.id(),
-                name.orElse(current.name()), new AddDocumentCommand.Text(text.get()),
-                rules(body.path("process_rule")), current.metadata()));
+        KnowledgeDocument replaced = add.replace(current.id(), command(base.id(),
+                name.orElse(current.name()), new AddDocumentCommand.Text(text.get()), body, current.metadata()));
         json(ctx, 200, created(replaced));
     }
 
@@ -465,6 +484,28 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         ctx.status(204);
     }
 
+    // Child chunks
+
+    private void listChildChunks(Context ctx) {
+        KnowledgeDocument d = document(ctx);
+        int page = positive(ctx, "page", 1, Integer.MAX_VALUE);
+        int limit = positive(ctx, "limit", 20, 100);
+        String keyword = Optional.ofNullable(ctx.queryParam("keyword")).orElse("").toLowerCase(Locale.ROOT);
+        List<ChildChunkBody> shown = documents.childChunks(d.id(), ctx.pathParam("segment")).stream()
+                .filter(c -> keyword.isEmpty() || c.content().toLowerCase(Locale.ROOT).contains(keyword))
+                .map(c -> ChildChunkBody.of(c, d)).toList();
+        json(ctx, 200, ChildChunkPage.of(shown, page, limit));
+    }
+
+    /** {@code {"content"}}: a child chunk's text. */
+    private static String childContent(Context ctx) {
+        String content = text(object(ctx), "content").orElse("");
+        if (content.isBlank()) {
+            throw Refusal.invalid("Content is empty");
+        }
+        return content;
+    }
+
     // Retrieval
 
     private void retrieve(Context ctx) {
@@ -577,6 +618,31 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         return Optional.of(IndexingTechnique.fromWireName(value.asText()).orElseThrow(() ->
                 Refusal.invalid("indexing_technique must be high_quality or economy")));
     }
+
+    /**
+     * A document to add, split by the body's {@code process_rule}: into parent and child chunks when its
+     * {@code doc_form} is {@code hierarchical_model}.
+     */
+    private static AddDocumentCommand command(String baseId, String name, AddDocumentCommand.Content content,
+            JsonNode body, Map<String, String> metadata) {
+        JsonNode rule = body.path("process_rule");
+        String form = body.path("doc_form").asText(DOC_FORM_TEXT);
+        Optional<ParentChildRules> hierarchy;
+        try {
+            hierarchy = switch (form) {
+                case DOC_FORM_TEXT -> Optional.empty();
+                case DOC_FORM_HIERARCHICAL -> Optional.of(ProcessRules.hierarchy(rule));
+                default -> throw Refusal.invalid("doc_form must be text_model or hierarchical_model.");
+            };
+        } catch (IllegalArgumentException e) {
+            throw Refusal.invalid(e.getMessage());
+        }
+        return new AddDocumentCommand(baseId, name, content, hierarchy.isPresent() ? SplittingRules.AUTOMATIC
+                : rules(rule), metadata, hierarchy);
+    }
+
+    private static final String DOC_FORM_TEXT = "text_model";
+    private static final String DOC_FORM_HIERARCHICAL = "hierarchical_model";
 
     private static SplittingRules rules(JsonNode rule) {
         try {

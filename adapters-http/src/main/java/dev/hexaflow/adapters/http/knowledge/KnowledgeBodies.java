@@ -7,6 +7,7 @@ import dev.hexaflow.application.knowledge.port.in.ManageKnowledgeTagsUseCase;
 import dev.hexaflow.application.knowledge.port.in.RetrievedChunk;
 import dev.hexaflow.application.knowledge.port.in.ManageMetadataUseCase;
 import dev.hexaflow.domain.knowledge.BuiltInMetadata;
+import dev.hexaflow.domain.knowledge.ChildChunk;
 import dev.hexaflow.domain.knowledge.Chunk;
 import dev.hexaflow.domain.knowledge.MetadataField;
 import dev.hexaflow.domain.knowledge.DocumentStatus;
@@ -22,7 +23,8 @@ import java.util.Map;
  * The Knowledge API's bodies in Dify's field names ({@code fields/dataset_fields.py}, {@code document_fields.py},
  * {@code segment_fields.py}, {@code hit_testing_fields.py}), mapped from the knowledge model. What only Dify's
  * console fills in (members, external knowledge, who made what) is empty; every document is
- * {@code text_model}, with no child chunks.
+ * {@code text_model} in its segment bodies; child chunks have their own routes, and retrieval records carry the
+ * ones that matched.
  */
 final class KnowledgeBodies {
 
@@ -220,8 +222,35 @@ final class KnowledgeBodies {
             KnowledgeDocument d = hit.document();
             HitDocumentBody document = new HitDocumentBody(d.id(), "upload_file", d.name(), null,
                     d.metadata().isEmpty() ? null : d.metadata());
-            return new RecordBody(SegmentBody.of(hit.chunk(), d, document), List.of(), hit.score(), null, List.of(),
-                    null);
+            return new RecordBody(SegmentBody.of(hit.chunk(), d, document), hit.children().stream()
+                    .map(c -> (Object) new HitChildBody(c.child().id(), c.child().content(), c.child().position(),
+                            c.score())).toList(), hit.score(), null, List.of(), null);
+        }
+    }
+
+    /** A child chunk that matched, in a retrieval record (Dify's {@code child_chunk} of hit testing). */
+    record HitChildBody(String id, String content, int position, double score) {
+    }
+
+    /** Dify's {@code child_chunk_fields}; a child is {@code automatic}, cut by the splitter, or added by hand. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record ChildChunkBody(String id, String segmentId, String content, int position, int wordCount, String type,
+            long createdAt, long updatedAt) {
+        static ChildChunkBody of(ChildChunk c, KnowledgeDocument d) {
+            long at = d.created().getEpochSecond();
+            return new ChildChunkBody(c.id(), c.segmentId(), c.content(), c.position(), c.wordCount(), "automatic",
+                    at, at);
+        }
+    }
+
+    record ChildChunkAnswer(ChildChunkBody data) {
+    }
+
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record ChildChunkPage(List<ChildChunkBody> data, int total, int totalPages, int page, int limit) {
+        static ChildChunkPage of(List<ChildChunkBody> all, int page, int limit) {
+            Page<ChildChunkBody> one = Page.of(all, page, limit);
+            return new ChildChunkPage(one.data(), all.size(), (all.size() + limit - 1) / limit, page, limit);
         }
     }
 

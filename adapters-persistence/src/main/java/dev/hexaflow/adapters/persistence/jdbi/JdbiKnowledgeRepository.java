@@ -4,7 +4,9 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hexaflow.application.knowledge.port.out.KnowledgeRepository;
+import dev.hexaflow.application.knowledge.port.out.StoredChildChunk;
 import dev.hexaflow.application.knowledge.port.out.StoredChunk;
+import dev.hexaflow.domain.knowledge.ChildChunk;
 import dev.hexaflow.domain.knowledge.Chunk;
 import dev.hexaflow.domain.knowledge.DocumentStatus;
 import dev.hexaflow.domain.knowledge.KnowledgeBase;
@@ -33,13 +35,21 @@ import org.jdbi.v3.core.statement.PreparedBatch;
 /**
  * Knowledge bases, documents and chunks in {@code knowledge_base}, {@code knowledge_document}, {@code knowledge_chunk},
  * the ids bound to bases in {@code knowledge_alias}, tags in {@code knowledge_tag} and
- * {@code knowledge_tag_binding}, and metadata fields in {@code knowledge_metadata_field}.
+ * {@code knowledge_tag_binding}, metadata fields in {@code knowledge_metadata_field}, and child chunks in {@code knowledge_child_chunk}.
  */
 public final class JdbiKnowledgeRepository implements KnowledgeRepository {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String SEARCHABLE = "FROM knowledge_chunk c JOIN knowledge_document d ON d.id = c.document_id"
             + " WHERE c.enabled AND d.enabled AND d.status = 'completed'";
+    private static final String CHILDLESS = " AND NOT EXISTS (SELECT 1 FROM knowledge_child_chunk k WHERE "
+            + "k.chunk_id = c.id)";
+    private static final String SEARCHABLE_CHILDREN = "FROM knowledge_child_chunk k JOIN knowledge_chunk c ON "
+            + "c.id = k.chunk_id JOIN knowledge_document d ON d.id = c.document_id"
+            + " WHERE c.enabled AND d.enabled AND d.status = 'completed'";
+    private static final String INSERT_CHILD = "MERGE INTO knowledge_child_chunk (id, chunk_id, document_id, "
+            + "base_id, position, content, vector) KEY (id) VALUES (:id, :chunk, :doc, :base, :position, :content, "
+            + ":vector)";
 
     private final Jdbi jdbi;
 
@@ -300,13 +310,78 @@ public final class JdbiKnowledgeRepository implements KnowledgeRepository {
 
     @Override
     public long countSearchableChunks() {
-        return jdbi.withHandle(h -> h.createQuery("SELECT COUNT(*) " + SEARCHABLE).mapTo(Long.class).one());
+        return jdbi.withHandle(h -> h.createQuery("SELECT COUNT(*) " + SEARCHABLE + CHILDLESS).mapTo(Long.class).one()
+                + h.createQuery("SELECT COUNT(*) " + SEARCHABLE_CHILDREN).mapTo(Long.class).one());
     }
 
     @Override
     public void forEachSearchableChunk(Consumer<StoredChunk> sink) {
-        jdbi.useHandle(h -> h.createQuery("SELECT c.* " + SEARCHABLE).setFetchSize(500)
-                .map((rs, ctx) -> chunk(rs)).forEach(sink));
+        jdbi.useHandle(h -> {
+            h.createQuery("SELECT c.* " + SEARCHABLE + CHILDLESS).setFetchSize(500).map((rs, ctx) -> chunk(rs))
+                    .forEach(sink);
+            h.createQuery("SELECT k.* " + SEARCHABLE_CHILDREN).setFetchSize(500).map((rs, ctx) -> child(rs))
+                    .forEach(child -> sink.accept(child.searchable()));
+        });
+    }
+
+    @Override
+    public void replaceChildChunks(String documentId, List<StoredChildChunk> children) {
+        jdbi.useTransaction(h -> {
+            h.createUpdate("DELETE FROM knowledge_child_chunk WHERE document_id = :doc").bind("doc", documentId)
+                    .execute();
+            PreparedBatch batch = h.prepareBatch(INSERT_CHILD);
+            for (StoredChildChunk child : children) {
+                bind(batch, child).add();
+            }
+            if (!children.isEmpty()) {
+                batch.execute();
+            }
+        });
+    }
+
+    @Override
+    public void saveChildChunk(StoredChildChunk child) {
+        jdbi.useHandle(h -> {
+            PreparedBatch batch = h.prepareBatch(INSERT_CHILD);
+            bind(batch, child).add();
+            batch.execute();
+        });
+    }
+
+    @Override
+    public void deleteChildChunk(String id) {
+        jdbi.useHandle(h -> h.createUpdate("DELETE FROM knowledge_child_chunk WHERE id = :id").bind("id", id)
+                .execute());
+    }
+
+    @Override
+    public List<StoredChildChunk> childChunks(String documentId) {
+        return jdbi.withHandle(h -> h.createQuery("SELECT k.* FROM knowledge_child_chunk k JOIN knowledge_chunk c ON "
+                + "c.id = k.chunk_id WHERE k.document_id = :doc ORDER BY c.position, k.position")
+                .bind("doc", documentId).map((rs, ctx) -> child(rs)).list());
+    }
+
+    @Override
+    public List<StoredChildChunk> findChildChunks(Collection<String> ids) {
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        return jdbi.withHandle(h -> h.createQuery("SELECT * FROM knowledge_child_chunk WHERE id IN (<ids>)")
+                .bindList("ids", List.copyOf(ids)).map((rs, ctx) -> child(rs)).list());
+    }
+
+    private static PreparedBatch bind(PreparedBatch batch, StoredChildChunk stored) {
+        ChildChunk c = stored.child();
+        return batch.bind("id", c.id()).bind("chunk", c.segmentId()).bind("doc", c.documentId())
+                .bind("base", c.baseId()).bind("position", c.position()).bind("content", c.content())
+                .bind("vector", stored.vector().map(JdbiKnowledgeRepository::bytes).orElse(null));
+    }
+
+    private static StoredChildChunk child(ResultSet rs) throws SQLException {
+        byte[] vector = rs.getBytes("vector");
+        return StoredChildChunk.of(new ChildChunk(rs.getString("id"), rs.getString("chunk_id"),
+                rs.getString("document_id"), rs.getString("base_id"), rs.getInt("position"), rs.getString("content")),
+                vector == null ? null : floats(vector));
     }
 
     private static KnowledgeBase base(ResultSet rs) throws SQLException {

@@ -1,6 +1,7 @@
 package dev.hexaflow.adapters.persistence.memory;
 
 import dev.hexaflow.application.knowledge.port.out.KnowledgeRepository;
+import dev.hexaflow.application.knowledge.port.out.StoredChildChunk;
 import dev.hexaflow.application.knowledge.port.out.StoredChunk;
 import dev.hexaflow.domain.knowledge.Chunk;
 import dev.hexaflow.domain.knowledge.KnowledgeBase;
@@ -26,6 +27,7 @@ public final class InMemoryKnowledgeRepository implements KnowledgeRepository {
     private final java.util.Set<String> tagBindings = new java.util.LinkedHashSet<>();
     private final Map<String, KnowledgeDocument> documents = new LinkedHashMap<>();
     private final Map<String, StoredChunk> chunks = new LinkedHashMap<>();
+    private final Map<String, StoredChildChunk> children = new LinkedHashMap<>();
     private final Map<String, MetadataField> metadataFields = new LinkedHashMap<>();
     private final java.util.Set<String> builtInMetadata = new java.util.HashSet<>();
 
@@ -181,12 +183,45 @@ public final class InMemoryKnowledgeRepository implements KnowledgeRepository {
     public synchronized void deleteDocument(String id) {
         documents.remove(id);
         chunks.values().removeIf(c -> c.chunk().documentId().equals(id));
+        children.values().removeIf(c -> c.child().documentId().equals(id));
     }
 
     @Override
     public synchronized void replaceChunks(String documentId, List<StoredChunk> replacement) {
         chunks.values().removeIf(c -> c.chunk().documentId().equals(documentId));
+        children.values().removeIf(c -> c.child().documentId().equals(documentId));
         replacement.forEach(c -> chunks.put(c.id(), c));
+    }
+
+    @Override
+    public synchronized void replaceChildChunks(String documentId, List<StoredChildChunk> replacement) {
+        children.values().removeIf(c -> c.child().documentId().equals(documentId));
+        replacement.forEach(c -> children.put(c.id(), c));
+    }
+
+    @Override
+    public synchronized void saveChildChunk(StoredChildChunk child) {
+        children.put(child.id(), child);
+    }
+
+    @Override
+    public synchronized void deleteChildChunk(String id) {
+        children.remove(id);
+    }
+
+    @Override
+    public synchronized List<StoredChildChunk> childChunks(String documentId) {
+        Map<String, Integer> positions = new java.util.HashMap<>();
+        chunks(documentId).forEach(c -> positions.put(c.id(), c.chunk().position()));
+        return children.values().stream().filter(c -> c.child().documentId().equals(documentId))
+                .filter(c -> positions.containsKey(c.child().segmentId()))
+                .sorted(Comparator.<StoredChildChunk>comparingInt(c -> positions.get(c.child().segmentId()))
+                        .thenComparingInt(c -> c.child().position())).toList();
+    }
+
+    @Override
+    public synchronized List<StoredChildChunk> findChildChunks(Collection<String> ids) {
+        return ids.stream().distinct().map(children::get).filter(java.util.Objects::nonNull).toList();
     }
 
     @Override
@@ -230,10 +265,18 @@ public final class InMemoryKnowledgeRepository implements KnowledgeRepository {
 
     private synchronized List<StoredChunk> searchable() {
         List<StoredChunk> found = new ArrayList<>();
+        Map<String, List<StoredChildChunk>> bySegment = new java.util.HashMap<>();
+        children.values().forEach(c -> bySegment.computeIfAbsent(c.child().segmentId(), k -> new ArrayList<>())
+                .add(c));
         for (StoredChunk c : chunks.values()) {
             KnowledgeDocument d = documents.get(c.chunk().documentId());
             if (c.chunk().enabled() && d != null && d.searchable()) {
-                found.add(c);
+                List<StoredChildChunk> its = bySegment.getOrDefault(c.id(), List.of());
+                if (its.isEmpty()) {
+                    found.add(c);
+                } else {
+                    its.forEach(child -> found.add(child.searchable()));
+                }
             }
         }
         return found;

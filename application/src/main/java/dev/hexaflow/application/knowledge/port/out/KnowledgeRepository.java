@@ -101,9 +101,32 @@ public interface KnowledgeRepository {
     /** Counts one more hit for each of these chunks. */
     void countHits(Collection<String> chunkIds);
 
-    /** How many chunks searches should find: enabled, of enabled documents that completed indexing. */
+    /**
+     * Replaces the child chunks of the document's chunks with these, all at once (replacing the document's chunks
+     * deletes their children).
+     */
+    void replaceChildChunks(String documentId, List<StoredChildChunk> children);
+
+    /** Saves one child chunk, new or edited. */
+    void saveChildChunk(StoredChildChunk child);
+
+    void deleteChildChunk(String id);
+
+    /** The document's child chunks, by their parent's position, then their own. */
+    List<StoredChildChunk> childChunks(String documentId);
+
+    /** The child chunks with these ids that exist, in no particular order. */
+    List<StoredChildChunk> findChildChunks(Collection<String> ids);
+
+    /**
+     * How many entries searches should find: each enabled chunk of an enabled document that completed indexing,
+     * counted once for each of its children when it has some (a parent is searched through its children).
+     */
     long countSearchableChunks();
 
-    /** Hands each searchable chunk to {@code sink}, a few at a time, so that an index can be rebuilt. */
+    /**
+     * Hands each searchable entry to {@code sink} (a chunk without children, or each child of one with some, as
+     * {@link StoredChildChunk#searchable()}), a few at a time, so that an index can be rebuilt.
+     */
     void forEachSearchableChunk(Consumer<StoredChunk> sink);
 }

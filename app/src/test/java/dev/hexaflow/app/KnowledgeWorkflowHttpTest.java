@@ -62,13 +62,16 @@ class KnowledgeWorkflowHttpTest {
     }
 
     @Test
-    void theNodesMetadataFilterTestsTheValuesSetThroughTheKnowledgeApi() {
+    void theNodesMetadataFilterTestsTheValuesSetThroughTheKnowledgeApiAndAChildsHitAnswersItsParent() {
         server.admin("POST", "/admin/knowledge/bases", "application/json",
                 body(Map.of("id", DATASET, "name", "Staff handbook")));
         ServiceApi knowledge = server.api(TestServer.json(server.admin("POST", "/admin/datasets/keys", null, null))
                 .get("key").asText());
         String leave = ServiceApi.json(knowledge.postJson("/v1/datasets/" + DATASET + "/document/create-by-text",
-                Map.of("name", "leave.md", "text", "Paid leave: every employee has 25 days of paid leave a year.")))
+                Map.of("name", "leave.md", "text", "Paid leave: every employee has 25 days of paid leave a year.\n"
+                        + "Ask your manager first.", "doc_form", "hierarchical_model", "process_rule", Map.of("mode",
+                        "hierarchical", "rules", Map.of("parent_mode", "full-doc", "subchunk_segmentation",
+                                Map.of("separator", "\\n", "max_tokens", 50, "chunk_overlap", 0))))))
                 .get("document").get("id").asText();
         String board = ServiceApi.json(knowledge.postJson("/v1/datasets/" + DATASET + "/document/create-by-text",
                 Map.of("name", "board.md", "text", "Paid leave for board members is decided by the board.")))
@@ -92,6 +95,13 @@ class KnowledgeWorkflowHttpTest {
         assertThat(sources).as(ran.toString()).hasSize(1);
         assertThat(sources.get(0).get("title").asText()).isEqualTo("leave.md");
         assertThat(sources.get(0).get("metadata").get("doc_metadata").get("audience").asText()).isEqualTo("staff");
+        assertThat(sources.get(0).get("content").asText()).as("a child's hit answers its parent's whole text")
+                .endsWith("Ask your manager first.");
+        JsonNode children = sources.get(0).get("metadata").get("child_chunks");
+        assertThat(children).isNotEmpty();
+        assertThat(children.get(0).get("content").asText()).isEqualTo(
+                "Paid leave: every employee has 25 days of paid leave a year.");
+        assertThat(children.get(0).get("position").asInt()).isEqualTo(1);
     }
 
     @Test

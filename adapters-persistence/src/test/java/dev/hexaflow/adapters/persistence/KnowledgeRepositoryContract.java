@@ -3,7 +3,9 @@ package dev.hexaflow.adapters.persistence;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hexaflow.application.knowledge.port.out.KnowledgeRepository;
+import dev.hexaflow.application.knowledge.port.out.StoredChildChunk;
 import dev.hexaflow.application.knowledge.port.out.StoredChunk;
+import dev.hexaflow.domain.knowledge.ChildChunk;
 import dev.hexaflow.domain.knowledge.Chunk;
 import dev.hexaflow.domain.knowledge.DocumentStatus;
 import dev.hexaflow.domain.knowledge.KnowledgeBase;
@@ -218,5 +220,33 @@ abstract class KnowledgeRepositoryContract {
                 .withMetadata(Map.of("team", "b"))));
 
         assertThat(repository().documents("b1")).extracting(d -> d.metadata().get("team")).containsExactly("a", "b");
+    }
+
+    static StoredChildChunk child(String id, String segmentId, int position, float[] vector) {
+        return StoredChildChunk.of(new ChildChunk(id, segmentId, "d1", "b1", position, "child " + id), vector);
+    }
+
+    @Test
+    void aChunkWithChildrenIsSearchedThroughThemAndReplacingTheChunksDropsThem() {
+        repository().saveBase(base("b1", Instant.EPOCH));
+        repository().saveDocument(document("d1", "b1", "h1", DocumentStatus.COMPLETED));
+        repository().replaceChunks("d1", List.of(chunk("c1", "d1", 1, null), chunk("c2", "d1", 2, null)));
+
+        repository().replaceChildChunks("d1", List.of(child("k2", "c2", 1, new float[] {1, 0}),
+                child("k1", "c1", 1, null), child("k3", "c2", 2, null)));
+        repository().saveChildChunk(child("k4", "c2", 3, null));
+        repository().deleteChildChunk("k3");
+
+        assertThat(repository().childChunks("d1")).extracting(StoredChildChunk::id).containsExactly("k1", "k2", "k4");
+        assertThat(repository().findChildChunks(List.of("k2", "nope")).get(0).vector().orElseThrow())
+                .containsExactly(1, 0);
+        assertThat(repository().countSearchableChunks()).isEqualTo(3);
+        List<String> searched = new ArrayList<>();
+        repository().forEachSearchableChunk(c -> searched.add(c.id()));
+        assertThat(searched).containsExactlyInAnyOrder("k1", "k2", "k4");
+
+        repository().replaceChunks("d1", List.of(chunk("c1", "d1", 1, null)));
+        assertThat(repository().childChunks("d1")).isEmpty();
+        assertThat(repository().countSearchableChunks()).isEqualTo(1);
     }
 }

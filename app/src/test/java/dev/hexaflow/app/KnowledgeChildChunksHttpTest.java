@@ -92,13 +92,19 @@ class KnowledgeChildChunksHttpTest {
     void paragraphParentsAreCutIntoChildrenAndAHitOnAChildAnswersItsParent() {
         String document = document("handbook.md", HANDBOOK, "paragraph");
 
-        JsonNode segments = ServiceApi.json(api.get(segments(document))).get("data");
+        JsonNode page = ServiceApi.json(api.get(segments(document)));
+        JsonNode segments = page.get("data");
         String parking = segments.get(1).get("id").asText();
         JsonNode children = ServiceApi.json(api.get(segments(document) + "/" + parking + "/child_chunks"));
         JsonNode keyword = records("basement", "keyword_search");
         JsonNode semantic = records("basement", "semantic_search");
 
+        assertThat(page.get("doc_form").asText()).isEqualTo("hierarchical_model");
+        assertThat(ServiceApi.json(api.get("/v1/datasets/" + dataset + "/documents/" + document)).get("doc_form")
+                .asText()).isEqualTo("hierarchical_model");
         assertThat(segments).hasSize(2);
+        assertThat(segments.get(1).get("child_chunks")).hasSize(3);
+        assertThat(segments.get(1).get("child_chunks").get(0).get("content").asText()).isEqualTo("Parking rules");
         assertThat(segments.get(0).get("content").asText()).isEqualTo("Leave policy\nEvery employee has 25 days of "
                 + "paid leave a year.\nUnused days expire in March.");
         assertThat(children.get("total").asInt()).isEqualTo(3);

@@ -18,6 +18,7 @@ import dev.hexaflow.application.knowledge.port.in.RerankRequest;
 import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeQuery;
 import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeUseCase;
 import dev.hexaflow.application.knowledge.port.in.RetrievedChunk;
+import dev.hexaflow.domain.knowledge.ChildChunk;
 import dev.hexaflow.domain.knowledge.Chunk;
 import dev.hexaflow.domain.knowledge.IndexingTechnique;
 import dev.hexaflow.domain.knowledge.KnowledgeBase;
@@ -57,6 +58,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * Dify's Knowledge (datasets) Service API: datasets, their documents by text or file, segments, and retrieval, in
@@ -412,7 +414,8 @@ public final class KnowledgeApiRoutes implements RouteGroup {
     }
 
     private DocumentBody documentBody(KnowledgeDocument d, int position) {
-        return DocumentBody.of(d, position, documents.chunks(d.id()), metadata.valuesOf(d));
+        return DocumentBody.of(d, position, documents.chunks(d.id()), metadata.valuesOf(d),
+                KnowledgeBodies.docForm(documents.childChunks(d.id())));
     }
 
     // Segments
@@ -423,11 +426,14 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         int limit = positive(ctx, "limit", 20, 100);
         String keyword = Optional.ofNullable(ctx.queryParam("keyword")).orElse("").toLowerCase(Locale.ROOT);
         String status = Optional.ofNullable(ctx.queryParam("status")).orElse("");
+        List<ChildChunk> all = documents.childChunks(d.id());
+        String form = KnowledgeBodies.docForm(all);
+        Map<String, List<ChildChunk>> children = all.stream().collect(Collectors.groupingBy(ChildChunk::segmentId));
         List<SegmentBody> shown = documents.chunks(d.id()).stream()
                 .filter(c -> keyword.isEmpty() || c.content().toLowerCase(Locale.ROOT).contains(keyword))
                 .filter(c -> status.isEmpty() || status.equals("completed"))
-                .map(c -> SegmentBody.of(c, d, null)).toList();
-        json(ctx, 200, SegmentPage.of(Page.of(shown, page, limit)));
+                .map(c -> SegmentBody.of(c, d, null, children.getOrDefault(c.id(), List.of()))).toList();
+        json(ctx, 200, SegmentPage.of(Page.of(shown, page, limit), form));
     }
 
     /** {@code {"segments": [{"content", "answer"?, "keywords"?}]}}: added and searchable at once; answer is not kept. */
@@ -459,7 +465,9 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         KnowledgeDocument d = document(ctx);
         Chunk chunk = documents.chunks(d.id()).stream().filter(c -> c.id().equals(ctx.pathParam("segment")))
                 .findFirst().orElseThrow(() -> Refusal.notFound("Segment not found."));
-        json(ctx, 200, new SegmentAnswer(SegmentBody.of(chunk, d, null), KnowledgeBodies.DOC_FORM));
+        List<ChildChunk> children = documents.childChunks(d.id());
+        json(ctx, 200, new SegmentAnswer(SegmentBody.of(chunk, d, null, children.stream()
+                .filter(c -> c.segmentId().equals(chunk.id())).toList()), KnowledgeBodies.docForm(children)));
     }
 
     /** {@code {"segment": {"content"?, "enabled"?, "answer"?, "keywords"?}}}: content and enabled are kept. */

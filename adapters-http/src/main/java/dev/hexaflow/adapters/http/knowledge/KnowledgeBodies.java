@@ -29,6 +29,7 @@ import java.util.Map;
 final class KnowledgeBodies {
 
     static final String DOC_FORM = "text_model";
+    static final String HIERARCHICAL = "hierarchical_model";
 
     private KnowledgeBodies() {
     }
@@ -116,11 +117,11 @@ final class KnowledgeBodies {
             List<DocMetadataBody> docMetadata) {
 
         static DocumentBody of(KnowledgeDocument d, int position, List<Chunk> chunks,
-                List<ManageMetadataUseCase.MetadataValue> values) {
+                List<ManageMetadataUseCase.MetadataValue> values, String docForm) {
             return new DocumentBody(d.id(), position, "upload_file", Map.of(), null, d.name(), "api", "",
                     d.created().getEpochSecond(), chunks.stream().mapToLong(Chunk::tokens).sum(),
                     d.status().wireName(), d.error().orElse(null), d.enabled(), null, null, false, shownStatus(d),
-                    d.wordCount(), chunks.stream().mapToLong(Chunk::hitCount).sum(), DOC_FORM,
+                    d.wordCount(), chunks.stream().mapToLong(Chunk::hitCount).sum(), docForm,
                     values.stream().map(v -> new DocMetadataBody(v.fieldId(), v.name(), v.type().wireName(),
                             v.value())).toList());
         }
@@ -167,10 +168,16 @@ final class KnowledgeBodies {
             @JsonInclude(JsonInclude.Include.NON_NULL) HitDocumentBody document) {
 
         static SegmentBody of(Chunk c, KnowledgeDocument d, HitDocumentBody document) {
+            return of(c, d, document, List.of());
+        }
+
+        /** With its children, for a {@code hierarchical_model} document's segment. */
+        static SegmentBody of(Chunk c, KnowledgeDocument d, HitDocumentBody document, List<ChildChunk> children) {
             long at = d.created().getEpochSecond();
             return new SegmentBody(c.id(), c.position(), c.documentId(), c.content(), "", c.wordCount(), c.tokens(),
                     c.keywords(), c.id(), c.indexNodeHash(), c.hitCount(), c.enabled(), null, null, "completed", "",
-                    at, at, at, null, null, List.of(), document);
+                    at, at, at, null, null, children.stream().map(child -> (Object) ChildChunkBody.of(child, d))
+                            .toList(), document);
         }
     }
 
@@ -202,8 +209,8 @@ final class KnowledgeBodies {
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     record SegmentPage(List<SegmentBody> data, String docForm, boolean hasMore, int limit, int total, int page) {
 
-        static SegmentPage of(Page<SegmentBody> page) {
-            return new SegmentPage(page.data(), DOC_FORM, page.hasMore(), page.limit(), page.total(), page.page());
+        static SegmentPage of(Page<SegmentBody> page, String docForm) {
+            return new SegmentPage(page.data(), docForm, page.hasMore(), page.limit(), page.total(), page.page());
         }
     }
 
@@ -226,6 +233,11 @@ final class KnowledgeBodies {
                     .map(c -> (Object) new HitChildBody(c.child().id(), c.child().content(), c.child().position(),
                             c.score())).toList(), hit.score(), null, List.of(), null);
         }
+    }
+
+    /** A document's form: {@code hierarchical_model} when its chunks have children. */
+    static String docForm(List<ChildChunk> children) {
+        return children.isEmpty() ? DOC_FORM : HIERARCHICAL;
     }
 
     /** A child chunk that matched, in a retrieval record (Dify's {@code child_chunk} of hit testing). */

@@ -13,6 +13,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -29,7 +30,8 @@ import org.jdbi.v3.core.statement.Query;
  * The logs' total comes from {@code run_count} (runs by app and status, kept with the runs) unless a keyword, a
  * time or a user narrows it; then {@link SearchTotals} counts it, in full only the first time.
  * Writes go through one {@link GroupCommitWriter}: queued, and committed together with whatever else is waiting.
- * Runs in {@code workflow_run} (each run its own log entry), node executions in {@code node_execution}. The log
+ * Runs in {@code workflow_run} (each run its own log entry), node executions in {@code node_execution}, the events
+ * their streams showed in {@code run_event} (inserted with the batch's other rows, in one JDBC batch). The log
  * search matches the keyword, case-insensitively, in the inputs and outputs JSON text and the user, or a run id
  * exactly, as Dify's does.
  */
@@ -74,6 +76,18 @@ public final class JdbiRunRepository implements RunRepository {
         return writer.submit(new Finished(run.id(), end(run)));
     }
 
+    @Override
+    public CompletableFuture<Void> event(KeptEvent event) {
+        return writer.submit(new EventKept(new Object[] {event.runId(), event.seq(), event.data()}));
+    }
+
+    @Override
+    public List<KeptEvent> events(String runId, long after) {
+        return jdbi.withHandle(handle -> handle.createQuery("SELECT seq, data FROM run_event WHERE run_id = :run_id "
+                + "AND seq > :after ORDER BY seq").bind("run_id", runId).bind("after", after)
+                .map((rs, ctx) -> new KeptEvent(runId, rs.getLong("seq"), rs.getString("data"))).list());
+    }
+
     /** Writes what is queued, then takes no more writes. */
     @Override
     public void close() {
@@ -97,6 +111,11 @@ public final class JdbiRunRepository implements RunRepository {
 
     private record Finished(String runId, Object[] end) implements Change {
     }
+
+    private record EventKept(Object[] columns) implements Change {
+    }
+
+    private static final String INSERT_EVENT = "INSERT INTO run_event (run_id, seq, data) VALUES (?, ?, ?)";
 
     private static final String INSERT_RUN = "INSERT INTO workflow_run (id, app_id, workflow_id, version, task_id, "
             + "end_user_id, session_id, log_id, inputs, created_at, status, outputs, error, elapsed_time, total_tokens, "
@@ -135,6 +154,7 @@ public final class JdbiRunRepository implements RunRepository {
         Map<Object, Object[]> inserts = new LinkedHashMap<>();
         Map<Object, Object[]> ends = new LinkedHashMap<>();
         Map<String, Object[]> nodes = new LinkedHashMap<>();
+        List<Object[]> events = new ArrayList<>();
         for (Change change : changes) {
             if (change instanceof Started started) {
                 if (inserts.putIfAbsent(started.start()[0], concat(started.start(), started.end())) != null) {
@@ -142,6 +162,8 @@ public final class JdbiRunRepository implements RunRepository {
                 }
                 // An end queued before its run started ended nothing, as it would have in a batch of its own.
                 ends.remove(started.start()[0]);
+            } else if (change instanceof EventKept event) {
+                events.add(event.columns());
             } else if (change instanceof NodeSaved node) {
                 nodes.put(node.id(), node.columns());
             } else if (change instanceof Finished finished) {
@@ -172,6 +194,7 @@ public final class JdbiRunRepository implements RunRepository {
         execute(statements, INSERT_RUN, inserts.values());
         execute(statements, SAVE_NODE, nodes.values());
         execute(statements, END_RUN, ends.values());
+        execute(statements, INSERT_EVENT, events);
         count(statements, counts);
     }
 
@@ -384,6 +407,7 @@ public final class JdbiRunRepository implements RunRepository {
             }
             List<String> ids = List.copyOf(victims.keySet());
             handle.createUpdate("DELETE FROM node_execution WHERE run_id IN (<ids>)").bindList("ids", ids).execute();
+            handle.createUpdate("DELETE FROM run_event WHERE run_id IN (<ids>)").bindList("ids", ids).execute();
             handle.createUpdate("DELETE FROM workflow_run WHERE id IN (<ids>)").bindList("ids", ids).execute();
             Map<String, Integer> gone = new LinkedHashMap<>();
             for (String[] run : victims.values()) {

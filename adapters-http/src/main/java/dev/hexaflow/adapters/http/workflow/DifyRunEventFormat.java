@@ -1,0 +1,20 @@
+package dev.hexaflow.adapters.http.workflow;
+
+import dev.hexaflow.application.app.port.out.RunEventFormat;
+import dev.hexaflow.domain.workflow.RunEvent;
+
+/**
+ * A workflow run's event as the JSON its Dify stream frame carries: what a streaming run writes after
+ * {@code data: }, so that a replay is that frame byte for byte.
+ */
+public final class DifyRunEventFormat implements RunEventFormat {
+
+    @Override
+    public String data(RunEvent event, String runId, String taskId) {
+        // A chat run's conversation variables are for the conversation store; Dify's stream has no such event.
+        if (event instanceof RunEvent.ConversationVariables) {
+            return null;
+        }
+        return DifyWire.json(DifyWire.event(event, runId, taskId));
+    }
+}

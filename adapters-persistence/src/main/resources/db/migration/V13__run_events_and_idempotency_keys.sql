@@ -1,10 +1,13 @@
--- A run's events as its stream showed them (the text of each frame's data), numbered in the run, so that a
--- stream can be resumed after any of them, and a run replayed after a restart. Written by the run writer in its
--- batches; read by run, in order: the primary key is the only index.
+-- A run's events as its stream showed them (the text of each frame's data, one JSON line each), numbered in the
+-- run, so that a stream can be resumed after any of them, and a run replayed after a restart. Written by the run
+-- writer in its batches, one row per run and batch: the events first_seq to seq, their data joined by newlines
+-- (a blocking run's ten events are a row or two, not ten). Read by run, in order: the primary key is the only
+-- index.
 CREATE TABLE run_event (
-    run_id VARCHAR(36) NOT NULL,
-    seq    BIGINT NOT NULL,
-    data   VARCHAR(1000000000) NOT NULL,
+    run_id    VARCHAR(36) NOT NULL,
+    seq       BIGINT NOT NULL,
+    first_seq BIGINT NOT NULL,
+    data      VARCHAR(1000000000) NOT NULL,
     PRIMARY KEY (run_id, seq)
 );
 

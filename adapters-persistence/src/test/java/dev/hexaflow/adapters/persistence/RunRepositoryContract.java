@@ -348,14 +348,22 @@ abstract class RunRepositoryContract {
     }
 
     @Test
-    void anEventNumberKeptTwiceIsRefusedAndTheFirstStays() {
+    void eventsKeptInSeveralWritesAreReadWholeFromAfterAnyOfThemAndADataWithNewlinesStaysWhole() {
         start(APP, "r1", "ada", Map.of(), 100);
-        repository().event(new KeptEvent("r1", 1, "{\"first\":true}")).join();
+        repository().event(new KeptEvent("r1", 1, "{\"n\":1}")).join();
+        List<CompletableFuture<Void>> together = new ArrayList<>();
+        for (int seq = 2; seq <= 4; seq++) {
+            together.add(repository().event(new KeptEvent("r1", seq, "{\"n\":" + seq + "}")));
+        }
+        together.add(repository().event(new KeptEvent("r1", 5, "line one\nline two")));
+        together.add(repository().event(new KeptEvent("r1", 6, "{\"n\":6}")));
+        together.forEach(CompletableFuture::join);
 
-        CompletableFuture<Void> again = repository().event(new KeptEvent("r1", 1, "{\"first\":false}"));
-
-        assertThatThrownBy(again::join).isInstanceOf(CompletionException.class);
-        assertThat(repository().events("r1", 0)).containsExactly(new KeptEvent("r1", 1, "{\"first\":true}"));
+        assertThat(repository().events("r1", 0)).extracting(KeptEvent::data).containsExactly("{\"n\":1}",
+                "{\"n\":2}", "{\"n\":3}", "{\"n\":4}", "line one\nline two", "{\"n\":6}");
+        assertThat(repository().events("r1", 2)).extracting(KeptEvent::seq).containsExactly(3L, 4L, 5L, 6L);
+        assertThat(repository().events("r1", 3)).extracting(KeptEvent::seq).containsExactly(4L, 5L, 6L);
+        assertThat(repository().events("r1", 5)).containsExactly(new KeptEvent("r1", 6, "{\"n\":6}"));
     }
 
     @Test

@@ -111,7 +111,7 @@ public final class InMemoryRunRepository implements RunRepository {
         return CompletableFuture.completedFuture(null);
     }
 
-    /** Keeps the event; a number the run has already is refused, as the Jdbi store's primary key refuses it. */
+    /** Keeps the event; a number the run has already is refused. */
     @Override
     public synchronized CompletableFuture<Void> event(KeptEvent event) {
         if (closed) {

@@ -24,8 +24,8 @@ public interface RunRepository extends AutoCloseable {
     CompletableFuture<Void> finished(WorkflowRun run);
 
     /**
-     * Keeps one of a run's events as its stream shows it, queued with the run's other writes; a run's events are
-     * numbered from 1 in their order, and one number is kept once.
+     * Keeps one of a run's events as its stream shows it, queued with the run's other writes; the run's recorder
+     * numbers its events from 1 in their order, and keeps each once.
      */
     CompletableFuture<Void> event(KeptEvent event);
 

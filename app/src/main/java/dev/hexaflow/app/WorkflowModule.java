@@ -4,7 +4,7 @@ import dev.hexaflow.engine.Engines;
 import dev.hexaflow.adapters.dsl.YamlWorkflowDslReader;
 import dev.hexaflow.adapters.persistence.FileSystemBlobStore;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiToolFileRepository;
-import dev.hexaflow.adapters.http.workflow.DifyRunEventFormat;
+import dev.hexaflow.adapters.http.workflow.JacksonRunEventFormat;
 import dev.hexaflow.application.tool.service.ToolFileService;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiAppKeyRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiAppRepository;
@@ -226,7 +226,7 @@ final class WorkflowModule implements AutoCloseable {
         this.idempotencyKeys = new JdbiIdempotencyKeyRepository(jdbi);
         RunFeeds feeds = new RunFeeds();
         this.run = new RunWorkflowService(apps, versions, endUsers, uploads, runs, reader, engine, tasks,
-                config.service().maxRunsPerApp(), clock, ids, storage, runListeners, new DifyRunEventFormat(), feeds,
+                config.service().maxRunsPerApp(), clock, ids, storage, runListeners, new JacksonRunEventFormat(), feeds,
                 idempotencyKeys);
         this.followRun = new FollowRunService(runs, feeds);
         this.retention = config.service().retention();

@@ -4,10 +4,10 @@ import dev.hexaflow.application.app.port.out.RunEventFormat;
 import dev.hexaflow.domain.workflow.RunEvent;
 
 /**
- * A workflow run's event as the JSON its Dify stream frame carries: what a streaming run writes after
- * {@code data: }, so that a replay is that frame byte for byte.
+ * A workflow run's event as the JSON (Jackson, through {@link DifyWire}) its Dify stream frame carries: what a
+ * streaming run writes after {@code data: }, so that a replay is that frame byte for byte.
  */
-public final class DifyRunEventFormat implements RunEventFormat {
+public final class JacksonRunEventFormat implements RunEventFormat {
 
     @Override
     public String data(RunEvent event, String runId, String taskId) {

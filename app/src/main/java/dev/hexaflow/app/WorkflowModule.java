@@ -4,7 +4,6 @@ import dev.hexaflow.engine.Engines;
 import dev.hexaflow.adapters.dsl.YamlWorkflowDslReader;
 import dev.hexaflow.adapters.persistence.FileSystemBlobStore;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiToolFileRepository;
-import dev.hexaflow.adapters.http.workflow.JacksonRunEventFormat;
 import dev.hexaflow.application.tool.service.ToolFileService;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiAppKeyRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiAppRepository;

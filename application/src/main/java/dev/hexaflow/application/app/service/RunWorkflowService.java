@@ -171,9 +171,8 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
                     ids.get(), observer == RunObserver.NONE ? RunListener.NONE : observer::on, listeners,
                     command.chat() == null ? format : RunEventFormat.NONE, feeds);
             RunHandle handle = startFed(workflow, request, recorder);
-            tasks.track(app.id(), user, handle);
-            CompletableFuture<WorkflowRun> done = handle.finished().handle(RunWorkflowService::keptOrRefused)
-                    .thenCompose(end -> end);
+            CompletableFuture<WorkflowRun> done = tasks.track(app.id(), user, handle)
+                    .handle(RunWorkflowService::keptOrRefused).thenCompose(end -> end);
             // The feed closes after the last event is published, whether the run ended or broke.
             done.whenComplete((run, failure) -> recorder.fed().whenComplete((fed, never) ->
                     feeds.close(handle.runId(), run, failure)));

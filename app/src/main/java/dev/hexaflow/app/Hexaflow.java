@@ -111,8 +111,8 @@ public final class Hexaflow implements AutoCloseable {
                     new AdminCampusRoutes(admin, campus.issueKey, campus.banKey, campus.importData),
                     new ServiceApiCors(config.service().corsOrigins()),
                     serviceApi,
-                    new RunRoutes(workflows.run, workflows.getRun, workflows.stop, workflows.nodeExecutions, serviceApi,
-                            config.service().pingInterval()),
+                    new RunRoutes(workflows.run, workflows.getRun, workflows.stop, workflows.nodeExecutions,
+                            workflows.followRun, serviceApi, config.service().pingInterval()),
                     new ChatRoutes(chat.send, chat.stop, chat.speak, chat.listen, config.service().pingInterval()),
                     new ConversationRoutes(chat.listMessages, chat.giveFeedback, chat.listAppFeedbacks,
                             chat.suggestQuestions, chat.listConversations, chat.deleteConversation,
@@ -158,9 +158,7 @@ public final class Hexaflow implements AutoCloseable {
             server.watchStorage(new CheckStorageService(health));
             server.markReady();
             workflows.startDelivering();
-            if (config.service().retention().prunes()) {
-                workflows.startPruning();
-            }
+            workflows.startPruning();
             return new Hexaflow(storage, server, report, workflows, campus, chat,
                     config.service().shutdownGrace());
         } catch (RuntimeException e) {

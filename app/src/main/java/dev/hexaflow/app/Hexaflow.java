@@ -157,6 +157,14 @@ public final class Hexaflow implements AutoCloseable {
                     demo, chatDemo);
             server.watchStorage(new CheckStorageService(health));
             server.markReady();
+            if (prepared.firstStart()) {
+                try {
+                    storage.markFirstServerStartDone();
+                } catch (RuntimeException e) {
+                    // The server serves; the next start is taken for a first one again (a new campus key, the demos).
+                    LOG.warn("Could not mark the first start done: {}", e.getMessage());
+                }
+            }
             workflows.startDelivering();
             workflows.startPruning();
             return new Hexaflow(storage, server, report, workflows, campus, chat,
@@ -184,15 +192,15 @@ public final class Hexaflow implements AutoCloseable {
     }
 
     /**
-     * Migrates the database; on the server's first start on it (even where a command made the database before) loads
-     * the bundled campus data and issues a campus key (answered); fails the runs (and their chat messages) and deletes
+     * Migrates the database; until a server's first start on it has completed (even where a command made the
+     * database before) loads the bundled campus data and issues a campus key (answered); fails the runs (and their chat messages) and deletes
      * the half-written uploads a previous process left.
      */
     private static Prepared prepare(Storage storage, CampusModule campus, WorkflowModule workflows,
             ChatModule chat) {
         storage.migrate();
         Optional<String> newCampusKey = Optional.empty();
-        boolean firstStart = storage.claimFirstServerStart();
+        boolean firstStart = !storage.firstServerStartDone();
         if (firstStart) {
             campus.loadBundledData();
             newCampusKey = Optional.of(campus.issueKey.issue());

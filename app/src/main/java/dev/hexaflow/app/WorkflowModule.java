@@ -166,12 +166,21 @@ final class WorkflowModule implements AutoCloseable {
                 thread.setDaemon(true);
                 return thread;
             });
-    private final java.util.concurrent.ExecutorService callbackSends = java.util.concurrent.Executors
-            .newFixedThreadPool(4, task -> {
+    /** How many webhook posts run at once; an app has at most half of them. */
+    static final int CALLBACK_SENDERS = 4;
+    /**
+     * The deliverer claims no more deliveries than it has free senders, so the queue only bridges the moment
+     * between a send's end being counted and its thread taking the next.
+     */
+    private final java.util.concurrent.ExecutorService callbackSends = new java.util.concurrent.ThreadPoolExecutor(
+            CALLBACK_SENDERS, CALLBACK_SENDERS, 0, java.util.concurrent.TimeUnit.MILLISECONDS,
+            new java.util.concurrent.ArrayBlockingQueue<>(CALLBACK_SENDERS), task -> {
                 Thread thread = new Thread(task, "hexaflow-webhook-send");
                 thread.setDaemon(true);
                 return thread;
             });
+    /** How long closing waits for the posts under way to end and keep their outcome before the storage closes. */
+    static final java.time.Duration CALLBACK_SENDS_GRACE = java.time.Duration.ofSeconds(2);
     static final java.time.Duration DELIVERY_SWEEP = java.time.Duration.ofSeconds(30);
     private final java.time.Duration deliveryPoll;
     final UploadFileUseCase upload;
@@ -264,7 +273,7 @@ final class WorkflowModule implements AutoCloseable {
         this.deliveries = new ListDeliveriesService(apps, deliveryRecords);
         this.deliverCallbacks = new DeliverCallbacksService(deliveryRecords, webhookSettings, runs,
                 new ServiceApiRunDetailRenderer(), new JdkHttpCallbackSender(new OutboundExchange(outbound::get)),
-                secrets, new HmacWebhookSigner(), retries, clock, callbackSends);
+                secrets, new HmacWebhookSigner(), retries, clock, callbackSends, CALLBACK_SENDERS);
         RunCallbacks callbacks = new RunCallbacks(webhookSettings, deliveryRecords, clock, ids,
                 this::deliverSoon);
         this.idempotencyKeys = new JdbiIdempotencyKeyRepository(jdbi);
@@ -346,11 +355,31 @@ final class WorkflowModule implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops claiming deliveries and gives the posts under way {@link #CALLBACK_SENDS_GRACE} to end and keep their
+     * outcome; one still waiting then is interrupted, and its claim runs out for the next start to send it again.
+     */
+    private void stopDelivering() {
+        long deadline = System.nanoTime() + CALLBACK_SENDS_GRACE.toNanos();
+        deliverer.shutdown();
+        try {
+            // The deliverer first, so that a poll under way has handed its claims to the senders before they stop.
+            deliverer.awaitTermination(CALLBACK_SENDS_GRACE.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+            callbackSends.shutdown();
+            callbackSends.awaitTermination(Math.max(0, deadline - System.nanoTime()),
+                    java.util.concurrent.TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            deliverer.shutdownNow();
+            callbackSends.shutdownNow();
+        }
+    }
+
     @Override
     public void close() {
         pruner.shutdownNow();
-        deliverer.shutdownNow();
-        callbackSends.shutdownNow();
+        stopDelivering();
         runListeners.shutdown();
         try {
             runs.close();

@@ -112,8 +112,8 @@ public final class Hexaflow implements AutoCloseable {
                     new AdminCampusRoutes(admin, campus.issueKey, campus.banKey, campus.importData),
                     new ServiceApiCors(config.service().corsOrigins()),
                     serviceApi,
-                    new RunRoutes(workflows.run, workflows.getRun, workflows.stop, workflows.nodeExecutions, serviceApi,
-                            config.service().pingInterval()),
+                    new RunRoutes(workflows.run, workflows.getRun, workflows.stop, workflows.nodeExecutions,
+                            workflows.followRun, serviceApi, config.service().pingInterval()),
                     new ChatRoutes(chat.send, chat.stop, chat.speak, chat.listen, config.service().pingInterval()),
                     new ConversationRoutes(chat.listMessages, chat.giveFeedback, chat.listAppFeedbacks,
                             chat.suggestQuestions, chat.listConversations, chat.deleteConversation,
@@ -160,10 +160,16 @@ public final class Hexaflow implements AutoCloseable {
                     demo, chatDemo);
             server.watchStorage(new CheckStorageService(health));
             server.markReady();
-            workflows.startDelivering();
-            if (config.service().retention().prunes()) {
-                workflows.startPruning();
+            if (prepared.firstStart()) {
+                try {
+                    storage.markFirstServerStartDone();
+                } catch (RuntimeException e) {
+                    // The server serves; the next start is taken for a first one again (a new campus key, the demos).
+                    LOG.warn("Could not mark the first start done: {}", e.getMessage());
+                }
             }
+            workflows.startDelivering();
+            workflows.startPruning();
             return new Hexaflow(storage, server, report, workflows, campus, chat,
                     config.service().shutdownGrace());
         } catch (RuntimeException e) {
@@ -189,15 +195,15 @@ public final class Hexaflow implements AutoCloseable {
     }
 
     /**
-     * Migrates the database; on the server's first start on it (even where a command made the database before) loads
-     * the bundled campus data and issues a campus key (answered); fails the runs (and their chat messages) and deletes
+     * Migrates the database; until a server's first start on it has completed (even where a command made the
+     * database before) loads the bundled campus data and issues a campus key (answered); fails the runs (and their chat messages) and deletes
      * the half-written uploads a previous process left.
      */
     private static Prepared prepare(Storage storage, CampusModule campus, WorkflowModule workflows,
             ChatModule chat) {
         storage.migrate();
         Optional<String> newCampusKey = Optional.empty();
-        boolean firstStart = storage.claimFirstServerStart();
+        boolean firstStart = !storage.firstServerStartDone();
         if (firstStart) {
             campus.loadBundledData();
             newCampusKey = Optional.of(campus.issueKey.issue());

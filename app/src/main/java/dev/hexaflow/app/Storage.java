@@ -110,12 +110,22 @@ final class Storage implements AutoCloseable {
     }
 
     /**
-     * Whether this is the first server start on this database (claimed once: a later call, or a database made by a
-     * command and then served, answers by whether a server had started on it before).
+     * Whether a server has completed a first start on this database (a database a command made before any server
+     * start has not).
      */
-    boolean claimFirstServerStart() {
-        return database.claimOnce("first_start", java.time.Instant.now().getEpochSecond());
+    boolean firstServerStartDone() {
+        return database.claimed(FIRST_START);
     }
+
+    /**
+     * Marks the first server start done, once its work (the bundled campus data, a campus key, the demo apps) is
+     * done and reported: a start that fails before that leaves it to the next start.
+     */
+    void markFirstServerStartDone() {
+        database.claimOnce(FIRST_START, java.time.Instant.now().getEpochSecond());
+    }
+
+    private static final String FIRST_START = "first_start";
 
     @Override
     public void close() {

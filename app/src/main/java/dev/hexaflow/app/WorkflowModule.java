@@ -8,6 +8,7 @@ import dev.hexaflow.application.tool.service.ToolFileService;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiAppKeyRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiAppRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiEndUserRepository;
+import dev.hexaflow.adapters.persistence.jdbi.JdbiIdempotencyKeyRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiRunRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiDeliveryRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiWebhookSettingsRepository;
@@ -22,6 +23,7 @@ import dev.hexaflow.application.webhook.service.RunCallbacks;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiUploadRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiWorkflowVersionRepository;
 import dev.hexaflow.application.app.port.in.ImportAppUseCase;
+import dev.hexaflow.application.app.port.out.IdempotencyKeyRepository;
 import dev.hexaflow.application.app.port.out.RunRepository;
 import dev.hexaflow.application.app.port.in.AuthenticateUseCase;
 import dev.hexaflow.application.app.port.in.DescribeAppUseCase;
@@ -29,6 +31,7 @@ import dev.hexaflow.application.app.port.in.DrainRunsUseCase;
 import dev.hexaflow.application.app.port.in.ExportDslUseCase;
 import dev.hexaflow.application.app.port.in.GetRunUseCase;
 import dev.hexaflow.application.app.port.in.ListAppsUseCase;
+import dev.hexaflow.application.app.port.in.FollowRunUseCase;
 import dev.hexaflow.application.app.port.in.ListNodeExecutionsUseCase;
 import dev.hexaflow.application.app.port.in.ListRunLogsUseCase;
 import dev.hexaflow.application.app.port.in.PruneRunsUseCase;
@@ -55,6 +58,8 @@ import dev.hexaflow.application.app.service.PruneRunsService;
 import dev.hexaflow.application.app.service.ManageAppKeysService;
 import dev.hexaflow.application.app.service.Publications;
 import dev.hexaflow.application.app.service.PublishWorkflowService;
+import dev.hexaflow.application.app.service.FollowRunService;
+import dev.hexaflow.application.app.service.RunFeeds;
 import dev.hexaflow.application.app.service.RunWorkflowService;
 import dev.hexaflow.application.app.service.StopTaskService;
 import dev.hexaflow.application.app.service.TaskRegistry;
@@ -62,6 +67,7 @@ import dev.hexaflow.application.app.service.UpdateSiteService;
 import dev.hexaflow.application.app.service.UploadFileService;
 import dev.hexaflow.application.app.service.WebAppService;
 import dev.hexaflow.application.app.service.WebTokens;
+import dev.hexaflow.domain.app.RunRetention;
 import dev.hexaflow.domain.app.UploadLimits;
 import dev.hexaflow.application.common.port.out.SecretGenerator;
 import dev.hexaflow.application.workflow.engine.WorkflowEngine;
@@ -120,7 +126,12 @@ final class WorkflowModule implements AutoCloseable {
     final GetRunUseCase getRun;
     final ListRunLogsUseCase logs;
     final ListNodeExecutionsUseCase nodeExecutions;
+    final FollowRunUseCase followRun;
     final PruneRunsUseCase pruneRuns;
+    /** Which run each idempotency key started; a claim past its day is pruned every {@link #PRUNE_EVERY}. */
+    private final IdempotencyKeyRepository idempotencyKeys;
+    private final RunRetention retention;
+    private final Clock clock;
     /** Prunes runs as the retention says, every {@link #PRUNE_EVERY}; none when runs are kept for good. */
     private final java.util.concurrent.ScheduledExecutorService pruner = java.util.concurrent.Executors
             .newSingleThreadScheduledExecutor(task -> {
@@ -155,12 +166,21 @@ final class WorkflowModule implements AutoCloseable {
                 thread.setDaemon(true);
                 return thread;
             });
-    private final java.util.concurrent.ExecutorService callbackSends = java.util.concurrent.Executors
-            .newFixedThreadPool(4, task -> {
+    /** How many webhook posts run at once; an app has at most half of them. */
+    static final int CALLBACK_SENDERS = 4;
+    /**
+     * The deliverer claims no more deliveries than it has free senders, so the queue only bridges the moment
+     * between a send's end being counted and its thread taking the next.
+     */
+    private final java.util.concurrent.ExecutorService callbackSends = new java.util.concurrent.ThreadPoolExecutor(
+            CALLBACK_SENDERS, CALLBACK_SENDERS, 0, java.util.concurrent.TimeUnit.MILLISECONDS,
+            new java.util.concurrent.ArrayBlockingQueue<>(CALLBACK_SENDERS), task -> {
                 Thread thread = new Thread(task, "hexaflow-webhook-send");
                 thread.setDaemon(true);
                 return thread;
             });
+    /** How long closing waits for the posts under way to end and keep their outcome before the storage closes. */
+    static final java.time.Duration CALLBACK_SENDS_GRACE = java.time.Duration.ofSeconds(2);
     static final java.time.Duration DELIVERY_SWEEP = java.time.Duration.ofSeconds(30);
     private final java.time.Duration deliveryPoll;
     final UploadFileUseCase upload;
@@ -253,11 +273,17 @@ final class WorkflowModule implements AutoCloseable {
         this.deliveries = new ListDeliveriesService(apps, deliveryRecords);
         this.deliverCallbacks = new DeliverCallbacksService(deliveryRecords, webhookSettings, runs,
                 new ServiceApiRunDetailRenderer(), new JdkHttpCallbackSender(new OutboundExchange(outbound::get)),
-                secrets, new HmacWebhookSigner(), retries, clock, callbackSends);
+                secrets, new HmacWebhookSigner(), retries, clock, callbackSends, CALLBACK_SENDERS);
         RunCallbacks callbacks = new RunCallbacks(webhookSettings, deliveryRecords, clock, ids,
                 this::deliverSoon);
+        this.idempotencyKeys = new JdbiIdempotencyKeyRepository(jdbi);
+        RunFeeds feeds = new RunFeeds();
         this.run = new RunWorkflowService(apps, versions, endUsers, uploads, runs, reader, engine, tasks,
-                config.service().maxRunsPerApp(), clock, ids, storage, runListeners, callbacks);
+                config.service().maxRunsPerApp(), clock, ids, storage, runListeners, new JacksonRunEventFormat(), feeds,
+                idempotencyKeys, callbacks);
+        this.followRun = new FollowRunService(runs, feeds);
+        this.retention = config.service().retention();
+        this.clock = clock;
         this.stop = new StopTaskService(tasks);
         runner.set(run);
         stopper.set(stop);
@@ -272,8 +298,22 @@ final class WorkflowModule implements AutoCloseable {
         this.describe = new DescribeAppService(apps, versions, reader, limits);
     }
 
-    /** Prunes now and then every {@link #PRUNE_EVERY}, on a thread of its own, if the retention lets runs go. */
+    /**
+     * Prunes now and then every {@link #PRUNE_EVERY}, on a thread of its own: the idempotency keys past their day
+     * always, the runs if the retention lets them go.
+     */
     void startPruning() {
+        pruner.scheduleWithFixedDelay(() -> {
+            try {
+                idempotencyKeys.prune(clock.instant().minus(RunWorkflowService.KEY_WINDOW).getEpochSecond());
+            } catch (RuntimeException e) {
+                LOG.warn("Pruning idempotency keys failed; the next try is in {} minutes: {}",
+                        PRUNE_EVERY.toMinutes(), e.toString());
+            }
+        }, 0, PRUNE_EVERY.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
+        if (!retention.prunes()) {
+            return;
+        }
         pruner.scheduleWithFixedDelay(() -> {
             try {
                 int pruned = pruneRuns.prune();
@@ -315,11 +355,31 @@ final class WorkflowModule implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops claiming deliveries and gives the posts under way {@link #CALLBACK_SENDS_GRACE} to end and keep their
+     * outcome; one still waiting then is interrupted, and its claim runs out for the next start to send it again.
+     */
+    private void stopDelivering() {
+        long deadline = System.nanoTime() + CALLBACK_SENDS_GRACE.toNanos();
+        deliverer.shutdown();
+        try {
+            // The deliverer first, so that a poll under way has handed its claims to the senders before they stop.
+            deliverer.awaitTermination(CALLBACK_SENDS_GRACE.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+            callbackSends.shutdown();
+            callbackSends.awaitTermination(Math.max(0, deadline - System.nanoTime()),
+                    java.util.concurrent.TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            deliverer.shutdownNow();
+            callbackSends.shutdownNow();
+        }
+    }
+
     @Override
     public void close() {
         pruner.shutdownNow();
-        deliverer.shutdownNow();
-        callbackSends.shutdownNow();
+        stopDelivering();
         runListeners.shutdown();
         try {
             runs.close();

@@ -240,7 +240,11 @@ class CampusAdminHttpTest {
                 .isInstanceOf(StartupException.class)
                 .hasMessageContaining("Cannot listen on");
 
-        TestServer.start(other).close();
+        try (TestServer next = TestServer.start(other)) {
+            assertThat(next.hexaflow.report().newCampusKey()).as("a first start that failed is made again")
+                    .isPresent();
+            assertThat(next.hexaflow.report().demoAppKey()).isPresent();
+        }
     }
 
     @Test

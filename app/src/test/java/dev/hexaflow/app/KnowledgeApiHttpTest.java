@@ -138,6 +138,10 @@ class KnowledgeApiHttpTest {
                 Map.of("segment", Map.of("content", "Lunch is at one.")));
         assertThat(edited.statusCode()).as(edited.body()).isEqualTo(200);
         assertThat(ServiceApi.json(edited).get("data").get("content").asText()).isEqualTo("Lunch is at one.");
+        assertThat(ServiceApi.json(edited).get("doc_form").asText()).isEqualTo("text_model");
+        JsonNode read = ServiceApi.json(api.get(base + "/segments/" + lunch));
+        assertThat(read.get("doc_form").asText()).as(read.toString()).isEqualTo("text_model");
+        assertThat(read.get("data").get("content").asText()).isEqualTo("Lunch is at one.");
         assertThat(server.send("DELETE", base + "/segments/" + library, null, null, apiKey()).statusCode())
                 .isEqualTo(204);
         assertThat(ServiceApi.json(api.get(base + "/segments")).get("data")).hasSize(1);
@@ -216,6 +220,36 @@ class KnowledgeApiHttpTest {
         JsonNode found = ServiceApi.json(api.postJson("/v1/datasets/" + dataset + "/retrieve", Map.of("query",
                 "gym opens", "retrieval_model", Map.of("search_method", "hybrid_search", "top_k", 1)))).get("records");
         assertThat(found.get(0).get("segment").get("content").asText()).isEqualTo("The gym opens at six.");
+    }
+
+    @Test
+    void segmentsCreatedAtOnceByManyCallersAreAllKeptInDistinctPlaces() throws Exception {
+        String dataset = createDataset("Concurrent segments");
+        String doc = addText(dataset, "notes.md", "Lunch is at noon.").get("document").get("id").asText();
+        String base = "/v1/datasets/" + dataset + "/documents/" + doc;
+        int callers = 16;
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(callers);
+        java.util.concurrent.CountDownLatch go = new java.util.concurrent.CountDownLatch(1);
+        List<java.util.concurrent.Future<Integer>> answers = new java.util.ArrayList<>();
+        for (int i = 0; i < callers; i++) {
+            String content = "Room " + i + " is on floor " + i + ".";
+            answers.add(pool.submit(() -> {
+                go.await();
+                return api.postJson(base + "/segments", Map.of("segments", List.of(Map.of("content", content))))
+                        .statusCode();
+            }));
+        }
+        go.countDown();
+        for (java.util.concurrent.Future<Integer> answer : answers) {
+            assertThat(answer.get(60, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(200);
+        }
+        pool.shutdown();
+
+        JsonNode kept = ServiceApi.json(api.get(base + "/segments?limit=100"));
+        assertThat(kept.get("total").asInt()).as("every caller's segment is kept").isEqualTo(callers + 1);
+        java.util.Set<Integer> positions = new java.util.HashSet<>();
+        kept.get("data").forEach(segment -> positions.add(segment.get("position").asInt()));
+        assertThat(positions).as("each in a place of its own").hasSize(callers + 1);
     }
 
     @Test
@@ -321,18 +355,21 @@ class KnowledgeApiHttpTest {
         JsonNode listed = ServiceApi.json(api.get("/v1/datasets/tags"));
         JsonNode ofHr = ServiceApi.json(api.get("/v1/datasets/" + hr + "/tags"));
         JsonNode filtered = ServiceApi.json(api.get("/v1/datasets?tag_ids=" + people.get("id").asText()));
+        JsonNode eitherTag = ServiceApi.json(api.get("/v1/datasets?tag_ids=" + people.get("id").asText() + ","
+                + policy.get("id").asText()));
         JsonNode read = ServiceApi.json(api.get("/v1/datasets/" + hr));
 
         assertThat(people.get("type").asText()).isEqualTo("knowledge");
         assertThat(people.get("binding_count").asText()).isEqualTo("0");
         assertThat(bound.statusCode()).as(bound.body()).isEqualTo(204);
         assertThat(listed).hasSize(2);
-        assertThat(listed.get(1).get("name").asText()).isEqualTo("policy");
-        assertThat(listed.get(1).get("binding_count").asText()).isEqualTo("2");
+        assertThat(listed.get(0).get("name").asText()).as("newest first").isEqualTo("policy");
+        assertThat(listed.get(0).get("binding_count").asText()).isEqualTo("2");
         assertThat(ofHr.get("total").asInt()).isEqualTo(2);
         assertThat(ofHr.get("data").get(0).get("name").asText()).isEqualTo("people");
         assertThat(filtered.get("total").asInt()).isEqualTo(1);
         assertThat(filtered.get("data").get(0).get("id").asText()).isEqualTo(hr);
+        assertThat(eitherTag.get("total").asInt()).as("a base with any tag named").isEqualTo(2);
         assertThat(read.get("tags").get(0).get("name").asText()).isEqualTo("people");
 
         JsonNode renamed = ServiceApi.json(server.send("PATCH", "/v1/datasets/tags", "application/json",

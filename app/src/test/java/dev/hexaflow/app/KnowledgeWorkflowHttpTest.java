@@ -249,6 +249,10 @@ class KnowledgeWorkflowHttpTest {
         assertThat(longest.statusCode()).as(longest.body()).isEqualTo(201);
         assertThat(missing.statusCode()).isEqualTo(400);
         assertThat(TestServer.json(missing).get("status").asInt()).isEqualTo(400);
+
+        HttpResponse<String> shadowing = server.admin("POST", "/admin/knowledge/bases", "application/json",
+                body(Map.of("id", "x".repeat(64), "name", "Would hide the binding")));
+        assertThat(shadowing.statusCode()).as("a base under a bound id: " + shadowing.body()).isEqualTo(409);
     }
 
     static final String PARKING = "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d";

@@ -37,6 +37,7 @@ public final class DifyErrors {
             case UNSUPPORTED_AUDIO_TYPE -> "unsupported_audio_type";
             case PROVIDER_NOT_SUPPORT_SPEECH_TO_TEXT -> "provider_not_support_speech_to_text";
             case TOO_MANY_REQUESTS -> "too_many_requests";
+            case IDEMPOTENCY_KEY_CONFLICT -> "idempotency_key_conflict";
             case SERVICE_UNAVAILABLE -> "service_unavailable";
             case INSUFFICIENT_STORAGE -> "insufficient_storage";
         };
@@ -53,6 +54,7 @@ public final class DifyErrors {
             case NOT_FOUND -> 404;
             case FILE_TOO_LARGE, AUDIO_TOO_LARGE -> 413;
             case UNSUPPORTED_FILE_TYPE, UNSUPPORTED_MEDIA_TYPE, UNSUPPORTED_AUDIO_TYPE -> 415;
+            case IDEMPOTENCY_KEY_CONFLICT -> 409;
             case TOO_MANY_REQUESTS -> 429;
             case SERVICE_UNAVAILABLE -> 503;
             case INSUFFICIENT_STORAGE -> 507;

@@ -200,6 +200,12 @@ public final class H2Database implements AutoCloseable {
         return false;
     }
 
+    /** Whether a once-in-the-database's-life step was claimed (see {@link #claimOnce}). */
+    public boolean claimed(String step) {
+        return jdbi().withHandle(handle -> handle.createQuery("SELECT COUNT(*) FROM server_state WHERE name = :name")
+                .bind("name", step).mapTo(Integer.class).one()) > 0;
+    }
+
     /**
      * Claims a once-in-the-database's-life step (such as the server's first start): true for the one caller that
      * claims it, false for every caller after.

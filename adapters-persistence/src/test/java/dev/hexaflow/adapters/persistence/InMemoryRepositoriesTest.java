@@ -6,6 +6,7 @@ import dev.hexaflow.adapters.persistence.memory.InMemoryKnowledgeRepository;
 import dev.hexaflow.application.knowledge.port.out.KnowledgeRepository;
 import dev.hexaflow.adapters.persistence.ChatFixtures.ChatStore;
 import dev.hexaflow.adapters.persistence.memory.InMemoryAppKeyRepository;
+import dev.hexaflow.adapters.persistence.memory.InMemoryIdempotencyKeyRepository;
 import dev.hexaflow.adapters.persistence.memory.InMemoryConversationRepository;
 import dev.hexaflow.adapters.persistence.memory.InMemoryConversationVariableRepository;
 import dev.hexaflow.adapters.persistence.memory.InMemoryMessageRepository;
@@ -23,6 +24,7 @@ import dev.hexaflow.application.app.port.out.AppKeyRepository;
 import dev.hexaflow.application.app.port.out.AppRepository;
 import dev.hexaflow.application.app.port.out.BlobStore;
 import dev.hexaflow.application.app.port.out.EndUserRepository;
+import dev.hexaflow.application.app.port.out.IdempotencyKeyRepository;
 import dev.hexaflow.application.app.port.out.RunRepository;
 import dev.hexaflow.application.app.port.out.UploadRepository;
 import dev.hexaflow.application.app.port.out.WorkflowVersionRepository;
@@ -112,6 +114,16 @@ class InMemoryRepositoriesTest {
 
         @Override
         protected UploadRepository repository() {
+            return repository;
+        }
+    }
+
+    @Nested
+    class IdempotencyKeys extends IdempotencyKeyRepositoryContract {
+        private final IdempotencyKeyRepository repository = new InMemoryIdempotencyKeyRepository();
+
+        @Override
+        protected IdempotencyKeyRepository repository() {
             return repository;
         }
     }

@@ -8,7 +8,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiAppRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiDeliveryRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiWebhookSettingsRepository;
+import dev.hexaflow.application.webhook.port.out.DeliveryRepository.Claim;
 import dev.hexaflow.application.webhook.port.out.DeliveryRepository.DeliveryPage;
+import dev.hexaflow.application.webhook.port.out.DeliveryRepository.DeliveryRecord;
 import dev.hexaflow.domain.webhook.CallbackUrl;
 import dev.hexaflow.domain.webhook.Delivery;
 import dev.hexaflow.domain.webhook.DeliveryAttempt;
@@ -18,6 +20,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
@@ -29,9 +32,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The webhook repositories on a real H2: a due delivery is claimed by one of several claimers at once, and again
- * only once its claim runs out; a delivery moves only from the state it was read in, with its attempt; an app's
- * deliveries page newest first; an app's secret is drawn once.
+ * The webhook repositories on a real H2: a due delivery is claimed by one of several claimers at once, oldest
+ * first, passing over the apps the caller names, and again only once its claim runs out; a claim taken again
+ * leaves its former holder nothing to extend or settle; a delivery moves only from the state it was read in, with
+ * its attempt; the deliveries awaiting their run page oldest first; an app's deliveries page newest first; an app's
+ * secret is drawn once.
  */
 class JdbiWebhookRepositoriesTest {
 
@@ -61,6 +66,15 @@ class JdbiWebhookRepositoriesTest {
         return due;
     }
 
+    private List<Claim> claimAll(long now, long until) {
+        List<Claim> claims = new ArrayList<>();
+        Optional<Claim> claim;
+        while ((claim = deliveries.claimNext(now, until, Set.of())).isPresent()) {
+            claims.add(claim.get());
+        }
+        return claims;
+    }
+
     @Test
     void severalClaimersAtOnceClaimEachDueDeliveryOnce() throws Exception {
         for (int i = 0; i < 40; i++) {
@@ -68,52 +82,112 @@ class JdbiWebhookRepositoriesTest {
         }
         ExecutorService pool = Executors.newFixedThreadPool(4);
         CountDownLatch go = new CountDownLatch(1);
-        List<Future<List<Delivery>>> claims = new ArrayList<>();
+        List<Future<List<Claim>>> claims = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             claims.add(pool.submit(() -> {
                 go.await();
-                return deliveries.claimDue(5000, 60_000, 100);
+                return claimAll(5000, 60_000);
             }));
         }
         go.countDown();
         List<String> claimed = Collections.synchronizedList(new ArrayList<>());
-        for (Future<List<Delivery>> claim : claims) {
-            claim.get().forEach(d -> claimed.add(d.id()));
+        for (Future<List<Claim>> claim : claims) {
+            claim.get().forEach(c -> claimed.add(c.delivery().id()));
         }
         pool.shutdown();
 
         assertThat(claimed).hasSize(40).doesNotHaveDuplicates();
-        assertThat(deliveries.claimDue(59_999, 120_000, 100)).as("held until its claim runs out").isEmpty();
-        assertThat(deliveries.claimDue(60_001, 120_000, 100)).as("a claim that ran out").hasSize(40);
+        assertThat(claimAll(59_999, 120_000)).as("held until its claim runs out").isEmpty();
+        assertThat(claimAll(60_001, 120_000)).as("a claim that ran out").hasSize(40);
+    }
+
+    @Test
+    void theOldestDueDeliveryIsClaimedFirstPassingOverTheAppsTheCallerNames() {
+        due("a1", APP, 1000);
+        due("a2", APP, 1001);
+        due("b1", OTHER_APP, 1002);
+
+        Claim first = deliveries.claimNext(5000, 60_000, Set.of()).orElseThrow();
+        Claim passingOver = deliveries.claimNext(5000, 60_000, Set.of(APP)).orElseThrow();
+
+        assertThat(first.delivery().id()).isEqualTo("a1");
+        assertThat(first.until()).isEqualTo(60_000);
+        assertThat(passingOver.delivery().id()).isEqualTo("b1");
+        assertThat(deliveries.claimNext(5000, 60_000, Set.of(APP))).isEmpty();
+        assertThat(deliveries.claimNext(5000, 60_000, Set.of(OTHER_APP)).orElseThrow().delivery().id())
+                .isEqualTo("a2");
+    }
+
+    @Test
+    void aClaimThatRanOutAndWasTakenAgainCanNeitherBeExtendedNorSettled() {
+        due("d1", APP, 1000);
+        Claim stale = deliveries.claimNext(1000, 61_000, Set.of()).orElseThrow();
+        Claim current = deliveries.claimNext(62_000, 122_000, Set.of()).orElseThrow();
+        DeliveryAttempt staleAttempt = new DeliveryAttempt(1, 1000, 200, null, 5);
+        DeliveryAttempt attempt = new DeliveryAttempt(1, 62_000, 200, null, 5);
+
+        assertThat(deliveries.extend(stale, 70_000)).as("no longer held").isEmpty();
+        assertThat(deliveries.settle(stale, stale.delivery().delivered(staleAttempt), staleAttempt)).isFalse();
+        Claim extended = deliveries.extend(current, 130_000).orElseThrow();
+        assertThat(deliveries.settle(current, current.delivery().delivered(attempt), attempt))
+                .as("its token is the extended end now").isFalse();
+        assertThat(deliveries.settle(extended, extended.delivery().delivered(attempt), attempt)).isTrue();
+
+        DeliveryPage page = deliveries.list(APP, 1, 10);
+        assertThat(page.items().get(0).delivery().state()).isEqualTo(DeliveryState.DELIVERED);
+        assertThat(page.items().get(0).attempts()).containsExactly(attempt);
+        assertThat(deliveries.extend(extended, 140_000)).as("ended").isEmpty();
     }
 
     @Test
     void aDeliveryNotYetDueOrAwaitingItsRunIsNotClaimed() {
-        Delivery later = due("later", APP, 1000);
+        due("later", APP, 1000);
+        Claim claim = deliveries.claimNext(1000, 61_000, Set.of()).orElseThrow();
         DeliveryAttempt failed = new DeliveryAttempt(1, 1000, 500, "The receiver answered 500, not 2xx.", 10);
-        deliveries.move(later.failed(failed, RetrySchedule.STANDARD), DeliveryState.PENDING, failed);
+        deliveries.settle(claim, claim.delivery().failed(failed, RetrySchedule.STANDARD), failed);
         deliveries.add(Delivery.awaiting("waiting", APP, "run-w", URL, 1000));
 
-        assertThat(deliveries.claimDue(1500, 99_000, 10)).isEmpty();
-        assertThat(deliveries.claimDue(1000 + 10 + 10_000, 99_000, 10)).extracting(Delivery::id)
-                .containsExactly("later");
-        assertThat(deliveries.awaitingRun(10)).extracting(Delivery::id).containsExactly("waiting");
+        assertThat(deliveries.claimNext(1500, 99_000, Set.of())).isEmpty();
+        assertThat(deliveries.claimNext(1000 + 10 + 10_000, 99_000, Set.of())).map(c -> c.delivery().id())
+                .contains("later");
+        assertThat(deliveries.awaitingRun(null, 10)).extracting(Delivery::id).containsExactly("waiting");
+    }
+
+    @Test
+    void theDeliveriesAwaitingTheirRunArePagedOldestFirstAfterTheLastOneRead() {
+        for (int i = 0; i < 5; i++) {
+            deliveries.add(Delivery.awaiting("w" + i, APP, "run-w" + i, URL, 1000 + i / 2));
+        }
+
+        List<Delivery> first = deliveries.awaitingRun(null, 3);
+        List<Delivery> rest = deliveries.awaitingRun(first.get(2), 3);
+
+        assertThat(first).extracting(Delivery::id).containsExactly("w0", "w1", "w2");
+        assertThat(rest).extracting(Delivery::id).containsExactly("w3", "w4");
+        assertThat(deliveries.awaitingRun(rest.get(1), 3)).isEmpty();
     }
 
     @Test
     void aDeliveryMovesOnlyFromTheStateItWasReadInAndKeepsItsAttempts() {
-        Delivery pending = due("d1", APP, 1000);
+        due("d1", APP, 1000);
+        Claim claim = deliveries.claimNext(1000, 61_000, Set.of()).orElseThrow();
         DeliveryAttempt first = new DeliveryAttempt(1, 2000, 200, null, 35);
 
-        assertThat(deliveries.move(pending.delivered(first), DeliveryState.PENDING, first)).isTrue();
-        assertThat(deliveries.move(pending.delivered(first), DeliveryState.PENDING, first))
+        assertThat(deliveries.settle(claim, claim.delivery().delivered(first), first)).isTrue();
+        assertThat(deliveries.settle(claim, claim.delivery().delivered(first), first))
                 .as("already delivered").isFalse();
+        Delivery waiting = Delivery.awaiting("d2", APP, "run-d2", URL, 1000);
+        deliveries.add(waiting);
+        assertThat(deliveries.move(waiting.due(3000), DeliveryState.AWAITING_RUN, null)).isTrue();
+        assertThat(deliveries.move(waiting.due(3000), DeliveryState.AWAITING_RUN, null)).as("moved").isFalse();
 
         DeliveryPage page = deliveries.list(APP, 1, 10);
-        assertThat(page.items()).hasSize(1);
-        assertThat(page.items().get(0).delivery().state()).isEqualTo(DeliveryState.DELIVERED);
-        assertThat(page.items().get(0).delivery().lastStatus()).isEqualTo(200);
-        assertThat(page.items().get(0).attempts()).containsExactly(first);
+        assertThat(page.items()).hasSize(2);
+        DeliveryRecord delivered = page.items().get(1);
+        assertThat(delivered.delivery().state()).isEqualTo(DeliveryState.DELIVERED);
+        assertThat(delivered.delivery().lastStatus()).isEqualTo(200);
+        assertThat(delivered.attempts()).containsExactly(first);
+        assertThat(page.items().get(0).delivery().state()).isEqualTo(DeliveryState.PENDING);
     }
 
     @Test

@@ -11,12 +11,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiAppKeyRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiAppRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiEndUserRepository;
+import dev.hexaflow.adapters.persistence.jdbi.JdbiIdempotencyKeyRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiRunRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiUploadRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiWorkflowVersionRepository;
 import dev.hexaflow.application.app.port.out.AppKeyRepository;
 import dev.hexaflow.application.app.port.out.AppRepository;
 import dev.hexaflow.application.app.port.out.EndUserRepository;
+import dev.hexaflow.application.app.port.out.IdempotencyKeyRepository;
 import dev.hexaflow.application.app.port.out.RunRepository;
 import dev.hexaflow.application.app.port.out.RunRepository.StartedRun;
 import dev.hexaflow.application.app.port.out.UploadRepository;
@@ -135,6 +137,16 @@ class JdbiWorkflowRepositoriesTest {
 
         @Override
         protected UploadRepository repository() {
+            return repository;
+        }
+    }
+
+    @Nested
+    class IdempotencyKeys extends IdempotencyKeyRepositoryContract {
+        private final IdempotencyKeyRepository repository = new JdbiIdempotencyKeyRepository(database.jdbi());
+
+        @Override
+        protected IdempotencyKeyRepository repository() {
             return repository;
         }
     }

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.hexaflow.application.app.port.out.RunRepository;
+import dev.hexaflow.application.app.port.out.RunRepository.KeptEvent;
 import dev.hexaflow.application.app.port.out.RunRepository.LogEntry;
 import dev.hexaflow.application.app.port.out.RunRepository.LogPage;
 import dev.hexaflow.application.app.port.out.RunRepository.LogQuery;
@@ -325,6 +326,57 @@ abstract class RunRepositoryContract {
         assertThat(repository().nodeExecutions("new1")).hasSize(1);
         assertThat(repository().find(APP, "still").orElseThrow().status()).isEqualTo(RunStatus.RUNNING);
         assertThat(repository().prune(new RunRepository.Pruning(500L, null, 100))).isZero();
+    }
+
+    @Test
+    void aRunsEventsAreReadInTheirOrderFromAfterTheGivenNumberAndNoOtherRunsAreMixedIn() {
+        start(APP, "r1", "ada", Map.of(), 100);
+        start(APP, "r2", "ada", Map.of(), 100);
+        List<CompletableFuture<Void>> writes = new ArrayList<>();
+        for (int seq = 1; seq <= 4; seq++) {
+            writes.add(repository().event(new KeptEvent("r1", seq, "{\"event\":\"e" + seq + "\",\"text\":\"é\\n\"}")));
+            writes.add(repository().event(new KeptEvent("r2", seq, "{\"other\":" + seq + "}")));
+        }
+        writes.forEach(CompletableFuture::join);
+
+        assertThat(repository().events("r1", 0)).extracting(KeptEvent::seq).containsExactly(1L, 2L, 3L, 4L);
+        assertThat(repository().events("r1", 2)).containsExactly(
+                new KeptEvent("r1", 3, "{\"event\":\"e3\",\"text\":\"é\\n\"}"),
+                new KeptEvent("r1", 4, "{\"event\":\"e4\",\"text\":\"é\\n\"}"));
+        assertThat(repository().events("r1", 4)).isEmpty();
+        assertThat(repository().events("no-such-run", 0)).isEmpty();
+    }
+
+    @Test
+    void eventsKeptInSeveralWritesAreReadWholeFromAfterAnyOfThemAndADataWithNewlinesStaysWhole() {
+        start(APP, "r1", "ada", Map.of(), 100);
+        repository().event(new KeptEvent("r1", 1, "{\"n\":1}")).join();
+        List<CompletableFuture<Void>> together = new ArrayList<>();
+        for (int seq = 2; seq <= 4; seq++) {
+            together.add(repository().event(new KeptEvent("r1", seq, "{\"n\":" + seq + "}")));
+        }
+        together.add(repository().event(new KeptEvent("r1", 5, "line one\nline two")));
+        together.add(repository().event(new KeptEvent("r1", 6, "{\"n\":6}")));
+        together.forEach(CompletableFuture::join);
+
+        assertThat(repository().events("r1", 0)).extracting(KeptEvent::data).containsExactly("{\"n\":1}",
+                "{\"n\":2}", "{\"n\":3}", "{\"n\":4}", "line one\nline two", "{\"n\":6}");
+        assertThat(repository().events("r1", 2)).extracting(KeptEvent::seq).containsExactly(3L, 4L, 5L, 6L);
+        assertThat(repository().events("r1", 3)).extracting(KeptEvent::seq).containsExactly(4L, 5L, 6L);
+        assertThat(repository().events("r1", 5)).containsExactly(new KeptEvent("r1", 6, "{\"n\":6}"));
+    }
+
+    @Test
+    void aPrunedRunsEventsGoWithItAndAKeptRunsStay() {
+        endedRuns(APP, "old", 1, 100);
+        endedRuns(APP, "new", 1, 1000);
+        repository().event(new KeptEvent("old1", 1, "{}")).join();
+        repository().event(new KeptEvent("new1", 1, "{}")).join();
+
+        repository().prune(new RunRepository.Pruning(500L, null, 100));
+
+        assertThat(repository().events("old1", 0)).isEmpty();
+        assertThat(repository().events("new1", 0)).hasSize(1);
     }
 
     @Test

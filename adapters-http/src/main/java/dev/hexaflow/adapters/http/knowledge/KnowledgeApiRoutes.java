@@ -182,13 +182,13 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         int page = positive(ctx, "page", 1, Integer.MAX_VALUE);
         int limit = positive(ctx, "limit", 20, 100);
         String keyword = Optional.ofNullable(ctx.queryParam("keyword")).orElse("").toLowerCase(Locale.ROOT);
-        // Dify sends tag_ids repeated, or as one comma-separated value; a base must carry every tag named.
+        // Dify sends tag_ids repeated, or as one comma-separated value; a base carrying any tag named is listed.
         List<String> tagIds = ctx.queryParams("tag_ids").stream().flatMap(v -> Arrays.stream(v.split(",")))
                 .map(String::strip).filter(v -> !v.isEmpty()).toList();
         List<KnowledgeBase> all = bases.list().stream()
                 .filter(b -> keyword.isEmpty() || b.name().toLowerCase(Locale.ROOT).contains(keyword))
-                .filter(b -> tagIds.isEmpty() || tags.tagsOf(b.id()).stream().map(KnowledgeTag::id).toList()
-                        .containsAll(tagIds)).toList();
+                .filter(b -> tagIds.isEmpty() || tags.tagsOf(b.id()).stream().map(KnowledgeTag::id)
+                        .anyMatch(tagIds::contains)).toList();
         json(ctx, 200, Page.of(all.stream().map(this::dataset).toList(), page, limit));
     }
 

@@ -186,11 +186,13 @@ final class KnowledgeBodies {
             Map<String, String> docMetadata) {
     }
 
-    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     /** The segments a create-segments call added. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     record SegmentsAnswer(List<SegmentBody> data, String docForm) {
     }
 
+    /** One segment, read or edited. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     record SegmentAnswer(SegmentBody data, String docForm) {
     }
 

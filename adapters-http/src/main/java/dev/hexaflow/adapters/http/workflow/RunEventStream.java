@@ -2,6 +2,8 @@ package dev.hexaflow.adapters.http.workflow;
 
 import dev.hexaflow.adapters.http.DifyErrors;
 import dev.hexaflow.application.app.port.in.ApiException;
+import dev.hexaflow.application.app.port.in.FollowRunUseCase.Following;
+import dev.hexaflow.application.app.port.in.FollowRunUseCase.Next;
 import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunObserver;
 import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunUnderWay;
 import dev.hexaflow.domain.workflow.RunEvent;
@@ -27,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * queue the run never blocks on, and the run's end comes through the same queue, after its last event: the
  * writer ends the response as soon as it takes the end, whatever the timing, with no flag to check between two
  * waits. A client that goes away only stops the writing; the run goes on. How an event becomes frames is the
- * stream's {@link Frames}: a workflow run's frames, or a chat turn's.
+ * stream's {@link Frames}: a workflow run's frames, or a chat turn's. A run followed after the fact
+ * ({@link #replay}) is written from its kept events, each frame with its number as its {@code id:}.
  */
 final class RunEventStream implements RunObserver {
 
@@ -55,8 +58,20 @@ final class RunEventStream implements RunObserver {
         Map<String, Object> failure(Throwable cause);
     }
 
-    /** A run started with the stream as its observer: its task, its end and how its events are written. */
-    record Started<T>(String taskId, CompletableFuture<T> done, Frames<T> frames) {
+    /**
+     * A run started with the stream as its observer: its task, its end and how its events are written; or, for a
+     * run an earlier request started (an idempotent retry), the run followed from its kept events.
+     */
+    record Started<T>(String taskId, CompletableFuture<T> done, Frames<T> frames, Following replay) {
+
+        Started(String taskId, CompletableFuture<T> done, Frames<T> frames) {
+            this(taskId, done, frames, null);
+        }
+
+        /** A run this request did not start, written from its kept events as the events endpoint writes them. */
+        static Started<WorkflowRun> replay(Following following) {
+            return new Started<>(null, null, null, following);
+        }
 
         /** A workflow run's stream: one frame per event, nothing after the end. */
         static Started<WorkflowRun> workflow(RunUnderWay run) {
@@ -100,15 +115,17 @@ final class RunEventStream implements RunObserver {
     static <T> void write(Context ctx, Duration pingInterval, Function<RunObserver, Started<T>> start) {
         RunEventStream stream = new RunEventStream(pingInterval);
         Started<T> handle = start.apply(stream);
+        if (handle.replay() != null) {
+            stream.leave();
+            replay(ctx, pingInterval, handle.replay());
+            return;
+        }
         // The run's end comes after every event it was observed with, so the end queues after them.
         handle.done().whenComplete((result, failure) -> {
             stream.queue.add(failure != null ? new Failed(failure) : new Ended(result));
             stream.queue.add(END);
         });
-        ctx.status(200);
-        ctx.res().setContentType("text/event-stream; charset=utf-8");
-        ctx.res().setHeader("Cache-Control", "no-cache");
-        ctx.res().setHeader("X-Accel-Buffering", "no");
+        headers(ctx);
         try {
             stream.send(ctx.res().getOutputStream(), handle.frames());
         } catch (IOException e) {
@@ -117,6 +134,42 @@ final class RunEventStream implements RunObserver {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             stream.leave();
+        }
+    }
+
+    private static void headers(Context ctx) {
+        ctx.status(200);
+        ctx.res().setContentType("text/event-stream; charset=utf-8");
+        ctx.res().setHeader("Cache-Control", "no-cache");
+        ctx.res().setHeader("X-Accel-Buffering", "no");
+    }
+
+    /**
+     * Writes a followed run's events, each as {@code id: <number>} then the data line its stream had, with a ping
+     * whenever none came for a while, until the run has ended or the client leaves.
+     */
+    static void replay(Context ctx, Duration pingInterval, Following following) {
+        headers(ctx);
+        try (following) {
+            OutputStream out = ctx.res().getOutputStream();
+            out.flush();
+            while (true) {
+                Next next = following.next(pingInterval);
+                if (next instanceof Next.End) {
+                    return;
+                }
+                if (next instanceof Next.Event event) {
+                    out.write(("id: " + event.seq() + "\ndata: " + event.data() + "\n\n")
+                            .getBytes(StandardCharsets.UTF_8));
+                } else {
+                    out.write(PING);
+                }
+                out.flush();
+            }
+        } catch (IOException e) {
+            LOG.debug("A follower of a run went away");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -10,11 +10,14 @@ import dev.hexaflow.adapters.http.workflow.ServiceApiAuthentication.Access;
 import dev.hexaflow.application.app.port.in.ApiError;
 import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.app.port.in.AuthenticateUseCase.Operation;
+import dev.hexaflow.application.app.port.in.FollowRunUseCase;
+import dev.hexaflow.application.app.port.in.FollowRunUseCase.FollowRunQuery;
 import dev.hexaflow.application.app.port.in.GetRunUseCase;
 import dev.hexaflow.application.app.port.in.ListNodeExecutionsUseCase;
 import dev.hexaflow.application.app.port.in.ListNodeExecutionsUseCase.NodeExecutionPage;
 import dev.hexaflow.application.app.port.in.ListNodeExecutionsUseCase.NodeExecutionsQuery;
 import dev.hexaflow.application.app.port.in.RunWorkflowUseCase;
+import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.Retry;
 import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunObserver;
 import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunUnderWay;
 import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunWorkflowCommand;
@@ -24,7 +27,11 @@ import dev.hexaflow.domain.workflow.Values;
 import dev.hexaflow.domain.workflow.WorkflowRun;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -32,8 +39,11 @@ import java.util.concurrent.CompletableFuture;
 /**
  * Runs under {@code /v1/workflows}: a run, blocking or streamed (written frame by frame from the POST itself; the
  * run goes on whether or not the client stays) or, as Hexaflow's extension, async (answered at once with its
- * ids), its detail, its node executions, and stop. A run may name a {@code callback_url} (Hexaflow's extension,
- * in every mode) that its final detail is posted to when it ends.
+ * ids), its detail, its node executions, its events (to resume a stream or follow a run), and stop. A run request
+ * with an {@code Idempotency-Key} header answers the run an earlier request with the key and the same body
+ * started, if one did: a blocking request its result, a streaming one its events from the first, an async one
+ * the same ids. A run may name a {@code callback_url} (Hexaflow's extension, in every mode) that its final detail
+ * is posted to when it ends.
  */
 public final class RunRoutes implements RouteGroup {
 
@@ -41,16 +51,19 @@ public final class RunRoutes implements RouteGroup {
     private final GetRunUseCase getRun;
     private final StopTaskUseCase stop;
     private final ListNodeExecutionsUseCase nodeExecutions;
+    private final FollowRunUseCase follow;
     private final ServiceApiAuthentication authentication;
     private final Duration pingInterval;
 
     /** @param authentication the Service API's bearer check, asked again for what only the body says */
     public RunRoutes(RunWorkflowUseCase run, GetRunUseCase getRun, StopTaskUseCase stop,
-            ListNodeExecutionsUseCase nodeExecutions, ServiceApiAuthentication authentication, Duration pingInterval) {
+            ListNodeExecutionsUseCase nodeExecutions, FollowRunUseCase follow, ServiceApiAuthentication authentication,
+            Duration pingInterval) {
         this.run = run;
         this.getRun = getRun;
         this.stop = stop;
         this.nodeExecutions = nodeExecutions;
+        this.follow = follow;
         this.authentication = authentication;
         this.pingInterval = pingInterval;
     }
@@ -62,6 +75,7 @@ public final class RunRoutes implements RouteGroup {
         routes.get("/v1/workflows/run/{workflow_run_id}", this::detail, Access.READ_RUNS);
         routes.post("/v1/workflows/tasks/{task_id}/stop", this::stop, Access.STOP);
         routes.get("/v1/workflows/run/{workflow_run_id}/node-executions", this::nodeExecutions, Access.READ_RUNS);
+        routes.get("/v1/workflows/run/{workflow_run_id}/events", this::events, Access.READ_RUNS);
     }
 
     private void run(Context ctx, String workflowId) {
@@ -85,10 +99,20 @@ public final class RunRoutes implements RouteGroup {
                 user(ctx, JsonRequestBodies.user(body)),
                 (Map<String, Object>) inputs, files == null ? List.of() : List.copyOf((List<?>) files))
                 .withCallbackUrl((String) callbackUrl);
+        String key = ctx.header(IDEMPOTENCY_KEY);
+        if (key != null) {
+            command = command.retriedWith(new Retry(key, fingerprint(ctx)));
+        }
+        RunWorkflowCommand asked = command;
         Object mode = body.get("response_mode");
         if ("streaming".equals(mode)) {
-            RunEventStream.write(ctx, pingInterval,
-                    observer -> RunEventStream.Started.workflow(run.start(command, observer)));
+            RunEventStream.write(ctx, pingInterval, observer -> {
+                RunUnderWay started = run.start(asked, observer);
+                return started.repeated()
+                        ? RunEventStream.Started.replay(follow.follow(new FollowRunQuery(asked.appId(),
+                                started.runId(), 0)))
+                        : RunEventStream.Started.workflow(started);
+            });
         } else if ("async".equals(mode)) {
             // Hexaflow's extension: the answer waits for the run's start to be kept, so that its detail can be
             // asked for at once, and not for its end.
@@ -99,8 +123,10 @@ public final class RunRoutes implements RouteGroup {
                     kept.complete(null);
                 }
             });
-            CompletableFuture.anyOf(kept, started.done().exceptionally(failure -> null)).join();
-            if (!kept.isDone()) {
+            if (!started.repeated()) {
+                CompletableFuture.anyOf(kept, started.done().exceptionally(failure -> null)).join();
+            }
+            if (!kept.isDone() && !started.repeated()) {
                 started.await(); // ended before its start was heard: answers the refusal, if it was one
             }
             ServiceApiBodies.json(ctx, 202, new Accepted(started.taskId(), started.runId()));
@@ -116,6 +142,46 @@ public final class RunRoutes implements RouteGroup {
      */
     public static byte[] detailJson(WorkflowRun run) {
         return DifyWire.json(RunDetail.of(run)).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    }
+
+    /** The header a client sends to make its retries answer one run (Stripe's, and the IETF draft's). */
+    static final String IDEMPOTENCY_KEY = "Idempotency-Key";
+
+    /** What makes two requests with one key the same request: the path (the workflow asked) and the body. */
+    private static String fingerprint(Context ctx) {
+        try {
+            MessageDigest digest = MessageDigest.getInstance("SHA-256");
+            digest.update(ctx.path().getBytes(StandardCharsets.UTF_8));
+            digest.update((byte) '\n');
+            return HexFormat.of().formatHex(digest.digest(ctx.bodyAsBytes()));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has SHA-256", e);
+        }
+    }
+
+    /**
+     * Hexaflow's extension: the run's events as its stream had them, each with its number as {@code id:}, from
+     * after {@code Last-Event-ID} (or {@code ?after=}) or from the first, then live until the run ends.
+     */
+    private void events(Context ctx) {
+        String header = ctx.header("Last-Event-ID");
+        long after = header != null ? eventNumber("Last-Event-ID", header)
+                : ctx.queryParam("after") != null ? eventNumber("after", ctx.queryParam("after")) : 0;
+        RunEventStream.replay(ctx, pingInterval, follow.follow(new FollowRunQuery(appId(ctx),
+                ctx.pathParam("workflow_run_id"), after)));
+    }
+
+    private static long eventNumber(String name, String text) {
+        try {
+            long number = Long.parseLong(text.strip());
+            if (number >= 0) {
+                return number;
+            }
+        } catch (NumberFormatException e) {
+            // answered below, as a negative number is
+        }
+        throw new ApiException(ApiError.INVALID_PARAM, name + " must be the number of an event (0 or more), was '"
+                + text + "'");
     }
 
     private void detail(Context ctx) {

@@ -111,7 +111,9 @@ class ServiceApiRoutesTest {
         ServiceApiAuthentication authentication = new ServiceApiAuthentication(AUTHENTICATE);
         List<RouteGroup> groups = List.of(authentication,
                 new RunRoutes(run, getRun, stop, query -> new ListNodeExecutionsUseCase.NodeExecutionPage(query.page(),
-                        query.limit(), 0, false, List.of()), authentication, Duration.ofSeconds(10)), new UploadRoutes(upload),
+                        query.limit(), 0, false, List.of()), query -> {
+                            throw new ApiException(ApiError.NOT_FOUND, "Workflow run not found.");
+                        }, authentication, Duration.ofSeconds(10)), new UploadRoutes(upload),
                 new LogRoutes(logs), new AppInfoRoutes(describe));
         return Javalin.create(config -> groups.forEach(group -> group.addTo(config.routes)));
     }

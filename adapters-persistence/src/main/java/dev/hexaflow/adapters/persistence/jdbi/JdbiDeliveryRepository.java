@@ -11,11 +11,15 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import org.jdbi.v3.core.Jdbi;
 
 /**
  * Deliveries in {@code webhook_delivery}, their attempts in {@code webhook_attempt}. A claim is an UPDATE that
  * only succeeds on a row still pending, due and unclaimed: of several instances asking at once, one updates it.
+ * Its {@code claimed_until} is the claim's token: extending or settling a claim matches on it, so a sender whose
+ * claim ran out and was taken again finds no row to change.
  */
 public final class JdbiDeliveryRepository implements DeliveryRepository {
 
@@ -48,14 +52,26 @@ public final class JdbiDeliveryRepository implements DeliveryRepository {
 
     @Override
     public boolean move(Delivery next, DeliveryState from, DeliveryAttempt attempt) {
+        return replace(next, "state = :from", Map.of("from", from.wireName()), attempt);
+    }
+
+    @Override
+    public boolean settle(Claim claim, Delivery next, DeliveryAttempt attempt) {
+        return replace(next, "state = :from AND claimed_until = :mine",
+                Map.of("from", PENDING, "mine", claim.until()), attempt);
+    }
+
+    /** Writes {@code next} over the row that still matches {@code condition}, with its attempt, and frees it. */
+    private boolean replace(Delivery next, String condition, Map<String, Object> bindings,
+            DeliveryAttempt attempt) {
         return jdbi.inTransaction(handle -> {
             int moved = handle.createUpdate("UPDATE webhook_delivery SET state = :state, attempts = :attempts, "
                     + "next_attempt_at = :next_attempt_at, claimed_until = 0, last_status = :last_status, "
-                    + "last_error = :last_error, due_since = :due_since WHERE id = :id AND state = :from")
+                    + "last_error = :last_error, due_since = :due_since WHERE id = :id AND " + condition)
                     .bind("state", next.state().wireName()).bind("attempts", next.attempts())
                     .bind("next_attempt_at", next.nextAttemptAt()).bind("last_status", next.lastStatus())
                     .bind("last_error", TextColumns.clip(next.lastError())).bind("due_since", next.dueSince())
-                    .bind("id", next.id()).bind("from", from.wireName()).execute();
+                    .bind("id", next.id()).bindMap(bindings).execute();
             if (moved > 0 && attempt != null) {
                 handle.createUpdate("INSERT INTO webhook_attempt (delivery_id, number, attempted_at, status_code, "
                         + "error, elapsed_millis) VALUES (:id, :number, :at, :status, :error, :elapsed)")
@@ -68,29 +84,51 @@ public final class JdbiDeliveryRepository implements DeliveryRepository {
     }
 
     @Override
-    public List<Delivery> awaitingRun(int limit) {
-        return jdbi.withHandle(handle -> handle.createQuery("SELECT * FROM webhook_delivery WHERE state = :state "
-                + "ORDER BY created_at, id FETCH FIRST :limit ROWS ONLY")
-                .bind("state", DeliveryState.AWAITING_RUN.wireName()).bind("limit", limit)
-                .map((rs, ctx) -> delivery(rs)).list());
+    public List<Delivery> awaitingRun(Delivery after, int limit) {
+        String from = after == null ? ""
+                : " AND (created_at > :after_at OR (created_at = :after_at AND id > :after_id))";
+        return jdbi.withHandle(handle -> {
+            var query = handle.createQuery("SELECT * FROM webhook_delivery WHERE state = :state" + from
+                    + " ORDER BY created_at, id FETCH FIRST :limit ROWS ONLY")
+                    .bind("state", DeliveryState.AWAITING_RUN.wireName()).bind("limit", limit);
+            if (after != null) {
+                query.bind("after_at", after.createdAt()).bind("after_id", after.id());
+            }
+            return query.map((rs, ctx) -> delivery(rs)).list();
+        });
     }
 
     @Override
-    public List<Delivery> claimDue(long now, long claimUntil, int limit) {
-        List<Delivery> due = jdbi.withHandle(handle -> handle.createQuery("SELECT * FROM webhook_delivery WHERE "
-                + "state = :state AND next_attempt_at <= :now AND claimed_until < :now ORDER BY next_attempt_at, id "
-                + "FETCH FIRST :limit ROWS ONLY").bind("state", PENDING).bind("now", now).bind("limit", limit)
-                .map((rs, ctx) -> delivery(rs)).list());
-        List<Delivery> claimed = new ArrayList<>();
+    public Optional<Claim> claimNext(long now, long until, Set<String> passOver) {
+        List<String> skipped = List.copyOf(passOver);
+        String apps = skipped.isEmpty() ? "" : " AND app_id NOT IN (<skipped>)";
+        // A few candidates, so that one another instance claimed in between does not leave this poll empty.
+        List<Delivery> due = jdbi.withHandle(handle -> {
+            var query = handle.createQuery("SELECT * FROM webhook_delivery WHERE state = :state AND "
+                    + "next_attempt_at <= :now AND claimed_until < :now" + apps + " ORDER BY next_attempt_at, id "
+                    + "FETCH FIRST 8 ROWS ONLY").bind("state", PENDING).bind("now", now);
+            if (!skipped.isEmpty()) {
+                query.bindList("skipped", skipped);
+            }
+            return query.map((rs, ctx) -> delivery(rs)).list();
+        });
         for (Delivery delivery : due) {
             int won = jdbi.withHandle(handle -> handle.createUpdate("UPDATE webhook_delivery SET claimed_until = "
-                    + ":until WHERE id = :id AND state = :state AND claimed_until < :now").bind("until", claimUntil)
+                    + ":until WHERE id = :id AND state = :state AND claimed_until < :now").bind("until", until)
                     .bind("id", delivery.id()).bind("state", PENDING).bind("now", now).execute());
             if (won == 1) {
-                claimed.add(delivery);
+                return Optional.of(new Claim(delivery, until));
             }
         }
-        return claimed;
+        return Optional.empty();
+    }
+
+    @Override
+    public Optional<Claim> extend(Claim claim, long until) {
+        int held = jdbi.withHandle(handle -> handle.createUpdate("UPDATE webhook_delivery SET claimed_until = "
+                + ":until WHERE id = :id AND state = :state AND claimed_until = :mine").bind("until", until)
+                .bind("id", claim.delivery().id()).bind("state", PENDING).bind("mine", claim.until()).execute());
+        return held == 1 ? Optional.of(new Claim(claim.delivery(), until)) : Optional.empty();
     }
 
     @Override

@@ -13,6 +13,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -29,7 +30,10 @@ import org.jdbi.v3.core.statement.Query;
  * The logs' total comes from {@code run_count} (runs by app and status, kept with the runs) unless a keyword, a
  * time or a user narrows it; then {@link SearchTotals} counts it, in full only the first time.
  * Writes go through one {@link GroupCommitWriter}: queued, and committed together with whatever else is waiting.
- * Runs in {@code workflow_run} (each run its own log entry), node executions in {@code node_execution}. The log
+ * Runs in {@code workflow_run} (each run its own log entry), node executions in {@code node_execution}, the events
+ * their streams showed in {@code run_event}: a run's events of one batch packed in one row (their data lines
+ * joined by newlines, which a JSON line never holds), inserted with the batch's other rows in one JDBC batch. The
+ * log
  * search matches the keyword, case-insensitively, in the inputs and outputs JSON text and the user, or a run id
  * exactly, as Dify's does.
  */
@@ -74,6 +78,32 @@ public final class JdbiRunRepository implements RunRepository {
         return writer.submit(new Finished(run.id(), end(run)));
     }
 
+    @Override
+    public CompletableFuture<Void> event(KeptEvent event) {
+        return writer.submit(new EventKept(event));
+    }
+
+    @Override
+    public List<KeptEvent> events(String runId, long after) {
+        List<KeptEvent> events = new ArrayList<>();
+        jdbi.useHandle(handle -> handle.createQuery("SELECT seq, first_seq, data FROM run_event WHERE run_id = "
+                + ":run_id AND seq > :after ORDER BY seq").bind("run_id", runId).bind("after", after)
+                .map((rs, ctx) -> {
+                    long seq = rs.getLong("first_seq");
+                    String text = rs.getString("data");
+                    // A row of one event is its data whole, newlines and all.
+                    String[] lines = seq == rs.getLong("seq") ? new String[] {text} : text.split("\n", -1);
+                    for (String data : lines) {
+                        if (seq > after) {
+                            events.add(new KeptEvent(runId, seq, data));
+                        }
+                        seq++;
+                    }
+                    return null;
+                }).list());
+        return events;
+    }
+
     /** Writes what is queued, then takes no more writes. */
     @Override
     public void close() {
@@ -97,6 +127,12 @@ public final class JdbiRunRepository implements RunRepository {
 
     private record Finished(String runId, Object[] end) implements Change {
     }
+
+    private record EventKept(KeptEvent event) implements Change {
+    }
+
+    private static final String INSERT_EVENTS = "INSERT INTO run_event (run_id, seq, first_seq, data) VALUES "
+            + "(?, ?, ?, ?)";
 
     private static final String INSERT_RUN = "INSERT INTO workflow_run (id, app_id, workflow_id, version, task_id, "
             + "end_user_id, session_id, log_id, inputs, created_at, status, outputs, error, elapsed_time, total_tokens, "
@@ -135,6 +171,7 @@ public final class JdbiRunRepository implements RunRepository {
         Map<Object, Object[]> inserts = new LinkedHashMap<>();
         Map<Object, Object[]> ends = new LinkedHashMap<>();
         Map<String, Object[]> nodes = new LinkedHashMap<>();
+        Map<String, List<KeptEvent>> events = new LinkedHashMap<>();
         for (Change change : changes) {
             if (change instanceof Started started) {
                 if (inserts.putIfAbsent(started.start()[0], concat(started.start(), started.end())) != null) {
@@ -142,6 +179,8 @@ public final class JdbiRunRepository implements RunRepository {
                 }
                 // An end queued before its run started ended nothing, as it would have in a batch of its own.
                 ends.remove(started.start()[0]);
+            } else if (change instanceof EventKept event) {
+                events.computeIfAbsent(event.event().runId(), run -> new ArrayList<>()).add(event.event());
             } else if (change instanceof NodeSaved node) {
                 nodes.put(node.id(), node.columns());
             } else if (change instanceof Finished finished) {
@@ -172,7 +211,33 @@ public final class JdbiRunRepository implements RunRepository {
         execute(statements, INSERT_RUN, inserts.values());
         execute(statements, SAVE_NODE, nodes.values());
         execute(statements, END_RUN, ends.values());
+        execute(statements, INSERT_EVENTS, packed(events));
         count(statements, counts);
+    }
+
+    /**
+     * A run's events of the batch as rows of consecutive numbers, each row's data their lines joined: an event
+     * out of order, or whose data holds a newline, starts a row of its own.
+     */
+    private static List<Object[]> packed(Map<String, List<KeptEvent>> events) {
+        List<Object[]> rows = new ArrayList<>();
+        for (List<KeptEvent> run : events.values()) {
+            int from = 0;
+            for (int i = 1; i <= run.size(); i++) {
+                if (i < run.size() && run.get(i).seq() == run.get(i - 1).seq() + 1
+                        && run.get(i).data().indexOf('\n') < 0 && run.get(from).data().indexOf('\n') < 0) {
+                    continue;
+                }
+                StringBuilder data = new StringBuilder();
+                for (int j = from; j < i; j++) {
+                    data.append(j == from ? "" : "\n").append(run.get(j).data());
+                }
+                rows.add(new Object[] {run.get(from).runId(), run.get(i - 1).seq(), run.get(from).seq(),
+                        data.toString()});
+                from = i;
+            }
+        }
+        return rows;
     }
 
     private static void count(GroupCommitWriter.Statements statements, Map<List<String>, Long> counts) throws SQLException {
@@ -384,6 +449,7 @@ public final class JdbiRunRepository implements RunRepository {
             }
             List<String> ids = List.copyOf(victims.keySet());
             handle.createUpdate("DELETE FROM node_execution WHERE run_id IN (<ids>)").bindList("ids", ids).execute();
+            handle.createUpdate("DELETE FROM run_event WHERE run_id IN (<ids>)").bindList("ids", ids).execute();
             handle.createUpdate("DELETE FROM workflow_run WHERE id IN (<ids>)").bindList("ids", ids).execute();
             Map<String, Integer> gone = new LinkedHashMap<>();
             for (String[] run : victims.values()) {

@@ -17,8 +17,10 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -64,6 +66,7 @@ public final class InMemoryRunRepository implements RunRepository {
     private final Map<String, Kept> runs = new HashMap<>();
     private final Map<String, List<Kept>> runsByApp = new HashMap<>();
     private final Map<String, Map<String, NodeExecution>> nodesByRun = new HashMap<>();
+    private final Map<String, NavigableMap<Long, KeptEvent>> eventsByRun = new HashMap<>();
     private long nextSeq;
     private boolean closed;
 
@@ -106,6 +109,26 @@ public final class InMemoryRunRepository implements RunRepository {
                     run.exceptionsCount(), before.createdAt(), run.finishedAt()));
         }
         return CompletableFuture.completedFuture(null);
+    }
+
+    /** Keeps the event; a number the run has already is refused. */
+    @Override
+    public synchronized CompletableFuture<Void> event(KeptEvent event) {
+        if (closed) {
+            return refusedAsClosed();
+        }
+        if (eventsByRun.computeIfAbsent(event.runId(), id -> new TreeMap<>())
+                .putIfAbsent(event.seq(), event) != null) {
+            return CompletableFuture.failedFuture(new IllegalStateException("event " + event.seq() + " of run "
+                    + event.runId() + " is kept already"));
+        }
+        return CompletableFuture.completedFuture(null);
+    }
+
+    @Override
+    public synchronized List<KeptEvent> events(String runId, long after) {
+        return List.copyOf(eventsByRun.getOrDefault(runId, new TreeMap<>()).tailMap(after, false)
+                .values());
     }
 
     private static CompletableFuture<Void> refusedAsClosed() {
@@ -222,6 +245,7 @@ public final class InMemoryRunRepository implements RunRepository {
             runs.remove(kept.run.id());
             runsByApp.get(kept.appId).remove(kept);
             nodesByRun.remove(kept.run.id());
+            eventsByRun.remove(kept.run.id());
         }
         return victims.size();
     }

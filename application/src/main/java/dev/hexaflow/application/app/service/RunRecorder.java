@@ -1,6 +1,8 @@
 package dev.hexaflow.application.app.service;
 
+import dev.hexaflow.application.app.port.out.RunEventFormat;
 import dev.hexaflow.application.app.port.out.RunRepository;
+import dev.hexaflow.application.app.port.out.RunRepository.KeptEvent;
 import dev.hexaflow.application.workflow.engine.RunListener;
 import dev.hexaflow.domain.app.EndUser;
 import dev.hexaflow.domain.workflow.ExecutionMetadata;
@@ -24,6 +26,11 @@ import java.util.concurrent.Executor;
  * write (the store's single writer): what a listener does (a chat turn keeps its message) cannot stall every
  * run's writes; each call starts after the one before it ended, so the listener still hears one event at a time,
  * in order.
+ *
+ * <p>Each event the stream shows is also kept as its frame's data, numbered in the run, in the same queue of
+ * writes as the run (the writer's batches, not a transaction of its own), and published to the run's live
+ * followers ({@link RunFeeds}) once it is kept, in order, on whichever thread completed its write: a publish only
+ * adds to queues.
  */
 final class RunRecorder implements RunListener {
 
@@ -35,6 +42,11 @@ final class RunRecorder implements RunListener {
     private final String logId;
     private final RunListener next;
     private final Executor listeners;
+    private final RunEventFormat format;
+    private final RunFeeds feeds;
+    private long seq;
+    /** The events published to followers so far; never fails (an event that could not be kept is not told). */
+    private volatile CompletableFuture<Void> fed = CompletableFuture.completedFuture(null);
     private final List<CompletableFuture<Void>> unconfirmed = new ArrayList<>();
     /** The events passed on so far, each after its write: the next one is passed on after this completes. */
     private CompletableFuture<Void> heard = CompletableFuture.completedFuture(null);
@@ -42,7 +54,7 @@ final class RunRecorder implements RunListener {
     private String runId;
 
     RunRecorder(RunRepository runs, String appId, String taskId, EndUser user, String version, String logId,
-            RunListener next, Executor listeners) {
+            RunListener next, Executor listeners, RunEventFormat format, RunFeeds feeds) {
         this.runs = runs;
         this.appId = appId;
         this.taskId = taskId;
@@ -51,12 +63,19 @@ final class RunRecorder implements RunListener {
         this.logId = logId;
         this.next = next;
         this.listeners = listeners;
+        this.format = format;
+        this.feeds = feeds;
+    }
+
+    /** Completes once every event so far is published to the run's followers. */
+    CompletableFuture<Void> fed() {
+        return fed;
     }
 
     /** Called by one thread at a time, as the engine emits a run's events in order. */
     @Override
     public void on(RunEvent event) {
-        CompletableFuture<Void> write = write(event);
+        CompletableFuture<Void> write = keep(event, write(event));
         ended |= event instanceof RunEvent.WorkflowFinished;
         if (next == RunListener.NONE) {
             if (write != null) {
@@ -73,6 +92,24 @@ final class RunRecorder implements RunListener {
             unconfirmed.add(heard);
             awaitKept();
         }
+    }
+
+    /** Keeps the event's frame, if the stream shows it, and publishes it once it and the run's write are kept. */
+    private CompletableFuture<Void> keep(RunEvent event, CompletableFuture<Void> write) {
+        String data = runId == null ? null : format.data(event, runId, taskId);
+        if (data == null) {
+            return write;
+        }
+        KeptEvent kept = new KeptEvent(runId, ++seq, data);
+        CompletableFuture<Void> both = write == null ? runs.event(kept)
+                : write.thenCombine(runs.event(kept), (run, own) -> null);
+        fed = fed.thenCombine(both, (before, own) -> null).handle((done, failure) -> {
+            if (failure == null) {
+                feeds.publish(kept);
+            }
+            return null;
+        });
+        return both;
     }
 
     private CompletableFuture<Void> write(RunEvent event) {

@@ -5,6 +5,9 @@ import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.app.port.in.RunWorkflowUseCase;
 import dev.hexaflow.application.app.port.out.AppRepository;
 import dev.hexaflow.application.app.port.out.EndUserRepository;
+import dev.hexaflow.application.app.port.out.IdempotencyKeyRepository;
+import dev.hexaflow.application.app.port.out.IdempotencyKeyRepository.KeyedRun;
+import dev.hexaflow.application.app.port.out.RunEventFormat;
 import dev.hexaflow.application.app.port.out.RunRepository;
 import dev.hexaflow.application.app.port.out.StorageHealth;
 import dev.hexaflow.application.common.StorageUnavailableException;
@@ -31,9 +34,11 @@ import dev.hexaflow.domain.app.UploadedFile;
 import dev.hexaflow.domain.app.WorkflowVersion;
 import dev.hexaflow.domain.workflow.AppInfo;
 import dev.hexaflow.domain.workflow.FileValue;
+import dev.hexaflow.domain.workflow.RunStatus;
 import dev.hexaflow.domain.workflow.Workflow;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -45,7 +50,10 @@ import java.util.function.Supplier;
 /**
  * Checks a run request in Dify's order (user, app mode, published workflow, concurrency, inputs and files, model
  * provider) before anything starts, then starts the run with a recorder in front of the caller's listener.
- * Published versions are read and checked once and kept prepared.
+ * Published versions are read and checked once and kept prepared. A workflow run's events are kept as its stream
+ * shows them and fed live to its followers ({@link RunFeeds}). A request with an idempotency key answers the run
+ * the key started within {@link #KEY_WINDOW}, if it did: a key is claimed in the store just before its run starts,
+ * so that of two racing requests one starts the run and the other answers it.
  */
 public final class RunWorkflowService implements RunWorkflowUseCase {
 
@@ -63,16 +71,29 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
     private final StorageHealth storage;
     private final Executor listeners;
     private final RunCallbacks callbacks;
+    private final RunEventFormat format;
+    private final RunFeeds feeds;
+    private final IdempotencyKeyRepository keys;
     private final Map<String, PreparedWorkflow> prepared = new ConcurrentHashMap<>();
+
+    /** How long an idempotency key answers the run it started: a day, as Stripe's do. */
+    public static final Duration KEY_WINDOW = Duration.ofHours(24);
+
+    /** How often a repeated run that goes on elsewhere (another instance) is read again until it ends. */
+    private static final Duration POLL = Duration.ofMillis(200);
 
     /**
      * @param listeners calls each run's listener, off the store's writer thread (see {@link RunRecorder})
+     * @param format    a workflow run's events as its stream shows them, to keep
+     * @param feeds     the runs going on here, which followers and repeated requests wait on
+     * @param keys      the idempotency keys' claims
      * @param callbacks keeps the completion webhook of a run that has one
      */
     public RunWorkflowService(AppRepository apps, WorkflowVersionRepository versions, EndUserRepository endUsers,
             UploadRepository uploads, RunRepository runs, WorkflowDslReader reader, WorkflowEngine engine,
             TaskRegistry tasks, int maxRunsPerApp, Clock clock, Supplier<String> ids, StorageHealth storage,
-            Executor listeners, RunCallbacks callbacks) {
+            Executor listeners, RunEventFormat format, RunFeeds feeds, IdempotencyKeyRepository keys,
+            RunCallbacks callbacks) {
         this.apps = apps;
         this.versions = versions;
         this.endUsers = endUsers;
@@ -86,6 +107,9 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
         this.ids = ids;
         this.storage = storage;
         this.listeners = listeners;
+        this.format = format;
+        this.feeds = feeds;
+        this.keys = keys;
         this.callbacks = callbacks;
     }
 
@@ -116,6 +140,12 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
             throw new ApiException(ApiError.NOT_CHAT_APP,
                     "Please check if your app mode matches the right API route.");
         }
+        if (command.retry() != null) {
+            Optional<KeyedRun> earlier = keys.find(app.id(), user, command.retry().key(), keyWindowStart());
+            if (earlier.isPresent()) {
+                return repeat(earlier.get(), command.retry());
+            }
+        }
         WorkflowVersion version = version(app.id(), command.workflowId());
         PreparedWorkflow workflow = prepared.computeIfAbsent(version.id(),
                 id -> engine.prepare(reader.read(version.dsl().getBytes(StandardCharsets.UTF_8))));
@@ -136,22 +166,36 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
             if (command.chat() != null) {
                 request = request.withChat(command.chat());
             }
+            feeds.open(request.runId(), app.id(), request.taskId());
+            if (command.retry() != null) {
+                Optional<KeyedRun> winner = claim(new KeyedRun(app.id(), user, command.retry().key(),
+                        command.retry().fingerprint(), request.runId(), request.taskId(),
+                        clock.instant().getEpochSecond()));
+                if (winner.isPresent()) {
+                    feeds.close(request.runId(), null, new IllegalStateException("never started"));
+                    tasks.release(app.id());
+                    return repeat(winner.get(), command.retry());
+                }
+            }
             RunRecorder recorder = new RunRecorder(runs, app.id(), request.taskId(), endUser, version.version(),
-                    ids.get(), observer == RunObserver.NONE ? RunListener.NONE : observer::on, listeners);
+                    ids.get(), observer == RunObserver.NONE ? RunListener.NONE : observer::on, listeners,
+                    command.chat() == null ? format : RunEventFormat.NONE, feeds);
             CallbackUrl callback = requested != null ? requested : callbacks.callbackOf(app.id(), null);
             Delivery delivery = callback == null ? null : callbacks.register(app.id(), request.runId(), callback);
             RunHandle handle;
             try {
-                handle = engine.start(workflow, request, recorder);
+                handle = startFed(workflow, request, recorder);
             } catch (RuntimeException e) {
                 if (delivery != null) {
                     callbacks.discard(delivery);
                 }
                 throw e;
             }
-            tasks.track(app.id(), user, handle);
-            CompletableFuture<WorkflowRun> done = handle.finished().handle(RunWorkflowService::keptOrRefused)
-                    .thenCompose(kept -> kept);
+            CompletableFuture<WorkflowRun> done = tasks.track(app.id(), user, handle)
+                    .handle(RunWorkflowService::keptOrRefused).thenCompose(end -> end);
+            // The feed closes after the last event is published, whether the run ended or broke.
+            done.whenComplete((run, failure) -> recorder.fed().whenComplete((fed, never) ->
+                    feeds.close(handle.runId(), run, failure)));
             if (delivery != null) {
                 // Only a run whose end is kept is due, and the caller's answer does not wait for it; a delivery
                 // not made due here (the store failed, the server stopped) is found by the deliverer's sweep.
@@ -174,6 +218,62 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
         } catch (RuntimeException e) {
             tasks.release(app.id());
             throw e;
+        }
+    }
+
+    private RunHandle startFed(PreparedWorkflow workflow, RunRequest request, RunRecorder recorder) {
+        try {
+            return engine.start(workflow, request, recorder);
+        } catch (RuntimeException e) {
+            feeds.close(request.runId(), null, e);
+            throw e;
+        }
+    }
+
+    private Optional<KeyedRun> claim(KeyedRun claim) {
+        try {
+            return keys.claim(claim, keyWindowStart());
+        } catch (RuntimeException e) {
+            feeds.close(claim.runId(), null, e);
+            throw e;
+        }
+    }
+
+    private long keyWindowStart() {
+        return clock.instant().minus(KEY_WINDOW).getEpochSecond();
+    }
+
+    /**
+     * The run an earlier request with the key started, for a request with the same fingerprint: its end comes
+     * from its feed while it goes on here, else from the store (read again until it ends, when it goes on
+     * elsewhere).
+     *
+     * @throws ApiException IDEMPOTENCY_KEY_CONFLICT when the key was used with another request
+     */
+    private RunUnderWay repeat(KeyedRun earlier, RunWorkflowUseCase.Retry retry) {
+        if (!earlier.fingerprint().equals(retry.fingerprint())) {
+            throw new ApiException(ApiError.IDEMPOTENCY_KEY_CONFLICT, "Idempotency-Key " + retry.key()
+                    + " was used with another request; a retry must send the same body.");
+        }
+        CompletableFuture<WorkflowRun> done = feeds.find(earlier.appId(), earlier.runId())
+                .map(feed -> feed.ended)
+                .orElseGet(() -> CompletableFuture.supplyAsync(() -> endOf(earlier), listeners));
+        return new RunUnderWay(earlier.runId(), earlier.taskId(), done, true);
+    }
+
+    private WorkflowRun endOf(KeyedRun earlier) {
+        while (true) {
+            WorkflowRun run = runs.find(earlier.appId(), earlier.runId()).orElseThrow(() -> new ApiException(
+                    ApiError.NOT_FOUND, "Workflow run not found."));
+            if (run.status() != RunStatus.RUNNING) {
+                return run;
+            }
+            try {
+                Thread.sleep(POLL.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for run " + run.id(), e);
+            }
         }
     }
 

@@ -3,9 +3,11 @@ package dev.hexaflow.application.app.service;
 import dev.hexaflow.application.app.port.in.ApiError;
 import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.workflow.engine.RunHandle;
+import dev.hexaflow.domain.workflow.WorkflowRun;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -44,10 +46,13 @@ public final class TaskRegistry {
         perApp.get(appId).decrementAndGet();
     }
 
-    /** Keeps the run of the app's end user {@code user} until it ends, then frees its place. */
-    void track(String appId, String user, RunHandle handle) {
+    /**
+     * Keeps the run of the app's end user {@code user} until it ends, then frees its place; answers the run's end,
+     * completed only once its place is free, so that whoever is told the end may start the next run at once.
+     */
+    CompletableFuture<WorkflowRun> track(String appId, String user, RunHandle handle) {
         tasks.put(handle.taskId(), new Task(appId, user, handle));
-        handle.finished().whenComplete((run, error) -> {
+        return handle.finished().whenComplete((run, error) -> {
             tasks.remove(handle.taskId());
             release(appId);
         });

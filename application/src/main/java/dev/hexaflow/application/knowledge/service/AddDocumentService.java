@@ -65,19 +65,20 @@ public final class AddDocumentService implements AddDocumentUseCase {
 
     @Override
     public KnowledgeDocument replace(String documentId, AddDocumentCommand command) {
-        KnowledgeDocument current = repository.findDocument(documentId)
-                .filter(d -> d.baseId().equals(command.baseId())).orElseThrow(() ->
-                        new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "Document not found."));
-        KnowledgeBase base = repository.findBase(command.baseId()).orElseThrow(() ->
-                new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "Dataset does not exist."));
-        String text = text(command.content());
-        if (text.isBlank()) {
-            throw new KnowledgeException(KnowledgeException.Reason.INVALID, "The document " + command.name()
-                    + " has no text.");
-        }
-        return store(base, current.id(), command, text, TextMeasure.hash(command.rules() + "\n"
-                + command.hierarchy() + "\n" + text),
-                current.created());
+        return DocumentLocks.with(documentId, () -> {
+            KnowledgeDocument current = repository.findDocument(documentId)
+                    .filter(d -> d.baseId().equals(command.baseId())).orElseThrow(() ->
+                            new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "Document not found."));
+            KnowledgeBase base = repository.findBase(command.baseId()).orElseThrow(() ->
+                    new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "Dataset does not exist."));
+            String text = text(command.content());
+            if (text.isBlank()) {
+                throw new KnowledgeException(KnowledgeException.Reason.INVALID, "The document " + command.name()
+                        + " has no text.");
+            }
+            return store(base, current.id(), command, text, TextMeasure.hash(command.rules() + "\n"
+                    + command.hierarchy() + "\n" + text), current.created());
+        });
     }
 
     /** Splits the text, keeps the document and its chunks (replacing any it had), then indexes them. */
@@ -116,13 +117,15 @@ public final class AddDocumentService implements AddDocumentUseCase {
 
     @Override
     public KnowledgeDocument retry(String documentId) {
-        KnowledgeDocument document = repository.findDocument(documentId).orElseThrow(() ->
-                new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "Document not found."));
-        KnowledgeBase base = repository.findBase(document.baseId()).orElseThrow(() ->
-                new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "Dataset not found."));
-        KnowledgeDocument again = document.reindexing();
-        repository.saveDocument(again);
-        return indexing.index(base, again);
+        return DocumentLocks.with(documentId, () -> {
+            KnowledgeDocument document = repository.findDocument(documentId).orElseThrow(() ->
+                    new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "Document not found."));
+            KnowledgeBase base = repository.findBase(document.baseId()).orElseThrow(() ->
+                    new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "Dataset not found."));
+            KnowledgeDocument again = document.reindexing();
+            repository.saveDocument(again);
+            return indexing.index(base, again);
+        });
     }
 
     private String text(AddDocumentCommand.Content content) {

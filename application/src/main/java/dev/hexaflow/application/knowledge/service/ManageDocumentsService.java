@@ -52,10 +52,12 @@ public final class ManageDocumentsService implements ManageDocumentsUseCase {
 
     @Override
     public void delete(String documentId) {
-        document(documentId).orElseThrow(() -> new KnowledgeException(KnowledgeException.Reason.NOT_FOUND,
-                "Document not found."));
-        repository.deleteDocument(documentId);
-        index.removeDocument(documentId);
+        DocumentLocks.run(documentId, () -> {
+            document(documentId).orElseThrow(() -> new KnowledgeException(KnowledgeException.Reason.NOT_FOUND,
+                    "Document not found."));
+            repository.deleteDocument(documentId);
+            index.removeDocument(documentId);
+        });
     }
 
     @Override
@@ -65,100 +67,106 @@ public final class ManageDocumentsService implements ManageDocumentsUseCase {
 
     @Override
     public void deleteChunk(String documentId, String chunkId) {
-        document(documentId).orElseThrow(() -> new KnowledgeException(KnowledgeException.Reason.NOT_FOUND,
-                "Document not found."));
-        List<StoredChunk> chunks = repository.chunks(documentId);
-        List<StoredChunk> kept = chunks.stream().filter(c -> !c.id().equals(chunkId)).toList();
-        if (kept.size() == chunks.size()) {
-            throw new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "Segment not found.");
-        }
-        List<StoredChildChunk> children = repository.childChunks(documentId);
-        repository.replaceChunks(documentId, kept);
-        repository.replaceChildChunks(documentId, children.stream()
-                .filter(c -> !c.child().segmentId().equals(chunkId)).toList());
-        index.remove(chunkId);
-        children.stream().filter(c -> c.child().segmentId().equals(chunkId)).forEach(c -> index.remove(c.id()));
+        DocumentLocks.run(documentId, () -> {
+            document(documentId).orElseThrow(() -> new KnowledgeException(KnowledgeException.Reason.NOT_FOUND,
+                    "Document not found."));
+            List<StoredChunk> chunks = repository.chunks(documentId);
+            List<StoredChunk> kept = chunks.stream().filter(c -> !c.id().equals(chunkId)).toList();
+            if (kept.size() == chunks.size()) {
+                throw new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "Segment not found.");
+            }
+            List<StoredChildChunk> children = repository.childChunks(documentId);
+            repository.replaceChunks(documentId, kept);
+            repository.replaceChildChunks(documentId, children.stream()
+                    .filter(c -> !c.child().segmentId().equals(chunkId)).toList());
+            index.remove(chunkId);
+            children.stream().filter(c -> c.child().segmentId().equals(chunkId)).forEach(c -> index.remove(c.id()));
+        });
     }
 
     @Override
     public List<Chunk> addChunks(AddChunksCommand command) {
-        KnowledgeDocument document = document(command.documentId()).orElseThrow(() ->
-                new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "Document not found."));
-        if (document.status() != DocumentStatus.COMPLETED) {
-            throw new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "Document is not completed.");
-        }
-        if (!document.enabled()) {
-            throw new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "Document is disabled.");
-        }
-        if (command.chunks().isEmpty()) {
-            throw new KnowledgeException(KnowledgeException.Reason.INVALID, "Segments is required");
-        }
-        if (command.chunks().size() > AddChunksCommand.MAX_CHUNKS) {
-            throw new KnowledgeException(KnowledgeException.Reason.INVALID, "At most " + AddChunksCommand.MAX_CHUNKS
-                    + " segments can be created at once, not " + command.chunks().size() + ".");
-        }
-        KnowledgeBase base = base(document.baseId());
-        List<StoredChunk> kept = repository.chunks(document.id());
-        int position = kept.stream().mapToInt(c -> c.chunk().position()).max().orElse(0);
-        List<StoredChunk> added = new ArrayList<>();
-        for (AddChunksCommand.NewChunk item : command.chunks()) {
-            String text = item.content() == null ? "" : item.content();
-            if (text.isBlank()) {
-                throw new KnowledgeException(KnowledgeException.Reason.INVALID, "Content is empty");
+        return DocumentLocks.with(command.documentId(), () -> {
+            KnowledgeDocument document = document(command.documentId()).orElseThrow(() ->
+                    new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "Document not found."));
+            if (document.status() != DocumentStatus.COMPLETED) {
+                throw new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "Document is not completed.");
             }
-            added.add(StoredChunk.of(new Chunk(ids.get(), document.id(), base.id(), ++position, text,
-                    TextMeasure.words(text), TextMeasure.tokens(text), item.keywords(), TextMeasure.hash(text), 0,
-                    true), null));
-        }
-        if (!base.keywordOnly()) {
-            try {
-                added = indexing.embedded(base, added);
-            } catch (Embeddings.EmbeddingException e) {
-                throw new KnowledgeException(KnowledgeException.Reason.INVALID, "The segments were not added: "
-                        + e.getMessage());
+            if (!document.enabled()) {
+                throw new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "Document is disabled.");
             }
-        }
-        List<StoredChunk> all = new ArrayList<>(kept);
-        all.addAll(added);
-        List<StoredChildChunk> children = repository.childChunks(document.id());
-        repository.replaceChunks(document.id(), all);
-        repository.replaceChildChunks(document.id(), children);
-        index.add(added);
-        return added.stream().map(StoredChunk::chunk).toList();
+            if (command.chunks().isEmpty()) {
+                throw new KnowledgeException(KnowledgeException.Reason.INVALID, "Segments is required");
+            }
+            if (command.chunks().size() > AddChunksCommand.MAX_CHUNKS) {
+                throw new KnowledgeException(KnowledgeException.Reason.INVALID, "At most " + AddChunksCommand.MAX_CHUNKS
+                        + " segments can be created at once, not " + command.chunks().size() + ".");
+            }
+            KnowledgeBase base = base(document.baseId());
+            List<StoredChunk> kept = repository.chunks(document.id());
+            int position = kept.stream().mapToInt(c -> c.chunk().position()).max().orElse(0);
+            List<StoredChunk> added = new ArrayList<>();
+            for (AddChunksCommand.NewChunk item : command.chunks()) {
+                String text = item.content() == null ? "" : item.content();
+                if (text.isBlank()) {
+                    throw new KnowledgeException(KnowledgeException.Reason.INVALID, "Content is empty");
+                }
+                added.add(StoredChunk.of(new Chunk(ids.get(), document.id(), base.id(), ++position, text,
+                        TextMeasure.words(text), TextMeasure.tokens(text), item.keywords(), TextMeasure.hash(text), 0,
+                        true), null));
+            }
+            if (!base.keywordOnly()) {
+                try {
+                    added = indexing.embedded(base, added);
+                } catch (Embeddings.EmbeddingException e) {
+                    throw new KnowledgeException(KnowledgeException.Reason.INVALID, "The segments were not added: "
+                            + e.getMessage());
+                }
+            }
+            List<StoredChunk> all = new ArrayList<>(kept);
+            all.addAll(added);
+            List<StoredChildChunk> children = repository.childChunks(document.id());
+            repository.replaceChunks(document.id(), all);
+            repository.replaceChildChunks(document.id(), children);
+            index.add(added);
+            return added.stream().map(StoredChunk::chunk).toList();
+        });
     }
 
     @Override
     public Chunk edit(EditChunkCommand command) {
-        KnowledgeDocument document = document(command.documentId()).orElseThrow(() ->
-                new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "Document not found."));
-        StoredChunk stored = repository.findChunks(List.of(command.chunkId())).stream()
-                .filter(c -> c.chunk().documentId().equals(document.id())).findFirst().orElseThrow(() ->
-                        new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "Segment not found."));
-        Chunk chunk = stored.chunk();
-        StoredChunk edited = stored;
-        if (command.content().isPresent() && !command.content().get().equals(chunk.content())) {
-            try {
-                chunk = chunk.withContent(command.content().get());
-            } catch (IllegalArgumentException e) {
-                throw new KnowledgeException(KnowledgeException.Reason.INVALID, e.getMessage());
-            }
-            KnowledgeBase base = base(document.baseId());
-            edited = StoredChunk.of(chunk, null);
-            if (!base.keywordOnly()) {
+        return DocumentLocks.with(command.documentId(), () -> {
+            KnowledgeDocument document = document(command.documentId()).orElseThrow(() ->
+                    new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "Document not found."));
+            StoredChunk stored = repository.findChunks(List.of(command.chunkId())).stream()
+                    .filter(c -> c.chunk().documentId().equals(document.id())).findFirst().orElseThrow(() ->
+                            new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "Segment not found."));
+            Chunk chunk = stored.chunk();
+            StoredChunk edited = stored;
+            if (command.content().isPresent() && !command.content().get().equals(chunk.content())) {
                 try {
-                    edited = indexing.embedded(base, List.of(edited)).get(0);
-                } catch (Embeddings.EmbeddingException e) {
-                    throw new KnowledgeException(KnowledgeException.Reason.INVALID, "The segment was not changed: "
-                            + e.getMessage());
+                    chunk = chunk.withContent(command.content().get());
+                } catch (IllegalArgumentException e) {
+                    throw new KnowledgeException(KnowledgeException.Reason.INVALID, e.getMessage());
+                }
+                KnowledgeBase base = base(document.baseId());
+                edited = StoredChunk.of(chunk, null);
+                if (!base.keywordOnly()) {
+                    try {
+                        edited = indexing.embedded(base, List.of(edited)).get(0);
+                    } catch (Embeddings.EmbeddingException e) {
+                        throw new KnowledgeException(KnowledgeException.Reason.INVALID, "The segment was not changed: "
+                                + e.getMessage());
+                    }
                 }
             }
-        }
-        if (command.enabled().isPresent()) {
-            edited = new StoredChunk(edited.chunk().withEnabled(command.enabled().get()), edited.vector());
-        }
-        repository.saveChunk(edited);
-        reindex(document, edited);
-        return edited.chunk();
+            if (command.enabled().isPresent()) {
+                edited = new StoredChunk(edited.chunk().withEnabled(command.enabled().get()), edited.vector());
+            }
+            repository.saveChunk(edited);
+            reindex(document, edited);
+            return edited.chunk();
+        });
     }
 
     @Override
@@ -194,36 +202,43 @@ public final class ManageDocumentsService implements ManageDocumentsUseCase {
 
     @Override
     public ChildChunk addChildChunk(String documentId, String segmentId, String content) {
-        StoredChunk parent = segment(documentId, segmentId);
-        KnowledgeDocument document = repository.findDocument(documentId).orElseThrow();
-        int position = childrenOf(documentId, parent.id()).stream().mapToInt(c -> c.child().position()).max()
-                .orElse(0);
-        StoredChildChunk child = embedded(document, StoredChildChunk.of(childChunk(() -> new ChildChunk(ids.get(),
-                parent.id(), documentId, parent.chunk().baseId(), position + 1, content)), null), "added");
-        repository.saveChildChunk(child);
-        reindex(document, parent);
-        return child.child();
+        return DocumentLocks.with(documentId, () -> {
+            StoredChunk parent = segment(documentId, segmentId);
+            KnowledgeDocument document = repository.findDocument(documentId).orElseThrow();
+            int position = childrenOf(documentId, parent.id()).stream().mapToInt(c -> c.child().position()).max()
+                    .orElse(0);
+            StoredChildChunk child = embedded(document, StoredChildChunk.of(childChunk(() -> new ChildChunk(
+                    ids.get(), parent.id(), documentId, parent.chunk().baseId(), position + 1, content)), null),
+                    "added");
+            repository.saveChildChunk(child);
+            reindex(document, parent);
+            return child.child();
+        });
     }
 
     @Override
     public ChildChunk editChildChunk(String documentId, String segmentId, String childId, String content) {
-        StoredChunk parent = segment(documentId, segmentId);
-        KnowledgeDocument document = repository.findDocument(documentId).orElseThrow();
-        StoredChildChunk current = child(documentId, parent.id(), childId);
-        StoredChildChunk edited = embedded(document, StoredChildChunk.of(childChunk(() ->
-                current.child().withContent(content)), null), "changed");
-        repository.saveChildChunk(edited);
-        reindex(document, parent);
-        return edited.child();
+        return DocumentLocks.with(documentId, () -> {
+            StoredChunk parent = segment(documentId, segmentId);
+            KnowledgeDocument document = repository.findDocument(documentId).orElseThrow();
+            StoredChildChunk current = child(documentId, parent.id(), childId);
+            StoredChildChunk edited = embedded(document, StoredChildChunk.of(childChunk(() ->
+                    current.child().withContent(content)), null), "changed");
+            repository.saveChildChunk(edited);
+            reindex(document, parent);
+            return edited.child();
+        });
     }
 
     @Override
     public void deleteChildChunk(String documentId, String segmentId, String childId) {
-        StoredChunk parent = segment(documentId, segmentId);
-        KnowledgeDocument document = repository.findDocument(documentId).orElseThrow();
-        repository.deleteChildChunk(child(documentId, parent.id(), childId).id());
-        index.remove(childId);
-        reindex(document, parent);
+        DocumentLocks.run(documentId, () -> {
+            StoredChunk parent = segment(documentId, segmentId);
+            KnowledgeDocument document = repository.findDocument(documentId).orElseThrow();
+            repository.deleteChildChunk(child(documentId, parent.id(), childId).id());
+            index.remove(childId);
+            reindex(document, parent);
+        });
     }
 
     private StoredChunk segment(String documentId, String segmentId) {

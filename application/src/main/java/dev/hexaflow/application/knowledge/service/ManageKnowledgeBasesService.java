@@ -43,6 +43,11 @@ public final class ManageKnowledgeBasesService implements ManageKnowledgeBasesUs
             throw new KnowledgeException(KnowledgeException.Reason.CONFLICT, "A knowledge base with id " + id
                     + " exists already.");
         }
+        // A base under a bound id would silently take the apps that id serves from the base it is bound to.
+        if (repository.aliasTarget(id).isPresent()) {
+            throw new KnowledgeException(KnowledgeException.Reason.CONFLICT, "The id " + id + " is bound to the "
+                    + "knowledge base " + repository.aliasTarget(id).get() + "; unbind it first.");
+        }
         Optional<String> model = command.technique() == IndexingTechnique.HIGH_QUALITY ? embeddings.model()
                 : Optional.empty();
         RetrievalSettings retrieval = command.retrieval().orElseGet(() -> RetrievalSettings.defaults(

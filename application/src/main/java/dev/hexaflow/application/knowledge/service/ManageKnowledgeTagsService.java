@@ -6,6 +6,7 @@ import dev.hexaflow.application.knowledge.port.out.KnowledgeRepository;
 import dev.hexaflow.domain.knowledge.KnowledgeBase;
 import dev.hexaflow.domain.knowledge.KnowledgeTag;
 import java.time.Clock;
+import java.util.Comparator;
 import java.util.List;
 import java.util.function.Supplier;
 
@@ -43,7 +44,11 @@ public final class ManageKnowledgeTagsService implements ManageKnowledgeTagsUseC
 
     @Override
     public List<CountedTag> list() {
-        return repository.tags().stream().map(t -> new CountedTag(t, repository.tagBindings(t.id()))).toList();
+        // Newest first, as Dify lists them.
+        return repository.tags().stream()
+                .sorted(Comparator.comparing(KnowledgeTag::created).thenComparing(KnowledgeTag::id)
+                        .reversed())
+                .map(t -> new CountedTag(t, repository.tagBindings(t.id()))).toList();
     }
 
     @Override

@@ -6,6 +6,7 @@ import dev.hexaflow.application.webhook.port.in.DeliverCallbacksUseCase;
 import dev.hexaflow.application.webhook.port.out.CallbackSender;
 import dev.hexaflow.application.webhook.port.out.CallbackSender.Answer;
 import dev.hexaflow.application.webhook.port.out.DeliveryRepository;
+import dev.hexaflow.application.webhook.port.out.DeliveryRepository.Claim;
 import dev.hexaflow.application.webhook.port.out.RunDetailRenderer;
 import dev.hexaflow.application.webhook.port.out.WebhookSettingsRepository;
 import dev.hexaflow.application.webhook.port.out.WebhookSigner;
@@ -18,17 +19,27 @@ import dev.hexaflow.domain.workflow.WorkflowRun;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * Posts each due delivery's run detail, signed, and keeps what came of it: delivered on a 2xx in time, due again
  * after the schedule's wait otherwise, failed once the schedule gives up or the outbound policy refuses the
  * address. A delivery is claimed before it is sent, so that of several instances on one database only one sends
  * it; a claim outlives the longest attempt, and one left by a stopped instance runs out and is claimed again.
+ *
+ * <p>It claims only as many deliveries as it has free senders, so that a claim starts as its send does and no
+ * claimed delivery waits in a queue while its claim runs out; a send starts by extending its claim and records its
+ * outcome only while it still holds it, so a sender whose claim ran out and was taken again neither posts nor
+ * records anything. An app has at most half the senders (at least one) at once: a receiver that never answers
+ * holds up its own app's deliveries, not every app's.
  */
 public final class DeliverCallbacksService implements DeliverCallbacksUseCase {
 
@@ -41,7 +52,8 @@ public final class DeliverCallbacksService implements DeliverCallbacksUseCase {
     /** How many letters and digits a drawn webhook secret has (about 248 bits). */
     public static final int SECRET_LENGTH = 48;
 
-    private static final int BATCH = 32;
+    /** How many deliveries waiting for their run the sweep reads at a time. */
+    private static final int SWEEP_PAGE = 128;
     /** A run not kept a minute after its delivery was: it was refused, or the server stopped before it started. */
     private static final long NEVER_KEPT_AFTER_MILLIS = 60_000;
 
@@ -55,11 +67,23 @@ public final class DeliverCallbacksService implements DeliverCallbacksUseCase {
     private final RetrySchedule schedule;
     private final Clock clock;
     private final Executor sends;
+    private final int senders;
+    private final int sendersPerApp;
+    private final System.Logger log = System.getLogger(DeliverCallbacksService.class.getName());
+    /** The sends handed to {@link #sends} and not yet over, in all and by app. */
+    private int busy;
+    private final Map<String, Integer> busyByApp = new HashMap<>();
 
-    /** @param sends runs each post, so that a slow receiver holds up only its own delivery */
+    /**
+     * @param sends runs each post, so that a slow receiver holds up only its own delivery
+     * @param senders how many posts {@code sends} runs at once: no more are claimed than it has free
+     */
     public DeliverCallbacksService(DeliveryRepository deliveries, WebhookSettingsRepository settings,
             RunRepository runs, RunDetailRenderer renderer, CallbackSender sender, SecretGenerator secrets,
-            WebhookSigner signer, RetrySchedule schedule, Clock clock, Executor sends) {
+            WebhookSigner signer, RetrySchedule schedule, Clock clock, Executor sends, int senders) {
+        if (senders < 1) {
+            throw new IllegalArgumentException("senders must be 1 or more, was " + senders);
+        }
         this.deliveries = deliveries;
         this.settings = settings;
         this.runs = runs;
@@ -70,26 +94,82 @@ public final class DeliverCallbacksService implements DeliverCallbacksUseCase {
         this.schedule = schedule;
         this.clock = clock;
         this.sends = sends;
+        this.senders = senders;
+        this.sendersPerApp = Math.max(1, senders / 2);
     }
 
     @Override
     public int deliverDue() {
-        long now = clock.millis();
-        // Long enough for the post, its redirects and the write of its outcome.
-        long claimUntil = now + schedule.timeout().multipliedBy(3).plus(Duration.ofSeconds(30)).toMillis();
-        List<Delivery> claimed = deliveries.claimDue(now, claimUntil, BATCH);
-        for (Delivery delivery : claimed) {
-            sends.execute(() -> send(delivery));
+        int claimed = 0;
+        Optional<Claim> claim;
+        while ((claim = claimForFreeSender()).isPresent()) {
+            Claim held = claim.get();
+            try {
+                sends.execute(() -> sendAndRelease(held));
+            } catch (RejectedExecutionException e) {
+                // Closing: the claim runs out, and this or another instance sends it then.
+                release(held.delivery().appId());
+                return claimed;
+            }
+            claimed++;
         }
-        return claimed.size();
+        return claimed;
     }
 
-    /** Sends one claimed delivery and keeps the outcome. */
-    void send(Delivery delivery) {
+    /** Claims the next due delivery for a free sender, and counts that sender busy; empty when none is free. */
+    private synchronized Optional<Claim> claimForFreeSender() {
+        if (busy >= senders) {
+            return Optional.empty();
+        }
+        Set<String> full = new HashSet<>();
+        busyByApp.forEach((app, count) -> {
+            if (count >= sendersPerApp) {
+                full.add(app);
+            }
+        });
+        long now = clock.millis();
+        Optional<Claim> claim = deliveries.claimNext(now, now + claimSpan(), full);
+        claim.ifPresent(c -> {
+            busy++;
+            busyByApp.merge(c.delivery().appId(), 1, Integer::sum);
+        });
+        return claim;
+    }
+
+    private synchronized void release(String appId) {
+        busy--;
+        busyByApp.computeIfPresent(appId, (app, count) -> count > 1 ? count - 1 : null);
+    }
+
+    /** Long enough for the post, its redirects and the write of its outcome. */
+    private long claimSpan() {
+        return schedule.timeout().multipliedBy(3).plus(Duration.ofSeconds(30)).toMillis();
+    }
+
+    private void sendAndRelease(Claim claim) {
+        try {
+            send(claim);
+        } catch (RuntimeException e) {
+            // The claim runs out and the delivery is tried again; a sender thread must not die of it.
+            log.log(System.Logger.Level.WARNING, "Sending webhook delivery " + claim.delivery().id()
+                    + " failed; it is tried again once its claim runs out", e);
+        } finally {
+            release(claim.delivery().appId());
+        }
+    }
+
+    /** Sends one claimed delivery, if its claim still holds as the send starts, and keeps the outcome. */
+    void send(Claim claimed) {
+        Optional<Claim> held = deliveries.extend(claimed, clock.millis() + claimSpan());
+        if (held.isEmpty()) {
+            return;
+        }
+        Claim claim = held.get();
+        Delivery delivery = claim.delivery();
         Optional<WorkflowRun> run = runs.find(delivery.appId(), delivery.runId());
         if (run.isEmpty()) {
-            deliveries.move(delivery.abandoned("The run is no longer kept (pruned), so there is nothing to send."),
-                    DeliveryState.PENDING, null);
+            deliveries.settle(claim,
+                    delivery.abandoned("The run is no longer kept (pruned), so there is nothing to send."), null);
             return;
         }
         byte[] body = renderer.render(run.get());
@@ -111,7 +191,7 @@ public final class DeliverCallbacksService implements DeliverCallbacksUseCase {
                 elapsed);
         Delivery next = attempt.succeeded() ? delivery.delivered(attempt)
                 : answer.refused() ? delivery.refused(attempt) : delivery.failed(attempt, schedule);
-        deliveries.move(next, DeliveryState.PENDING, attempt);
+        deliveries.settle(claim, next, attempt);
     }
 
     private String secretOf(String appId) {
@@ -131,15 +211,28 @@ public final class DeliverCallbacksService implements DeliverCallbacksUseCase {
     public int sweep() {
         long now = clock.millis();
         int moved = 0;
-        for (Delivery delivery : deliveries.awaitingRun(BATCH * 4)) {
-            Optional<WorkflowRun> run = runs.find(delivery.appId(), delivery.runId());
-            if (run.isPresent() && run.get().status() != RunStatus.RUNNING) {
-                moved += deliveries.move(delivery.due(now), DeliveryState.AWAITING_RUN, null) ? 1 : 0;
-            } else if (run.isEmpty() && now - delivery.createdAt() > NEVER_KEPT_AFTER_MILLIS) {
-                moved += deliveries.move(delivery.abandoned("The run was never kept: it did not start."),
-                        DeliveryState.AWAITING_RUN, null) ? 1 : 0;
+        Delivery after = null;
+        List<Delivery> page;
+        // Through all of them: runs that go on for hours must not hide a newer one whose run has ended.
+        do {
+            page = deliveries.awaitingRun(after, SWEEP_PAGE);
+            for (Delivery delivery : page) {
+                moved += sweep(delivery, now) ? 1 : 0;
             }
-        }
+            after = page.isEmpty() ? null : page.get(page.size() - 1);
+        } while (page.size() == SWEEP_PAGE);
         return moved;
+    }
+
+    private boolean sweep(Delivery delivery, long now) {
+        Optional<WorkflowRun> run = runs.find(delivery.appId(), delivery.runId());
+        if (run.isPresent() && run.get().status() != RunStatus.RUNNING) {
+            return deliveries.move(delivery.due(now), DeliveryState.AWAITING_RUN, null);
+        }
+        if (run.isEmpty() && now - delivery.createdAt() > NEVER_KEPT_AFTER_MILLIS) {
+            return deliveries.move(delivery.abandoned("The run was never kept: it did not start."),
+                    DeliveryState.AWAITING_RUN, null);
+        }
+        return false;
     }
 }

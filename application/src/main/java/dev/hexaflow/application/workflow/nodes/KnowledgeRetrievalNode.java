@@ -132,8 +132,12 @@ public final class KnowledgeRetrievalNode implements NodeExecutor {
         for (String id : ids) {
             KnowledgeBase base = knowledge.base(id).orElseThrow(() ->
                     new NodeFailure("KnowledgeRetrievalNodeError", unbound(id), null));
-            String tool = TOOL_NAME.matcher(id).matches() && !idsByTool.containsKey(id) ? id
-                    : "dataset_" + (idsByTool.size() + 1);
+            String tool = id;
+            // An id that cannot be a tool's name gets one no other id of the list is, nor another tool's.
+            for (int n = idsByTool.size() + 1; !TOOL_NAME.matcher(tool).matches() || idsByTool.containsKey(tool)
+                    || (!tool.equals(id) && ids.contains(tool)); n++) {
+                tool = "dataset_" + n;
+            }
             idsByTool.put(tool, id);
             String description = base.description().isBlank()
                     ? "useful for when you want to answer queries about the " + base.name() : base.description();

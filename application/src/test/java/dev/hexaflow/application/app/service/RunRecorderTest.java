@@ -2,6 +2,7 @@ package dev.hexaflow.application.app.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.hexaflow.application.app.port.out.RunEventFormat;
 import dev.hexaflow.application.app.port.out.RunRepository;
 import dev.hexaflow.domain.app.EndUser;
 import dev.hexaflow.domain.workflow.ExecutionMetadata;
@@ -45,7 +46,7 @@ class RunRecorderTest {
                     "1", "log-1", event -> {
                         threads.add(Thread.currentThread().getName());
                         heard.add(event);
-                    }, listeners);
+                    }, listeners, RunEventFormat.NONE, new RunFeeds());
 
             recorder.on(new RunEvent.WorkflowStarted(STARTED));
             recorder.on(NODE);
@@ -94,6 +95,16 @@ class RunRecorderTest {
         @Override
         public CompletableFuture<Void> finished(WorkflowRun run) {
             return held();
+        }
+
+        @Override
+        public CompletableFuture<Void> event(KeptEvent event) {
+            return held();
+        }
+
+        @Override
+        public List<KeptEvent> events(String runId, long after) {
+            return List.of();
         }
 
         @Override

@@ -22,7 +22,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -57,24 +61,37 @@ class McpSilentServerTest {
             try (McpSdkToolRunner runner = new McpSdkToolRunner(ref -> Optional.of(new McpToolAddress(
                     ref.provider().equals("quiet") ? quiet : answering, ref.tool())),
                     new OutboundExchange(() -> OutboundPolicy.of("127.0.0.1", "")), LIMIT)) {
-                long began = System.nanoTime();
+                // Four callers at once, each on a thread of its own (the common pool has one thread on two cores,
+                // which would run them one after another), timed from their common start.
+                ExecutorService callers = Executors.newFixedThreadPool(4);
+                CountDownLatch ready = new CountDownLatch(4);
+                CountDownLatch go = new CountDownLatch(1);
+                AtomicLong began = new AtomicLong();
                 List<CompletableFuture<Double>> quietCalls = new ArrayList<>();
                 for (int i = 0; i < 4; i++) {
                     quietCalls.add(CompletableFuture.supplyAsync(() -> {
-                        long start = System.nanoTime();
+                        ready.countDown();
+                        try {
+                            go.await();
+                        } catch (InterruptedException e) {
+                            throw new IllegalStateException(e);
+                        }
                         try {
                             runner.run(new ToolRef(ToolProviderType.MCP, "quiet", "anything"), Map.of(),
                                     StopSignal.NEVER);
                         } catch (ToolException expected) {
-                            return (System.nanoTime() - start) / 1e9;
+                            return (System.nanoTime() - began.get()) / 1e9;
                         }
                         throw new AssertionError("a silent server answered");
-                    }));
+                    }, callers));
                 }
+                assertThat(ready.await(30, TimeUnit.SECONDS)).isTrue();
+                began.set(System.nanoTime());
+                go.countDown();
                 Thread.sleep(200);
                 List<ToolMessage> sum = runner.run(new ToolRef(ToolProviderType.MCP, "calc", "add"),
                         Map.of("a", 1, "b", 2), StopSignal.NEVER);
-                double calcAnsweredAfter = (System.nanoTime() - began) / 1e9;
+                double calcAnsweredAfter = (System.nanoTime() - began.get()) / 1e9;
 
                 assertThat(sum).contains(new ToolMessage.Variable("sum", 3.0));
                 // Waiting for the silent server's lock would answer after LIMIT at least.
@@ -85,6 +102,7 @@ class McpSilentServerTest {
                     assertThat(call.get(60, TimeUnit.SECONDS)).as("each queued call's wait")
                             .isLessThan(2 * LIMIT.toMillis() / 1000.0);
                 }
+                callers.shutdownNow();
             }
         } finally {
             for (Socket socket : held) {

@@ -35,6 +35,8 @@ public enum ApiError {
     /** Audio-to-text asked of a server with no speech-to-text endpoint. */
     PROVIDER_NOT_SUPPORT_SPEECH_TO_TEXT,
     TOO_MANY_REQUESTS,
+    /** Hexaflow's extension: an idempotency key used again with another request body. */
+    IDEMPOTENCY_KEY_CONFLICT,
     SERVICE_UNAVAILABLE,
     INSUFFICIENT_STORAGE
 }

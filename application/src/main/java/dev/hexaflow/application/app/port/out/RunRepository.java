@@ -23,6 +23,29 @@ public interface RunRepository extends AutoCloseable {
     /** Keeps the run's end. */
     CompletableFuture<Void> finished(WorkflowRun run);
 
+    /**
+     * Keeps one of a run's events as its stream shows it, queued with the run's other writes; the run's recorder
+     * numbers its events from 1 in their order, and keeps each once.
+     */
+    CompletableFuture<Void> event(KeptEvent event);
+
+    /** The run's kept events numbered above {@code after} (0 for all of them), in their order. */
+    List<KeptEvent> events(String runId, long after);
+
+    /**
+     * An event of a run as its stream shows it: its number in the run (from 1) and the text of its frame's data.
+     */
+    record KeptEvent(String runId, long seq, String data) {
+        public KeptEvent {
+            if (runId == null || data == null) {
+                throw new IllegalArgumentException("a kept event has a run id and data");
+            }
+            if (seq < 1) {
+                throw new IllegalArgumentException("a kept event's seq is 1 or more, was " + seq);
+            }
+        }
+    }
+
     /** Commits what is queued, then takes no more writes. */
     @Override
     void close();
@@ -51,7 +74,7 @@ public interface RunRepository extends AutoCloseable {
     int failUnfinished(String error, long finishedAt);
 
     /**
-     * Deletes at most {@code batch} ended runs that the rule lets go, with their node executions and log
+     * Deletes at most {@code batch} ended runs that the rule lets go, with their node executions, events and log
      * entries, oldest first: those created before {@code createdBefore}, and those past the newest
      * {@code keepPerApp} runs of their app (null for no such bound). A running run is never deleted. Answers
      * how many runs it deleted; fewer than {@code batch} means none is left to delete now.

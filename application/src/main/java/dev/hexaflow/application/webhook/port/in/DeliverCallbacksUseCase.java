@@ -3,7 +3,10 @@ package dev.hexaflow.application.webhook.port.in;
 /** Sends the webhook deliveries that are due, and finds those whose run ended unheard (a restart). */
 public interface DeliverCallbacksUseCase {
 
-    /** Claims the deliveries due now and sends each; answers how many it claimed. */
+    /**
+     * Claims as many of the deliveries due now as there are free senders, at most half of them for one app, and
+     * sends each; answers how many it claimed.
+     */
     int deliverDue();
 
     /**

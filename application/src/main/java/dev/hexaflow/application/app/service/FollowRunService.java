@@ -1,0 +1,139 @@
+package dev.hexaflow.application.app.service;
+
+import dev.hexaflow.application.app.port.in.ApiError;
+import dev.hexaflow.application.app.port.in.ApiException;
+import dev.hexaflow.application.app.port.in.FollowRunUseCase;
+import dev.hexaflow.application.app.port.out.RunRepository;
+import dev.hexaflow.application.app.port.out.RunRepository.KeptEvent;
+import dev.hexaflow.domain.workflow.RunStatus;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Subscribes to the run's feed first, then reads its kept events: whatever was published before the subscription
+ * is in the store, whatever is kept after the read comes live, and an event in both is told once, by its number.
+ * A run that does not go on here (it ended, or goes on in another instance) is read from the store, again every
+ * {@link #POLL} until it has ended: a run found ended is read once more and its stream ends.
+ */
+public final class FollowRunService implements FollowRunUseCase {
+
+    private static final Duration POLL = Duration.ofMillis(250);
+
+    private final RunRepository runs;
+    private final RunFeeds feeds;
+
+    public FollowRunService(RunRepository runs, RunFeeds feeds) {
+        this.runs = runs;
+        this.feeds = feeds;
+    }
+
+    @Override
+    public Following follow(FollowRunQuery query) {
+        Optional<BlockingQueue<Object>> live = feeds.follow(query.appId(), query.runId());
+        if (live.isEmpty() && runs.find(query.appId(), query.runId()).isEmpty()) {
+            throw new ApiException(ApiError.NOT_FOUND, "Workflow run not found.");
+        }
+        return live.<Following>map(queue -> new Live(query, queue)).orElseGet(() -> new Stored(query));
+    }
+
+    /** Events read from the store after the last one told. */
+    private abstract class Told implements Following {
+        final FollowRunQuery query;
+        final Deque<KeptEvent> read = new ArrayDeque<>();
+        long last;
+
+        Told(FollowRunQuery query) {
+            this.query = query;
+            this.last = query.after();
+        }
+
+        void readStore() {
+            read.addAll(runs.events(query.runId(), last));
+        }
+
+        Next.Event tell(KeptEvent event) {
+            last = event.seq();
+            return new Next.Event(event.seq(), event.data());
+        }
+    }
+
+    /** A run going on here: the store's events, then its feed's. */
+    private final class Live extends Told {
+        private final BlockingQueue<Object> queue;
+
+        Live(FollowRunQuery query, BlockingQueue<Object> queue) {
+            super(query);
+            this.queue = queue;
+            readStore();
+        }
+
+        @Override
+        public Next next(Duration wait) throws InterruptedException {
+            if (!read.isEmpty()) {
+                return tell(read.poll());
+            }
+            long until = System.nanoTime() + wait.toNanos();
+            while (true) {
+                Object next = queue.poll(Math.max(0, until - System.nanoTime()), TimeUnit.NANOSECONDS);
+                if (next == null) {
+                    return new Next.Quiet();
+                }
+                if (next == RunFeeds.END) {
+                    return new Next.End();
+                }
+                KeptEvent event = (KeptEvent) next;
+                if (event.seq() > last) {
+                    return tell(event);
+                }
+            }
+        }
+
+        @Override
+        public void close() {
+            feeds.leave(query.runId(), queue);
+        }
+    }
+
+    /** A run not going on here: the store, read again until the run is found ended. */
+    private final class Stored extends Told {
+        private boolean ended;
+
+        Stored(FollowRunQuery query) {
+            super(query);
+            readAgain();
+        }
+
+        /** Reads the status before the events, so that a run found ended has all its events in this read. */
+        private void readAgain() {
+            ended = runs.find(query.appId(), query.runId()).map(run -> run.status() != RunStatus.RUNNING)
+                    .orElse(true);
+            readStore();
+        }
+
+        @Override
+        public Next next(Duration wait) throws InterruptedException {
+            long until = System.nanoTime() + wait.toNanos();
+            while (read.isEmpty()) {
+                if (ended) {
+                    return new Next.End();
+                }
+                long left = until - System.nanoTime();
+                if (left <= 0) {
+                    return new Next.Quiet();
+                }
+                Thread.sleep(Math.min(TimeUnit.NANOSECONDS.toMillis(left) + 1, POLL.toMillis()));
+                readAgain();
+            }
+            return tell(read.poll());
+        }
+
+        @Override
+        public void close() {
+            // Nothing is held between two reads.
+        }
+    }
+}

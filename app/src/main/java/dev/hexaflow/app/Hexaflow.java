@@ -12,6 +12,7 @@ import dev.hexaflow.adapters.http.admin.AdminCampusRoutes;
 import dev.hexaflow.adapters.http.admin.AdminKnowledgeRoutes;
 import dev.hexaflow.adapters.http.knowledge.DatasetKeyAuthentication;
 import dev.hexaflow.adapters.http.knowledge.KnowledgeApiRoutes;
+import dev.hexaflow.adapters.http.knowledge.KnowledgeMetadataRoutes;
 import dev.hexaflow.adapters.http.knowledge.KnowledgeTagRoutes;
 import dev.hexaflow.adapters.http.admin.AdminToolRoutes;
 import dev.hexaflow.adapters.http.campus.CampusFeedRoutes;
@@ -131,8 +132,10 @@ public final class Hexaflow implements AutoCloseable {
                             workflows.knowledge.retrieve, workflows.knowledge.keys),
                     new DatasetKeyAuthentication(workflows.knowledge.keys),
                     new KnowledgeTagRoutes(workflows.knowledge.tags),
+                    new KnowledgeMetadataRoutes(workflows.knowledge.metadata),
                     new KnowledgeApiRoutes(workflows.knowledge.bases, workflows.knowledge.addDocument,
-                            workflows.knowledge.documents, workflows.knowledge.retrieve, workflows.knowledge.tags),
+                            workflows.knowledge.documents, workflows.knowledge.retrieve, workflows.knowledge.tags,
+                            workflows.knowledge.metadata),
                     new AdminBackupRoutes(admin, BackupModule.backups(storage, config.dataDir(), Clock.systemUTC()),
                             Clock.systemUTC()),
                     new WebAppRoutes(workflows.webApp));

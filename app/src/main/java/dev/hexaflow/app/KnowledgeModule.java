@@ -12,6 +12,7 @@ import dev.hexaflow.application.knowledge.port.in.ManageDatasetKeysUseCase;
 import dev.hexaflow.application.knowledge.port.in.ManageDocumentsUseCase;
 import dev.hexaflow.application.knowledge.port.in.ManageKnowledgeBasesUseCase;
 import dev.hexaflow.application.knowledge.port.in.ManageKnowledgeTagsUseCase;
+import dev.hexaflow.application.knowledge.port.in.ManageMetadataUseCase;
 import dev.hexaflow.application.knowledge.port.in.RebuildKnowledgeIndexUseCase;
 import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeUseCase;
 import dev.hexaflow.application.knowledge.port.out.Embeddings;
@@ -20,6 +21,7 @@ import dev.hexaflow.application.knowledge.service.ManageDatasetKeysService;
 import dev.hexaflow.application.knowledge.service.ManageDocumentsService;
 import dev.hexaflow.application.knowledge.service.ManageKnowledgeBasesService;
 import dev.hexaflow.application.knowledge.service.ManageKnowledgeTagsService;
+import dev.hexaflow.application.knowledge.service.ManageMetadataService;
 import dev.hexaflow.application.knowledge.service.RebuildKnowledgeIndexService;
 import dev.hexaflow.application.knowledge.service.RetrieveKnowledgeService;
 import dev.hexaflow.engine.EngineConfiguration;
@@ -44,6 +46,7 @@ final class KnowledgeModule implements AutoCloseable {
     final RebuildKnowledgeIndexUseCase rebuild;
     final ManageDatasetKeysUseCase keys;
     final ManageKnowledgeTagsUseCase tags;
+    final ManageMetadataUseCase metadata;
     private final LuceneKnowledgeIndex index;
 
     KnowledgeModule(Jdbi jdbi, Path indexDirectory, EngineConfiguration engine, Clock clock) {
@@ -62,6 +65,7 @@ final class KnowledgeModule implements AutoCloseable {
                 Duration.ofSeconds(10), Duration.ofSeconds(60)));
         this.rebuild = new RebuildKnowledgeIndexService(repository, index);
         this.tags = new ManageKnowledgeTagsService(repository, clock, ids);
+        this.metadata = new ManageMetadataService(repository, clock, ids);
         this.keys = new ManageDatasetKeysService(new JdbiDatasetKeyRepository(jdbi), new SecureRandomSecretGenerator(),
                 clock);
     }

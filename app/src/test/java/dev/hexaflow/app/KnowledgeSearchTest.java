@@ -18,6 +18,7 @@ import dev.hexaflow.domain.knowledge.KnowledgeDocument;
 import dev.hexaflow.domain.knowledge.MetadataFilter;
 import dev.hexaflow.domain.knowledge.RetrievalSettings;
 import dev.hexaflow.domain.knowledge.SearchMethod;
+import dev.hexaflow.domain.knowledge.ParentChildRules;
 import dev.hexaflow.domain.knowledge.SplittingRules;
 import dev.hexaflow.engine.EngineConfiguration;
 import java.nio.charset.StandardCharsets;
@@ -225,6 +226,34 @@ class KnowledgeSearchTest {
         knowledge.close();
         knowledge = module();
         assertThat(rebuiltAtStart).as("an index in step is kept").isFalse();
+    }
+
+    @Test
+    void aParentChildDocumentsChildrenAreEmbeddedRebuiltIntoADeletedIndexAndStillAnswerTheirParent()
+            throws Exception {
+        base("hr");
+        ParentChildRules rules = new ParentChildRules(ParentChildRules.ParentMode.PARAGRAPH,
+                SplittingRules.custom("\\n\\n", 500, 0, true, false), SplittingRules.custom("\\n", 50, 0, true, false));
+        KnowledgeDocument doc = knowledge.addDocument.add(new AddDocumentCommand("hr", "rules.md",
+                new AddDocumentCommand.Text("Leave\nPaid leave is 25 days.\nIt expires in March.\n\nParking\n"
+                        + "Bikes go to the basement."), SplittingRules.AUTOMATIC, Map.of(), Optional.of(rules)));
+        List<RetrievedChunk> before = search("hr", "expires March", SearchMethod.HYBRID_SEARCH, 1, null);
+        knowledge.close();
+        try (Stream<Path> files = Files.walk(dir.resolve("knowledge"))) {
+            files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+        }
+
+        knowledge = module();
+        List<RetrievedChunk> after = search("hr", "expires March", SearchMethod.HYBRID_SEARCH, 1, null);
+
+        assertThat(knowledge.documents.childChunks(doc.id())).hasSize(5);
+        assertThat(contents(before)).containsExactly("Leave\nPaid leave is 25 days.\nIt expires in March.");
+        assertThat(before.get(0).children().get(0).child().content()).isEqualTo("It expires in March.");
+        assertThat(rebuiltAtStart).isTrue();
+        assertThat(contents(after)).isEqualTo(contents(before));
+        assertThat(after.get(0).children()).extracting(c -> c.child().content()).first()
+                .isEqualTo("It expires in March.");
+        assertThat(after.get(0).score()).isEqualTo(after.get(0).children().get(0).score());
     }
 
     @Test

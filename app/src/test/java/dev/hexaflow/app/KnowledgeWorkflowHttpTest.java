@@ -62,6 +62,49 @@ class KnowledgeWorkflowHttpTest {
     }
 
     @Test
+    void theNodesMetadataFilterTestsTheValuesSetThroughTheKnowledgeApiAndAChildsHitAnswersItsParent() {
+        server.admin("POST", "/admin/knowledge/bases", "application/json",
+                body(Map.of("id", DATASET, "name", "Staff handbook")));
+        ServiceApi knowledge = server.api(TestServer.json(server.admin("POST", "/admin/datasets/keys", null, null))
+                .get("key").asText());
+        String leave = ServiceApi.json(knowledge.postJson("/v1/datasets/" + DATASET + "/document/create-by-text",
+                Map.of("name", "leave.md", "text", "Paid leave: every employee has 25 days of paid leave a year.\n"
+                        + "Ask your manager first.", "doc_form", "hierarchical_model", "process_rule", Map.of("mode",
+                        "hierarchical", "rules", Map.of("parent_mode", "full-doc", "subchunk_segmentation",
+                                Map.of("separator", "\\n", "max_tokens", 50, "chunk_overlap", 0))))))
+                .get("document").get("id").asText();
+        String board = ServiceApi.json(knowledge.postJson("/v1/datasets/" + DATASET + "/document/create-by-text",
+                Map.of("name", "board.md", "text", "Paid leave for board members is decided by the board.")))
+                .get("document").get("id").asText();
+        String audience = ServiceApi.json(knowledge.postJson("/v1/datasets/" + DATASET + "/metadata",
+                Map.of("type", "string", "name", "audience"))).get("id").asText();
+        HttpResponse<String> set = knowledge.postJson("/v1/datasets/" + DATASET + "/documents/metadata",
+                Map.of("operation_data", List.of(
+                        Map.of("document_id", leave, "metadata_list", List.of(Map.of("id", audience, "name",
+                                "audience", "value", "staff"))),
+                        Map.of("document_id", board, "metadata_list", List.of(Map.of("id", audience, "name",
+                                "audience", "value", "board"))))));
+        model.answer(Script.text("You have 25 days.", 30, 5));
+        ServiceApi app = server.api(server.importApp("knowledge.yml").get("api_key").asText());
+
+        JsonNode ran = json(app.postJson("/v1/workflows/run", run(Map.of("query", "How much paid leave?"),
+                "blocking", "ada")));
+
+        assertThat(set.statusCode()).as(set.body()).isEqualTo(200);
+        JsonNode sources = ran.get("data").get("outputs").get("sources");
+        assertThat(sources).as(ran.toString()).hasSize(1);
+        assertThat(sources.get(0).get("title").asText()).isEqualTo("leave.md");
+        assertThat(sources.get(0).get("metadata").get("doc_metadata").get("audience").asText()).isEqualTo("staff");
+        assertThat(sources.get(0).get("content").asText()).as("a child's hit answers its parent's whole text")
+                .endsWith("Ask your manager first.");
+        JsonNode children = sources.get(0).get("metadata").get("child_chunks");
+        assertThat(children).isNotEmpty();
+        assertThat(children.get(0).get("content").asText()).isEqualTo(
+                "Paid leave: every employee has 25 days of paid leave a year.");
+        assertThat(children.get(0).get("position").asInt()).isEqualTo(1);
+    }
+
+    @Test
     void aWorkflowRetrievesTheRightChunkAndTheModelAnswersFromIt() {
         HttpResponse<String> created = server.admin("POST", "/admin/knowledge/bases", "application/json",
                 body(Map.of("id", DATASET, "name", "Staff handbook")));

@@ -3,12 +3,16 @@ package dev.hexaflow.adapters.persistence;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hexaflow.application.knowledge.port.out.KnowledgeRepository;
+import dev.hexaflow.application.knowledge.port.out.StoredChildChunk;
 import dev.hexaflow.application.knowledge.port.out.StoredChunk;
+import dev.hexaflow.domain.knowledge.ChildChunk;
 import dev.hexaflow.domain.knowledge.Chunk;
 import dev.hexaflow.domain.knowledge.DocumentStatus;
 import dev.hexaflow.domain.knowledge.KnowledgeBase;
 import dev.hexaflow.domain.knowledge.KnowledgeDocument;
 import dev.hexaflow.domain.knowledge.KnowledgeTag;
+import dev.hexaflow.domain.knowledge.MetadataField;
+import dev.hexaflow.domain.knowledge.MetadataType;
 import dev.hexaflow.domain.knowledge.RetrievalSettings;
 import dev.hexaflow.domain.knowledge.SearchMethod;
 import dev.hexaflow.domain.knowledge.TextMeasure;
@@ -158,5 +162,91 @@ abstract class KnowledgeRepositoryContract {
         assertThat(repository().findDocument("d1")).isEmpty();
         assertThat(repository().findChunks(List.of("c1"))).isEmpty();
         assertThat(repository().countSearchableChunks()).isZero();
+    }
+
+    @Test
+    void metadataFieldsAreKeptOldestFirstWithTheDocumentsTheyChangeAndGoWithTheirBase() {
+        repository().saveBase(base("b1", Instant.EPOCH));
+        repository().saveBase(base("b2", Instant.EPOCH));
+        repository().saveDocument(document("d1", "b1", "h1", DocumentStatus.COMPLETED));
+        MetadataField audience = new MetadataField("m1", "b1", "audience", MetadataType.STRING,
+                Instant.parse("2026-11-01T10:00:00Z"));
+        MetadataField level = new MetadataField("m2", "b1", "level", MetadataType.NUMBER,
+                Instant.parse("2026-11-02T10:00:00Z"));
+
+        repository().saveMetadataField(level, List.of());
+        repository().saveMetadataField(audience, List.of(repository().findDocument("d1").orElseThrow()
+                .withMetadata(Map.of("audience", "staff"))));
+        repository().saveMetadataField(new MetadataField("m3", "b2", "other", MetadataType.TIME, Instant.EPOCH),
+                List.of());
+
+        assertThat(repository().metadataFields("b1")).containsExactly(audience, level);
+        assertThat(repository().findMetadataField("m2")).contains(level);
+        assertThat(repository().findDocument("d1").orElseThrow().metadata()).isEqualTo(Map.of("audience", "staff"));
+
+        repository().saveMetadataField(audience.renamed("team"), List.of());
+        repository().deleteMetadataField("m2", List.of(repository().findDocument("d1").orElseThrow()
+                .withMetadata(Map.of())));
+        assertThat(repository().metadataFields("b1")).extracting(MetadataField::name).containsExactly("team");
+        assertThat(repository().findDocument("d1").orElseThrow().metadata()).isEmpty();
+
+        repository().deleteBase("b1");
+        assertThat(repository().metadataFields("b1")).isEmpty();
+        assertThat(repository().findMetadataField("m1")).isEmpty();
+        assertThat(repository().metadataFields("b2")).hasSize(1);
+    }
+
+    @Test
+    void builtInMetadataIsOffForANewBaseAndStaysAsSet() {
+        repository().saveBase(base("b1", Instant.EPOCH));
+        assertThat(repository().builtInMetadataEnabled("b1")).isFalse();
+
+        repository().setBuiltInMetadataEnabled("b1", true);
+        repository().saveBase(base("b1", Instant.EPOCH));
+        assertThat(repository().builtInMetadataEnabled("b1")).as("saving the base again keeps it").isTrue();
+
+        repository().setBuiltInMetadataEnabled("b1", false);
+        assertThat(repository().builtInMetadataEnabled("b1")).isFalse();
+    }
+
+    @Test
+    void documentsAreSavedTogether() {
+        repository().saveBase(base("b1", Instant.EPOCH));
+        repository().saveDocument(document("d1", "b1", "h1", DocumentStatus.COMPLETED));
+        repository().saveDocument(document("d2", "b1", "h2", DocumentStatus.COMPLETED));
+
+        repository().saveDocuments(List.of(repository().findDocument("d1").orElseThrow()
+                .withMetadata(Map.of("team", "a")), repository().findDocument("d2").orElseThrow()
+                .withMetadata(Map.of("team", "b"))));
+
+        assertThat(repository().documents("b1")).extracting(d -> d.metadata().get("team")).containsExactly("a", "b");
+    }
+
+    static StoredChildChunk child(String id, String segmentId, int position, float[] vector) {
+        return StoredChildChunk.of(new ChildChunk(id, segmentId, "d1", "b1", position, "child " + id), vector);
+    }
+
+    @Test
+    void aChunkWithChildrenIsSearchedThroughThemAndReplacingTheChunksDropsThem() {
+        repository().saveBase(base("b1", Instant.EPOCH));
+        repository().saveDocument(document("d1", "b1", "h1", DocumentStatus.COMPLETED));
+        repository().replaceChunks("d1", List.of(chunk("c1", "d1", 1, null), chunk("c2", "d1", 2, null)));
+
+        repository().replaceChildChunks("d1", List.of(child("k2", "c2", 1, new float[] {1, 0}),
+                child("k1", "c1", 1, null), child("k3", "c2", 2, null)));
+        repository().saveChildChunk(child("k4", "c2", 3, null));
+        repository().deleteChildChunk("k3");
+
+        assertThat(repository().childChunks("d1")).extracting(StoredChildChunk::id).containsExactly("k1", "k2", "k4");
+        assertThat(repository().findChildChunks(List.of("k2", "nope")).get(0).vector().orElseThrow())
+                .containsExactly(1, 0);
+        assertThat(repository().countSearchableChunks()).isEqualTo(3);
+        List<String> searched = new ArrayList<>();
+        repository().forEachSearchableChunk(c -> searched.add(c.id()));
+        assertThat(searched).containsExactlyInAnyOrder("k1", "k2", "k4");
+
+        repository().replaceChunks("d1", List.of(chunk("c1", "d1", 1, null)));
+        assertThat(repository().childChunks("d1")).isEmpty();
+        assertThat(repository().countSearchableChunks()).isEqualTo(1);
     }
 }

@@ -54,6 +54,12 @@ public record KnowledgeDocument(String id, String baseId, String name, String so
                 created);
     }
 
+    /** The document with these metadata values (Dify's {@code doc_metadata}), by field name. */
+    public KnowledgeDocument withMetadata(Map<String, String> values) {
+        return new KnowledgeDocument(id, baseId, name, source, wordCount, contentHash, status, error, enabled, values,
+                created);
+    }
+
     /** Whether its chunks are found by searches: indexed and not turned off. */
     public boolean searchable() {
         return enabled && status == DocumentStatus.COMPLETED;

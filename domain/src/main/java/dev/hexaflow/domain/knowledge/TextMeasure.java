@@ -43,6 +43,24 @@ public final class TextMeasure {
         return tokens + (run + 3) / 4;
     }
 
+    /** The longest start of the text that counts at most {@code limit} tokens. */
+    public static String firstTokens(String text, int limit) {
+        if (tokens(text) <= limit) {
+            return text;
+        }
+        int low = 0;
+        int high = text.length();
+        while (low < high) {
+            int middle = (low + high + 1) >>> 1;
+            if (tokens(text.substring(0, middle)) <= limit) {
+                low = middle;
+            } else {
+                high = middle - 1;
+            }
+        }
+        return text.substring(0, low);
+    }
+
     /** The SHA-256 of the text, in hex: the same text, the same hash. */
     public static String hash(String text) {
         try {

@@ -13,20 +13,26 @@ import dev.hexaflow.application.knowledge.port.in.KnowledgeException;
 import dev.hexaflow.application.knowledge.port.in.ManageDocumentsUseCase;
 import dev.hexaflow.application.knowledge.port.in.ManageKnowledgeBasesUseCase;
 import dev.hexaflow.application.knowledge.port.in.ManageKnowledgeTagsUseCase;
+import dev.hexaflow.application.knowledge.port.in.ManageMetadataUseCase;
 import dev.hexaflow.application.knowledge.port.in.RerankRequest;
 import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeQuery;
 import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeUseCase;
 import dev.hexaflow.application.knowledge.port.in.RetrievedChunk;
+import dev.hexaflow.domain.knowledge.ChildChunk;
 import dev.hexaflow.domain.knowledge.Chunk;
 import dev.hexaflow.domain.knowledge.IndexingTechnique;
 import dev.hexaflow.domain.knowledge.KnowledgeBase;
 import dev.hexaflow.domain.knowledge.KnowledgeDocument;
 import dev.hexaflow.domain.knowledge.KnowledgeTag;
 import dev.hexaflow.domain.knowledge.MetadataFilter;
+import dev.hexaflow.domain.knowledge.ParentChildRules;
 import dev.hexaflow.domain.knowledge.RetrievalSettings;
 import dev.hexaflow.domain.knowledge.SearchMethod;
 import dev.hexaflow.domain.knowledge.SplittingRules;
 import dev.hexaflow.adapters.http.knowledge.DatasetKeyAuthentication.DatasetAccess;
+import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.ChildChunkAnswer;
+import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.ChildChunkBody;
+import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.ChildChunkPage;
 import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.CreatedDocument;
 import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.DatasetBody;
 import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.DocumentBody;
@@ -52,6 +58,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * Dify's Knowledge (datasets) Service API: datasets, their documents by text or file, segments, and retrieval, in
@@ -70,14 +77,17 @@ public final class KnowledgeApiRoutes implements RouteGroup {
     private final ManageDocumentsUseCase documents;
     private final RetrieveKnowledgeUseCase retrieve;
     private final ManageKnowledgeTagsUseCase tags;
+    private final ManageMetadataUseCase metadata;
 
     public KnowledgeApiRoutes(ManageKnowledgeBasesUseCase bases, AddDocumentUseCase add,
-            ManageDocumentsUseCase documents, RetrieveKnowledgeUseCase retrieve, ManageKnowledgeTagsUseCase tags) {
+            ManageDocumentsUseCase documents, RetrieveKnowledgeUseCase retrieve, ManageKnowledgeTagsUseCase tags,
+            ManageMetadataUseCase metadata) {
         this.bases = bases;
         this.add = add;
         this.documents = documents;
         this.retrieve = retrieve;
         this.tags = tags;
+        this.metadata = metadata;
     }
 
     @Override
@@ -106,6 +116,22 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         post(routes, PREFIX + "/{id}/documents/{doc}/segments/{segment}", this::editSegment);
         routes.delete(PREFIX + "/{id}/documents/{doc}/segments/{segment}", guarded(this::deleteSegment),
                 DatasetAccess.DATASETS);
+        String children = PREFIX + "/{id}/documents/{doc}/segments/{segment}/child_chunks";
+        get(routes, children, this::listChildChunks);
+        post(routes, children, ctx -> {
+            KnowledgeDocument d = document(ctx);
+            json(ctx, 200, new ChildChunkAnswer(ChildChunkBody.of(documents.addChildChunk(d.id(),
+                    ctx.pathParam("segment"), childContent(ctx)), d)));
+        });
+        routes.patch(children + "/{child}", guarded(ctx -> {
+            KnowledgeDocument d = document(ctx);
+            json(ctx, 200, new ChildChunkAnswer(ChildChunkBody.of(documents.editChildChunk(d.id(),
+                    ctx.pathParam("segment"), ctx.pathParam("child"), childContent(ctx)), d)));
+        }), DatasetAccess.DATASETS);
+        routes.delete(children + "/{child}", guarded(ctx -> {
+            documents.deleteChildChunk(document(ctx).id(), ctx.pathParam("segment"), ctx.pathParam("child"));
+            ctx.status(204);
+        }), DatasetAccess.DATASETS);
         post(routes, PREFIX + "/{id}/retrieve", this::retrieve);
         post(routes, PREFIX + "/{id}/hit-testing", this::retrieve);
     }
@@ -226,8 +252,8 @@ public final class KnowledgeApiRoutes implements RouteGroup {
                 Refusal.invalid("name is required."));
         String text = text(body, "text").orElseThrow(() -> Refusal.invalid("text is required."));
         technique(body);
-        KnowledgeDocument document = add.add(new AddDocumentCommand(base.id(), name,
-                new AddDocumentCommand.Text(text), rules(body.path("process_rule")), Map.of()));
+        KnowledgeDocument document = add.add(command(base.id(), name,
+                new AddDocumentCommand.Text(text), body, Map.of()));
         json(ctx, 200, created(document));
     }
 
@@ -295,8 +321,8 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         KnowledgeBase base = bases.find(ctx.pathParam("id")).orElseThrow(() ->
                 Refusal.invalid("Dataset does not exist."));
         FileUpload upload = upload(ctx, false);
-        KnowledgeDocument document = add.add(new AddDocumentCommand(base.id(), upload.filename(),
-                upload.file().orElseThrow(), rules(upload.options().path("process_rule")), Map.of()));
+        KnowledgeDocument document = add.add(command(base.id(), upload.filename(),
+                upload.file().orElseThrow(), upload.options(), Map.of()));
         json(ctx, 200, created(document));
     }
 
@@ -312,8 +338,8 @@ public final class KnowledgeApiRoutes implements RouteGroup {
             json(ctx, 200, created(current));
             return;
         }
-        KnowledgeDocument replaced = add.replace(current.id(), new AddDocumentCommand(base.id(), upload.filename(),
-                upload.file().get(), rules(upload.options().path("process_rule")), current.metadata()));
+        KnowledgeDocument replaced = add.replace(current.id(), command(base.id(), upload.filename(),
+                upload.file().get(), upload.options(), current.metadata()));
         json(ctx, 200, created(replaced));
     }
 
@@ -330,9 +356,8 @@ public final class KnowledgeApiRoutes implements RouteGroup {
             json(ctx, 200, created(current));
             return;
         }
-        KnowledgeDocument replaced = add.replace(current.id(), new AddDocumentCommand(base.id(),
-                name.orElse(current.name()), new AddDocumentCommand.Text(text.get()),
-                rules(body.path("process_rule")), current.metadata()));
+        KnowledgeDocument replaced = add.replace(current.id(), command(base.id(),
+                name.orElse(current.name()), new AddDocumentCommand.Text(text.get()), body, current.metadata()));
         json(ctx, 200, created(replaced));
     }
 
@@ -389,7 +414,8 @@ public final class KnowledgeApiRoutes implements RouteGroup {
     }
 
     private DocumentBody documentBody(KnowledgeDocument d, int position) {
-        return DocumentBody.of(d, position, documents.chunks(d.id()));
+        return DocumentBody.of(d, position, documents.chunks(d.id()), metadata.valuesOf(d),
+                KnowledgeBodies.docForm(documents.childChunks(d.id())));
     }
 
     // Segments
@@ -400,11 +426,14 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         int limit = positive(ctx, "limit", 20, 100);
         String keyword = Optional.ofNullable(ctx.queryParam("keyword")).orElse("").toLowerCase(Locale.ROOT);
         String status = Optional.ofNullable(ctx.queryParam("status")).orElse("");
+        List<ChildChunk> all = documents.childChunks(d.id());
+        String form = KnowledgeBodies.docForm(all);
+        Map<String, List<ChildChunk>> children = all.stream().collect(Collectors.groupingBy(ChildChunk::segmentId));
         List<SegmentBody> shown = documents.chunks(d.id()).stream()
                 .filter(c -> keyword.isEmpty() || c.content().toLowerCase(Locale.ROOT).contains(keyword))
                 .filter(c -> status.isEmpty() || status.equals("completed"))
-                .map(c -> SegmentBody.of(c, d, null)).toList();
-        json(ctx, 200, SegmentPage.of(Page.of(shown, page, limit)));
+                .map(c -> SegmentBody.of(c, d, null, children.getOrDefault(c.id(), List.of()))).toList();
+        json(ctx, 200, SegmentPage.of(Page.of(shown, page, limit), form));
     }
 
     /** {@code {"segments": [{"content", "answer"?, "keywords"?}]}}: added and searchable at once; answer is not kept. */
@@ -436,7 +465,9 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         KnowledgeDocument d = document(ctx);
         Chunk chunk = documents.chunks(d.id()).stream().filter(c -> c.id().equals(ctx.pathParam("segment")))
                 .findFirst().orElseThrow(() -> Refusal.notFound("Segment not found."));
-        json(ctx, 200, new SegmentAnswer(SegmentBody.of(chunk, d, null), KnowledgeBodies.DOC_FORM));
+        List<ChildChunk> children = documents.childChunks(d.id());
+        json(ctx, 200, new SegmentAnswer(SegmentBody.of(chunk, d, null, children.stream()
+                .filter(c -> c.segmentId().equals(chunk.id())).toList()), KnowledgeBodies.docForm(children)));
     }
 
     /** {@code {"segment": {"content"?, "enabled"?, "answer"?, "keywords"?}}}: content and enabled are kept. */
@@ -459,6 +490,28 @@ public final class KnowledgeApiRoutes implements RouteGroup {
     private void deleteSegment(Context ctx) {
         documents.deleteChunk(document(ctx).id(), ctx.pathParam("segment"));
         ctx.status(204);
+    }
+
+    // Child chunks
+
+    private void listChildChunks(Context ctx) {
+        KnowledgeDocument d = document(ctx);
+        int page = positive(ctx, "page", 1, Integer.MAX_VALUE);
+        int limit = positive(ctx, "limit", 20, 100);
+        String keyword = Optional.ofNullable(ctx.queryParam("keyword")).orElse("").toLowerCase(Locale.ROOT);
+        List<ChildChunkBody> shown = documents.childChunks(d.id(), ctx.pathParam("segment")).stream()
+                .filter(c -> keyword.isEmpty() || c.content().toLowerCase(Locale.ROOT).contains(keyword))
+                .map(c -> ChildChunkBody.of(c, d)).toList();
+        json(ctx, 200, ChildChunkPage.of(shown, page, limit));
+    }
+
+    /** {@code {"content"}}: a child chunk's text. */
+    private static String childContent(Context ctx) {
+        String content = text(object(ctx), "content").orElse("");
+        if (content.isBlank()) {
+            throw Refusal.invalid("Content is empty");
+        }
+        return content;
     }
 
     // Retrieval
@@ -573,6 +626,31 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         return Optional.of(IndexingTechnique.fromWireName(value.asText()).orElseThrow(() ->
                 Refusal.invalid("indexing_technique must be high_quality or economy")));
     }
+
+    /**
+     * A document to add, split by the body's {@code process_rule}: into parent and child chunks when its
+     * {@code doc_form} is {@code hierarchical_model}.
+     */
+    private static AddDocumentCommand command(String baseId, String name, AddDocumentCommand.Content content,
+            JsonNode body, Map<String, String> metadata) {
+        JsonNode rule = body.path("process_rule");
+        String form = body.path("doc_form").asText(DOC_FORM_TEXT);
+        Optional<ParentChildRules> hierarchy;
+        try {
+            hierarchy = switch (form) {
+                case DOC_FORM_TEXT -> Optional.empty();
+                case DOC_FORM_HIERARCHICAL -> Optional.of(ProcessRules.hierarchy(rule));
+                default -> throw Refusal.invalid("doc_form must be text_model or hierarchical_model.");
+            };
+        } catch (IllegalArgumentException e) {
+            throw Refusal.invalid(e.getMessage());
+        }
+        return new AddDocumentCommand(baseId, name, content, hierarchy.isPresent() ? SplittingRules.AUTOMATIC
+                : rules(rule), metadata, hierarchy);
+    }
+
+    private static final String DOC_FORM_TEXT = "text_model";
+    private static final String DOC_FORM_HIERARCHICAL = "hierarchical_model";
 
     private static SplittingRules rules(JsonNode rule) {
         try {

@@ -5,7 +5,11 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.hexaflow.application.knowledge.port.in.ManageKnowledgeTagsUseCase;
 import dev.hexaflow.application.knowledge.port.in.RetrievedChunk;
+import dev.hexaflow.application.knowledge.port.in.ManageMetadataUseCase;
+import dev.hexaflow.domain.knowledge.BuiltInMetadata;
+import dev.hexaflow.domain.knowledge.ChildChunk;
 import dev.hexaflow.domain.knowledge.Chunk;
+import dev.hexaflow.domain.knowledge.MetadataField;
 import dev.hexaflow.domain.knowledge.DocumentStatus;
 import dev.hexaflow.domain.knowledge.KnowledgeBase;
 import dev.hexaflow.domain.knowledge.KnowledgeDocument;
@@ -19,11 +23,13 @@ import java.util.Map;
  * The Knowledge API's bodies in Dify's field names ({@code fields/dataset_fields.py}, {@code document_fields.py},
  * {@code segment_fields.py}, {@code hit_testing_fields.py}), mapped from the knowledge model. What only Dify's
  * console fills in (members, external knowledge, who made what) is empty; every document is
- * {@code text_model}, with no child chunks.
+ * {@code text_model} in its segment bodies; child chunks have their own routes, and retrieval records carry the
+ * ones that matched.
  */
 final class KnowledgeBodies {
 
     static final String DOC_FORM = "text_model";
+    static final String HIERARCHICAL = "hierarchical_model";
 
     private KnowledgeBodies() {
     }
@@ -110,13 +116,14 @@ final class KnowledgeBodies {
             boolean archived, String displayStatus, long wordCount, long hitCount, String docForm,
             List<DocMetadataBody> docMetadata) {
 
-        static DocumentBody of(KnowledgeDocument d, int position, List<Chunk> chunks) {
+        static DocumentBody of(KnowledgeDocument d, int position, List<Chunk> chunks,
+                List<ManageMetadataUseCase.MetadataValue> values, String docForm) {
             return new DocumentBody(d.id(), position, "upload_file", Map.of(), null, d.name(), "api", "",
                     d.created().getEpochSecond(), chunks.stream().mapToLong(Chunk::tokens).sum(),
                     d.status().wireName(), d.error().orElse(null), d.enabled(), null, null, false, shownStatus(d),
-                    d.wordCount(), chunks.stream().mapToLong(Chunk::hitCount).sum(), DOC_FORM,
-                    d.metadata().entrySet().stream().map(e -> new DocMetadataBody(e.getKey(), e.getKey(), "string",
-                            e.getValue())).toList());
+                    d.wordCount(), chunks.stream().mapToLong(Chunk::hitCount).sum(), docForm,
+                    values.stream().map(v -> new DocMetadataBody(v.fieldId(), v.name(), v.type().wireName(),
+                            v.value())).toList());
         }
     }
 
@@ -161,10 +168,16 @@ final class KnowledgeBodies {
             @JsonInclude(JsonInclude.Include.NON_NULL) HitDocumentBody document) {
 
         static SegmentBody of(Chunk c, KnowledgeDocument d, HitDocumentBody document) {
+            return of(c, d, document, List.of());
+        }
+
+        /** With its children, for a {@code hierarchical_model} document's segment. */
+        static SegmentBody of(Chunk c, KnowledgeDocument d, HitDocumentBody document, List<ChildChunk> children) {
             long at = d.created().getEpochSecond();
             return new SegmentBody(c.id(), c.position(), c.documentId(), c.content(), "", c.wordCount(), c.tokens(),
                     c.keywords(), c.id(), c.indexNodeHash(), c.hitCount(), c.enabled(), null, null, "completed", "",
-                    at, at, at, null, null, List.of(), document);
+                    at, at, at, null, null, children.stream().map(child -> (Object) ChildChunkBody.of(child, d))
+                            .toList(), document);
         }
     }
 
@@ -198,8 +211,8 @@ final class KnowledgeBodies {
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     record SegmentPage(List<SegmentBody> data, String docForm, boolean hasMore, int limit, int total, int page) {
 
-        static SegmentPage of(Page<SegmentBody> page) {
-            return new SegmentPage(page.data(), DOC_FORM, page.hasMore(), page.limit(), page.total(), page.page());
+        static SegmentPage of(Page<SegmentBody> page, String docForm) {
+            return new SegmentPage(page.data(), docForm, page.hasMore(), page.limit(), page.total(), page.page());
         }
     }
 
@@ -218,8 +231,70 @@ final class KnowledgeBodies {
             KnowledgeDocument d = hit.document();
             HitDocumentBody document = new HitDocumentBody(d.id(), "upload_file", d.name(), null,
                     d.metadata().isEmpty() ? null : d.metadata());
-            return new RecordBody(SegmentBody.of(hit.chunk(), d, document), List.of(), hit.score(), null, List.of(),
-                    null);
+            return new RecordBody(SegmentBody.of(hit.chunk(), d, document), hit.children().stream()
+                    .map(c -> (Object) new HitChildBody(c.child().id(), c.child().content(), c.child().position(),
+                            c.score())).toList(), hit.score(), null, List.of(), null);
         }
+    }
+
+    /** A document's form: {@code hierarchical_model} when its chunks have children. */
+    static String docForm(List<ChildChunk> children) {
+        return children.isEmpty() ? DOC_FORM : HIERARCHICAL;
+    }
+
+    /** A child chunk that matched, in a retrieval record (Dify's {@code child_chunk} of hit testing). */
+    record HitChildBody(String id, String content, int position, double score) {
+    }
+
+    /** Dify's {@code child_chunk_fields}; a child is {@code automatic}, cut by the splitter, or added by hand. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record ChildChunkBody(String id, String segmentId, String content, int position, int wordCount, String type,
+            long createdAt, long updatedAt) {
+        static ChildChunkBody of(ChildChunk c, KnowledgeDocument d) {
+            long at = d.created().getEpochSecond();
+            return new ChildChunkBody(c.id(), c.segmentId(), c.content(), c.position(), c.wordCount(), "automatic",
+                    at, at);
+        }
+    }
+
+    record ChildChunkAnswer(ChildChunkBody data) {
+    }
+
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record ChildChunkPage(List<ChildChunkBody> data, int total, int totalPages, int page, int limit) {
+        static ChildChunkPage of(List<ChildChunkBody> all, int page, int limit) {
+            Page<ChildChunkBody> one = Page.of(all, page, limit);
+            return new ChildChunkPage(one.data(), all.size(), (all.size() + limit - 1) / limit, page, limit);
+        }
+    }
+
+    /** Dify's {@code dataset_metadata_fields}. */
+    record MetadataFieldBody(String id, String type, String name) {
+        static MetadataFieldBody of(MetadataField field) {
+            return new MetadataFieldBody(field.id(), field.type().wireName(), field.name());
+        }
+    }
+
+    record CountedFieldBody(String id, String name, String type, int count) {
+    }
+
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record MetadataList(List<CountedFieldBody> docMetadata, boolean builtInFieldEnabled) {
+        static MetadataList of(ManageMetadataUseCase.BaseMetadata metadata) {
+            return new MetadataList(metadata.fields().stream().map(c -> new CountedFieldBody(c.field().id(),
+                    c.field().name(), c.field().type().wireName(), c.documents())).toList(), metadata.builtInEnabled());
+        }
+    }
+
+    record BuiltInField(String name, String type) {
+    }
+
+    record BuiltInFields(List<BuiltInField> fields) {
+        static final BuiltInFields ALL = new BuiltInFields(BuiltInMetadata.types().entrySet().stream()
+                .map(e -> new BuiltInField(e.getKey(), e.getValue().wireName())).toList());
+    }
+
+    record Result(String result) {
+        static final Result SUCCESS = new Result("success");
     }
 }

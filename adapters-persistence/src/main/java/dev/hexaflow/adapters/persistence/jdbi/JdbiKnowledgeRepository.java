@@ -4,12 +4,16 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hexaflow.application.knowledge.port.out.KnowledgeRepository;
+import dev.hexaflow.application.knowledge.port.out.StoredChildChunk;
 import dev.hexaflow.application.knowledge.port.out.StoredChunk;
+import dev.hexaflow.domain.knowledge.ChildChunk;
 import dev.hexaflow.domain.knowledge.Chunk;
 import dev.hexaflow.domain.knowledge.DocumentStatus;
 import dev.hexaflow.domain.knowledge.KnowledgeBase;
 import dev.hexaflow.domain.knowledge.KnowledgeDocument;
 import dev.hexaflow.domain.knowledge.KnowledgeTag;
+import dev.hexaflow.domain.knowledge.MetadataField;
+import dev.hexaflow.domain.knowledge.MetadataType;
 import dev.hexaflow.domain.knowledge.RetrievalSettings;
 import dev.hexaflow.domain.knowledge.SearchMethod;
 import java.nio.ByteBuffer;
@@ -24,19 +28,28 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Consumer;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.PreparedBatch;
 
 /**
  * Knowledge bases, documents and chunks in {@code knowledge_base}, {@code knowledge_document}, {@code knowledge_chunk},
- * the ids bound to bases in {@code knowledge_alias}, and tags in {@code knowledge_tag} and
- * {@code knowledge_tag_binding}.
+ * the ids bound to bases in {@code knowledge_alias}, tags in {@code knowledge_tag} and
+ * {@code knowledge_tag_binding}, metadata fields in {@code knowledge_metadata_field}, and child chunks in {@code knowledge_child_chunk}.
  */
 public final class JdbiKnowledgeRepository implements KnowledgeRepository {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String SEARCHABLE = "FROM knowledge_chunk c JOIN knowledge_document d ON d.id = c.document_id"
             + " WHERE c.enabled AND d.enabled AND d.status = 'completed'";
+    private static final String CHILDLESS = " AND NOT EXISTS (SELECT 1 FROM knowledge_child_chunk k WHERE "
+            + "k.chunk_id = c.id)";
+    private static final String SEARCHABLE_CHILDREN = "FROM knowledge_child_chunk k JOIN knowledge_chunk c ON "
+            + "c.id = k.chunk_id JOIN knowledge_document d ON d.id = c.document_id"
+            + " WHERE c.enabled AND d.enabled AND d.status = 'completed'";
+    private static final String INSERT_CHILD = "MERGE INTO knowledge_child_chunk (id, chunk_id, document_id, "
+            + "base_id, position, content, vector) KEY (id) VALUES (:id, :chunk, :doc, :base, :position, :content, "
+            + ":vector)";
 
     private final Jdbi jdbi;
 
@@ -148,14 +161,66 @@ public final class JdbiKnowledgeRepository implements KnowledgeRepository {
 
     @Override
     public void saveDocument(KnowledgeDocument d) {
-        jdbi.useHandle(h -> h.createUpdate("MERGE INTO knowledge_document (id, base_id, name, source, word_count, "
+        jdbi.useHandle(h -> saveDocument(h, d));
+    }
+
+    @Override
+    public void saveDocuments(List<KnowledgeDocument> documents) {
+        jdbi.useTransaction(h -> documents.forEach(d -> saveDocument(h, d)));
+    }
+
+    @Override
+    public void saveMetadataField(MetadataField field, List<KnowledgeDocument> documents) {
+        jdbi.useTransaction(h -> {
+            h.createUpdate("MERGE INTO knowledge_metadata_field (id, base_id, name, type, created_at) KEY (id) "
+                    + "VALUES (:id, :base, :name, :type, :created)").bind("id", field.id())
+                    .bind("base", field.baseId()).bind("name", field.name()).bind("type", field.type().wireName())
+                    .bind("created", OffsetDateTime.ofInstant(field.created(), ZoneOffset.UTC)).execute();
+            documents.forEach(d -> saveDocument(h, d));
+        });
+    }
+
+    @Override
+    public Optional<MetadataField> findMetadataField(String id) {
+        return jdbi.withHandle(h -> h.createQuery("SELECT * FROM knowledge_metadata_field WHERE id = :id")
+                .bind("id", id).map((rs, ctx) -> metadataField(rs)).findOne());
+    }
+
+    @Override
+    public List<MetadataField> metadataFields(String baseId) {
+        return jdbi.withHandle(h -> h.createQuery("SELECT * FROM knowledge_metadata_field WHERE base_id = :base "
+                + "ORDER BY created_at, id").bind("base", baseId).map((rs, ctx) -> metadataField(rs)).list());
+    }
+
+    @Override
+    public void deleteMetadataField(String id, List<KnowledgeDocument> documents) {
+        jdbi.useTransaction(h -> {
+            h.createUpdate("DELETE FROM knowledge_metadata_field WHERE id = :id").bind("id", id).execute();
+            documents.forEach(d -> saveDocument(h, d));
+        });
+    }
+
+    @Override
+    public boolean builtInMetadataEnabled(String baseId) {
+        return jdbi.withHandle(h -> h.createQuery("SELECT built_in_metadata FROM knowledge_base WHERE id = :id")
+                .bind("id", baseId).mapTo(Boolean.class).findOne().orElse(false));
+    }
+
+    @Override
+    public void setBuiltInMetadataEnabled(String baseId, boolean enabled) {
+        jdbi.useHandle(h -> h.createUpdate("UPDATE knowledge_base SET built_in_metadata = :on WHERE id = :id")
+                .bind("on", enabled).bind("id", baseId).execute());
+    }
+
+    private static void saveDocument(Handle h, KnowledgeDocument d) {
+        h.createUpdate("MERGE INTO knowledge_document (id, base_id, name, source, word_count, "
                 + "content_hash, status, error, enabled, metadata, created_at) KEY (id) VALUES (:id, :base, :name, "
                 + ":source, :words, :hash, :status, :error, :enabled, :metadata, :created)")
                 .bind("id", d.id()).bind("base", d.baseId()).bind("name", d.name()).bind("source", d.source())
                 .bind("words", d.wordCount()).bind("hash", d.contentHash()).bind("status", d.status().wireName())
                 .bind("error", d.error().orElse(null)).bind("enabled", d.enabled())
                 .bind("metadata", json(d.metadata()))
-                .bind("created", OffsetDateTime.ofInstant(d.created(), ZoneOffset.UTC)).execute());
+                .bind("created", OffsetDateTime.ofInstant(d.created(), ZoneOffset.UTC)).execute();
     }
 
     @Override
@@ -245,13 +310,78 @@ public final class JdbiKnowledgeRepository implements KnowledgeRepository {
 
     @Override
     public long countSearchableChunks() {
-        return jdbi.withHandle(h -> h.createQuery("SELECT COUNT(*) " + SEARCHABLE).mapTo(Long.class).one());
+        return jdbi.withHandle(h -> h.createQuery("SELECT COUNT(*) " + SEARCHABLE + CHILDLESS).mapTo(Long.class).one()
+                + h.createQuery("SELECT COUNT(*) " + SEARCHABLE_CHILDREN).mapTo(Long.class).one());
     }
 
     @Override
     public void forEachSearchableChunk(Consumer<StoredChunk> sink) {
-        jdbi.useHandle(h -> h.createQuery("SELECT c.* " + SEARCHABLE).setFetchSize(500)
-                .map((rs, ctx) -> chunk(rs)).forEach(sink));
+        jdbi.useHandle(h -> {
+            h.createQuery("SELECT c.* " + SEARCHABLE + CHILDLESS).setFetchSize(500).map((rs, ctx) -> chunk(rs))
+                    .forEach(sink);
+            h.createQuery("SELECT k.* " + SEARCHABLE_CHILDREN).setFetchSize(500).map((rs, ctx) -> child(rs))
+                    .forEach(child -> sink.accept(child.searchable()));
+        });
+    }
+
+    @Override
+    public void replaceChildChunks(String documentId, List<StoredChildChunk> children) {
+        jdbi.useTransaction(h -> {
+            h.createUpdate("DELETE FROM knowledge_child_chunk WHERE document_id = :doc").bind("doc", documentId)
+                    .execute();
+            PreparedBatch batch = h.prepareBatch(INSERT_CHILD);
+            for (StoredChildChunk child : children) {
+                bind(batch, child).add();
+            }
+            if (!children.isEmpty()) {
+                batch.execute();
+            }
+        });
+    }
+
+    @Override
+    public void saveChildChunk(StoredChildChunk child) {
+        jdbi.useHandle(h -> {
+            PreparedBatch batch = h.prepareBatch(INSERT_CHILD);
+            bind(batch, child).add();
+            batch.execute();
+        });
+    }
+
+    @Override
+    public void deleteChildChunk(String id) {
+        jdbi.useHandle(h -> h.createUpdate("DELETE FROM knowledge_child_chunk WHERE id = :id").bind("id", id)
+                .execute());
+    }
+
+    @Override
+    public List<StoredChildChunk> childChunks(String documentId) {
+        return jdbi.withHandle(h -> h.createQuery("SELECT k.* FROM knowledge_child_chunk k JOIN knowledge_chunk c ON "
+                + "c.id = k.chunk_id WHERE k.document_id = :doc ORDER BY c.position, k.position")
+                .bind("doc", documentId).map((rs, ctx) -> child(rs)).list());
+    }
+
+    @Override
+    public List<StoredChildChunk> findChildChunks(Collection<String> ids) {
+        if (ids.isEmpty()) {
+            return List.of();
+        }
+        return jdbi.withHandle(h -> h.createQuery("SELECT * FROM knowledge_child_chunk WHERE id IN (<ids>)")
+                .bindList("ids", List.copyOf(ids)).map((rs, ctx) -> child(rs)).list());
+    }
+
+    private static PreparedBatch bind(PreparedBatch batch, StoredChildChunk stored) {
+        ChildChunk c = stored.child();
+        return batch.bind("id", c.id()).bind("chunk", c.segmentId()).bind("doc", c.documentId())
+                .bind("base", c.baseId()).bind("position", c.position()).bind("content", c.content())
+                .bind("vector", stored.vector().map(JdbiKnowledgeRepository::bytes).orElse(null));
+    }
+
+    private static StoredChildChunk child(ResultSet rs) throws SQLException {
+        byte[] vector = rs.getBytes("vector");
+        return StoredChildChunk.of(new ChildChunk(rs.getString("id"), rs.getString("chunk_id"),
+                rs.getString("document_id"), rs.getString("base_id"), rs.getInt("position"), rs.getString("content")),
+                vector == null ? null : floats(vector));
     }
 
     private static KnowledgeBase base(ResultSet rs) throws SQLException {
@@ -271,6 +401,11 @@ public final class JdbiKnowledgeRepository implements KnowledgeRepository {
                 Optional.ofNullable(rs.getString("error")), rs.getBoolean("enabled"),
                 read(rs.getString("metadata"), new TypeReference<Map<String, String>>() { }),
                 instant(rs, "created_at"));
+    }
+
+    private static MetadataField metadataField(ResultSet rs) throws SQLException {
+        return new MetadataField(rs.getString("id"), rs.getString("base_id"), rs.getString("name"),
+                MetadataType.fromWireName(rs.getString("type")).orElse(MetadataType.STRING), instant(rs, "created_at"));
     }
 
     private static StoredChunk chunk(ResultSet rs) throws SQLException {

@@ -1,11 +1,13 @@
 package dev.hexaflow.adapters.persistence.memory;
 
 import dev.hexaflow.application.knowledge.port.out.KnowledgeRepository;
+import dev.hexaflow.application.knowledge.port.out.StoredChildChunk;
 import dev.hexaflow.application.knowledge.port.out.StoredChunk;
 import dev.hexaflow.domain.knowledge.Chunk;
 import dev.hexaflow.domain.knowledge.KnowledgeBase;
 import dev.hexaflow.domain.knowledge.KnowledgeTag;
 import dev.hexaflow.domain.knowledge.KnowledgeDocument;
+import dev.hexaflow.domain.knowledge.MetadataField;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -25,6 +27,9 @@ public final class InMemoryKnowledgeRepository implements KnowledgeRepository {
     private final java.util.Set<String> tagBindings = new java.util.LinkedHashSet<>();
     private final Map<String, KnowledgeDocument> documents = new LinkedHashMap<>();
     private final Map<String, StoredChunk> chunks = new LinkedHashMap<>();
+    private final Map<String, StoredChildChunk> children = new LinkedHashMap<>();
+    private final Map<String, MetadataField> metadataFields = new LinkedHashMap<>();
+    private final java.util.Set<String> builtInMetadata = new java.util.HashSet<>();
 
     @Override
     public synchronized void saveBase(KnowledgeBase base) {
@@ -45,10 +50,54 @@ public final class InMemoryKnowledgeRepository implements KnowledgeRepository {
     @Override
     public synchronized void deleteBase(String id) {
         bases.remove(id);
+        metadataFields.values().removeIf(f -> f.baseId().equals(id));
+        builtInMetadata.remove(id);
         aliases.values().removeIf(id::equals);
         tagBindings.removeIf(binding -> binding.endsWith("\n" + id));
         documents.values().stream().filter(d -> d.baseId().equals(id)).map(KnowledgeDocument::id).toList()
                 .forEach(this::deleteDocument);
+    }
+
+    @Override
+    public synchronized void saveDocuments(List<KnowledgeDocument> all) {
+        all.forEach(this::saveDocument);
+    }
+
+    @Override
+    public synchronized void saveMetadataField(MetadataField field, List<KnowledgeDocument> changed) {
+        metadataFields.put(field.id(), field);
+        saveDocuments(changed);
+    }
+
+    @Override
+    public synchronized Optional<MetadataField> findMetadataField(String id) {
+        return Optional.ofNullable(metadataFields.get(id));
+    }
+
+    @Override
+    public synchronized List<MetadataField> metadataFields(String baseId) {
+        return metadataFields.values().stream().filter(f -> f.baseId().equals(baseId))
+                .sorted(Comparator.comparing(MetadataField::created).thenComparing(MetadataField::id)).toList();
+    }
+
+    @Override
+    public synchronized void deleteMetadataField(String id, List<KnowledgeDocument> changed) {
+        metadataFields.remove(id);
+        saveDocuments(changed);
+    }
+
+    @Override
+    public synchronized boolean builtInMetadataEnabled(String baseId) {
+        return builtInMetadata.contains(baseId);
+    }
+
+    @Override
+    public synchronized void setBuiltInMetadataEnabled(String baseId, boolean enabled) {
+        if (enabled) {
+            builtInMetadata.add(baseId);
+        } else {
+            builtInMetadata.remove(baseId);
+        }
     }
 
     @Override
@@ -134,12 +183,45 @@ public final class InMemoryKnowledgeRepository implements KnowledgeRepository {
     public synchronized void deleteDocument(String id) {
         documents.remove(id);
         chunks.values().removeIf(c -> c.chunk().documentId().equals(id));
+        children.values().removeIf(c -> c.child().documentId().equals(id));
     }
 
     @Override
     public synchronized void replaceChunks(String documentId, List<StoredChunk> replacement) {
         chunks.values().removeIf(c -> c.chunk().documentId().equals(documentId));
+        children.values().removeIf(c -> c.child().documentId().equals(documentId));
         replacement.forEach(c -> chunks.put(c.id(), c));
+    }
+
+    @Override
+    public synchronized void replaceChildChunks(String documentId, List<StoredChildChunk> replacement) {
+        children.values().removeIf(c -> c.child().documentId().equals(documentId));
+        replacement.forEach(c -> children.put(c.id(), c));
+    }
+
+    @Override
+    public synchronized void saveChildChunk(StoredChildChunk child) {
+        children.put(child.id(), child);
+    }
+
+    @Override
+    public synchronized void deleteChildChunk(String id) {
+        children.remove(id);
+    }
+
+    @Override
+    public synchronized List<StoredChildChunk> childChunks(String documentId) {
+        Map<String, Integer> positions = new java.util.HashMap<>();
+        chunks(documentId).forEach(c -> positions.put(c.id(), c.chunk().position()));
+        return children.values().stream().filter(c -> c.child().documentId().equals(documentId))
+                .filter(c -> positions.containsKey(c.child().segmentId()))
+                .sorted(Comparator.<StoredChildChunk>comparingInt(c -> positions.get(c.child().segmentId()))
+                        .thenComparingInt(c -> c.child().position())).toList();
+    }
+
+    @Override
+    public synchronized List<StoredChildChunk> findChildChunks(Collection<String> ids) {
+        return ids.stream().distinct().map(children::get).filter(java.util.Objects::nonNull).toList();
     }
 
     @Override
@@ -183,10 +265,18 @@ public final class InMemoryKnowledgeRepository implements KnowledgeRepository {
 
     private synchronized List<StoredChunk> searchable() {
         List<StoredChunk> found = new ArrayList<>();
+        Map<String, List<StoredChildChunk>> bySegment = new java.util.HashMap<>();
+        children.values().forEach(c -> bySegment.computeIfAbsent(c.child().segmentId(), k -> new ArrayList<>())
+                .add(c));
         for (StoredChunk c : chunks.values()) {
             KnowledgeDocument d = documents.get(c.chunk().documentId());
             if (c.chunk().enabled() && d != null && d.searchable()) {
-                found.add(c);
+                List<StoredChildChunk> its = bySegment.getOrDefault(c.id(), List.of());
+                if (its.isEmpty()) {
+                    found.add(c);
+                } else {
+                    its.forEach(child -> found.add(child.searchable()));
+                }
             }
         }
         return found;

@@ -6,7 +6,10 @@ import dev.hexaflow.application.knowledge.port.in.KnowledgeException;
 import dev.hexaflow.application.knowledge.port.out.Embeddings;
 import dev.hexaflow.application.knowledge.port.out.KnowledgeIndex;
 import dev.hexaflow.application.knowledge.port.out.KnowledgeRepository;
+import dev.hexaflow.application.knowledge.port.out.StoredChildChunk;
 import dev.hexaflow.application.knowledge.port.out.StoredChunk;
+import dev.hexaflow.domain.knowledge.ChildChunk;
+import dev.hexaflow.domain.knowledge.ParentChildRules;
 import dev.hexaflow.application.workflow.port.out.DocumentTextExtractor;
 import dev.hexaflow.domain.knowledge.Chunk;
 import dev.hexaflow.domain.knowledge.DocumentStatus;
@@ -52,7 +55,7 @@ public final class AddDocumentService implements AddDocumentUseCase {
                     + " has no text.");
         }
         // The rules are part of the hash: the same text split another way is another document.
-        String hash = TextMeasure.hash(command.rules() + "\n" + text);
+        String hash = TextMeasure.hash(command.rules() + "\n" + command.hierarchy() + "\n" + text);
         Optional<KnowledgeDocument> same = repository.findDocumentByHash(base.id(), hash);
         if (same.isPresent()) {
             return same.get();
@@ -73,15 +76,17 @@ public final class AddDocumentService implements AddDocumentUseCase {
                 throw new KnowledgeException(KnowledgeException.Reason.INVALID, "The document " + command.name()
                         + " has no text.");
             }
-            return store(base, current.id(), command, text, TextMeasure.hash(command.rules() + "\n" + text),
-                    current.created());
+            return store(base, current.id(), command, text, TextMeasure.hash(command.rules() + "\n"
+                    + command.hierarchy() + "\n" + text), current.created());
         });
     }
 
     /** Splits the text, keeps the document and its chunks (replacing any it had), then indexes them. */
     private KnowledgeDocument store(KnowledgeBase base, String id, AddDocumentCommand command, String text,
             String hash, Instant created) {
-        List<String> pieces = new TextSplitter(command.rules()).split(text);
+        List<ParentChildRules.Split> splits = command.hierarchy().map(h -> h.split(text)).orElseGet(() ->
+                new TextSplitter(command.rules()).split(text).stream()
+                        .map(piece -> new ParentChildRules.Split(piece, List.of())).toList());
         KnowledgeDocument document;
         try {
             document = new KnowledgeDocument(id, base.id(), command.name(),
@@ -91,15 +96,22 @@ public final class AddDocumentService implements AddDocumentUseCase {
         } catch (IllegalArgumentException e) {
             throw new KnowledgeException(KnowledgeException.Reason.INVALID, e.getMessage());
         }
-        List<StoredChunk> chunks = new ArrayList<>(pieces.size());
-        for (int i = 0; i < pieces.size(); i++) {
-            String piece = pieces.get(i);
-            chunks.add(StoredChunk.of(new Chunk(ids.get(), document.id(), base.id(), i + 1, piece,
-                    TextMeasure.words(piece), TextMeasure.tokens(piece), List.of(), TextMeasure.hash(piece), 0,
-                    true), null));
+        List<StoredChunk> chunks = new ArrayList<>(splits.size());
+        List<StoredChildChunk> children = new ArrayList<>();
+        for (int i = 0; i < splits.size(); i++) {
+            String piece = splits.get(i).parent();
+            Chunk chunk = new Chunk(ids.get(), document.id(), base.id(), i + 1, piece, TextMeasure.words(piece),
+                    TextMeasure.tokens(piece), List.of(), TextMeasure.hash(piece), 0, true);
+            chunks.add(StoredChunk.of(chunk, null));
+            List<String> pieces = splits.get(i).children();
+            for (int j = 0; j < pieces.size(); j++) {
+                children.add(StoredChildChunk.of(new ChildChunk(ids.get(), chunk.id(), document.id(), base.id(),
+                        j + 1, pieces.get(j)), null));
+            }
         }
         repository.saveDocument(document);
         repository.replaceChunks(document.id(), chunks);
+        repository.replaceChildChunks(document.id(), children);
         return indexing.index(base, document);
     }
 

@@ -3,11 +3,14 @@ package dev.hexaflow.application.knowledge.service;
 import dev.hexaflow.application.knowledge.port.out.Embeddings;
 import dev.hexaflow.application.knowledge.port.out.KnowledgeIndex;
 import dev.hexaflow.application.knowledge.port.out.KnowledgeRepository;
+import dev.hexaflow.application.knowledge.port.out.StoredChildChunk;
 import dev.hexaflow.application.knowledge.port.out.StoredChunk;
 import dev.hexaflow.domain.knowledge.KnowledgeBase;
 import dev.hexaflow.domain.knowledge.KnowledgeDocument;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * Indexes a document from its kept chunks: embeds them when the base has a model (a failure leaves the document
@@ -30,21 +33,28 @@ final class Indexing {
 
     KnowledgeDocument index(KnowledgeBase base, KnowledgeDocument document) {
         List<StoredChunk> chunks = repository.chunks(document.id());
+        List<StoredChildChunk> children = repository.childChunks(document.id());
         if (!base.keywordOnly()) {
             try {
-                chunks = embedded(base, chunks);
+                // A parent is searched through its children: only the searched texts need vectors.
+                if (children.isEmpty()) {
+                    chunks = embedded(base, chunks);
+                    repository.replaceChunks(document.id(), chunks);
+                } else {
+                    children = embeddedChildren(base, children);
+                    repository.replaceChildChunks(document.id(), children);
+                }
             } catch (Embeddings.EmbeddingException e) {
                 KnowledgeDocument failed = document.failed(e.getMessage());
                 repository.saveDocument(failed);
                 return failed;
             }
-            repository.replaceChunks(document.id(), chunks);
         }
         KnowledgeDocument completed = document.completed();
         try {
             index.removeDocument(document.id());
             if (completed.enabled()) {
-                index.add(chunks.stream().filter(c -> c.chunk().enabled()).toList());
+                index.add(searchable(chunks, children));
             }
         } catch (RuntimeException e) {
             // The chunks are kept; the document says it is not searchable yet, and can be retried.
@@ -54,6 +64,34 @@ final class Indexing {
         }
         repository.saveDocument(completed);
         return completed;
+    }
+
+    /** What the index holds of these chunks: each enabled one, or its children when it has some. */
+    static List<StoredChunk> searchable(List<StoredChunk> chunks, List<StoredChildChunk> children) {
+        Map<String, List<StoredChildChunk>> bySegment = children.stream()
+                .collect(Collectors.groupingBy(c -> c.child().segmentId()));
+        List<StoredChunk> entries = new ArrayList<>();
+        for (StoredChunk chunk : chunks) {
+            if (chunk.chunk().enabled()) {
+                List<StoredChildChunk> its = bySegment.getOrDefault(chunk.id(), List.of());
+                if (its.isEmpty()) {
+                    entries.add(chunk);
+                } else {
+                    its.forEach(child -> entries.add(child.searchable()));
+                }
+            }
+        }
+        return entries;
+    }
+
+    /** The children with vectors from the base's model. */
+    List<StoredChildChunk> embeddedChildren(KnowledgeBase base, List<StoredChildChunk> children) {
+        List<StoredChunk> vectors = embedded(base, children.stream().map(StoredChildChunk::searchable).toList());
+        List<StoredChildChunk> out = new ArrayList<>(children.size());
+        for (int i = 0; i < children.size(); i++) {
+            out.add(new StoredChildChunk(children.get(i).child(), vectors.get(i).vector()));
+        }
+        return out;
     }
 
     /** The chunks with vectors from the base's model, which must be the one configured now. */

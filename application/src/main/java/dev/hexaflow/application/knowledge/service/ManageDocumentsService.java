@@ -7,7 +7,9 @@ import dev.hexaflow.application.knowledge.port.in.ManageDocumentsUseCase;
 import dev.hexaflow.application.knowledge.port.out.Embeddings;
 import dev.hexaflow.application.knowledge.port.out.KnowledgeIndex;
 import dev.hexaflow.application.knowledge.port.out.KnowledgeRepository;
+import dev.hexaflow.application.knowledge.port.out.StoredChildChunk;
 import dev.hexaflow.application.knowledge.port.out.StoredChunk;
+import dev.hexaflow.domain.knowledge.ChildChunk;
 import dev.hexaflow.domain.knowledge.Chunk;
 import dev.hexaflow.domain.knowledge.KnowledgeBase;
 import dev.hexaflow.domain.knowledge.DocumentStatus;
@@ -73,8 +75,12 @@ public final class ManageDocumentsService implements ManageDocumentsUseCase {
             if (kept.size() == chunks.size()) {
                 throw new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "Segment not found.");
             }
+            List<StoredChildChunk> children = repository.childChunks(documentId);
             repository.replaceChunks(documentId, kept);
+            repository.replaceChildChunks(documentId, children.stream()
+                    .filter(c -> !c.child().segmentId().equals(chunkId)).toList());
             index.remove(chunkId);
+            children.stream().filter(c -> c.child().segmentId().equals(chunkId)).forEach(c -> index.remove(c.id()));
         });
     }
 
@@ -119,7 +125,9 @@ public final class ManageDocumentsService implements ManageDocumentsUseCase {
             }
             List<StoredChunk> all = new ArrayList<>(kept);
             all.addAll(added);
+            List<StoredChildChunk> children = repository.childChunks(document.id());
             repository.replaceChunks(document.id(), all);
+            repository.replaceChildChunks(document.id(), children);
             index.add(added);
             return added.stream().map(StoredChunk::chunk).toList();
         });
@@ -156,10 +164,7 @@ public final class ManageDocumentsService implements ManageDocumentsUseCase {
                 edited = new StoredChunk(edited.chunk().withEnabled(command.enabled().get()), edited.vector());
             }
             repository.saveChunk(edited);
-            index.remove(edited.id());
-            if (edited.chunk().enabled() && document.searchable()) {
-                index.add(List.of(edited));
-            }
+            reindex(document, edited);
             return edited.chunk();
         });
     }
@@ -167,6 +172,108 @@ public final class ManageDocumentsService implements ManageDocumentsUseCase {
     @Override
     public Optional<float[]> vector(String chunkId) {
         return repository.findChunks(List.of(chunkId)).stream().findFirst().flatMap(StoredChunk::vector);
+    }
+
+    /** Puts the chunk back in the index as it is now: itself, or its children when it has some. */
+    private void reindex(KnowledgeDocument document, StoredChunk chunk) {
+        List<StoredChildChunk> children = childrenOf(document.id(), chunk.id());
+        index.remove(chunk.id());
+        children.forEach(c -> index.remove(c.id()));
+        if (document.searchable()) {
+            index.add(Indexing.searchable(List.of(chunk), children));
+        }
+    }
+
+    private List<StoredChildChunk> childrenOf(String documentId, String segmentId) {
+        return repository.childChunks(documentId).stream().filter(c -> c.child().segmentId().equals(segmentId))
+                .toList();
+    }
+
+    @Override
+    public List<ChildChunk> childChunks(String documentId) {
+        return repository.childChunks(documentId).stream().map(StoredChildChunk::child).toList();
+    }
+
+    @Override
+    public List<ChildChunk> childChunks(String documentId, String segmentId) {
+        StoredChunk parent = segment(documentId, segmentId);
+        return childrenOf(documentId, parent.id()).stream().map(StoredChildChunk::child).toList();
+    }
+
+    @Override
+    public ChildChunk addChildChunk(String documentId, String segmentId, String content) {
+        return DocumentLocks.with(documentId, () -> {
+            StoredChunk parent = segment(documentId, segmentId);
+            KnowledgeDocument document = repository.findDocument(documentId).orElseThrow();
+            int position = childrenOf(documentId, parent.id()).stream().mapToInt(c -> c.child().position()).max()
+                    .orElse(0);
+            StoredChildChunk child = embedded(document, StoredChildChunk.of(childChunk(() -> new ChildChunk(
+                    ids.get(), parent.id(), documentId, parent.chunk().baseId(), position + 1, content)), null),
+                    "added");
+            repository.saveChildChunk(child);
+            reindex(document, parent);
+            return child.child();
+        });
+    }
+
+    @Override
+    public ChildChunk editChildChunk(String documentId, String segmentId, String childId, String content) {
+        return DocumentLocks.with(documentId, () -> {
+            StoredChunk parent = segment(documentId, segmentId);
+            KnowledgeDocument document = repository.findDocument(documentId).orElseThrow();
+            StoredChildChunk current = child(documentId, parent.id(), childId);
+            StoredChildChunk edited = embedded(document, StoredChildChunk.of(childChunk(() ->
+                    current.child().withContent(content)), null), "changed");
+            repository.saveChildChunk(edited);
+            reindex(document, parent);
+            return edited.child();
+        });
+    }
+
+    @Override
+    public void deleteChildChunk(String documentId, String segmentId, String childId) {
+        DocumentLocks.run(documentId, () -> {
+            StoredChunk parent = segment(documentId, segmentId);
+            KnowledgeDocument document = repository.findDocument(documentId).orElseThrow();
+            repository.deleteChildChunk(child(documentId, parent.id(), childId).id());
+            index.remove(childId);
+            reindex(document, parent);
+        });
+    }
+
+    private StoredChunk segment(String documentId, String segmentId) {
+        document(documentId).orElseThrow(() -> new KnowledgeException(KnowledgeException.Reason.NOT_FOUND,
+                "Document not found."));
+        return repository.findChunks(List.of(segmentId)).stream()
+                .filter(c -> c.chunk().documentId().equals(documentId)).findFirst().orElseThrow(() ->
+                        new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "Segment not found."));
+    }
+
+    private StoredChildChunk child(String documentId, String segmentId, String childId) {
+        return childrenOf(documentId, segmentId).stream().filter(c -> c.id().equals(childId)).findFirst()
+                .orElseThrow(() -> new KnowledgeException(KnowledgeException.Reason.NOT_FOUND,
+                        "Child chunk not found."));
+    }
+
+    private StoredChildChunk embedded(KnowledgeDocument document, StoredChildChunk child, String verb) {
+        KnowledgeBase base = base(document.baseId());
+        if (base.keywordOnly()) {
+            return child;
+        }
+        try {
+            return indexing.embeddedChildren(base, List.of(child)).get(0);
+        } catch (Embeddings.EmbeddingException e) {
+            throw new KnowledgeException(KnowledgeException.Reason.INVALID, "The child chunk was not " + verb + ": "
+                    + e.getMessage());
+        }
+    }
+
+    private static ChildChunk childChunk(Supplier<ChildChunk> child) {
+        try {
+            return child.get();
+        } catch (IllegalArgumentException e) {
+            throw new KnowledgeException(KnowledgeException.Reason.INVALID, e.getMessage());
+        }
     }
 
     private KnowledgeBase base(String baseId) {

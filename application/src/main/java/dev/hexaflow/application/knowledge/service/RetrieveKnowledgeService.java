@@ -9,8 +9,10 @@ import dev.hexaflow.application.knowledge.port.out.Embeddings;
 import dev.hexaflow.application.knowledge.port.out.KnowledgeIndex;
 import dev.hexaflow.application.knowledge.port.out.KnowledgeRepository;
 import dev.hexaflow.application.knowledge.port.out.Reranker;
+import dev.hexaflow.application.knowledge.port.out.StoredChildChunk;
 import dev.hexaflow.application.knowledge.port.out.StoredChunk;
 import dev.hexaflow.domain.knowledge.KnowledgeBase;
+import dev.hexaflow.domain.knowledge.BuiltInMetadata;
 import dev.hexaflow.domain.knowledge.KnowledgeDocument;
 import dev.hexaflow.domain.knowledge.RetrievalSettings;
 import dev.hexaflow.domain.knowledge.SearchMethod;
@@ -133,22 +135,40 @@ public final class RetrieveKnowledgeService implements RetrieveKnowledgeUseCase 
             vector = queryVectors.computeIfAbsent(base.embeddingModel().orElseThrow(), m -> queryVector(query));
             index.byVector(base.id(), vector, allowed, limit).forEach(hit -> candidates.add(hit.chunkId()));
         }
-        List<RetrievedChunk> found = new ArrayList<>();
-        for (StoredChunk stored : repository.findChunks(candidates)) {
-            KnowledgeDocument document = documents.get(stored.chunk().documentId());
-            if (document == null || !stored.chunk().enabled()) {
-                continue;
-            }
-            double keyword = words.getOrDefault(stored.id(), 0.0);
-            double meaning = vector == null ? 0 : stored.vector().map(v -> cosine(queryVectors.get(
-                    base.embeddingModel().orElseThrow()), v)).orElse(0.0);
-            double score = switch (method) {
+        float[] asked = vector;
+        java.util.function.BiFunction<String, Optional<float[]>, Double> scoreOf = (id, kept) -> {
+            double keyword = words.getOrDefault(id, 0.0);
+            double meaning = asked == null ? 0 : kept.map(v -> cosine(asked, v)).orElse(0.0);
+            return round(switch (method) {
                 case KEYWORD_SEARCH, FULL_TEXT_SEARCH -> keyword;
                 case SEMANTIC_SEARCH -> meaning;
                 case HYBRID_SEARCH -> (settings.vectorWeight() * meaning + settings.keywordWeight() * keyword)
                         / (settings.vectorWeight() + settings.keywordWeight());
-            };
-            found.add(new RetrievedChunk(base, document, stored.chunk(), round(score)));
+            });
+        };
+        List<RetrievedChunk> found = new ArrayList<>();
+        Set<String> children = new LinkedHashSet<>(candidates);
+        for (StoredChunk stored : repository.findChunks(candidates)) {
+            children.remove(stored.id());
+            KnowledgeDocument document = documents.get(stored.chunk().documentId());
+            if (document != null && stored.chunk().enabled()) {
+                found.add(new RetrievedChunk(base, document, stored.chunk(), scoreOf.apply(stored.id(),
+                        stored.vector())));
+            }
+        }
+        // The rest are child chunks: each parent answers once, scored by its best child, as Dify's does.
+        Map<String, List<RetrievedChunk.ChildHit>> bySegment = new LinkedHashMap<>();
+        for (StoredChildChunk child : repository.findChildChunks(children)) {
+            bySegment.computeIfAbsent(child.child().segmentId(), k -> new ArrayList<>())
+                    .add(new RetrievedChunk.ChildHit(child.child(), scoreOf.apply(child.id(), child.vector())));
+        }
+        for (StoredChunk parent : repository.findChunks(bySegment.keySet())) {
+            KnowledgeDocument document = documents.get(parent.chunk().documentId());
+            if (document != null && parent.chunk().enabled()) {
+                List<RetrievedChunk.ChildHit> hits = bySegment.get(parent.id()).stream()
+                        .sorted(Comparator.comparingDouble(RetrievedChunk.ChildHit::score).reversed()).toList();
+                found.add(new RetrievedChunk(base, document, parent.chunk(), hits.get(0).score(), hits));
+            }
         }
         return found;
     }
@@ -182,7 +202,7 @@ public final class RetrieveKnowledgeService implements RetrieveKnowledgeUseCase 
         for (Reranker.Ranked rank : ranked) {
             if (rank.index() >= 0 && rank.index() < candidates.size()) {
                 RetrievedChunk hit = candidates.get(rank.index());
-                rescored.add(new RetrievedChunk(hit.base(), hit.document(), hit.chunk(), round(rank.score())));
+                rescored.add(hit.withScore(round(rank.score())));
             }
         }
         return rescored;
@@ -200,9 +220,7 @@ public final class RetrieveKnowledgeService implements RetrieveKnowledgeUseCase 
     /** A document's metadata with Dify's built-in fields a filter may name. */
     private static Map<String, String> withBuiltIns(KnowledgeDocument document) {
         Map<String, String> all = new HashMap<>(document.metadata());
-        all.putIfAbsent("document_name", document.name());
-        all.putIfAbsent("source", document.source());
-        all.putIfAbsent("upload_date", String.valueOf(document.created().getEpochSecond()));
+        BuiltInMetadata.of(document).forEach(all::putIfAbsent);
         return all;
     }
 

@@ -256,7 +256,16 @@ public final class KnowledgeRetrievalNode implements NodeExecutor {
         metadata.put("segment_id", hit.chunk().id());
         metadata.put("retriever_from", "workflow");
         metadata.put("score", hit.score());
-        metadata.put("child_chunks", List.of());
+        List<Object> children = new ArrayList<>();
+        for (RetrievedChunk.ChildHit child : hit.children()) {
+            Map<String, Object> one = new LinkedHashMap<>();
+            one.put("id", child.child().id());
+            one.put("content", child.child().content());
+            one.put("position", (long) child.child().position());
+            one.put("score", child.score());
+            children.add(one);
+        }
+        metadata.put("child_chunks", children);
         metadata.put("segment_hit_count", hit.chunk().hitCount() + 1);
         metadata.put("segment_word_count", (long) hit.chunk().wordCount());
         metadata.put("segment_position", (long) hit.chunk().position());

@@ -1,16 +1,26 @@
 package dev.hexaflow.application.knowledge.port.in;
 
+import dev.hexaflow.domain.knowledge.ParentChildRules;
 import dev.hexaflow.domain.knowledge.SplittingRules;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A document to add to a base: its text, or a file's bytes with its extension (with the dot) and MIME type for
- * the document extractor, split by the rules given, with the metadata filters will test.
+ * the document extractor, split by the rules given, with the metadata filters will test; with a hierarchy, split into
+ * parent chunks and their child chunks by it instead.
  */
 public record AddDocumentCommand(String baseId, String name, Content content, SplittingRules rules,
-        Map<String, String> metadata) {
+        Map<String, String> metadata, Optional<ParentChildRules> hierarchy) {
+
+    /** A document split into chunks alone ({@code text_model}). */
+    public AddDocumentCommand(String baseId, String name, Content content, SplittingRules rules,
+            Map<String, String> metadata) {
+        this(baseId, name, content, rules, metadata, Optional.empty());
+    }
 
     public AddDocumentCommand {
+        hierarchy = hierarchy == null ? Optional.empty() : hierarchy;
         if (baseId == null || name == null || content == null) {
             throw new IllegalArgumentException("baseId, name and content must not be null");
         }
@@ -23,11 +33,11 @@ public record AddDocumentCommand(String baseId, String name, Content content, Sp
     }
 
     public AddDocumentCommand withRules(SplittingRules other) {
-        return new AddDocumentCommand(baseId, name, content, other, metadata);
+        return new AddDocumentCommand(baseId, name, content, other, metadata, hierarchy);
     }
 
     public AddDocumentCommand withMetadata(Map<String, String> other) {
-        return new AddDocumentCommand(baseId, name, content, rules, other);
+        return new AddDocumentCommand(baseId, name, content, rules, other, hierarchy);
     }
 
     /** Where the document's text comes from. */

@@ -3,6 +3,7 @@ package dev.hexaflow.application.knowledge.port.out;
 import dev.hexaflow.domain.knowledge.KnowledgeBase;
 import dev.hexaflow.domain.knowledge.KnowledgeDocument;
 import dev.hexaflow.domain.knowledge.KnowledgeTag;
+import dev.hexaflow.domain.knowledge.MetadataField;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -10,8 +11,8 @@ import java.util.function.Consumer;
 
 /**
  * Keeps knowledge bases, their documents and chunks with their vectors: the source of truth, from which the search
- * index can always be rebuilt. Deleting a base deletes its documents, bound ids and tag bindings; deleting a document
- * deletes its chunks.
+ * index can always be rebuilt. Deleting a base deletes its documents, bound ids, tag bindings and metadata fields;
+ * deleting a document deletes its chunks.
  */
 public interface KnowledgeRepository {
 
@@ -56,6 +57,25 @@ public interface KnowledgeRepository {
 
     void saveDocument(KnowledgeDocument document);
 
+    /** Saves these documents all at once, or none of them. */
+    void saveDocuments(List<KnowledgeDocument> documents);
+
+    /** Saves the metadata field, and with it the documents whose values it changed (a rename), all at once. */
+    void saveMetadataField(MetadataField field, List<KnowledgeDocument> documents);
+
+    Optional<MetadataField> findMetadataField(String id);
+
+    /** The base's metadata fields, oldest first. */
+    List<MetadataField> metadataFields(String baseId);
+
+    /** Deletes the metadata field and saves the documents that lost its value, all at once. */
+    void deleteMetadataField(String id, List<KnowledgeDocument> documents);
+
+    /** Whether the base's documents show Dify's built-in metadata fields; off for a new base. */
+    boolean builtInMetadataEnabled(String baseId);
+
+    void setBuiltInMetadataEnabled(String baseId, boolean enabled);
+
     Optional<KnowledgeDocument> findDocument(String id);
 
     /** The base's documents, oldest first. */
@@ -81,9 +101,32 @@ public interface KnowledgeRepository {
     /** Counts one more hit for each of these chunks. */
     void countHits(Collection<String> chunkIds);
 
-    /** How many chunks searches should find: enabled, of enabled documents that completed indexing. */
+    /**
+     * Replaces the child chunks of the document's chunks with these, all at once (replacing the document's chunks
+     * deletes their children).
+     */
+    void replaceChildChunks(String documentId, List<StoredChildChunk> children);
+
+    /** Saves one child chunk, new or edited. */
+    void saveChildChunk(StoredChildChunk child);
+
+    void deleteChildChunk(String id);
+
+    /** The document's child chunks, by their parent's position, then their own. */
+    List<StoredChildChunk> childChunks(String documentId);
+
+    /** The child chunks with these ids that exist, in no particular order. */
+    List<StoredChildChunk> findChildChunks(Collection<String> ids);
+
+    /**
+     * How many entries searches should find: each enabled chunk of an enabled document that completed indexing,
+     * counted once for each of its children when it has some (a parent is searched through its children).
+     */
     long countSearchableChunks();
 
-    /** Hands each searchable chunk to {@code sink}, a few at a time, so that an index can be rebuilt. */
+    /**
+     * Hands each searchable entry to {@code sink} (a chunk without children, or each child of one with some, as
+     * {@link StoredChildChunk#searchable()}), a few at a time, so that an index can be rebuilt.
+     */
     void forEachSearchableChunk(Consumer<StoredChunk> sink);
 }

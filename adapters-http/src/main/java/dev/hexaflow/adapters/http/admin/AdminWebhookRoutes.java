@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.hexaflow.adapters.http.DifyErrors;
 import dev.hexaflow.adapters.http.JsonResponses;
 import dev.hexaflow.adapters.http.RouteGroup;
-import dev.hexaflow.application.app.port.in.ApiError;
+import dev.hexaflow.adapters.http.workflow.QueryNumbers;
 import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.webhook.port.in.ListDeliveriesUseCase;
 import dev.hexaflow.application.webhook.port.in.ListDeliveriesUseCase.DeliveriesQuery;
@@ -53,8 +53,8 @@ public final class AdminWebhookRoutes implements RouteGroup {
     }
 
     private void deliveries(Context ctx) {
-        DeliveryPage page = deliveries.list(new DeliveriesQuery(ctx.pathParam("app_id"), number(ctx, "page", 1),
-                number(ctx, "limit", 20)));
+        DeliveryPage page = deliveries.list(new DeliveriesQuery(ctx.pathParam("app_id"),
+                QueryNumbers.number(ctx, "page", 1), QueryNumbers.number(ctx, "limit", 20)));
         ctx.status(200).contentType("application/json").result(JsonResponses.json(new DeliveryList(page.page(),
                 page.limit(), page.total(), page.hasMore(), page.items().stream().map(DeliveryBody::of).toList())));
     }
@@ -62,18 +62,6 @@ public final class AdminWebhookRoutes implements RouteGroup {
     private void rotateSecret(Context ctx) {
         String secret = webhooks.rotateSecret(ctx.pathParam("app_id"));
         ctx.status(201).contentType("application/json").result(JsonResponses.json(new Secret(secret)));
-    }
-
-    private static int number(Context ctx, String name, int otherwise) {
-        String text = ctx.queryParam(name);
-        if (text == null || text.isBlank()) {
-            return otherwise;
-        }
-        try {
-            return Integer.parseInt(text.strip());
-        } catch (NumberFormatException e) {
-            throw new ApiException(ApiError.INVALID_PARAM, name + " must be a whole number, was '" + text + "'");
-        }
     }
 
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)

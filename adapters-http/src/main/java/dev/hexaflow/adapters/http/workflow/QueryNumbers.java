@@ -5,13 +5,13 @@ import dev.hexaflow.application.app.port.in.ApiException;
 import io.javalin.http.Context;
 
 /** Whole numbers in a query string, refused as Dify refuses a bad one. */
-final class QueryNumbers {
+public final class QueryNumbers {
 
     private QueryNumbers() {
     }
 
     /** The parameter as a whole number, {@code otherwise} when absent or blank. */
-    static int number(Context ctx, String name, int otherwise) {
+    public static int number(Context ctx, String name, int otherwise) {
         String text = ctx.queryParam(name);
         if (text == null || text.isBlank()) {
             return otherwise;

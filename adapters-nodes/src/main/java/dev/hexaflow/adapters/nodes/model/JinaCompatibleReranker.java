@@ -6,9 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hexaflow.application.knowledge.port.out.Reranker;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -56,16 +54,11 @@ public final class JinaCompatibleReranker implements Reranker {
         }
         ObjectNode body = JSON.createObjectNode().put("model", model).put("query", query).put("top_n", topN);
         documents.forEach(body.putArray("documents")::add);
-        String base = baseUrl.toString().replaceAll("/+$", "");
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + "/rerank")).timeout(timeout)
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body.toString(), StandardCharsets.UTF_8));
-        if (apiKey != null && !apiKey.isBlank()) {
-            request.header("Authorization", "Bearer " + apiKey);
-        }
+        ModelEndpoint endpoint = new ModelEndpoint(client, baseUrl, apiKey, timeout);
+        String base = endpoint.base();
         HttpResponse<String> response;
         try {
-            response = client.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            response = endpoint.postJson("/rerank", body);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new RerankException("The rerank call was interrupted", e);

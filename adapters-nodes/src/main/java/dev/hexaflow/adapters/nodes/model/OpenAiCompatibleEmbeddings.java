@@ -6,9 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hexaflow.application.knowledge.port.out.Embeddings;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,16 +52,11 @@ public final class OpenAiCompatibleEmbeddings implements Embeddings {
         }
         ObjectNode body = JSON.createObjectNode().put("model", model).put("encoding_format", "float");
         texts.forEach(body.putArray("input")::add);
-        String base = baseUrl.toString().replaceAll("/+$", "");
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base + "/embeddings")).timeout(timeout)
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body.toString(), StandardCharsets.UTF_8));
-        if (apiKey != null && !apiKey.isBlank()) {
-            request.header("Authorization", "Bearer " + apiKey);
-        }
+        ModelEndpoint endpoint = new ModelEndpoint(client, baseUrl, apiKey, timeout);
+        String base = endpoint.base();
         HttpResponse<String> response;
         try {
-            response = client.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            response = endpoint.postJson("/embeddings", body);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new EmbeddingException("The embeddings call was interrupted", e);

@@ -1,0 +1,33 @@
+package dev.hexaflow.adapters.nodes.model;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+
+/**
+ * The operator's OpenAI-compatible model endpoint, asked with a JSON body under one of its paths: the one way the
+ * embeddings and rerank adapters call it (its key as a bearer token, when there is one).
+ */
+record ModelEndpoint(HttpClient client, URI baseUrl, String apiKey, Duration timeout) {
+
+    /** The endpoint's address without its trailing slashes, as errors name it. */
+    String base() {
+        return baseUrl.toString().replaceAll("/+$", "");
+    }
+
+    /** Posts the body to {@code base + path} and answers the response, whatever its status. */
+    HttpResponse<String> postJson(String path, ObjectNode body) throws IOException, InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base() + path)).timeout(timeout)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString(), StandardCharsets.UTF_8));
+        if (apiKey != null && !apiKey.isBlank()) {
+            request.header("Authorization", "Bearer " + apiKey);
+        }
+        return client.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    }
+}

@@ -127,6 +127,9 @@ final class CommandLine {
               HEXAFLOW_RUN_RETENTION_DAYS, HEXAFLOW_RUN_RETENTION_COUNT
                                      Ended runs are deleted after this many days, or past the newest this
                                      many of each app, every 10 minutes.  [default 0: kept for good]
+              HEXAFLOW_WEBHOOK_RETRY_SECONDS, HEXAFLOW_WEBHOOK_GIVE_UP_HOURS, HEXAFLOW_WEBHOOK_TIMEOUT_SECONDS
+                                     Completion webhooks: the waits between attempts (the last repeats),
+                                     when to give up, one attempt's limit.  [10,30,60,300,900,1800,3600; 24; 10]
               HEXAFLOW_MIN_FREE_DISK_MB
                                      Free space below which new runs and uploads wait.   [default 64]
               HEXAFLOW_HTTP_REQUESTS_PER_ADDRESS, HEXAFLOW_HTTP_MIN_BODY_BYTES_PER_SECOND,

@@ -86,6 +86,17 @@ class KillNineIT {
                 JsonNode detail = ServiceApi.json(api.get("/v1/workflows/run/" + run.getKey()));
                 assertThat(detail.get("status").asText()).as("run " + run.getKey()).isEqualTo(run.getValue());
             }
+            // An answered run's events were kept before its answer: its replay ends with its end, numbered in order.
+            for (String run : answered.keySet().stream().limit(20).toList()) {
+                String replay = api.get("/v1/workflows/run/" + run + "/events").body();
+                List<String> ids = replay.lines().filter(line -> line.startsWith("id: ")).toList();
+                assertThat(ids).as("run " + run + "'s events").isNotEmpty();
+                for (int i = 0; i < ids.size(); i++) {
+                    assertThat(ids.get(i)).isEqualTo("id: " + (i + 1));
+                }
+                String end = replay.lines().filter(line -> line.startsWith("data: ")).reduce((a, b) -> b).orElse("");
+                assertThat(end).as("run " + run + "'s last event").contains("\"event\":\"workflow_finished\"");
+            }
             assertThat(ServiceApi.json(api.get("/v1/workflows/logs?status=running")).get("total").asInt())
                     .as("no run stays running after a restart").isZero();
             assertThat(highestCount.get()).as("some keyed campus calls were answered").isPositive();

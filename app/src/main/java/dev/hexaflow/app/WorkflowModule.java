@@ -306,9 +306,10 @@ final class WorkflowModule implements AutoCloseable {
         pruner.scheduleWithFixedDelay(() -> {
             try {
                 idempotencyKeys.prune(clock.instant().minus(RunWorkflowService.KEY_WINDOW).getEpochSecond());
+                deliverCallbacks.prune();
             } catch (RuntimeException e) {
-                LOG.warn("Pruning idempotency keys failed; the next try is in {} minutes: {}",
-                        PRUNE_EVERY.toMinutes(), e.toString());
+                LOG.warn("Pruning idempotency keys and ended webhook deliveries failed; the next try is in {} "
+                        + "minutes: {}", PRUNE_EVERY.toMinutes(), e.toString());
             }
         }, 0, PRUNE_EVERY.toSeconds(), java.util.concurrent.TimeUnit.SECONDS);
         if (!retention.prunes()) {

@@ -76,6 +76,28 @@ class JdbiWebhookRepositoriesTest {
     }
 
     @Test
+    void pruningDeletesOnlyEndedDeliveriesMadeBeforeTheCutWithTheirAttempts() {
+        DeliveryAttempt answered = new DeliveryAttempt(1, 150, 200, null, 5);
+        DeliveryAttempt refused = new DeliveryAttempt(1, 150, null, "refused", 1);
+        Delivery oldDelivered = due("old-delivered", APP, 100);
+        assertThat(deliveries.move(oldDelivered.delivered(answered), DeliveryState.PENDING, answered)).isTrue();
+        Delivery oldFailed = due("old-failed", APP, 100);
+        assertThat(deliveries.move(oldFailed.refused(refused), DeliveryState.PENDING, refused)).isTrue();
+        due("old-pending", APP, 100);
+        Delivery recent = due("recent-delivered", APP, 9_000);
+        assertThat(deliveries.move(recent.delivered(answered), DeliveryState.PENDING, answered)).isTrue();
+
+        assertThat(deliveries.pruneEnded(5_000)).isEqualTo(2);
+
+        assertThat(deliveries.list(APP, 1, 10).items()).extracting(record -> record.delivery().id())
+                .containsExactlyInAnyOrder("old-pending", "recent-delivered");
+        int attemptsLeft = database.jdbi().withHandle(handle -> handle.createQuery("SELECT COUNT(*) FROM "
+                + "webhook_attempt WHERE delivery_id IN ('old-delivered', 'old-failed')").mapTo(Integer.class).one());
+        assertThat(attemptsLeft).as("their attempts go with them").isZero();
+        assertThat(deliveries.pruneEnded(5_000)).isZero();
+    }
+
+    @Test
     void severalClaimersAtOnceClaimEachDueDeliveryOnce() throws Exception {
         for (int i = 0; i < 40; i++) {
             due("d" + i, APP, 1000 + i);

@@ -51,6 +51,15 @@ public final class JdbiDeliveryRepository implements DeliveryRepository {
     }
 
     @Override
+    public int pruneEnded(long createdBefore) {
+        // Attempts go with their delivery (ON DELETE CASCADE).
+        return jdbi.withHandle(handle -> handle.createUpdate("DELETE FROM webhook_delivery WHERE state IN "
+                + "(:delivered, :failed) AND created_at < :before")
+                .bind("delivered", DeliveryState.DELIVERED.wireName()).bind("failed", DeliveryState.FAILED.wireName())
+                .bind("before", createdBefore).execute());
+    }
+
+    @Override
     public boolean move(Delivery next, DeliveryState from, DeliveryAttempt attempt) {
         return replace(next, "state = :from", Map.of("from", from.wireName()), attempt);
     }

@@ -208,6 +208,11 @@ public final class DeliverCallbacksService implements DeliverCallbacksUseCase {
     }
 
     @Override
+    public int prune() {
+        return deliveries.pruneEnded(clock.instant().minus(ENDED_KEPT).getEpochSecond());
+    }
+
+    @Override
     public int sweep() {
         long now = clock.millis();
         int moved = 0;

@@ -14,4 +14,10 @@ public interface DeliverCallbacksUseCase {
      * and gives up those whose run was never kept; answers how many it moved.
      */
     int sweep();
+
+    /** How long a delivery that ended (delivered or failed) stays listed, attempts and all. */
+    java.time.Duration ENDED_KEPT = java.time.Duration.ofDays(30);
+
+    /** Deletes the deliveries that ended more than {@link #ENDED_KEPT} after their making; answers how many. */
+    int prune();
 }

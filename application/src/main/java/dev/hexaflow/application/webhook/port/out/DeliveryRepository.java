@@ -56,6 +56,12 @@ public interface DeliveryRepository {
     DeliveryPage list(String appId, int page, int limit);
 
     /**
+     * Deletes the deliveries that ended (delivered or failed) and were made before {@code createdBefore} (epoch
+     * seconds), with their attempts; answers how many.
+     */
+    int pruneEnded(long createdBefore);
+
+    /**
      * A pending delivery held by one sender until {@code until}. The end is the claim's token: a later claim of the
      * same delivery can only be taken once this one ran out, so it always ends later.
      */

@@ -32,10 +32,14 @@ class IdempotentRunHttpTest {
     TestServer server;
     String key;
 
+    String appId;
+
     @BeforeEach
     void start() {
         server = TestServer.start(dataDir);
-        key = server.importApp("slow.yml").get("api_key").asText();
+        JsonNode imported = server.importApp("slow.yml");
+        key = imported.get("api_key").asText();
+        appId = imported.get("app_id").asText();
     }
 
     @AfterEach
@@ -139,6 +143,29 @@ class IdempotentRunHttpTest {
         }
         assertThat(json(server.api(key).get("/v1/workflows/run/" + runId)).get("status").asText())
                 .isIn("running", "succeeded");
+    }
+
+    @Test
+    void aKeyWhoseRunNeverStartedIsFreeAgainAndTheRetryStartsTheRun() {
+        server.close();
+        // What a server stopped between claiming a key and keeping its run's start leaves: a claim of a run that
+        // does not exist, made longer ago than any start takes.
+        try (Storage storage = Storage.connect(dataDir)) {
+            storage.migrate();
+            storage.jdbi().useHandle(handle -> handle.createUpdate("INSERT INTO idempotency_key (app_id, end_user, "
+                    + "idem_key, fingerprint, run_id, task_id, created_at) VALUES (:app, 'ada', 'orphan', 'fp', "
+                    + "'never-kept', 'never-kept-task', :at)").bind("app", appId)
+                    .bind("at", java.time.Instant.now().getEpochSecond() - 120).execute());
+        }
+        server = TestServer.start(dataDir);
+
+        HttpResponse<String> retried = run("orphan", body(10, "blocking", "ada"));
+        HttpResponse<String> again = run("orphan", body(10, "blocking", "ada"));
+
+        assertThat(retried.statusCode()).as(retried.body()).isEqualTo(200);
+        assertThat(json(retried.body()).get("data").get("status").asText()).isEqualTo("succeeded");
+        assertThat(again.body()).as("the key now names the run it started").isEqualTo(retried.body());
+        assertThat(runsOf("ada")).isEqualTo(1);
     }
 
     @Test

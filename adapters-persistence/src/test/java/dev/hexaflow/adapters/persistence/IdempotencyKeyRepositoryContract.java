@@ -53,6 +53,19 @@ abstract class IdempotencyKeyRepositoryContract {
     }
 
     @Test
+    void aReleasedClaimIsGoneAndAClaimMadeSinceIsLeftAlone() {
+        KeyedRun first = claim(APP, "ada", "k1", "r1", 100);
+        repository().claim(first, 0);
+
+        assertThat(repository().release(first)).isTrue();
+        assertThat(repository().find(APP, "ada", "k1", 0)).isEmpty();
+        KeyedRun second = claim(APP, "ada", "k1", "r2", 101);
+        assertThat(repository().claim(second, 0)).isEmpty();
+        assertThat(repository().release(first)).as("the key names another run now").isFalse();
+        assertThat(repository().find(APP, "ada", "k1", 0)).contains(second);
+    }
+
+    @Test
     void aPruneDeletesTheClaimsMadeBeforeTheBound() {
         repository().claim(claim(APP, "ada", "old", "r1", 100), 0);
         repository().claim(claim(APP, "ada", "new", "r2", 300), 0);

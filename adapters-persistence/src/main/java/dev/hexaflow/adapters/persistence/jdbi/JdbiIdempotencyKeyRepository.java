@@ -70,6 +70,13 @@ public final class JdbiIdempotencyKeyRepository implements IdempotencyKeyReposit
     }
 
     @Override
+    public boolean release(KeyedRun claim) {
+        return jdbi.withHandle(handle -> handle.createUpdate("DELETE FROM idempotency_key WHERE app_id = :app AND "
+                + "end_user = :user AND idem_key = :key AND run_id = :run").bind("app", claim.appId())
+                .bind("user", claim.user()).bind("key", claim.key()).bind("run", claim.runId()).execute()) == 1;
+    }
+
+    @Override
     public int prune(long createdBefore) {
         return jdbi.withHandle(handle -> handle.createUpdate("DELETE FROM idempotency_key WHERE created_at < "
                 + ":before").bind("before", createdBefore).execute());

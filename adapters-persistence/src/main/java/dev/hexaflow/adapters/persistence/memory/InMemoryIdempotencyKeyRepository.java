@@ -27,6 +27,11 @@ public final class InMemoryIdempotencyKeyRepository implements IdempotencyKeyRep
     }
 
     @Override
+    public synchronized boolean release(KeyedRun claim) {
+        return claims.remove(List.of(claim.appId(), claim.user(), claim.key()), claim);
+    }
+
+    @Override
     public synchronized int prune(long createdBefore) {
         int before = claims.size();
         claims.values().removeIf(claim -> claim.createdAt() < createdBefore);

@@ -142,9 +142,12 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
         }
         if (command.retry() != null) {
             Optional<KeyedRun> earlier = keys.find(app.id(), user, command.retry().key(), keyWindowStart());
-            if (earlier.isPresent()) {
+            if (earlier.isPresent() && !neverStarted(earlier.get())) {
                 return repeat(earlier.get(), command.retry());
             }
+            // A key whose run never started (the server stopped between the claim and the run's start) is free
+            // again: this request claims it for a run of its own.
+            earlier.ifPresent(keys::release);
         }
         WorkflowVersion version = version(app.id(), command.workflowId());
         PreparedWorkflow workflow = prepared.computeIfAbsent(version.id(),
@@ -260,6 +263,19 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
                 .orElseGet(() -> CompletableFuture.supplyAsync(() -> endOf(earlier), listeners));
         return new RunUnderWay(earlier.runId(), earlier.taskId(), done, true);
     }
+
+    /**
+     * Whether a key's run never started: it goes on nowhere here, is not kept, and its claim is older than a start
+     * takes anywhere ({@link #START_GRACE}: another instance may be starting it).
+     */
+    private boolean neverStarted(KeyedRun claim) {
+        return claim.createdAt() < clock.instant().minus(START_GRACE).getEpochSecond()
+                && feeds.find(claim.appId(), claim.runId()).isEmpty()
+                && runs.find(claim.appId(), claim.runId()).isEmpty();
+    }
+
+    /** How long a claimed key's run may take to be kept as started, on any instance. */
+    static final Duration START_GRACE = Duration.ofMinutes(1);
 
     private WorkflowRun endOf(KeyedRun earlier) {
         while (true) {

@@ -17,6 +17,12 @@ public interface IdempotencyKeyRepository {
     /** The claim of the app's user's key made at or after {@code notBefore}; empty for none. */
     Optional<KeyedRun> find(String appId, String user, String key, long notBefore);
 
+    /**
+     * Deletes this claim of its key, if the key still names its run (a claim made since is left alone); answers
+     * whether it deleted it.
+     */
+    boolean release(KeyedRun claim);
+
     /** Deletes the claims made before {@code createdBefore}; answers how many it deleted. */
     int prune(long createdBefore);
 

@@ -234,6 +234,8 @@ class JdbiWebhookRepositoriesTest {
         assertThat(settings.find(APP).secret()).isNull();
         assertThat(settings.secretOrAdd(APP, "first")).isEqualTo("first");
         assertThat(settings.secretOrAdd(APP, "second")).as("kept, not replaced").isEqualTo("first");
+        assertThat(settings.find(APP).secret()).as("read again after the write, not from before it")
+                .isEqualTo("first");
         settings.setSecret(APP, "rotated");
         settings.setDefaultCallback(APP, URL);
 

@@ -5,12 +5,18 @@ import dev.hexaflow.domain.webhook.CallbackUrl;
 import dev.hexaflow.domain.webhook.WebhookSettings;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import org.jdbi.v3.core.Jdbi;
 
-/** Apps' webhook settings in {@code app_webhook}, a row made when an app first has one. */
+/**
+ * Apps' webhook settings in {@code app_webhook}, a row made when an app first has one. Every run asks for its
+ * app's default callback, so the settings are read once and kept (an app without a row as having none) until
+ * this repository writes them.
+ */
 public final class JdbiWebhookSettingsRepository implements WebhookSettingsRepository {
 
     private final Jdbi jdbi;
+    private final ReadCache<String, WebhookSettings> cache = new ReadCache<>(10_000);
 
     public JdbiWebhookSettingsRepository(Jdbi jdbi) {
         this.jdbi = jdbi;
@@ -18,6 +24,10 @@ public final class JdbiWebhookSettingsRepository implements WebhookSettingsRepos
 
     @Override
     public WebhookSettings find(String appId) {
+        return cache.get(appId, app -> Optional.of(read(app))).orElseThrow();
+    }
+
+    private WebhookSettings read(String appId) {
         return jdbi.withHandle(handle -> handle.createQuery("SELECT default_callback, secret FROM app_webhook "
                 + "WHERE app_id = :app_id").bind("app_id", appId)
                 .map((rs, ctx) -> new WebhookSettings(appId, url(rs.getString("default_callback")),
@@ -32,6 +42,7 @@ public final class JdbiWebhookSettingsRepository implements WebhookSettingsRepos
             handle.createUpdate("UPDATE app_webhook SET default_callback = :url WHERE app_id = :app_id")
                     .bind("url", url == null ? null : url.value()).bind("app_id", appId).execute();
         });
+        cache.remove(appId);
     }
 
     @Override
@@ -41,17 +52,20 @@ public final class JdbiWebhookSettingsRepository implements WebhookSettingsRepos
             handle.createUpdate("UPDATE app_webhook SET secret = :secret WHERE app_id = :app_id")
                     .bind("secret", secret).bind("app_id", appId).execute();
         });
+        cache.remove(appId);
     }
 
     @Override
     public String secretOrAdd(String appId, String candidate) {
-        return jdbi.inTransaction(handle -> {
+        String secret = jdbi.inTransaction(handle -> {
             ensureRow(handle, appId);
             handle.createUpdate("UPDATE app_webhook SET secret = :secret WHERE app_id = :app_id AND secret IS NULL")
                     .bind("secret", candidate).bind("app_id", appId).execute();
             return handle.createQuery("SELECT secret FROM app_webhook WHERE app_id = :app_id").bind("app_id", appId)
                     .mapTo(String.class).one();
         });
+        cache.remove(appId);
+        return secret;
     }
 
     @Override

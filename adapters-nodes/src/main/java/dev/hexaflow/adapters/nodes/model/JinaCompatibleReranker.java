@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hexaflow.application.knowledge.port.out.Reranker;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,23 +23,17 @@ public final class JinaCompatibleReranker implements Reranker {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final URI baseUrl;
-    private final String apiKey;
+    private final ModelEndpoint endpoint;
     private final String model;
-    private final Duration timeout;
-    private final HttpClient client;
 
     public JinaCompatibleReranker(URI baseUrl, String apiKey, String model, Duration connectTimeout, Duration timeout) {
-        this.baseUrl = baseUrl;
-        this.apiKey = apiKey;
+        this.endpoint = ModelEndpoint.of(baseUrl, apiKey, connectTimeout, timeout);
         this.model = model == null || model.isBlank() ? null : model;
-        this.timeout = timeout;
-        this.client = HttpClient.newBuilder().connectTimeout(connectTimeout).build();
     }
 
     @Override
     public Optional<String> model() {
-        return baseUrl == null ? Optional.empty() : Optional.ofNullable(model);
+        return endpoint.configured() ? Optional.ofNullable(model) : Optional.empty();
     }
 
     @Override
@@ -54,7 +47,6 @@ public final class JinaCompatibleReranker implements Reranker {
         }
         ObjectNode body = JSON.createObjectNode().put("model", model).put("query", query).put("top_n", topN);
         documents.forEach(body.putArray("documents")::add);
-        ModelEndpoint endpoint = new ModelEndpoint(client, baseUrl, apiKey, timeout);
         String base = endpoint.base();
         HttpResponse<String> response;
         try {

@@ -15,6 +15,17 @@ import java.time.Duration;
  */
 record ModelEndpoint(HttpClient client, URI baseUrl, String apiKey, Duration timeout) {
 
+    /** An endpoint at {@code baseUrl} (none when null), with a client of its own. */
+    static ModelEndpoint of(URI baseUrl, String apiKey, Duration connectTimeout, Duration timeout) {
+        return new ModelEndpoint(HttpClient.newBuilder().connectTimeout(connectTimeout).build(), baseUrl, apiKey,
+                timeout);
+    }
+
+    /** Whether an address is configured. */
+    boolean configured() {
+        return baseUrl != null;
+    }
+
     /** The endpoint's address without its trailing slashes, as errors name it. */
     String base() {
         return baseUrl.toString().replaceAll("/+$", "");

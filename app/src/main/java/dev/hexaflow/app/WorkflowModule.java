@@ -49,6 +49,7 @@ import dev.hexaflow.application.app.service.AuthenticateService;
 import dev.hexaflow.application.app.service.DescribeAppService;
 import dev.hexaflow.application.app.service.DrainRunsService;
 import dev.hexaflow.application.app.service.ExportDslService;
+import dev.hexaflow.application.app.service.HeldRecords;
 import dev.hexaflow.application.app.service.GetRunService;
 import dev.hexaflow.application.app.service.ImportAppService;
 import dev.hexaflow.application.app.service.ListAppsService;
@@ -140,6 +141,16 @@ final class WorkflowModule implements AutoCloseable {
                 return thread;
             });
     static final java.time.Duration PRUNE_EVERY = java.time.Duration.ofMinutes(10);
+    /** How often held runs are looked at: one is kept at most this long after its hold is over. */
+    static final java.time.Duration HOLD_CHECK = java.time.Duration.ofMillis(200);
+    /** The blocking runs whose records are held until they end; those held past a second are kept by a timer. */
+    private final HeldRecords heldRuns = new HeldRecords();
+    private final java.util.concurrent.ScheduledExecutorService holdTimer = java.util.concurrent.Executors
+            .newSingleThreadScheduledExecutor(task -> {
+                Thread thread = new Thread(task, "hexaflow-hold");
+                thread.setDaemon(true);
+                return thread;
+            });
     /**
      * Calls the runs' listeners (a stream's client, a chat turn's keeper), each run's one event at a time, so that
      * the store's single writer thread never waits on them. A run holds at most one thread at a time, and runs
@@ -280,7 +291,14 @@ final class WorkflowModule implements AutoCloseable {
         RunFeeds feeds = new RunFeeds();
         this.run = new RunWorkflowService(apps, versions, endUsers, uploads, runs, reader, engine, tasks,
                 config.service().maxRunsPerApp(), clock, ids, storage, runListeners, new JacksonRunEventFormat(), feeds,
-                idempotencyKeys, callbacks);
+                idempotencyKeys, callbacks, heldRuns);
+        holdTimer.scheduleWithFixedDelay(() -> {
+            try {
+                heldRuns.keepOverdue();
+            } catch (RuntimeException e) {
+                LOG.warn("Keeping the records of long blocking runs failed: {}", e.toString());
+            }
+        }, HOLD_CHECK.toMillis(), HOLD_CHECK.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
         this.followRun = new FollowRunService(runs, feeds);
         this.retention = config.service().retention();
         this.clock = clock;
@@ -380,6 +398,8 @@ final class WorkflowModule implements AutoCloseable {
     @Override
     public void close() {
         pruner.shutdownNow();
+        holdTimer.shutdownNow();
+        heldRuns.keepAll();
         stopDelivering();
         runListeners.shutdown();
         try {

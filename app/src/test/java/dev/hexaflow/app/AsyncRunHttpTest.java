@@ -74,6 +74,37 @@ class AsyncRunHttpTest {
                 .isNotEmpty();
     }
 
+    /**
+     * A blocking run nobody listens to is held in memory and kept at its end in one write; one that goes on past
+     * the hold (a second) is kept as it is then, and shows in the logs, running, long before it answers.
+     */
+    @Test
+    void aLongBlockingRunShowsInTheLogsRunningWithinAboutASecondAndEndedOnceItAnswers() throws Exception {
+        java.util.concurrent.CompletableFuture<HttpResponse<String>> answer = java.util.concurrent.CompletableFuture
+                .supplyAsync(() -> api.postJson("/v1/workflows/run", Map.of("inputs", Map.of("millis", 6000),
+                        "response_mode", "blocking", "user", "held")));
+        long started = System.nanoTime();
+        String running = null;
+        while (running == null && System.nanoTime() - started < 5_000_000_000L) {
+            JsonNode page = json(api.get("/v1/workflows/logs?status=running&keyword=held&limit=10"));
+            if (page.get("data").size() > 0) {
+                running = page.get("data").get(0).get("workflow_run").get("id").asText();
+            }
+            Thread.sleep(50);
+        }
+        double seenAfter = (System.nanoTime() - started) / 1e9;
+        assertThat(running).as("kept running before its 6 s end").isNotNull();
+        assertThat(answer).as("seen after %.1f s, before the run answered", seenAfter).isNotDone();
+        assertThat(json(api.get("/v1/workflows/run/" + running)).get("status").asText()).isEqualTo("running");
+
+        JsonNode ended = json(answer.get(30, java.util.concurrent.TimeUnit.SECONDS));
+        assertThat(ended.get("workflow_run_id").asText()).isEqualTo(running);
+        assertThat(ended.get("data").get("status").asText()).isEqualTo("succeeded");
+        assertThat(json(api.get("/v1/workflows/run/" + running)).get("status").asText()).isEqualTo("succeeded");
+        assertThat(api.get("/v1/workflows/run/" + running + "/events").body()).as("its events, kept in two parts")
+                .contains("workflow_started", "node_started", "workflow_finished");
+    }
+
     @Test
     void anAsyncRunIsStoppedByItsTaskAndEndsStopped() throws Exception {
         JsonNode accepted = startAsync(10_000, "bob");

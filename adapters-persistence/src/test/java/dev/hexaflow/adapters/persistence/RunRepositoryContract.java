@@ -226,6 +226,60 @@ abstract class RunRepositoryContract {
     }
 
     @Test
+    void runsKeptWholeInOneWriteEachAreReadAsIfKeptEventByEventAndCountedByTheirStatus() {
+        List<CompletableFuture<Void>> writes = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            WorkflowRun run = WorkflowRun.started("r" + i, "wf-1", Map.of("i", i), 100);
+            NodeExecution node = nodeStarted("n" + i, "start", 1, 100).finish(NodeStatus.SUCCEEDED, Map.of(),
+                    null, Map.of("i", i), null, 0.01, ExecutionMetadata.NONE, 101);
+            WorkflowRun end = i % 4 == 0 ? failed(run, 101) : succeeded(run, Map.of("i", i), 101);
+            writes.add(repository().kept(new RunRepository.KeptRun(started(end, APP, "ada"), List.of(node),
+                    List.of(new KeptEvent(run.id(), 1, "{\"event\": \"workflow_started\"}"),
+                            new KeptEvent(run.id(), 2, "{\"event\": \"workflow_finished\", \"i\": " + i + "}")))));
+        }
+
+        writes.forEach(CompletableFuture::join);
+
+        for (int n = 0; n < 100; n++) {
+            int i = n;
+            WorkflowRun kept = repository().find(APP, "r" + i).orElseThrow();
+            assertThat(kept.status()).isEqualTo(i % 4 == 0 ? RunStatus.FAILED : RunStatus.SUCCEEDED);
+            assertThat(kept.finishedAt()).isEqualTo(101L);
+            assertThat(repository().nodeExecutions("r" + i)).singleElement()
+                    .satisfies(node -> assertThat(node.outputs()).isEqualTo(Map.of("i", (long) i)));
+            assertThat(repository().events("r" + i, 1)).extracting(KeptEvent::data)
+                    .containsExactly("{\"event\": \"workflow_finished\", \"i\": " + i + "}");
+        }
+        assertThat(all(APP).total()).isEqualTo(100);
+        assertThat(search(APP, null, "failed", null, null, null).total()).isEqualTo(25);
+        assertThat(search(APP, null, "succeeded", null, null, null).total()).isEqualTo(75);
+        assertThat(search(APP, null, "running", null, null, null).total()).isZero();
+    }
+
+    @Test
+    void aRunKeptRunningInOneWriteGoesOnWithItsNodesEventsAndEndKeptOneByOne() {
+        WorkflowRun run = WorkflowRun.started("r1", "wf-1", Map.of("q", "hi"), 100);
+        NodeExecution node = nodeStarted("n1", "start", 1, 100);
+        repository().kept(new RunRepository.KeptRun(started(run, APP, "ada"), List.of(node),
+                List.of(new KeptEvent("r1", 1, "one"), new KeptEvent("r1", 2, "two")))).join();
+
+        assertThat(repository().find(APP, "r1")).contains(run);
+        assertThat(search(APP, null, "running", null, null, null).total()).isEqualTo(1);
+
+        NodeExecution ended = node.finish(NodeStatus.SUCCEEDED, Map.of(), null, Map.of("x", 1L), null, 0.01,
+                ExecutionMetadata.NONE, 101);
+        CompletableFuture.allOf(repository().saveNode("r1", ended), repository().event(new KeptEvent("r1", 3,
+                "three")), repository().finished(succeeded(run, Map.of("x", 1L), 102))).join();
+
+        assertThat(repository().find(APP, "r1").orElseThrow().status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(repository().nodeExecutions("r1")).containsExactly(ended);
+        assertThat(repository().events("r1", 0)).extracting(KeptEvent::data).containsExactly("one", "two",
+                "three");
+        assertThat(search(APP, null, "running", null, null, null).total()).isZero();
+        assertThat(search(APP, null, "succeeded", null, null, null).total()).isEqualTo(1);
+    }
+
+    @Test
     void closingKeepsWhatIsQueuedAndRefusesLaterWritesButNotReads() {
         CompletableFuture<Void> queued = repository().started(started(WorkflowRun.started("r1", "wf-1", Map.of(),
                 100), APP, "ada"));

@@ -56,20 +56,38 @@ public final class JdbiRunRepository implements RunRepository {
 
     @Override
     public CompletableFuture<Void> started(StartedRun started) {
+        return writer.submit(new Started(start(started), end(started.run())));
+    }
+
+    /** What a run's start sets, in {@link #INSERT_RUN}'s order (all but its last eight columns). */
+    private static Object[] start(StartedRun started) {
         WorkflowRun run = started.run();
-        return writer.submit(new Started(new Object[] {run.id(), started.appId(), run.workflowId(), started.version(),
-                started.taskId(), started.user().id(), started.user().sessionId(), started.logId(),
-                JsonColumns.write(run.inputs()), run.createdAt()}, end(run)));
+        return new Object[] {run.id(), started.appId(), run.workflowId(), started.version(), started.taskId(),
+                started.user().id(), started.user().sessionId(), started.logId(), JsonColumns.write(run.inputs()),
+                run.createdAt()};
     }
 
     @Override
     public CompletableFuture<Void> saveNode(String runId, NodeExecution execution) {
-        return writer.submit(new NodeSaved(execution.id(), new Object[] {execution.id(), runId, execution.nodeId(),
-                execution.nodeType().wireName(), execution.title(), execution.index(), execution.predecessorNodeId(),
+        return writer.submit(new NodeSaved(execution.id(), columns(runId, execution)));
+    }
+
+    /** One change for the writer: the run's row, its node executions' rows and its events' row, all inserted. */
+    @Override
+    public CompletableFuture<Void> kept(KeptRun kept) {
+        WorkflowRun run = kept.started().run();
+        List<Object[]> nodes = new ArrayList<>(kept.nodes().size());
+        kept.nodes().forEach(node -> nodes.add(columns(run.id(), node)));
+        return writer.submit(new RunKept(start(kept.started()), end(run), nodes, kept.events()));
+    }
+
+    private static Object[] columns(String runId, NodeExecution execution) {
+        return new Object[] {execution.id(), runId, execution.nodeId(), execution.nodeType().wireName(),
+                execution.title(), execution.index(), execution.predecessorNodeId(),
                 JsonColumns.write(execution.inputs()), JsonColumns.write(execution.processData()),
                 JsonColumns.write(execution.outputs()), execution.status().wireName(), execution.error(),
                 execution.elapsedTime(), metadata(execution.metadata()), execution.createdAt(),
-                execution.finishedAt()}));
+                execution.finishedAt()};
     }
 
     /** Keeps the end of a run that is running: a run that has ended keeps its first end. */
@@ -131,6 +149,11 @@ public final class JdbiRunRepository implements RunRepository {
     private record EventKept(KeptEvent event) implements Change {
     }
 
+    /** A run kept in one change: its start and end columns, its node executions' columns, its events. */
+    private record RunKept(Object[] start, Object[] end, List<Object[]> nodes, List<KeptEvent> events)
+            implements Change {
+    }
+
     private static final String INSERT_EVENTS = "INSERT INTO run_event (run_id, seq, first_seq, data) VALUES "
             + "(?, ?, ?, ?)";
 
@@ -141,6 +164,10 @@ public final class JdbiRunRepository implements RunRepository {
     private static final String END_RUN = "UPDATE workflow_run SET status = ?, outputs = ?, error = ?, "
             + "elapsed_time = ?, total_tokens = ?, total_steps = ?, exceptions_count = ?, finished_at = ? WHERE id = ? "
             + "AND status = 'running'";
+
+    private static final String INSERT_NODE = "INSERT INTO node_execution (id, run_id, node_id, node_type, title, "
+            + "idx, predecessor, inputs, process_data, outputs, status, error, elapsed_time, metadata, created_at, "
+            + "finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
     private static final String SAVE_NODE = "MERGE INTO node_execution (id, run_id, node_id, node_type, title, idx, "
             + "predecessor, inputs, process_data, outputs, status, error, elapsed_time, metadata, created_at, "
@@ -171,14 +198,23 @@ public final class JdbiRunRepository implements RunRepository {
         Map<Object, Object[]> inserts = new LinkedHashMap<>();
         Map<Object, Object[]> ends = new LinkedHashMap<>();
         Map<String, Object[]> nodes = new LinkedHashMap<>();
+        List<Object[]> newNodes = new ArrayList<>();
         Map<String, List<KeptEvent>> events = new LinkedHashMap<>();
         for (Change change : changes) {
-            if (change instanceof Started started) {
-                if (inserts.putIfAbsent(started.start()[0], concat(started.start(), started.end())) != null) {
-                    throw new SQLException("run " + started.start()[0] + " started twice in one batch");
+            Object[] start = change instanceof Started started ? concat(started.start(), started.end())
+                    : change instanceof RunKept kept ? concat(kept.start(), kept.end()) : null;
+            if (start != null) {
+                if (inserts.putIfAbsent(start[0], start) != null) {
+                    throw new SQLException("run " + start[0] + " started twice in one batch");
                 }
                 // An end queued before its run started ended nothing, as it would have in a batch of its own.
-                ends.remove(started.start()[0]);
+                ends.remove(start[0]);
+            }
+            if (change instanceof RunKept kept) {
+                // Inserted before any node saved later in the batch is merged: a later save finds its row.
+                newNodes.addAll(kept.nodes());
+                kept.events().forEach(event -> events.computeIfAbsent(event.runId(), run -> new ArrayList<>())
+                        .add(event));
             } else if (change instanceof EventKept event) {
                 events.computeIfAbsent(event.event().runId(), run -> new ArrayList<>()).add(event.event());
             } else if (change instanceof NodeSaved node) {
@@ -209,6 +245,7 @@ public final class JdbiRunRepository implements RunRepository {
             }
         }
         execute(statements, INSERT_RUN, inserts.values());
+        execute(statements, INSERT_NODE, newNodes);
         execute(statements, SAVE_NODE, nodes.values());
         execute(statements, END_RUN, ends.values());
         execute(statements, INSERT_EVENTS, packed(events));

@@ -9,7 +9,9 @@ import dev.hexaflow.domain.workflow.ExecutionMetadata;
 import dev.hexaflow.domain.workflow.NodeExecution;
 import dev.hexaflow.domain.workflow.RunEvent;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
@@ -44,6 +46,9 @@ final class RunRecorder implements RunListener {
     private final Executor listeners;
     private final RunEventFormat format;
     private final RunFeeds feeds;
+    private final HeldRecords holds;
+    /** What a run nobody listens to has done so far, held until its end or until it has gone on too long. */
+    private Held held;
     private long seq;
     /** The events published to followers so far; never fails (an event that could not be kept is not told). */
     private volatile CompletableFuture<Void> fed = CompletableFuture.completedFuture(null);
@@ -54,7 +59,7 @@ final class RunRecorder implements RunListener {
     private String runId;
 
     RunRecorder(RunRepository runs, String appId, String taskId, EndUser user, String version, String logId,
-            RunListener next, Executor listeners, RunEventFormat format, RunFeeds feeds) {
+            RunListener next, Executor listeners, RunEventFormat format, RunFeeds feeds, HeldRecords holds) {
         this.runs = runs;
         this.appId = appId;
         this.taskId = taskId;
@@ -65,6 +70,7 @@ final class RunRecorder implements RunListener {
         this.listeners = listeners;
         this.format = format;
         this.feeds = feeds;
+        this.holds = next == RunListener.NONE ? holds : null;
     }
 
     /** Completes once every event so far is published to the run's followers. */
@@ -75,6 +81,10 @@ final class RunRecorder implements RunListener {
     /** Called by one thread at a time, as the engine emits a run's events in order. */
     @Override
     public void on(RunEvent event) {
+        if (holds != null) {
+            onHeld(event);
+            return;
+        }
         CompletableFuture<Void> write = keep(event, write(event));
         ended |= event instanceof RunEvent.WorkflowFinished;
         if (next == RunListener.NONE) {
@@ -94,13 +104,70 @@ final class RunRecorder implements RunListener {
         }
     }
 
+    /**
+     * A run nobody listens to: held in memory from its start, then kept in one write at its end, and the end
+     * waits for that write; or, when it goes on past the hold ({@link #keepHeld}), kept as it is then and from
+     * there on as its events come. Synchronized with {@link #keepHeld}, which another thread calls.
+     */
+    private void onHeld(RunEvent event) {
+        synchronized (this) {
+            ended |= event instanceof RunEvent.WorkflowFinished;
+            if (event instanceof RunEvent.WorkflowStarted started) {
+                runId = started.run().id();
+                held = new Held(new RunRepository.StartedRun(started.run(), appId, taskId, user, version, logId));
+                holds.hold(this);
+            }
+            if (held == null) {
+                CompletableFuture<Void> write = keep(event, write(event));
+                if (write != null) {
+                    unconfirmed.add(write);
+                }
+            } else {
+                held.add(event, frame(event));
+                if (ended) {
+                    unconfirmed.add(keepHeldNow());
+                }
+            }
+        }
+        // Outside the lock: the timer that keeps overdue runs never waits on a commit.
+        if (ended) {
+            awaitKept();
+        }
+    }
+
+    /** Keeps what the run has done so far in one write, if it is still held; its events are published after. */
+    synchronized void keepHeld() {
+        if (held != null) {
+            unconfirmed.add(keepHeldNow());
+        }
+    }
+
+    private CompletableFuture<Void> keepHeldNow() {
+        Held run = held;
+        held = null;
+        holds.release(this);
+        CompletableFuture<Void> write = runs.kept(run.kept());
+        fed = fed.thenCombine(write, (before, own) -> null).handle((done, failure) -> {
+            if (failure == null) {
+                run.events.forEach(feeds::publish);
+            }
+            return null;
+        });
+        return write;
+    }
+
+    /** The event as its stream shows it, numbered in the run, or null for an event the stream does not show. */
+    private KeptEvent frame(RunEvent event) {
+        String data = runId == null ? null : format.data(event, runId, taskId);
+        return data == null ? null : new KeptEvent(runId, ++seq, data);
+    }
+
     /** Keeps the event's frame, if the stream shows it, and publishes it once it and the run's write are kept. */
     private CompletableFuture<Void> keep(RunEvent event, CompletableFuture<Void> write) {
-        String data = runId == null ? null : format.data(event, runId, taskId);
-        if (data == null) {
+        KeptEvent kept = frame(event);
+        if (kept == null) {
             return write;
         }
-        KeptEvent kept = new KeptEvent(runId, ++seq, data);
         CompletableFuture<Void> both = write == null ? runs.event(kept)
                 : write.thenCombine(runs.event(kept), (run, own) -> null);
         fed = fed.thenCombine(both, (before, own) -> null).handle((done, failure) -> {
@@ -112,19 +179,61 @@ final class RunRecorder implements RunListener {
         return both;
     }
 
+    /**
+     * A held run: its start (replaced by its end once it ends, so that it is kept ended, in one row), its node
+     * executions as they are now, and its frames in order.
+     */
+    private static final class Held {
+        private RunRepository.StartedRun start;
+        private final Map<String, NodeExecution> nodes = new LinkedHashMap<>();
+        private final List<KeptEvent> events = new ArrayList<>();
+
+        Held(RunRepository.StartedRun start) {
+            this.start = start;
+        }
+
+        void add(RunEvent event, KeptEvent frame) {
+            NodeExecution node = execution(event);
+            if (node != null) {
+                nodes.put(node.id(), node);
+            }
+            if (event instanceof RunEvent.WorkflowFinished finished) {
+                start = new RunRepository.StartedRun(finished.run(), start.appId(), start.taskId(), start.user(),
+                        start.version(), start.logId());
+            }
+            if (frame != null) {
+                events.add(frame);
+            }
+        }
+
+        RunRepository.KeptRun kept() {
+            return new RunRepository.KeptRun(start, List.copyOf(nodes.values()), events);
+        }
+    }
+
+    /** The node execution an event tells of, as it is now; null for an event that tells of none. */
+    private static NodeExecution execution(RunEvent event) {
+        if (event instanceof RunEvent.NodeStarted started) {
+            return started.execution();
+        } else if (event instanceof RunEvent.NodeFinished finished) {
+            return finished.execution();
+        } else if (event instanceof RunEvent.ContainerCompleted done) {
+            return new NodeExecution(done.executionId(), done.node().id(), done.node().type(), done.node().title(),
+                    done.index(), done.predecessorNodeId(), done.inputs(), null, done.outputs(), done.status(),
+                    done.error(), done.elapsedTime(), ExecutionMetadata.NONE.withTokens(done.totalTokens(), null),
+                    done.createdAt(), done.finishedAt());
+        }
+        return null;
+    }
+
     private CompletableFuture<Void> write(RunEvent event) {
         if (event instanceof RunEvent.WorkflowStarted started) {
             runId = started.run().id();
             return runs.started(new RunRepository.StartedRun(started.run(), appId, taskId, user, version, logId));
-        } else if (event instanceof RunEvent.NodeStarted started) {
-            return runs.saveNode(runId, started.execution());
-        } else if (event instanceof RunEvent.NodeFinished finished) {
-            return runs.saveNode(runId, finished.execution());
-        } else if (event instanceof RunEvent.ContainerCompleted done) {
-            return runs.saveNode(runId, new NodeExecution(done.executionId(), done.node().id(),
-                    done.node().type(), done.node().title(), done.index(), done.predecessorNodeId(), done.inputs(),
-                    null, done.outputs(), done.status(), done.error(), done.elapsedTime(),
-                    ExecutionMetadata.NONE.withTokens(done.totalTokens(), null), done.createdAt(), done.finishedAt()));
+        }
+        NodeExecution node = execution(event);
+        if (node != null) {
+            return runs.saveNode(runId, node);
         } else if (event instanceof RunEvent.WorkflowFinished finished) {
             return runs.finished(finished.run());
         }
@@ -133,14 +242,17 @@ final class RunRecorder implements RunListener {
 
     /** Waits until every write so far is committed; a write that failed fails the event with its cause. */
     private void awaitKept() {
+        List<CompletableFuture<Void>> writes;
+        synchronized (this) {
+            writes = List.copyOf(unconfirmed);
+            unconfirmed.clear();
+        }
         try {
-            for (CompletableFuture<Void> write : unconfirmed) {
+            for (CompletableFuture<Void> write : writes) {
                 write.join();
             }
         } catch (CompletionException e) {
             throw e.getCause() instanceof RuntimeException cause ? cause : e;
-        } finally {
-            unconfirmed.clear();
         }
     }
 }

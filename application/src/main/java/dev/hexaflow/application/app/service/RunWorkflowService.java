@@ -74,6 +74,7 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
     private final RunEventFormat format;
     private final RunFeeds feeds;
     private final IdempotencyKeyRepository keys;
+    private final HeldRecords holds;
     private final Map<String, PreparedWorkflow> prepared = new ConcurrentHashMap<>();
 
     /** How long an idempotency key answers the run it started: a day, as Stripe's do. */
@@ -88,12 +89,13 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
      * @param feeds     the runs going on here, which followers and repeated requests wait on
      * @param keys      the idempotency keys' claims
      * @param callbacks keeps the completion webhook of a run that has one
+     * @param holds     the runs nobody listens to, whose records are held until they end or go on too long
      */
     public RunWorkflowService(AppRepository apps, WorkflowVersionRepository versions, EndUserRepository endUsers,
             UploadRepository uploads, RunRepository runs, WorkflowDslReader reader, WorkflowEngine engine,
             TaskRegistry tasks, int maxRunsPerApp, Clock clock, Supplier<String> ids, StorageHealth storage,
             Executor listeners, RunEventFormat format, RunFeeds feeds, IdempotencyKeyRepository keys,
-            RunCallbacks callbacks) {
+            RunCallbacks callbacks, HeldRecords holds) {
         this.apps = apps;
         this.versions = versions;
         this.endUsers = endUsers;
@@ -111,6 +113,7 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
         this.feeds = feeds;
         this.keys = keys;
         this.callbacks = callbacks;
+        this.holds = holds;
     }
 
     /** An end user's id, as Dify keeps it: at most 255 characters. */
@@ -182,7 +185,7 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
             }
             RunRecorder recorder = new RunRecorder(runs, app.id(), request.taskId(), endUser, version.version(),
                     ids.get(), observer == RunObserver.NONE ? RunListener.NONE : observer::on, listeners,
-                    command.chat() == null ? format : RunEventFormat.NONE, feeds);
+                    command.chat() == null ? format : RunEventFormat.NONE, feeds, holds);
             CallbackUrl callback = requested != null ? requested : callbacks.callbackOf(app.id(), null);
             Delivery delivery = callback == null ? null : callbacks.register(app.id(), request.runId(), callback);
             RunHandle handle;

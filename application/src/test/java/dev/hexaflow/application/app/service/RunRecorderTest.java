@@ -46,7 +46,7 @@ class RunRecorderTest {
                     "1", "log-1", event -> {
                         threads.add(Thread.currentThread().getName());
                         heard.add(event);
-                    }, listeners, RunEventFormat.NONE, new RunFeeds());
+                    }, listeners, RunEventFormat.NONE, new RunFeeds(), new HeldRecords());
 
             recorder.on(new RunEvent.WorkflowStarted(STARTED));
             recorder.on(NODE);
@@ -67,10 +67,92 @@ class RunRecorderTest {
         }
     }
 
+    private static final RunEventFormat NAMES = (event, runId, taskId) -> event.getClass().getSimpleName();
+
+    private static final RunEvent NODE_DONE = new RunEvent.NodeFinished(new NodeExecution("exec-1", "llm",
+            NodeType.LLM, "LLM", 1, null, Map.of(), null, Map.of("text", "hi"), NodeStatus.SUCCEEDED, null, 0.2,
+            ExecutionMetadata.NONE, 10, 11L));
+
+    @Test
+    void aRunNobodyListensToIsKeptInOneWriteAtItsEndAndItsEndWaitsForThatWrite() throws Exception {
+        HeldRuns runs = new HeldRuns();
+        HeldRecords holds = new HeldRecords();
+        RunFeeds feeds = new RunFeeds();
+        RunRecorder recorder = new RunRecorder(runs, "app-1", "task-1", new EndUser("eu-1", "app-1", "ada", 1), "1",
+                "log-1", dev.hexaflow.application.workflow.engine.RunListener.NONE, Runnable::run, NAMES, feeds,
+                holds);
+
+        recorder.on(new RunEvent.WorkflowStarted(STARTED));
+        recorder.on(NODE);
+        recorder.on(NODE_DONE);
+        assertThat(runs.writes).isEmpty();
+        assertThat(holds.size()).isEqualTo(1);
+        CompletableFuture<Void> ending = CompletableFuture.runAsync(() -> recorder.on(END));
+        while (runs.writes.isEmpty()) {
+            Thread.sleep(10);
+        }
+        Thread.sleep(50);
+        assertThat(ending).isNotDone();
+        runs.commitAll();
+        ending.get(5, TimeUnit.SECONDS);
+
+        assertThat(runs.writes).hasSize(1);
+        assertThat(runs.kept).hasSize(1);
+        RunRepository.KeptRun kept = runs.kept.get(0);
+        assertThat(kept.started().run().status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(kept.nodes()).singleElement().satisfies(node -> assertThat(node.status())
+                .isEqualTo(NodeStatus.SUCCEEDED));
+        assertThat(kept.events()).extracting(RunRepository.KeptEvent::seq).containsExactly(1L, 2L, 3L, 4L);
+        assertThat(kept.events()).extracting(RunRepository.KeptEvent::data).containsExactly("WorkflowStarted",
+                "NodeStarted", "NodeFinished", "WorkflowFinished");
+        assertThat(holds.size()).isZero();
+    }
+
+    @Test
+    void aRunHeldPastItsHoldIsKeptAsItIsThenAndAsItGoesFromThere() throws Exception {
+        HeldRuns runs = new HeldRuns();
+        long[] now = {0};
+        HeldRecords holds = new HeldRecords(() -> now[0]);
+        RunRecorder recorder = new RunRecorder(runs, "app-1", "task-1", new EndUser("eu-1", "app-1", "ada", 1), "1",
+                "log-1", dev.hexaflow.application.workflow.engine.RunListener.NONE, Runnable::run, NAMES,
+                new RunFeeds(), holds);
+        recorder.on(new RunEvent.WorkflowStarted(STARTED));
+        recorder.on(NODE);
+
+        now[0] = HeldRecords.HOLD.toNanos() - 1;
+        assertThat(holds.keepOverdue()).isZero();
+        now[0] = HeldRecords.HOLD.toNanos();
+        assertThat(holds.keepOverdue()).isEqualTo(1);
+        assertThat(holds.keepOverdue()).isZero();
+
+        assertThat(runs.kept).singleElement().satisfies(kept -> {
+            assertThat(kept.started().run().status()).isEqualTo(RunStatus.RUNNING);
+            assertThat(kept.nodes()).singleElement().satisfies(node -> assertThat(node.status())
+                    .isEqualTo(NodeStatus.RUNNING));
+            assertThat(kept.events()).extracting(RunRepository.KeptEvent::seq).containsExactly(1L, 2L);
+        });
+        recorder.on(NODE_DONE);
+        CompletableFuture<Void> ending = CompletableFuture.runAsync(() -> recorder.on(END));
+        while (runs.finished.isEmpty()) {
+            Thread.sleep(10);
+        }
+        Thread.sleep(50);
+        assertThat(ending).isNotDone();
+        runs.commitAll();
+        ending.get(5, TimeUnit.SECONDS);
+        assertThat(runs.nodes).extracting(NodeExecution::status).containsExactly(NodeStatus.SUCCEEDED);
+        assertThat(runs.finished).extracting(WorkflowRun::status).containsExactly(RunStatus.SUCCEEDED);
+        assertThat(runs.events).extracting(RunRepository.KeptEvent::seq).containsExactly(3L, 4L);
+    }
+
     /** Keeps nothing: each write's commit waits until the test commits all of them. */
     private static final class HeldRuns implements RunRepository {
 
         final List<CompletableFuture<Void>> writes = new CopyOnWriteArrayList<>();
+        final List<KeptRun> kept = new CopyOnWriteArrayList<>();
+        final List<NodeExecution> nodes = new CopyOnWriteArrayList<>();
+        final List<WorkflowRun> finished = new CopyOnWriteArrayList<>();
+        final List<KeptEvent> events = new CopyOnWriteArrayList<>();
 
         void commitAll() {
             writes.forEach(write -> write.complete(null));
@@ -88,17 +170,26 @@ class RunRecorderTest {
         }
 
         @Override
+        public CompletableFuture<Void> kept(KeptRun run) {
+            kept.add(run);
+            return held();
+        }
+
+        @Override
         public CompletableFuture<Void> saveNode(String runId, NodeExecution execution) {
+            nodes.add(execution);
             return held();
         }
 
         @Override
         public CompletableFuture<Void> finished(WorkflowRun run) {
+            finished.add(run);
             return held();
         }
 
         @Override
         public CompletableFuture<Void> event(KeptEvent event) {
+            events.add(event);
             return held();
         }
 

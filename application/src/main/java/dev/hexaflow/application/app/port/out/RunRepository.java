@@ -24,6 +24,28 @@ public interface RunRepository extends AutoCloseable {
     CompletableFuture<Void> finished(WorkflowRun run);
 
     /**
+     * Keeps a run and what it has done so far in one write: its start (ended too when {@code run.started().run()}
+     * has ended), its node executions as they are now, and its events so far. A run kept this way may go on with
+     * the other writes ({@link #saveNode}, {@link #event}, {@link #finished}) as one kept by {@link #started}.
+     */
+    default CompletableFuture<Void> kept(KeptRun run) {
+        String runId = run.started().run().id();
+        List<CompletableFuture<Void>> writes = new java.util.ArrayList<>();
+        writes.add(started(run.started()));
+        run.nodes().forEach(node -> writes.add(saveNode(runId, node)));
+        run.events().forEach(event -> writes.add(event(event)));
+        return CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new));
+    }
+
+    /** A run as {@link #kept} keeps it: its start, its node executions as they are now, its events in order. */
+    record KeptRun(StartedRun started, List<NodeExecution> nodes, List<KeptEvent> events) {
+        public KeptRun {
+            nodes = List.copyOf(nodes);
+            events = List.copyOf(events);
+        }
+    }
+
+    /**
      * Keeps one of a run's events as its stream shows it, queued with the run's other writes; the run's recorder
      * numbers its events from 1 in their order, and keeps each once.
      */

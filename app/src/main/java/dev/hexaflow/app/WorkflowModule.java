@@ -289,8 +289,9 @@ final class WorkflowModule implements AutoCloseable {
                 this::deliverSoon);
         this.idempotencyKeys = new JdbiIdempotencyKeyRepository(jdbi);
         RunFeeds feeds = new RunFeeds();
+        JacksonRunEventFormat frames = new JacksonRunEventFormat();
         this.run = new RunWorkflowService(apps, versions, endUsers, uploads, runs, reader, engine, tasks,
-                config.service().maxRunsPerApp(), clock, ids, storage, runListeners, new JacksonRunEventFormat(), feeds,
+                config.service().maxRunsPerApp(), clock, ids, storage, runListeners, frames, feeds,
                 idempotencyKeys, callbacks, heldRuns);
         holdTimer.scheduleWithFixedDelay(() -> {
             try {
@@ -299,7 +300,7 @@ final class WorkflowModule implements AutoCloseable {
                 LOG.warn("Keeping the records of long blocking runs failed: {}", e.toString());
             }
         }, HOLD_CHECK.toMillis(), HOLD_CHECK.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
-        this.followRun = new FollowRunService(runs, feeds);
+        this.followRun = new FollowRunService(runs, feeds, frames);
         this.retention = config.service().retention();
         this.clock = clock;
         this.stop = new StopTaskService(tasks);

@@ -88,6 +88,88 @@ class RunEventsHttpTest {
         assertThat(afterThree).containsExactlyElementsOf(replayed.subList(3, replayed.size()));
     }
 
+    /** A frame's data with what differs from run to run (ids, times), at any depth, left out. */
+    private static JsonNode comparable(String frame) {
+        JsonNode data = json(SseFrames.data(frame).substring("data: ".length()));
+        strip(data);
+        return data;
+    }
+
+    private static void strip(JsonNode node) {
+        if (node instanceof com.fasterxml.jackson.databind.node.ObjectNode object) {
+            object.remove(List.of("workflow_run_id", "task_id", "id", "created_at", "finished_at", "elapsed_time",
+                    "sys.workflow_run_id", "sys.timestamp"));
+        }
+        node.forEach(RunEventsHttpTest::strip);
+    }
+
+    /**
+     * A blocking run is kept with references to its rows instead of copies of its frames; its replay makes the
+     * frames a streamed run of the same app and inputs sends, in the same order, numbered from 1, and its
+     * node_finished frames are its node executions as the node-executions route shows them.
+     */
+    @Test
+    void aBlockingRunsEventsReplayAsTheFramesAStreamedRunOfTheSameInputsSends() {
+        start();
+        importSlow();
+        List<String> streamed = SseFrames.all(streamRun(10).body());
+        JsonNode blocking = json(server.api(key).postJson("/v1/workflows/run", java.util.Map.of("inputs",
+                java.util.Map.of("millis", 10), "response_mode", "blocking", "user", "ada")));
+        String runId = blocking.get("workflow_run_id").asText();
+
+        List<String> replayed = SseFrames.all(events(runId, "", null).body());
+
+        assertThat(replayed).hasSameSizeAs(streamed);
+        for (int i = 0; i < replayed.size(); i++) {
+            assertThat(replayed.get(i)).startsWith("id: " + (i + 1) + "\n");
+            assertThat(comparable(replayed.get(i))).as("frame %d", i + 1).isEqualTo(comparable(streamed.get(i)));
+        }
+        JsonNode last = json(SseFrames.data(replayed.get(replayed.size() - 1)).substring("data: ".length()));
+        assertThat(last.get("event").asText()).isEqualTo("workflow_finished");
+        assertThat(last.get("workflow_run_id").asText()).isEqualTo(runId);
+        assertThat(last.get("task_id").asText()).isEqualTo(blocking.get("task_id").asText());
+        assertThat(last.get("data")).isEqualTo(blocking.get("data"));
+        JsonNode executions = json(server.api(key).get("/v1/workflows/run/" + runId + "/node-executions"))
+                .get("data");
+        List<JsonNode> finished = replayed.stream().map(frame -> json(SseFrames.data(frame).substring(6)))
+                .filter(frame -> frame.get("event").asText().equals("node_finished")).map(frame -> frame.get("data"))
+                .toList();
+        assertThat(finished).containsExactlyElementsOf(executions);
+        assertThat(SseFrames.all(events(runId, "?after=3", null).body()))
+                .containsExactlyElementsOf(replayed.subList(3, replayed.size()));
+    }
+
+    /** A blocking run followed while it runs: kept in part at its hold's end, then live; every frame once. */
+    @Test
+    void aLongBlockingRunFollowedWhileItRunsTellsEveryFrameOnceInOrder() throws Exception {
+        start();
+        importSlow();
+        java.util.concurrent.CompletableFuture<HttpResponse<String>> answer = java.util.concurrent
+                .CompletableFuture.supplyAsync(() -> server.api(key).postJson("/v1/workflows/run", java.util.Map.of(
+                        "inputs", java.util.Map.of("millis", 2500), "response_mode", "blocking", "user", "ada")));
+        String runId = null;
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (runId == null && System.nanoTime() < deadline) {
+            JsonNode page = json(server.api(key).get("/v1/workflows/logs?status=running"));
+            if (page.get("data").size() > 0) {
+                runId = page.get("data").get(0).get("workflow_run").get("id").asText();
+            }
+            Thread.sleep(20);
+        }
+        assertThat(runId).as("kept running past its hold").isNotNull();
+
+        List<String> followed = SseFrames.all(events(runId, "", null).body());
+
+        JsonNode ended = json(answer.get(30, java.util.concurrent.TimeUnit.SECONDS));
+        assertThat(ended.get("data").get("status").asText()).isEqualTo("succeeded");
+        assertThat(followed).hasSize(9);
+        for (int i = 0; i < followed.size(); i++) {
+            assertThat(followed.get(i)).startsWith("id: " + (i + 1) + "\n");
+        }
+        assertThat(followed.get(8)).contains("\"workflow_finished\"");
+        assertThat(followed).containsExactlyElementsOf(SseFrames.all(events(runId, "", null).body()));
+    }
+
     @Test
     void aStreamCutMidRunAndResumedWithLastEventIdLosesNoFrameAndRepeatsNone() throws Exception {
         start();

@@ -3,9 +3,16 @@ package dev.hexaflow.bench;
 import dev.hexaflow.adapters.persistence.H2Database;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiEndUserRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiRunRepository;
+import dev.hexaflow.application.app.port.out.RunRepository.KeptEvent;
+import dev.hexaflow.application.app.port.out.RunRepository.KeptRun;
 import dev.hexaflow.application.app.port.out.RunRepository.StartedRun;
 import dev.hexaflow.application.common.TimeOrderedIds;
 import dev.hexaflow.domain.app.EndUser;
+import dev.hexaflow.domain.workflow.ExecutionMetadata;
+import dev.hexaflow.domain.workflow.Node;
+import dev.hexaflow.domain.workflow.NodeExecution;
+import dev.hexaflow.domain.workflow.NodeStatus;
+import dev.hexaflow.domain.workflow.NodeType;
 import dev.hexaflow.domain.workflow.RunStatus;
 import dev.hexaflow.domain.workflow.WorkflowRun;
 import java.nio.file.Path;
@@ -21,8 +28,9 @@ import java.util.concurrent.CompletableFuture;
  * the server's own run repository (its group-commit writer), as the runs of the four-node benchmark workflow
  * would be. Inputs are {@code {"name": NAME-N}} with NAME one of 100 first names (so each name is in about 1% of
  * the runs) and N the run's number; outputs {@code {"greeting": "Hello, NAME-N!"}}; 1 000 end users; 90%
- * succeeded, 8% failed, 2% stopped; created over the 30 days before now. Node executions are not made: the logs
- * do not read them.
+ * succeeded, 8% failed, 2% stopped; created over the 30 days before now. Each run is kept as the server keeps a
+ * blocking run of that workflow ({@code RunRepository.kept}): its four node executions, and its events as the
+ * references to them and the one text_chunk frame, so that the data directory is what a million real runs leave.
  *
  * <p>Usage: {@code java -cp benchmarks.jar dev.hexaflow.bench.SeedRuns DATA_DIR APP_ID WORKFLOW_ID COUNT}
  */
@@ -40,6 +48,49 @@ public final class SeedRuns {
             "umesh", "avi", "noam", "ronald", "adi-s", "oded", "moni");
 
     private SeedRuns() {
+    }
+
+    /** The four-node workflow's executions: start, greet (template-transform), check (if-else), end. */
+    private static List<NodeExecution> nodes(TimeOrderedIds ids, Map<String, Object> inputs, String name,
+            long at) {
+        String greeting = "Hello, " + name + "!";
+        List<NodeExecution> nodes = new ArrayList<>();
+        nodes.add(node(ids, "start", NodeType.START, "Start", 1, null, inputs, inputs, at));
+        nodes.add(node(ids, "greet", NodeType.TEMPLATE_TRANSFORM, "Greet", 2, "start", Map.of("name", name),
+                Map.of("output", greeting), at));
+        nodes.add(node(ids, "check", NodeType.IF_ELSE, "Check", 3, "greet", Map.of(), Map.of("result", true,
+                "selected_case_id", "true"), at));
+        nodes.add(node(ids, "end", NodeType.END, "End", 4, "check", Map.of("greeting", greeting),
+                Map.of("greeting", greeting), at));
+        return nodes;
+    }
+
+    private static NodeExecution node(TimeOrderedIds ids, String id, NodeType type, String title, int index,
+            String predecessor, Map<String, Object> inputs, Map<String, Object> outputs, long at) {
+        return NodeExecution.started(ids.get(), Node.of(id, type, Map.of("title", title)), index, predecessor,
+                ExecutionMetadata.NONE, at).finish(NodeStatus.SUCCEEDED, inputs, null, outputs, null, 0.001,
+                ExecutionMetadata.NONE, at);
+    }
+
+    /** The events the server keeps for such a run: references to its rows, and its text_chunk frame. */
+    private static List<KeptEvent> events(TimeOrderedIds ids, String runId, String taskId, String name) {
+        List<String> data = new ArrayList<>(List.of("@ws"));
+        for (int i = 0; i < 4; i++) {
+            String node = ids.get();
+            data.add("@ns " + node);
+            if (i == 3) {
+                data.add("{\"event\":\"text_chunk\",\"workflow_run_id\":\"" + runId + "\",\"task_id\":\"" + taskId
+                        + "\",\"data\":{\"text\":\"Hello, " + name + "!\",\"from_variable_selector\":[\"greet\","
+                        + "\"output\"]}}");
+            }
+            data.add("@nf " + node);
+        }
+        data.add("@wf");
+        List<KeptEvent> events = new ArrayList<>();
+        for (int i = 0; i < data.size(); i++) {
+            events.add(new KeptEvent(runId, i + 1, data.get(i)));
+        }
+        return events;
     }
 
     public static void main(String[] args) {
@@ -82,7 +133,9 @@ public final class SeedRuns {
                             status == RunStatus.FAILED ? "Max execution time 1200s reached."
                                     : status == RunStatus.STOPPED ? "Stopped by the user." : null,
                             0.004, 0, 4, 0, createdAt);
-                    pending.add(runs.started(new StartedRun(run, appId, ids.get(), user, "bench", ids.get())));
+                    String taskId = ids.get();
+                    pending.add(runs.kept(new KeptRun(new StartedRun(run, appId, taskId, user, "bench", ids.get()),
+                            nodes(ids, inputs, name, createdAt), events(ids, runId, taskId, name))));
                     if (pending.size() == 20_000) {
                         pending.forEach(CompletableFuture::join);
                         pending.clear();

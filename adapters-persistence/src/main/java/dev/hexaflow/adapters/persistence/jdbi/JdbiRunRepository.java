@@ -330,6 +330,12 @@ public final class JdbiRunRepository implements RunRepository {
     }
 
     @Override
+    public Optional<String> taskId(String runId) {
+        return jdbi.withHandle(handle -> handle.createQuery("SELECT task_id FROM workflow_run WHERE id = :id")
+                .bind("id", runId).mapTo(String.class).findOne());
+    }
+
+    @Override
     public NodeExecutionSlice nodeExecutions(String runId, int offset, int limit) {
         if (offset < 0 || limit < 1) {
             throw new IllegalArgumentException("a slice starts at 0 or later and holds 1 or more");

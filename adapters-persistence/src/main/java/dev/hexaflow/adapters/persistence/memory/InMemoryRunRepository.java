@@ -40,16 +40,18 @@ public final class InMemoryRunRepository implements RunRepository {
         final String version;
         final EndUser user;
         final String logId;
+        final String taskId;
         final String inputsText;
         WorkflowRun run;
         String outputsText;
 
-        Kept(long seq, String appId, WorkflowRun run, String version, EndUser user, String logId) {
+        Kept(long seq, String appId, WorkflowRun run, String version, EndUser user, String logId, String taskId) {
             this.seq = seq;
             this.appId = appId;
             this.version = version;
             this.user = user;
             this.logId = logId;
+            this.taskId = taskId;
             this.inputsText = searchText(run.inputs());
             keep(run);
         }
@@ -80,7 +82,7 @@ public final class InMemoryRunRepository implements RunRepository {
             return CompletableFuture.failedFuture(new IllegalStateException("run " + run.id() + " started already"));
         }
         Kept kept = new Kept(nextSeq++, started.appId(), plain(run), started.version(), started.user(),
-                started.logId());
+                started.logId(), started.taskId());
         runs.put(run.id(), kept);
         runsByApp.computeIfAbsent(started.appId(), app -> new ArrayList<>()).add(kept);
         return CompletableFuture.completedFuture(null);
@@ -144,6 +146,11 @@ public final class InMemoryRunRepository implements RunRepository {
     @Override
     public synchronized Optional<WorkflowRun> find(String appId, String runId) {
         return Optional.ofNullable(runs.get(runId)).filter(kept -> kept.appId.equals(appId)).map(kept -> kept.run);
+    }
+
+    @Override
+    public synchronized Optional<String> taskId(String runId) {
+        return Optional.ofNullable(runs.get(runId)).map(kept -> kept.taskId);
     }
 
     @Override

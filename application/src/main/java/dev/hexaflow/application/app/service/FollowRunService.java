@@ -3,12 +3,18 @@ package dev.hexaflow.application.app.service;
 import dev.hexaflow.application.app.port.in.ApiError;
 import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.app.port.in.FollowRunUseCase;
+import dev.hexaflow.application.app.port.out.RunEventFormat;
 import dev.hexaflow.application.app.port.out.RunRepository;
 import dev.hexaflow.application.app.port.out.RunRepository.KeptEvent;
+import dev.hexaflow.domain.workflow.NodeExecution;
 import dev.hexaflow.domain.workflow.RunStatus;
+import dev.hexaflow.domain.workflow.WorkflowRun;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -25,10 +31,13 @@ public final class FollowRunService implements FollowRunUseCase {
 
     private final RunRepository runs;
     private final RunFeeds feeds;
+    private final RunEventFormat format;
 
-    public FollowRunService(RunRepository runs, RunFeeds feeds) {
+    /** @param format makes the frames of events kept as references ({@link EventReferences}) */
+    public FollowRunService(RunRepository runs, RunFeeds feeds, RunEventFormat format) {
         this.runs = runs;
         this.feeds = feeds;
+        this.format = format;
     }
 
     @Override
@@ -52,7 +61,24 @@ public final class FollowRunService implements FollowRunUseCase {
         }
 
         void readStore() {
-            read.addAll(runs.events(query.runId(), last));
+            List<KeptEvent> kept = runs.events(query.runId(), last);
+            if (kept.stream().noneMatch(event -> EventReferences.isReference(event.data()))) {
+                read.addAll(kept);
+                return;
+            }
+            // Read after the events: the rows a reference points at were kept with it, or before it.
+            Optional<WorkflowRun> run = runs.find(query.appId(), query.runId());
+            Map<String, NodeExecution> nodes = new HashMap<>();
+            runs.nodeExecutions(query.runId()).forEach(node -> nodes.put(node.id(), node));
+            String taskId = runs.taskId(query.runId()).orElse(null);
+            for (KeptEvent event : kept) {
+                if (!EventReferences.isReference(event.data())) {
+                    read.add(event);
+                } else {
+                    EventReferences.frame(event.data(), query.runId(), taskId, run, nodes, format)
+                            .ifPresent(data -> read.add(new KeptEvent(event.runId(), event.seq(), data)));
+                }
+            }
         }
 
         Next.Event tell(KeptEvent event) {

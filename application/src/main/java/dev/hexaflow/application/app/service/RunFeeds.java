@@ -51,6 +51,12 @@ public final class RunFeeds {
         }
     }
 
+    /** Whether anyone follows the run live now. */
+    boolean followed(String runId) {
+        Feed feed = feeds.get(runId);
+        return feed != null && !feed.followers.isEmpty();
+    }
+
     /** Ends the run's feed after its last event: its followers' queues end, its end is told. */
     void close(String runId, WorkflowRun run, Throwable failure) {
         Feed feed = feeds.remove(runId);

@@ -123,7 +123,7 @@ final class RunRecorder implements RunListener {
                     unconfirmed.add(write);
                 }
             } else {
-                held.add(event, frame(event));
+                held.add(event, heldFrame(event));
                 if (ended) {
                     unconfirmed.add(keepHeldNow());
                 }
@@ -148,12 +148,21 @@ final class RunRecorder implements RunListener {
         holds.release(this);
         CompletableFuture<Void> write = runs.kept(run.kept());
         fed = fed.thenCombine(write, (before, own) -> null).handle((done, failure) -> {
-            if (failure == null) {
-                run.events.forEach(feeds::publish);
+            // Frames are made only for followers: a reference's frame is made from the event it stands for.
+            if (failure == null && feeds.followed(runId)) {
+                run.events.forEach(event -> feeds.publish(EventReferences.isReference(event.kept().data())
+                        ? new KeptEvent(runId, event.kept().seq(), format.data(event.event(), runId, taskId))
+                        : event.kept()));
             }
             return null;
         });
         return write;
+    }
+
+    /** A held event as it is kept: a reference to the rows it shows, or its frame; null for one not shown. */
+    private KeptEvent heldFrame(RunEvent event) {
+        String reference = format == RunEventFormat.NONE ? null : EventReferences.of(event);
+        return reference == null ? frame(event) : new KeptEvent(runId, ++seq, reference);
     }
 
     /** The event as its stream shows it, numbered in the run, or null for an event the stream does not show. */
@@ -186,13 +195,13 @@ final class RunRecorder implements RunListener {
     private static final class Held {
         private RunRepository.StartedRun start;
         private final Map<String, NodeExecution> nodes = new LinkedHashMap<>();
-        private final List<KeptEvent> events = new ArrayList<>();
+        private final List<HeldEvent> events = new ArrayList<>();
 
         Held(RunRepository.StartedRun start) {
             this.start = start;
         }
 
-        void add(RunEvent event, KeptEvent frame) {
+        void add(RunEvent event, KeptEvent kept) {
             NodeExecution node = execution(event);
             if (node != null) {
                 nodes.put(node.id(), node);
@@ -201,14 +210,19 @@ final class RunRecorder implements RunListener {
                 start = new RunRepository.StartedRun(finished.run(), start.appId(), start.taskId(), start.user(),
                         start.version(), start.logId());
             }
-            if (frame != null) {
-                events.add(frame);
+            if (kept != null) {
+                events.add(new HeldEvent(event, kept));
             }
         }
 
         RunRepository.KeptRun kept() {
-            return new RunRepository.KeptRun(start, List.copyOf(nodes.values()), events);
+            return new RunRepository.KeptRun(start, List.copyOf(nodes.values()),
+                    events.stream().map(HeldEvent::kept).toList());
         }
+    }
+
+    /** A held event and what is kept of it. */
+    private record HeldEvent(RunEvent event, KeptEvent kept) {
     }
 
     /** The node execution an event tells of, as it is now; null for an event that tells of none. */

@@ -77,6 +77,9 @@ public interface RunRepository extends AutoCloseable {
 
     List<NodeExecution> nodeExecutions(String runId);
 
+    /** The task id the run was started with; empty for an unknown run. */
+    Optional<String> taskId(String runId);
+
     /**
      * The run's node executions from the {@code offset}-th (0 for the first), at most {@code limit} of them, in
      * their order, with how many the run has in all: a page read without reading the rest.

@@ -1,5 +1,6 @@
 package dev.hexaflow.app;
 
+import dev.hexaflow.adapters.persistence.H2Database;
 import dev.hexaflow.application.backup.port.in.BackupRefusedException;
 import dev.hexaflow.application.backup.port.in.RestoreBackupCommand;
 import dev.hexaflow.domain.backup.BackupEntry;
@@ -104,6 +105,44 @@ final class BackupCommands {
             err.println("hexaflow: " + e.getMessage());
             return Main.FAILED;
         }
+    }
+
+    /**
+     * Rewrites a stopped server's database whole; refused while a server runs on it, and on a data directory
+     * with no database.
+     */
+    static int compact(CommandLine.Command.Compact command, PrintStream out, PrintStream err) {
+        Path file = command.dataDir().resolve("hexaflow.mv.db");
+        if (!Files.isRegularFile(file)) {
+            err.println("hexaflow: no database in " + command.dataDir() + " (no hexaflow.mv.db): nothing to "
+                    + "compact");
+            return Main.USAGE;
+        }
+        try {
+            long before = Files.size(file);
+            long began = System.nanoTime();
+            H2Database database;
+            try {
+                database = H2Database.openFile(command.dataDir());
+            } catch (H2Database.DatabaseInUseException e) {
+                err.println("hexaflow: the database in " + command.dataDir() + " is in use: stop the server "
+                        + "running on it, then compact");
+                return Main.FAILED;
+            }
+            database.closeCompacted();
+            long after = Files.size(file);
+            out.printf(java.util.Locale.ROOT, "Compacted the database in %s: %s -> %s in %.1f s%n",
+                    command.dataDir(), megabytes(before), megabytes(after), (System.nanoTime() - began) / 1e9);
+            return Main.OK;
+        } catch (IOException | RuntimeException e) {
+            err.println("hexaflow: the database in " + command.dataDir() + " could not be compacted: "
+                    + e.getMessage());
+            return Main.FAILED;
+        }
+    }
+
+    private static String megabytes(long bytes) {
+        return String.format(java.util.Locale.ROOT, "%.1f MB", bytes / 1e6);
     }
 
     private static String summary(BackupManifest manifest) {

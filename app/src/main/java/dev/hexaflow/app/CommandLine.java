@@ -36,6 +36,10 @@ final class CommandLine {
               restore FILE.zip             Check a backup whole, then unpack it into --data-dir, which
                                            must be empty or absent; a damaged or foreign file is refused
                                            and nothing is written. Start the server on it afterwards.
+              compact                      Rewrite the stopped server's database in --data-dir whole, so
+                                           that the space deleted and pruned runs held goes back to the
+                                           file system (H2 reuses it, but its file never shrinks while
+                                           the server runs); prints the file's size before and after.
               run FILE.yml                 Run a Dify workflow DSL file once, with no server and no
                                            database: prints the blocking result JSON, or with --stream
                                            the server-sent events. Exit 0 when the run succeeded, 1 when
@@ -218,6 +222,9 @@ final class CommandLine {
 
         record Restore(Path file, Path dataDir) implements Command {
         }
+
+        record Compact(Path dataDir) implements Command {
+        }
     }
 
     /** A running server's address and its admin token. */
@@ -317,6 +324,12 @@ final class CommandLine {
                 throw new UsageException("restore takes a file: hexaflow restore FILE.zip --data-dir DIR");
             }
             return new Command.Restore(Path.of(words.get(1)), config.dataDir());
+        }
+        if (!words.isEmpty() && words.get(0).equals("compact")) {
+            if (words.size() != 1 || !remote.isEmpty()) {
+                throw new UsageException("compact takes no argument: hexaflow compact --data-dir DIR");
+            }
+            return new Command.Compact(config.dataDir());
         }
         if (words.size() == 3 && words.subList(0, 2).equals(List.of("apps", "export"))) {
             Optional<AdminServer> server = remote.containsKey("--url") ? Optional.of(server(remote, environment))

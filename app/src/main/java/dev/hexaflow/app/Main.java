@@ -145,6 +145,9 @@ public final class Main {
         if (command instanceof CommandLine.Command.Restore restore) {
             return BackupCommands.restore(restore, out, err);
         }
+        if (command instanceof CommandLine.Command.Compact compact) {
+            return BackupCommands.compact(compact, out, err);
+        }
         if (command instanceof CommandLine.Command.SwitchSite switchSite) {
             return AppsCommands.switchSite(switchSite, out, err);
         }

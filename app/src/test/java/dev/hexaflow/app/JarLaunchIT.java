@@ -56,6 +56,11 @@ class JarLaunchIT {
             assertThat(second.process().exitValue()).isEqualTo(1);
             assertThat(error).contains("in use by another Hexaflow process").doesNotContain("Exception")
                     .doesNotContain("\n");
+
+            Launched compact = start("compact", "--data-dir", work.resolve("data").toString());
+            assertThat(compact.process().waitFor(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(compact.process().exitValue()).as("compact refuses a database a server runs on").isEqualTo(1);
+            assertThat(compact.errors().strip()).contains("is in use: stop the server").doesNotContain("\n");
         } finally {
             stop(server);
         }

@@ -248,6 +248,28 @@ public final class H2Database implements AutoCloseable {
         pool.dispose();
     }
 
+    /**
+     * Shuts the database down rewriting its file whole ({@code SHUTDOWN COMPACT}), so that the space deleted and
+     * superseded rows held goes back to the file system: H2 reuses that space while it runs but does not shrink
+     * its file, and with every commit written at once (WRITE_DELAY=0) its file holds two to five times its data.
+     * It takes a few seconds per hundred MB, with the database closed to everyone else.
+     *
+     * @throws IllegalStateException when the rewrite fails (the file is left as it was)
+     */
+    public synchronized void closeCompacted() {
+        if (closed) {
+            throw new IllegalStateException("the database is closed already");
+        }
+        try (var connection = pool.getConnection(); var statement = connection.createStatement()) {
+            statement.execute("SHUTDOWN COMPACT");
+        } catch (SQLException e) {
+            throw new IllegalStateException("the database could not be compacted: " + e.getMessage(), e);
+        } finally {
+            closed = true;
+            pool.dispose();
+        }
+    }
+
     /** The database file is held by another process: another server runs on the same data directory. */
     public static final class DatabaseInUseException extends RuntimeException {
         public DatabaseInUseException(Path dataDir, Throwable cause) {

@@ -447,6 +447,21 @@ abstract class RunRepositoryContract {
     }
 
     @Test
+    void aPruneByCountLooksPastARunningRunAmongTheOldestButNeverIntoTheNewestKept() {
+        start(APP, "a0", "ada", Map.of(), 100);
+        endedRuns(APP, "a", 5, 100);
+
+        int deleted = repository().prune(new RunRepository.Pruning(null, 3, 2));
+
+        assertThat(deleted).as("the batch, past the running run").isEqualTo(2);
+        assertThat(ids(all(APP))).containsExactly("a5", "a4", "a3", "a0");
+        assertThat(repository().prune(new RunRepository.Pruning(null, 3, 2))).as("only the running one is past "
+                + "the newest three").isZero();
+        assertThat(repository().prune(new RunRepository.Pruning(null, 1, 100))).isEqualTo(2);
+        assertThat(ids(all(APP))).containsExactly("a5", "a0");
+    }
+
+    @Test
     void aPruneDeletesAtMostItsBatchOldestFirstAndTheNextBatchGoesOn() {
         endedRuns(APP, "a", 7, 100);
 

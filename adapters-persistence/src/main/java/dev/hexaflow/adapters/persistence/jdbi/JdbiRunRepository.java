@@ -472,16 +472,22 @@ public final class JdbiRunRepository implements RunRepository {
                             .forEach(run -> victims.put(run[0], run));
                 }
                 if (pruning.keepPerApp() != null && victims.size() < pruning.batch()) {
-                    Optional<long[]> oldestKept = handle.createQuery("SELECT created_at, seq FROM workflow_run "
-                            + "WHERE app_id = :app ORDER BY created_at DESC, seq DESC OFFSET :keep ROWS FETCH NEXT 1 "
-                            + "ROWS ONLY").bind("app", app).bind("keep", pruning.keepPerApp() - 1)
-                            .map((rs, ctx) -> new long[] {rs.getLong("created_at"), rs.getLong("seq")}).findOne();
-                    oldestKept.ifPresent(kept -> handle.createQuery("SELECT id, status FROM workflow_run WHERE app_id "
-                            + "= :app AND status <> 'running' AND (created_at < :at OR (created_at = :at AND seq < "
-                            + ":seq)) ORDER BY created_at, seq LIMIT :batch").bind("app", app).bind("at", kept[0])
-                            .bind("seq", kept[1]).bind("batch", pruning.batch() - victims.size())
-                            .map((rs, ctx) -> new String[] {rs.getString("id"), app, rs.getString("status")})
-                            .forEach(run -> victims.putIfAbsent(run[0], run)));
+                    // The app's runs past its newest keepPerApp are its oldest (total - keepPerApp), counted from
+                    // run_count: read from the old end of the index, never skipped over from the new end. Running
+                    // ones among them stay, and are looked past, but never past the newest keepPerApp.
+                    Map<String, Long> counts = new LinkedHashMap<>();
+                    handle.createQuery("SELECT status, n FROM run_count WHERE app_id = :app").bind("app", app)
+                            .map((rs, ctx) -> counts.put(rs.getString("status"), rs.getLong("n"))).list();
+                    long excess = counts.values().stream().mapToLong(Long::longValue).sum() - pruning.keepPerApp();
+                    int room = pruning.batch() - victims.size();
+                    long read = Math.min(excess, room + counts.getOrDefault(RUNNING, 0L));
+                    if (read > 0) {
+                        handle.createQuery("SELECT id, status FROM workflow_run WHERE app_id = :app ORDER BY "
+                                + "app_id, created_at, seq LIMIT :read").bind("app", app).bind("read", read)
+                                .map((rs, ctx) -> new String[] {rs.getString("id"), app, rs.getString("status")})
+                                .filter(run -> !RUNNING.equals(run[2])).stream().limit(room)
+                                .forEach(run -> victims.putIfAbsent(run[0], run));
+                    }
                 }
                 if (victims.size() >= pruning.batch()) {
                     break;

@@ -42,11 +42,11 @@ import org.junit.jupiter.api.Nested;
 
 /**
  * Every repository contract, run on a real PostgreSQL 15 ({@link PostgresCluster}) as on H2 and in memory: each test
- * on a database of its own, migrated by {@code db/postgresql}.
+ * on an empty schema, migrated by {@code db/postgresql}.
  */
 class PostgresRepositoriesTest {
 
-    private final Database database = PostgresCluster.get().freshDatabase();
+    private final Database database = PostgresCluster.get().emptyDatabase();
 
     @AfterEach
     void close() {

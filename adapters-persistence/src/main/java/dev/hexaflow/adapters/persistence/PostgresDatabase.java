@@ -30,7 +30,7 @@ public final class PostgresDatabase implements Database {
 
     private PostgresDatabase(HikariDataSource pool) {
         this.pool = pool;
-        this.jdbi = Jdbi.create(pool);
+        this.jdbi = Jdbi.create(NulFreeText.over(pool));
         this.jdbi.getConfig(SqlStatements.class).setUnusedBindingAllowed(false);
         SqlDialect.POSTGRESQL.applyTo(jdbi);
     }
@@ -119,7 +119,7 @@ public final class PostgresDatabase implements Database {
 
     @Override
     public DataSource dataSource() {
-        return pool;
+        return NulFreeText.over(pool);
     }
 
     @Override

@@ -19,10 +19,16 @@ public record DatabaseServer(String url, String user, String password) {
         password = password == null ? "" : password;
     }
 
+    /** The URL without its parameters, which may hold a password: for messages and the start report. */
+    public String shownUrl() {
+        int question = url.indexOf('?');
+        return question < 0 ? url : url.substring(0, question);
+    }
+
     /** Without the password, which a record would print. */
     @Override
     public String toString() {
-        return "DatabaseServer[url=" + url + ", user=" + user + ", password=" + (password.isEmpty() ? "" : "***")
+        return "DatabaseServer[url=" + shownUrl() + ", user=" + user + ", password=" + (password.isEmpty() ? "" : "***")
                 + "]";
     }
 }

@@ -157,7 +157,7 @@ public final class Hexaflow implements AutoCloseable {
             }
             StartReport report = new StartReport(baseUrl, config.dataDir(),
                     adminToken.madeNow() ? Optional.of(adminToken.value()) : Optional.empty(), prepared.newCampusKey(),
-                    demo, chatDemo);
+                    demo, chatDemo, config.database().map(DatabaseServer::shownUrl));
             server.watchStorage(new CheckStorageService(health));
             server.markReady();
             if (prepared.firstStart()) {

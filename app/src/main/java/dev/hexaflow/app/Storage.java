@@ -86,7 +86,7 @@ final class Storage implements AutoCloseable {
     private static Storage connect(Path dataDir, DatabaseServer server) {
         if (!server.url().startsWith("jdbc:postgresql://")) {
             throw new StartupException("HEXAFLOW_DATABASE_URL (--database-url) must name a PostgreSQL database as "
-                    + "jdbc:postgresql://HOST:PORT/DATABASE, not '" + server.url() + "'");
+                    + "jdbc:postgresql://HOST:PORT/DATABASE, not '" + server.shownUrl() + "'");
         }
         DataDirectory directory = DataDirectory.open(dataDir);
         try {
@@ -116,7 +116,7 @@ final class Storage implements AutoCloseable {
             try {
                 postgres.database().migrate();
             } catch (RuntimeException e) {
-                throw new StartupException("Cannot bring the PostgreSQL database at " + postgres.server().url()
+                throw new StartupException("Cannot bring the PostgreSQL database at " + postgres.server().shownUrl()
                         + " up to date: " + e.getMessage(), e);
             }
         }

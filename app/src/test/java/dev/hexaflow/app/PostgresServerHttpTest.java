@@ -54,6 +54,7 @@ class PostgresServerHttpTest {
         String campusKey;
         try (TestServer server = TestServer.start(config)) {
             campusKey = server.campusKey();
+            assertThat(server.hexaflow.report().databaseUrl()).contains(config.database().orElseThrow().url());
             echoKey = server.importApp("echo.yml").get("api_key").asText();
             readerKey = server.importApp("reader.yml").get("api_key").asText();
             ServiceApi echo = server.api(echoKey);
@@ -124,6 +125,12 @@ class PostgresServerHttpTest {
             assertThat(holidays.get("meta").get("requests").asLong()).as("the usage counted before the restart")
                     .isEqualTo(2);
         }
+
+        DatabaseServer database = config.database().orElseThrow();
+        Outcome apps = main(Map.of("HEXAFLOW_DATABASE_URL", database.url(), "HEXAFLOW_DATABASE_USER", database.user(),
+                "HEXAFLOW_DATABASE_PASSWORD", database.password()), "apps", "list", "--data-dir", dataDir.toString());
+        assertThat(apps.exit()).as(apps.err()).isEqualTo(Main.OK);
+        assertThat(apps.out()).as("a command reads the same database").contains("Echo").contains("Reader");
     }
 
     @Test
@@ -189,7 +196,7 @@ class PostgresServerHttpTest {
                 .hasLineCount(1);
     }
 
-    private record Outcome(int exit, String err) {
+    private record Outcome(int exit, String out, String err) {
     }
 
     private static Outcome main(Map<String, String> environment, String... args) {
@@ -197,7 +204,7 @@ class PostgresServerHttpTest {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int exit = Main.run(args, environment, new PrintStream(out, true, StandardCharsets.UTF_8),
                 new PrintStream(err, true, StandardCharsets.UTF_8));
-        return new Outcome(exit, err.toString(StandardCharsets.UTF_8));
+        return new Outcome(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 
     private static List<JsonNode> frames(HttpResponse<InputStream> response) throws IOException {

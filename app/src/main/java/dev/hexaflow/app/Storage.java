@@ -97,7 +97,7 @@ final class Storage implements AutoCloseable {
             throw new StartupException(e.getMessage(), e);
         } catch (RuntimeException e) {
             directory.close();
-            throw new StartupException("Cannot connect to the PostgreSQL database: " + e.getMessage(), e);
+            throw new StartupException("Cannot connect to the PostgreSQL database: " + firstLine(e), e);
         }
     }
 
@@ -117,10 +117,17 @@ final class Storage implements AutoCloseable {
                 postgres.database().migrate();
             } catch (RuntimeException e) {
                 throw new StartupException("Cannot bring the PostgreSQL database at " + postgres.server().shownUrl()
-                        + " up to date: " + e.getMessage(), e);
+                        + " up to date: " + firstLine(e), e);
             }
         }
         directory.keepPrivate(); // the database file was made by the first connection, with the umask's modes
+    }
+
+    /** The first line of a failure's message: Flyway's go on over several, and a start failure is said in one. */
+    private static String firstLine(RuntimeException e) {
+        String message = String.valueOf(e.getMessage()).strip();
+        int newline = message.indexOf('\n');
+        return newline < 0 ? message : message.substring(0, newline).strip();
     }
 
     /** Whether the data is kept in a PostgreSQL server rather than in the data directory. */

@@ -51,11 +51,6 @@ final class Storage implements AutoCloseable {
         }
     }
 
-    /** Opens the data directory and its H2 database, brought up to date. */
-    static Storage open(Path dataDir) {
-        return open(new Configuration(Configuration.DEFAULT_HOST, 0, dataDir, java.util.Optional.empty()));
-    }
-
     /**
      * Opens the data directory (taking its lock, for H2) and connects to the configured database without
      * migrating it: {@link #migrate()} must come before any use of the database.

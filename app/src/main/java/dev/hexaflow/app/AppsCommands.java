@@ -35,7 +35,7 @@ final class AppsCommands {
             err.println("hexaflow: cannot read " + command.file() + ": " + e.getMessage());
             return Main.USAGE;
         }
-        try (Storage storage = Storage.open(command.config().dataDir());
+        try (Storage storage = Storage.open(command.config());
                 WorkflowModule workflows = module(storage, command.config())) {
             ImportedApp app = workflows.importApp.importApp(dsl);
             out.println("app_id       " + app.appId());
@@ -53,7 +53,7 @@ final class AppsCommands {
     }
 
     static int list(CommandLine.Command.ListApps command, PrintStream out) {
-        try (Storage storage = Storage.open(command.config().dataDir());
+        try (Storage storage = Storage.open(command.config());
                 WorkflowModule workflows = module(storage, command.config())) {
             String row = "%-36s  %-36s  %-26s  %-16s  %-4s  %s%n";
             out.printf(row, "APP ID", "WORKFLOW ID", "VERSION", "SITE CODE", "PAGE", "NAME");
@@ -66,7 +66,7 @@ final class AppsCommands {
     }
 
     static int createKey(CommandLine.Command.CreateAppKey command, PrintStream out, PrintStream err) {
-        try (Storage storage = Storage.open(command.config().dataDir());
+        try (Storage storage = Storage.open(command.config());
                 WorkflowModule workflows = module(storage, command.config())) {
             out.println(workflows.keys.issue(command.appId()));
             return Main.OK;
@@ -77,7 +77,7 @@ final class AppsCommands {
     }
 
     static int switchSite(CommandLine.Command.SwitchSite command, PrintStream out, PrintStream err) {
-        try (Storage storage = Storage.open(command.config().dataDir());
+        try (Storage storage = Storage.open(command.config());
                 WorkflowModule workflows = module(storage, command.config())) {
             App app = workflows.updateSite.enable(command.appId(), command.enabled());
             out.println("The web page /apps/" + app.siteCode() + " is " + (app.siteEnabled() ? "on" : "off") + ".");
@@ -93,7 +93,7 @@ final class AppsCommands {
         if (command.server().isPresent()) {
             return exportRemote(command, command.server().get(), out, err);
         }
-        try (Storage storage = Storage.open(command.config().dataDir());
+        try (Storage storage = Storage.open(command.config());
                 WorkflowModule workflows = module(storage, command.config())) {
             out.print(workflows.exportDsl.export(new ExportDslQuery(command.appId(), command.workflowId()))
                     .dsl());

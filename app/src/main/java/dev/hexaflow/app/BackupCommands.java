@@ -88,6 +88,10 @@ final class BackupCommands {
     }
 
     static int restore(CommandLine.Command.Restore command, PrintStream out, PrintStream err) {
+        if (command.config().database().isPresent()) {
+            err.println("hexaflow: " + BackupModule.ON_DATABASE_SERVER);
+            return Main.FAILED;
+        }
         if (!Files.isRegularFile(command.file())) {
             err.println("hexaflow: no backup file " + command.file());
             return Main.USAGE;

@@ -3,6 +3,7 @@ package dev.hexaflow.app;
 import dev.hexaflow.adapters.persistence.backup.FileSystemDataDirectoryFiles;
 import dev.hexaflow.adapters.persistence.backup.H2DatabaseSnapshots;
 import dev.hexaflow.adapters.persistence.backup.ZipBackupArchive;
+import dev.hexaflow.application.backup.port.in.BackupRefusedException;
 import dev.hexaflow.application.backup.port.in.RestoreBackupUseCase;
 import dev.hexaflow.application.backup.port.in.TakeBackupUseCase;
 import dev.hexaflow.application.backup.service.RestoreBackupService;
@@ -16,8 +17,21 @@ final class BackupModule {
     private BackupModule() {
     }
 
-    /** The backup of the server on this storage. */
+    /**
+     * A backup of a PostgreSQL store is the server's own business (pg_dump takes a consistent copy while
+     * Hexaflow serves); this one copies an H2 data directory only.
+     */
+    static final String ON_DATABASE_SERVER = "this server keeps its data in PostgreSQL (HEXAFLOW_DATABASE_URL), "
+            + "which hexaflow backup and restore do not copy: back the database up with pg_dump and restore it with "
+            + "pg_restore, and copy the data directory's files/ and knowledge/ folders beside it";
+
+    /** The backup of the server on this storage: refused when the store is a PostgreSQL server. */
     static TakeBackupUseCase backups(Storage storage, Path dataDir, Clock clock) {
+        if (storage.onDatabaseServer()) {
+            return command -> {
+                throw new BackupRefusedException(ON_DATABASE_SERVER);
+            };
+        }
         return new TakeBackupService(new H2DatabaseSnapshots(storage.dataSource(), dataDir), new ZipBackupArchive(),
                 new FileSystemDataDirectoryFiles(dataDir), version(), clock);
     }

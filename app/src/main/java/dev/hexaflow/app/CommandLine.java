@@ -91,6 +91,9 @@ final class CommandLine {
               --port N        Port to listen on; 0 picks a free one.  [HEXAFLOW_PORT, default 8080]
               --host H        Address to listen on; 0.0.0.0 for all.   [HEXAFLOW_HOST, default 127.0.0.1]
               --data-dir D    Where the database and files are kept.   [HEXAFLOW_DATA_DIR, default ./data]
+              --database-url jdbc:postgresql://HOST:PORT/DB
+                              Keep the data in PostgreSQL instead of H2 in the data dir (uploads and the
+                              knowledge index stay in the data dir).      [HEXAFLOW_DATABASE_URL]
               --inputs JSON   run, chat: the inputs, as a JSON object.    [default {}]
               --user U        run, chat: the end user (sys.user_id).      [default cli]
               --query TEXT    run: a chatflow's query (sys.query).        [default empty]
@@ -115,6 +118,8 @@ final class CommandLine {
               HEXAFLOW_RERANK_MODEL  The rerank model of searches that ask for one (the model endpoint's
                                      /rerank, Jina/Cohere style); unset, hits keep their own scores.
               HEXAFLOW_H2_OPTIONS    H2 settings over Hexaflow's own (WRITE_DELAY=0): KEY=VALUE;KEY=VALUE.
+              HEXAFLOW_DATABASE_USER, HEXAFLOW_DATABASE_PASSWORD
+                                     The PostgreSQL login of HEXAFLOW_DATABASE_URL (--database-url).
               HEXAFLOW_MAX_STEPS, HEXAFLOW_MAX_RUN_SECONDS, HEXAFLOW_CODE_TIMEOUT_SECONDS, HEXAFLOW_PYTHON
                                      Run limits (500 steps, 1200 s), code time limit (15 s), python3 path.
               HEXAFLOW_TEMPLATE_MAX_LOOPS
@@ -220,7 +225,11 @@ final class CommandLine {
         record Backup(Path file, AdminServer server) implements Command {
         }
 
-        record Restore(Path file, Path dataDir) implements Command {
+        /** Into {@code config}'s data dir; refused when the store is a PostgreSQL server. */
+        record Restore(Path file, Configuration config) implements Command {
+            Path dataDir() {
+                return config.dataDir();
+            }
         }
 
         record Compact(Path dataDir) implements Command {
@@ -300,6 +309,9 @@ final class CommandLine {
                 case "--port" -> config.withPort(Configuration.port(flag[1], "--port"));
                 case "--host" -> config.withHost(flag[1]);
                 case "--data-dir" -> config.withDataDir(Path.of(flag[1]));
+                // The user and password stay in the environment, off the command line and its process listing.
+                case "--database-url" -> config.withDatabase(new DatabaseServer(flag[1],
+                        environment.get("HEXAFLOW_DATABASE_USER"), environment.get("HEXAFLOW_DATABASE_PASSWORD")));
                 case "--url", "--token", "--workflow-id" -> {
                     remote.put(flag[0], flag[1]);
                     yield config;
@@ -323,7 +335,7 @@ final class CommandLine {
             if (words.size() != 2 || !remote.isEmpty()) {
                 throw new UsageException("restore takes a file: hexaflow restore FILE.zip --data-dir DIR");
             }
-            return new Command.Restore(Path.of(words.get(1)), config.dataDir());
+            return new Command.Restore(Path.of(words.get(1)), config);
         }
         if (!words.isEmpty() && words.get(0).equals("compact")) {
             if (words.size() != 1 || !remote.isEmpty()) {
@@ -405,8 +417,8 @@ final class CommandLine {
     }
 
     private static boolean isFlag(String name) {
-        return List.of("--port", "--host", "--data-dir", "--inputs", "--user", "--query", "--url", "--token", "--workflow-id",
-                "--tools", "--header", "--env", "--command", "--mcp", "--openapi", "--app", "--api-key",
+        return List.of("--port", "--host", "--data-dir", "--database-url", "--inputs", "--user", "--query", "--url",
+                "--token", "--workflow-id", "--tools", "--header", "--env", "--command", "--mcp", "--openapi", "--app", "--api-key",
                 "--api-key-header", "--api-key-prefix", "--api-key-query", "--id").contains(name);
     }
 

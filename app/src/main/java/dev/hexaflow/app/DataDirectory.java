@@ -14,8 +14,9 @@ import java.nio.file.StandardOpenOption;
 import java.util.Optional;
 
 /**
- * The data directory, held by one process at a time through a lock file, so that a second server (or a command
- * line tool) on the same directory stops with a clear message instead of a database error.
+ * The data directory, held by one process at a time through a lock file when it holds the H2 database, so that a
+ * second server (or a command line tool) on the same directory stops with a clear message instead of a database
+ * error. Beside a PostgreSQL server it holds files only, and no lock.
  */
 final class DataDirectory implements AutoCloseable {
 
@@ -63,6 +64,21 @@ final class DataDirectory implements AutoCloseable {
             closeQuietly(channel);
             throw e;
         }
+    }
+
+    /**
+     * Creates the directory if need be (its owner's only) without taking its lock: for a server whose database is
+     * a PostgreSQL server, where the directory holds files only and H2's one-process rule does not apply.
+     */
+    static DataDirectory open(Path path) {
+        try {
+            OwnerOnlyFiles.createFolder(path);
+        } catch (IOException e) {
+            throw new StartupException("Cannot create the data directory " + path + ": " + e.getMessage(), e);
+        }
+        DataDirectory directory = new DataDirectory(path, null, null);
+        directory.keepPrivate();
+        return directory;
     }
 
     private static StartupException inUse(Path path) {
@@ -117,6 +133,9 @@ final class DataDirectory implements AutoCloseable {
 
     @Override
     public void close() {
+        if (lock == null) {
+            return;
+        }
         try {
             lock.release();
         } catch (IOException e) {

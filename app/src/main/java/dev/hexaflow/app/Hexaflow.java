@@ -2,7 +2,7 @@ package dev.hexaflow.app;
 
 import dev.hexaflow.adapters.http.JavalinHttpServer;
 import dev.hexaflow.application.app.service.CheckStorageService;
-import dev.hexaflow.adapters.persistence.H2StorageHealth;
+import dev.hexaflow.adapters.persistence.StorageWatch;
 import dev.hexaflow.adapters.http.RouteGroup;
 import dev.hexaflow.adapters.http.admin.AdminAppRoutes;
 import dev.hexaflow.adapters.http.admin.AdminWebhookRoutes;
@@ -76,7 +76,7 @@ public final class Hexaflow implements AutoCloseable {
      */
     public static Hexaflow start(Configuration config) {
         SecureRandomSecretGenerator secrets = new SecureRandomSecretGenerator();
-        Storage storage = Storage.connect(config.dataDir());
+        Storage storage = Storage.connect(config);
         WorkflowModule workflows = null;
         CampusModule campus = null;
         ChatModule chat = null;
@@ -85,7 +85,7 @@ public final class Hexaflow implements AutoCloseable {
             DataDirectory.AdminToken adminToken = config.adminToken()
                     .map(token -> new DataDirectory.AdminToken(token, false))
                     .orElseGet(() -> storage.directory().adminToken(secrets));
-            H2StorageHealth health = storage.health();
+            StorageWatch health = storage.health();
             campus = new CampusModule(storage.jdbi(), secrets, Clock.systemUTC(), health);
             CampusModule campusModule = campus;
             workflows = new WorkflowModule(storage.jdbi(), config.dataDir().resolve("files"), secrets, config,
@@ -157,7 +157,7 @@ public final class Hexaflow implements AutoCloseable {
             }
             StartReport report = new StartReport(baseUrl, config.dataDir(),
                     adminToken.madeNow() ? Optional.of(adminToken.value()) : Optional.empty(), prepared.newCampusKey(),
-                    demo, chatDemo);
+                    demo, chatDemo, config.database().map(DatabaseServer::shownUrl));
             server.watchStorage(new CheckStorageService(health));
             server.markReady();
             if (prepared.firstStart()) {

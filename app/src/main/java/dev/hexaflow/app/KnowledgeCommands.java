@@ -29,7 +29,7 @@ final class KnowledgeCommands {
     }
 
     static int create(CommandLine.Command.CreateKnowledgeBase command, PrintStream out, PrintStream err) {
-        try (Storage storage = Storage.open(command.config().dataDir());
+        try (Storage storage = Storage.open(command.config());
                 KnowledgeModule knowledge = module(storage, command.config())) {
             KnowledgeBase base = knowledge.bases.create(new CreateKnowledgeBaseCommand(command.id(),
                     command.name(), "", IndexingTechnique.HIGH_QUALITY, Optional.empty()));
@@ -52,7 +52,7 @@ final class KnowledgeCommands {
                 return Main.USAGE;
             }
         }
-        try (Storage storage = Storage.open(command.config().dataDir());
+        try (Storage storage = Storage.open(command.config());
                 KnowledgeModule knowledge = module(storage, command.config())) {
             Optional<KnowledgeBase> found = find(knowledge, command.base());
             if (found.isEmpty()) {
@@ -119,7 +119,7 @@ final class KnowledgeCommands {
     }
 
     static int list(CommandLine.Command.ListKnowledgeBases command, PrintStream out) {
-        try (Storage storage = Storage.open(command.config().dataDir());
+        try (Storage storage = Storage.open(command.config());
                 KnowledgeModule knowledge = module(storage, command.config())) {
             String row = "%-36s  %-9s  %-6s  %-17s  %s%n";
             out.printf(row, "ID", "DOCUMENTS", "CHUNKS", "SEARCH", "NAME");
@@ -134,7 +134,7 @@ final class KnowledgeCommands {
     }
 
     static int createKey(CommandLine.Command.CreateDatasetKey command, PrintStream out) {
-        try (Storage storage = Storage.open(command.config().dataDir());
+        try (Storage storage = Storage.open(command.config());
                 KnowledgeModule knowledge = module(storage, command.config())) {
             out.println(knowledge.keys.issue());
             return Main.OK;
@@ -142,7 +142,7 @@ final class KnowledgeCommands {
     }
 
     static int bind(CommandLine.Command.BindDatasetId command, PrintStream out, PrintStream err) {
-        try (Storage storage = Storage.open(command.config().dataDir());
+        try (Storage storage = Storage.open(command.config());
                 KnowledgeModule knowledge = module(storage, command.config())) {
             Optional<KnowledgeBase> base = find(knowledge, command.base());
             if (base.isEmpty()) {
@@ -159,7 +159,7 @@ final class KnowledgeCommands {
     }
 
     static int unbind(CommandLine.Command.UnbindDatasetId command, PrintStream out, PrintStream err) {
-        try (Storage storage = Storage.open(command.config().dataDir());
+        try (Storage storage = Storage.open(command.config());
                 KnowledgeModule knowledge = module(storage, command.config())) {
             knowledge.bases.unbind(command.datasetId());
             out.println("unbound " + command.datasetId());

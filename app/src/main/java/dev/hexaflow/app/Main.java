@@ -94,13 +94,13 @@ public final class Main {
             return OK;
         }
         if (command instanceof CommandLine.Command.CreateCampusKey create) {
-            try (Storage storage = Storage.open(create.config().dataDir()); CampusModule campus = campus(storage)) {
+            try (Storage storage = Storage.open(create.config()); CampusModule campus = campus(storage)) {
                 out.println(campus.issueKey.issue());
                 return OK;
             }
         }
         if (command instanceof CommandLine.Command.BanCampusKey ban) {
-            try (Storage storage = Storage.open(ban.config().dataDir()); CampusModule campus = campus(storage)) {
+            try (Storage storage = Storage.open(ban.config()); CampusModule campus = campus(storage)) {
                 campus.banKey.ban(ban.key());
                 err.println("hexaflow: the key is banned");
                 return OK;
@@ -191,7 +191,7 @@ public final class Main {
         }
         DataFileFormat format = load.file().toString().toLowerCase(Locale.ROOT).endsWith(".json")
                 ? DataFileFormat.JSON : DataFileFormat.CSV;
-        try (Storage storage = Storage.open(load.config().dataDir())) {
+        try (Storage storage = Storage.open(load.config())) {
             int records = campus(storage).importData.importData(
                     ImportCampusDataCommand.replace(dataSet, format, content));
             out.println(records + " " + dataSet.resource() + " imported");

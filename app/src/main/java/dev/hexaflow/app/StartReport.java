@@ -5,11 +5,12 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 /**
- * What the operator needs to know once the server answers: where, and the secrets made by this start, with the
+ * What the operator needs to know once the server answers: where (and on which PostgreSQL database, when not on
+ * H2 in the data dir), and the secrets made by this start, with the
  * demo apps a first start imports (a workflow and a chatflow, neither needing a model).
  */
 record StartReport(String baseUrl, Path dataDir, Optional<String> newAdminToken, Optional<String> newCampusKey,
-        Optional<Demo> demo, Optional<Demo> chatDemo) {
+        Optional<Demo> demo, Optional<Demo> chatDemo, Optional<String> databaseUrl) {
 
     /** A demo app: its key (shown once) and its page. */
     record Demo(String apiKey, String page) {
@@ -46,6 +47,7 @@ record StartReport(String baseUrl, Path dataDir, Optional<String> newAdminToken,
         StringBuilder block = new StringBuilder();
         block.append("Hexaflow is ready on ").append(baseUrl).append('\n');
         block.append("  data dir     ").append(dataDir.toAbsolutePath().normalize()).append('\n');
+        databaseUrl.ifPresent(url -> block.append("  database     ").append(url).append('\n'));
         newAdminToken.ifPresent(token -> block.append("  admin token  ").append(token)
                 .append("  (new; kept in ").append(dataDir.resolve(DataDirectory.ADMIN_TOKEN_FILE))
                 .append(", not shown again)\n"));

@@ -1,28 +1,47 @@
 package dev.hexaflow.app;
 
+import dev.hexaflow.adapters.persistence.Database;
 import dev.hexaflow.adapters.persistence.H2Database;
 import dev.hexaflow.adapters.persistence.H2StorageHealth;
+import dev.hexaflow.adapters.persistence.PostgresDatabase;
+import dev.hexaflow.adapters.persistence.StorageWatch;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.jdbi.v3.core.Jdbi;
 
-/** The data directory and the H2 database in it, opened together and closed together. */
+/**
+ * The data directory and the database, opened together and closed together: the one place that picks the store.
+ * H2 in the data directory by default, which then holds the directory's lock; or the PostgreSQL server the
+ * configuration names, while the data directory keeps what is not in the database (uploaded and tool files, the
+ * knowledge index, the admin token) and takes no lock.
+ */
 final class Storage implements AutoCloseable {
 
     private final Path dataDir;
     private final DataDirectory directory;
-    private final H2Database database;
-    private H2StorageHealth health;
+    private final Store store;
+    private StorageWatch health;
 
-    private Storage(Path dataDir, DataDirectory directory, H2Database database) {
-        this.dataDir = dataDir;
-        this.directory = directory;
-        this.database = database;
+    /** The database and how it is brought up to date and watched, which is where H2 and PostgreSQL differ. */
+    private sealed interface Store {
+        Database database();
     }
 
-    /** Opens the data directory and its database, brought up to date. */
-    static Storage open(Path dataDir) {
-        Storage storage = connect(dataDir);
+    private record H2Store(H2Database database) implements Store {
+    }
+
+    private record PostgresStore(PostgresDatabase database, DatabaseServer server) implements Store {
+    }
+
+    private Storage(Path dataDir, DataDirectory directory, Store store) {
+        this.dataDir = dataDir;
+        this.directory = directory;
+        this.store = store;
+    }
+
+    /** Opens the data directory and the configured database, brought up to date. */
+    static Storage open(Configuration config) {
+        Storage storage = connect(config);
         try {
             storage.migrate();
             return storage;
@@ -33,9 +52,17 @@ final class Storage implements AutoCloseable {
     }
 
     /**
-     * Opens the data directory (taking its lock) and connects to its database without migrating it: {@link
-     * #migrate()} must come before any use of the database.
+     * Opens the data directory (taking its lock, for H2) and connects to the configured database without
+     * migrating it: {@link #migrate()} must come before any use of the database.
      */
+    static Storage connect(Configuration config) {
+        if (config.database().isPresent()) {
+            return connect(config.dataDir(), config.database().get());
+        }
+        return connect(config.dataDir());
+    }
+
+    /** As {@link #connect(Configuration)} on H2 in {@code dataDir}. */
     static Storage connect(Path dataDir) {
         return connect(dataDir, System.getenv().getOrDefault("HEXAFLOW_H2_OPTIONS", ""));
     }
@@ -44,48 +71,91 @@ final class Storage implements AutoCloseable {
     static Storage connect(Path dataDir, String h2Options) {
         DataDirectory directory = DataDirectory.acquire(dataDir);
         try {
-            return new Storage(dataDir, directory, H2Database.connectFile(dataDir, h2Options));
+            return new Storage(dataDir, directory, new H2Store(H2Database.connectFile(dataDir, h2Options)));
         } catch (RuntimeException e) {
             directory.close();
             throw new StartupException("Cannot open the database in " + dataDir + ": " + e.getMessage(), e);
         }
     }
 
+    private static Storage connect(Path dataDir, DatabaseServer server) {
+        if (!server.url().startsWith("jdbc:postgresql://")) {
+            throw new StartupException("HEXAFLOW_DATABASE_URL (--database-url) must name a PostgreSQL database as "
+                    + "jdbc:postgresql://HOST:PORT/DATABASE, not '" + server.shownUrl() + "'");
+        }
+        DataDirectory directory = DataDirectory.open(dataDir);
+        try {
+            return new Storage(dataDir, directory, new PostgresStore(PostgresDatabase.connect(server.url(),
+                    server.user(), server.password()), server));
+        } catch (PostgresDatabase.UnavailableException e) {
+            directory.close();
+            throw new StartupException(e.getMessage(), e);
+        } catch (RuntimeException e) {
+            directory.close();
+            throw new StartupException("Cannot connect to the PostgreSQL database: " + firstLine(e), e);
+        }
+    }
+
     /** Brings the database's schema up to date, or says why it cannot (the storage is then to be closed). */
     void migrate() {
-        try {
-            database.migrate(dataDir);
-        } catch (H2Database.DatabaseInUseException e) {
-            throw new StartupException("The database in " + dataDir + " is in use by another process. "
-                    + "Stop it, or choose another directory with --data-dir.", e);
-        } catch (RuntimeException e) {
-            throw new StartupException("Cannot open the database in " + dataDir + ": " + e.getMessage(), e);
+        if (store instanceof H2Store h2) {
+            try {
+                h2.database().migrate(dataDir);
+            } catch (H2Database.DatabaseInUseException e) {
+                throw new StartupException("The database in " + dataDir + " is in use by another process. "
+                        + "Stop it, or choose another directory with --data-dir.", e);
+            } catch (RuntimeException e) {
+                throw new StartupException("Cannot open the database in " + dataDir + ": " + e.getMessage(), e);
+            }
+        } else if (store instanceof PostgresStore postgres) {
+            try {
+                postgres.database().migrate();
+            } catch (RuntimeException e) {
+                throw new StartupException("Cannot bring the PostgreSQL database at " + postgres.server().shownUrl()
+                        + " up to date: " + firstLine(e), e);
+            }
         }
         directory.keepPrivate(); // the database file was made by the first connection, with the umask's modes
     }
 
+    /** The first line of a failure's message: Flyway's go on over several, and a start failure is said in one. */
+    private static String firstLine(RuntimeException e) {
+        String message = String.valueOf(e.getMessage()).strip();
+        int newline = message.indexOf('\n');
+        return newline < 0 ? message : message.substring(0, newline).strip();
+    }
+
+    /** Whether the data is kept in a PostgreSQL server rather than in the data directory. */
+    boolean onDatabaseServer() {
+        return store instanceof PostgresStore;
+    }
+
     /**
-     * The watch over the disk and the database, made on the first call: new work is refused below
+     * The watch over the disk and the H2 database, made on the first call: new work is refused below
      * {@code HEXAFLOW_MIN_FREE_DISK_MB} free (default {@value #DEFAULT_MIN_FREE_DISK_MB}), and the database is
-     * opened again once writes that failed can succeed.
+     * opened again once writes that failed can succeed. A PostgreSQL server is not watched ({@link
+     * StorageWatch#NONE}).
      */
-    synchronized H2StorageHealth health() {
+    synchronized StorageWatch health() {
         if (health == null) {
-            String setting = System.getenv().getOrDefault("HEXAFLOW_MIN_FREE_DISK_MB", "");
-            long minFreeMb;
-            try {
-                minFreeMb = setting.isBlank() ? DEFAULT_MIN_FREE_DISK_MB : Long.parseLong(setting.strip());
-            } catch (NumberFormatException e) {
-                throw new StartupException("HEXAFLOW_MIN_FREE_DISK_MB must be a whole number of MB, not '" + setting
-                        + "'", e);
-            }
-            if (minFreeMb < 0) {
-                throw new StartupException("HEXAFLOW_MIN_FREE_DISK_MB must not be negative");
-            }
-            health = new H2StorageHealth(dataDir, database, minFreeMb * 1024 * 1024, Duration.ofSeconds(1),
-                    LOG::warn);
+            health = store instanceof H2Store h2 ? watch(h2.database()) : StorageWatch.NONE;
         }
         return health;
+    }
+
+    private H2StorageHealth watch(H2Database database) {
+        String setting = System.getenv().getOrDefault("HEXAFLOW_MIN_FREE_DISK_MB", "");
+        long minFreeMb;
+        try {
+            minFreeMb = setting.isBlank() ? DEFAULT_MIN_FREE_DISK_MB : Long.parseLong(setting.strip());
+        } catch (NumberFormatException e) {
+            throw new StartupException("HEXAFLOW_MIN_FREE_DISK_MB must be a whole number of MB, not '" + setting
+                    + "'", e);
+        }
+        if (minFreeMb < 0) {
+            throw new StartupException("HEXAFLOW_MIN_FREE_DISK_MB must not be negative");
+        }
+        return new H2StorageHealth(dataDir, database, minFreeMb * 1024 * 1024, Duration.ofSeconds(1), LOG::warn);
     }
 
     /**
@@ -102,11 +172,11 @@ final class Storage implements AutoCloseable {
     }
 
     javax.sql.DataSource dataSource() {
-        return database.dataSource();
+        return store.database().dataSource();
     }
 
     Jdbi jdbi() {
-        return database.jdbi();
+        return store.database().jdbi();
     }
 
     /**
@@ -114,7 +184,7 @@ final class Storage implements AutoCloseable {
      * start has not).
      */
     boolean firstServerStartDone() {
-        return database.claimed(FIRST_START);
+        return store.database().claimed(FIRST_START);
     }
 
     /**
@@ -122,7 +192,7 @@ final class Storage implements AutoCloseable {
      * done and reported: a start that fails before that leaves it to the next start.
      */
     void markFirstServerStartDone() {
-        database.claimOnce(FIRST_START, java.time.Instant.now().getEpochSecond());
+        store.database().claimOnce(FIRST_START, java.time.Instant.now().getEpochSecond());
     }
 
     private static final String FIRST_START = "first_start";
@@ -133,7 +203,7 @@ final class Storage implements AutoCloseable {
             if (health != null) {
                 health.close();
             }
-            database.close();
+            store.database().close();
         } finally {
             directory.close();
         }

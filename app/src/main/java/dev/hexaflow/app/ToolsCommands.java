@@ -28,7 +28,7 @@ final class ToolsCommands {
     }
 
     static int list(CommandLine.Command.ListTools command, PrintStream out) {
-        try (Storage storage = Storage.open(command.config().dataDir())) {
+        try (Storage storage = Storage.open(command.config())) {
             ToolCatalogue catalogue = new ListToolsService(new JdbiToolRegistryRepository(storage.jdbi()),
                     dev.hexaflow.engine.Engines.builtinTools())
                     .list();
@@ -103,7 +103,7 @@ final class ToolsCommands {
     }
 
     static int register(CommandLine.Command.RegisterMcpServer command, PrintStream out) {
-        try (Storage storage = Storage.open(command.config().dataDir())) {
+        try (Storage storage = Storage.open(command.config())) {
             boolean isNew = new ManageMcpServersService(new JdbiToolRegistryRepository(storage.jdbi()))
                     .register(new RegisterMcpServerCommand(command.server()));
             out.println("The MCP server " + command.server().name() + " is " + (isNew ? "registered" : "replaced")
@@ -113,7 +113,7 @@ final class ToolsCommands {
     }
 
     static int remove(CommandLine.Command.RemoveMcpServer command, PrintStream out, PrintStream err) {
-        try (Storage storage = Storage.open(command.config().dataDir())) {
+        try (Storage storage = Storage.open(command.config())) {
             new ManageMcpServersService(new JdbiToolRegistryRepository(storage.jdbi())).remove(command.name());
             out.println("The MCP server " + command.name() + " is removed.");
             return Main.OK;
@@ -124,7 +124,7 @@ final class ToolsCommands {
     }
 
     static int bind(CommandLine.Command.BindTool command, PrintStream out, PrintStream err) {
-        try (Storage storage = Storage.open(command.config().dataDir())) {
+        try (Storage storage = Storage.open(command.config())) {
             bindings(storage, command.config()).bind(new BindToolCommand(command.binding()));
             out.println("The tool " + command.binding().label() + " runs as " + described(command.binding().target())
                     + ".");
@@ -136,7 +136,7 @@ final class ToolsCommands {
     }
 
     static int unbind(CommandLine.Command.UnbindTool command, PrintStream out, PrintStream err) {
-        try (Storage storage = Storage.open(command.config().dataDir())) {
+        try (Storage storage = Storage.open(command.config())) {
             UnbindToolCommand unbind = new UnbindToolCommand(command.provider(), command.tool());
             bindings(storage, command.config()).unbind(unbind);
             out.println("The tool " + unbind.provider() + "/" + unbind.tool() + " is unbound.");

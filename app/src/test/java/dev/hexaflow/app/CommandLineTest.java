@@ -35,6 +35,23 @@ class CommandLineTest {
     }
 
     @Test
+    void aDatabaseUrlInTheEnvironmentOrAFlagChoosesPostgresqlWithTheLoginOfTheEnvironment() {
+        Map<String, String> env = Map.of("HEXAFLOW_DATABASE_URL", "jdbc:postgresql://db:5432/hexaflow",
+                "HEXAFLOW_DATABASE_USER", "hexaflow", "HEXAFLOW_DATABASE_PASSWORD", "s3cret");
+
+        Command fromEnvironment = CommandLine.parse(List.of(), env);
+        Command fromFlag = CommandLine.parse(List.of("--database-url", "jdbc:postgresql://other:5433/hx"),
+                Map.of("HEXAFLOW_DATABASE_USER", "hexaflow", "HEXAFLOW_DATABASE_PASSWORD", "s3cret"));
+
+        assertThat(((Command.Serve) fromEnvironment).config().database()).contains(
+                new DatabaseServer("jdbc:postgresql://db:5432/hexaflow", "hexaflow", "s3cret"));
+        assertThat(((Command.Serve) fromFlag).config().database()).contains(
+                new DatabaseServer("jdbc:postgresql://other:5433/hx", "hexaflow", "s3cret"));
+        assertThat(((Command.Serve) parse()).config().database()).as("H2 when unset").isEmpty();
+        assertThat(fromEnvironment.toString()).doesNotContain("s3cret");
+    }
+
+    @Test
     void flagsTakeTheirValueAfterASpaceOrAnEqualsSign() {
         assertThat(parse("--port=0", "--data-dir=d", "--host", "::1"))
                 .isEqualTo(new Command.Serve(new Configuration("::1", 0, Path.of("d"), Optional.empty())));

@@ -9,7 +9,7 @@ import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.SqlStatements;
 
 /** The embedded H2 database: opened on a file under the data directory (or in memory), migrated by Flyway. */
-public final class H2Database implements AutoCloseable {
+public final class H2Database implements Database {
 
     static {
         // H2 looks every string it is given up in a cache of values, hashing it whole first: for the JSON text of
@@ -200,35 +200,12 @@ public final class H2Database implements AutoCloseable {
         return false;
     }
 
-    /** Whether a once-in-the-database's-life step was claimed (see {@link #claimOnce}). */
-    public boolean claimed(String step) {
-        return jdbi().withHandle(handle -> handle.createQuery("SELECT COUNT(*) FROM server_state WHERE name = :name")
-                .bind("name", step).mapTo(Integer.class).one()) > 0;
-    }
-
-    /**
-     * Claims a once-in-the-database's-life step (such as the server's first start): true for the one caller that
-     * claims it, false for every caller after.
-     */
-    public boolean claimOnce(String step, long epochSecond) {
-        try {
-            return jdbi().withHandle(handle -> handle.createUpdate("INSERT INTO server_state (name, claimed_at) "
-                    + "SELECT :name, :at FROM (VALUES (1)) AS one (x) "
-                    + "WHERE NOT EXISTS (SELECT 1 FROM server_state WHERE name = :name)")
-                    .bind("name", step).bind("at", epochSecond).execute()) == 1;
-        } catch (org.jdbi.v3.core.statement.UnableToExecuteStatementException e) {
-            if (e.getCause() instanceof SQLException sql && sql.getSQLState() != null
-                    && sql.getSQLState().startsWith("23")) {
-                return false; // another process claimed it between the check and the insert
-            }
-            throw e;
-        }
-    }
-
+    @Override
     public Jdbi jdbi() {
         return jdbi;
     }
 
+    @Override
     public DataSource dataSource() {
         return new CurrentPool();
     }

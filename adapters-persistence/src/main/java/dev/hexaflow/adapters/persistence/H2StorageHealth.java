@@ -1,7 +1,5 @@
 package dev.hexaflow.adapters.persistence;
 
-import dev.hexaflow.adapters.persistence.jdbi.WriteGate;
-import dev.hexaflow.application.app.port.out.StorageHealth;
 import dev.hexaflow.application.common.StorageUnavailableException;
 import dev.hexaflow.application.common.StorageUnavailableException.Kind;
 import java.io.IOException;
@@ -26,7 +24,7 @@ import org.jdbi.v3.core.statement.StatementContext;
  * once). Checked every {@code period}; once there is room again, the database is opened writable, what was left
  * running is failed with the reason, and the state is ok again. Each change of state is one line of the log.
  */
-public final class H2StorageHealth implements StorageHealth, WriteGate, AutoCloseable {
+public final class H2StorageHealth implements StorageWatch {
 
     /** H2's error codes for a database that closed itself (two ways) and for one opened read-only. */
     private static final int DATABASE_CLOSED = 90098;
@@ -66,7 +64,7 @@ public final class H2StorageHealth implements StorageHealth, WriteGate, AutoClos
         watch.scheduleWithFixedDelay(this::look, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    /** Runs {@code action} with the reason each time writes recover from failing, before new ones are taken. */
+    @Override
     public synchronized void onRecovered(Consumer<String> action) {
         onRecovered.add(action);
     }

@@ -42,9 +42,14 @@ class JdbiWebhookRepositoriesTest {
 
     private static final CallbackUrl URL = new CallbackUrl("https://hooks.example.com/run");
 
-    private final H2Database database = H2Database.openInMemory("webhooks-" + UUID.randomUUID());
+    private final Database database = openDatabase();
     private final JdbiDeliveryRepository deliveries = new JdbiDeliveryRepository(database.jdbi());
     private final JdbiWebhookSettingsRepository settings = new JdbiWebhookSettingsRepository(database.jdbi());
+
+    /** The database each test runs on: a private in-memory H2 here. */
+    Database openDatabase() {
+        return H2Database.openInMemory("webhooks-" + UUID.randomUUID());
+    }
 
     @BeforeEach
     void apps() {

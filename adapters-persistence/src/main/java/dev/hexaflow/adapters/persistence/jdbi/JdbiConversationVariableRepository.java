@@ -94,7 +94,7 @@ public final class JdbiConversationVariableRepository implements ConversationVar
     @Override
     public VariablePage page(String conversationId, KeptVariable after, VariableNameFilter filter, int limit) {
         String sql = "SELECT * FROM conversation_variable WHERE conversation_id = :conversation_id"
-                + (filter == null ? "" : " AND LOCATE(:name, LOWER(name)) > 0")
+                + (filter == null ? "" : " AND POSITION(:name IN LOWER(name)) > 0")
                 + (after == null ? "" : " AND (created_at > :created_at OR (created_at = :created_at AND "
                         + "position > :position))")
                 + ORDER + " LIMIT :limit";

@@ -47,22 +47,27 @@ public final class JdbiKnowledgeRepository implements KnowledgeRepository {
     private static final String SEARCHABLE_CHILDREN = "FROM knowledge_child_chunk k JOIN knowledge_chunk c ON "
             + "c.id = k.chunk_id JOIN knowledge_document d ON d.id = c.document_id"
             + " WHERE c.enabled AND d.enabled AND d.status = 'completed'";
-    private static final String INSERT_CHILD = "MERGE INTO knowledge_child_chunk (id, chunk_id, document_id, "
-            + "base_id, position, content, vector) KEY (id) VALUES (:id, :chunk, :doc, :base, :position, :content, "
-            + ":vector)";
-
     private final Jdbi jdbi;
+    private final SqlDialect dialect;
+    private final String insertChunk;
+    private final String insertChild;
 
     public JdbiKnowledgeRepository(Jdbi jdbi) {
         this.jdbi = jdbi;
+        this.dialect = SqlDialect.of(jdbi);
+        this.insertChunk = dialect.upsert("knowledge_chunk", "id", "id, document_id, base_id, position, content, "
+                + "word_count, tokens, keywords, index_node_hash, hit_count, enabled, vector", ":id, :doc, :base, "
+                + ":position, :content, :words, :tokens, :keywords, :hash, :hits, :enabled, :vector");
+        this.insertChild = dialect.upsert("knowledge_child_chunk", "id", "id, chunk_id, document_id, base_id, "
+                + "position, content, vector", ":id, :chunk, :doc, :base, :position, :content, :vector");
     }
 
     @Override
     public void saveBase(KnowledgeBase base) {
         RetrievalSettings r = base.retrieval();
-        jdbi.useHandle(h -> h.createUpdate("MERGE INTO knowledge_base (id, name, description, embedding_model, "
-                + "search_method, top_k, score_threshold, vector_weight, keyword_weight, created_at) KEY (id) VALUES "
-                + "(:id, :name, :description, :model, :method, :top_k, :threshold, :vw, :kw, :created)")
+        jdbi.useHandle(h -> h.createUpdate(dialect.upsert("knowledge_base", "id", "id, name, description, "
+                + "embedding_model, search_method, top_k, score_threshold, vector_weight, keyword_weight, created_at",
+                ":id, :name, :description, :model, :method, :top_k, :threshold, :vw, :kw, :created"))
                 .bind("id", base.id()).bind("name", base.name()).bind("description", base.description())
                 .bind("model", base.embeddingModel().orElse(null)).bind("method", r.method().wireName())
                 .bind("top_k", r.topK()).bind("threshold", r.scoreThreshold().orElse(null))
@@ -89,8 +94,8 @@ public final class JdbiKnowledgeRepository implements KnowledgeRepository {
 
     @Override
     public void saveTag(KnowledgeTag tag) {
-        jdbi.useHandle(h -> h.createUpdate("MERGE INTO knowledge_tag (id, name, created_at) KEY (id) VALUES "
-                + "(:id, :name, :created)").bind("id", tag.id()).bind("name", tag.name())
+        jdbi.useHandle(h -> h.createUpdate(dialect.upsert("knowledge_tag", "id", "id, name, created_at",
+                ":id, :name, :created")).bind("id", tag.id()).bind("name", tag.name())
                 .bind("created", OffsetDateTime.ofInstant(tag.created(), ZoneOffset.UTC)).execute());
     }
 
@@ -113,8 +118,8 @@ public final class JdbiKnowledgeRepository implements KnowledgeRepository {
 
     @Override
     public void bindTag(String tagId, String baseId) {
-        jdbi.useHandle(h -> h.createUpdate("MERGE INTO knowledge_tag_binding (tag_id, base_id) KEY (tag_id, base_id) "
-                + "VALUES (:tag, :base)").bind("tag", tagId).bind("base", baseId).execute());
+        jdbi.useHandle(h -> h.createUpdate(dialect.upsert("knowledge_tag_binding", "tag_id, base_id",
+                "tag_id, base_id", ":tag, :base")).bind("tag", tagId).bind("base", baseId).execute());
     }
 
     @Override
@@ -143,8 +148,8 @@ public final class JdbiKnowledgeRepository implements KnowledgeRepository {
 
     @Override
     public void bindAlias(String datasetId, String baseId) {
-        jdbi.useHandle(h -> h.createUpdate("MERGE INTO knowledge_alias (dataset_id, base_id) KEY (dataset_id) "
-                + "VALUES (:dataset, :base)").bind("dataset", datasetId).bind("base", baseId).execute());
+        jdbi.useHandle(h -> h.createUpdate(dialect.upsert("knowledge_alias", "dataset_id", "dataset_id, base_id",
+                ":dataset, :base")).bind("dataset", datasetId).bind("base", baseId).execute());
     }
 
     @Override
@@ -172,8 +177,8 @@ public final class JdbiKnowledgeRepository implements KnowledgeRepository {
     @Override
     public void saveMetadataField(MetadataField field, List<KnowledgeDocument> documents) {
         jdbi.useTransaction(h -> {
-            h.createUpdate("MERGE INTO knowledge_metadata_field (id, base_id, name, type, created_at) KEY (id) "
-                    + "VALUES (:id, :base, :name, :type, :created)").bind("id", field.id())
+            h.createUpdate(dialect.upsert("knowledge_metadata_field", "id", "id, base_id, name, type, created_at",
+                    ":id, :base, :name, :type, :created")).bind("id", field.id())
                     .bind("base", field.baseId()).bind("name", field.name()).bind("type", field.type().wireName())
                     .bind("created", OffsetDateTime.ofInstant(field.created(), ZoneOffset.UTC)).execute();
             documents.forEach(d -> saveDocument(h, d));
@@ -212,10 +217,10 @@ public final class JdbiKnowledgeRepository implements KnowledgeRepository {
                 .bind("on", enabled).bind("id", baseId).execute());
     }
 
-    private static void saveDocument(Handle h, KnowledgeDocument d) {
-        h.createUpdate("MERGE INTO knowledge_document (id, base_id, name, source, word_count, "
-                + "content_hash, status, error, enabled, metadata, created_at) KEY (id) VALUES (:id, :base, :name, "
-                + ":source, :words, :hash, :status, :error, :enabled, :metadata, :created)")
+    private void saveDocument(Handle h, KnowledgeDocument d) {
+        h.createUpdate(dialect.upsert("knowledge_document", "id", "id, base_id, name, source, word_count, "
+                + "content_hash, status, error, enabled, metadata, created_at", ":id, :base, :name, :source, :words, "
+                + ":hash, :status, :error, :enabled, :metadata, :created"))
                 .bind("id", d.id()).bind("base", d.baseId()).bind("name", d.name()).bind("source", d.source())
                 .bind("words", d.wordCount()).bind("hash", d.contentHash()).bind("status", d.status().wireName())
                 .bind("error", d.error().orElse(null)).bind("enabled", d.enabled())
@@ -252,7 +257,7 @@ public final class JdbiKnowledgeRepository implements KnowledgeRepository {
     public void replaceChunks(String documentId, List<StoredChunk> chunks) {
         jdbi.useTransaction(h -> {
             h.createUpdate("DELETE FROM knowledge_chunk WHERE document_id = :doc").bind("doc", documentId).execute();
-            PreparedBatch batch = h.prepareBatch(INSERT);
+            PreparedBatch batch = h.prepareBatch(insertChunk);
             for (StoredChunk chunk : chunks) {
                 bind(batch, chunk).add();
             }
@@ -261,10 +266,6 @@ public final class JdbiKnowledgeRepository implements KnowledgeRepository {
             }
         });
     }
-
-    private static final String INSERT = "MERGE INTO knowledge_chunk (id, document_id, base_id, position, content, "
-            + "word_count, tokens, keywords, index_node_hash, hit_count, enabled, vector) KEY (id) VALUES (:id, :doc, "
-            + ":base, :position, :content, :words, :tokens, :keywords, :hash, :hits, :enabled, :vector)";
 
     private static PreparedBatch bind(PreparedBatch batch, StoredChunk stored) {
         Chunk c = stored.chunk();
@@ -278,7 +279,7 @@ public final class JdbiKnowledgeRepository implements KnowledgeRepository {
     @Override
     public void saveChunk(StoredChunk chunk) {
         jdbi.useHandle(h -> {
-            PreparedBatch batch = h.prepareBatch(INSERT);
+            PreparedBatch batch = h.prepareBatch(insertChunk);
             bind(batch, chunk).add();
             batch.execute();
         });
@@ -329,7 +330,7 @@ public final class JdbiKnowledgeRepository implements KnowledgeRepository {
         jdbi.useTransaction(h -> {
             h.createUpdate("DELETE FROM knowledge_child_chunk WHERE document_id = :doc").bind("doc", documentId)
                     .execute();
-            PreparedBatch batch = h.prepareBatch(INSERT_CHILD);
+            PreparedBatch batch = h.prepareBatch(insertChild);
             for (StoredChildChunk child : children) {
                 bind(batch, child).add();
             }
@@ -342,7 +343,7 @@ public final class JdbiKnowledgeRepository implements KnowledgeRepository {
     @Override
     public void saveChildChunk(StoredChildChunk child) {
         jdbi.useHandle(h -> {
-            PreparedBatch batch = h.prepareBatch(INSERT_CHILD);
+            PreparedBatch batch = h.prepareBatch(insertChild);
             bind(batch, child).add();
             batch.execute();
         });

@@ -138,10 +138,10 @@ public final class JdbiMessageRepository implements MessageRepository {
 
     @Override
     public void setFeedback(MessageFeedback feedback) {
-        jdbi.useHandle(handle -> handle.createUpdate("MERGE INTO message_feedback (id, app_id, conversation_id, "
-                + "message_id, rating, content, from_source, end_user_id, created_at, updated_at) KEY (message_id, "
-                + "from_source) VALUES (:id, :app_id, :conversation_id, :message_id, :rating, :content, "
-                + ":from_source, :end_user_id, :created_at, :updated_at)")
+        jdbi.useHandle(handle -> handle.createUpdate(SqlDialect.of(jdbi).upsert("message_feedback",
+                "message_id, from_source", "id, app_id, conversation_id, message_id, rating, content, from_source, "
+                + "end_user_id, created_at, updated_at", ":id, :app_id, :conversation_id, :message_id, :rating, "
+                + ":content, :from_source, :end_user_id, :created_at, :updated_at"))
                 .bind("id", feedback.id()).bind("app_id", feedback.appId())
                 .bind("conversation_id", feedback.conversationId()).bind("message_id", feedback.messageId())
                 .bind("rating", feedback.rating().wireName()).bind("content", feedback.content())

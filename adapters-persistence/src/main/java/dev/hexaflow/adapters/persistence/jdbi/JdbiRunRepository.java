@@ -42,7 +42,8 @@ public final class JdbiRunRepository implements RunRepository {
     private final Jdbi jdbi;
     private final GroupCommitWriter<Change> writer;
     private final SearchTotals searchTotals = new SearchTotals();
-    private volatile String primaryKey;
+    private final SqlDialect dialect;
+    private volatile String primaryKeyHint;
 
     public JdbiRunRepository(Jdbi jdbi) {
         this(jdbi, WriteGate.OPEN);
@@ -51,7 +52,10 @@ public final class JdbiRunRepository implements RunRepository {
     /** @param gate refuses writes at once while the store cannot keep them */
     public JdbiRunRepository(Jdbi jdbi, WriteGate gate) {
         this.jdbi = jdbi;
-        this.writer = new GroupCommitWriter<>(jdbi, gate, "hexaflow-run-writer", JdbiRunRepository::write);
+        this.dialect = SqlDialect.of(jdbi);
+        String saveNode = dialect.upsert("node_execution", "id", NODE_COLUMNS, NODE_VALUES);
+        this.writer = new GroupCommitWriter<>(jdbi, gate, "hexaflow-run-writer",
+                (statements, changes) -> write(statements, changes, saveNode));
     }
 
     @Override
@@ -169,9 +173,11 @@ public final class JdbiRunRepository implements RunRepository {
             + "idx, predecessor, inputs, process_data, outputs, status, error, elapsed_time, metadata, created_at, "
             + "finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
-    private static final String SAVE_NODE = "MERGE INTO node_execution (id, run_id, node_id, node_type, title, idx, "
-            + "predecessor, inputs, process_data, outputs, status, error, elapsed_time, metadata, created_at, "
-            + "finished_at) KEY (id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    /** A node execution's columns, saved (inserted, or replaced as it is now) by the dialect's upsert. */
+    private static final String NODE_COLUMNS = "id, run_id, node_id, node_type, title, idx, predecessor, inputs, "
+            + "process_data, outputs, status, error, elapsed_time, metadata, created_at, finished_at";
+
+    private static final String NODE_VALUES = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?";
 
     /** What a run's end sets, in {@link #END_RUN}'s order (all of it empty while the run goes on). */
     private static Object[] end(WorkflowRun run) {
@@ -194,7 +200,8 @@ public final class JdbiRunRepository implements RunRepository {
      * change in the same transaction. A run started twice in one batch fails the batch, so that the writer writes
      * its changes one at a time and the second start fails alone, on the table's unique id.
      */
-    private static void write(GroupCommitWriter.Statements statements, List<Change> changes) throws SQLException {
+    private static void write(GroupCommitWriter.Statements statements, List<Change> changes, String saveNode)
+            throws SQLException {
         Map<Object, Object[]> inserts = new LinkedHashMap<>();
         Map<Object, Object[]> ends = new LinkedHashMap<>();
         Map<String, Object[]> nodes = new LinkedHashMap<>();
@@ -246,7 +253,7 @@ public final class JdbiRunRepository implements RunRepository {
         }
         execute(statements, INSERT_RUN, inserts.values());
         execute(statements, INSERT_NODE, newNodes);
-        execute(statements, SAVE_NODE, nodes.values());
+        execute(statements, saveNode, nodes.values());
         execute(statements, END_RUN, ends.values());
         execute(statements, INSERT_EVENTS, packed(events));
         count(statements, counts);
@@ -395,7 +402,7 @@ public final class JdbiRunRepository implements RunRepository {
                 values.forEach(count::bind);
                 total = count.mapTo(Long.class).one();
             } else {
-                total = searchTotals.total(handle, where.toString(), values, query.appId(), primaryKey(handle));
+                total = searchTotals.total(handle, where.toString(), values, query.appId(), primaryKeyHint(handle));
             }
             Query page = handle.createQuery("SELECT * FROM workflow_run WHERE " + where + order
                     + " LIMIT :limit OFFSET :offset");
@@ -410,19 +417,14 @@ public final class JdbiRunRepository implements RunRepository {
         });
     }
 
-    /** The name H2 gave workflow_run's primary-key index (it makes one up), read once. */
-    private String primaryKey(Handle handle) {
-        String name = primaryKey;
-        if (name == null) {
-            name = handle.createQuery("SELECT INDEX_NAME FROM INFORMATION_SCHEMA.INDEXES WHERE TABLE_SCHEMA = "
-                    + "'PUBLIC' AND TABLE_NAME = 'WORKFLOW_RUN' AND INDEX_TYPE_NAME = 'PRIMARY KEY'")
-                    .mapTo(String.class).one();
-            if (!name.matches("[A-Za-z0-9_]+")) {
-                throw new IllegalStateException("unexpected primary key index name: " + name);
-            }
-            primaryKey = name;
+    /** What makes the database read workflow_run's ranges of numbers through its primary key, found once. */
+    private String primaryKeyHint(Handle handle) {
+        String hint = primaryKeyHint;
+        if (hint == null) {
+            hint = dialect.primaryKeyHint(handle, "workflow_run");
+            primaryKeyHint = hint;
         }
-        return name;
+        return hint;
     }
 
     @Override

@@ -18,9 +18,9 @@ public final class JdbiToolFileRepository implements ToolFileRepository {
 
     @Override
     public void save(ToolFile file) {
-        jdbi.useHandle(handle -> handle.createUpdate("MERGE INTO tool_file (id, blob_key, name, extension, mime_type, "
-                + "size, created_at) KEY (id) VALUES (:id, :blob_key, :name, :extension, :mime_type, :size, "
-                + ":created_at)").bind("id", file.id()).bind("blob_key", file.blobKey()).bind("name", file.name())
+        jdbi.useHandle(handle -> handle.createUpdate(SqlDialect.of(jdbi).upsert("tool_file", "id", "id, blob_key, "
+                + "name, extension, mime_type, size, created_at", ":id, :blob_key, :name, :extension, :mime_type, "
+                + ":size, :created_at")).bind("id", file.id()).bind("blob_key", file.blobKey()).bind("name", file.name())
                 .bind("extension", file.extension()).bind("mime_type", file.mimeType()).bind("size", file.size())
                 .bind("created_at", file.createdAt()).execute());
     }

@@ -36,8 +36,8 @@ public final class JdbiToolRegistryRepository implements ToolRegistryRepository 
         boolean http = server.endpoint() instanceof McpServer.StreamableHttp;
         McpServer.StreamableHttp url = http ? (McpServer.StreamableHttp) server.endpoint() : null;
         McpServer.Stdio process = http ? null : (McpServer.Stdio) server.endpoint();
-        jdbi.useHandle(handle -> handle.createUpdate("MERGE INTO mcp_server (name, transport, url, headers, command, "
-                + "env) KEY (name) VALUES (:name, :transport, :url, :headers, :command, :env)")
+        jdbi.useHandle(handle -> handle.createUpdate(SqlDialect.of(jdbi).upsert("mcp_server", "name", "name, "
+                + "transport, url, headers, command, env", ":name, :transport, :url, :headers, :command, :env"))
                 .bind("name", server.name())
                 .bind("transport", http ? HTTP : STDIO)
                 .bind("url", http ? url.url().toString() : null)
@@ -91,9 +91,9 @@ public final class JdbiToolRegistryRepository implements ToolRegistryRepository 
         ToolBinding.OpenApiOperation openApi = binding.target() instanceof ToolBinding.OpenApiOperation t ? t : null;
         ToolBinding.App app = binding.target() instanceof ToolBinding.App t ? t : null;
         String kind = mcp != null ? MCP : openApi != null ? OPENAPI : APP;
-        jdbi.useHandle(handle -> handle.createUpdate("MERGE INTO tool_binding (provider, tool, kind, mcp_server, "
-                + "mcp_tool, openapi_document, openapi_operation, openapi_auth, app_id) KEY (provider, tool) VALUES "
-                + "(:provider, :tool, :kind, :server, :mcp_tool, :document, :operation, :auth, :app)")
+        jdbi.useHandle(handle -> handle.createUpdate(SqlDialect.of(jdbi).upsert("tool_binding", "provider, tool",
+                "provider, tool, kind, mcp_server, mcp_tool, openapi_document, openapi_operation, openapi_auth, app_id",
+                ":provider, :tool, :kind, :server, :mcp_tool, :document, :operation, :auth, :app"))
                 .bind("provider", binding.provider())
                 .bind("tool", binding.tool())
                 .bind("kind", kind)

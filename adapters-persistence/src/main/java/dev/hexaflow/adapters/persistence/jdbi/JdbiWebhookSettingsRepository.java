@@ -80,7 +80,7 @@ public final class JdbiWebhookSettingsRepository implements WebhookSettingsRepos
 
     /** The app's row, made empty if it has none; two makers at once: the second one's insert finds it made. */
     private static void ensureRow(org.jdbi.v3.core.Handle handle, String appId) {
-        handle.createUpdate("MERGE INTO app_webhook (app_id) KEY (app_id) VALUES (:app_id)").bind("app_id", appId)
+        handle.createUpdate(SqlDialect.of(handle.getJdbi()).upsert("app_webhook", "app_id", "app_id", ":app_id")).bind("app_id", appId)
                 .execute();
     }
 

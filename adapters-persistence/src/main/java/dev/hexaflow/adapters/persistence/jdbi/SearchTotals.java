@@ -36,9 +36,10 @@ final class SearchTotals {
      * The number of the app's runs that {@code where} (a WHERE clause over {@code workflow_run} without a FROM)
      * matches, with its {@code values}.
      *
-     * @param primaryKey the name of workflow_run's primary-key index, which H2 is told to use for the ranges
+     * @param primaryKeyHint what follows {@code FROM workflow_run} so that the ranges are read through the
+     *                       primary key ({@link SqlDialect#primaryKeyHint})
      */
-    long total(Handle handle, String where, Map<String, Object> values, String appId, String primaryKey) {
+    long total(Handle handle, String where, Map<String, Object> values, String appId, String primaryKeyHint) {
         Tally tally;
         synchronized (tallies) {
             tally = tallies.computeIfAbsent(List.of(where, Map.copyOf(values)), key -> new Tally());
@@ -48,19 +49,19 @@ final class SearchTotals {
                             + "workflow_run)) FROM workflow_run WHERE app_id = :app_id AND status = 'running'")
                     .bind("app_id", appId).mapTo(Long.class).one();
             if (going > tally.upTo) {
-                tally.matches += count(handle, where, values, primaryKey, tally.upTo, going);
+                tally.matches += count(handle, where, values, primaryKeyHint, tally.upTo, going);
                 tally.upTo = going;
             }
-            return tally.matches + count(handle, where, values, primaryKey, tally.upTo, Long.MAX_VALUE);
+            return tally.matches + count(handle, where, values, primaryKeyHint, tally.upTo, Long.MAX_VALUE);
         }
     }
 
-    private static long count(Handle handle, String where, Map<String, Object> values, String primaryKey, long from,
-            long below) {
+    private static long count(Handle handle, String where, Map<String, Object> values, String primaryKeyHint,
+            long from, long below) {
         // The first count reads every run, by whichever index H2 likes; a later one reads a range of numbers,
         // which H2 would otherwise look for through the (app, status) index, all of whose entries it would read.
         Query query = handle.createQuery("SELECT COUNT(*) FROM workflow_run"
-                + (from > 0 ? " USE INDEX (" + primaryKey + ")" : "") + " WHERE " + where
+                + (from > 0 ? primaryKeyHint : "") + " WHERE " + where
                 + " AND seq >= :from_seq AND seq < :below_seq");
         values.forEach(query::bind);
         return query.bind("from_seq", from).bind("below_seq", below).mapTo(Long.class).one();

@@ -1,0 +1,47 @@
+package dev.hexaflow.adapters.persistence;
+
+import java.sql.SQLException;
+import javax.sql.DataSource;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
+
+/**
+ * The relational store the Jdbi repositories run on, migrated and ready: the embedded {@link H2Database} or a
+ * {@link PostgresDatabase} server. Its Jdbi carries the {@link dev.hexaflow.adapters.persistence.jdbi.SqlDialect}
+ * the repositories write in.
+ */
+public interface Database extends AutoCloseable {
+
+    Jdbi jdbi();
+
+    DataSource dataSource();
+
+    /** Lets the connections go; closing again does nothing. */
+    @Override
+    void close();
+
+    /** Whether a once-in-the-database's-life step was claimed (see {@link #claimOnce}). */
+    default boolean claimed(String step) {
+        return jdbi().withHandle(handle -> handle.createQuery("SELECT COUNT(*) FROM server_state WHERE name = :name")
+                .bind("name", step).mapTo(Integer.class).one()) > 0;
+    }
+
+    /**
+     * Claims a once-in-the-database's-life step (such as the server's first start): true for the one caller that
+     * claims it, false for every caller after.
+     */
+    default boolean claimOnce(String step, long epochSecond) {
+        try {
+            return jdbi().withHandle(handle -> handle.createUpdate("INSERT INTO server_state (name, claimed_at) "
+                    + "SELECT :name, :at FROM (VALUES (1)) AS one (x) "
+                    + "WHERE NOT EXISTS (SELECT 1 FROM server_state WHERE name = :name)")
+                    .bind("name", step).bind("at", epochSecond).execute()) == 1;
+        } catch (UnableToExecuteStatementException e) {
+            if (e.getCause() instanceof SQLException sql && sql.getSQLState() != null
+                    && sql.getSQLState().startsWith("23")) {
+                return false; // another process claimed it between the check and the insert
+            }
+            throw e;
+        }
+    }
+}

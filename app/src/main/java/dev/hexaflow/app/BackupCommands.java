@@ -116,10 +116,15 @@ final class BackupCommands {
      * with no database.
      */
     static int compact(CommandLine.Command.Compact command, PrintStream out, PrintStream err) {
-        Path file = command.dataDir().resolve("hexaflow.mv.db");
+        Path dataDir = command.config().dataDir();
+        if (command.config().database().isPresent()) {
+            err.println("hexaflow: this server keeps its data in PostgreSQL (HEXAFLOW_DATABASE_URL), which gives "
+                    + "space back on its own (autovacuum; VACUUM FULL for the file system): compact is for H2");
+            return Main.FAILED;
+        }
+        Path file = dataDir.resolve("hexaflow.mv.db");
         if (!Files.isRegularFile(file)) {
-            err.println("hexaflow: no database in " + command.dataDir() + " (no hexaflow.mv.db): nothing to "
-                    + "compact");
+            err.println("hexaflow: no database in " + dataDir + " (no hexaflow.mv.db): nothing to compact");
             return Main.USAGE;
         }
         try {
@@ -127,20 +132,19 @@ final class BackupCommands {
             long began = System.nanoTime();
             H2Database database;
             try {
-                database = H2Database.openFile(command.dataDir());
+                database = H2Database.openFile(dataDir);
             } catch (H2Database.DatabaseInUseException e) {
-                err.println("hexaflow: the database in " + command.dataDir() + " is in use: stop the server "
-                        + "running on it, then compact");
+                err.println("hexaflow: the database in " + dataDir + " is in use: stop the server running on it, "
+                        + "then compact");
                 return Main.FAILED;
             }
             database.closeCompacted();
             long after = Files.size(file);
-            out.printf(java.util.Locale.ROOT, "Compacted the database in %s: %s -> %s in %.1f s%n",
-                    command.dataDir(), megabytes(before), megabytes(after), (System.nanoTime() - began) / 1e9);
+            out.printf(java.util.Locale.ROOT, "Compacted the database in %s: %s -> %s in %.1f s%n", dataDir,
+                    megabytes(before), megabytes(after), (System.nanoTime() - began) / 1e9);
             return Main.OK;
         } catch (IOException | RuntimeException e) {
-            err.println("hexaflow: the database in " + command.dataDir() + " could not be compacted: "
-                    + e.getMessage());
+            err.println("hexaflow: the database in " + dataDir + " could not be compacted: " + e.getMessage());
             return Main.FAILED;
         }
     }

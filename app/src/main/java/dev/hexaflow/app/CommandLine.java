@@ -232,7 +232,7 @@ final class CommandLine {
             }
         }
 
-        record Compact(Path dataDir) implements Command {
+        record Compact(Configuration config) implements Command {
         }
     }
 
@@ -341,7 +341,7 @@ final class CommandLine {
             if (words.size() != 1 || !remote.isEmpty()) {
                 throw new UsageException("compact takes no argument: hexaflow compact --data-dir DIR");
             }
-            return new Command.Compact(config.dataDir());
+            return new Command.Compact(config);
         }
         if (words.size() == 3 && words.subList(0, 2).equals(List.of("apps", "export"))) {
             Optional<AdminServer> server = remote.containsKey("--url") ? Optional.of(server(remote, environment))

@@ -33,9 +33,13 @@ class CompactCommandTest {
     }
 
     private Outcome compact(Path dataDir) {
+        return compact(dataDir, Map.of());
+    }
+
+    private Outcome compact(Path dataDir, Map<String, String> env) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int exit = Main.run(new String[] {"compact", "--data-dir", dataDir.toString()}, Map.of(),
+        int exit = Main.run(new String[] {"compact", "--data-dir", dataDir.toString()}, env,
                 new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
         return new Outcome(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
@@ -81,5 +85,8 @@ class CompactCommandTest {
         Outcome none = compact(dir.resolve("empty"));
         assertThat(none.exit()).isEqualTo(Main.USAGE);
         assertThat(none.err()).contains("no database in");
+        Outcome postgres = compact(data, Map.of("HEXAFLOW_DATABASE_URL", "jdbc:postgresql://127.0.0.1:9/none"));
+        assertThat(postgres.exit()).isEqualTo(Main.FAILED);
+        assertThat(postgres.err()).contains("PostgreSQL", "VACUUM");
     }
 }

@@ -457,7 +457,9 @@ public final class JdbiRunRepository implements RunRepository {
     /**
      * App by app, through the index on (app, created_at): the oldest ended runs before the age bound, then
      * those older than the app's newest {@code keepPerApp}; one transaction per batch, so that the run writer
-     * waits on a prune for one batch at most.
+     * waits on a prune for one batch at most. The index is (app_id, created_at DESC, seq DESC): oldest first is
+     * every column of it reversed ({@code app_id DESC, created_at, seq}), which H2 reads backwards and stops after
+     * the batch; {@code app_id, created_at, seq} would sort all the app's runs for every batch.
      */
     @Override
     public int prune(Pruning pruning) {
@@ -467,7 +469,7 @@ public final class JdbiRunRepository implements RunRepository {
                     .mapTo(String.class).list()) {
                 if (pruning.createdBefore() != null) {
                     handle.createQuery("SELECT id, status FROM workflow_run WHERE app_id = :app AND created_at < "
-                            + ":before AND status <> 'running' ORDER BY created_at, seq LIMIT :batch")
+                            + ":before AND status <> 'running' ORDER BY app_id DESC, created_at, seq LIMIT :batch")
                             .bind("app", app).bind("before", pruning.createdBefore())
                             .bind("batch", pruning.batch() - victims.size())
                             .map((rs, ctx) -> new String[] {rs.getString("id"), app, rs.getString("status")})
@@ -485,7 +487,7 @@ public final class JdbiRunRepository implements RunRepository {
                     long read = Math.min(excess, room + counts.getOrDefault(RUNNING, 0L));
                     if (read > 0) {
                         handle.createQuery("SELECT id, status FROM workflow_run WHERE app_id = :app ORDER BY "
-                                + "app_id, created_at, seq LIMIT :read").bind("app", app).bind("read", read)
+                                + "app_id DESC, created_at, seq LIMIT :read").bind("app", app).bind("read", read)
                                 .map((rs, ctx) -> new String[] {rs.getString("id"), app, rs.getString("status")})
                                 .filter(run -> !RUNNING.equals(run[2])).stream().limit(room)
                                 .forEach(run -> victims.putIfAbsent(run[0], run));

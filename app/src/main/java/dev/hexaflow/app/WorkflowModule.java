@@ -142,8 +142,8 @@ final class WorkflowModule implements AutoCloseable {
             });
     static final java.time.Duration PRUNE_EVERY = java.time.Duration.ofMinutes(10);
     /** How often held runs are looked at: one is kept at most this long after its hold is over. */
-    static final java.time.Duration HOLD_CHECK = java.time.Duration.ofMillis(200);
-    /** The blocking runs whose records are held until they end; those held past a second are kept by a timer. */
+    static final java.time.Duration HOLD_CHECK = java.time.Duration.ofMillis(50);
+    /** The blocking runs whose records are held until they end; those held past the hold are kept by a timer. */
     private final HeldRecords heldRuns = new HeldRecords();
     private final java.util.concurrent.ScheduledExecutorService holdTimer = java.util.concurrent.Executors
             .newSingleThreadScheduledExecutor(task -> {

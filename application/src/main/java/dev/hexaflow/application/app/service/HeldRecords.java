@@ -9,12 +9,13 @@ import java.util.function.LongSupplier;
  * The runs whose records are held in memory: a run nobody listens to (a blocking run) is kept in one write at its
  * end rather than in a write per event, unless it goes on past {@link #HOLD}; then {@link #keepOverdue}, which a
  * timer calls, keeps what it has done so far, and it is kept as it goes from there on. So a short run costs the
- * store one row per table, and a long one shows in the logs, running, within about a second of its start.
+ * store one row per table, and a long one shows in the logs, running, within a quarter second of its start; a
+ * crash loses only what is held: a run in its first quarter second, whose client had no answer either.
  */
 public final class HeldRecords {
 
     /** How long a run's records may be held before they are kept. */
-    public static final Duration HOLD = Duration.ofSeconds(1);
+    public static final Duration HOLD = Duration.ofMillis(200);
 
     private final Map<RunRecorder, Long> held = new ConcurrentHashMap<>();
     private final LongSupplier nanos;

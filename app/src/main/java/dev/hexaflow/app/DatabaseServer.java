@@ -21,8 +21,7 @@ public record DatabaseServer(String url, String user, String password) {
 
     /** The URL without its parameters, which may hold a password: for messages and the start report. */
     public String shownUrl() {
-        int question = url.indexOf('?');
-        return question < 0 ? url : url.substring(0, question);
+        return dev.hexaflow.adapters.persistence.PostgresDatabase.shownUrl(url);
     }
 
     /** Without the password, which a record would print. */

@@ -296,7 +296,8 @@ final class WorkflowModule implements AutoCloseable {
         holdTimer.scheduleWithFixedDelay(() -> {
             try {
                 heldRuns.keepOverdue();
-            } catch (RuntimeException e) {
+            } catch (Throwable e) {
+                // Caught whole: a task that throws is never run again by its executor.
                 LOG.warn("Keeping the records of long blocking runs failed: {}", e.toString());
             }
         }, HOLD_CHECK.toMillis(), HOLD_CHECK.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);

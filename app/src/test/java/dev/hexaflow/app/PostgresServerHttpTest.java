@@ -196,6 +196,22 @@ class PostgresServerHttpTest {
                 .hasLineCount(1);
     }
 
+    @Test
+    void aPasswordInTheDatabaseUrlIsNeverPrinted() {
+        Outcome inParameters = main(Map.of("HEXAFLOW_DATABASE_URL", "jdbc:postgresql://127.0.0.1:54x2/hexaflow"
+                + "?user=ada&password=s3cret-in-query"), "serve", "--port", "0", "--data-dir", dataDir.toString());
+        Outcome beforeHost = main(Map.of("HEXAFLOW_DATABASE_URL",
+                "jdbc:postgresql://ada:s3cret-in-authority@127.0.0.1:5432/hexaflow"), "serve", "--port", "0",
+                "--data-dir", dataDir.toString());
+
+        assertThat(inParameters.exit()).isEqualTo(Main.FAILED);
+        assertThat(inParameters.err()).contains("jdbc:postgresql://127.0.0.1:54x2/hexaflow")
+                .doesNotContain("s3cret").hasLineCount(1);
+        assertThat(beforeHost.exit()).isEqualTo(Main.FAILED);
+        assertThat(beforeHost.err()).contains("HEXAFLOW_DATABASE_PASSWORD").doesNotContain("s3cret")
+                .hasLineCount(1);
+    }
+
     private record Outcome(int exit, String out, String err) {
     }
 

@@ -49,8 +49,8 @@ public final class PostgresDatabase implements Database {
             return database;
         } catch (RuntimeException e) {
             database.close();
-            throw new UnavailableException("Cannot bring the PostgreSQL database at " + withoutParameters(url)
-                    + " up to date: " + firstLine(e), e);
+            throw new UnavailableException("Cannot bring the PostgreSQL database at " + shownUrl(url)
+                    + " up to date: " + firstLine(e).replace(url, shownUrl(url)), e);
         }
     }
 
@@ -58,7 +58,12 @@ public final class PostgresDatabase implements Database {
     public static PostgresDatabase connect(String url, String user, String password) {
         if (!url.startsWith("jdbc:postgresql://")) {
             throw new IllegalArgumentException("a PostgreSQL database is named by a URL jdbc:postgresql://host:port/"
-                    + "database, not '" + url + "'");
+                    + "database, not '" + shownUrl(url) + "'");
+        }
+        if (!shownUrl(url).equals(url.indexOf('?') < 0 ? url : url.substring(0, url.indexOf('?')))) {
+            // The driver would log the part before '@' as a bad port number: a password, printed.
+            throw new IllegalArgumentException("a PostgreSQL URL names no user or password before its host ("
+                    + shownUrl(url) + "): set HEXAFLOW_DATABASE_USER and HEXAFLOW_DATABASE_PASSWORD");
         }
         probe(url, user, password);
         HikariConfig config = new HikariConfig();
@@ -79,8 +84,8 @@ public final class PostgresDatabase implements Database {
         try {
             return new PostgresDatabase(new HikariDataSource(config));
         } catch (HikariPool.PoolInitializationException e) {
-            throw new UnavailableException("Cannot connect to the PostgreSQL database at " + withoutParameters(url)
-                    + ": " + firstLine(e), e);
+            throw new UnavailableException("Cannot connect to the PostgreSQL database at " + shownUrl(url)
+                    + ": " + firstLine(e).replace(url, shownUrl(url)), e);
         }
     }
 
@@ -99,11 +104,12 @@ public final class PostgresDatabase implements Database {
         login.setProperty("connectTimeout", "10");
         try (java.sql.Connection connection = new org.postgresql.Driver().connect(url, login)) {
             if (connection == null) {
-                throw new IllegalArgumentException("the PostgreSQL driver does not take the URL " + url);
+                throw new IllegalArgumentException("the PostgreSQL driver does not take the URL " + shownUrl(url)
+                        + " (or its parameters)");
             }
         } catch (SQLException e) {
-            throw new UnavailableException("Cannot connect to the PostgreSQL database at " + withoutParameters(url)
-                    + ": " + firstLine(e), e);
+            throw new UnavailableException("Cannot connect to the PostgreSQL database at " + shownUrl(url)
+                    + ": " + firstLine(e).replace(url, shownUrl(url)), e);
         }
     }
 
@@ -128,9 +134,16 @@ public final class PostgresDatabase implements Database {
     }
 
     /** The URL without its parameters, which may hold a password. */
-    private static String withoutParameters(String url) {
+    /**
+     * The URL as a message may show it: without its parameters (a {@code password=} may be one) and without a
+     * {@code user:password@} before the host.
+     */
+    public static String shownUrl(String url) {
         int question = url.indexOf('?');
-        return question < 0 ? url : url.substring(0, question);
+        String shown = question < 0 ? url : url.substring(0, question);
+        int authority = shown.indexOf("//");
+        int at = shown.lastIndexOf('@');
+        return authority >= 0 && at > authority ? shown.substring(0, authority + 2) + shown.substring(at + 1) : shown;
     }
 
     /** The message of the deepest SQL error, or of the error itself: the driver's words say what went wrong. */

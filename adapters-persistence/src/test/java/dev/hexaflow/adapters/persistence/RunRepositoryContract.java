@@ -462,6 +462,17 @@ abstract class RunRepositoryContract {
     }
 
     @Test
+    void aPruneByAgeAndCountFillsItsBatchFromBothRules() {
+        endedRuns(APP, "a", 30, 100);
+
+        assertThat(repository().prune(new RunRepository.Pruning(116L, 5, 20))).as("15 by age, 5 more by count")
+                .isEqualTo(20);
+        assertThat(repository().prune(new RunRepository.Pruning(116L, 5, 20))).isEqualTo(5);
+        assertThat(ids(all(APP))).containsExactly("a30", "a29", "a28", "a27", "a26");
+        assertThat(all(APP).total()).isEqualTo(5);
+    }
+
+    @Test
     void aPruneDeletesAtMostItsBatchOldestFirstAndTheNextBatchGoesOn() {
         endedRuns(APP, "a", 7, 100);
 

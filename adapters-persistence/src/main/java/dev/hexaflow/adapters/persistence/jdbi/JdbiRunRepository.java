@@ -187,6 +187,9 @@ public final class JdbiRunRepository implements RunRepository {
 
     private static final String RUNNING = RunStatus.RUNNING.wireName();
 
+    private static final java.util.Comparator<List<String>> COUNT_ORDER = java.util.Comparator
+            .<List<String>, String>comparing(key -> key.get(0)).thenComparing(key -> key.get(1));
+
     private static final String STATUS_OF_RUN = "SELECT app_id, status FROM workflow_run WHERE id = ?";
 
     private static final String ADD_TO_COUNT = "UPDATE run_count SET n = n + ? WHERE app_id = ? AND status = ?";
@@ -236,7 +239,8 @@ public final class JdbiRunRepository implements RunRepository {
                 }
             }
         }
-        Map<List<String>, Long> counts = new LinkedHashMap<>();
+        // In (app, status) order, as the prune updates them: two transactions never lock two counts crosswise.
+        Map<List<String>, Long> counts = new java.util.TreeMap<>(COUNT_ORDER);
         for (Object[] row : inserts.values()) {
             counts.merge(List.of((String) row[1], (String) row[10]), 1L, Long::sum);
         }
@@ -484,12 +488,15 @@ public final class JdbiRunRepository implements RunRepository {
                             .map((rs, ctx) -> counts.put(rs.getString("status"), rs.getLong("n"))).list();
                     long excess = counts.values().stream().mapToLong(Long::longValue).sum() - pruning.keepPerApp();
                     int room = pruning.batch() - victims.size();
-                    long read = Math.min(excess, room + counts.getOrDefault(RUNNING, 0L));
+                    // The age bound's victims of this app are the first ended runs of the same read: read past them.
+                    long chosen = victims.values().stream().filter(run -> run[1].equals(app)).count();
+                    long read = Math.min(excess, room + chosen + counts.getOrDefault(RUNNING, 0L));
                     if (read > 0) {
                         handle.createQuery("SELECT id, status FROM workflow_run WHERE app_id = :app ORDER BY "
                                 + "app_id DESC, created_at, seq LIMIT :read").bind("app", app).bind("read", read)
                                 .map((rs, ctx) -> new String[] {rs.getString("id"), app, rs.getString("status")})
-                                .filter(run -> !RUNNING.equals(run[2])).stream().limit(room)
+                                .filter(run -> !RUNNING.equals(run[2]) && !victims.containsKey(run[0])).stream()
+                                .limit(room)
                                 .forEach(run -> victims.putIfAbsent(run[0], run));
                     }
                 }
@@ -504,7 +511,7 @@ public final class JdbiRunRepository implements RunRepository {
             handle.createUpdate("DELETE FROM node_execution WHERE run_id IN (<ids>)").bindList("ids", ids).execute();
             handle.createUpdate("DELETE FROM run_event WHERE run_id IN (<ids>)").bindList("ids", ids).execute();
             handle.createUpdate("DELETE FROM workflow_run WHERE id IN (<ids>)").bindList("ids", ids).execute();
-            Map<String, Integer> gone = new LinkedHashMap<>();
+            Map<String, Integer> gone = new java.util.TreeMap<>();
             for (String[] run : victims.values()) {
                 gone.merge(run[1] + "\n" + run[2], 1, Integer::sum);
             }

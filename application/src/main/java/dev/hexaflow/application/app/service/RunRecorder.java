@@ -146,7 +146,13 @@ final class RunRecorder implements RunListener {
         Held run = held;
         held = null;
         holds.release(this);
-        CompletableFuture<Void> write = runs.kept(run.kept());
+        CompletableFuture<Void> write;
+        try {
+            write = runs.kept(run.kept());
+        } catch (RuntimeException e) {
+            // Told by the run's end, whichever thread kept it (the timer's would only log it).
+            write = CompletableFuture.failedFuture(e);
+        }
         fed = fed.thenCombine(write, (before, own) -> null).handle((done, failure) -> {
             // Frames are made only for followers: a reference's frame is made from the event it stands for.
             if (failure == null && feeds.followed(runId)) {

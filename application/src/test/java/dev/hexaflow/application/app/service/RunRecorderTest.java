@@ -145,8 +145,31 @@ class RunRecorderTest {
         assertThat(runs.events).extracting(RunRepository.KeptEvent::seq).containsExactly(3L, 4L);
     }
 
+    @Test
+    void aHeldRunWhoseWriteFailsOnTheTimersThreadFailsItsEnd() {
+        HeldRuns runs = new HeldRuns() {
+            @Override
+            public CompletableFuture<Void> kept(KeptRun run) {
+                throw new IllegalStateException("not writable");
+            }
+        };
+        long[] now = {0};
+        HeldRecords holds = new HeldRecords(() -> now[0]);
+        RunRecorder recorder = new RunRecorder(runs, "app-1", "task-1", new EndUser("eu-1", "app-1", "ada", 1), "1",
+                "log-1", dev.hexaflow.application.workflow.engine.RunListener.NONE, Runnable::run, NAMES,
+                new RunFeeds(), holds);
+        recorder.on(new RunEvent.WorkflowStarted(STARTED));
+        now[0] = HeldRecords.HOLD.toNanos();
+        assertThat(holds.keepOverdue()).isEqualTo(1);
+        recorder.on(NODE_DONE);
+        runs.commitAll();
+
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> recorder.on(END))
+                .isInstanceOf(IllegalStateException.class).hasMessage("not writable");
+    }
+
     /** Keeps nothing: each write's commit waits until the test commits all of them. */
-    private static final class HeldRuns implements RunRepository {
+    private static class HeldRuns implements RunRepository {
 
         final List<CompletableFuture<Void>> writes = new CopyOnWriteArrayList<>();
         final List<KeptRun> kept = new CopyOnWriteArrayList<>();

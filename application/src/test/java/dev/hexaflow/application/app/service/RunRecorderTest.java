@@ -146,6 +146,33 @@ class RunRecorderTest {
     }
 
     @Test
+    void aFollowerWhoAttachedWhileARunWasHeldHearsItsFramesNotItsReferencesOnceItIsKept() throws Exception {
+        HeldRuns runs = new HeldRuns();
+        RunFeeds feeds = new RunFeeds();
+        feeds.open("run-1", "app-1", "task-1");
+        java.util.concurrent.BlockingQueue<Object> follower = feeds.follow("app-1", "run-1").orElseThrow();
+        RunRecorder recorder = new RunRecorder(runs, "app-1", "task-1", new EndUser("eu-1", "app-1", "ada", 1), "1",
+                "log-1", dev.hexaflow.application.workflow.engine.RunListener.NONE, Runnable::run, NAMES, feeds,
+                new HeldRecords());
+        recorder.on(new RunEvent.WorkflowStarted(STARTED));
+        recorder.on(NODE);
+        recorder.on(NODE_DONE);
+        CompletableFuture<Void> ending = CompletableFuture.runAsync(() -> recorder.on(END));
+        while (runs.kept.isEmpty()) {
+            Thread.sleep(10);
+        }
+        assertThat(follower).as("nothing before the write is committed").isEmpty();
+        runs.commitAll();
+        ending.get(5, TimeUnit.SECONDS);
+        recorder.fed().get(5, TimeUnit.SECONDS);
+
+        assertThat(follower).extracting(event -> ((RunRepository.KeptEvent) event).data()).containsExactly(
+                "WorkflowStarted", "NodeStarted", "NodeFinished", "WorkflowFinished");
+        assertThat(runs.kept.get(0).events()).extracting(RunRepository.KeptEvent::data).containsExactly("@ws",
+                "@ns exec-1", "@nf exec-1", "@wf");
+    }
+
+    @Test
     void aHeldRunWhoseWriteFailsOnTheTimersThreadFailsItsEnd() {
         HeldRuns runs = new HeldRuns() {
             @Override

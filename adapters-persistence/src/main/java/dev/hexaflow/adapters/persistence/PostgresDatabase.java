@@ -60,7 +60,7 @@ public final class PostgresDatabase implements Database {
             throw new IllegalArgumentException("a PostgreSQL database is named by a URL jdbc:postgresql://host:port/"
                     + "database, not '" + shownUrl(url) + "'");
         }
-        if (!shownUrl(url).equals(url.indexOf('?') < 0 ? url : url.substring(0, url.indexOf('?')))) {
+        if (hasUserInfo(url)) {
             // The driver would log the part before '@' as a bad port number: a password, printed.
             throw new IllegalArgumentException("a PostgreSQL URL names no user or password before its host ("
                     + shownUrl(url) + "): set HEXAFLOW_DATABASE_USER and HEXAFLOW_DATABASE_PASSWORD");
@@ -139,11 +139,21 @@ public final class PostgresDatabase implements Database {
      * {@code user:password@} before the host.
      */
     public static String shownUrl(String url) {
+        String shown = withoutQuery(url);
+        return hasUserInfo(url) ? shown.substring(0, shown.indexOf("//") + 2) + shown.substring(shown.lastIndexOf('@')
+                + 1) : shown;
+    }
+
+    private static String withoutQuery(String url) {
         int question = url.indexOf('?');
-        String shown = question < 0 ? url : url.substring(0, question);
+        return question < 0 ? url : url.substring(0, question);
+    }
+
+    /** Whether a {@code user:password@} stands before the host. */
+    private static boolean hasUserInfo(String url) {
+        String shown = withoutQuery(url);
         int authority = shown.indexOf("//");
-        int at = shown.lastIndexOf('@');
-        return authority >= 0 && at > authority ? shown.substring(0, authority + 2) + shown.substring(at + 1) : shown;
+        return authority >= 0 && shown.lastIndexOf('@') > authority;
     }
 
     /** The message of the deepest SQL error, or of the error itself: the driver's words say what went wrong. */

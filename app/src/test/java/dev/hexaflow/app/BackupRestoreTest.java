@@ -1,5 +1,6 @@
 package dev.hexaflow.app;
 
+import dev.hexaflow.adapters.persistence.H2Database;
 import static dev.hexaflow.app.TestServer.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -344,7 +345,7 @@ class BackupRestoreTest {
         String url = "jdbc:h2:file:" + old.toAbsolutePath().resolve("hexaflow");
         org.h2.jdbcx.JdbcConnectionPool pool = org.h2.jdbcx.JdbcConnectionPool.create(url, "sa", "");
         try {
-            org.flywaydb.core.Flyway.configure().dataSource(pool).locations("classpath:db/migration").target("4")
+            org.flywaydb.core.Flyway.configure().dataSource(pool).locations(H2Database.MIGRATIONS).target("4")
                     .load().migrate();
             try (var db = pool.getConnection(); var statement = db.createStatement()) {
                 statement.execute("INSERT INTO campus_key (key_hash, requests) VALUES ('"

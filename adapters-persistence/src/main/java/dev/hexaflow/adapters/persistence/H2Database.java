@@ -183,10 +183,16 @@ public final class H2Database implements Database {
         }
     }
 
+    /**
+     * H2's migrations: those in H2's own SQL ({@code db/migration}) and those both stores read alike
+     * ({@code db/common}), which PostgreSQL's read too.
+     */
+    public static final String[] MIGRATIONS = {"classpath:db/migration", "classpath:db/common"};
+
     private void runMigrations() {
         Flyway.configure()
                 .dataSource(pool)
-                .locations("classpath:db/migration")
+                .locations(MIGRATIONS)
                 .load()
                 .migrate();
     }

@@ -12,12 +12,15 @@ import org.jdbi.v3.core.statement.SqlStatements;
 
 /**
  * A PostgreSQL server as the store, reached through a pool of connections and migrated by Flyway from
- * {@code db/postgresql}: the same versions as H2's {@code db/migration}, in PostgreSQL's own types.
+ * {@code db/postgresql} and {@code db/common}: the same versions as H2's, in PostgreSQL's own types where they differ.
  */
 public final class PostgresDatabase implements Database {
 
-    /** Where PostgreSQL's migrations are, beside H2's in {@code db/migration}. */
-    static final String MIGRATIONS = "classpath:db/postgresql";
+    /**
+     * PostgreSQL's migrations: those in its own SQL ({@code db/postgresql}, the same versions as H2's
+     * {@code db/migration}) and those both stores read alike ({@code db/common}).
+     */
+    static final String[] MIGRATIONS = {"classpath:db/postgresql", "classpath:db/common"};
 
     /**
      * Connections kept at most. Each group-commit writer holds one for its life, the rest serve requests; a

@@ -42,7 +42,7 @@ import org.junit.jupiter.api.Nested;
 
 /**
  * Every repository contract, run on a real PostgreSQL 15 ({@link PostgresCluster}) as on H2 and in memory: each test
- * on an empty schema, migrated by {@code db/postgresql}.
+ * on an empty schema, migrated by {@code db/postgresql} and {@code db/common}.
  */
 class PostgresRepositoriesTest {
 

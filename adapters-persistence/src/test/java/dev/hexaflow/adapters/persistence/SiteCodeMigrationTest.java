@@ -20,7 +20,7 @@ class SiteCodeMigrationTest {
     @Test
     void appsOfAnOlderDatabaseGetDistinctCodes() {
         String url = "jdbc:h2:" + dataDir.resolve("hexaflow").toAbsolutePath();
-        Flyway.configure().dataSource(url, "sa", "").locations("classpath:db/migration").target("4").load()
+        Flyway.configure().dataSource(url, "sa", "").locations(H2Database.MIGRATIONS).target("4").load()
                 .migrate();
         Jdbi.create(url, "sa", "").useHandle(handle -> {
             for (String id : List.of("old-1", "old-2")) {

@@ -212,7 +212,7 @@ public final class H2DatabaseSnapshots implements DatabaseSnapshots {
         String url = "jdbc:h2:mem:schema-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=0";
         int newest = 0;
         for (MigrationInfo migration : Flyway.configure().dataSource(url, "sa", "")
-                .locations("classpath:db/migration").load().info().all()) {
+                .locations(dev.hexaflow.adapters.persistence.H2Database.MIGRATIONS).load().info().all()) {
             if (migration.getVersion() != null) {
                 newest = Math.max(newest, migration.getVersion().getMajor().intValue());
             }

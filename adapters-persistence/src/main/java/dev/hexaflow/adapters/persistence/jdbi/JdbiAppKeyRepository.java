@@ -10,10 +10,11 @@ import org.jdbi.v3.core.Jdbi;
 public final class JdbiAppKeyRepository implements AppKeyRepository {
 
     private final Jdbi jdbi;
-    private final ReadCache<SecretHash, AppKey> cache = new ReadCache<>(10_000);
+    private final ReadCache<SecretHash, AppKey> cache;
 
     public JdbiAppKeyRepository(Jdbi jdbi) {
         this.jdbi = jdbi;
+        this.cache = new ReadCache<>(jdbi, "app_key", 10_000);
     }
 
     @Override
@@ -39,7 +40,7 @@ public final class JdbiAppKeyRepository implements AppKeyRepository {
         boolean deleted = jdbi.withHandle(handle -> handle.createUpdate("DELETE FROM app_key WHERE key_hash = :hash "
                 + "AND app_id = :app_id").bind("hash", hash.hex()).bind("app_id", appId).execute()) > 0;
         if (deleted) {
-            cache.remove(hash);
+            cache.removed(hash);
         }
         return deleted;
     }

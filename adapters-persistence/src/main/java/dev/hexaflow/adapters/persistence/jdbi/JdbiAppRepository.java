@@ -16,11 +16,13 @@ import org.jdbi.v3.core.statement.Update;
 public final class JdbiAppRepository implements AppRepository {
 
     private final Jdbi jdbi;
-    private final ReadCache<String, App> cache = new ReadCache<>(10_000);
-    private final ReadCache<String, String> siteCodes = new ReadCache<>(10_000);
+    private final ReadCache<String, App> cache;
+    private final ReadCache<String, String> siteCodes;
 
     public JdbiAppRepository(Jdbi jdbi) {
         this.jdbi = jdbi;
+        this.cache = new ReadCache<>(jdbi, "app", 10_000);
+        this.siteCodes = new ReadCache<>(jdbi, "app_site_code", 10_000);
     }
 
     @Override
@@ -29,7 +31,7 @@ public final class JdbiAppRepository implements AppRepository {
                 + "icon, icon_background, tags, site, site_code, site_enabled, created_at) VALUES (:id, :name, "
                 + ":description, :mode, :icon_type, :icon, :icon_background, :tags, :site, :site_code, :site_enabled, "
                 + ":created_at)"), app).execute());
-        cache.put(app.id(), app);
+        cache.keep(app.id(), app);
     }
 
     @Override
@@ -40,7 +42,7 @@ public final class JdbiAppRepository implements AppRepository {
                 + "created_at = :created_at WHERE id = :id"), app)
                 .execute());
         if (updated > 0) {
-            cache.put(app.id(), app);
+            cache.changed(app.id(), app);
         }
     }
 

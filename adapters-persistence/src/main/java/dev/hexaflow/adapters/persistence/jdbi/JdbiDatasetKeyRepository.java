@@ -10,10 +10,11 @@ import org.jdbi.v3.core.Jdbi;
 public final class JdbiDatasetKeyRepository implements DatasetKeyRepository {
 
     private final Jdbi jdbi;
-    private final ReadCache<SecretHash, DatasetKey> cache = new ReadCache<>(1_000);
+    private final ReadCache<SecretHash, DatasetKey> cache;
 
     public JdbiDatasetKeyRepository(Jdbi jdbi) {
         this.jdbi = jdbi;
+        this.cache = new ReadCache<>(jdbi, "dataset_key", 1_000);
     }
 
     @Override
@@ -39,7 +40,7 @@ public final class JdbiDatasetKeyRepository implements DatasetKeyRepository {
         boolean deleted = jdbi.withHandle(handle -> handle.createUpdate("DELETE FROM dataset_key "
                 + "WHERE key_hash = :hash").bind("hash", hash.hex()).execute()) > 0;
         if (deleted) {
-            cache.remove(hash);
+            cache.removed(hash);
         }
         return deleted;
     }

@@ -20,7 +20,7 @@ public final class JdbiEndUserRepository implements EndUserRepository, AutoClose
             + "VALUES (?, ?, ?, ?)";
 
     private final Jdbi jdbi;
-    private final ReadCache<List<String>, EndUser> cache = new ReadCache<>(100_000);
+    private final ReadCache<List<String>, EndUser> cache;
     private final GroupCommitWriter<EndUser> writer;
 
     public JdbiEndUserRepository(Jdbi jdbi) {
@@ -30,6 +30,7 @@ public final class JdbiEndUserRepository implements EndUserRepository, AutoClose
     /** @param gate refuses writes at once while the store cannot keep them */
     public JdbiEndUserRepository(Jdbi jdbi, WriteGate gate) {
         this.jdbi = jdbi;
+        this.cache = new ReadCache<>(jdbi, "end_user", 100_000);
         this.writer = new GroupCommitWriter<>(jdbi, gate, "hexaflow-user-writer", JdbiEndUserRepository::insert);
     }
 
@@ -59,7 +60,7 @@ public final class JdbiEndUserRepository implements EndUserRepository, AutoClose
         }
         try {
             writer.submit(candidate).join();
-            cache.put(List.of(candidate.appId(), candidate.sessionId()), candidate);
+            cache.keep(List.of(candidate.appId(), candidate.sessionId()), candidate);
             return candidate;
         } catch (CompletionException duplicate) {
             return find(candidate.appId(), candidate.sessionId()).orElseThrow(() -> duplicate);

@@ -16,10 +16,11 @@ import org.jdbi.v3.core.Jdbi;
 public final class JdbiWebhookSettingsRepository implements WebhookSettingsRepository {
 
     private final Jdbi jdbi;
-    private final ReadCache<String, WebhookSettings> cache = new ReadCache<>(10_000);
+    private final ReadCache<String, WebhookSettings> cache;
 
     public JdbiWebhookSettingsRepository(Jdbi jdbi) {
         this.jdbi = jdbi;
+        this.cache = new ReadCache<>(jdbi, "app_webhook", 10_000);
     }
 
     @Override
@@ -42,7 +43,7 @@ public final class JdbiWebhookSettingsRepository implements WebhookSettingsRepos
             handle.createUpdate("UPDATE app_webhook SET default_callback = :url WHERE app_id = :app_id")
                     .bind("url", url == null ? null : url.value()).bind("app_id", appId).execute();
         });
-        cache.remove(appId);
+        cache.removed(appId);
     }
 
     @Override
@@ -52,7 +53,7 @@ public final class JdbiWebhookSettingsRepository implements WebhookSettingsRepos
             handle.createUpdate("UPDATE app_webhook SET secret = :secret WHERE app_id = :app_id")
                     .bind("secret", secret).bind("app_id", appId).execute();
         });
-        cache.remove(appId);
+        cache.removed(appId);
     }
 
     @Override
@@ -64,7 +65,7 @@ public final class JdbiWebhookSettingsRepository implements WebhookSettingsRepos
             return handle.createQuery("SELECT secret FROM app_webhook WHERE app_id = :app_id").bind("app_id", appId)
                     .mapTo(String.class).one();
         });
-        cache.remove(appId);
+        cache.removed(appId);
         return secret;
     }
 

@@ -15,11 +15,13 @@ import org.jdbi.v3.core.Jdbi;
 public final class JdbiWorkflowVersionRepository implements WorkflowVersionRepository {
 
     private final Jdbi jdbi;
-    private final ReadCache<String, WorkflowVersion> byId = new ReadCache<>(1_000);
-    private final ReadCache<String, WorkflowVersion> latestByApp = new ReadCache<>(10_000);
+    private final ReadCache<String, WorkflowVersion> byId;
+    private final ReadCache<String, WorkflowVersion> latestByApp;
 
     public JdbiWorkflowVersionRepository(Jdbi jdbi) {
         this.jdbi = jdbi;
+        this.byId = new ReadCache<>(jdbi, "workflow_version", 1_000);
+        this.latestByApp = new ReadCache<>(jdbi, "workflow_version_latest", 10_000);
     }
 
     @Override
@@ -29,7 +31,7 @@ public final class JdbiWorkflowVersionRepository implements WorkflowVersionRepos
                 .bind("id", version.id()).bind("app_id", version.appId()).bind("version", version.version())
                 .bind("dsl", version.dsl()).bind("dsl_hash", version.dslHash().hex())
                 .bind("created_at", version.createdAt()).execute());
-        latestByApp.put(version.appId(), version);
+        latestByApp.changed(version.appId(), version);
     }
 
     @Override

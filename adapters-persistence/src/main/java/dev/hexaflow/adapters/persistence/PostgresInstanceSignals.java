@@ -1,0 +1,191 @@
+package dev.hexaflow.adapters.persistence;
+
+import dev.hexaflow.application.common.port.out.InstanceSignals;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+import org.jdbi.v3.core.Jdbi;
+import org.postgresql.PGConnection;
+import org.postgresql.PGNotification;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Signals between the instances of one PostgreSQL database through its {@code LISTEN}/{@code NOTIFY}: a message is
+ * a notification on one channel, {@code <instance> <topic> <message>}, sent through the pool once what it tells of
+ * is committed, and heard on a connection of its own that a thread waits on. PostgreSQL delivers a notification to
+ * every connection listening when it commits, in the order committed; one told while this instance's connection
+ * was lost is not delivered, so on a new connection every {@link #onMissed} action runs, and until then this
+ * instance is not {@link #hearing()}.
+ */
+public final class PostgresInstanceSignals implements InstanceSignals, AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PostgresInstanceSignals.class);
+    private static final String CHANNEL = "hexaflow";
+    /** PostgreSQL refuses a payload of 8,000 bytes or more; a message stays well below. */
+    private static final int MAX_PAYLOAD_BYTES = 7_900;
+    /** How long one wait for notifications lasts: how soon a lost connection or a close is noticed. */
+    private static final int WAIT_MILLIS = 500;
+    private static final long RECONNECT_MILLIS = 1_000;
+
+    private final String url;
+    private final Properties login;
+    private final Jdbi jdbi;
+    private final String instance;
+    private final Map<String, List<Consumer<String>>> listeners = new ConcurrentHashMap<>();
+    private final List<Runnable> missed = new CopyOnWriteArrayList<>();
+    private final Thread listening;
+    private volatile boolean hearing;
+    private volatile boolean closed;
+    private volatile Connection connection;
+
+    /**
+     * Starts hearing on a connection of its own to {@code url}; {@code jdbi} (the pool) tells.
+     *
+     * @param instance this instance's id: what it tells itself is not heard
+     */
+    public PostgresInstanceSignals(String url, String user, String password, Jdbi jdbi, String instance) {
+        this.url = url;
+        this.login = new Properties();
+        if (user != null && !user.isBlank()) {
+            login.setProperty("user", user);
+        }
+        if (password != null && !password.isEmpty()) {
+            login.setProperty("password", password);
+        }
+        login.setProperty("connectTimeout", "10");
+        login.setProperty("ApplicationName", "hexaflow-signals");
+        this.jdbi = jdbi;
+        this.instance = instance;
+        this.listening = new Thread(this::listen, "hexaflow-signals");
+        listening.setDaemon(true);
+        listening.start();
+    }
+
+    @Override
+    public void tell(String topic, String message) {
+        if (topic.indexOf(' ') >= 0) {
+            throw new IllegalArgumentException("a topic has no space: " + topic);
+        }
+        String payload = instance + " " + topic + " " + message;
+        if (payload.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_PAYLOAD_BYTES) {
+            throw new IllegalArgumentException("a signal is " + MAX_PAYLOAD_BYTES + " bytes at most");
+        }
+        jdbi.useHandle(handle -> handle.createQuery("SELECT pg_notify(:channel, :payload)")
+                .bind("channel", CHANNEL).bind("payload", payload).mapTo(String.class).one());
+    }
+
+    @Override
+    public void hear(String topic, Consumer<String> listener) {
+        listeners.computeIfAbsent(topic, t -> new CopyOnWriteArrayList<>()).add(listener);
+    }
+
+    @Override
+    public boolean hearing() {
+        return hearing;
+    }
+
+    @Override
+    public void onMissed(Runnable action) {
+        missed.add(action);
+    }
+
+    /** Whether this instance is hearing now, or begins to within {@code millis}. */
+    public boolean awaitHearing(long millis) throws InterruptedException {
+        long until = System.nanoTime() + millis * 1_000_000;
+        while (!hearing && System.nanoTime() < until) {
+            Thread.sleep(10);
+        }
+        return hearing;
+    }
+
+    private void listen() {
+        boolean lost = false;
+        while (!closed) {
+            try (Connection listener = new org.postgresql.Driver().connect(url, login)) {
+                connection = listener;
+                try (Statement listen = listener.createStatement()) {
+                    listen.execute("LISTEN " + CHANNEL);
+                }
+                if (lost) {
+                    LOG.info("Hearing the other instances again; what is kept in memory is read afresh");
+                    missed.forEach(PostgresInstanceSignals::runQuietly);
+                }
+                hearing = true;
+                PGConnection notifications = listener.unwrap(PGConnection.class);
+                while (!closed) {
+                    PGNotification[] heard = notifications.getNotifications(WAIT_MILLIS);
+                    if (heard != null) {
+                        for (PGNotification notification : heard) {
+                            dispatch(notification.getParameter());
+                        }
+                    }
+                }
+            } catch (SQLException | RuntimeException e) {
+                if (closed) {
+                    return;
+                }
+                if (hearing || !lost) {
+                    LOG.warn("Not hearing the other instances (retrying every second); what is kept in memory is "
+                            + "not trusted meanwhile: {}", e.getMessage());
+                }
+                hearing = false;
+                lost = true;
+                missed.forEach(PostgresInstanceSignals::runQuietly);
+                try {
+                    Thread.sleep(RECONNECT_MILLIS);
+                } catch (InterruptedException interrupted) {
+                    return;
+                }
+            }
+        }
+    }
+
+    private static void runQuietly(Runnable action) {
+        try {
+            action.run();
+        } catch (RuntimeException e) {
+            LOG.warn("Forgetting what was kept in memory failed: {}", e.toString());
+        }
+    }
+
+    private void dispatch(String payload) {
+        String[] parts = payload.split(" ", 3);
+        if (parts.length < 3 || parts[0].equals(instance)) {
+            return;
+        }
+        for (Consumer<String> listener : listeners.getOrDefault(parts[1], List.of())) {
+            try {
+                listener.accept(parts[2]);
+            } catch (RuntimeException e) {
+                LOG.warn("Acting on a signal from another instance ({}) failed: {}", parts[1], e.toString());
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        hearing = false;
+        listening.interrupt();
+        Connection open = connection;
+        if (open != null) {
+            try {
+                open.close();
+            } catch (SQLException e) {
+                // Closing anyway.
+            }
+        }
+        try {
+            listening.join(2_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -51,11 +51,20 @@ public final class JdbiRunRepository implements RunRepository {
 
     /** @param gate refuses writes at once while the store cannot keep them */
     public JdbiRunRepository(Jdbi jdbi, WriteGate gate) {
+        this(jdbi, gate, null);
+    }
+
+    /**
+     * @param gate     refuses writes at once while the store cannot keep them
+     * @param instance the instance whose runs these are, kept with each run: another instance fails them once its
+     *                 lease runs out ({@link #failRunsOfLapsedInstances}); null where one instance is alone
+     */
+    public JdbiRunRepository(Jdbi jdbi, WriteGate gate, String instance) {
         this.jdbi = jdbi;
         this.dialect = SqlDialect.of(jdbi);
         String saveNode = dialect.upsert("node_execution", "id", NODE_COLUMNS, NODE_VALUES);
         this.writer = new GroupCommitWriter<>(jdbi, gate, "hexaflow-run-writer",
-                (statements, changes) -> write(statements, changes, saveNode));
+                (statements, changes) -> write(statements, changes, saveNode, instance));
     }
 
     @Override
@@ -63,7 +72,7 @@ public final class JdbiRunRepository implements RunRepository {
         return writer.submit(new Started(start(started), end(started.run())));
     }
 
-    /** What a run's start sets, in {@link #INSERT_RUN}'s order (all but its last eight columns). */
+    /** What a run's start sets, in {@link #INSERT_RUN}'s order (its first ten columns). */
     private static Object[] start(StartedRun started) {
         WorkflowRun run = started.run();
         return new Object[] {run.id(), started.appId(), run.workflowId(), started.version(), started.taskId(),
@@ -140,7 +149,7 @@ public final class JdbiRunRepository implements RunRepository {
     private sealed interface Change {
     }
 
-    /** The start columns of {@link #INSERT_RUN} (all but its last eight), and the run as it is now. */
+    /** The start columns of {@link #INSERT_RUN} (its first ten), and the run as it is now. */
     private record Started(Object[] start, Object[] end) implements Change {
     }
 
@@ -163,7 +172,8 @@ public final class JdbiRunRepository implements RunRepository {
 
     private static final String INSERT_RUN = "INSERT INTO workflow_run (id, app_id, workflow_id, version, task_id, "
             + "end_user_id, session_id, log_id, inputs, created_at, status, outputs, error, elapsed_time, total_tokens, "
-            + "total_steps, exceptions_count, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+            + "total_steps, exceptions_count, finished_at, instance_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+            + "?, ?)";
 
     private static final String END_RUN = "UPDATE workflow_run SET status = ?, outputs = ?, error = ?, "
             + "elapsed_time = ?, total_tokens = ?, total_steps = ?, exceptions_count = ?, finished_at = ? WHERE id = ? "
@@ -203,8 +213,8 @@ public final class JdbiRunRepository implements RunRepository {
      * change in the same transaction. A run started twice in one batch fails the batch, so that the writer writes
      * its changes one at a time and the second start fails alone, on the table's unique id.
      */
-    private static void write(GroupCommitWriter.Statements statements, List<Change> changes, String saveNode)
-            throws SQLException {
+    private static void write(GroupCommitWriter.Statements statements, List<Change> changes, String saveNode,
+            String instance) throws SQLException {
         Map<Object, Object[]> inserts = new LinkedHashMap<>();
         Map<Object, Object[]> ends = new LinkedHashMap<>();
         Map<String, Object[]> nodes = new LinkedHashMap<>();
@@ -255,7 +265,9 @@ public final class JdbiRunRepository implements RunRepository {
                 }
             }
         }
-        execute(statements, INSERT_RUN, inserts.values());
+        List<Object[]> runs = new ArrayList<>(inserts.size());
+        inserts.values().forEach(row -> runs.add(concat(row, new Object[] {instance})));
+        execute(statements, INSERT_RUN, runs);
         execute(statements, INSERT_NODE, newNodes);
         execute(statements, saveNode, nodes.values());
         execute(statements, END_RUN, ends.values());
@@ -433,6 +445,22 @@ public final class JdbiRunRepository implements RunRepository {
 
     @Override
     public int failUnfinished(String error, long finishedAt) {
+        return failRunning(error, finishedAt, "", Map.of());
+    }
+
+    /**
+     * As {@link #failUnfinished} for the runs of no instance whose lease was renewed at {@code leaseCutoff} or
+     * after (Unix milliseconds): an instance that died, or a server from before runs named their instance. Two
+     * instances that fail them at once fail each run once: the second finds it ended.
+     */
+    @Override
+    public int failRunsOfLapsedInstances(String error, long finishedAt, long leaseCutoff) {
+        return failRunning(error, finishedAt, " AND (instance_id IS NULL OR instance_id NOT IN (SELECT id FROM "
+                + "instance_lease WHERE renewed_at >= :cutoff))", Map.of("cutoff", leaseCutoff));
+    }
+
+    /** Fails the running runs (and their running node executions) that {@code which} narrows, app by app. */
+    private int failRunning(String error, long finishedAt, String which, Map<String, Object> binds) {
         return jdbi.inTransaction(handle -> {
             int failed = 0;
             List<String> apps = handle.createQuery("SELECT app_id FROM run_count WHERE status = 'running' AND n > 0")
@@ -440,11 +468,14 @@ public final class JdbiRunRepository implements RunRepository {
             for (String app : apps) {
                 handle.createUpdate("UPDATE node_execution SET status = 'failed', error = :error, finished_at = :at "
                         + "WHERE status = 'running' AND run_id IN (SELECT id FROM workflow_run WHERE app_id = :app "
-                        + "AND status = 'running')").bind("error", error).bind("at", finishedAt).bind("app", app)
-                        .execute();
+                        + "AND status = 'running'" + which + ")").bind("error", error).bind("at", finishedAt)
+                        .bind("app", app).bindMap(binds).execute();
                 int runs = handle.createUpdate("UPDATE workflow_run SET status = 'failed', error = :error, "
-                        + "finished_at = :at WHERE app_id = :app AND status = 'running'").bind("error", error)
-                        .bind("at", finishedAt).bind("app", app).execute();
+                        + "finished_at = :at WHERE app_id = :app AND status = 'running'" + which)
+                        .bind("error", error).bind("at", finishedAt).bind("app", app).bindMap(binds).execute();
+                if (runs == 0) {
+                    continue;
+                }
                 handle.createUpdate("UPDATE run_count SET n = n - :runs WHERE app_id = :app AND status = 'running'")
                         .bind("runs", runs).bind("app", app).execute();
                 if (handle.createUpdate("UPDATE run_count SET n = n + :runs WHERE app_id = :app AND status = "

@@ -99,6 +99,15 @@ public interface RunRepository extends AutoCloseable {
     int failUnfinished(String error, long finishedAt);
 
     /**
+     * Ends the runs still running whose instance holds no lease renewed at {@code leaseCutoff} (Unix milliseconds)
+     * or after, as {@link #failUnfinished} does: instances that share the store fail the runs of one that died.
+     * Where one instance is alone on its store (in memory), none is another's: it ends none.
+     */
+    default int failRunsOfLapsedInstances(String error, long finishedAt, long leaseCutoff) {
+        return 0;
+    }
+
+    /**
      * Deletes at most {@code batch} ended runs that the rule lets go, with their node executions, events and log
      * entries, oldest first: those created before {@code createdBefore}, and those past the newest
      * {@code keepPerApp} runs of their app (null for no such bound). A running run is never deleted. Answers

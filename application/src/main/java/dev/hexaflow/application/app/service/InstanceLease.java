@@ -1,0 +1,64 @@
+package dev.hexaflow.application.app.service;
+
+import dev.hexaflow.application.app.port.out.InstanceLeases;
+import dev.hexaflow.application.app.port.out.RunRepository;
+import java.time.Clock;
+import java.time.Duration;
+
+/**
+ * This instance's lease among the instances that share a store, and the end of the runs of those that died: every
+ * {@link #RENEW_EVERY} it renews its lease, then fails the runs still running of every instance whose lease ran out
+ * ({@link #LASTS} without a renewal) and forgets those leases. Every instance does the same, so the runs of one that
+ * dies are failed by whichever comes first, within {@link #LASTS} and one renewal.
+ */
+public final class InstanceLease {
+
+    /** How often an instance renews its lease. */
+    public static final Duration RENEW_EVERY = Duration.ofSeconds(2);
+    /**
+     * How long a lease lasts unrenewed: five renewals, so that a pause of the process (a long garbage collection, a
+     * database that answers slowly for a few seconds) does not end the runs of an instance that lives.
+     */
+    public static final Duration LASTS = Duration.ofSeconds(10);
+    /** The error of a run whose instance died. */
+    public static final String REASON = "The server running it stopped answering during the run; another instance "
+            + "ended it.";
+
+    private final String instance;
+    private final InstanceLeases leases;
+    private final RunRepository runs;
+    private final Runnable afterFailing;
+    private final Clock clock;
+
+    /** @param afterFailing runs after runs were failed (their chat turns end, their webhooks go) */
+    public InstanceLease(String instance, InstanceLeases leases, RunRepository runs, Runnable afterFailing,
+            Clock clock) {
+        this.instance = instance;
+        this.leases = leases;
+        this.runs = runs;
+        this.afterFailing = afterFailing;
+        this.clock = clock;
+    }
+
+    public String instance() {
+        return instance;
+    }
+
+    /** Renews this instance's lease, then fails the runs of the instances whose leases ran out; answers how many. */
+    public int renewAndSweep() {
+        long now = clock.millis();
+        leases.renew(instance, now);
+        long cutoff = now - LASTS.toMillis();
+        int failed = runs.failRunsOfLapsedInstances(REASON, now / 1000, cutoff);
+        leases.forgetLapsed(cutoff);
+        if (failed > 0) {
+            afterFailing.run();
+        }
+        return failed;
+    }
+
+    /** Gives the lease up as the instance stops, once its runs have ended. */
+    public void release() {
+        leases.release(instance);
+    }
+}

@@ -133,6 +133,6 @@ final class AppsCommands {
 
     private static WorkflowModule module(Storage storage, Configuration config) {
         return new WorkflowModule(storage.jdbi(), config.dataDir().resolve("files"), new SecureRandomSecretGenerator(),
-                config, Clock.systemUTC());
+                config, Clock.systemUTC(), storage.instance());
     }
 }

@@ -16,6 +16,7 @@ import dev.hexaflow.application.campus.service.BanCampusKeyService;
 import dev.hexaflow.application.campus.service.CampusFeedService;
 import dev.hexaflow.application.campus.service.ImportCampusDataService;
 import dev.hexaflow.application.campus.service.IssueCampusKeyService;
+import dev.hexaflow.application.common.port.out.InstanceSignals;
 import dev.hexaflow.application.common.port.out.SecretGenerator;
 import dev.hexaflow.domain.campus.FeedMethod;
 import java.io.IOException;
@@ -41,8 +42,14 @@ final class CampusModule implements AutoCloseable {
 
     /** @param gate refuses usage counts at once while the store cannot keep them */
     CampusModule(Jdbi jdbi, SecretGenerator secrets, Clock clock, WriteGate gate) {
+        this(jdbi, secrets, clock, gate, InstanceSignals.ALONE);
+    }
+
+    /** @param instances hear of data sets another instance imported, which this one then reads afresh */
+    CampusModule(Jdbi jdbi, SecretGenerator secrets, Clock clock, WriteGate gate, InstanceSignals instances) {
         this.keys = new JdbiCampusKeyRepository(jdbi, gate);
-        CampusDataRepository data = new InMemoryCachingCampusDataRepository(new JdbiCampusDataRepository(jdbi));
+        CampusDataRepository data = new InMemoryCachingCampusDataRepository(new JdbiCampusDataRepository(jdbi),
+                instances);
         this.feed = new CampusFeedService(keys, data, new JacksonBiweeklyFeedRenderer(), clock);
         this.issueKey = new IssueCampusKeyService(keys, secrets);
         this.banKey = new BanCampusKeyService(keys);

@@ -117,7 +117,7 @@ final class DataDirectory implements AutoCloseable {
             if (kept.isPresent()) {
                 return new AdminToken(kept.get(), false);
             }
-            String token = "hfa-" + secrets.newSecret(ADMIN_TOKEN_LENGTH);
+            String token = newAdminToken(secrets);
             Files.deleteIfExists(file);
             try (OutputStream out = OwnerOnlyFiles.createFile(file)) {
                 out.write((token + "\n").getBytes(StandardCharsets.UTF_8));
@@ -126,6 +126,11 @@ final class DataDirectory implements AutoCloseable {
         } catch (IOException e) {
             throw new StartupException("Cannot keep the admin token in " + file + ": " + e.getMessage(), e);
         }
+    }
+
+    /** A new admin token: {@code hfa-} and 40 random characters. */
+    static String newAdminToken(SecretGenerator secrets) {
+        return "hfa-" + secrets.newSecret(ADMIN_TOKEN_LENGTH);
     }
 
     record AdminToken(String value, boolean madeNow) {

@@ -31,6 +31,9 @@ import dev.hexaflow.application.app.port.in.ImportAppUseCase.ImportedApp;
 import dev.hexaflow.application.app.port.out.RunRepository;
 import dev.hexaflow.domain.secret.SecretHash;
 import dev.hexaflow.application.app.port.in.DrainRunsUseCase;
+import dev.hexaflow.application.app.service.InstanceLease;
+import dev.hexaflow.adapters.persistence.jdbi.JdbiInstanceLeases;
+import dev.hexaflow.adapters.persistence.jdbi.JdbiSharedSecrets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -38,6 +41,9 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,10 +62,17 @@ public final class Hexaflow implements AutoCloseable {
     private final CampusModule campus;
     private final ChatModule chat;
     private final Duration grace;
+    /** This instance's lease, where instances share the store; renewed on {@link #leases}. */
+    private final Optional<InstanceLease> lease;
+    private final ScheduledExecutorService leases = Executors.newSingleThreadScheduledExecutor(task -> {
+        Thread thread = new Thread(task, "hexaflow-lease");
+        thread.setDaemon(true);
+        return thread;
+    });
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private Hexaflow(Storage storage, JavalinHttpServer server, StartReport report, WorkflowModule workflows,
-            CampusModule campus, ChatModule chat, Duration grace) {
+            CampusModule campus, ChatModule chat, Duration grace, Optional<InstanceLease> lease) {
         this.storage = storage;
         this.server = server;
         this.report = report;
@@ -67,6 +80,26 @@ public final class Hexaflow implements AutoCloseable {
         this.campus = campus;
         this.chat = chat;
         this.grace = grace;
+        this.lease = lease;
+    }
+
+    /**
+     * Where instances share the store: renews this instance's lease every {@link InstanceLease#RENEW_EVERY} and
+     * fails the runs of instances whose leases ran out.
+     */
+    private void keepLease() {
+        lease.ifPresent(kept -> leases.scheduleWithFixedDelay(() -> {
+            try {
+                int failed = kept.renewAndSweep();
+                if (failed > 0) {
+                    LOG.warn("{} runs of an instance that stopped answering are now failed", failed);
+                }
+            } catch (Throwable e) {
+                // Caught whole: a task that throws is never run again by its executor.
+                LOG.warn("Renewing this instance's lease failed; the next try is in {} s: {}",
+                        InstanceLease.RENEW_EVERY.toSeconds(), e.toString());
+            }
+        }, InstanceLease.RENEW_EVERY.toMillis(), InstanceLease.RENEW_EVERY.toMillis(), TimeUnit.MILLISECONDS));
     }
 
     /**
@@ -82,14 +115,22 @@ public final class Hexaflow implements AutoCloseable {
         ChatModule chat = null;
         CompletableFuture<Prepared> ready = null;
         try {
-            DataDirectory.AdminToken adminToken = config.adminToken()
-                    .map(token -> new DataDirectory.AdminToken(token, false))
-                    .orElseGet(() -> storage.directory().adminToken(secrets));
+            Instance instance = storage.instance();
+            // Instances that share a store share its admin token: its hash is in the store, read once it is ready.
+            CompletableFuture<AdminToken> adminToken = new CompletableFuture<>();
+            config.adminToken().ifPresentOrElse(token -> adminToken.complete(new AdminToken(SecretHash.of(token),
+                    Optional.empty())), () -> {
+                        if (!instance.shared()) {
+                            DataDirectory.AdminToken kept = storage.directory().adminToken(secrets);
+                            adminToken.complete(new AdminToken(SecretHash.of(kept.value()),
+                                    kept.madeNow() ? Optional.of(kept.value()) : Optional.empty()));
+                        }
+                    });
             StorageWatch health = storage.health();
-            campus = new CampusModule(storage.jdbi(), secrets, Clock.systemUTC(), health);
+            campus = new CampusModule(storage.jdbi(), secrets, Clock.systemUTC(), health, instance.signals());
             CampusModule campusModule = campus;
             workflows = new WorkflowModule(storage.jdbi(), config.dataDir().resolve("files"), secrets, config,
-                    Clock.systemUTC(), health, health);
+                    Clock.systemUTC(), health, health, instance);
             chat = new ChatModule(storage.jdbi(), config.engine(), Clock.systemUTC(), workflows);
             RunRepository runs = workflows.runs;
             ChatModule chatModule = chat;
@@ -99,12 +140,23 @@ public final class Hexaflow implements AutoCloseable {
                 runs.failUnfinished(reason, Clock.systemUTC().instant().getEpochSecond());
                 chatModule.closeInterruptedTurns(runs);
             });
+            InstanceLease lease = new InstanceLease(instance.id(), new JdbiInstanceLeases(storage.jdbi()), runs,
+                    () -> chatModule.closeInterruptedTurns(runs), Clock.systemUTC());
             // The database is migrated and made ready on a thread of its own while the HTTP server starts on this
             // one; the server holds every request until the database is ready.
             WorkflowModule module = workflows;
-            ready = CompletableFuture.supplyAsync(() -> prepare(storage, campusModule, module, chatModule),
-                    task -> new Thread(task, "hexaflow-start").start());
-            AdminAuthorization admin = new AdminAuthorization(SecretHash.of(adminToken.value()));
+            ready = CompletableFuture.supplyAsync(() -> {
+                Prepared prepared = prepare(storage, campusModule, module, chatModule, lease);
+                if (!adminToken.isDone()) {
+                    String made = DataDirectory.newAdminToken(secrets);
+                    String hash = new JdbiSharedSecrets(storage.jdbi()).secretOrAdd("admin_token",
+                            () -> SecretHash.of(made).hex());
+                    adminToken.complete(new AdminToken(new SecretHash(hash), SecretHash.of(made).hex().equals(hash)
+                            ? Optional.of(made) : Optional.empty()));
+                }
+                return prepared;
+            }, task -> new Thread(task, "hexaflow-start").start());
+            AdminAuthorization admin = new AdminAuthorization(() -> adminToken.join().hash());
             ServiceApiAuthentication serviceApi = new ServiceApiAuthentication(workflows.authenticate);
             List<RouteGroup> routes = List.of(
                     admin,
@@ -155,8 +207,8 @@ public final class Hexaflow implements AutoCloseable {
                 demo = Optional.of(demoOf(workflows.importDemo(WorkflowModule.DEMO_DSL, baseUrl), baseUrl));
                 chatDemo = Optional.of(demoOf(workflows.importDemo(WorkflowModule.CHAT_DEMO_DSL, baseUrl), baseUrl));
             }
-            StartReport report = new StartReport(baseUrl, config.dataDir(),
-                    adminToken.madeNow() ? Optional.of(adminToken.value()) : Optional.empty(), prepared.newCampusKey(),
+            StartReport report = new StartReport(baseUrl, config.dataDir(), adminToken.join().madeNow(),
+                    prepared.newCampusKey(),
                     demo, chatDemo, config.database().map(DatabaseServer::shownUrl));
             server.watchStorage(new CheckStorageService(health));
             server.markReady();
@@ -170,8 +222,10 @@ public final class Hexaflow implements AutoCloseable {
             }
             workflows.startDelivering();
             workflows.startPruning();
-            return new Hexaflow(storage, server, report, workflows, campus, chat,
-                    config.service().shutdownGrace());
+            Hexaflow started = new Hexaflow(storage, server, report, workflows, campus, chat,
+                    config.service().shutdownGrace(), instance.shared() ? Optional.of(lease) : Optional.empty());
+            started.keepLease();
+            return started;
         } catch (RuntimeException e) {
             if (ready != null) {
                 ready.exceptionally(failure -> null).join();
@@ -190,6 +244,10 @@ public final class Hexaflow implements AutoCloseable {
         }
     }
 
+    /** The admin token as this start knows it: its hash, and the token itself where this start made it. */
+    private record AdminToken(SecretHash hash, Optional<String> madeNow) {
+    }
+
     /** What preparing the database found: whether this is the server's first start, and the campus key it issued. */
     private record Prepared(boolean firstStart, Optional<String> newCampusKey) {
     }
@@ -200,7 +258,7 @@ public final class Hexaflow implements AutoCloseable {
      * the half-written uploads a previous process left.
      */
     private static Prepared prepare(Storage storage, CampusModule campus, WorkflowModule workflows,
-            ChatModule chat) {
+            ChatModule chat, InstanceLease lease) {
         storage.migrate();
         Optional<String> newCampusKey = Optional.empty();
         boolean firstStart = !storage.firstServerStartDone();
@@ -208,7 +266,9 @@ public final class Hexaflow implements AutoCloseable {
             campus.loadBundledData();
             newCampusKey = Optional.of(campus.issueKey.issue());
         }
-        int interrupted = workflows.closeInterruptedRuns(Clock.systemUTC());
+        // Alone on its store, a start fails every run left running; sharing it, only those of no live instance.
+        int interrupted = storage.instance().shared() ? lease.renewAndSweep()
+                : workflows.closeInterruptedRuns(Clock.systemUTC());
         if (interrupted > 0) {
             LOG.warn("{} runs were left running when the server last stopped; they are now failed", interrupted);
         }
@@ -297,6 +357,9 @@ public final class Hexaflow implements AutoCloseable {
                     campus.close();
                     chat.close();
                     workflows.close();
+                    leases.shutdownNow();
+                    // Its runs have ended and are kept: giving the lease up lets no other instance fail one.
+                    lease.ifPresent(InstanceLease::release);
                 } finally {
                     storage.close();
                 }

@@ -16,6 +16,7 @@ import dev.hexaflow.application.knowledge.port.in.ManageMetadataUseCase;
 import dev.hexaflow.application.knowledge.port.in.RebuildKnowledgeIndexUseCase;
 import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeUseCase;
 import dev.hexaflow.application.knowledge.port.out.Embeddings;
+import dev.hexaflow.application.knowledge.port.out.KnowledgeIndex;
 import dev.hexaflow.application.knowledge.service.AddDocumentService;
 import dev.hexaflow.application.knowledge.service.ManageDatasetKeysService;
 import dev.hexaflow.application.knowledge.service.ManageDocumentsService;
@@ -47,14 +48,31 @@ final class KnowledgeModule implements AutoCloseable {
     final ManageDatasetKeysUseCase keys;
     final ManageKnowledgeTagsUseCase tags;
     final ManageMetadataUseCase metadata;
-    private final LuceneKnowledgeIndex index;
+    private final LuceneKnowledgeIndex lucene;
+    private final AutoCloseable shared;
 
     KnowledgeModule(Jdbi jdbi, Path indexDirectory, EngineConfiguration engine, Clock clock) {
+        this(jdbi, indexDirectory, engine, clock, Instance.alone());
+    }
+
+    /**
+     * @param instance where instances share the store, each holds its index in memory (one Lucene index takes one
+     *                 writer), rebuilt from the store at start and whenever another instance changes its own
+     */
+    KnowledgeModule(Jdbi jdbi, Path indexDirectory, EngineConfiguration engine, Clock clock, Instance instance) {
         JdbiKnowledgeRepository repository = new JdbiKnowledgeRepository(jdbi);
         Embeddings embeddings = new OpenAiCompatibleEmbeddings(engine.llmBaseUrl().orElse(null),
                 engine.llmApiKey().orElse(null), engine.embeddingModel().orElse(null), Duration.ofSeconds(10),
                 Duration.ofSeconds(120));
-        this.index = new LuceneKnowledgeIndex(indexDirectory);
+        this.lucene = instance.shared() ? LuceneKnowledgeIndex.inMemory() : new LuceneKnowledgeIndex(indexDirectory);
+        KnowledgeIndex index = lucene;
+        if (instance.shared()) {
+            SharedKnowledgeIndex told = new SharedKnowledgeIndex(lucene, repository, instance.signals());
+            index = told;
+            shared = told;
+        } else {
+            shared = () -> { };
+        }
         TimeOrderedIds ids = new TimeOrderedIds();
         this.bases = new ManageKnowledgeBasesService(repository, index, embeddings, clock, ids);
         this.addDocument = new AddDocumentService(repository, index, embeddings, new PdfBoxDocumentTextExtractor(),
@@ -72,6 +90,12 @@ final class KnowledgeModule implements AutoCloseable {
 
     @Override
     public void close() {
-        index.close();
+        try {
+            shared.close();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        } finally {
+            lucene.close();
+        }
     }
 }

@@ -203,6 +203,7 @@ public final class Main {
     }
 
     private static CampusModule campus(Storage storage) {
-        return new CampusModule(storage.jdbi(), new SecureRandomSecretGenerator(), Clock.systemUTC());
+        return new CampusModule(storage.jdbi(), new SecureRandomSecretGenerator(), Clock.systemUTC(),
+                dev.hexaflow.adapters.persistence.jdbi.WriteGate.OPEN, storage.instance().signals());
     }
 }

@@ -4,6 +4,8 @@ import dev.hexaflow.adapters.persistence.Database;
 import dev.hexaflow.adapters.persistence.H2Database;
 import dev.hexaflow.adapters.persistence.H2StorageHealth;
 import dev.hexaflow.adapters.persistence.PostgresDatabase;
+import dev.hexaflow.adapters.persistence.PostgresInstanceSignals;
+import dev.hexaflow.adapters.persistence.jdbi.Signals;
 import dev.hexaflow.adapters.persistence.StorageWatch;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -20,6 +22,7 @@ final class Storage implements AutoCloseable {
     private final Path dataDir;
     private final DataDirectory directory;
     private final Store store;
+    private final Instance instance;
     private StorageWatch health;
 
     /** The database and how it is brought up to date and watched, which is where H2 and PostgreSQL differ. */
@@ -30,13 +33,15 @@ final class Storage implements AutoCloseable {
     private record H2Store(H2Database database) implements Store {
     }
 
-    private record PostgresStore(PostgresDatabase database, DatabaseServer server) implements Store {
+    private record PostgresStore(PostgresDatabase database, DatabaseServer server, PostgresInstanceSignals signals)
+            implements Store {
     }
 
-    private Storage(Path dataDir, DataDirectory directory, Store store) {
+    private Storage(Path dataDir, DataDirectory directory, Store store, Instance instance) {
         this.dataDir = dataDir;
         this.directory = directory;
         this.store = store;
+        this.instance = instance;
     }
 
     /** Opens the data directory and the configured database, brought up to date. */
@@ -71,7 +76,8 @@ final class Storage implements AutoCloseable {
     static Storage connect(Path dataDir, String h2Options) {
         DataDirectory directory = DataDirectory.acquire(dataDir);
         try {
-            return new Storage(dataDir, directory, new H2Store(H2Database.connectFile(dataDir, h2Options)));
+            return new Storage(dataDir, directory, new H2Store(H2Database.connectFile(dataDir, h2Options)),
+                    Instance.alone());
         } catch (RuntimeException e) {
             directory.close();
             throw new StartupException("Cannot open the database in " + dataDir + ": " + e.getMessage(), e);
@@ -85,8 +91,14 @@ final class Storage implements AutoCloseable {
         }
         DataDirectory directory = DataDirectory.open(dataDir);
         try {
-            return new Storage(dataDir, directory, new PostgresStore(PostgresDatabase.connect(server.url(),
-                    server.user(), server.password()), server));
+            PostgresDatabase database = PostgresDatabase.connect(server.url(), server.user(), server.password());
+            // Other instances may serve the same database: every repository made on its Jdbi tells and hears them.
+            String id = java.util.UUID.randomUUID().toString();
+            PostgresInstanceSignals signals = new PostgresInstanceSignals(server.url(), server.user(),
+                    server.password(), database.jdbi(), id);
+            Signals.applyTo(database.jdbi(), signals);
+            return new Storage(dataDir, directory, new PostgresStore(database, server, signals),
+                    new Instance(id, signals, true));
         } catch (PostgresDatabase.UnavailableException e) {
             directory.close();
             throw new StartupException(e.getMessage(), e);
@@ -171,6 +183,11 @@ final class Storage implements AutoCloseable {
         return directory;
     }
 
+    /** This process among those serving the store. */
+    Instance instance() {
+        return instance;
+    }
+
     javax.sql.DataSource dataSource() {
         return store.database().dataSource();
     }
@@ -202,6 +219,9 @@ final class Storage implements AutoCloseable {
         try {
             if (health != null) {
                 health.close();
+            }
+            if (store instanceof PostgresStore postgres) {
+                postgres.signals().close();
             }
             store.database().close();
         } finally {

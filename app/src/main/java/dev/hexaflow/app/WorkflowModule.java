@@ -214,24 +214,31 @@ final class WorkflowModule implements AutoCloseable {
     private final FileSystemBlobStore blobStore;
     private final JdbiToolFileRepository toolFileRecords;
     private final AtomicReference<OutboundPolicy> outbound;
+    private final Instance instance;
+    /** How old a blob without a record must be before a start deletes it, where instances share the files. */
+    static final java.time.Duration SHARED_BLOB_GRACE = java.time.Duration.ofHours(1);
     /** The code runners' worker processes, ended with the module. */
     private final java.util.List<AutoCloseable> codeRunners = new java.util.ArrayList<>();
 
-    WorkflowModule(Jdbi jdbi, Path blobs, SecretGenerator secrets, Configuration config, Clock clock) {
-        this(jdbi, blobs, secrets, config, clock, WriteGate.OPEN, StorageHealth.UNWATCHED);
+    WorkflowModule(Jdbi jdbi, Path blobs, SecretGenerator secrets, Configuration config, Clock clock,
+            Instance instance) {
+        this(jdbi, blobs, secrets, config, clock, WriteGate.OPEN, StorageHealth.UNWATCHED, instance);
     }
 
     /**
      * @param gate refuses the writers' changes at once while the store cannot keep them
      * @param storage refuses new runs and uploads while the store cannot keep them
+     * @param instance this process among those that serve the store: its runs name it, its stops and caches hear
+     *                 the others
      */
     WorkflowModule(Jdbi jdbi, Path blobs, SecretGenerator secrets, Configuration config, Clock clock, WriteGate gate,
-            StorageHealth storage) {
+            StorageHealth storage, Instance instance) {
         JdbiUploadRepository uploads = new JdbiUploadRepository(jdbi);
         FileSystemBlobStore blobStore = new FileSystemBlobStore(blobs);
         this.uploads = uploads;
         this.blobStore = blobStore;
-        this.runs = new JdbiRunRepository(jdbi, gate);
+        this.runs = new JdbiRunRepository(jdbi, gate, instance.id());
+        this.instance = instance;
         this.endUsers = new JdbiEndUserRepository(jdbi, gate);
         this.outbound = new AtomicReference<>(config.engine().outbound());
         JdbiToolRegistryRepository tools = new JdbiToolRegistryRepository(jdbi);
@@ -246,11 +253,12 @@ final class WorkflowModule implements AutoCloseable {
         WorkflowAppToolRunner appTools = new WorkflowAppToolRunner(ref -> bound.target(ref, ToolBinding.App.class),
                 runner::get, stopper::get);
         this.toolFileRecords = new JdbiToolFileRepository(jdbi);
-        this.fileSignatures = new FileSignatures(new HmacSigner(), secrets, clock);
+        this.fileSignatures = new FileSignatures(HmacSigner.of("file_urls", instance, jdbi), secrets, clock);
         ToolFileService toolFiles = new ToolFileService(blobStore, toolFileRecords, fileSignatures, clock,
                 () -> java.util.UUID.randomUUID().toString());
         this.toolFiles = toolFiles;
-        this.knowledge = new KnowledgeModule(jdbi, config.dataDir().resolve("knowledge"), config.engine(), clock);
+        this.knowledge = new KnowledgeModule(jdbi, config.dataDir().resolve("knowledge"), config.engine(), clock,
+                instance);
         codeRunners.add(knowledge);
         this.engine = Engines.standard(config.engine(), remote -> new UploadedFileContents(uploads, blobStore,
                 remote), outbound::get, new McpToolAddresses(tools)::find, codeRunners::add,
@@ -265,7 +273,7 @@ final class WorkflowModule implements AutoCloseable {
         TimeOrderedIds ids = new TimeOrderedIds();
         Publications publications = new Publications(reader, engine, keys, secrets, clock, ids);
         TaskRegistry tasks = new TaskRegistry();
-        WebTokens webTokens = new WebTokens(new HmacSigner(), clock);
+        WebTokens webTokens = new WebTokens(HmacSigner.of("web_tokens", instance, jdbi), clock);
         UploadLimits limits = config.service().uploads();
         this.importApp = new ImportAppService(publications, apps, versions);
         this.publish = new PublishWorkflowService(publications, apps, versions);
@@ -304,7 +312,7 @@ final class WorkflowModule implements AutoCloseable {
         this.followRun = new FollowRunService(runs, feeds, frames);
         this.retention = config.service().retention();
         this.clock = clock;
-        this.stop = new StopTaskService(tasks);
+        this.stop = new StopTaskService(tasks, instance.signals());
         runner.set(run);
         stopper.set(stop);
         this.drain = new DrainRunsService(tasks);
@@ -443,9 +451,12 @@ final class WorkflowModule implements AutoCloseable {
      */
     int deleteOrphanBlobs() {
         int deleted = 0;
+        // Where instances share the files, a newer blob may be another instance's upload whose record is on its way.
+        java.time.Instant before = instance.shared() ? clock.instant().minus(SHARED_BLOB_GRACE) : java.time.Instant.MAX;
+        java.util.List<String> blobs = blobStore.keys(before);
         Set<String> named = new java.util.HashSet<>(uploads.blobKeys());
         named.addAll(toolFileRecords.blobKeys());
-        for (String key : blobStore.keys()) {
+        for (String key : blobs) {
             if (!named.contains(key)) {
                 blobStore.delete(key);
                 deleted++;

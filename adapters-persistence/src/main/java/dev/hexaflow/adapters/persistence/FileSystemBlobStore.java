@@ -86,12 +86,32 @@ public final class FileSystemBlobStore implements BlobStore {
         deleteQuietly(path(key));
     }
 
+    private static boolean writtenBefore(Path file, java.time.Instant before) {
+        try {
+            return Files.getLastModifiedTime(file).toInstant().isBefore(before);
+        } catch (IOException e) {
+            return false; // gone already, or not ours to judge
+        }
+    }
+
     @Override
     public java.util.List<String> keys() {
+        return keys(java.time.Instant.MAX);
+    }
+
+    /**
+     * The keys of the blobs last written before {@code before}, deleting the partial files of uploads cut off
+     * before it: where several instances share the directory, a newer file may be another instance's upload under
+     * way, whose record is not kept yet.
+     */
+    public java.util.List<String> keys(java.time.Instant before) {
         try (java.util.stream.Stream<Path> files = Files.list(root)) {
             java.util.List<String> keys = new java.util.ArrayList<>();
             for (Path file : (Iterable<Path>) files::iterator) {
                 String name = file.getFileName().toString();
+                if (!before.equals(java.time.Instant.MAX) && !writtenBefore(file, before)) {
+                    continue;
+                }
                 if (name.endsWith(".part")) {
                     deleteQuietly(file);
                 } else if (KEY.matcher(name).matches()) {

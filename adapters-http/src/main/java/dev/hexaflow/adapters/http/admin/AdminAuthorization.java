@@ -7,6 +7,7 @@ import dev.hexaflow.domain.secret.SecretHash;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
+import java.util.function.Supplier;
 
 /**
  * Lets a request through to an admin handler only with {@code Authorization: Bearer <admin token>}. Mounted as a
@@ -19,9 +20,17 @@ public final class AdminAuthorization implements RouteGroup {
     /** How much of a refused request's body is read and dropped before its connection is closed instead. */
     static final long REFUSED_BODY_BYTES = 1024 * 1024;
 
-    private final SecretHash adminToken;
+    private final Supplier<SecretHash> adminToken;
 
     public AdminAuthorization(SecretHash adminToken) {
+        this(() -> adminToken);
+    }
+
+    /**
+     * @param adminToken the admin token's hash, asked for at each request: where instances share it through their
+     *                   store, it is known once the store is ready, which every request waits for
+     */
+    public AdminAuthorization(Supplier<SecretHash> adminToken) {
         this.adminToken = adminToken;
     }
 
@@ -62,6 +71,6 @@ public final class AdminAuthorization implements RouteGroup {
         if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
             return false;
         }
-        return adminToken.matches(header.substring(7).trim());
+        return adminToken.get().matches(header.substring(7).trim());
     }
 }

@@ -37,6 +37,7 @@ import org.apache.lucene.search.TermInSetQuery;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.ByteBuffersDirectory;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.util.BytesRef;
 
@@ -71,13 +72,35 @@ public final class LuceneKnowledgeIndex implements KnowledgeIndex, AutoCloseable
             Files.createDirectories(path);
             directory = FSDirectory.open(path);
             foundOnDisk = DirectoryReader.indexExists(directory);
-            writer = new IndexWriter(directory, new IndexWriterConfig(analyzer)
-                    .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND));
-            writer.commit();
-            searchers = new SearcherManager(writer, null);
+            open();
         } catch (IOException e) {
             throw new UncheckedIOException("the knowledge index at " + path + " cannot be opened", e);
         }
+    }
+
+    /**
+     * An index in memory, found stale until it is rebuilt: for an instance that shares its store with others, each
+     * of which holds its own index (one Lucene index takes one writer), rebuilt from the store.
+     */
+    public static LuceneKnowledgeIndex inMemory() {
+        return new LuceneKnowledgeIndex(new ByteBuffersDirectory());
+    }
+
+    private LuceneKnowledgeIndex(Directory memory) {
+        directory = memory;
+        foundOnDisk = false;
+        try {
+            open();
+        } catch (IOException e) {
+            throw new UncheckedIOException("a knowledge index in memory cannot be opened", e);
+        }
+    }
+
+    private void open() throws IOException {
+        writer = new IndexWriter(directory, new IndexWriterConfig(analyzer)
+                .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND));
+        writer.commit();
+        searchers = new SearcherManager(writer, null);
     }
 
     @Override

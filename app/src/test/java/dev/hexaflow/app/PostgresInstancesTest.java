@@ -1,0 +1,335 @@
+package dev.hexaflow.app;
+
+import static dev.hexaflow.app.api.ServiceApi.json;
+import static dev.hexaflow.app.api.ServiceApi.run;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hexaflow.adapters.persistence.PostgresCluster;
+import dev.hexaflow.app.api.ServiceApi;
+import dev.hexaflow.application.app.service.InstanceLease;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Two real servers in-process on one real PostgreSQL 15 database and one data directory (the files every instance
+ * mounts), driven as a load balancer would: whatever one instance keeps or changes, the other reads, hears of or
+ * acts on.
+ */
+class PostgresInstancesTest {
+
+    @TempDir
+    Path dataDir;
+
+    private String database;
+    private TestServer first;
+    private TestServer second;
+
+    @BeforeEach
+    void startTwoInstances() {
+        database = PostgresCluster.get().createDatabase();
+        first = TestServer.start(config(Optional.of(TestServer.ADMIN_TOKEN)));
+        second = TestServer.start(config(Optional.of(TestServer.ADMIN_TOKEN)));
+    }
+
+    @AfterEach
+    void stopThem() {
+        for (TestServer server : new TestServer[] {first, second}) {
+            if (server != null) {
+                server.close();
+            }
+        }
+    }
+
+    private Configuration config(Optional<String> adminToken) {
+        PostgresCluster cluster = PostgresCluster.get();
+        Configuration base = TestServer.config(dataDir);
+        return new Configuration(base.host(), 0, dataDir, adminToken, base.engine(), base.service(),
+                Optional.of(new DatabaseServer(cluster.url(database), PostgresCluster.USER, PostgresCluster.PASSWORD)));
+    }
+
+    @Test
+    void aRunAndAnUploadKeptByOneInstanceAreReadOnTheOther() {
+        JsonNode reader = first.importApp("reader.yml");
+        JsonNode echo = first.importApp("echo.yml");
+        ServiceApi echoOnFirst = first.api(echo.get("api_key").asText());
+        ServiceApi echoOnSecond = second.api(echo.get("api_key").asText());
+
+        JsonNode ran = json(echoOnFirst.postJson("/v1/workflows/run", run(Map.of("query", "kept"), "blocking", "ada")));
+        String runId = ran.get("workflow_run_id").asText();
+
+        JsonNode detail = json(echoOnSecond.get("/v1/workflows/run/" + runId));
+        assertThat(detail.get("status").asText()).isEqualTo("succeeded");
+        assertThat(detail.get("outputs").get("answer").asText()).isEqualTo("You said: kept (calm)");
+        assertThat(json(echoOnSecond.get("/v1/workflows/logs")).get("data").get(0).get("workflow_run").get("id")
+                .asText()).isEqualTo(runId);
+        assertThat(json(echoOnSecond.get("/v1/workflows/run/" + runId + "/node-executions")).get("data"))
+                .isNotEmpty();
+
+        // An upload to one instance is read by a run on the other: the files are where both reach them.
+        String file = first.api(reader.get("api_key").asText()).upload("ada", "notes.txt", "text/plain",
+                "shared notes".getBytes(StandardCharsets.UTF_8));
+        HttpResponse<String> read = second.api(reader.get("api_key").asText()).postJson("/v1/workflows/run",
+                Map.of("inputs", Map.of("doc", Map.of("transfer_method", "local_file", "upload_file_id", file,
+                        "type", "document")), "response_mode", "blocking", "user", "ada"));
+        assertThat(read.statusCode()).as(read.body()).isEqualTo(200);
+        assertThat(read.body()).contains("shared notes");
+    }
+
+    @Test
+    void aStopSentToTheInstanceThatDoesNotRunTheTaskStopsItWithinASecond() throws Exception {
+        JsonNode slow = first.importApp("slow.yml");
+        ServiceApi onFirst = first.api(slow.get("api_key").asText());
+        ServiceApi onSecond = second.api(slow.get("api_key").asText());
+        HttpResponse<InputStream> stream = onFirst.postStreaming("/v1/workflows/run",
+                run(Map.of("millis", 20000), "streaming", "ada"));
+        BufferedReader lines = new BufferedReader(new InputStreamReader(stream.body(), StandardCharsets.UTF_8));
+        JsonNode started = TestServer.json(lines.readLine().substring(6));
+        String taskId = started.get("task_id").asText();
+
+        // Another user's stop, sent to either instance, stops nothing.
+        assertThat(onSecond.postJson("/v1/workflows/tasks/" + taskId + "/stop", Map.of("user", "eve")).body())
+                .isEqualTo("{\"result\":\"success\"}");
+        Thread.sleep(300);
+        assertThat(json(onFirst.get("/v1/workflows/run/" + started.get("workflow_run_id").asText())).get("status")
+                .asText()).isEqualTo("running");
+
+        long asked = System.nanoTime();
+        HttpResponse<String> stop = onSecond.postJson("/v1/workflows/tasks/" + taskId + "/stop", Map.of("user",
+                "ada"));
+        String rest = readAll(lines);
+        double seconds = (System.nanoTime() - asked) / 1e9;
+
+        assertThat(stop.body()).isEqualTo("{\"result\":\"success\"}");
+        assertThat(seconds).isLessThan(1.0);
+        assertThat(rest).contains("\"event\":\"workflow_finished\"").contains("\"status\":\"stopped\"");
+        assertThat(json(onSecond.get("/v1/workflows/run/" + started.get("workflow_run_id").asText())).get("status")
+                .asText()).isEqualTo("stopped");
+    }
+
+    @Test
+    void aKeyRevokedAndAVersionPublishedOnOneInstanceAreSeenByTheOtherWithinASecond() throws Exception {
+        JsonNode echo = first.importApp("echo.yml");
+        String appId = echo.get("app_id").asText();
+        String key = echo.get("api_key").asText();
+        ServiceApi onSecond = second.api(key);
+        // The second instance now holds the key, the app and its version in memory.
+        assertThat(json(onSecond.postJson("/v1/workflows/run", run(Map.of("query", "a"), "blocking", "ada")))
+                .get("data").get("outputs").get("answer").asText()).startsWith("You said:");
+
+        String changed = new String(PostgresInstancesTest.class.getResourceAsStream("/apps/echo.yml").readAllBytes(),
+                StandardCharsets.UTF_8).replace("You said:", "You typed:");
+        assertThat(first.admin("PUT", "/admin/apps/" + appId, "application/yaml", changed).statusCode())
+                .isEqualTo(200);
+        assertThat(within(1000, () -> json(onSecond.postJson("/v1/workflows/run", run(Map.of("query", "b"),
+                "blocking", "ada"))).get("data").get("outputs").get("answer").asText().startsWith("You typed:")))
+                .as("the version published on the first instance runs on the second").isTrue();
+
+        assertThat(first.admin("DELETE", "/admin/apps/" + appId + "/keys/" + key, null, null).statusCode())
+                .isEqualTo(200);
+        assertThat(within(1000, () -> onSecond.get("/v1/parameters").statusCode() == 401))
+                .as("the key revoked on the first instance is refused on the second").isTrue();
+    }
+
+    @Test
+    void aPageTokenAndASignedFileUrlMadeByOneInstanceAreTakenByTheOther() throws IOException {
+        JsonNode echo = first.importApp("echo.yml");
+        TestServer.PageToken token = first.pageToken(echo.get("site_code").asText(), null);
+
+        HttpResponse<String> ran = second.api(token.token()).postJson("/v1/workflows/run", run(Map.of("query",
+                "from the page"), "blocking", token.user()));
+        assertThat(ran.statusCode()).as(ran.body()).isEqualTo(200);
+
+        // A file's preview URL, signed by the instance that answered the turn, is served by the other.
+        ServiceApi files = first.api(first.importApp("chatflow-files.yml").get("api_key").asText());
+        String upload = files.upload("uma", "minutes.txt", "text/plain", "signed".getBytes(StandardCharsets.UTF_8));
+        String turn = new String(files.postStreaming("/v1/chat-messages", Map.of("query", "my file", "inputs",
+                Map.of(), "user", "uma", "response_mode", "streaming", "files", List.of(Map.of("type", "document",
+                        "transfer_method", "local_file", "upload_file_id", upload)))).body().readAllBytes(),
+                StandardCharsets.UTF_8);
+        java.util.regex.Matcher url = java.util.regex.Pattern.compile("\"url\":\"(/files/" + upload
+                + "/file-preview\\?[^\"]+)\"").matcher(turn);
+        assertThat(url.find()).as(turn).isTrue();
+        HttpResponse<String> fetched = second.get(url.group(1).replace("\\u0026", "&"));
+        assertThat(fetched.statusCode()).as(fetched.body()).isEqualTo(200);
+        assertThat(fetched.body()).isEqualTo("signed");
+        HttpResponse<String> forged = second.get(url.group(1).replace("\\u0026", "&").replaceAll("sign=[^&]+",
+                "sign=AAAA"));
+        assertThat(forged.statusCode()).isEqualTo(403);
+    }
+
+    @Test
+    void theAdminTokenMadeByTheFirstInstanceIsTheOneOfEveryOther() {
+        stopThem();
+        first = null;
+        second = null;
+        database = PostgresCluster.get().createDatabase();
+        first = TestServer.start(config(Optional.empty()));
+        second = TestServer.start(config(Optional.empty()));
+
+        String token = first.hexaflow.report().newAdminToken().orElseThrow();
+        assertThat(second.hexaflow.report().newAdminToken()).as("made once, shown once").isEmpty();
+        assertThat(second.send("GET", "/admin/apps", null, null, token).statusCode()).isEqualTo(200);
+        assertThat(second.send("GET", "/admin/apps", null, null, "hfa-" + "x".repeat(40)).statusCode())
+                .isEqualTo(401);
+    }
+
+    @Test
+    void runsOfAnInstanceWhoseLeaseRanOutAreFailedByAnotherAndALiveInstancesRunsAreNot() throws Exception {
+        JsonNode slow = first.importApp("slow.yml");
+        String appId = slow.get("app_id").asText();
+        ServiceApi onFirst = first.api(slow.get("api_key").asText());
+        // A run of the first instance, going on while a third instance starts and every instance sweeps.
+        HttpResponse<InputStream> stream = onFirst.postStreaming("/v1/workflows/run",
+                run(Map.of("millis", 2 * InstanceLease.RENEW_EVERY.toMillis() + 1500), "streaming", "ada"));
+        BufferedReader lines = new BufferedReader(new InputStreamReader(stream.body(), StandardCharsets.UTF_8));
+        String live = TestServer.json(lines.readLine().substring(6)).get("workflow_run_id").asText();
+        // A run of an instance that died: its lease was last renewed longer ago than a lease lasts.
+        String dead = UUID.randomUUID().toString();
+        String orphan = UUID.randomUUID().toString();
+        long now = System.currentTimeMillis();
+        try (Connection sql = DriverManager.getConnection(PostgresCluster.get().url(database), PostgresCluster.USER,
+                PostgresCluster.PASSWORD)) {
+            execute(sql, "INSERT INTO instance_lease (id, started_at, renewed_at) VALUES (?, ?, ?)", dead, now - 60_000,
+                    now - InstanceLease.LASTS.toMillis() - 1_000);
+            execute(sql, "INSERT INTO workflow_run (id, app_id, workflow_id, task_id, status, inputs, created_at, "
+                    + "instance_id) VALUES (?, ?, ?, ?, 'running', '{}', ?, ?)", orphan, appId,
+                    slow.get("workflow_id").asText(), UUID.randomUUID().toString(), now / 1000 - 30, dead);
+            execute(sql, "UPDATE run_count SET n = n + 1 WHERE app_id = ? AND status = 'running'", appId);
+        }
+        try (TestServer third = TestServer.start(config(Optional.of(TestServer.ADMIN_TOKEN)))) {
+            JsonNode failed = json(third.api(slow.get("api_key").asText()).get("/v1/workflows/run/" + orphan));
+            assertThat(failed.get("status").asText()).as("failed at the third instance's start").isEqualTo("failed");
+            assertThat(failed.get("error").asText()).isEqualTo(InstanceLease.REASON);
+
+            String rest = readAll(lines);
+            assertThat(rest).contains("\"status\":\"succeeded\"");
+            assertThat(json(onFirst.get("/v1/workflows/run/" + live)).get("status").asText())
+                    .as("the live instance's run went on to its end").isEqualTo("succeeded");
+        }
+        try (Connection sql = DriverManager.getConnection(PostgresCluster.get().url(database), PostgresCluster.USER,
+                PostgresCluster.PASSWORD); PreparedStatement leases = sql.prepareStatement(
+                        "SELECT COUNT(*) FROM instance_lease")) {
+            var count = leases.executeQuery();
+            count.next();
+            assertThat(count.getInt(1)).as("the dead lease forgotten, the stopped third instance's given up")
+                    .isEqualTo(2);
+        }
+    }
+
+    @Test
+    void aStreamOfARunOnOneInstanceIsFollowedOnTheOtherToItsEnd() throws Exception {
+        JsonNode slow = first.importApp("slow.yml");
+        ServiceApi onFirst = first.api(slow.get("api_key").asText());
+        HttpResponse<InputStream> stream = onFirst.postStreaming("/v1/workflows/run",
+                run(Map.of("millis", 1500), "streaming", "ada"));
+        BufferedReader lines = new BufferedReader(new InputStreamReader(stream.body(), StandardCharsets.UTF_8));
+        String opening = lines.readLine();
+        String runId = TestServer.json(opening.substring(6)).get("workflow_run_id").asText();
+
+        HttpResponse<InputStream> followed = SseFrames.open(SseFrames.get(second.hexaflow.baseUrl(),
+                "/v1/workflows/run/" + runId + "/events", slow.get("api_key").asText()));
+        String told = new String(followed.body().readAllBytes(), StandardCharsets.UTF_8);
+        String streamed = opening + "\n" + readAll(lines);
+
+        assertThat(followed.statusCode()).isEqualTo(200);
+        assertThat(events(told)).as("the same events, in the same order")
+                .containsExactlyElementsOf(events(streamed));
+        assertThat(told).contains("\"event\":\"workflow_finished\"");
+    }
+
+    @Test
+    void campusUsesCountedOnBothInstancesAtOnceEachGetTheirOwnNumber() throws Exception {
+        String key = first.campusKey();
+        List<Long> counts = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            TestServer server = i % 2 == 0 ? first : second;
+            counts.add(TestServer.json(server.get("/v2/events/holidays.json?key=" + key)).get("meta")
+                    .get("requests").asLong());
+        }
+        assertThat(counts).containsExactlyElementsOf(java.util.stream.LongStream.rangeClosed(1, 20).boxed()
+                .toList());
+
+        assertThat(first.admin("PUT", "/admin/campus/holidays", "text/csv",
+                "date,holiday\n2027-07-01,Canada Day\n").statusCode()).isEqualTo(200);
+        assertThat(within(1000, () -> TestServer.json(second.get("/v2/events/holidays.json")).get("data").size()
+                == 1)).as("a data set imported on one instance is served by the other").isTrue();
+    }
+
+    @Test
+    void aDocumentAddedThroughOneInstanceIsFoundThroughTheOther() throws Exception {
+        first.admin("POST", "/admin/knowledge/bases", "application/json",
+                "{\"id\": \"handbook\", \"name\": \"Handbook\"}");
+        HttpResponse<String> added = first.admin("POST", "/admin/knowledge/bases/handbook/documents",
+                "application/json", "{\"name\": \"leave.md\", \"text\": \"Paid leave: 25 days a year.\"}");
+        assertThat(added.statusCode()).as(added.body()).isEqualTo(201);
+
+        Supplier<String> search = () -> second.admin("POST", "/admin/knowledge/bases/handbook/retrieve",
+                "application/json", "{\"query\": \"paid leave\", \"retrieval_model\": {\"search_method\": "
+                        + "\"keyword_search\"}}").body();
+        assertThat(within(2000, () -> search.get().contains("Paid leave: 25 days a year.")))
+                .as(search.get()).isTrue();
+    }
+
+    private static List<String> events(String stream) {
+        List<String> events = new ArrayList<>();
+        for (String frame : stream.split("\n\n")) {
+            for (String line : frame.split("\n")) {
+                if (line.startsWith("data: ")) {
+                    events.add(TestServer.json(line.substring(6)).get("event").asText());
+                }
+            }
+        }
+        return events;
+    }
+
+    /** Whether {@code condition} holds within {@code millis}, asked every 20 ms. */
+    private static boolean within(long millis, java.util.function.BooleanSupplier condition)
+            throws InterruptedException {
+        long until = System.nanoTime() + millis * 1_000_000;
+        while (System.nanoTime() < until) {
+            if (condition.getAsBoolean()) {
+                return true;
+            }
+            Thread.sleep(20);
+        }
+        return condition.getAsBoolean();
+    }
+
+    private static void execute(Connection sql, String statement, Object... values) throws SQLException {
+        try (PreparedStatement update = sql.prepareStatement(statement)) {
+            for (int i = 0; i < values.length; i++) {
+                update.setObject(i + 1, values[i]);
+            }
+            assertThat(update.executeUpdate()).as(statement).isEqualTo(1);
+        }
+    }
+
+    private static String readAll(BufferedReader lines) throws IOException {
+        StringBuilder all = new StringBuilder();
+        String line;
+        while ((line = lines.readLine()) != null) {
+            all.append(line).append('\n');
+        }
+        return all.toString();
+    }
+}

@@ -1,12 +1,22 @@
 package dev.hexaflow.adapters.persistence;
 
+import static dev.hexaflow.adapters.persistence.WorkflowFixtures.APP;
+import static dev.hexaflow.adapters.persistence.WorkflowFixtures.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.hexaflow.adapters.persistence.jdbi.JdbiAppRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiCampusKeyRepository;
+import dev.hexaflow.adapters.persistence.jdbi.JdbiDeliveryRepository;
+import dev.hexaflow.application.webhook.port.out.DeliveryRepository.Claim;
 import dev.hexaflow.domain.campus.CampusKey;
 import dev.hexaflow.domain.secret.SecretHash;
+import dev.hexaflow.domain.webhook.CallbackUrl;
+import dev.hexaflow.domain.webhook.Delivery;
+import dev.hexaflow.domain.webhook.DeliveryState;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -18,8 +28,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Two instances on one PostgreSQL database, each with a pool of its own as two processes would have: a campus
- * key's uses counted on both at once are each numbered once and add up exactly, and a ban made on one is seen by
- * the other at once.
+ * key's uses counted on both at once are each numbered once and add up exactly, a ban made on one is seen by the
+ * other at once, and due webhook deliveries claimed from both at once are each claimed once.
  */
 class PostgresSeveralInstancesTest {
 
@@ -74,6 +84,35 @@ class PostgresSeveralInstancesTest {
 
         assertThat(secondKeys.find(hash)).contains(new CampusKey(hash, 1, true));
         assertThat(firstKeys.find(hash)).contains(new CampusKey(hash, 1, true));
+    }
+
+    @Test
+    void dueDeliveriesClaimedFromTwoInstancesAtOnceAreEachClaimedOnce() throws Exception {
+        new JdbiAppRepository(first.jdbi()).add(app(APP, "code1", 10));
+        JdbiDeliveryRepository firstDeliveries = new JdbiDeliveryRepository(first.jdbi());
+        JdbiDeliveryRepository secondDeliveries = new JdbiDeliveryRepository(second.jdbi());
+        int due = 200;
+        for (int i = 0; i < due; i++) {
+            Delivery delivery = Delivery.awaiting("d" + i, APP, "run-" + i,
+                    new CallbackUrl("https://hooks.example.com/run"), 1000 + i);
+            firstDeliveries.add(delivery);
+            assertThat(firstDeliveries.move(delivery.due(1000 + i), DeliveryState.AWAITING_RUN, null)).isTrue();
+        }
+
+        List<String> claimed = onThreads(6, thread -> {
+            JdbiDeliveryRepository deliveries = thread % 2 == 0 ? firstDeliveries : secondDeliveries;
+            List<String> mine = new ArrayList<>();
+            Optional<Claim> claim;
+            while ((claim = deliveries.claimNext(5000, 60_000, Set.of())).isPresent()) {
+                assertThat(claim.get().until()).isEqualTo(60_000);
+                mine.add(claim.get().delivery().id());
+            }
+            return mine;
+        });
+
+        assertThat(claimed).hasSize(due).doesNotHaveDuplicates();
+        assertThat(firstDeliveries.claimNext(5000, 60_000, Set.of())).isEmpty();
+        assertThat(secondDeliveries.claimNext(5000, 60_000, Set.of())).isEmpty();
     }
 
     /** Runs {@code work} on that many threads, started together, and answers what they gave, in one list. */

@@ -18,17 +18,21 @@ import org.jdbi.v3.core.Jdbi;
 /**
  * Deliveries in {@code webhook_delivery}, their attempts in {@code webhook_attempt}. A claim is an UPDATE that
  * only succeeds on a row still pending, due and unclaimed: of several instances asking at once, one updates it.
- * Its {@code claimed_until} is the claim's token: extending or settling a claim matches on it, so a sender whose
- * claim ran out and was taken again finds no row to change.
+ * On PostgreSQL the row is chosen and claimed in one statement that passes over rows another claimer holds
+ * ({@code SKIP LOCKED}), so instances polling at once each take a different delivery rather than race for the
+ * oldest. Its {@code claimed_until} is the claim's token: extending or settling a claim matches on it, so a sender
+ * whose claim ran out and was taken again finds no row to change.
  */
 public final class JdbiDeliveryRepository implements DeliveryRepository {
 
     private static final String PENDING = DeliveryState.PENDING.wireName();
 
     private final Jdbi jdbi;
+    private final SqlDialect dialect;
 
     public JdbiDeliveryRepository(Jdbi jdbi) {
         this.jdbi = jdbi;
+        this.dialect = SqlDialect.of(jdbi);
     }
 
     @Override
@@ -110,18 +114,44 @@ public final class JdbiDeliveryRepository implements DeliveryRepository {
     @Override
     public Optional<Claim> claimNext(long now, long until, Set<String> passOver) {
         List<String> skipped = List.copyOf(passOver);
-        String apps = skipped.isEmpty() ? "" : " AND app_id NOT IN (<skipped>)";
-        // A few candidates, so that one another instance claimed in between does not leave this poll empty.
-        List<Delivery> due = jdbi.withHandle(handle -> {
-            var query = handle.createQuery("SELECT * FROM webhook_delivery WHERE state = :state AND "
-                    + "next_attempt_at <= :now AND claimed_until < :now" + apps + " ORDER BY next_attempt_at, id "
-                    + "FETCH FIRST 8 ROWS ONLY").bind("state", PENDING).bind("now", now);
+        String due = "state = :state AND next_attempt_at <= :now AND claimed_until < :now"
+                + (skipped.isEmpty() ? "" : " AND app_id NOT IN (<skipped>)");
+        // H2 has no UPDATE ... RETURNING, and only the claimers of its one process to race: it keeps the read of a
+        // few candidates and a compare-and-set on each.
+        return dialect == SqlDialect.POSTGRESQL ? claimSkippingLocked(due, now, until, skipped)
+                : claimByCompareAndSet(due, now, until, skipped);
+    }
+
+    /**
+     * The oldest due row no other claimer holds at this moment, locked, claimed and answered in one statement: of
+     * several instances asking at once, each gets its own row and none waits for another's. A row locked by an
+     * UPDATE that has since committed is read again by PostgreSQL and taken only if it is still due.
+     */
+    private Optional<Claim> claimSkippingLocked(String due, long now, long until, List<String> skipped) {
+        return jdbi.withHandle(handle -> {
+            var claim = handle.createQuery("UPDATE webhook_delivery SET claimed_until = :until WHERE id = "
+                    + "(SELECT id FROM webhook_delivery WHERE " + due + " ORDER BY next_attempt_at, id LIMIT 1 "
+                    + "FOR UPDATE SKIP LOCKED) RETURNING *").bind("until", until).bind("state", PENDING)
+                    .bind("now", now);
+            if (!skipped.isEmpty()) {
+                claim.bindList("skipped", skipped);
+            }
+            return claim.map((rs, ctx) -> new Claim(delivery(rs), until)).findOne();
+        });
+    }
+
+    private Optional<Claim> claimByCompareAndSet(String due, long now, long until, List<String> skipped) {
+        // A few candidates, so that one another claimer took in between does not leave this poll empty.
+        List<Delivery> candidates = jdbi.withHandle(handle -> {
+            var query = handle.createQuery("SELECT * FROM webhook_delivery WHERE " + due
+                    + " ORDER BY next_attempt_at, id FETCH FIRST 8 ROWS ONLY").bind("state", PENDING)
+                    .bind("now", now);
             if (!skipped.isEmpty()) {
                 query.bindList("skipped", skipped);
             }
             return query.map((rs, ctx) -> delivery(rs)).list();
         });
-        for (Delivery delivery : due) {
+        for (Delivery delivery : candidates) {
             int won = jdbi.withHandle(handle -> handle.createUpdate("UPDATE webhook_delivery SET claimed_until = "
                     + ":until WHERE id = :id AND state = :state AND claimed_until < :now").bind("until", until)
                     .bind("id", delivery.id()).bind("state", PENDING).bind("now", now).execute());

@@ -33,6 +33,11 @@ public enum SqlDialect {
             }
             return " USE INDEX (" + name + ")";
         }
+
+        @Override
+        public boolean sharedByInstances() {
+            return false; // the data directory is locked by the one process that opened it
+        }
     },
 
     /** A PostgreSQL server, named by HEXAFLOW_DATABASE_URL. */
@@ -49,6 +54,11 @@ public enum SqlDialect {
         @Override
         public String primaryKeyHint(Handle handle, String table) {
             return ""; // PostgreSQL takes no hints, and its planner reads a range of the key through the key
+        }
+
+        @Override
+        public boolean sharedByInstances() {
+            return true; // several instances may run on one server and database
         }
     };
 
@@ -67,6 +77,12 @@ public enum SqlDialect {
      * the database finds that by itself.
      */
     public abstract String primaryKeyHint(Handle handle, String table);
+
+    /**
+     * Whether other processes may write the same database at once: then nothing read may be trusted in memory,
+     * since this process is not told when another one changes it, and a count must be kept in its row.
+     */
+    public abstract boolean sharedByInstances();
 
     private static List<String> names(String commaSeparated) {
         return Arrays.stream(commaSeparated.split(",")).map(String::strip).toList();

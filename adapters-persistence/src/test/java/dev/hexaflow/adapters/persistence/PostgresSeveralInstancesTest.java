@@ -3,25 +3,37 @@ package dev.hexaflow.adapters.persistence;
 import static dev.hexaflow.adapters.persistence.WorkflowFixtures.APP;
 import static dev.hexaflow.adapters.persistence.WorkflowFixtures.app;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.hexaflow.adapters.persistence.jdbi.JdbiAppRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiCampusKeyRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiDeliveryRepository;
+import dev.hexaflow.adapters.persistence.jdbi.JdbiInstanceLeases;
+import dev.hexaflow.adapters.persistence.jdbi.JdbiRunRepository;
+import dev.hexaflow.adapters.persistence.jdbi.WriteGate;
+import dev.hexaflow.application.app.port.out.RunRepository.StartedRun;
 import dev.hexaflow.application.webhook.port.out.DeliveryRepository.Claim;
+import dev.hexaflow.domain.app.EndUser;
 import dev.hexaflow.domain.campus.CampusKey;
 import dev.hexaflow.domain.secret.SecretHash;
 import dev.hexaflow.domain.webhook.CallbackUrl;
 import dev.hexaflow.domain.webhook.Delivery;
 import dev.hexaflow.domain.webhook.DeliveryState;
+import dev.hexaflow.domain.workflow.RunStatus;
+import dev.hexaflow.domain.workflow.WorkflowRun;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -29,7 +41,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Two instances on one PostgreSQL database, each with a pool of its own as two processes would have: a campus
  * key's uses counted on both at once are each numbered once and add up exactly, a ban made on one is seen by the
- * other at once, and due webhook deliveries claimed from both at once are each claimed once.
+ * other at once, and due webhook deliveries claimed from both at once are each claimed once; what one instance
+ * tells through LISTEN/NOTIFY the other hears, again after its connection was cut; the runs of an instance whose
+ * lease ran out are failed once, and a live instance's are not.
  */
 class PostgresSeveralInstancesTest {
 
@@ -143,5 +157,118 @@ class PostgresSeveralInstancesTest {
     @FunctionalInterface
     private interface ThreadWork<T> {
         List<T> run(int thread) throws Exception;
+    }
+
+    @Test
+    void aSignalToldByOneInstanceIsHeardByTheOthersInOrderAndNotByItself() throws Exception {
+        try (PostgresInstanceSignals one = signals(first, "one"); PostgresInstanceSignals two = signals(second, "two")) {
+            List<String> heardByOne = new CopyOnWriteArrayList<>();
+            List<String> heardByTwo = new CopyOnWriteArrayList<>();
+            one.hear("topic", heardByOne::add);
+            two.hear("topic", heardByTwo::add);
+            two.hear("other", message -> heardByTwo.add("other:" + message));
+
+            for (int i = 0; i < 50; i++) {
+                one.tell("topic", "m" + i + " with spaces\nand a newline");
+            }
+            one.tell("other", "x");
+
+            assertThat(within(5_000, () -> heardByTwo.size() == 51)).as(heardByTwo.toString()).isTrue();
+            List<String> expected = new ArrayList<>();
+            for (int i = 0; i < 50; i++) {
+                expected.add("m" + i + " with spaces\nand a newline");
+            }
+            expected.add("other:x");
+            assertThat(heardByTwo).containsExactlyElementsOf(expected);
+            Thread.sleep(200);
+            assertThat(heardByOne).as("an instance does not hear itself").isEmpty();
+        }
+    }
+
+    @Test
+    void anInstanceThatLosesItsConnectionDistrustsWhatItKeepsAndHearsAgainOnANewOne() throws Exception {
+        try (PostgresInstanceSignals one = signals(first, "one"); PostgresInstanceSignals two = signals(second, "two")) {
+            AtomicInteger missed = new AtomicInteger();
+            two.onMissed(missed::incrementAndGet);
+            List<String> heard = new CopyOnWriteArrayList<>();
+            two.hear("topic", heard::add);
+
+            // The connection the second instance hears on is ended by the server, as a restart or a network would.
+            int ended = first.jdbi().withHandle(handle -> handle.createQuery("SELECT COUNT(pg_terminate_backend(pid)) "
+                    + "FROM pg_stat_activity WHERE application_name = 'hexaflow-signals' AND datname = "
+                    + "current_database()").mapTo(Integer.class).one());
+            assertThat(ended).as("both instances' listening connections").isEqualTo(2);
+
+            assertThat(within(3_000, () -> missed.get() >= 1)).as("told it may have missed messages").isTrue();
+            assertThat(within(5_000, two::hearing)).as("hearing again on a new connection").isTrue();
+            assertThat(within(5_000, one::hearing)).isTrue();
+            one.tell("topic", "after");
+            assertThat(within(5_000, () -> heard.contains("after"))).isTrue();
+        }
+    }
+
+    @Test
+    void aSignalTooLongForPostgresqlIsRefusedBeforeItIsSent() throws Exception {
+        try (PostgresInstanceSignals one = signals(first, "one")) {
+            assertThatThrownBy(() -> one.tell("topic", "x".repeat(8_000)))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bytes at most");
+        }
+    }
+
+    @Test
+    void runsOfAnInstanceWhoseLeaseRanOutAreFailedOnceAndALiveInstancesRunsGoOn() {
+        JdbiRunRepository live = new JdbiRunRepository(first.jdbi(), WriteGate.OPEN, "live");
+        JdbiRunRepository dead = new JdbiRunRepository(second.jdbi(), WriteGate.OPEN, "dead");
+        JdbiInstanceLeases leases =
+                new JdbiInstanceLeases(first.jdbi());
+        try {
+            leases.renew("dead", 1_000);
+            leases.renew("live", 1_000);
+            leases.renew("live", 20_000);
+            start(live, "live-run");
+            start(dead, "dead-run");
+
+            assertThat(dead.failRunsOfLapsedInstances("gone", 21, 10_000)).isEqualTo(1);
+            assertThat(live.failRunsOfLapsedInstances("gone", 21, 10_000)).as("failed once").isZero();
+            assertThat(leases.forgetLapsed(10_000)).isEqualTo(1);
+
+            assertThat(live.find(APP, "dead-run").orElseThrow().status())
+                    .isEqualTo(RunStatus.FAILED);
+            assertThat(live.find(APP, "dead-run").orElseThrow().error()).isEqualTo("gone");
+            assertThat(live.find(APP, "live-run").orElseThrow().status())
+                    .isEqualTo(RunStatus.RUNNING);
+            // Once its lease is gone too, the live instance's runs are another's to fail.
+            leases.release("live");
+            assertThat(dead.failRunsOfLapsedInstances("gone", 22, 10_000)).isEqualTo(1);
+        } finally {
+            live.close();
+            dead.close();
+        }
+    }
+
+    private static void start(JdbiRunRepository runs, String id) {
+        WorkflowRun run = WorkflowRun.started(id, "wf-1",
+                Map.of(), 10);
+        runs.started(new StartedRun(run, APP, "task-" + id,
+                new EndUser("user-" + id, APP, "ada", 1), "v-" + id, "log-" + id)).join();
+    }
+
+    private PostgresInstanceSignals signals(PostgresDatabase database, String instance) throws InterruptedException {
+        PostgresInstanceSignals signals = new PostgresInstanceSignals(cluster.url(name), PostgresCluster.USER,
+                PostgresCluster.PASSWORD, database.jdbi(), instance);
+        assertThat(signals.awaitHearing(5_000)).isTrue();
+        return signals;
+    }
+
+    private static boolean within(long millis, BooleanSupplier condition)
+            throws InterruptedException {
+        long until = System.nanoTime() + millis * 1_000_000;
+        while (System.nanoTime() < until) {
+            if (condition.getAsBoolean()) {
+                return true;
+            }
+            Thread.sleep(10);
+        }
+        return condition.getAsBoolean();
     }
 }

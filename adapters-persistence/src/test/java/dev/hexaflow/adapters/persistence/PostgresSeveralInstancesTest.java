@@ -5,6 +5,7 @@ import static dev.hexaflow.adapters.persistence.WorkflowFixtures.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+
 import dev.hexaflow.adapters.persistence.jdbi.JdbiAppRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiCampusKeyRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiDeliveryRepository;

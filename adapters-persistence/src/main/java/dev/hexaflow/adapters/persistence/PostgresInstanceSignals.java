@@ -77,8 +77,15 @@ public final class PostgresInstanceSignals implements InstanceSignals, AutoClose
         if (payload.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_PAYLOAD_BYTES) {
             throw new IllegalArgumentException("a signal is " + MAX_PAYLOAD_BYTES + " bytes at most");
         }
-        jdbi.useHandle(handle -> handle.createQuery("SELECT pg_notify(:channel, :payload)")
-                .bind("channel", CHANNEL).bind("payload", payload).mapTo(String.class).one());
+        try {
+            jdbi.useHandle(handle -> handle.createQuery("SELECT pg_notify(:channel, :payload)")
+                    .bind("channel", CHANNEL).bind("payload", payload).mapTo(String.class).one());
+        } catch (RuntimeException e) {
+            // What it tells of is done and kept, so the caller is not failed for it. A database out of reach has cut
+            // the others' listening connections as well, and they forget what they kept when they hear again; where
+            // only this instance failed to reach it, the others miss this message, which the warning says.
+            LOG.warn("Could not tell the other instances ({}): {}", topic, e.getMessage());
+        }
     }
 
     @Override

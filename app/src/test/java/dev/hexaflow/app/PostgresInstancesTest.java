@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.hexaflow.adapters.persistence.PostgresCluster;
 import dev.hexaflow.app.api.ServiceApi;
 import dev.hexaflow.application.app.service.InstanceLease;
+import dev.hexaflow.engine.EngineConfiguration;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -63,7 +64,10 @@ class PostgresInstancesTest {
     private Configuration config(Optional<String> adminToken) {
         PostgresCluster cluster = PostgresCluster.get();
         Configuration base = TestServer.config(dataDir);
-        return new Configuration(base.host(), 0, dataDir, adminToken, base.engine(), base.service(),
+        // The webhook receiver of a test is on loopback, which the outbound policy otherwise refuses.
+        EngineConfiguration engine = EngineConfiguration.fromEnvironment(Map.of("HEXAFLOW_OUTBOUND_ALLOW",
+                "127.0.0.1"));
+        return new Configuration(base.host(), 0, dataDir, adminToken, engine, base.service(),
                 Optional.of(new DatabaseServer(cluster.url(database), PostgresCluster.USER, PostgresCluster.PASSWORD)));
     }
 
@@ -288,6 +292,56 @@ class PostgresInstancesTest {
                         + "\"keyword_search\"}}").body();
         assertThat(within(2000, () -> search.get().contains("Paid leave: 25 days a year.")))
                 .as(search.get()).isTrue();
+    }
+
+    @Test
+    void idempotentRetriesOnBothInstancesAnswerOneRunAnAsyncRunIsPolledOnTheOtherAndEachWebhookGoesOnce()
+            throws Exception {
+        JsonNode slow = first.importApp("slow.yml");
+        String key = slow.get("api_key").asText();
+        String body = "{\"inputs\": {\"millis\": 300}, \"response_mode\": \"blocking\", \"user\": \"ada\"}";
+        List<java.util.concurrent.Future<HttpResponse<String>>> retries = new ArrayList<>();
+        java.util.concurrent.ExecutorService clients = java.util.concurrent.Executors.newFixedThreadPool(4);
+        try {
+            for (int i = 0; i < 4; i++) {
+                TestServer server = i % 2 == 0 ? first : second;
+                retries.add(clients.submit(() -> TestServer.exchange(SseFrames.post(server.hexaflow.baseUrl(),
+                        "/v1/workflows/run", key, body).header("Idempotency-Key", "once"),
+                        HttpResponse.BodyHandlers.ofString())));
+            }
+            java.util.Set<String> runs = new java.util.HashSet<>();
+            for (var retry : retries) {
+                HttpResponse<String> answer = retry.get();
+                assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+                assertThat(json(answer).get("data").get("status").asText()).isEqualTo("succeeded");
+                runs.add(json(answer).get("workflow_run_id").asText());
+            }
+            assertThat(runs).as("one run, whichever instance answered").hasSize(1);
+            assertThat(json(second.api(key).get("/v1/workflows/logs?created_by_end_user_session_id=ada")).get("total")
+                    .asInt()).isEqualTo(1);
+        } finally {
+            clients.shutdownNow();
+        }
+
+        HttpResponse<String> async = first.api(key).postJson("/v1/workflows/run", Map.of("inputs", Map.of("millis",
+                500), "response_mode", "async", "user", "bob"));
+        assertThat(async.statusCode()).as(async.body()).isEqualTo(202);
+        String asyncRun = json(async).get("workflow_run_id").asText();
+        assertThat(within(10_000, () -> json(second.api(key).get("/v1/workflows/run/" + asyncRun)).get("status")
+                .asText().equals("succeeded"))).as("polled to its end on the other instance").isTrue();
+
+        try (WebhookDeliveryHttpTest.Receiver receiver = new WebhookDeliveryHttpTest.Receiver()) {
+            List<String> called = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                TestServer server = i % 2 == 0 ? first : second;
+                called.add(json(server.api(key).postJson("/v1/workflows/run", Map.of("inputs", Map.of("millis", 1),
+                        "response_mode", "blocking", "user", "cal", "callback_url", receiver.url("/hook"))))
+                        .get("workflow_run_id").asText());
+            }
+            receiver.awaitRequests("/hook", called.size());
+            Thread.sleep(1_500); // both instances poll at least once more: a second post would come now
+            assertThat(receiver.count()).as("each run's webhook posted once, by one of the two").isEqualTo(6);
+        }
     }
 
     private static List<String> events(String stream) {

@@ -280,18 +280,25 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
     /** How long a claimed key's run may take to be kept as started, on any instance. */
     static final Duration START_GRACE = Duration.ofMinutes(1);
 
+    /**
+     * The end of a key's run that goes on elsewhere, read from the store until it has ended. A run not found may be
+     * one another instance starts or holds (a blocking run is kept at its end, or after its first fifth of a
+     * second): it is looked for again until its claim is {@link #START_GRACE} old.
+     */
     private WorkflowRun endOf(KeyedRun earlier) {
         while (true) {
-            WorkflowRun run = runs.find(earlier.appId(), earlier.runId()).orElseThrow(() -> new ApiException(
-                    ApiError.NOT_FOUND, "Workflow run not found."));
-            if (run.status() != RunStatus.RUNNING) {
-                return run;
+            Optional<WorkflowRun> found = runs.find(earlier.appId(), earlier.runId());
+            if (found.isEmpty() && earlier.createdAt() < clock.instant().minus(START_GRACE).getEpochSecond()) {
+                throw new ApiException(ApiError.NOT_FOUND, "Workflow run not found.");
+            }
+            if (found.isPresent() && found.get().status() != RunStatus.RUNNING) {
+                return found.get();
             }
             try {
                 Thread.sleep(POLL.toMillis());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for run " + run.id(), e);
+                throw new IllegalStateException("interrupted while waiting for run " + earlier.runId(), e);
             }
         }
     }

@@ -97,15 +97,7 @@ public final class PostgresDatabase implements Database {
      * driver's own words, before a pool would log its failure at length.
      */
     private static void probe(String url, String user, String password) {
-        java.util.Properties login = new java.util.Properties();
-        if (user != null && !user.isBlank()) {
-            login.setProperty("user", user);
-        }
-        if (password != null && !password.isEmpty()) {
-            login.setProperty("password", password);
-        }
-        login.setProperty("connectTimeout", "10");
-        try (java.sql.Connection connection = new org.postgresql.Driver().connect(url, login)) {
+        try (java.sql.Connection connection = new org.postgresql.Driver().connect(url, login(user, password))) {
             if (connection == null) {
                 throw new IllegalArgumentException("the PostgreSQL driver does not take the URL " + shownUrl(url)
                         + " (or its parameters)");
@@ -114,6 +106,19 @@ public final class PostgresDatabase implements Database {
             throw new UnavailableException("Cannot connect to the PostgreSQL database at " + shownUrl(url)
                     + ": " + firstLine(e).replace(url, shownUrl(url)), e);
         }
+    }
+
+    /** The driver's login properties for a connection of its own: the user and password given, ten seconds to connect. */
+    static java.util.Properties login(String user, String password) {
+        java.util.Properties login = new java.util.Properties();
+        if (user != null && !user.isBlank()) {
+            login.setProperty("user", user);
+        }
+        if (password != null && !password.isEmpty()) {
+            login.setProperty("password", password);
+        }
+        login.setProperty("connectTimeout", "10");
+        return login;
     }
 
     /** Brings the schema up to date; several instances starting at once take turns (Flyway locks the database). */

@@ -52,14 +52,7 @@ public final class PostgresInstanceSignals implements InstanceSignals, AutoClose
      */
     public PostgresInstanceSignals(String url, String user, String password, Jdbi jdbi, String instance) {
         this.url = url;
-        this.login = new Properties();
-        if (user != null && !user.isBlank()) {
-            login.setProperty("user", user);
-        }
-        if (password != null && !password.isEmpty()) {
-            login.setProperty("password", password);
-        }
-        login.setProperty("connectTimeout", "10");
+        this.login = PostgresDatabase.login(user, password);
         login.setProperty("ApplicationName", "hexaflow-signals");
         this.jdbi = jdbi;
         this.instance = instance;

@@ -60,25 +60,27 @@ final class SharedKnowledgeIndex implements KnowledgeIndex, AutoCloseable {
 
     @Override
     public void add(Collection<StoredChunk> chunks) {
-        own.add(chunks);
-        instances.tell(TOPIC, "");
+        changed(() -> own.add(chunks));
     }
 
     @Override
     public void remove(String chunkId) {
-        own.remove(chunkId);
-        instances.tell(TOPIC, "");
+        changed(() -> own.remove(chunkId));
     }
 
     @Override
     public void removeDocument(String documentId) {
-        own.removeDocument(documentId);
-        instances.tell(TOPIC, "");
+        changed(() -> own.removeDocument(documentId));
     }
 
     @Override
     public void removeBase(String baseId) {
-        own.removeBase(baseId);
+        changed(() -> own.removeBase(baseId));
+    }
+
+    /** Changes this instance's index, then tells the others to rebuild theirs. */
+    private void changed(Runnable change) {
+        change.run();
         instances.tell(TOPIC, "");
     }
 

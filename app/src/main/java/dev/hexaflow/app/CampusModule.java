@@ -1,5 +1,6 @@
 package dev.hexaflow.app;
 
+import dev.hexaflow.adapters.persistence.memory.InMemoryInstanceSignals;
 import dev.hexaflow.adapters.campus.parse.JacksonCampusDataParser;
 import dev.hexaflow.adapters.campus.render.JacksonBiweeklyFeedRenderer;
 import dev.hexaflow.adapters.persistence.InMemoryCachingCampusDataRepository;
@@ -42,7 +43,7 @@ final class CampusModule implements AutoCloseable {
 
     /** @param gate refuses usage counts at once while the store cannot keep them */
     CampusModule(Jdbi jdbi, SecretGenerator secrets, Clock clock, WriteGate gate) {
-        this(jdbi, secrets, clock, gate, InstanceSignals.ALONE);
+        this(jdbi, secrets, clock, gate, InMemoryInstanceSignals.ALONE);
     }
 
     /** @param instances hear of data sets another instance imported, which this one then reads afresh */

@@ -1,5 +1,6 @@
 package dev.hexaflow.app;
 
+import dev.hexaflow.adapters.persistence.memory.InMemoryInstanceSignals;
 import dev.hexaflow.application.common.port.out.InstanceSignals;
 import java.util.UUID;
 
@@ -12,6 +13,6 @@ record Instance(String id, InstanceSignals signals, boolean shared) {
 
     /** An instance alone on its store. */
     static Instance alone() {
-        return new Instance(UUID.randomUUID().toString(), InstanceSignals.ALONE, false);
+        return new Instance(UUID.randomUUID().toString(), InMemoryInstanceSignals.ALONE, false);
     }
 }

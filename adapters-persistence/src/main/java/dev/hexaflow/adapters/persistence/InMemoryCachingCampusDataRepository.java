@@ -1,5 +1,6 @@
 package dev.hexaflow.adapters.persistence;
 
+import dev.hexaflow.adapters.persistence.memory.InMemoryInstanceSignals;
 import dev.hexaflow.application.campus.port.out.CampusDataRepository;
 import dev.hexaflow.application.common.port.out.InstanceSignals;
 import dev.hexaflow.domain.campus.CampusRecord;
@@ -23,7 +24,7 @@ public final class InMemoryCachingCampusDataRepository implements CampusDataRepo
     private final InstanceSignals instances;
 
     public InMemoryCachingCampusDataRepository(CampusDataRepository store) {
-        this(store, InstanceSignals.ALONE);
+        this(store, InMemoryInstanceSignals.ALONE);
     }
 
     public InMemoryCachingCampusDataRepository(CampusDataRepository store, InstanceSignals instances) {

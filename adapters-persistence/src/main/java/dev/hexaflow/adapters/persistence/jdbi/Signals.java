@@ -1,5 +1,6 @@
 package dev.hexaflow.adapters.persistence.jdbi;
 
+import dev.hexaflow.adapters.persistence.memory.InMemoryInstanceSignals;
 import dev.hexaflow.application.common.port.out.InstanceSignals;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.config.JdbiConfig;
@@ -7,11 +8,11 @@ import org.jdbi.v3.core.config.JdbiConfig;
 /**
  * The {@link InstanceSignals} of the instances that share a Jdbi's store, carried by the Jdbi as its
  * {@link SqlDialect} is, so that every repository made on it tells and hears the same: {@link
- * InstanceSignals#ALONE} unless the database that made the Jdbi set others ({@link #applyTo}).
+ * InMemoryInstanceSignals#ALONE} unless the database that made the Jdbi set others ({@link #applyTo}).
  */
 public final class Signals implements JdbiConfig<Signals> {
 
-    private InstanceSignals signals = InstanceSignals.ALONE;
+    private InstanceSignals signals = InMemoryInstanceSignals.ALONE;
 
     public Signals() {
     }

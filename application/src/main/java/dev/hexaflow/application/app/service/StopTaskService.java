@@ -16,10 +16,6 @@ public final class StopTaskService implements StopTaskUseCase {
     private final TaskRegistry tasks;
     private final InstanceSignals instances;
 
-    public StopTaskService(TaskRegistry tasks) {
-        this(tasks, InstanceSignals.ALONE);
-    }
-
     public StopTaskService(TaskRegistry tasks, InstanceSignals instances) {
         this.tasks = tasks;
         this.instances = instances;

@@ -27,23 +27,4 @@ public interface InstanceSignals {
      */
     void onMissed(Runnable action);
 
-    /** The signals of an instance that is alone on its store (H2, locked to one process): nothing to tell. */
-    InstanceSignals ALONE = new InstanceSignals() {
-        @Override
-        public void tell(String topic, String message) {
-        }
-
-        @Override
-        public void hear(String topic, Consumer<String> listener) {
-        }
-
-        @Override
-        public boolean hearing() {
-            return true;
-        }
-
-        @Override
-        public void onMissed(Runnable action) {
-        }
-    };
 }

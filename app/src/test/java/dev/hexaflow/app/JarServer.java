@@ -108,7 +108,7 @@ record JarServer(Process process, String baseUrl, String demoKey, String campusK
     }
 
     /** The last 20,000 characters of the log. */
-    private static String tail(Path log) throws IOException {
+    static String tail(Path log) throws IOException {
         String text = Files.exists(log) ? Files.readString(log) : "";
         return text.length() <= 20_000 ? text : text.substring(text.length() - 20_000);
     }

@@ -4,13 +4,15 @@
 Each throughput figure is also given as a ratio to the raw ceiling of the same server in the same run (GET
 /health under the same load). The results go to bench/target/results.json and, unless --no-write, into the
 generated section of BENCHMARKS.md with the machine, the JDKs and the command. Benchmarks report; they never fail
-a build. Run it through bench/run.sh, which builds the jars first.
+a build. Run it through bench/run.sh, which builds the jars first. --only-postgres measures only the blocking runs on
+PostgreSQL (one and two instances on one database, see measure_postgres) and refreshes just those figures.
 """
 import argparse
 import glob
 import json
 import os
 import platform
+import pwd
 import shutil
 import signal
 import socket
@@ -26,6 +28,7 @@ from streams import rss_kb
 ROOT = Path(__file__).resolve().parent.parent
 JAR = ROOT / "app" / "target" / "hexaflow.jar"
 BENCH_JAR = ROOT / "bench" / "target" / "benchmarks.jar"
+POSTGRES_BIN = Path("/usr/lib/postgresql/15/bin")
 ADMIN = "bench-admin-token-0123456789abcdef"
 BEGIN, END = "<!-- harness:begin -->", "<!-- harness:end -->"
 NAMES = ["ada", "grace", "alan", "barbara", "donald", "margaret", "linus", "radia", "leslie", "hedy",
@@ -51,11 +54,11 @@ def http(method, url, body=None, headers=None, timeout=600):
 class Server:
     """The packaged jar on a data dir, started with one JDK and stopped with SIGTERM."""
 
-    def __init__(self, java, data_dir, env=None):
+    def __init__(self, java, data_dir, env=None, log_name="server.log"):
         self.port = free_port()
         self.base = "http://127.0.0.1:%d" % self.port
         environment = dict(os.environ, HEXAFLOW_ADMIN_TOKEN=ADMIN, **(env or {}))
-        self.log = open(Path(data_dir) / "server.log", "ab")
+        self.log = open(Path(data_dir) / log_name, "ab")
         self.began = time.perf_counter()
         self.process = subprocess.Popen([java, "-jar", str(JAR), "--port", str(self.port), "--data-dir",
                                          str(data_dir)], env=environment, stdout=self.log, stderr=self.log)
@@ -68,7 +71,11 @@ class Server:
             except OSError:
                 pass
             if self.process.poll() is not None or time.time() > deadline:
-                raise RuntimeError("the server on %s did not start; see its server.log" % data_dir)
+                if self.process.poll() is None:
+                    self.process.kill()
+                    self.process.wait()
+                self.log.close()
+                raise RuntimeError("the server on %s did not start; see its %s" % (data_dir, log_name))
             time.sleep(0.01)
         self.started_s = time.perf_counter() - self.began
 
@@ -86,15 +93,50 @@ class Server:
         self.log.close()
 
 
-def wrk(url, seconds, connections=64, warmup=3, **env):
+def wrk(url, seconds, connections=64, warmup=3, threads=2, **env):
     environment = dict(os.environ, **{"WRK_" + k.upper(): v for k, v in env.items()})
-    command = ["wrk", "-t2", "-c%d" % connections, "--timeout", "10s", "-s", str(ROOT / "bench" / "wrk.lua"), url]
+    command = ["wrk", "-t%d" % threads, "-c%d" % connections, "--timeout", "10s", "-s",
+               str(ROOT / "bench" / "wrk.lua"), url]
     if warmup:
         subprocess.run(command[:1] + ["-d%ds" % warmup] + command[1:], env=environment, capture_output=True,
                        check=True)
     out = subprocess.run(command[:1] + ["-d%ds" % seconds] + command[1:], env=environment, capture_output=True,
                          text=True, check=True).stdout
     return json.loads(out.strip().splitlines()[-1])
+
+
+def wrk_together(urls, seconds, connections=32, warmup=5, **env):
+    """One wrk per URL, all at the same time, each -t1 -cCONNECTIONS: their summaries in the order of the URLs."""
+    environment = dict(os.environ, **{"WRK_" + k.upper(): v for k, v in env.items()})
+
+    def run(duration):
+        processes = [subprocess.Popen(["wrk", "-t1", "-c%d" % connections, "-d%ds" % duration, "--timeout", "10s",
+                                       "-s", str(ROOT / "bench" / "wrk.lua"), url], env=environment,
+                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for url in urls]
+        outs = [process.communicate() for process in processes]
+        for process, (out, err) in zip(processes, outs):
+            if process.returncode:
+                raise subprocess.CalledProcessError(process.returncode, process.args, out, err)
+        return [json.loads(out.strip().splitlines()[-1]) for out, _ in outs]
+
+    if warmup:
+        run(warmup)
+    return run(seconds)
+
+
+def proc_times(pid):
+    """utime, stime, cutime, cstime of a process in seconds, from /proc/PID/stat (all its threads; zeros when gone)."""
+    try:
+        fields = Path("/proc/%d/stat" % pid).read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0, 0.0, 0.0, 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    return tuple(int(field) / tick for field in fields[11:15])
+
+
+def cpu_s(pids):
+    """The CPU time (user + system) the processes have used so far, in seconds."""
+    return sum(sum(proc_times(pid)[:2]) for pid in pids)
 
 
 def streams(mode, server, key, count, inputs, *extra):
@@ -107,6 +149,171 @@ def streams(mode, server, key, count, inputs, *extra):
 def total_runs(server, key, query=""):
     return http("GET", server.base + "/v1/workflows/logs?limit=1" + query,
                 headers={"Authorization": "Bearer " + key})["total"]
+
+
+class Postgres:
+    """A throwaway PostgreSQL 15 cluster from Debian's binaries, like the tests' PostgresCluster but durable
+    (fsync and synchronous commit on, as a real deployment would keep them): made by initdb in a temporary directory,
+    listening on a free port on 127.0.0.1 only, stopped (pg_ctl stop -m fast) and deleted on leaving the `with`,
+    whatever happened. PostgreSQL refuses to run as root: as root its binaries run as the postgres user."""
+
+    USER = "postgres"
+    PASSWORD = "hexaflow-bench-password"
+
+    @staticmethod
+    def missing():
+        """Why no cluster can be made here, or None."""
+        for name in ("initdb", "pg_ctl", "createdb"):
+            if not os.access(POSTGRES_BIN / name, os.X_OK):
+                return "PostgreSQL's server binaries are not in %s" % POSTGRES_BIN
+        if os.geteuid() == 0:
+            try:
+                pwd.getpwnam("postgres")
+            except KeyError:
+                return "running as root and there is no postgres user to run PostgreSQL as"
+            if not shutil.which("runuser"):
+                return "running as root and there is no runuser to run PostgreSQL as the postgres user"
+        return None
+
+    def __init__(self):
+        self.directory = Path(tempfile.mkdtemp(prefix="hexaflow-postgresql-"))
+        self.data = self.directory / "data"
+        try:
+            password = self.directory / "password"
+            password.write_text(self.PASSWORD + "\n")
+            password.chmod(0o600)
+            if os.geteuid() == 0:
+                postgres = pwd.getpwnam("postgres")
+                for path in (self.directory, password):
+                    os.chown(path, postgres.pw_uid, postgres.pw_gid)
+            self.run("initdb", "-D", self.data, "-U", self.USER, "--pwfile=%s" % password, "--auth-local=trust",
+                     "--auth-host=scram-sha-256", "-E", "UTF8", "--no-locale", "--no-sync")
+            self.port = free_port()
+            options = ("-p %d -c listen_addresses=127.0.0.1 -k %s -c fsync=on -c synchronous_commit=on"
+                       " -c max_connections=200 -c shared_buffers=256MB" % (self.port, self.directory))
+            self.run("pg_ctl", "-D", self.data, "-o", options, "-l", self.directory / "postgresql.log", "-w",
+                     "-t", "60", "start")
+        except BaseException:
+            self.close()
+            raise
+
+    def run(self, name, *args):
+        command = (["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []) + [
+            str(POSTGRES_BIN / name)] + [str(arg) for arg in args]
+        done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+        if done.returncode != 0:
+            raise RuntimeError("%s failed: %s" % (" ".join(command), (done.stdout + done.stderr).strip()[-2000:]))
+
+    def create_database(self, name):
+        """A new empty database; the settings a server takes to keep its data there."""
+        self.run("createdb", "-h", self.directory, "-p", self.port, "-U", self.USER, name)
+        return {"HEXAFLOW_DATABASE_URL": "jdbc:postgresql://127.0.0.1:%d/%s" % (self.port, name),
+                "HEXAFLOW_DATABASE_USER": self.USER, "HEXAFLOW_DATABASE_PASSWORD": self.PASSWORD}
+
+    def cpu_s(self):
+        """The CPU time every process of the cluster has used so far: the postmaster, its live children (backends,
+        writers) and its children that ended (counted into the postmaster's cutime and cstime once reaped)."""
+        postmaster = int((self.data / "postmaster.pid").read_text().split()[0])
+        total = sum(proc_times(postmaster))
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    parent = int(Path("/proc/%s/stat" % entry).read_text().rsplit(")", 1)[1].split()[1])
+                except (OSError, IndexError, ValueError):
+                    continue
+                if parent == postmaster:
+                    total += sum(proc_times(int(entry))[:2])
+        return total
+
+    def close(self):
+        if (self.data / "postmaster.pid").exists():
+            try:
+                self.run("pg_ctl", "-D", self.data, "-m", "fast", "-w", "-t", "60", "stop")
+            except (RuntimeError, subprocess.TimeoutExpired) as e:
+                log("  PostgreSQL did not stop fast (%s); stopping it immediately" % e)
+                try:
+                    self.run("pg_ctl", "-D", self.data, "-m", "immediate", "-w", "-t", "30", "stop")
+                except (RuntimeError, subprocess.TimeoutExpired) as again:
+                    log("  PostgreSQL did not stop: %s; its directory %s is deleted anyway" % (again, self.directory))
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exception):
+        self.close()
+
+
+RUN_PATH = "/v1/workflows/run"
+RUN_BODY = json.dumps({"inputs": {"name": "bench"}, "response_mode": "blocking", "user": "bench"})
+
+
+def kept_and_cpu(cluster, servers, key, measure):
+    """`measure()` (wrk), with the runs it kept in the database and the CPU time of the servers and of PostgreSQL
+    over its seconds and the second after (a blocking run's record may be written just after its answer)."""
+    before, succeeded = total_runs(servers[0], key), total_runs(servers[0], key, "&status=succeeded")
+    java, postgres = cpu_s([server.process.pid for server in servers]), cluster.cpu_s()
+    results = measure()
+    time.sleep(1)
+    results["cpu_s"] = {"server": cpu_s([server.process.pid for server in servers]) - java,
+                        "postgres": cluster.cpu_s() - postgres}
+    results["kept_runs"] = total_runs(servers[0], key) - before
+    results["kept_succeeded"] = total_runs(servers[0], key, "&status=succeeded") - succeeded
+    return results
+
+
+def measure_postgres(java, seconds):
+    """Blocking runs of the 4-node workflow on PostgreSQL: one instance on a fresh database (and its `GET /health`
+    ceiling), then a second instance on the same database and data dir and both loaded at once, one wrk each."""
+    results = {}
+    with Postgres() as cluster, tempfile.TemporaryDirectory() as data:
+        settings = cluster.create_database("hexaflow_bench")
+        servers = []
+        try:
+            servers.append(Server(java, data, settings))
+            first = servers[0]
+            results["start_s"] = first.started_s
+            four = first.import_app(ROOT / "bench" / "apps" / "four-nodes.yml")["api_key"]
+            log("  PostgreSQL, one instance: GET /health")
+            results["health"] = wrk(first.base + "/health", seconds, warmup=5)
+            log("  PostgreSQL, one instance: blocking runs")
+            wrk(first.base + RUN_PATH, 5, warmup=0, method="POST", body=RUN_BODY, key=four)
+            results["one"] = kept_and_cpu(cluster, servers, four, lambda: wrk(
+                first.base + RUN_PATH, seconds, warmup=0, method="POST", body=RUN_BODY, key=four))
+            log("  PostgreSQL, two instances on one database: blocking runs on both at once")
+            servers.append(Server(java, data, settings, log_name="server-2.log"))
+            results["second_start_s"] = servers[1].started_s
+            urls = [server.base + RUN_PATH for server in servers]
+            wrk(urls[1], 5, warmup=0, method="POST", body=RUN_BODY, key=four)
+            wrk_together(urls, 3, warmup=0, method="POST", body=RUN_BODY, key=four)
+            two = kept_and_cpu(cluster, servers, four, lambda: {"instances": wrk_together(
+                urls, seconds, warmup=0, method="POST", body=RUN_BODY, key=four)})
+            each = two["instances"]
+            two["rps"] = sum(instance["rps"] for instance in each)
+            two["requests"] = sum(instance["requests"] for instance in each)
+            two["errors"] = sum(instance["socket_errors"] + instance["status_errors"] for instance in each)
+            two["p99_ms"] = max(instance["p99_ms"] for instance in each)
+            results["two"] = two
+            return results
+        finally:
+            for server in reversed(servers):
+                server.stop()
+
+
+def postgres_figures(java, seconds, command):
+    """measure_postgres, or why it was not measured: benchmarks report, they never fail."""
+    missing = Postgres.missing()
+    if missing:
+        log("  PostgreSQL figures skipped:", missing)
+        return {"skipped": missing}
+    try:
+        results = measure_postgres(java, seconds)
+    except Exception as e:
+        reason = " ".join(str(e).split())[:400]
+        log("  PostgreSQL figures failed:", reason)
+        return {"skipped": "failed: %s" % reason}
+    results.update(date=time.strftime("%Y-%m-%d"), command=command, seconds=seconds, cores=os.cpu_count())
+    return results
 
 
 def measure_start(java, tries=3):
@@ -134,9 +341,11 @@ def measure_server(java, seconds):
             run_body = json.dumps({"inputs": {"name": "bench"}, "response_mode": "blocking", "user": "bench"})
             wrk(server.base + "/v1/workflows/run", 5, warmup=0, method="POST", body=run_body, key=four)
             before = total_runs(server, four)
+            cpu = cpu_s([server.process.pid])
             results["blocking"] = wrk(server.base + "/v1/workflows/run", seconds, warmup=0, method="POST",
                                       body=run_body, key=four)
             time.sleep(1)
+            results["blocking"]["cpu_s"] = {"server": cpu_s([server.process.pid]) - cpu}
             results["blocking"]["kept_runs"] = total_runs(server, four) - before
             results["blocking"]["kept_succeeded"] = total_runs(server, four, "&status=succeeded")
             log("  streaming runs, each response read to its end")
@@ -277,11 +486,20 @@ def main():
     parser.add_argument("--seconds", type=int, default=10, help="length of each measurement (10)")
     parser.add_argument("--streams", type=int, default=2000, help="streams open at once (2000)")
     parser.add_argument("--log-runs", type=int, default=1_000_000, help="runs kept for the logs (1 000 000)")
-    parser.add_argument("--no-write", action="store_true", help="leave BENCHMARKS.md as it is")
-    parser.add_argument("--command", default="bench/run.sh", help=argparse.SUPPRESS)
+    parser.add_argument("--no-write", action="store_true", help="leave BENCHMARKS.md (and with --only-postgres "
+                        "bench/target/results.json) as they are")
+    parser.add_argument("--only-postgres", action="store_true", help="measure only the blocking runs on PostgreSQL "
+                        "(one and two instances) on each JDK, print their table, and put them into the last full "
+                        "run's bench/target/results.json and BENCHMARKS.md")
+    parser.add_argument("--command", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    # A stop by SIGTERM unwinds like ^C: the servers and the PostgreSQL cluster are stopped, the temp dirs deleted.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
     jdks = find_jdks(args.jdk)
+    if args.only_postgres:
+        return only_postgres(args, jdks, args.command or " ".join(["python3 bench/bench.py"] + sys.argv[1:]))
+    args.command = args.command or "bench/run.sh"
     results = {"machine": machine(), "command": args.command, "date": time.strftime("%Y-%m-%d"),
                "jar_mb": JAR.stat().st_size / 1e6, "jdks": {}}
     model_port = free_port()
@@ -298,6 +516,8 @@ def main():
             entry["start"] = measure_start(java)
             log(" under load")
             entry["load"] = measure_server(java, args.seconds)
+            log(" blocking runs on PostgreSQL, one and two instances")
+            entry["postgres"] = postgres_figures(java, args.seconds, args.command)
             log(" %d streams at once" % args.streams)
             entry["load"]["hold"] = measure_streams(java, args.streams, model_port)
             log(" logs over %d runs" % args.log_runs)
@@ -314,12 +534,52 @@ def main():
     report = render(results)
     print(report)
     if not args.no_write:
-        path = ROOT / "BENCHMARKS.md"
-        text = path.read_text()
-        head, rest = text.split(BEGIN, 1)
-        tail = rest.split(END, 1)[1]
-        path.write_text(head + BEGIN + "\n" + report + END + tail)
-        log("wrote", path)
+        write_report(report)
+
+
+def write_report(report):
+    path = ROOT / "BENCHMARKS.md"
+    text = path.read_text()
+    head, rest = text.split(BEGIN, 1)
+    tail = rest.split(END, 1)[1]
+    path.write_text(head + BEGIN + "\n" + report + END + tail)
+    log("wrote", path)
+
+
+def only_postgres(args, jdks, command):
+    """The PostgreSQL figures alone: printed, kept in bench/target/postgres.json and, unless --no-write, put in
+    place of their earlier values in the last full run's results.json and BENCHMARKS.md (the rest left as it is)."""
+    results = {"machine": machine(), "command": command, "date": time.strftime("%Y-%m-%d"), "jdks": {}}
+    for name, java in jdks:
+        log(name, java)
+        results["jdks"][name] = {"version": jdk_version(java),
+                                 "postgres": postgres_figures(java, args.seconds, command)}
+    target = ROOT / "bench" / "target"
+    target.mkdir(parents=True, exist_ok=True)
+    (target / "postgres.json").write_text(json.dumps(results, indent=2))
+    full, merged = target / "results.json", None
+    if full.exists():
+        merged = json.loads(full.read_text())
+        if all(name in merged["jdks"] for name in results["jdks"]):
+            for name, entry in results["jdks"].items():
+                merged["jdks"][name]["postgres"] = entry["postgres"]
+        else:
+            merged = None
+    # The table of the JDKs just measured, with H2's figure of the last full run when there is one.
+    shown = dict(merged or results, jdks={name: (merged or results)["jdks"][name] for name in results["jdks"]})
+    m = results["machine"]
+    print("\n".join(["", "PostgreSQL figures measured %s on %d cores (%s); %s." % (
+        results["date"], m["cores"], m["cpu"], ", ".join("%s: %s" % (name, entry["version"])
+                                                        for name, entry in results["jdks"].items())),
+        "Command: `%s`." % command, ""] + render_postgres(shown)))
+    if args.no_write:
+        return
+    if merged is None:
+        log("BENCHMARKS.md left as it is: bench/target/results.json holds no full run of %s (run bench/run.sh)"
+            % ", ".join(results["jdks"]))
+        return
+    full.write_text(json.dumps(merged, indent=2))
+    write_report(render(merged))
 
 
 def render(r):
@@ -413,7 +673,78 @@ def render(r):
                  " use first names, each in about 1%% of the runs; the logs are read with 4 connections." % (
                      r["logs_seed"]["runs"], r["logs_seed"]["seconds"]))
     lines.append("")
+    lines.extend(render_postgres(r))
     return "\n".join(lines)
+
+
+def render_postgres(r):
+    """The table of blocking runs on H2 and on PostgreSQL (one and two instances), as lines; none when the results
+    hold no PostgreSQL figures (a run before the harness measured them)."""
+    jdks = list(r["jdks"])
+    pg = {n: r["jdks"][n].get("postgres") for n in jdks}
+    if not any(pg.values()):
+        return []
+    measured = [n for n in jdks if pg[n] and "skipped" not in pg[n]]
+    skipped = ["%s: %s" % (n, pg[n]["skipped"]) for n in jdks if pg[n] and "skipped" in pg[n]]
+    lines = []
+    if measured:
+        first = pg[measured[0]]
+        lines.append("Blocking runs of the 4-node workflow by where the data is kept: H2 in the data dir (figure 1"
+                     " above), and a PostgreSQL 15 started by the harness on the same machine (fsync and synchronous"
+                     " commit on, shared_buffers 256MB), first with one instance on a fresh database (wrk -t2 -c64),"
+                     " then with a second instance on the same database and data dir, both loaded at once by a wrk"
+                     " -t1 -c32 each (64 connections in all); %d s each, after a warm-up." % first["seconds"])
+        if any((pg[n].get("date"), pg[n].get("command")) != (r["date"], r["command"]) for n in measured):
+            lines.append("These PostgreSQL figures were measured on %s by `%s`; the H2 figures are from the run"
+                         " above." % (first["date"], first["command"]))
+        lines.append("")
+
+        def row(label, values):
+            lines.append("| %s | %s |" % (label, " | ".join(values)))
+
+        def runs(result):
+            return result["kept_runs"] or result["requests"]
+
+        def cpu(result, parts):
+            spent = sum(result["cpu_s"].values())
+            split = " + ".join("%.2f" % (1000 * result["cpu_s"][part] / runs(result)) for part in parts)
+            return "%s%.2f ms (%.0f)" % (split + " = " if len(parts) > 1 else "", 1000 * spent / runs(result),
+                                         runs(result) / spent)
+
+        lines.append("| blocking runs of the 4-node workflow | %s |" % " | ".join(measured))
+        lines.append("|---|%s" % ("---|" * len(measured)))
+        h2 = {n: r["jdks"][n].get("load", {}).get("blocking") for n in measured}
+        if any(h2.values()):
+            row("H2, one instance: runs/s (p99)", ["%.0f (%.1f ms)" % (h2[n]["rps"], h2[n]["p99_ms"]) if h2[n]
+                                                   else "—" for n in measured])
+        row("PostgreSQL, one instance: runs/s (p99); its `GET /health`, req/s",
+            ["%.0f (%.1f ms); %.0f" % (pg[n]["one"]["rps"], pg[n]["one"]["p99_ms"], pg[n]["health"]["rps"])
+             for n in measured])
+        row("PostgreSQL, two instances (sum): runs/s (p99 of each)",
+            ["%.0f (%s ms)" % (pg[n]["two"]["rps"], " / ".join("%.1f" % i["p99_ms"] for i in pg[n]["two"]
+                                                                ["instances"])) for n in measured])
+        row("… runs answered / kept in PostgreSQL (errors): one instance; two instances",
+            ["%d / %d (%d); %d / %d (%d)" % (
+                pg[n]["one"]["requests"], pg[n]["one"]["kept_runs"],
+                pg[n]["one"]["socket_errors"] + pg[n]["one"]["status_errors"], pg[n]["two"]["requests"],
+                pg[n]["two"]["kept_runs"], pg[n]["two"]["errors"]) for n in measured])
+        if all(h2[n] and "cpu_s" in h2[n] for n in measured):
+            row("CPU ms per run, H2: the server (runs per core-second)", [cpu(h2[n], ["server"]) for n in measured])
+        row("CPU ms per run, PostgreSQL, one instance: server + PostgreSQL (runs per core-second)",
+            [cpu(pg[n]["one"], ["server", "postgres"]) for n in measured])
+        row("CPU ms per run, PostgreSQL, two instances: servers + PostgreSQL (runs per core-second)",
+            [cpu(pg[n]["two"], ["server", "postgres"]) for n in measured])
+        lines.append("")
+        lines.append("This machine has %d cores, and wrk, the server instances and PostgreSQL all compete for them:"
+                     " a second instance shares the cores the first had, so the sum of two shows their contention,"
+                     " not what two instances on machines of their own would add up to. CPU ms per run (user +"
+                     " system time of the java processes and of every PostgreSQL process over the measured seconds"
+                     " and the second after, background work included, wrk's own not counted; per run kept) is the"
+                     " figure that carries to a larger machine." % first["cores"])
+        lines.append("")
+    if skipped:
+        lines.extend(["PostgreSQL figures not measured: %s." % "; ".join(skipped), ""])
+    return lines
 
 
 if __name__ == "__main__":

@@ -54,7 +54,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Two packaged jars on one fresh PostgreSQL database and one data directory, driven as a load balancer drives
  * them: a run answered by either instance is read as succeeded on the other; a stop, and a key revoked, sent to one
  * act on the other within a second; and after kill -9 of one, under load, no answered run is lost, while the
- * survivor fails the dead instance's running runs within a lease and serves their streams, which close. The kill
+ * survivor fails the dead instance's running runs within a lease and serves their streams, which end with the
+ * run's failed workflow_finished. The kill
  * comes last: it leaves one instance.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -349,9 +350,9 @@ class ClusterIT {
     }
 
     /**
-     * The stream is the events the dead instance kept, numbered from 1, up to the code node it died in. It holds no
-     * workflow_finished: a run cut by its instance's death replays what was kept, then closes, as a run cut by a
-     * crash does after a restart (RunEventsHttpTest); its end, failed, is read from the run.
+     * The stream is the events the dead instance kept, numbered from 1, up to the code node it died in, then the
+     * run's workflow_finished, failed with the lease's reason, made from its row by the survivor (its dead instance
+     * kept none), numbered after them.
      */
     private static void assertReplaysWhatWasKept(String stream, String runId, String which) {
         List<String> ids = stream.lines().filter(line -> line.startsWith("id: ")).toList();
@@ -366,6 +367,10 @@ class ClusterIT {
             assertThat(event.get("event").asText()).isEqualTo("node_started");
             assertThat(event.get("data").get("node_id").asText()).isEqualTo("wait");
         });
+        JsonNode end = events.get(events.size() - 1);
+        assertThat(end.get("event").asText()).as(which + ": " + stream).isEqualTo("workflow_finished");
+        assertThat(end.get("data").get("status").asText()).as(which).isEqualTo("failed");
+        assertThat(end.get("data").get("error").asText()).as(which).isEqualTo(InstanceLease.REASON);
     }
 
     private static Path log(String instance) {

@@ -235,7 +235,7 @@ class RunEventsHttpTest {
     }
 
     @Test
-    void aRunReplaysAfterARestartAndARunCutByACrashReplaysWhatWasKeptThenCloses() {
+    void aRunReplaysAfterARestartAndARunCutByACrashReplaysWhatWasKeptThenItsFailedEnd() {
         start();
         importSlow();
         List<String> finished = SseFrames.all(streamRun(10).body());
@@ -251,8 +251,15 @@ class RunEventsHttpTest {
         List<String> upToTheCrash = SseFrames.all(events(cutId, "", null).body());
 
         assertThat(replayed).containsExactlyElementsOf(numbered(finished, 1));
-        assertThat(upToTheCrash).containsExactlyElementsOf(numbered(cut.subList(0, 3), 1));
+        assertThat(upToTheCrash.subList(0, 3)).containsExactlyElementsOf(numbered(cut.subList(0, 3), 1));
+        // The crash kept no end: the replay ends with one made from the run's row, failed by the restart.
+        assertThat(upToTheCrash).hasSize(4);
+        assertThat(upToTheCrash.get(3)).startsWith("id: 4\ndata: {\"event\":\"workflow_finished\"")
+                .contains("\"status\":\"failed\"").contains("The server stopped during the run.");
         assertThat(status(cutId)).isEqualTo("failed");
+        // A client that was told that end and comes back is past the last event: nothing more.
+        assertThat(SseFrames.all(events(cutId, "", "4").body())).isEmpty();
+        assertThat(SseFrames.all(events(cutId, "?after=3", null).body())).containsExactly(upToTheCrash.get(3));
     }
 
     /** What a kill -9 after a run's third event was kept leaves: the run running, its later events not kept. */

@@ -7,6 +7,7 @@ import dev.hexaflow.application.app.port.out.RunEventFormat;
 import dev.hexaflow.application.app.port.out.RunRepository;
 import dev.hexaflow.application.app.port.out.RunRepository.KeptEvent;
 import dev.hexaflow.domain.workflow.NodeExecution;
+import dev.hexaflow.domain.workflow.RunEvent;
 import dev.hexaflow.domain.workflow.RunStatus;
 import dev.hexaflow.domain.workflow.WorkflowRun;
 import java.time.Duration;
@@ -38,6 +39,11 @@ public final class FollowRunService implements FollowRunUseCase {
         this.runs = runs;
         this.feeds = feeds;
         this.format = format;
+    }
+
+    /** Whether a kept event is a run's {@code workflow_finished}: as its reference, or as its frame. */
+    private static boolean endsTheRun(String data) {
+        return data.equals("@wf") || data.startsWith("{\"event\":\"workflow_finished\"");
     }
 
     @Override
@@ -124,9 +130,15 @@ public final class FollowRunService implements FollowRunUseCase {
         }
     }
 
-    /** A run not going on here: the store, read again until the run is found ended. */
+    /**
+     * A run not going on here: the store, read again until the run is found ended. A run whose end its own instance
+     * could not keep (it was killed; the next start, or another instance, failed it) has no {@code
+     * workflow_finished} among its events: its stream ends with one made from its row, numbered after its last
+     * event, as a client that follows a stream to its end expects.
+     */
     private final class Stored extends Told {
         private boolean ended;
+        private boolean closed;
 
         Stored(FollowRunQuery query) {
             super(query);
@@ -145,7 +157,9 @@ public final class FollowRunService implements FollowRunUseCase {
             long until = System.nanoTime() + wait.toNanos();
             while (read.isEmpty()) {
                 if (ended) {
-                    return new Next.End();
+                    Optional<KeptEvent> closing = closed ? Optional.empty() : closingEvent();
+                    closed = true;
+                    return closing.<Next>map(this::tell).orElseGet(Next.End::new);
                 }
                 long left = until - System.nanoTime();
                 if (left <= 0) {
@@ -155,6 +169,23 @@ public final class FollowRunService implements FollowRunUseCase {
                 readAgain();
             }
             return tell(read.poll());
+        }
+
+        /**
+         * The {@code workflow_finished} of an ended run whose events end without one, numbered after the last; empty
+         * when they end with one, or when the client is past the last (it was told this one already).
+         */
+        private Optional<KeptEvent> closingEvent() {
+            List<KeptEvent> lastTold = last == 0 ? List.of() : runs.events(query.runId(), last - 1);
+            if (last > 0 && (lastTold.isEmpty() || lastTold.get(0).seq() != last)) {
+                return Optional.empty();
+            }
+            if (!lastTold.isEmpty() && endsTheRun(lastTold.get(0).data())) {
+                return Optional.empty();
+            }
+            return runs.find(query.appId(), query.runId()).filter(run -> run.status() != RunStatus.RUNNING)
+                    .map(run -> new KeptEvent(query.runId(), last + 1, format.data(new RunEvent.WorkflowFinished(run),
+                            query.runId(), runs.taskId(query.runId()).orElse(null))));
         }
 
         @Override

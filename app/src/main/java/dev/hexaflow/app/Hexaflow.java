@@ -84,8 +84,9 @@ public final class Hexaflow implements AutoCloseable {
     }
 
     /**
-     * Where instances share the store: renews this instance's lease every {@link InstanceLease#RENEW_EVERY} and
-     * fails the runs of instances whose leases ran out.
+     * Where instances share the store: renews this instance's lease (with where it serves) now and every {@link
+     * InstanceLease#RENEW_EVERY}, fails the runs of instances whose leases ran out, and lets workflows call the
+     * instances that live.
      */
     private void keepLease() {
         lease.ifPresent(kept -> leases.scheduleWithFixedDelay(() -> {
@@ -94,12 +95,15 @@ public final class Hexaflow implements AutoCloseable {
                 if (failed > 0) {
                     LOG.warn("{} runs of an instance that stopped answering are now failed", failed);
                 }
+                // The other instances serve the same API: a workflow may call them as it calls this one (the demo
+                // app reads the feed of the instance that imported it).
+                workflows.allowInstanceOrigins(kept.liveOrigins());
             } catch (Throwable e) {
                 // Caught whole: a task that throws is never run again by its executor.
                 LOG.warn("Renewing this instance's lease failed; the next try is in {} s: {}",
                         InstanceLease.RENEW_EVERY.toSeconds(), e.toString());
             }
-        }, InstanceLease.RENEW_EVERY.toMillis(), InstanceLease.RENEW_EVERY.toMillis(), TimeUnit.MILLISECONDS));
+        }, 0, InstanceLease.RENEW_EVERY.toMillis(), TimeUnit.MILLISECONDS));
     }
 
     /**
@@ -201,6 +205,7 @@ public final class Hexaflow implements AutoCloseable {
             }
             String baseUrl = "http://" + clientHost(config.host()) + ":" + server.port();
             workflows.allowOwnOrigin(clientHost(config.host()).replace("[", "").replace("]", ""), server.port());
+            lease.serving(clientHost(config.host()) + ":" + server.port());
             Optional<StartReport.Demo> demo = Optional.empty();
             Optional<StartReport.Demo> chatDemo = Optional.empty();
             if (prepared.firstStart()) {
@@ -228,7 +233,10 @@ public final class Hexaflow implements AutoCloseable {
             return started;
         } catch (RuntimeException e) {
             if (ready != null) {
-                ready.exceptionally(failure -> null).join();
+                Prepared prepared = ready.exceptionally(failure -> null).join();
+                if (prepared != null && prepared.firstStart()) {
+                    giveUpFirstStart(storage);
+                }
             }
             if (chat != null) {
                 chat.close();
@@ -241,6 +249,16 @@ public final class Hexaflow implements AutoCloseable {
             }
             storage.close();
             throw e;
+        }
+    }
+
+    /** Gives the first start back for the next start to make, as this one failed. */
+    private static void giveUpFirstStart(Storage storage) {
+        try {
+            storage.giveUpFirstServerStart();
+        } catch (RuntimeException e) {
+            LOG.warn("Could not give the failed first start back; the demo apps and a campus key are to be made by "
+                    + "hand: {}", e.getMessage());
         }
     }
 
@@ -261,10 +279,15 @@ public final class Hexaflow implements AutoCloseable {
             ChatModule chat, InstanceLease lease) {
         storage.migrate();
         Optional<String> newCampusKey = Optional.empty();
-        boolean firstStart = !storage.firstServerStartDone();
+        boolean firstStart = storage.takeFirstServerStart();
         if (firstStart) {
-            campus.loadBundledData();
-            newCampusKey = Optional.of(campus.issueKey.issue());
+            try {
+                campus.loadBundledData();
+                newCampusKey = Optional.of(campus.issueKey.issue());
+            } catch (RuntimeException e) {
+                giveUpFirstStart(storage);
+                throw e;
+            }
         }
         // Alone on its store, a start fails every run left running; sharing it, only those of no live instance.
         int interrupted = storage.instance().shared() ? lease.renewAndSweep()

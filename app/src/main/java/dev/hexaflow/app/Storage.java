@@ -197,19 +197,33 @@ final class Storage implements AutoCloseable {
     }
 
     /**
-     * Whether a server has completed a first start on this database (a database a command made before any server
-     * start has not).
+     * Whether this start is the server's first on this database (a database a command made before any server
+     * start has not had one), and so does its work (the bundled campus data, a campus key, the demo apps). Alone on
+     * the store, a start only asks, and marks it done once that work is done ({@link #markFirstServerStartDone}).
+     * Where instances share the store and may start at once, a start takes the first start (one of them does) and
+     * gives it back if it fails ({@link #giveUpFirstServerStart}); one killed during its first start leaves it
+     * taken, and the demo apps and the campus key are then made by hand.
      */
-    boolean firstServerStartDone() {
-        return store.database().claimed(FIRST_START);
+    boolean takeFirstServerStart() {
+        if (instance.shared()) {
+            return store.database().claimOnce(FIRST_START, java.time.Instant.now().getEpochSecond());
+        }
+        return !store.database().claimed(FIRST_START);
     }
 
     /**
-     * Marks the first server start done, once its work (the bundled campus data, a campus key, the demo apps) is
-     * done and reported: a start that fails before that leaves it to the next start.
+     * Marks the first server start done, once its work is done and reported: a start that fails before that leaves
+     * it to the next start.
      */
     void markFirstServerStartDone() {
         store.database().claimOnce(FIRST_START, java.time.Instant.now().getEpochSecond());
+    }
+
+    /** Gives back a first start this start took and could not complete, for the next start to take. */
+    void giveUpFirstServerStart() {
+        if (instance.shared()) {
+            store.database().unclaim(FIRST_START);
+        }
     }
 
     private static final String FIRST_START = "first_start";

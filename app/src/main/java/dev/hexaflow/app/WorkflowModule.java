@@ -214,6 +214,12 @@ final class WorkflowModule implements AutoCloseable {
     private final FileSystemBlobStore blobStore;
     private final JdbiToolFileRepository toolFileRecords;
     private final AtomicReference<OutboundPolicy> outbound;
+    /** The outbound policy as configured, before the origins of this instance and its siblings are allowed. */
+    private final OutboundPolicy configuredOutbound;
+    private final java.util.Set<Origin> ownOrigins =
+            java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private volatile java.util.List<Origin> instanceOrigins =
+            java.util.List.of();
     private final Instance instance;
     /** How old a blob without a record must be before a start deletes it, where instances share the files. */
     static final java.time.Duration SHARED_BLOB_GRACE = java.time.Duration.ofHours(1);
@@ -240,7 +246,8 @@ final class WorkflowModule implements AutoCloseable {
         this.runs = new JdbiRunRepository(jdbi, gate, instance.id());
         this.instance = instance;
         this.endUsers = new JdbiEndUserRepository(jdbi, gate);
-        this.outbound = new AtomicReference<>(config.engine().outbound());
+        this.configuredOutbound = config.engine().outbound();
+        this.outbound = new AtomicReference<>(configuredOutbound);
         JdbiToolRegistryRepository tools = new JdbiToolRegistryRepository(jdbi);
         JdbiAppRepository apps = new JdbiAppRepository(jdbi);
         BoundTools bound = new BoundTools(tools);
@@ -431,13 +438,55 @@ final class WorkflowModule implements AutoCloseable {
      * way); its API is what every client of the server reaches anyway.
      */
     void allowOwnOrigin(String host, int port) {
+        ownOrigins.addAll(resolved(host, port));
+        outbound.set(withOrigins());
+    }
+
+    /**
+     * Lets workflows call the other instances of the store as this one ({@code host:port} each): they serve the
+     * same API. Replaces the instances allowed before, so that one gone is no longer allowed.
+     */
+    void allowInstanceOrigins(java.util.Collection<String> origins) {
+        java.util.List<Origin> resolved = new java.util.ArrayList<>();
+        for (String origin : origins) {
+            int colon = origin.lastIndexOf(':');
+            try {
+                resolved.addAll(resolved(origin.substring(0, colon).replace("[", "").replace("]", ""),
+                        Integer.parseInt(origin.substring(colon + 1))));
+            } catch (RuntimeException e) {
+                LOG.warn("An instance's origin '{}' is not host:port; it is not allowed", origin);
+            }
+        }
+        instanceOrigins = java.util.List.copyOf(resolved);
+        outbound.set(withOrigins());
+    }
+
+    /** An address and port workflows may call as this server. */
+    private record Origin(IpAddress address, int port) {
+    }
+
+    private synchronized OutboundPolicy withOrigins() {
+        OutboundPolicy policy = configuredOutbound;
+        for (var origin : ownOrigins) {
+            policy = policy.allowingOwnOrigin(origin.address(), origin.port());
+        }
+        for (var origin : instanceOrigins) {
+            policy = policy.allowingOwnOrigin(origin.address(), origin.port());
+        }
+        return policy;
+    }
+
+    private static java.util.List<Origin> resolved(String host, int port) {
+        java.util.List<Origin> origins = new java.util.ArrayList<>();
         try {
             for (InetAddress address : InetAddress.getAllByName(host)) {
-                outbound.updateAndGet(policy -> policy.allowingOwnOrigin(IpAddress.of(address.getAddress()), port));
+                origins.add(new Origin(IpAddress.of(address.getAddress()),
+                        port));
             }
         } catch (UnknownHostException e) {
-            LOG.warn("The server's own host {} does not resolve; workflows cannot call this server", host);
+            LOG.warn("The host {} does not resolve; workflows cannot call the server there", host);
         }
+        return origins;
     }
 
     /** Ends the runs a previous process left running: they cannot go on, and must not stay running for ever. */

@@ -198,6 +198,32 @@ class PostgresInstancesTest {
     }
 
     @Test
+    void instancesStartingAtOnceOnANewDatabaseMakeOneFirstStartAndEachRunsTheDemoThatReadsTheOthersFeed()
+            throws Exception {
+        stopThem();
+        first = null;
+        second = null;
+        database = PostgresCluster.get().createDatabase();
+        java.util.concurrent.CompletableFuture<TestServer> one = java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> TestServer.start(config(Optional.of(TestServer.ADMIN_TOKEN))));
+        java.util.concurrent.CompletableFuture<TestServer> two = java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> TestServer.start(config(Optional.of(TestServer.ADMIN_TOKEN))));
+        first = one.get();
+        second = two.get();
+        List<TestServer> made = java.util.stream.Stream.of(first, second)
+                .filter(server -> server.hexaflow.report().newCampusKey().isPresent()).toList();
+
+        assertThat(made).as("one first start: one campus key, one pair of demo apps").hasSize(1);
+        assertThat(TestServer.json(first.admin("GET", "/admin/apps", null, null)).get("data").size()).isEqualTo(2);
+        TestServer other = made.get(0) == first ? second : first;
+        // The demo reads the feed of the instance that imported it; the other instance may call it as itself.
+        String demoKey = made.get(0).hexaflow.report().demo().orElseThrow().apiKey();
+        assertThat(within(3_000, () -> json(other.api(demoKey).postJson("/v1/workflows/run", run(Map.of("year",
+                "2026"), "blocking", "demo"))).get("data").get("status").asText().equals("succeeded")))
+                .as("the demo run on the instance that did not import it").isTrue();
+    }
+
+    @Test
     void runsOfAnInstanceWhoseLeaseRanOutAreFailedByAnotherAndALiveInstancesRunsAreNot() throws Exception {
         JsonNode slow = first.importApp("slow.yml");
         String appId = slow.get("app_id").asText();

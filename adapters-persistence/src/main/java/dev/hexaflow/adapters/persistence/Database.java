@@ -26,6 +26,12 @@ public interface Database extends AutoCloseable {
                 .bind("name", step).mapTo(Integer.class).one()) > 0;
     }
 
+    /** Gives back a step claimed ({@link #claimOnce}) whose work did not complete. */
+    default void unclaim(String step) {
+        jdbi().useHandle(handle -> handle.createUpdate("DELETE FROM server_state WHERE name = :name")
+                .bind("name", step).execute());
+    }
+
     /**
      * Claims a once-in-the-database's-life step (such as the server's first start): true for the one caller that
      * claims it, false for every caller after.

@@ -223,9 +223,10 @@ class PostgresSeveralInstancesTest {
         JdbiInstanceLeases leases =
                 new JdbiInstanceLeases(first.jdbi());
         try {
-            leases.renew("dead", 1_000);
-            leases.renew("live", 1_000);
-            leases.renew("live", 20_000);
+            leases.renew("dead", 1_000, "127.0.0.1:8081");
+            leases.renew("live", 1_000, null);
+            leases.renew("live", 20_000, "127.0.0.1:8082");
+            assertThat(leases.origins(10_000)).as("where the live instances serve").containsExactly("127.0.0.1:8082");
             start(live, "live-run");
             start(dead, "dead-run");
 

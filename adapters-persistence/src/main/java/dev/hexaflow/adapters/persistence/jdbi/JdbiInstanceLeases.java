@@ -13,16 +13,24 @@ public final class JdbiInstanceLeases implements InstanceLeases {
     }
 
     @Override
-    public void renew(String instance, long now) {
+    public void renew(String instance, long now, String origin) {
         jdbi.useHandle(handle -> {
             // An update first: after the first renewal there is a row, and an insert would fail on every one after.
-            int renewed = handle.createUpdate("UPDATE instance_lease SET renewed_at = :now WHERE id = :id")
-                    .bind("now", now).bind("id", instance).execute();
+            int renewed = handle.createUpdate("UPDATE instance_lease SET renewed_at = :now, origin = :origin WHERE "
+                    + "id = :id").bind("now", now).bind("origin", origin).bind("id", instance).execute();
             if (renewed == 0) {
-                handle.createUpdate("INSERT INTO instance_lease (id, started_at, renewed_at) VALUES (:id, :now, "
-                        + ":now)").bind("now", now).bind("id", instance).execute();
+                handle.createUpdate("INSERT INTO instance_lease (id, started_at, renewed_at, origin) VALUES (:id, "
+                        + ":now, :now, :origin)").bind("now", now).bind("origin", origin).bind("id", instance)
+                        .execute();
             }
         });
+    }
+
+    @Override
+    public java.util.List<String> origins(long cutoff) {
+        return jdbi.withHandle(handle -> handle.createQuery("SELECT origin FROM instance_lease WHERE renewed_at >= "
+                + ":cutoff AND origin IS NOT NULL ORDER BY origin").bind("cutoff", cutoff).mapTo(String.class)
+                .list());
     }
 
     @Override

@@ -29,6 +29,7 @@ public final class InstanceLease {
     private final RunRepository runs;
     private final Runnable afterFailing;
     private final Clock clock;
+    private volatile String origin;
 
     /** @param afterFailing runs after runs were failed (their chat turns end, their webhooks go) */
     public InstanceLease(String instance, InstanceLeases leases, RunRepository runs, Runnable afterFailing,
@@ -44,10 +45,20 @@ public final class InstanceLease {
         return instance;
     }
 
+    /** This instance serves at {@code origin} ({@code host:port}) from now on, which its lease tells the others. */
+    public void serving(String origin) {
+        this.origin = origin;
+    }
+
+    /** Where the instances whose leases are live serve, this one included once it serves. */
+    public java.util.List<String> liveOrigins() {
+        return leases.origins(clock.millis() - LASTS.toMillis());
+    }
+
     /** Renews this instance's lease, then fails the runs of the instances whose leases ran out; answers how many. */
     public int renewAndSweep() {
         long now = clock.millis();
-        leases.renew(instance, now);
+        leases.renew(instance, now, origin);
         long cutoff = now - LASTS.toMillis();
         int failed = runs.failRunsOfLapsedInstances(REASON, now / 1000, cutoff);
         leases.forgetLapsed(cutoff);

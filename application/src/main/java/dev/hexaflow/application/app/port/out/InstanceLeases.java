@@ -6,8 +6,15 @@ package dev.hexaflow.application.app.port.out;
  */
 public interface InstanceLeases {
 
-    /** Takes {@code instance}'s lease, or renews it, as of {@code now} (Unix milliseconds). */
-    void renew(String instance, long now);
+    /**
+     * Takes {@code instance}'s lease, or renews it, as of {@code now} (Unix milliseconds).
+     *
+     * @param origin where the instance serves ({@code host:port}), once it does; null before
+     */
+    void renew(String instance, long now, String origin);
+
+    /** The origins of the instances whose leases were renewed at {@code cutoff} (Unix milliseconds) or after. */
+    java.util.List<String> origins(long cutoff);
 
     /** Gives {@code instance}'s lease up: it stops, and runs nothing more. */
     void release(String instance);

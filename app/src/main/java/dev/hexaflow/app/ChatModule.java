@@ -1,5 +1,7 @@
 package dev.hexaflow.app;
 
+import dev.hexaflow.application.app.port.out.AppRepository;
+import dev.hexaflow.application.app.port.out.WorkflowVersionRepository;
 import dev.hexaflow.adapters.dsl.YamlWorkflowDslReader;
 import dev.hexaflow.application.common.FileSignatures;
 import dev.hexaflow.adapters.nodes.model.OpenAiCompatibleModelProvider;
@@ -8,11 +10,9 @@ import dev.hexaflow.adapters.nodes.model.OpenAiCompatibleSpeechTranscriber;
 import dev.hexaflow.application.chat.port.in.AudioToTextUseCase;
 import dev.hexaflow.application.chat.port.out.SpeechTranscriber;
 import dev.hexaflow.application.chat.service.AudioToTextService;
-import dev.hexaflow.adapters.persistence.jdbi.JdbiAppRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiConversationRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiConversationVariableRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiMessageRepository;
-import dev.hexaflow.adapters.persistence.jdbi.JdbiWorkflowVersionRepository;
 import dev.hexaflow.application.app.port.in.RunWorkflowUseCase;
 import dev.hexaflow.application.app.port.in.StopTaskUseCase;
 import dev.hexaflow.application.app.port.out.EndUserRepository;
@@ -121,24 +121,27 @@ final class ChatModule implements AutoCloseable {
                         engine.llmApiKey().orElse(null), engine.ttsModel(), DEFAULT_VOICE),
                 new OpenAiCompatibleSpeechTranscriber(engine.llmBaseUrl().orElse(null),
                         engine.llmApiKey().orElse(null), DEFAULT_TRANSCRIPTION_MODEL),
-                clock, workflows.endUsers, workflows.run, workflows.stop, workflows.fileSignatures);
+                clock, workflows.endUsers, workflows.apps, workflows.versions, workflows.run, workflows.stop,
+                workflows.fileSignatures);
     }
 
     /**
      * @param speech   speaks text-to-audio's text
      * @param transcriber writes audio-to-text's text
      * @param endUsers the end users the runs are made for, shared with the run use case
+     * @param apps     the apps, shared with the workflow module: one cache, told of what this instance changes
+     * @param versions the published versions, shared alike: a version published is the one a turn runs
      * @param run      runs a turn's chatflow
      * @param stop     stops a run under way
      * @param files    signs the URLs of the files the messages show
      */
-    ChatModule(Jdbi jdbi, ModelProvider models, SpeechSynthesizer speech, SpeechTranscriber transcriber, Clock clock, EndUserRepository endUsers,
-            RunWorkflowUseCase run, StopTaskUseCase stop, FileSignatures files) {
+    ChatModule(Jdbi jdbi, ModelProvider models, SpeechSynthesizer speech, SpeechTranscriber transcriber, Clock clock,
+            EndUserRepository endUsers, AppRepository apps, WorkflowVersionRepository versions, RunWorkflowUseCase run,
+            StopTaskUseCase stop, FileSignatures files) {
         this.conversations = new JdbiConversationRepository(jdbi);
         this.messages = new JdbiMessageRepository(jdbi);
         this.variables = new JdbiConversationVariableRepository(jdbi);
-        ChatAccess access = new ChatAccess(new JdbiAppRepository(jdbi), endUsers, conversations,
-                new JdbiWorkflowVersionRepository(jdbi), new YamlWorkflowDslReader());
+        ChatAccess access = new ChatAccess(apps, endUsers, conversations, versions, new YamlWorkflowDslReader());
         SystemModel model = new SystemModel(models, FALLBACK_PROVIDER, FALLBACK_MODEL);
         TimeOrderedIds ids = new TimeOrderedIds();
         this.listConversations = new ListConversationsService(access, conversations);

@@ -8,6 +8,7 @@ import dev.hexaflow.adapters.nodes.model.OpenAiCompatibleSpeechTranscriber;
 import dev.hexaflow.adapters.persistence.H2Database;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiAppRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiEndUserRepository;
+import dev.hexaflow.adapters.persistence.jdbi.JdbiWorkflowVersionRepository;
 import dev.hexaflow.adapters.persistence.jdbi.WriteGate;
 import dev.hexaflow.application.app.port.in.ApiError;
 import dev.hexaflow.application.app.port.in.ApiException;
@@ -48,7 +49,9 @@ class ChatModuleTest {
     // This test sends no message: a run or a stop asked for would be a mistake.
     private final ChatModule chat = new ChatModule(database.jdbi(), unconfigured(),
             new OpenAiCompatibleSpeechSynthesizer(null, null, "tts-1", "alloy"),
-            new OpenAiCompatibleSpeechTranscriber(null, null, "whisper-1"), Clock.fixed(Instant.ofEpochSecond(5_000), ZoneOffset.UTC), endUsers, (command, observer) -> {
+            new OpenAiCompatibleSpeechTranscriber(null, null, "whisper-1"), Clock.fixed(Instant.ofEpochSecond(5_000), ZoneOffset.UTC), endUsers,
+            new JdbiAppRepository(database.jdbi()),
+            new JdbiWorkflowVersionRepository(database.jdbi()), (command, observer) -> {
                 throw new AssertionError("no run expected");
             }, (app, task, user) -> {
                 throw new AssertionError("no stop expected");

@@ -19,10 +19,13 @@ import org.slf4j.LoggerFactory;
 /**
  * Signals between the instances of one PostgreSQL database through its {@code LISTEN}/{@code NOTIFY}: a message is
  * a notification on one channel, {@code <instance> <topic> <message>}, sent through the pool once what it tells of
- * is committed, and heard on a connection of its own that a thread waits on. PostgreSQL delivers a notification to
- * every connection listening when it commits, in the order committed; one told while this instance's connection
- * was lost is not delivered, so on a new connection every {@link #onMissed} action runs, and until then this
- * instance is not {@link #hearing()}.
+ * is committed (or, when the pool fails, by the listening thread on its own connection as soon as it can), and heard
+ * on a connection of its own that a thread waits on. PostgreSQL delivers a notification to every connection
+ * listening when it commits; one told while this instance's connection was lost is not delivered, so on a new
+ * connection every {@link #onMissed} action runs, and until then this instance is not {@link #hearing()}. The
+ * listening connection is asked a query every few seconds, with a socket time-out, so that one dropped without a
+ * word (a failover, a firewall) is found lost. {@code LISTEN} needs a session of its own: through PgBouncer, the
+ * database URL must name a session-pooled database.
  */
 public final class PostgresInstanceSignals implements InstanceSignals, AutoCloseable {
 
@@ -33,6 +36,14 @@ public final class PostgresInstanceSignals implements InstanceSignals, AutoClose
     /** How long one wait for notifications lasts: how soon a lost connection or a close is noticed. */
     private static final int WAIT_MILLIS = 500;
     private static final long RECONNECT_MILLIS = 1_000;
+    /**
+     * How often the listening connection is asked a query: a connection a firewall or a failover dropped without a
+     * word answers none, and is then found lost within {@link #SOCKET_TIMEOUT_SECONDS}, not never.
+     */
+    private static final long PROBE_MILLIS = 5_000;
+    private static final String SOCKET_TIMEOUT_SECONDS = "10";
+    /** Signals that could not be sent through the pool, sent again by the listening thread; bounded. */
+    private static final int MAX_UNSENT = 10_000;
 
     private final String url;
     private final Properties login;
@@ -40,6 +51,7 @@ public final class PostgresInstanceSignals implements InstanceSignals, AutoClose
     private final String instance;
     private final Map<String, List<Consumer<String>>> listeners = new ConcurrentHashMap<>();
     private final List<Runnable> missed = new CopyOnWriteArrayList<>();
+    private final java.util.Queue<String> unsent = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final Thread listening;
     private volatile boolean hearing;
     private volatile boolean closed;
@@ -54,6 +66,8 @@ public final class PostgresInstanceSignals implements InstanceSignals, AutoClose
         this.url = url;
         this.login = PostgresDatabase.login(user, password);
         login.setProperty("ApplicationName", "hexaflow-signals");
+        login.setProperty("tcpKeepAlive", "true");
+        login.setProperty("socketTimeout", SOCKET_TIMEOUT_SECONDS);
         this.jdbi = jdbi;
         this.instance = instance;
         this.listening = new Thread(this::listen, "hexaflow-signals");
@@ -74,10 +88,15 @@ public final class PostgresInstanceSignals implements InstanceSignals, AutoClose
             jdbi.useHandle(handle -> handle.createQuery("SELECT pg_notify(:channel, :payload)")
                     .bind("channel", CHANNEL).bind("payload", payload).mapTo(String.class).one());
         } catch (RuntimeException e) {
-            // What it tells of is done and kept, so the caller is not failed for it. A database out of reach has cut
-            // the others' listening connections as well, and they forget what they kept when they hear again; where
-            // only this instance failed to reach it, the others miss this message, which the warning says.
-            LOG.warn("Could not tell the other instances ({}): {}", topic, e.getMessage());
+            // What it tells of is done and kept, so the caller is not failed for it: the listening thread sends it
+            // on its own connection as soon as it can, so that no other instance keeps a changed row for good.
+            if (unsent.size() < MAX_UNSENT) {
+                unsent.add(payload);
+            } else {
+                LOG.warn("A signal to the other instances is dropped ({}): {} are waiting already", topic, MAX_UNSENT);
+            }
+            LOG.warn("Could not tell the other instances ({}) through the pool; it is sent again: {}", topic,
+                    e.getMessage());
         }
     }
 
@@ -119,12 +138,20 @@ public final class PostgresInstanceSignals implements InstanceSignals, AutoClose
                 }
                 hearing = true;
                 PGConnection notifications = listener.unwrap(PGConnection.class);
+                long probed = System.nanoTime();
                 while (!closed) {
                     PGNotification[] heard = notifications.getNotifications(WAIT_MILLIS);
                     if (heard != null) {
                         for (PGNotification notification : heard) {
                             dispatch(notification.getParameter());
                         }
+                    }
+                    sendUnsent(listener);
+                    if (System.nanoTime() - probed > PROBE_MILLIS * 1_000_000) {
+                        try (Statement probe = listener.createStatement()) {
+                            probe.execute("SELECT 1");
+                        }
+                        probed = System.nanoTime();
                     }
                 }
             } catch (SQLException | RuntimeException e) {
@@ -144,6 +171,18 @@ public final class PostgresInstanceSignals implements InstanceSignals, AutoClose
                     return;
                 }
             }
+        }
+    }
+
+    /** Sends what the pool could not, on the listening connection; a failure leaves it for the next connection. */
+    private void sendUnsent(Connection listener) throws SQLException {
+        for (String payload = unsent.peek(); payload != null; payload = unsent.peek()) {
+            try (java.sql.PreparedStatement notify = listener.prepareStatement("SELECT pg_notify(?, ?)")) {
+                notify.setString(1, CHANNEL);
+                notify.setString(2, payload);
+                notify.execute();
+            }
+            unsent.poll();
         }
     }
 

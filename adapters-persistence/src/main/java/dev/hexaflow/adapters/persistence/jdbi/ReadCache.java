@@ -23,8 +23,8 @@ final class ReadCache<K, V> {
     private final String topic;
     private final InstanceSignals signals;
     /**
-     * Counts what was forgotten on another instance's word: a row read before a change was told, and put after,
-     * would be kept stale for good, so a read is kept only if nothing was forgotten while it went on.
+     * Counts the changes made or told while reads go on: a row read before a change, and kept after it, would be
+     * kept stale for good, so a read is kept only if nothing changed while it went on (checked again once kept).
      */
     private final AtomicLong forgotten = new AtomicLong();
 
@@ -49,6 +49,10 @@ final class ReadCache<K, V> {
         Optional<V> found = read.apply(key);
         if (found.isPresent() && forgotten.get() == before) {
             keep(key, found.get());
+            if (forgotten.get() != before) {
+                // Forgotten between the check and the keep: what was read may be older than the change.
+                entries.remove(key, found.get());
+            }
         }
         return found;
     }
@@ -63,12 +67,14 @@ final class ReadCache<K, V> {
 
     /** Keeps a row this instance has just changed, and tells the other instances to read it afresh. */
     void changed(K key, V value) {
+        forgotten.incrementAndGet(); // a read of the row as it was, under way here, is not kept
         keep(key, value);
         signals.tell(topic, "");
     }
 
     /** Forgets a row this instance has just changed or deleted, here and in the other instances. */
     void removed(K key) {
+        forgotten.incrementAndGet();
         entries.remove(key);
         signals.tell(topic, "");
     }

@@ -111,9 +111,7 @@ final class DataDirectory implements AutoCloseable {
     AdminToken adminToken(SecretGenerator secrets) {
         Path file = path.resolve(ADMIN_TOKEN_FILE);
         try {
-            Optional<String> kept = Files.exists(file)
-                    ? Optional.of(Files.readString(file, StandardCharsets.UTF_8).trim()).filter(t -> !t.isEmpty())
-                    : Optional.empty();
+            Optional<String> kept = keptAdminToken();
             if (kept.isPresent()) {
                 return new AdminToken(kept.get(), false);
             }
@@ -125,6 +123,18 @@ final class DataDirectory implements AutoCloseable {
             return new AdminToken(token, true);
         } catch (IOException e) {
             throw new StartupException("Cannot keep the admin token in " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The admin token kept in the data dir, if one is. */
+    Optional<String> keptAdminToken() {
+        Path file = path.resolve(ADMIN_TOKEN_FILE);
+        try {
+            return Files.exists(file)
+                    ? Optional.of(Files.readString(file, StandardCharsets.UTF_8).trim()).filter(t -> !t.isEmpty())
+                    : Optional.empty();
+        } catch (IOException e) {
+            throw new StartupException("Cannot read the admin token in " + file + ": " + e.getMessage(), e);
         }
     }
 

@@ -31,7 +31,9 @@ import dev.hexaflow.application.app.port.in.ImportAppUseCase.ImportedApp;
 import dev.hexaflow.application.app.port.out.RunRepository;
 import dev.hexaflow.domain.secret.SecretHash;
 import dev.hexaflow.application.app.port.in.DrainRunsUseCase;
+import dev.hexaflow.application.app.port.out.InstanceLeases;
 import dev.hexaflow.application.app.service.InstanceLease;
+import dev.hexaflow.application.common.port.out.SecretGenerator;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiInstanceLeases;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiSharedSecrets;
 import java.time.Clock;
@@ -97,7 +99,7 @@ public final class Hexaflow implements AutoCloseable {
                 }
                 // The other instances serve the same API: a workflow may call them as it calls this one (the demo
                 // app reads the feed of the instance that imported it).
-                workflows.allowInstanceOrigins(kept.liveOrigins());
+                workflows.allowInstanceOrigins(kept.liveInstances(), storage.instance().machine());
             } catch (Throwable e) {
                 // Caught whole: a task that throws is never run again by its executor.
                 LOG.warn("Renewing this instance's lease failed; the next try is in {} s: {}",
@@ -118,18 +120,18 @@ public final class Hexaflow implements AutoCloseable {
         CampusModule campus = null;
         ChatModule chat = null;
         CompletableFuture<Prepared> ready = null;
+        boolean firstStartKept = false;
         try {
             Instance instance = storage.instance();
             // Instances that share a store share its admin token: its hash is in the store, read once it is ready.
             CompletableFuture<AdminToken> adminToken = new CompletableFuture<>();
-            config.adminToken().ifPresentOrElse(token -> adminToken.complete(new AdminToken(SecretHash.of(token),
-                    Optional.empty())), () -> {
-                        if (!instance.shared()) {
-                            DataDirectory.AdminToken kept = storage.directory().adminToken(secrets);
-                            adminToken.complete(new AdminToken(SecretHash.of(kept.value()),
-                                    kept.madeNow() ? Optional.of(kept.value()) : Optional.empty()));
-                        }
-                    });
+            if (!instance.shared()) {
+                DataDirectory.AdminToken kept = config.adminToken()
+                        .map(token -> new DataDirectory.AdminToken(token, false))
+                        .orElseGet(() -> storage.directory().adminToken(secrets));
+                adminToken.complete(new AdminToken(SecretHash.of(kept.value()),
+                        kept.madeNow() ? Optional.of(kept.value()) : Optional.empty()));
+            }
             StorageWatch health = storage.health();
             campus = new CampusModule(storage.jdbi(), secrets, Clock.systemUTC(), health, instance.signals());
             CampusModule campusModule = campus;
@@ -144,19 +146,20 @@ public final class Hexaflow implements AutoCloseable {
                 runs.failUnfinished(reason, Clock.systemUTC().instant().getEpochSecond());
                 chatModule.closeInterruptedTurns(runs);
             });
+            WorkflowModule module = workflows;
             InstanceLease lease = new InstanceLease(instance.id(), new JdbiInstanceLeases(storage.jdbi()), runs,
-                    () -> chatModule.closeInterruptedTurns(runs), Clock.systemUTC());
+                    () -> chatModule.closeInterruptedTurns(runs), () -> {
+                        int stopped = module.drain.stopInFlight(InstanceLease.REASON);
+                        LOG.error("This instance's lease ran out (it did not renew it for {} s): another instance "
+                                + "has failed its runs; the {} runs going on here are stopped", InstanceLease.LASTS
+                                .toSeconds(), stopped);
+                    });
             // The database is migrated and made ready on a thread of its own while the HTTP server starts on this
             // one; the server holds every request until the database is ready.
-            WorkflowModule module = workflows;
             ready = CompletableFuture.supplyAsync(() -> {
                 Prepared prepared = prepare(storage, campusModule, module, chatModule, lease);
                 if (!adminToken.isDone()) {
-                    String made = DataDirectory.newAdminToken(secrets);
-                    String hash = new JdbiSharedSecrets(storage.jdbi()).secretOrAdd("admin_token",
-                            () -> SecretHash.of(made).hex());
-                    adminToken.complete(new AdminToken(new SecretHash(hash), SecretHash.of(made).hex().equals(hash)
-                            ? Optional.of(made) : Optional.empty()));
+                    adminToken.complete(sharedAdminToken(storage, config, secrets));
                 }
                 return prepared;
             }, task -> new Thread(task, "hexaflow-start").start());
@@ -205,7 +208,8 @@ public final class Hexaflow implements AutoCloseable {
             }
             String baseUrl = "http://" + clientHost(config.host()) + ":" + server.port();
             workflows.allowOwnOrigin(clientHost(config.host()).replace("[", "").replace("]", ""), server.port());
-            lease.serving(clientHost(config.host()) + ":" + server.port());
+            lease.serving(new InstanceLeases.Served(instance.machine(), clientHost(config.host()) + ":"
+                    + server.port()));
             Optional<StartReport.Demo> demo = Optional.empty();
             Optional<StartReport.Demo> chatDemo = Optional.empty();
             if (prepared.firstStart()) {
@@ -224,6 +228,7 @@ public final class Hexaflow implements AutoCloseable {
                     // The server serves; the next start is taken for a first one again (a new campus key, the demos).
                     LOG.warn("Could not mark the first start done: {}", e.getMessage());
                 }
+                firstStartKept = true;
             }
             workflows.startDelivering();
             workflows.startPruning();
@@ -234,7 +239,7 @@ public final class Hexaflow implements AutoCloseable {
         } catch (RuntimeException e) {
             if (ready != null) {
                 Prepared prepared = ready.exceptionally(failure -> null).join();
-                if (prepared != null && prepared.firstStart()) {
+                if (prepared != null && prepared.firstStart() && !firstStartKept) {
                     giveUpFirstStart(storage);
                 }
             }
@@ -260,6 +265,28 @@ public final class Hexaflow implements AutoCloseable {
             LOG.warn("Could not give the failed first start back; the demo apps and a campus key are to be made by "
                     + "hand: {}", e.getMessage());
         }
+    }
+
+    private static final String SHARED_ADMIN_TOKEN = "admin_token";
+
+    /**
+     * The admin token of instances that share the store, kept there as its hash. A token set for this instance
+     * (HEXAFLOW_ADMIN_TOKEN) is its own, and the shared one if there was none yet; otherwise the shared one, which
+     * the first instance takes from a token kept in the data directory (by a version that kept it there) or makes
+     * and shows.
+     */
+    private static AdminToken sharedAdminToken(Storage storage, Configuration config, SecretGenerator secrets) {
+        JdbiSharedSecrets shared = new JdbiSharedSecrets(storage.jdbi());
+        if (config.adminToken().isPresent()) {
+            SecretHash configured = SecretHash.of(config.adminToken().get());
+            shared.secretOrAdd(SHARED_ADMIN_TOKEN, configured::hex);
+            return new AdminToken(configured, Optional.empty());
+        }
+        Optional<String> kept = storage.directory().keptAdminToken();
+        String candidate = kept.orElseGet(() -> DataDirectory.newAdminToken(secrets));
+        String hash = shared.secretOrAdd(SHARED_ADMIN_TOKEN, () -> SecretHash.of(candidate).hex());
+        boolean madeNow = kept.isEmpty() && hash.equals(SecretHash.of(candidate).hex());
+        return new AdminToken(new SecretHash(hash), madeNow ? Optional.of(candidate) : Optional.empty());
     }
 
     /** The admin token as this start knows it: its hash, and the token itself where this start made it. */
@@ -381,7 +408,8 @@ public final class Hexaflow implements AutoCloseable {
                     chat.close();
                     workflows.close();
                     leases.shutdownNow();
-                    // Its runs have ended and are kept: giving the lease up lets no other instance fail one.
+                    // Its runs have ended and are kept: giving the lease up lets no other instance fail one; a
+                    // renewal under way ends first (the lease is held by one at a time), and none comes after.
                     lease.ifPresent(InstanceLease::release);
                 } finally {
                     storage.close();

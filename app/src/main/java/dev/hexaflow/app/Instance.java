@@ -11,6 +11,24 @@ import java.util.UUID;
  */
 record Instance(String id, InstanceSignals signals, boolean shared) {
 
+    /**
+     * The name of the machine this process runs on, as the other instances are told where it serves: a loopback
+     * origin is reachable only from the same machine. One whose name cannot be read is told apart from every other.
+     */
+    String machine() {
+        return MACHINE;
+    }
+
+    private static final String MACHINE = machineName();
+
+    private static String machineName() {
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.net.UnknownHostException e) {
+            return "unnamed-" + UUID.randomUUID();
+        }
+    }
+
     /** An instance alone on its store. */
     static Instance alone() {
         return new Instance(UUID.randomUUID().toString(), InMemoryInstanceSignals.ALONE, false);

@@ -24,6 +24,7 @@ import dev.hexaflow.adapters.persistence.jdbi.JdbiUploadRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiWorkflowVersionRepository;
 import dev.hexaflow.application.app.port.in.ImportAppUseCase;
 import dev.hexaflow.application.app.port.out.IdempotencyKeyRepository;
+import dev.hexaflow.application.app.port.out.InstanceLeases;
 import dev.hexaflow.application.app.port.out.RunRepository;
 import dev.hexaflow.application.app.port.in.AuthenticateUseCase;
 import dev.hexaflow.application.app.port.in.DescribeAppUseCase;
@@ -207,6 +208,9 @@ final class WorkflowModule implements AutoCloseable {
     /** Signs the URLs of tool files and of uploads; the chat module signs its messages' files with it. */
     final FileSignatures fileSignatures;
     final PreviewUploadUseCase previewUpload;
+    /** The apps and their published versions; the chat module shares them (one cache each). */
+    final JdbiAppRepository apps;
+    final JdbiWorkflowVersionRepository versions;
     /** The end users of runs and uploads; the chat module shares them. */
     final JdbiEndUserRepository endUsers;
     final WorkflowEngine engine;
@@ -250,6 +254,7 @@ final class WorkflowModule implements AutoCloseable {
         this.outbound = new AtomicReference<>(configuredOutbound);
         JdbiToolRegistryRepository tools = new JdbiToolRegistryRepository(jdbi);
         JdbiAppRepository apps = new JdbiAppRepository(jdbi);
+        this.apps = apps;
         BoundTools bound = new BoundTools(tools);
         JacksonOpenApiToolRunner openApi = new JacksonOpenApiToolRunner(
                 ref -> bound.target(ref, ToolBinding.OpenApiOperation.class),
@@ -275,6 +280,7 @@ final class WorkflowModule implements AutoCloseable {
         this.mcpServers = new ManageMcpServersService(tools);
         this.toolBindings = new ManageToolBindingsService(tools, apps, openApi);
         JdbiWorkflowVersionRepository versions = new JdbiWorkflowVersionRepository(jdbi);
+        this.versions = versions;
         JdbiAppKeyRepository keys = new JdbiAppKeyRepository(jdbi);
         YamlWorkflowDslReader reader = new YamlWorkflowDslReader();
         TimeOrderedIds ids = new TimeOrderedIds();
@@ -443,22 +449,37 @@ final class WorkflowModule implements AutoCloseable {
     }
 
     /**
-     * Lets workflows call the other instances of the store as this one ({@code host:port} each): they serve the
-     * same API. Replaces the instances allowed before, so that one gone is no longer allowed.
+     * Lets workflows call the other instances of the store as this one: they serve the same API. A loopback or
+     * wildcard origin is allowed only from an instance on this machine ({@code machine}): on another machine it
+     * names that machine's own, and here it would be some other service of this one. Replaces the instances allowed
+     * before, so that one gone is no longer allowed.
      */
-    void allowInstanceOrigins(java.util.Collection<String> origins) {
-        java.util.List<Origin> resolved = new java.util.ArrayList<>();
-        for (String origin : origins) {
+    void allowInstanceOrigins(java.util.Collection<InstanceLeases.Served> instances, String machine) {
+        java.util.List<Origin> allowed = new java.util.ArrayList<>();
+        for (InstanceLeases.Served served : instances) {
+            String origin = served.origin();
             int colon = origin.lastIndexOf(':');
             try {
-                resolved.addAll(resolved(origin.substring(0, colon).replace("[", "").replace("]", ""),
-                        Integer.parseInt(origin.substring(colon + 1))));
+                int port = Integer.parseInt(origin.substring(colon + 1));
+                for (Origin resolved : resolved(origin.substring(0, colon).replace("[", "").replace("]", ""),
+                        port)) {
+                    if (machine.equals(served.machine()) || !namesItsOwnMachine(resolved.address())) {
+                        allowed.add(resolved);
+                    }
+                }
             } catch (RuntimeException e) {
                 LOG.warn("An instance's origin '{}' is not host:port; it is not allowed", origin);
             }
         }
-        instanceOrigins = java.util.List.copyOf(resolved);
+        instanceOrigins = java.util.List.copyOf(allowed);
         outbound.set(withOrigins());
+    }
+
+    /** Whether an address means the machine it is used on: loopback, or unspecified. */
+    private static boolean namesItsOwnMachine(IpAddress address) {
+        return dev.hexaflow.domain.net.ReservedRange.of(address).filter(range -> range
+                == dev.hexaflow.domain.net.ReservedRange.LOOPBACK
+                || range == dev.hexaflow.domain.net.ReservedRange.UNSPECIFIED).isPresent();
     }
 
     /** An address and port workflows may call as this server. */

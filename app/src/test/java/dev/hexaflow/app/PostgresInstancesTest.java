@@ -267,6 +267,33 @@ class PostgresInstancesTest {
     }
 
     @Test
+    void anInstanceThatFindsItsLeaseGoneStopsTheRunsItStillHas() throws Exception {
+        JsonNode slow = first.importApp("slow.yml");
+        ServiceApi onFirst = first.api(slow.get("api_key").asText());
+        HttpResponse<InputStream> stream = onFirst.postStreaming("/v1/workflows/run",
+                run(Map.of("millis", 12_000), "streaming", "ada"));
+        BufferedReader lines = new BufferedReader(new InputStreamReader(stream.body(), StandardCharsets.UTF_8));
+        String runId = TestServer.json(lines.readLine().substring(6)).get("workflow_run_id").asText();
+        int port = first.hexaflow.port();
+
+        // As if the first instance had paused longer than a lease lasts: the others have forgotten its lease.
+        long gone = System.nanoTime();
+        try (Connection sql = DriverManager.getConnection(PostgresCluster.get().url(database), PostgresCluster.USER,
+                PostgresCluster.PASSWORD)) {
+            execute(sql, "DELETE FROM instance_lease WHERE origin = ?", "127.0.0.1:" + port);
+        }
+        String rest = readAll(lines);
+        double seconds = (System.nanoTime() - gone) / 1e9;
+
+        assertThat(seconds).as("its run ended within a renewal and a sweep").isLessThan(
+                2 * InstanceLease.RENEW_EVERY.toSeconds() + 2);
+        assertThat(rest).contains("\"event\":\"workflow_finished\"");
+        assertThat(json(second.api(slow.get("api_key").asText()).get("/v1/workflows/run/" + runId)).get("status")
+                .asText()).as("failed by the other instance's sweep, or stopped here: not running, not succeeded")
+                .isIn("failed", "stopped");
+    }
+
+    @Test
     void aStreamOfARunOnOneInstanceIsFollowedOnTheOtherToItsEnd() throws Exception {
         JsonNode slow = first.importApp("slow.yml");
         ServiceApi onFirst = first.api(slow.get("api_key").asText());
@@ -365,8 +392,14 @@ class PostgresInstancesTest {
                         .get("workflow_run_id").asText());
             }
             receiver.awaitRequests("/hook", called.size());
+            java.util.Set<String> posted = new java.util.HashSet<>();
+            for (int i = 0; i < called.size(); i++) {
+                posted.add(TestServer.json(new String(receiver.next().body(), StandardCharsets.UTF_8)).get("id")
+                        .asText());
+            }
             Thread.sleep(1_500); // both instances poll at least once more: a second post would come now
-            assertThat(receiver.count()).as("each run's webhook posted once, by one of the two").isEqualTo(6);
+            assertThat(posted).as("each run's webhook posted").containsExactlyInAnyOrderElementsOf(called);
+            assertThat(receiver.count()).as("once, by one of the two").isEqualTo(called.size());
         }
     }
 

@@ -12,6 +12,7 @@ import dev.hexaflow.adapters.persistence.jdbi.JdbiDeliveryRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiInstanceLeases;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiRunRepository;
 import dev.hexaflow.adapters.persistence.jdbi.WriteGate;
+import dev.hexaflow.application.app.port.out.InstanceLeases.Served;
 import dev.hexaflow.application.app.port.out.RunRepository.StartedRun;
 import dev.hexaflow.application.webhook.port.out.DeliveryRepository.Claim;
 import dev.hexaflow.domain.app.EndUser;
@@ -223,16 +224,20 @@ class PostgresSeveralInstancesTest {
         JdbiInstanceLeases leases =
                 new JdbiInstanceLeases(first.jdbi());
         try {
-            leases.renew("dead", 1_000, "127.0.0.1:8081");
+            assertThat(leases.renew("dead", 1_000, new Served("a", "127.0.0.1:8081"))).as("a new lease").isFalse();
             leases.renew("live", 1_000, null);
-            leases.renew("live", 20_000, "127.0.0.1:8082");
-            assertThat(leases.origins(10_000)).as("where the live instances serve").containsExactly("127.0.0.1:8082");
+            assertThat(leases.renew("live", 20_000, new Served("b", "127.0.0.1:8082"))).as("renewed").isTrue();
+            assertThat(leases.served(10_000)).as("where the live instances serve")
+                    .containsExactly(new Served("b", "127.0.0.1:8082"));
             start(live, "live-run");
             start(dead, "dead-run");
 
             assertThat(dead.failRunsOfLapsedInstances("gone", 21, 10_000)).isEqualTo(1);
             assertThat(live.failRunsOfLapsedInstances("gone", 21, 10_000)).as("failed once").isZero();
             assertThat(leases.forgetLapsed(10_000)).isEqualTo(1);
+            assertThat(leases.renew("dead", 21_000, null)).as("a lease forgotten is not held: it is taken anew")
+                    .isFalse();
+            leases.release("dead");
 
             assertThat(live.find(APP, "dead-run").orElseThrow().status())
                     .isEqualTo(RunStatus.FAILED);

@@ -13,24 +13,34 @@ public final class JdbiInstanceLeases implements InstanceLeases {
     }
 
     @Override
-    public void renew(String instance, long now, String origin) {
-        jdbi.useHandle(handle -> {
+    public long now() {
+        return jdbi.withHandle(handle -> handle.createQuery("SELECT CURRENT_TIMESTAMP")
+                .mapTo(java.time.OffsetDateTime.class).one()).toInstant().toEpochMilli();
+    }
+
+    @Override
+    public boolean renew(String instance, long now, Served served) {
+        String machine = served == null ? null : served.machine();
+        String origin = served == null ? null : served.origin();
+        return jdbi.withHandle(handle -> {
             // An update first: after the first renewal there is a row, and an insert would fail on every one after.
-            int renewed = handle.createUpdate("UPDATE instance_lease SET renewed_at = :now, origin = :origin WHERE "
-                    + "id = :id").bind("now", now).bind("origin", origin).bind("id", instance).execute();
+            int renewed = handle.createUpdate("UPDATE instance_lease SET renewed_at = :now, machine = :machine, "
+                    + "origin = :origin WHERE id = :id").bind("now", now).bind("machine", machine)
+                    .bind("origin", origin).bind("id", instance).execute();
             if (renewed == 0) {
-                handle.createUpdate("INSERT INTO instance_lease (id, started_at, renewed_at, origin) VALUES (:id, "
-                        + ":now, :now, :origin)").bind("now", now).bind("origin", origin).bind("id", instance)
-                        .execute();
+                handle.createUpdate("INSERT INTO instance_lease (id, started_at, renewed_at, machine, origin) VALUES "
+                        + "(:id, :now, :now, :machine, :origin)").bind("now", now).bind("machine", machine)
+                        .bind("origin", origin).bind("id", instance).execute();
             }
+            return renewed > 0;
         });
     }
 
     @Override
-    public java.util.List<String> origins(long cutoff) {
-        return jdbi.withHandle(handle -> handle.createQuery("SELECT origin FROM instance_lease WHERE renewed_at >= "
-                + ":cutoff AND origin IS NOT NULL ORDER BY origin").bind("cutoff", cutoff).mapTo(String.class)
-                .list());
+    public java.util.List<Served> served(long cutoff) {
+        return jdbi.withHandle(handle -> handle.createQuery("SELECT machine, origin FROM instance_lease WHERE "
+                + "renewed_at >= :cutoff AND origin IS NOT NULL ORDER BY origin").bind("cutoff", cutoff)
+                .map((rs, ctx) -> new Served(rs.getString("machine"), rs.getString("origin"))).list());
     }
 
     @Override

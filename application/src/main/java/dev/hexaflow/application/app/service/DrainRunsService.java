@@ -59,4 +59,11 @@ public final class DrainRunsService implements DrainRunsUseCase {
     public void hurry() {
         hurry.countDown();
     }
+
+    @Override
+    public int stopInFlight(String reason) {
+        List<RunHandle> running = tasks.running();
+        running.forEach(handle -> handle.stop(reason));
+        return running.size();
+    }
 }

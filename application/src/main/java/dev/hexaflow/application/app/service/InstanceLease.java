@@ -2,7 +2,6 @@ package dev.hexaflow.application.app.service;
 
 import dev.hexaflow.application.app.port.out.InstanceLeases;
 import dev.hexaflow.application.app.port.out.RunRepository;
-import java.time.Clock;
 import java.time.Duration;
 
 /**
@@ -28,37 +27,53 @@ public final class InstanceLease {
     private final InstanceLeases leases;
     private final RunRepository runs;
     private final Runnable afterFailing;
-    private final Clock clock;
-    private volatile String origin;
+    private final Runnable lost;
+    private volatile InstanceLeases.Served served;
+    private boolean held;
+    private boolean released;
 
-    /** @param afterFailing runs after runs were failed (their chat turns end, their webhooks go) */
+    /**
+     * @param afterFailing runs after runs were failed (their chat turns end, their webhooks go)
+     * @param lost         runs when this instance finds its own lease ran out (it paused longer than a lease
+     *                     lasts): another instance has failed its runs, which are to be stopped here
+     */
     public InstanceLease(String instance, InstanceLeases leases, RunRepository runs, Runnable afterFailing,
-            Clock clock) {
+            Runnable lost) {
         this.instance = instance;
         this.leases = leases;
         this.runs = runs;
         this.afterFailing = afterFailing;
-        this.clock = clock;
+        this.lost = lost;
     }
 
     public String instance() {
         return instance;
     }
 
-    /** This instance serves at {@code origin} ({@code host:port}) from now on, which its lease tells the others. */
-    public void serving(String origin) {
-        this.origin = origin;
+    /** This instance serves there from now on, which its lease tells the others. */
+    public void serving(InstanceLeases.Served served) {
+        this.served = served;
     }
 
     /** Where the instances whose leases are live serve, this one included once it serves. */
-    public java.util.List<String> liveOrigins() {
-        return leases.origins(clock.millis() - LASTS.toMillis());
+    public java.util.List<InstanceLeases.Served> liveInstances() {
+        return leases.served(leases.now() - LASTS.toMillis());
     }
 
-    /** Renews this instance's lease, then fails the runs of the instances whose leases ran out; answers how many. */
-    public int renewAndSweep() {
-        long now = clock.millis();
-        leases.renew(instance, now, origin);
+    /**
+     * Renews this instance's lease, then fails the runs of the instances whose leases ran out; answers how many.
+     * Times are the store's, so that machines whose clocks differ judge a lease alike.
+     */
+    public synchronized int renewAndSweep() {
+        if (released) {
+            return 0;
+        }
+        long now = leases.now();
+        boolean renewed = leases.renew(instance, now, served);
+        if (held && !renewed) {
+            lost.run();
+        }
+        held = true;
         long cutoff = now - LASTS.toMillis();
         int failed = runs.failRunsOfLapsedInstances(REASON, now / 1000, cutoff);
         leases.forgetLapsed(cutoff);
@@ -69,7 +84,8 @@ public final class InstanceLease {
     }
 
     /** Gives the lease up as the instance stops, once its runs have ended. */
-    public void release() {
+    public synchronized void release() {
+        released = true;
         leases.release(instance);
     }
 }

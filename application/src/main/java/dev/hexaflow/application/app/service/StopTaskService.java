@@ -12,6 +12,7 @@ import dev.hexaflow.application.common.port.out.InstanceSignals;
 public final class StopTaskService implements StopTaskUseCase {
 
     private static final String TOPIC = "stop";
+    private static final int MAX_TASK_ID = 64;
 
     private final TaskRegistry tasks;
     private final InstanceSignals instances;
@@ -25,7 +26,8 @@ public final class StopTaskService implements StopTaskUseCase {
     @Override
     public void stop(String appId, String taskId, String user) {
         String caller = RunWorkflowService.requireUser(user);
-        if (!stopHere(appId, taskId, caller)) {
+        // A task id is a 36-character id: a longer one names no task anywhere, and is not told.
+        if (!stopHere(appId, taskId, caller) && taskId.length() <= MAX_TASK_ID && appId.length() <= MAX_TASK_ID) {
             // The user goes last: ids hold no newline, a user may.
             instances.tell(TOPIC, appId + "\n" + taskId + "\n" + caller);
         }

@@ -20,6 +20,12 @@ public interface DrainRunsUseCase {
     /** Ends the grace period of a drain now: what is in flight is stopped at once. */
     void hurry();
 
+    /**
+     * Stops the runs in flight now, with {@code reason}, and goes on taking new ones: for an instance whose runs
+     * another instance has already failed. Answers how many it stopped.
+     */
+    int stopInFlight(String reason);
+
     /** Runs that ended on their own during the drain, runs stopped, and runs that did not end even then. */
     record Drained(int finished, int stopped, int left) {
     }

@@ -6,15 +6,26 @@ package dev.hexaflow.application.app.port.out;
  */
 public interface InstanceLeases {
 
-    /**
-     * Takes {@code instance}'s lease, or renews it, as of {@code now} (Unix milliseconds).
-     *
-     * @param origin where the instance serves ({@code host:port}), once it does; null before
-     */
-    void renew(String instance, long now, String origin);
+    /** The store's clock, in Unix milliseconds: one clock for every instance, whatever their machines' say. */
+    long now();
 
-    /** The origins of the instances whose leases were renewed at {@code cutoff} (Unix milliseconds) or after. */
-    java.util.List<String> origins(long cutoff);
+    /**
+     * Takes {@code instance}'s lease, or renews it, as of {@code now} (Unix milliseconds); answers whether it held
+     * one (false the first time, and when its lease had run out and was forgotten).
+     *
+     * @param served where the instance serves, once it does; null before
+     */
+    boolean renew(String instance, long now, Served served);
+
+    /** Where the instances whose leases were renewed at {@code cutoff} (Unix milliseconds) or after serve. */
+    java.util.List<Served> served(long cutoff);
+
+    /**
+     * Where an instance serves: the name of its machine, and its origin there ({@code host:port}); a loopback
+     * origin is that machine's own.
+     */
+    record Served(String machine, String origin) {
+    }
 
     /** Gives {@code instance}'s lease up: it stops, and runs nothing more. */
     void release(String instance);

@@ -101,13 +101,11 @@ class PostgresInstancesTest {
 
     @Test
     void aStopSentToTheInstanceThatDoesNotRunTheTaskStopsItWithinASecond() throws Exception {
-        JsonNode slow = first.importApp("slow.yml");
-        ServiceApi onFirst = first.api(slow.get("api_key").asText());
-        ServiceApi onSecond = second.api(slow.get("api_key").asText());
-        HttpResponse<InputStream> stream = onFirst.postStreaming("/v1/workflows/run",
-                run(Map.of("millis", 20000), "streaming", "ada"));
-        BufferedReader lines = new BufferedReader(new InputStreamReader(stream.body(), StandardCharsets.UTF_8));
-        JsonNode started = TestServer.json(lines.readLine().substring(6));
+        SlowStream slow = slowStream(first, 20_000);
+        ServiceApi onFirst = first.api(slow.app().get("api_key").asText());
+        ServiceApi onSecond = second.api(slow.app().get("api_key").asText());
+        BufferedReader lines = slow.lines();
+        JsonNode started = slow.started();
         String taskId = started.get("task_id").asText();
 
         // Another user's stop, sent to either instance, stops nothing.
@@ -225,14 +223,13 @@ class PostgresInstancesTest {
 
     @Test
     void runsOfAnInstanceWhoseLeaseRanOutAreFailedByAnotherAndALiveInstancesRunsAreNot() throws Exception {
-        JsonNode slow = first.importApp("slow.yml");
+        // A run of the first instance, going on while a third instance starts and every instance sweeps.
+        SlowStream running = slowStream(first, 2 * InstanceLease.RENEW_EVERY.toMillis() + 1500);
+        JsonNode slow = running.app();
         String appId = slow.get("app_id").asText();
         ServiceApi onFirst = first.api(slow.get("api_key").asText());
-        // A run of the first instance, going on while a third instance starts and every instance sweeps.
-        HttpResponse<InputStream> stream = onFirst.postStreaming("/v1/workflows/run",
-                run(Map.of("millis", 2 * InstanceLease.RENEW_EVERY.toMillis() + 1500), "streaming", "ada"));
-        BufferedReader lines = new BufferedReader(new InputStreamReader(stream.body(), StandardCharsets.UTF_8));
-        String live = TestServer.json(lines.readLine().substring(6)).get("workflow_run_id").asText();
+        BufferedReader lines = running.lines();
+        String live = running.started().get("workflow_run_id").asText();
         // A run of an instance that died: its lease was last renewed longer ago than a lease lasts.
         String dead = UUID.randomUUID().toString();
         String orphan = UUID.randomUUID().toString();
@@ -268,12 +265,9 @@ class PostgresInstancesTest {
 
     @Test
     void anInstanceThatFindsItsLeaseGoneStopsTheRunsItStillHas() throws Exception {
-        JsonNode slow = first.importApp("slow.yml");
-        ServiceApi onFirst = first.api(slow.get("api_key").asText());
-        HttpResponse<InputStream> stream = onFirst.postStreaming("/v1/workflows/run",
-                run(Map.of("millis", 12_000), "streaming", "ada"));
-        BufferedReader lines = new BufferedReader(new InputStreamReader(stream.body(), StandardCharsets.UTF_8));
-        String runId = TestServer.json(lines.readLine().substring(6)).get("workflow_run_id").asText();
+        SlowStream slow = slowStream(first, 12_000);
+        BufferedReader lines = slow.lines();
+        String runId = slow.started().get("workflow_run_id").asText();
         int port = first.hexaflow.port();
 
         // As if the first instance had paused longer than a lease lasts: the others have forgotten its lease.
@@ -288,25 +282,21 @@ class PostgresInstancesTest {
         assertThat(seconds).as("its run ended within a renewal and a sweep").isLessThan(
                 2 * InstanceLease.RENEW_EVERY.toSeconds() + 2);
         assertThat(rest).contains("\"event\":\"workflow_finished\"");
-        assertThat(json(second.api(slow.get("api_key").asText()).get("/v1/workflows/run/" + runId)).get("status")
-                .asText()).as("failed by the other instance's sweep, or stopped here: not running, not succeeded")
+        assertThat(json(second.api(slow.app().get("api_key").asText()).get("/v1/workflows/run/" + runId))
+                .get("status").asText()).as("failed by the other instance's sweep, or stopped here: not running, not "
+                        + "succeeded")
                 .isIn("failed", "stopped");
     }
 
     @Test
     void aStreamOfARunOnOneInstanceIsFollowedOnTheOtherToItsEnd() throws Exception {
-        JsonNode slow = first.importApp("slow.yml");
-        ServiceApi onFirst = first.api(slow.get("api_key").asText());
-        HttpResponse<InputStream> stream = onFirst.postStreaming("/v1/workflows/run",
-                run(Map.of("millis", 1500), "streaming", "ada"));
-        BufferedReader lines = new BufferedReader(new InputStreamReader(stream.body(), StandardCharsets.UTF_8));
-        String opening = lines.readLine();
-        String runId = TestServer.json(opening.substring(6)).get("workflow_run_id").asText();
+        SlowStream slow = slowStream(first, 1500);
+        String runId = slow.started().get("workflow_run_id").asText();
 
         HttpResponse<InputStream> followed = SseFrames.open(SseFrames.get(second.hexaflow.baseUrl(),
-                "/v1/workflows/run/" + runId + "/events", slow.get("api_key").asText()));
+                "/v1/workflows/run/" + runId + "/events", slow.app().get("api_key").asText()));
         String told = new String(followed.body().readAllBytes(), StandardCharsets.UTF_8);
-        String streamed = opening + "\n" + readAll(lines);
+        String streamed = slow.opening() + "\n" + readAll(slow.lines());
 
         assertThat(followed.statusCode()).isEqualTo(200);
         assertThat(events(told)).as("the same events, in the same order")
@@ -401,6 +391,19 @@ class PostgresInstancesTest {
             assertThat(posted).as("each run's webhook posted").containsExactlyInAnyOrderElementsOf(called);
             assertThat(receiver.count()).as("once, by one of the two").isEqualTo(called.size());
         }
+    }
+
+    /** A slow run streamed from {@code server}: its app, its stream's first line (workflow_started) and the rest. */
+    private record SlowStream(JsonNode app, JsonNode started, String opening, BufferedReader lines) {
+    }
+
+    private static SlowStream slowStream(TestServer server, long millis) throws IOException {
+        JsonNode slow = server.importApp("slow.yml");
+        HttpResponse<InputStream> stream = server.api(slow.get("api_key").asText()).postStreaming(
+                "/v1/workflows/run", run(Map.of("millis", millis), "streaming", "ada"));
+        BufferedReader lines = new BufferedReader(new InputStreamReader(stream.body(), StandardCharsets.UTF_8));
+        String opening = lines.readLine();
+        return new SlowStream(slow, TestServer.json(opening.substring(6)), opening, lines);
     }
 
     private static List<String> events(String stream) {

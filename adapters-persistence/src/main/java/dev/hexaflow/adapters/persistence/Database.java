@@ -1,9 +1,8 @@
 package dev.hexaflow.adapters.persistence;
 
-import java.sql.SQLException;
+import dev.hexaflow.adapters.persistence.jdbi.InsertIfAbsent;
 import javax.sql.DataSource;
 import org.jdbi.v3.core.Jdbi;
-import org.jdbi.v3.core.statement.UnableToExecuteStatementException;
 
 /**
  * The relational store the Jdbi repositories run on, migrated and ready: the embedded {@link H2Database} or a
@@ -37,17 +36,6 @@ public interface Database extends AutoCloseable {
      * claims it, false for every caller after.
      */
     default boolean claimOnce(String step, long epochSecond) {
-        try {
-            return jdbi().withHandle(handle -> handle.createUpdate("INSERT INTO server_state (name, claimed_at) "
-                    + "SELECT :name, :at FROM (VALUES (1)) AS one (x) "
-                    + "WHERE NOT EXISTS (SELECT 1 FROM server_state WHERE name = :name)")
-                    .bind("name", step).bind("at", epochSecond).execute()) == 1;
-        } catch (UnableToExecuteStatementException e) {
-            if (e.getCause() instanceof SQLException sql && sql.getSQLState() != null
-                    && sql.getSQLState().startsWith("23")) {
-                return false; // another process claimed it between the check and the insert
-            }
-            throw e;
-        }
+        return InsertIfAbsent.insert(jdbi(), "server_state", "name", "claimed_at", step, epochSecond);
     }
 }

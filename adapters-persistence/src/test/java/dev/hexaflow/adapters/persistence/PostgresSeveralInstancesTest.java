@@ -191,7 +191,11 @@ class PostgresSeveralInstancesTest {
     void anInstanceThatLosesItsConnectionDistrustsWhatItKeepsAndHearsAgainOnANewOne() throws Exception {
         try (PostgresInstanceSignals one = signals(first, "one"); PostgresInstanceSignals two = signals(second, "two")) {
             AtomicInteger missed = new AtomicInteger();
-            two.onMissed(missed::incrementAndGet);
+            List<Boolean> hearingWhenMissed = new CopyOnWriteArrayList<>();
+            two.onMissed(() -> {
+                hearingWhenMissed.add(two.hearing());
+                missed.incrementAndGet();
+            });
             List<String> heard = new CopyOnWriteArrayList<>();
             two.hear("topic", heard::add);
 
@@ -203,6 +207,8 @@ class PostgresSeveralInstancesTest {
 
             assertThat(within(3_000, () -> missed.get() >= 1)).as("told it may have missed messages").isTrue();
             assertThat(within(5_000, two::hearing)).as("hearing again on a new connection").isTrue();
+            assertThat(hearingWhenMissed).as("not trusted to hear while it may miss, so caches read the store")
+                    .isNotEmpty().containsOnly(false);
             assertThat(within(5_000, one::hearing)).isTrue();
             one.tell("topic", "after");
             assertThat(within(5_000, () -> heard.contains("after"))).isTrue();

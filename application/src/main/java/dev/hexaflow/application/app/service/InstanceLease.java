@@ -46,10 +46,6 @@ public final class InstanceLease {
         this.lost = lost;
     }
 
-    public String instance() {
-        return instance;
-    }
-
     /** This instance serves there from now on, which its lease tells the others. */
     public void serving(InstanceLeases.Served served) {
         this.served = served;

@@ -259,11 +259,44 @@ class PostgresSeveralInstancesTest {
         }
     }
 
+    @Test
+    void theFirstRunsOfAnAppStartedOnTwoInstancesAtOnceAreAllKeptAndCounted() throws Exception {
+        JdbiRunRepository firstRuns = new JdbiRunRepository(first.jdbi(), WriteGate.OPEN, "first");
+        JdbiRunRepository secondRuns = new JdbiRunRepository(second.jdbi(), WriteGate.OPEN, "second");
+        int apps = 40;
+        try {
+            // Each app's first run on each instance at once: both find no count to add to, and both would insert
+            // it, unless adding is one statement.
+            List<String> kept = onThreads(2, thread -> {
+                JdbiRunRepository runs = thread == 0 ? firstRuns : secondRuns;
+                List<String> mine = new ArrayList<>();
+                for (int i = 0; i < apps; i++) {
+                    String id = "run-" + i + "-" + thread;
+                    start(runs, "app-" + i, id);
+                    mine.add(id);
+                }
+                return mine;
+            });
+
+            assertThat(kept).hasSize(2 * apps);
+            List<Long> counts = first.jdbi().withHandle(handle -> handle.createQuery("SELECT n FROM run_count "
+                    + "WHERE status = 'running' ORDER BY app_id").mapTo(Long.class).list());
+            assertThat(counts).as("two running runs counted for every app").hasSize(apps).containsOnly(2L);
+        } finally {
+            firstRuns.close();
+            secondRuns.close();
+        }
+    }
+
     private static void start(JdbiRunRepository runs, String id) {
+        start(runs, APP, id);
+    }
+
+    private static void start(JdbiRunRepository runs, String app, String id) {
         WorkflowRun run = WorkflowRun.started(id, "wf-1",
                 Map.of(), 10);
-        runs.started(new StartedRun(run, APP, "task-" + id,
-                new EndUser("user-" + id, APP, "ada", 1), "v-" + id, "log-" + id)).join();
+        runs.started(new StartedRun(run, app, "task-" + id,
+                new EndUser("user-" + id, app, "ada", 1), "v-" + id, "log-" + id)).join();
     }
 
     private PostgresInstanceSignals signals(PostgresDatabase database, String instance) throws InterruptedException {

@@ -43,6 +43,8 @@ public final class JdbiRunRepository implements RunRepository {
     private final GroupCommitWriter<Change> writer;
     private final SearchTotals searchTotals = new SearchTotals();
     private final SqlDialect dialect;
+    /** Adds to an app's count of runs in a status: the amount, the app, the status. */
+    private final String addToCount;
     private volatile String primaryKeyHint;
 
     public JdbiRunRepository(Jdbi jdbi) {
@@ -62,6 +64,7 @@ public final class JdbiRunRepository implements RunRepository {
     public JdbiRunRepository(Jdbi jdbi, WriteGate gate, String instance) {
         this.jdbi = jdbi;
         this.dialect = SqlDialect.of(jdbi);
+        this.addToCount = dialect.addTo("run_count", "n", "app_id, status");
         String saveNode = dialect.upsert("node_execution", "id", NODE_COLUMNS, NODE_VALUES);
         this.writer = new GroupCommitWriter<>(jdbi, gate, "hexaflow-run-writer",
                 (statements, changes) -> write(statements, changes, saveNode, instance));
@@ -202,9 +205,6 @@ public final class JdbiRunRepository implements RunRepository {
 
     private static final String STATUS_OF_RUN = "SELECT app_id, status FROM workflow_run WHERE id = ?";
 
-    private static final String ADD_TO_COUNT = "UPDATE run_count SET n = n + ? WHERE app_id = ? AND status = ?";
-
-    private static final String NEW_COUNT = "INSERT INTO run_count (n, app_id, status) VALUES (?, ?, ?)";
 
     /**
      * Writes a batch in as few statements as it needs: a run that starts and ends in the same batch is inserted
@@ -213,7 +213,7 @@ public final class JdbiRunRepository implements RunRepository {
      * change in the same transaction. A run started twice in one batch fails the batch, so that the writer writes
      * its changes one at a time and the second start fails alone, on the table's unique id.
      */
-    private static void write(GroupCommitWriter.Statements statements, List<Change> changes, String saveNode,
+    private void write(GroupCommitWriter.Statements statements, List<Change> changes, String saveNode,
             String instance) throws SQLException {
         Map<Object, Object[]> inserts = new LinkedHashMap<>();
         Map<Object, Object[]> ends = new LinkedHashMap<>();
@@ -300,22 +300,16 @@ public final class JdbiRunRepository implements RunRepository {
         return rows;
     }
 
-    private static void count(GroupCommitWriter.Statements statements, Map<List<String>, Long> counts) throws SQLException {
+    private void count(GroupCommitWriter.Statements statements, Map<List<String>, Long> counts) throws SQLException {
         for (Map.Entry<List<String>, Long> count : counts.entrySet()) {
             if (count.getValue() == 0) {
                 continue;
             }
-            PreparedStatement add = statements.prepared(ADD_TO_COUNT);
+            PreparedStatement add = statements.prepared(addToCount);
             add.setLong(1, count.getValue());
             add.setString(2, count.getKey().get(0));
             add.setString(3, count.getKey().get(1));
-            if (add.executeUpdate() == 0) {
-                PreparedStatement first = statements.prepared(NEW_COUNT);
-                first.setLong(1, count.getValue());
-                first.setString(2, count.getKey().get(0));
-                first.setString(3, count.getKey().get(1));
-                first.executeUpdate();
-            }
+            add.executeUpdate();
         }
     }
 
@@ -478,11 +472,8 @@ public final class JdbiRunRepository implements RunRepository {
                 }
                 handle.createUpdate("UPDATE run_count SET n = n - :runs WHERE app_id = :app AND status = 'running'")
                         .bind("runs", runs).bind("app", app).execute();
-                if (handle.createUpdate("UPDATE run_count SET n = n + :runs WHERE app_id = :app AND status = "
-                        + "'failed'").bind("runs", runs).bind("app", app).execute() == 0) {
-                    handle.createUpdate("INSERT INTO run_count (app_id, status, n) VALUES (:app, 'failed', :runs)")
-                            .bind("runs", runs).bind("app", app).execute();
-                }
+                handle.createUpdate(addToCount).bind(0, runs).bind(1, app).bind(2, RunStatus.FAILED.wireName())
+                        .execute();
                 failed += runs;
             }
             return failed;

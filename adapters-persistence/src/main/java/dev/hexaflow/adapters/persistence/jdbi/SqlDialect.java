@@ -23,6 +23,20 @@ public enum SqlDialect {
         }
 
         @Override
+        public String addTo(String table, String counter, String keys) {
+            List<String> keyList = names(keys);
+            String source = keyList.stream().map(key -> "CAST(? AS VARCHAR)").collect(Collectors.joining(", "));
+            String matched = keyList.stream().map(key -> "t." + key + " = s." + key)
+                    .collect(Collectors.joining(" AND "));
+            String columns = counter + ", " + String.join(", ", keyList);
+            String values = keyList.stream().map(key -> "s." + key).collect(Collectors.joining(", "));
+            return "MERGE INTO " + table + " t USING (VALUES (CAST(? AS BIGINT), " + source + ")) s(" + columns
+                    + ") ON " + matched + " WHEN MATCHED THEN UPDATE SET " + counter + " = t." + counter + " + s."
+                    + counter + " WHEN NOT MATCHED THEN INSERT (" + columns + ") VALUES (s." + counter + ", "
+                    + values + ")";
+        }
+
+        @Override
         public String primaryKeyHint(Handle handle, String table) {
             // H2 names the index itself; a range of the key would otherwise be read through another index whole.
             String name = handle.createQuery("SELECT INDEX_NAME FROM INFORMATION_SCHEMA.INDEXES WHERE TABLE_SCHEMA = "
@@ -52,6 +66,16 @@ public enum SqlDialect {
         }
 
         @Override
+        public String addTo(String table, String counter, String keys) {
+            List<String> keyList = names(keys);
+            String columns = counter + ", " + String.join(", ", keyList);
+            String values = "?" + ", ?".repeat(keyList.size());
+            // ON CONFLICT, not MERGE: PostgreSQL's MERGE may still fail on the key when two insert it at once
+            return "INSERT INTO " + table + " (" + columns + ") VALUES (" + values + ") ON CONFLICT (" + keys
+                    + ") DO UPDATE SET " + counter + " = " + table + "." + counter + " + EXCLUDED." + counter;
+        }
+
+        @Override
         public String primaryKeyHint(Handle handle, String table) {
             return ""; // PostgreSQL takes no hints, and its planner reads a range of the key through the key
         }
@@ -71,6 +95,17 @@ public enum SqlDialect {
      * @param values  their values (parameters), comma-separated, in the order of {@code columns}
      */
     public abstract String upsert(String table, String keys, String columns, String values);
+
+    /**
+     * One statement that adds to a counter the row of the same {@code keys}, or inserts the row with the amount
+     * when there is none; atomic where several write at once, where an update and then an insert is not (both
+     * find no row, and the second insert fails on the key). Its parameters are the amount, then the keys in the
+     * order of {@code keys}.
+     *
+     * @param counter the counter's column, a number
+     * @param keys    the key columns, comma-separated, a unique constraint of the table; text
+     */
+    public abstract String addTo(String table, String counter, String keys);
 
     /**
      * What follows {@code FROM table} so that a range of its primary key is read through that key: empty where

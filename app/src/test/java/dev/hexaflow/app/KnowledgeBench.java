@@ -3,6 +3,8 @@ package dev.hexaflow.app;
 import dev.hexaflow.adapters.nodes.fakes.FakeModelServer;
 import dev.hexaflow.adapters.nodes.model.OpenAiCompatibleEmbeddings;
 import dev.hexaflow.adapters.persistence.H2Database;
+import dev.hexaflow.adapters.persistence.jdbi.JdbiKnowledgeRepository;
+import dev.hexaflow.adapters.persistence.lucene.LuceneKnowledgeIndex;
 import dev.hexaflow.application.knowledge.port.in.AddDocumentCommand;
 import dev.hexaflow.application.knowledge.port.in.CreateKnowledgeBaseCommand;
 import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeQuery;
@@ -89,6 +91,7 @@ class KnowledgeBench {
             measure(knowledge, "words", SearchMethod.FULL_TEXT_SEARCH, random, total);
             measure(knowledge, "vectors", SearchMethod.SEMANTIC_SEARCH, random, vectorDocs * perDocument);
             measure(knowledge, "vectors", SearchMethod.HYBRID_SEARCH, random, vectorDocs * perDocument);
+            measureRebuilds(new JdbiKnowledgeRepository(database.jdbi()), total + vectorDocs * perDocument);
             knowledge.close();
             long bytes;
             try (Stream<Path> files = Files.walk(dir.resolve("knowledge"))) {
@@ -115,6 +118,43 @@ class KnowledgeBench {
         Arrays.sort(t);
         System.out.printf("BENCH retrieve %s over %d chunks: p50=%.2f ms p95=%.2f ms%n", method.wireName(), chunks,
                 t[n / 2] / 1e6, t[(int) (n * 0.95)] / 1e6);
+    }
+
+    /**
+     * What another instance's change costs an instance that shares the store: the whole index rebuilt (what it does
+     * when it may have missed a change) against one document of 100 chunks rebuilt (what it does when told), in
+     * the index in memory that such an instance holds.
+     */
+    private static void measureRebuilds(JdbiKnowledgeRepository repository, int chunks) {
+        try (LuceneKnowledgeIndex index = LuceneKnowledgeIndex.inMemory()) {
+            measureRebuilds(index, repository, chunks);
+        }
+    }
+
+    private static void measureRebuilds(LuceneKnowledgeIndex index, JdbiKnowledgeRepository repository, int chunks) {
+        long[] whole = new long[3];
+        for (int i = 0; i < whole.length; i++) {
+            long s = System.nanoTime();
+            index.rebuild(repository);
+            whole[i] = System.nanoTime() - s;
+        }
+        Arrays.sort(whole);
+        java.util.List<String> documents = repository.documents("vectors").stream()
+                .map(dev.hexaflow.domain.knowledge.KnowledgeDocument::id).toList();
+        int n = 200;
+        long[] one = new long[n];
+        for (int i = -20; i < n; i++) {
+            String document = documents.get(Math.floorMod(i, documents.size()));
+            long s = System.nanoTime();
+            index.rebuildDocument(document, repository);
+            if (i >= 0) {
+                one[i] = System.nanoTime() - s;
+            }
+        }
+        Arrays.sort(one);
+        System.out.printf("BENCH index rebuilt whole, %d chunks: median %.0f ms; one embedded document of 100 chunks "
+                + "rebuilt: p50=%.2f ms p95=%.2f ms%n", chunks, whole[1] / 1e6, one[n / 2] / 1e6,
+                one[(int) (n * 0.95)] / 1e6);
     }
 
     private static String document(Random random, int lines) {

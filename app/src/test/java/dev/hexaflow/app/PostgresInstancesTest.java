@@ -335,6 +335,22 @@ class PostgresInstancesTest {
                         + "\"keyword_search\"}}").body();
         assertThat(within(2000, () -> search.get().contains("Paid leave: 25 days a year.")))
                 .as(search.get()).isTrue();
+
+        // The other instance applies the document changed, not its whole index: a second document added, then
+        // the first one's text replaced through the Knowledge API, each found there.
+        assertThat(first.admin("POST", "/admin/knowledge/bases/handbook/documents", "application/json",
+                "{\"name\": \"parental.md\", \"text\": \"Parental leave: 16 weeks.\"}").statusCode())
+                .isEqualTo(201);
+        assertThat(within(2000, () -> search.get().contains("Parental leave: 16 weeks.")))
+                .as(search.get()).isTrue();
+        String key = TestServer.json(first.admin("POST", "/admin/datasets/keys", null, null)).get("key").asText();
+        String document = TestServer.json(added).get("id").asText();
+        HttpResponse<String> updated = first.send("POST", "/v1/datasets/handbook/documents/" + document
+                + "/update-by-text", "application/json", "{\"text\": \"Paid leave: 30 days a year.\"}", key);
+        assertThat(updated.statusCode()).as(updated.body()).isEqualTo(200);
+        assertThat(within(2000, () -> search.get().contains("Paid leave: 30 days a year.")))
+                .as(search.get()).isTrue();
+        assertThat(search.get()).contains("Parental leave: 16 weeks.").doesNotContain("25 days");
     }
 
     @Test

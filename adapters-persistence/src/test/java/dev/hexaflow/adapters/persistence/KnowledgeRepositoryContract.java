@@ -133,6 +133,10 @@ abstract class KnowledgeRepositoryContract {
         List<String> rebuilt = new ArrayList<>();
         repository().forEachSearchableChunk(c -> rebuilt.add(c.id()));
         assertThat(rebuilt).containsExactly("c1");
+        assertThat(repository().searchableChunks("d1")).extracting(StoredChunk::id).as("one document's")
+                .containsExactly("c1");
+        assertThat(repository().searchableChunks("d2")).as("a document not completed").isEmpty();
+        assertThat(repository().searchableChunks("nope")).isEmpty();
     }
 
     @Test
@@ -244,6 +248,8 @@ abstract class KnowledgeRepositoryContract {
         List<String> searched = new ArrayList<>();
         repository().forEachSearchableChunk(c -> searched.add(c.id()));
         assertThat(searched).containsExactlyInAnyOrder("k1", "k2", "k4");
+        assertThat(repository().searchableChunks("d1")).extracting(StoredChunk::id).as("one document's, by children")
+                .containsExactlyInAnyOrder("k1", "k2", "k4");
 
         repository().replaceChunks("d1", List.of(chunk("c1", "d1", 1, null)));
         assertThat(repository().childChunks("d1")).isEmpty();

@@ -23,6 +23,7 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -322,6 +323,18 @@ public final class JdbiKnowledgeRepository implements KnowledgeRepository {
                     .forEach(sink);
             h.createQuery("SELECT k.* " + SEARCHABLE_CHILDREN).setFetchSize(500).map((rs, ctx) -> child(rs))
                     .forEach(child -> sink.accept(child.searchable()));
+        });
+    }
+
+    @Override
+    public List<StoredChunk> searchableChunks(String documentId) {
+        return jdbi.withHandle(h -> {
+            List<StoredChunk> found = new ArrayList<>(h.createQuery("SELECT c.* " + SEARCHABLE
+                    + " AND c.document_id = :doc" + CHILDLESS).bind("doc", documentId).map((rs, ctx) -> chunk(rs))
+                    .list());
+            h.createQuery("SELECT k.* " + SEARCHABLE_CHILDREN + " AND k.document_id = :doc").bind("doc", documentId)
+                    .map((rs, ctx) -> child(rs)).forEach(child -> found.add(child.searchable()));
+            return found;
         });
     }
 

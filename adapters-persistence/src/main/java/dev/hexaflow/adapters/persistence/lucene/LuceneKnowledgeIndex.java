@@ -113,7 +113,7 @@ public final class LuceneKnowledgeIndex implements KnowledgeIndex, AutoCloseable
     }
 
     @Override
-    public void remove(String chunkId) {
+    public void remove(String documentId, String chunkId) {
         write(() -> writer.deleteDocuments(new Term(ID, chunkId)));
     }
 
@@ -178,6 +178,17 @@ public final class LuceneKnowledgeIndex implements KnowledgeIndex, AutoCloseable
             }
         });
         foundOnDisk = true;
+    }
+
+    @Override
+    public void rebuildDocument(String documentId, KnowledgeRepository repository) {
+        List<StoredChunk> chunks = repository.searchableChunks(documentId);
+        write(() -> {
+            writer.deleteDocuments(new Term(DOCUMENT, documentId));
+            for (StoredChunk chunk : chunks) {
+                writer.addDocument(document(chunk));
+            }
+        });
     }
 
     /** How many chunks the index holds. */

@@ -263,6 +263,11 @@ public final class InMemoryKnowledgeRepository implements KnowledgeRepository {
         searchable().forEach(sink);
     }
 
+    @Override
+    public List<StoredChunk> searchableChunks(String documentId) {
+        return searchable().stream().filter(c -> c.chunk().documentId().equals(documentId)).toList();
+    }
+
     private synchronized List<StoredChunk> searchable() {
         List<StoredChunk> found = new ArrayList<>();
         Map<String, List<StoredChildChunk>> bySegment = new java.util.HashMap<>();

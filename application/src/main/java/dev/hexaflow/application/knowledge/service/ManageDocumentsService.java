@@ -79,8 +79,9 @@ public final class ManageDocumentsService implements ManageDocumentsUseCase {
             repository.replaceChunks(documentId, kept);
             repository.replaceChildChunks(documentId, children.stream()
                     .filter(c -> !c.child().segmentId().equals(chunkId)).toList());
-            index.remove(chunkId);
-            children.stream().filter(c -> c.child().segmentId().equals(chunkId)).forEach(c -> index.remove(c.id()));
+            index.remove(documentId, chunkId);
+            children.stream().filter(c -> c.child().segmentId().equals(chunkId))
+                    .forEach(c -> index.remove(documentId, c.id()));
         });
     }
 
@@ -177,8 +178,8 @@ public final class ManageDocumentsService implements ManageDocumentsUseCase {
     /** Puts the chunk back in the index as it is now: itself, or its children when it has some. */
     private void reindex(KnowledgeDocument document, StoredChunk chunk) {
         List<StoredChildChunk> children = childrenOf(document.id(), chunk.id());
-        index.remove(chunk.id());
-        children.forEach(c -> index.remove(c.id()));
+        index.remove(document.id(), chunk.id());
+        children.forEach(c -> index.remove(document.id(), c.id()));
         if (document.searchable()) {
             index.add(Indexing.searchable(List.of(chunk), children));
         }
@@ -236,7 +237,7 @@ public final class ManageDocumentsService implements ManageDocumentsUseCase {
             StoredChunk parent = segment(documentId, segmentId);
             KnowledgeDocument document = repository.findDocument(documentId).orElseThrow();
             repository.deleteChildChunk(child(documentId, parent.id(), childId).id());
-            index.remove(childId);
+            index.remove(documentId, childId);
             reindex(document, parent);
         });
     }

@@ -17,8 +17,8 @@ public interface KnowledgeIndex {
     /** Adds these chunks (replacing any with the same id). */
     void add(Collection<StoredChunk> chunks);
 
-    /** Removes one chunk. */
-    void remove(String chunkId);
+    /** Removes one chunk (or child chunk) of the document. */
+    void remove(String documentId, String chunkId);
 
     void removeDocument(String documentId);
 
@@ -39,4 +39,10 @@ public interface KnowledgeIndex {
 
     /** Empties the index and fills it from the repository. */
     void rebuild(KnowledgeRepository repository);
+
+    /**
+     * Replaces what the index holds of one document with what the repository holds searchable of it, in one
+     * change: a search finds the document as it was or as it is, never half of it.
+     */
+    void rebuildDocument(String documentId, KnowledgeRepository repository);
 }

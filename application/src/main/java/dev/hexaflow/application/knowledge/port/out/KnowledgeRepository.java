@@ -129,4 +129,7 @@ public interface KnowledgeRepository {
      * {@link StoredChildChunk#searchable()}), a few at a time, so that an index can be rebuilt.
      */
     void forEachSearchableChunk(Consumer<StoredChunk> sink);
+
+    /** The searchable entries of one document, as {@link #forEachSearchableChunk} hands them: none once it is gone. */
+    List<StoredChunk> searchableChunks(String documentId);
 }

@@ -1,0 +1,77 @@
+package dev.hexaflow.adapters.persistence.lucene;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.hexaflow.adapters.persistence.memory.InMemoryKnowledgeRepository;
+import dev.hexaflow.application.knowledge.port.out.KnowledgeIndex.Hit;
+import dev.hexaflow.application.knowledge.port.out.StoredChunk;
+import dev.hexaflow.domain.knowledge.Chunk;
+import dev.hexaflow.domain.knowledge.DocumentStatus;
+import dev.hexaflow.domain.knowledge.KnowledgeBase;
+import dev.hexaflow.domain.knowledge.KnowledgeDocument;
+import dev.hexaflow.domain.knowledge.RetrievalSettings;
+import dev.hexaflow.domain.knowledge.SearchMethod;
+import dev.hexaflow.domain.knowledge.TextMeasure;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One document of the index rebuilt from the repository, as an instance does when another changed it: the
+ * document is found as the repository holds it now, and every other document stays as it was.
+ */
+class LuceneKnowledgeIndexTest {
+
+    private final InMemoryKnowledgeRepository repository = new InMemoryKnowledgeRepository();
+    private final LuceneKnowledgeIndex index = LuceneKnowledgeIndex.inMemory();
+
+    @AfterEach
+    void close() {
+        index.close();
+    }
+
+    @Test
+    void aDocumentRebuiltHoldsWhatTheRepositoryHoldsOfItAndTheOthersStay() {
+        repository.saveBase(new KnowledgeBase("b1", "Base", "", Optional.empty(),
+                new RetrievalSettings(SearchMethod.KEYWORD_SEARCH, 5, Optional.empty(), 0.5, 0.5), Instant.EPOCH));
+        repository.saveDocument(document("d1"));
+        repository.saveDocument(document("d2"));
+        repository.replaceChunks("d1", List.of(chunk("c1", "d1", "paid leave is 25 days"),
+                chunk("c2", "d1", "sick leave is unlimited")));
+        repository.replaceChunks("d2", List.of(chunk("c3", "d2", "parental leave is 16 weeks")));
+        index.rebuild(repository);
+        assertThat(found("leave")).containsExactlyInAnyOrder("c1", "c2", "c3");
+
+        // Another instance replaced d1's chunks: the store has them, this index does not yet.
+        repository.replaceChunks("d1", List.of(chunk("c4", "d1", "annual leave is 30 days")));
+        assertThat(found("annual")).isEmpty();
+
+        index.rebuildDocument("d1", repository);
+
+        assertThat(found("leave")).containsExactlyInAnyOrder("c3", "c4");
+        assertThat(found("annual")).containsExactly("c4");
+        assertThat(index.count()).isEqualTo(2);
+
+        repository.deleteDocument("d2");
+        index.rebuildDocument("d2", repository);
+        assertThat(found("leave")).as("a document gone from the store is gone from the index").containsExactly("c4");
+        assertThat(index.isStale(repository.countSearchableChunks())).isFalse();
+    }
+
+    private List<String> found(String words) {
+        return index.byWords("b1", words, null, 10).stream().map(Hit::chunkId).toList();
+    }
+
+    private static KnowledgeDocument document(String id) {
+        return new KnowledgeDocument(id, "b1", id + ".md", "text", 5, "hash-" + id, DocumentStatus.COMPLETED,
+                Optional.empty(), true, Map.of(), Instant.EPOCH);
+    }
+
+    private static StoredChunk chunk(String id, String documentId, String text) {
+        return StoredChunk.of(new Chunk(id, documentId, "b1", 1, text, text.length(), 5, List.of(),
+                TextMeasure.hash(text), 0, true), null);
+    }
+}

@@ -1,13 +1,14 @@
 package dev.hexaflow.app;
 
-import dev.hexaflow.engine.EngineConfiguration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hexaflow.adapters.http.ClientLimits;
 import dev.hexaflow.adapters.nodes.fakes.FakeHttpTarget;
 import dev.hexaflow.app.api.ServiceApi;
 import dev.hexaflow.app.engine.Dsl;
+import dev.hexaflow.engine.EngineConfiguration;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -17,6 +18,7 @@ import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -42,8 +44,13 @@ class StreamingLoadTest {
 
     @Test
     void twoHundredStreamsWithLeaversAndStopsAllEndAreKeptAndLeaveNothingBehind() throws Exception {
+        // The test's own HTTP client keeps its connections for reuse; the server closes them once idle for 3 s
+        // (30 s by default), so that what is left open afterwards is what the server failed to close.
+        ClientLimits limits = new ClientLimits(ClientLimits.DEFAULTS.requestsPerAddress(),
+                ClientLimits.DEFAULTS.minBodyBytesPerSecond(), ClientLimits.DEFAULTS.bodyGrace(), Duration.ofSeconds(3));
         try (FakeHttpTarget upstream = new FakeHttpTarget(); TestServer server = TestServer.start(TestServer.config(dataDir)
-                .withEngine(EngineConfiguration.fromEnvironment(Map.of("HEXAFLOW_OUTBOUND_ALLOW", "127.0.0.1"))))) {
+                .withEngine(EngineConfiguration.fromEnvironment(Map.of("HEXAFLOW_OUTBOUND_ALLOW", "127.0.0.1")))
+                .withService(ServiceSettings.DEFAULTS.withShutdownGrace(Duration.ofSeconds(1)).withClients(limits)))) {
             Footprint.quietBefore();
             String key = TestServer.json(server.admin("POST", "/admin/apps", "application/yaml",
                     Dsl.httpGet(upstream.url("/wait/1500"), 30))).get("api_key").asText();

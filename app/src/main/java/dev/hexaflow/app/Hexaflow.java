@@ -298,15 +298,19 @@ public final class Hexaflow implements AutoCloseable {
     }
 
     /**
-     * Migrates the database; until a server's first start on it has completed (even where a command made the
-     * database before) loads the bundled campus data and issues a campus key (answered); fails the runs (and their chat messages) and deletes
-     * the half-written uploads a previous process left.
+     * Migrates the database; fails the runs (and their chat messages) a previous process left running; until a
+     * server's first start on it has completed (even where a command made the database before) loads the bundled
+     * campus data and issues a campus key (answered); deletes the half-written uploads a previous process left.
      */
     private static Prepared prepare(Storage storage, CampusModule campus, WorkflowModule workflows,
             ChatModule chat, InstanceLease lease) {
         storage.migrate();
+        // Alone on its store, a start fails every run left running; sharing it, only those of no live instance,
+        // once it holds a lease of its own (so that no other start takes its first start over).
+        boolean shared = storage.instance().shared();
+        int interrupted = shared ? lease.renewAndSweep() : workflows.closeInterruptedRuns(Clock.systemUTC());
         Optional<String> newCampusKey = Optional.empty();
-        boolean firstStart = storage.takeFirstServerStart();
+        boolean firstStart = storage.takeFirstServerStart(shared ? lease.liveSince() : 0);
         if (firstStart) {
             try {
                 campus.loadBundledData();
@@ -316,9 +320,6 @@ public final class Hexaflow implements AutoCloseable {
                 throw e;
             }
         }
-        // Alone on its store, a start fails every run left running; sharing it, only those of no live instance.
-        int interrupted = storage.instance().shared() ? lease.renewAndSweep()
-                : workflows.closeInterruptedRuns(Clock.systemUTC());
         if (interrupted > 0) {
             LOG.warn("{} runs were left running when the server last stopped; they are now failed", interrupted);
         }

@@ -198,17 +198,20 @@ final class Storage implements AutoCloseable {
 
     /**
      * Whether this start is the server's first on this database (a database a command made before any server
-     * start has not had one), and so does its work (the bundled campus data, a campus key, the demo apps). Alone on
-     * the store, a start only asks, and marks it done once that work is done ({@link #markFirstServerStartDone}).
+     * start has not had one), and so does its work (the bundled campus data, a campus key, the demo apps), which it
+     * marks done once that work is done ({@link #markFirstServerStartDone}). Alone on the store, a start only asks.
      * Where instances share the store and may start at once, a start takes the first start (one of them does) and
-     * gives it back if it fails ({@link #giveUpFirstServerStart}); one killed during its first start leaves it
-     * taken, and the demo apps and the campus key are then made by hand.
+     * gives it back if it fails ({@link #giveUpFirstServerStart}); one that dies during it leaves it to the next
+     * start once its lease has lapsed.
+     *
+     * @param leaseCutoff the store's time (ms) before which a lease not renewed has lapsed
      */
-    boolean takeFirstServerStart() {
-        if (instance.shared()) {
-            return store.database().claimOnce(FIRST_START, java.time.Instant.now().getEpochSecond());
+    boolean takeFirstServerStart(long leaseCutoff) {
+        if (store.database().claimed(FIRST_START_DONE)) {
+            return false;
         }
-        return !store.database().claimed(FIRST_START);
+        return !instance.shared() || store.database().claimFor(FIRST_START, FIRST_START_DONE, instance.id(),
+                java.time.Instant.now().getEpochSecond(), leaseCutoff);
     }
 
     /**
@@ -216,17 +219,18 @@ final class Storage implements AutoCloseable {
      * it to the next start.
      */
     void markFirstServerStartDone() {
-        store.database().claimOnce(FIRST_START, java.time.Instant.now().getEpochSecond());
+        store.database().claimOnce(FIRST_START_DONE, java.time.Instant.now().getEpochSecond());
     }
 
     /** Gives back a first start this start took and could not complete, for the next start to take. */
     void giveUpFirstServerStart() {
         if (instance.shared()) {
-            store.database().unclaim(FIRST_START);
+            store.database().unclaim(FIRST_START, instance.id());
         }
     }
 
     private static final String FIRST_START = "first_start";
+    private static final String FIRST_START_DONE = "first_start_done";
 
     @Override
     public void close() {

@@ -222,6 +222,45 @@ class PostgresInstancesTest {
     }
 
     @Test
+    void aFirstStartWhoseInstanceDiedBeforeFinishingIsMadeByTheNextStartOnceItsLeaseLapsed() throws Exception {
+        stopThem();
+        second = null;
+        database = PostgresCluster.get().createDatabase();
+        first = TestServer.start(config(Optional.of(TestServer.ADMIN_TOKEN)));
+        assertThat(first.hexaflow.report().newCampusKey()).as("the first start, made").isPresent();
+        first.close();
+        first = null;
+        // As if the instance that claimed the first start had died in it: claimed, never marked done.
+        String claimant = UUID.randomUUID().toString();
+        long now = System.currentTimeMillis();
+        try (Connection sql = DriverManager.getConnection(PostgresCluster.get().url(database), PostgresCluster.USER,
+                PostgresCluster.PASSWORD)) {
+            execute(sql, "DELETE FROM server_state WHERE name = 'first_start_done'");
+            execute(sql, "UPDATE server_state SET claimed_by = ? WHERE name = 'first_start'", claimant);
+            execute(sql, "INSERT INTO instance_lease (id, started_at, renewed_at) VALUES (?, ?, ?)", claimant, now,
+                    now + 60_000);
+        }
+        try (TestServer whileItLives = TestServer.start(config(Optional.of(TestServer.ADMIN_TOKEN)))) {
+            assertThat(whileItLives.hexaflow.report().newCampusKey()).as("not taken from a live instance").isEmpty();
+            assertThat(whileItLives.hexaflow.report().demo()).isEmpty();
+        }
+        try (Connection sql = DriverManager.getConnection(PostgresCluster.get().url(database), PostgresCluster.USER,
+                PostgresCluster.PASSWORD)) {
+            execute(sql, "UPDATE instance_lease SET renewed_at = ? WHERE id = ?",
+                    now - InstanceLease.LASTS.toMillis() - 1_000, claimant);
+        }
+
+        first = TestServer.start(config(Optional.of(TestServer.ADMIN_TOKEN)));
+
+        assertThat(first.hexaflow.report().newCampusKey()).as("taken over once the claimant's lease lapsed")
+                .isPresent();
+        assertThat(first.hexaflow.report().demo()).isPresent();
+        assertThat(first.get("/v2/events/holidays.json?key=" + first.campusKey()).statusCode()).isEqualTo(200);
+        second = TestServer.start(config(Optional.of(TestServer.ADMIN_TOKEN)));
+        assertThat(second.hexaflow.report().newCampusKey()).as("done, so made once").isEmpty();
+    }
+
+    @Test
     void runsOfAnInstanceWhoseLeaseRanOutAreFailedByAnotherAndALiveInstancesRunsAreNot() throws Exception {
         // A run of the first instance, going on while a third instance starts and every instance sweeps.
         SlowStream running = slowStream(first, 2 * InstanceLease.RENEW_EVERY.toMillis() + 1500);

@@ -56,6 +56,11 @@ public final class InstanceLease {
         return leases.served(leases.now() - LASTS.toMillis());
     }
 
+    /** The store's time (ms) before which a lease not renewed has lapsed: now, less {@link #LASTS}. */
+    public long liveSince() {
+        return leases.now() - LASTS.toMillis();
+    }
+
     /**
      * Renews this instance's lease, then fails the runs of the instances whose leases ran out; answers how many.
      * Times are the store's, so that machines whose clocks differ judge a lease alike.

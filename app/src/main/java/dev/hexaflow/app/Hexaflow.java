@@ -66,15 +66,12 @@ public final class Hexaflow implements AutoCloseable {
     private final Duration grace;
     /** This instance's lease, where instances share the store; renewed on {@link #leases}. */
     private final Optional<InstanceLease> lease;
-    private final ScheduledExecutorService leases = Executors.newSingleThreadScheduledExecutor(task -> {
-        Thread thread = new Thread(task, "hexaflow-lease");
-        thread.setDaemon(true);
-        return thread;
-    });
+    private final ScheduledExecutorService leases;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private Hexaflow(Storage storage, JavalinHttpServer server, StartReport report, WorkflowModule workflows,
-            CampusModule campus, ChatModule chat, Duration grace, Optional<InstanceLease> lease) {
+            CampusModule campus, ChatModule chat, Duration grace, Optional<InstanceLease> lease,
+            ScheduledExecutorService leases) {
         this.storage = storage;
         this.server = server;
         this.report = report;
@@ -83,15 +80,26 @@ public final class Hexaflow implements AutoCloseable {
         this.chat = chat;
         this.grace = grace;
         this.lease = lease;
+        this.leases = leases;
+    }
+
+    /** The thread that renews the lease of an instance that shares its store. */
+    private static ScheduledExecutorService leaseThread() {
+        return Executors.newSingleThreadScheduledExecutor(task -> {
+            Thread thread = new Thread(task, "hexaflow-lease");
+            thread.setDaemon(true);
+            return thread;
+        });
     }
 
     /**
-     * Where instances share the store: renews this instance's lease (with where it serves) now and every {@link
-     * InstanceLease#RENEW_EVERY}, fails the runs of instances whose leases ran out, and lets workflows call the
-     * instances that live.
+     * Where instances share the store, one renewal: renews this instance's lease (with where it serves, once it
+     * serves), fails the runs of instances whose leases ran out, and lets workflows call the instances that live.
+     * It is made every {@link InstanceLease#RENEW_EVERY} from the start's first renewal on, so that a long first
+     * start keeps the lease too, and once more as the instance starts serving.
      */
-    private void keepLease() {
-        lease.ifPresent(kept -> leases.scheduleWithFixedDelay(() -> {
+    private static Runnable renewal(InstanceLease kept, WorkflowModule workflows, Storage storage) {
+        return () -> {
             try {
                 int failed = kept.renewAndSweep();
                 if (failed > 0) {
@@ -105,7 +113,7 @@ public final class Hexaflow implements AutoCloseable {
                 LOG.warn("Renewing this instance's lease failed; the next try is in {} s: {}",
                         InstanceLease.RENEW_EVERY.toSeconds(), e.toString());
             }
-        }, 0, InstanceLease.RENEW_EVERY.toMillis(), TimeUnit.MILLISECONDS));
+        };
     }
 
     /**
@@ -121,6 +129,7 @@ public final class Hexaflow implements AutoCloseable {
         ChatModule chat = null;
         CompletableFuture<Prepared> ready = null;
         boolean firstStartKept = false;
+        ScheduledExecutorService leases = leaseThread();
         try {
             Instance instance = storage.instance();
             // Instances that share a store share its admin token: its hash is in the store, read once it is ready.
@@ -157,7 +166,10 @@ public final class Hexaflow implements AutoCloseable {
             // The database is migrated and made ready on a thread of its own while the HTTP server starts on this
             // one; the server holds every request until the database is ready.
             ready = CompletableFuture.supplyAsync(() -> {
-                Prepared prepared = prepare(storage, campusModule, module, chatModule, lease);
+                Prepared prepared = prepare(storage, campusModule, module, chatModule, lease,
+                        () -> leases.scheduleWithFixedDelay(renewal(lease, module, storage),
+                                InstanceLease.RENEW_EVERY.toMillis(), InstanceLease.RENEW_EVERY.toMillis(),
+                                TimeUnit.MILLISECONDS));
                 if (!adminToken.isDone()) {
                     adminToken.complete(sharedAdminToken(storage, config, secrets));
                 }
@@ -210,6 +222,9 @@ public final class Hexaflow implements AutoCloseable {
             workflows.allowOwnOrigin(clientHost(config.host()).replace("[", "").replace("]", ""), server.port());
             lease.serving(new InstanceLeases.Served(instance.machine(), clientHost(config.host()) + ":"
                     + server.port()));
+            if (instance.shared()) {
+                leases.execute(renewal(lease, workflows, storage)); // where it serves, told at once
+            }
             Optional<StartReport.Demo> demo = Optional.empty();
             Optional<StartReport.Demo> chatDemo = Optional.empty();
             if (prepared.firstStart()) {
@@ -233,10 +248,10 @@ public final class Hexaflow implements AutoCloseable {
             workflows.startDelivering();
             workflows.startPruning();
             Hexaflow started = new Hexaflow(storage, server, report, workflows, campus, chat,
-                    config.service().shutdownGrace(), instance.shared() ? Optional.of(lease) : Optional.empty());
-            started.keepLease();
+                    config.service().shutdownGrace(), instance.shared() ? Optional.of(lease) : Optional.empty(), leases);
             return started;
         } catch (RuntimeException e) {
+            leases.shutdownNow();
             if (ready != null) {
                 Prepared prepared = ready.exceptionally(failure -> null).join();
                 if (prepared != null && prepared.firstStart() && !firstStartKept) {
@@ -303,12 +318,15 @@ public final class Hexaflow implements AutoCloseable {
      * campus data and issues a campus key (answered); deletes the half-written uploads a previous process left.
      */
     private static Prepared prepare(Storage storage, CampusModule campus, WorkflowModule workflows,
-            ChatModule chat, InstanceLease lease) {
+            ChatModule chat, InstanceLease lease, Runnable keepLease) {
         storage.migrate();
         // Alone on its store, a start fails every run left running; sharing it, only those of no live instance,
-        // once it holds a lease of its own (so that no other start takes its first start over).
+        // once it holds a lease of its own, kept from then on (so that no other start takes its first start over).
         boolean shared = storage.instance().shared();
         int interrupted = shared ? lease.renewAndSweep() : workflows.closeInterruptedRuns(Clock.systemUTC());
+        if (shared) {
+            keepLease.run();
+        }
         Optional<String> newCampusKey = Optional.empty();
         boolean firstStart = storage.takeFirstServerStart(shared ? lease.liveSince() : 0);
         if (firstStart) {

@@ -45,12 +45,16 @@ class StreamingLoadTest {
     @Test
     void twoHundredStreamsWithLeaversAndStopsAllEndAreKeptAndLeaveNothingBehind() throws Exception {
         // The test's own HTTP client keeps its connections for reuse; the server closes them once idle for 3 s
-        // (30 s by default), so that what is left open afterwards is what the server failed to close.
+        // (30 s by default), so that what is left open afterwards is what the server failed to close. A stream
+        // pings every second, so that none is idle that long while its run waits on the upstream.
         ClientLimits limits = new ClientLimits(ClientLimits.DEFAULTS.requestsPerAddress(),
-                ClientLimits.DEFAULTS.minBodyBytesPerSecond(), ClientLimits.DEFAULTS.bodyGrace(), Duration.ofSeconds(3));
-        try (FakeHttpTarget upstream = new FakeHttpTarget(); TestServer server = TestServer.start(TestServer.config(dataDir)
-                .withEngine(EngineConfiguration.fromEnvironment(Map.of("HEXAFLOW_OUTBOUND_ALLOW", "127.0.0.1")))
-                .withService(ServiceSettings.DEFAULTS.withShutdownGrace(Duration.ofSeconds(1)).withClients(limits)))) {
+                ClientLimits.DEFAULTS.minBodyBytesPerSecond(), ClientLimits.DEFAULTS.bodyGrace(),
+                Duration.ofSeconds(3));
+        try (FakeHttpTarget upstream = new FakeHttpTarget(); TestServer server = TestServer.start(
+                TestServer.config(dataDir).withEngine(EngineConfiguration.fromEnvironment(
+                        Map.of("HEXAFLOW_OUTBOUND_ALLOW", "127.0.0.1")))
+                .withService(ServiceSettings.DEFAULTS.withShutdownGrace(Duration.ofSeconds(1)).withClients(limits)
+                        .withPingInterval(Duration.ofSeconds(1))))) {
             Footprint.quietBefore();
             String key = TestServer.json(server.admin("POST", "/admin/apps", "application/yaml",
                     Dsl.httpGet(upstream.url("/wait/1500"), 30))).get("api_key").asText();

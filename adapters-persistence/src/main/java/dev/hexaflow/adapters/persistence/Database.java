@@ -39,10 +39,10 @@ public interface Database extends AutoCloseable {
      * (renewed before {@code leaseCutoff}, in the store's milliseconds, or gone) before it claimed {@code done}.
      */
     default boolean claimFor(String step, String done, String instance, long epochSecond, long leaseCutoff) {
-        if (claimOnce(step, epochSecond)) {
-            // Until its claimant is named, a claim is taken over by no one.
-            jdbi().useHandle(handle -> handle.createUpdate("UPDATE server_state SET claimed_by = :instance WHERE "
-                    + "name = :step").bind("instance", instance).bind("step", step).execute());
+        java.util.Map<String, Object> claim = new java.util.LinkedHashMap<>();
+        claim.put("claimed_at", epochSecond);
+        claim.put("claimed_by", instance);
+        if (InsertIfAbsent.insert(jdbi(), "server_state", "name", step, claim)) {
             return true;
         }
         return jdbi().withHandle(handle -> handle.createUpdate("UPDATE server_state SET claimed_by = :instance, "

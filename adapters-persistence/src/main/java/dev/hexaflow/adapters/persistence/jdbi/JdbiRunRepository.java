@@ -470,10 +470,11 @@ public final class JdbiRunRepository implements RunRepository {
                 if (runs == 0) {
                     continue;
                 }
-                handle.createUpdate("UPDATE run_count SET n = n - :runs WHERE app_id = :app AND status = 'running'")
-                        .bind("runs", runs).bind("app", app).execute();
+                // The counts in the writer's order ('failed' before 'running'), so that the two never deadlock.
                 handle.createUpdate(addToCount).bind(0, runs).bind(1, app).bind(2, RunStatus.FAILED.wireName())
                         .execute();
+                handle.createUpdate("UPDATE run_count SET n = n - :runs WHERE app_id = :app AND status = 'running'")
+                        .bind("runs", runs).bind("app", app).execute();
                 failed += runs;
             }
             return failed;

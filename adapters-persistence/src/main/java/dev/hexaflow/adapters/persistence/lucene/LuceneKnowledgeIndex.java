@@ -182,8 +182,10 @@ public final class LuceneKnowledgeIndex implements KnowledgeIndex, AutoCloseable
 
     @Override
     public void rebuildDocument(String documentId, KnowledgeRepository repository) {
-        List<StoredChunk> chunks = repository.searchableChunks(documentId);
+        // Read under the writer's lock, as a rebuild is: a change of this instance's own to the document is
+        // written to the index before the read or after it, never overwritten by what the read found before it.
         write(() -> {
+            List<StoredChunk> chunks = repository.searchableChunks(documentId);
             writer.deleteDocuments(new Term(DOCUMENT, documentId));
             for (StoredChunk chunk : chunks) {
                 writer.addDocument(document(chunk));

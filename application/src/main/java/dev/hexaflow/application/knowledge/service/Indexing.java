@@ -51,6 +51,9 @@ final class Indexing {
             }
         }
         KnowledgeDocument completed = document.completed();
+        // Completed in the store before the index is told: another instance rebuilds the document from the store
+        // when told, and finds it searchable.
+        repository.saveDocument(completed);
         try {
             index.removeDocument(document.id());
             if (completed.enabled()) {
@@ -62,7 +65,6 @@ final class Indexing {
             repository.saveDocument(failed);
             return failed;
         }
-        repository.saveDocument(completed);
         return completed;
     }
 

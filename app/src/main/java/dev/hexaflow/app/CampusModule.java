@@ -38,15 +38,13 @@ final class CampusModule implements AutoCloseable {
     private final JdbiCampusKeyRepository keys;
 
     CampusModule(Jdbi jdbi, SecretGenerator secrets, Clock clock) {
-        this(jdbi, secrets, clock, WriteGate.OPEN);
+        this(jdbi, secrets, clock, WriteGate.OPEN, InMemoryInstanceSignals.ALONE);
     }
 
-    /** @param gate refuses usage counts at once while the store cannot keep them */
-    CampusModule(Jdbi jdbi, SecretGenerator secrets, Clock clock, WriteGate gate) {
-        this(jdbi, secrets, clock, gate, InMemoryInstanceSignals.ALONE);
-    }
-
-    /** @param instances hear of data sets another instance imported, which this one then reads afresh */
+    /**
+     * @param gate      refuses usage counts at once while the store cannot keep them
+     * @param instances hear of data sets another instance imported, which this one then reads afresh
+     */
     CampusModule(Jdbi jdbi, SecretGenerator secrets, Clock clock, WriteGate gate, InstanceSignals instances) {
         this.keys = new JdbiCampusKeyRepository(jdbi, gate);
         CampusDataRepository data = new InMemoryCachingCampusDataRepository(new JdbiCampusDataRepository(jdbi),

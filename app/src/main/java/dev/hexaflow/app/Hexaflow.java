@@ -247,9 +247,8 @@ public final class Hexaflow implements AutoCloseable {
             }
             workflows.startDelivering();
             workflows.startPruning();
-            Hexaflow started = new Hexaflow(storage, server, report, workflows, campus, chat,
-                    config.service().shutdownGrace(), instance.shared() ? Optional.of(lease) : Optional.empty(), leases);
-            return started;
+            return new Hexaflow(storage, server, report, workflows, campus, chat, config.service().shutdownGrace(),
+                    instance.shared() ? Optional.of(lease) : Optional.empty(), leases);
         } catch (RuntimeException e) {
             leases.shutdownNow();
             if (ready != null) {

@@ -26,7 +26,7 @@ final class HmacSigner implements Signer {
 
     /** A signer under a key drawn now, for this process alone. */
     HmacSigner() {
-        this(randomKey()::clone);
+        this(HmacSigner::randomKey); // drawn once: the key is kept at the first signature
     }
 
     /**

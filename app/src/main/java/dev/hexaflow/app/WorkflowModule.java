@@ -224,6 +224,8 @@ final class WorkflowModule implements AutoCloseable {
             java.util.concurrent.ConcurrentHashMap.newKeySet();
     private volatile java.util.List<Origin> instanceOrigins =
             java.util.List.of();
+    /** The live instances whose origins {@link #instanceOrigins} holds. */
+    private volatile java.util.List<InstanceLeases.Served> instancesServed = java.util.List.of();
     private final Instance instance;
     /** How old a blob without a record must be before a start deletes it, where instances share the files. */
     static final java.time.Duration SHARED_BLOB_GRACE = java.time.Duration.ofHours(1);
@@ -445,7 +447,7 @@ final class WorkflowModule implements AutoCloseable {
      */
     void allowOwnOrigin(String host, int port) {
         ownOrigins.addAll(resolved(host, port));
-        outbound.set(withOrigins());
+        publishOrigins();
     }
 
     /**
@@ -455,6 +457,11 @@ final class WorkflowModule implements AutoCloseable {
      * before, so that one gone is no longer allowed.
      */
     void allowInstanceOrigins(java.util.Collection<InstanceLeases.Served> instances, String machine) {
+        java.util.List<InstanceLeases.Served> live = java.util.List.copyOf(instances);
+        if (live.equals(instancesServed)) {
+            return; // asked every lease renewal: the same instances are resolved and allowed once
+        }
+        instancesServed = live;
         java.util.List<Origin> allowed = new java.util.ArrayList<>();
         for (InstanceLeases.Served served : instances) {
             String origin = served.origin();
@@ -472,7 +479,7 @@ final class WorkflowModule implements AutoCloseable {
             }
         }
         instanceOrigins = java.util.List.copyOf(allowed);
-        outbound.set(withOrigins());
+        publishOrigins();
     }
 
     /** Whether an address means the machine it is used on: loopback, or unspecified. */
@@ -486,7 +493,8 @@ final class WorkflowModule implements AutoCloseable {
     private record Origin(IpAddress address, int port) {
     }
 
-    private synchronized OutboundPolicy withOrigins() {
+    /** The configured policy with this instance's and its siblings' origins, made and set under one lock. */
+    private synchronized void publishOrigins() {
         OutboundPolicy policy = configuredOutbound;
         for (var origin : ownOrigins) {
             policy = policy.allowingOwnOrigin(origin.address(), origin.port());
@@ -494,7 +502,7 @@ final class WorkflowModule implements AutoCloseable {
         for (var origin : instanceOrigins) {
             policy = policy.allowingOwnOrigin(origin.address(), origin.port());
         }
-        return policy;
+        outbound.set(policy);
     }
 
     private static java.util.List<Origin> resolved(String host, int port) {

@@ -23,6 +23,11 @@ final class NulFreeText {
     private NulFreeText() {
     }
 
+    /** {@code text} with each NUL written as U+FFFD, as PostgreSQL takes it. */
+    static String of(String text) {
+        return text.indexOf(NUL) < 0 ? text : text.replace(NUL, REPLACEMENT);
+    }
+
     /** {@code pool}, whose connections' prepared statements replace NUL in their string parameters. */
     static DataSource over(DataSource pool) {
         return proxy(DataSource.class, pool, (method, result) -> method.getName().equals("getConnection")
@@ -51,8 +56,8 @@ final class NulFreeText {
     private static <T> T proxy(Class<T> type, T target, Wrap wrap, boolean replaceText) {
         InvocationHandler handler = (self, method, args) -> {
             if (replaceText && args != null && args.length >= 2 && args[1] instanceof String text
-                    && text.indexOf(NUL) >= 0 && method.getName().startsWith("set")) {
-                args[1] = text.replace(NUL, REPLACEMENT);
+                    && method.getName().startsWith("set")) {
+                args[1] = of(text);
             }
             try {
                 return wrap.apply(method, method.invoke(target, args));

@@ -80,7 +80,9 @@ public final class PostgresInstanceSignals implements InstanceSignals, AutoClose
         if (topic.indexOf(' ') >= 0) {
             throw new IllegalArgumentException("a topic has no space: " + topic);
         }
-        String payload = instance + " " + topic + " " + message;
+        // Sent on the listening connection too, which is not the pool's: a NUL (a user may hold one) is replaced
+        // here, as the pool's statements replace it, so that PostgreSQL never refuses what is queued.
+        String payload = NulFreeText.of(instance + " " + topic + " " + message);
         if (payload.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_PAYLOAD_BYTES) {
             throw new IllegalArgumentException("a signal is " + MAX_PAYLOAD_BYTES + " bytes at most");
         }
@@ -181,6 +183,12 @@ public final class PostgresInstanceSignals implements InstanceSignals, AutoClose
                 notify.setString(1, CHANNEL);
                 notify.setString(2, payload);
                 notify.execute();
+            } catch (SQLException e) {
+                if (e.getSQLState() == null || !e.getSQLState().startsWith("22")) {
+                    throw e; // the connection's fault: sent again on the next one
+                }
+                // The payload's own fault (a data exception): sent never, so not before every later one.
+                LOG.warn("A signal PostgreSQL refuses is dropped: {}", e.getMessage());
             }
             unsent.poll();
         }

@@ -188,6 +188,28 @@ class PostgresSeveralInstancesTest {
     }
 
     @Test
+    void aSignalThePoolCannotSendIsSentFromTheListeningConnectionNulAndAll() throws Exception {
+        // Its pool refuses every connection: what it tells is queued and sent on the connection it listens on,
+        // which is not the pool's. A NUL (a stop's user may hold one) would make PostgreSQL refuse the payload
+        // there for good, and hold up every signal after it.
+        org.jdbi.v3.core.Jdbi down = org.jdbi.v3.core.Jdbi.create(() -> {
+            throw new java.sql.SQLException("the pool is down");
+        });
+        try (PostgresInstanceSignals one = new PostgresInstanceSignals(cluster.url(name), PostgresCluster.USER,
+                PostgresCluster.PASSWORD, down, "one"); PostgresInstanceSignals two = signals(second, "two")) {
+            assertThat(one.awaitHearing(5_000)).isTrue();
+            List<String> heard = new CopyOnWriteArrayList<>();
+            two.hear("stop", heard::add);
+
+            one.tell("stop", "app\ntask\nada\u0000");
+            one.tell("stop", "after");
+
+            assertThat(within(5_000, () -> heard.size() == 2)).as(heard.toString()).isTrue();
+            assertThat(heard).containsExactly("app\ntask\nada\uFFFD", "after");
+        }
+    }
+
+    @Test
     void anInstanceThatLosesItsConnectionDistrustsWhatItKeepsAndHearsAgainOnANewOne() throws Exception {
         try (PostgresInstanceSignals one = signals(first, "one"); PostgresInstanceSignals two = signals(second, "two")) {
             AtomicInteger missed = new AtomicInteger();
@@ -230,9 +252,11 @@ class PostgresSeveralInstancesTest {
         JdbiInstanceLeases leases =
                 new JdbiInstanceLeases(first.jdbi());
         try {
-            assertThat(leases.renew("dead", 1_000, new Served("a", "127.0.0.1:8081"))).as("a new lease").isFalse();
-            leases.renew("live", 1_000, null);
-            assertThat(leases.renew("live", 20_000, new Served("b", "127.0.0.1:8082"))).as("renewed").isTrue();
+            assertThat(leases.renew("dead", 1_000, -9_000, new Served("a", "127.0.0.1:8081"))).as("a new lease")
+                    .isFalse();
+            leases.renew("live", 1_000, -9_000, null);
+            assertThat(leases.renew("live", 10_500, 500, new Served("b", "127.0.0.1:8082"))).as("renewed").isTrue();
+            assertThat(leases.anyLapsed(10_000)).as("dead's").isTrue();
             assertThat(leases.served(10_000)).as("where the live instances serve")
                     .containsExactly(new Served("b", "127.0.0.1:8082"));
             start(live, "live-run");
@@ -241,8 +265,13 @@ class PostgresSeveralInstancesTest {
             assertThat(dead.failRunsOfLapsedInstances("gone", 21, 10_000)).isEqualTo(1);
             assertThat(live.failRunsOfLapsedInstances("gone", 21, 10_000)).as("failed once").isZero();
             assertThat(leases.forgetLapsed(10_000)).isEqualTo(1);
-            assertThat(leases.renew("dead", 21_000, null)).as("a lease forgotten is not held: it is taken anew")
+            assertThat(leases.anyLapsed(10_000)).isFalse();
+            assertThat(leases.renew("dead", 21_000, 11_000, null)).as("a lease forgotten is not held: it is taken "
+                    + "anew").isFalse();
+            assertThat(leases.renew("live", 25_000, 15_000, null))
+                    .as("a lease run out, not forgotten yet, is not held either: its runs may be failed already")
                     .isFalse();
+            assertThat(leases.renew("live", 26_000, 16_000, null)).as("taken anew, then held").isTrue();
             leases.release("dead");
 
             assertThat(live.find(APP, "dead-run").orElseThrow().status())

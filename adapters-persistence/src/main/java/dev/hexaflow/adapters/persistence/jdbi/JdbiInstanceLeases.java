@@ -19,20 +19,28 @@ public final class JdbiInstanceLeases implements InstanceLeases {
     }
 
     @Override
-    public boolean renew(String instance, long now, Served served) {
+    public boolean renew(String instance, long now, long cutoff, Served served) {
         String machine = served == null ? null : served.machine();
         String origin = served == null ? null : served.origin();
         return jdbi.withHandle(handle -> {
             // An update first: after the first renewal there is a row, and an insert would fail on every one after.
             int renewed = handle.createUpdate("UPDATE instance_lease SET renewed_at = :now, machine = :machine, "
-                    + "origin = :origin WHERE id = :id").bind("now", now).bind("machine", machine)
-                    .bind("origin", origin).bind("id", instance).execute();
-            if (renewed == 0) {
+                    + "origin = :origin WHERE id = :id AND renewed_at >= :cutoff").bind("now", now)
+                    .bind("machine", machine).bind("origin", origin).bind("id", instance).bind("cutoff", cutoff)
+                    .execute();
+            if (renewed > 0) {
+                return true;
+            }
+            // Run out but not forgotten yet: taken anew, and not held (its runs may be failed already).
+            int lapsed = handle.createUpdate("UPDATE instance_lease SET started_at = :now, renewed_at = :now, "
+                    + "machine = :machine, origin = :origin WHERE id = :id").bind("now", now)
+                    .bind("machine", machine).bind("origin", origin).bind("id", instance).execute();
+            if (lapsed == 0) {
                 handle.createUpdate("INSERT INTO instance_lease (id, started_at, renewed_at, machine, origin) VALUES "
                         + "(:id, :now, :now, :machine, :origin)").bind("now", now).bind("machine", machine)
                         .bind("origin", origin).bind("id", instance).execute();
             }
-            return renewed > 0;
+            return false;
         });
     }
 
@@ -47,6 +55,12 @@ public final class JdbiInstanceLeases implements InstanceLeases {
     public void release(String instance) {
         jdbi.useHandle(handle -> handle.createUpdate("DELETE FROM instance_lease WHERE id = :id")
                 .bind("id", instance).execute());
+    }
+
+    @Override
+    public boolean anyLapsed(long cutoff) {
+        return jdbi.withHandle(handle -> handle.createQuery("SELECT COUNT(*) FROM instance_lease WHERE renewed_at < "
+                + ":cutoff").bind("cutoff", cutoff).mapTo(Integer.class).one()) > 0;
     }
 
     @Override

@@ -31,6 +31,7 @@ public final class InstanceLease {
     private volatile InstanceLeases.Served served;
     private boolean held;
     private boolean released;
+    private volatile long liveSince;
 
     /**
      * @param afterFailing runs after runs were failed (their chat turns end, their webhooks go)
@@ -51,31 +52,41 @@ public final class InstanceLease {
         this.served = served;
     }
 
-    /** Where the instances whose leases are live serve, this one included once it serves. */
+    /** Where the instances whose leases were live at the last renewal serve, this one included once it serves. */
     public java.util.List<InstanceLeases.Served> liveInstances() {
-        return leases.served(leases.now() - LASTS.toMillis());
+        return leases.served(liveSince);
     }
 
-    /** The store's time (ms) before which a lease not renewed has lapsed: now, less {@link #LASTS}. */
+    /**
+     * The store's time (ms) before which a lease not renewed had lapsed at the last renewal: its time, less {@link
+     * #LASTS}.
+     */
     public long liveSince() {
-        return leases.now() - LASTS.toMillis();
+        return liveSince;
     }
 
     /**
      * Renews this instance's lease, then fails the runs of the instances whose leases ran out; answers how many.
-     * Times are the store's, so that machines whose clocks differ judge a lease alike.
+     * Times are the store's, so that machines whose clocks differ judge a lease alike. The runs are swept at the
+     * first renewal (runs of instances gone before this one started) and then only while a lease has run out, so
+     * that a renewal is a few short statements while every instance lives.
      */
     public synchronized int renewAndSweep() {
         if (released) {
             return 0;
         }
         long now = leases.now();
-        boolean renewed = leases.renew(instance, now, served);
+        long cutoff = now - LASTS.toMillis();
+        liveSince = cutoff;
+        boolean first = !held;
+        boolean renewed = leases.renew(instance, now, cutoff, served);
         if (held && !renewed) {
             lost.run();
         }
         held = true;
-        long cutoff = now - LASTS.toMillis();
+        if (!first && !leases.anyLapsed(cutoff)) {
+            return 0;
+        }
         int failed = runs.failRunsOfLapsedInstances(REASON, now / 1000, cutoff);
         leases.forgetLapsed(cutoff);
         if (failed > 0) {

@@ -11,11 +11,12 @@ public interface InstanceLeases {
 
     /**
      * Takes {@code instance}'s lease, or renews it, as of {@code now} (Unix milliseconds); answers whether it held
-     * one (false the first time, and when its lease had run out and was forgotten).
+     * one: false the first time, and when its lease had run out (last renewed before {@code cutoff}, whose runs
+     * another instance may have failed already) or was forgotten.
      *
      * @param served where the instance serves, once it does; null before
      */
-    boolean renew(String instance, long now, Served served);
+    boolean renew(String instance, long now, long cutoff, Served served);
 
     /** Where the instances whose leases were renewed at {@code cutoff} (Unix milliseconds) or after serve. */
     java.util.List<Served> served(long cutoff);
@@ -29,6 +30,9 @@ public interface InstanceLeases {
 
     /** Gives {@code instance}'s lease up: it stops, and runs nothing more. */
     void release(String instance);
+
+    /** Whether a lease was last renewed before {@code cutoff} (Unix milliseconds): its instance has died. */
+    boolean anyLapsed(long cutoff);
 
     /** Forgets the leases last renewed before {@code cutoff} (Unix milliseconds); answers how many. */
     int forgetLapsed(long cutoff);

@@ -146,7 +146,10 @@ public final class H2Database implements Database {
                         + option + "'");
             }
         }
-        StringBuilder url = new StringBuilder("jdbc:h2:file:" + dataDir.toAbsolutePath().resolve("hexaflow"));
+        // H2's async file system: java.nio's FileChannel closes itself when a thread using it is interrupted, and H2
+        // then closes the database under every other thread (a sender or a pruner stopped at shutdown, a pool
+        // shut down now). Its AsynchronousFileChannel waits out an interrupt; the file is the same either way.
+        StringBuilder url = new StringBuilder("jdbc:h2:async:" + dataDir.toAbsolutePath().resolve("hexaflow"));
         settings.forEach((key, value) -> url.append(';').append(key).append('=').append(value));
         return new H2Database(url.toString());
     }

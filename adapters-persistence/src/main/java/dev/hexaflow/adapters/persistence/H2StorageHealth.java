@@ -99,11 +99,16 @@ public final class H2StorageHealth implements StorageWatch {
 
     /** Whether {@code e} (a failed write) is the store's failure, not the change's: what it says, or null. */
     static String storageCause(Throwable e) {
-        // The operating system's words first ("No space left on device"), wherever H2 wrapped them.
+        // The operating system's words first ("No space left on device"), wherever H2 wrapped them: the innermost
+        // I/O failure's (the async file system wraps the channel's own).
+        String osWords = null;
         for (Throwable t = e; t != null && t != t.getCause(); t = t.getCause()) {
             if (t instanceof IOException io && io.getMessage() != null) {
-                return io.getMessage();
+                osWords = io.getMessage();
             }
+        }
+        if (osWords != null) {
+            return osWords;
         }
         for (Throwable t = e; t != null && t != t.getCause(); t = t.getCause()) {
             if (t instanceof SQLException sql && (sql.getErrorCode() == DATABASE_CLOSED

@@ -178,8 +178,12 @@ final class WorkflowModule implements AutoCloseable {
                 thread.setDaemon(true);
                 return thread;
             });
-    /** How many webhook posts run at once; an app has at most half of them. */
-    static final int CALLBACK_SENDERS = 4;
+    /**
+     * How many webhook posts run at once; an app has at most half of them, a receiver an eighth. Posts wait on the
+     * network, not the processor: sixteen threads cost little, and eight receivers that never answer are needed
+     * to hold every one.
+     */
+    static final int CALLBACK_SENDERS = 16;
     /**
      * The deliverer claims no more deliveries than it has free senders, so the queue only bridges the moment
      * between a send's end being counted and its thread taking the next.

@@ -229,22 +229,70 @@ class WebhookDeliveryHttpTest {
         start(patient, true);
         JsonNode other = server.importApp("slow.yml");
         ServiceApi otherApi = server.api(other.get("api_key").asText());
-        for (int i = 0; i < 6; i++) {
-            runWithCallback("blocking", receiver.url("/never"));
+        try (Receiver others = new Receiver()) {
+            for (int i = 0; i < 6; i++) {
+                runWithCallback("blocking", receiver.url("/never"));
+            }
+            receiver.awaitRequests("/never", 1);
+
+            long before = System.nanoTime();
+            Map<String, Object> body = new HashMap<>(ServiceApi.run(Map.of("millis", 1), "blocking", "ada"));
+            body.put("callback_url", others.url("/other"));
+            HttpResponse<String> answer = otherApi.postJson("/v1/workflows/run", body);
+            assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+            others.awaitRequests("/other", 1);
+
+            assertThat(Duration.ofNanos(System.nanoTime() - before)).as("not behind the 30 s the other app's take")
+                    .isLessThan(Duration.ofSeconds(5));
+            assertThat(receiver.requests("/never")).as("the silent receiver holds at most an eighth of the senders")
+                    .isBetween(1, 2);
         }
-        receiver.awaitRequests("/never", 1);
+    }
 
-        long before = System.nanoTime();
-        Map<String, Object> body = new HashMap<>(ServiceApi.run(Map.of("millis", 1), "blocking", "ada"));
-        body.put("callback_url", receiver.url("/other"));
-        HttpResponse<String> answer = otherApi.postJson("/v1/workflows/run", body);
-        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
-        receiver.awaitRequests("/other", 1);
+    @Test
+    void aReceiverThatNeverAnswersDoesNotHoldUpTheSameAppsDeliveryToAnotherReceiver() throws Exception {
+        RetrySchedule patient = new RetrySchedule(List.of(Duration.ofMillis(300)), Duration.ofHours(1),
+                Duration.ofSeconds(30));
+        start(patient, true);
+        try (Receiver operators = new Receiver()) {
+            for (int i = 0; i < 12; i++) {
+                runWithCallback("blocking", receiver.url("/never"));
+            }
+            receiver.awaitRequests("/never", 1);
 
-        assertThat(Duration.ofNanos(System.nanoTime() - before)).as("not behind the 30 s the other app's take")
-                .isLessThan(Duration.ofSeconds(5));
-        assertThat(receiver.requests("/never")).as("the silent app holds at most half the senders")
-                .isBetween(1, 2);
+            long before = System.nanoTime();
+            runWithCallback("blocking", operators.url("/hook"));
+            operators.awaitRequests("/hook", 1);
+
+            assertThat(Duration.ofNanos(System.nanoTime() - before)).as("not behind the silent receiver's 30 s")
+                    .isLessThan(Duration.ofSeconds(5));
+            assertThat(receiver.requests("/never")).as("the silent receiver holds at most an eighth of the senders")
+                    .isBetween(1, 2);
+        }
+    }
+
+    @Test
+    void aWebPagesTokenCannotNameACallbackAndNoDeliveryIsMade() {
+        start(QUICK, true);
+        String site = TestServer.json(server.admin("GET", "/admin/apps", null, null)).get("data").get(0)
+                .get("site_code").asText();
+        TestServer.PageToken page = server.pageToken(site, null);
+        for (String mode : List.of("blocking", "streaming")) {
+            Map<String, Object> body = new HashMap<>(ServiceApi.run(Map.of("millis", 1), mode, page.user()));
+            body.put("callback_url", receiver.url("/stolen"));
+
+            HttpResponse<String> answer = server.api(page.token()).postJson("/v1/workflows/run", body);
+
+            assertThat(answer.statusCode()).as(mode + ": " + answer.body()).isEqualTo(403);
+            assertThat(json(answer).get("code").asText()).isEqualTo("forbidden");
+            assertThat(json(answer).get("message").asText()).contains("callback_url");
+        }
+        HttpResponse<String> withoutCallback = server.api(page.token()).postJson("/v1/workflows/run",
+                ServiceApi.run(Map.of("millis", 1), "blocking", page.user()));
+        assertThat(withoutCallback.statusCode()).as(withoutCallback.body()).isEqualTo(200);
+        assertThat(TestServer.json(server.admin("GET", "/admin/apps/" + appId + "/deliveries", null, null))
+                .get("total").asInt()).isZero();
+        assertThat(receiver.count()).isZero();
     }
 
     @Test

@@ -37,8 +37,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The deliverer on a real H2 with a clock and a sender pool the test holds: a delivery claimed again after its
  * claim ran out is posted once however both sends run; no more deliveries are claimed than there are free senders,
- * and an app gets at most half of them; a send that throws frees its sender; the sweep finds an ended run behind
- * any number of runs that go on.
+ * an app gets at most half of them and a receiver an eighth; a send that throws frees its sender; the sweep finds an
+ * ended run behind any number of runs that go on.
  */
 class DeliverCallbacksOnH2Test {
 
@@ -78,10 +78,14 @@ class DeliverCallbacksOnH2Test {
                 (secret, message) -> "signed", SCHEDULE, clock, queued::add, senders);
     }
 
-    /** A run that ended, and its delivery due now. */
+    /** A run that ended, and its delivery due now, to a receiver of its own. */
     private void dueDelivery(String id, String appId) {
+        dueDelivery(id, appId, new CallbackUrl("https://" + id + ".hooks.example.com/run"));
+    }
+
+    private void dueDelivery(String id, String appId, CallbackUrl url) {
         WorkflowRun run = ranAndEnded("run-" + id, appId);
-        Delivery delivery = Delivery.awaiting(id, appId, run.id(), URL, clock.millis());
+        Delivery delivery = Delivery.awaiting(id, appId, run.id(), url, clock.millis());
         deliveries.add(delivery);
         deliveries.move(delivery.due(clock.millis()), DeliveryState.AWAITING_RUN, null);
     }
@@ -113,7 +117,7 @@ class DeliverCallbacksOnH2Test {
 
     @Test
     void aDeliveryClaimedAgainAfterItsClaimRanOutBeforeItsSendStartedIsPostedOnce() {
-        DeliverCallbacksService deliverer = deliverer(4);
+        DeliverCallbacksService deliverer = deliverer(16);
         dueDelivery("d1", APP);
 
         assertThat(deliverer.deliverDue()).isEqualTo(1);
@@ -139,6 +143,21 @@ class DeliverCallbacksOnH2Test {
         runQueuedSends();
         assertThat(posted).containsExactlyInAnyOrder("a0", "a1", "b0");
         assertThat(deliverer.deliverDue()).as("all four free again, two for APP").isEqualTo(2);
+    }
+
+    @Test
+    void aReceiverHasAtMostAnEighthOfTheSendersWhateverItsApp() {
+        DeliverCallbacksService deliverer = deliverer(16);
+        for (int i = 0; i < 4; i++) {
+            dueDelivery("slow" + i, i % 2 == 0 ? APP : OTHER_APP, URL);
+        }
+        dueDelivery("own", APP);
+
+        assertThat(deliverer.deliverDue()).as("two to the one receiver, then the other's").isEqualTo(3);
+        assertThat(deliverer.deliverDue()).as("the receiver already has an eighth of the senders").isZero();
+        runQueuedSends();
+        assertThat(posted).containsExactlyInAnyOrder("slow0", "slow1", "own");
+        assertThat(deliverer.deliverDue()).as("its two senders free again").isEqualTo(2);
     }
 
     @Test

@@ -9,6 +9,7 @@ import dev.hexaflow.adapters.persistence.jdbi.JdbiAppRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiDeliveryRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiWebhookSettingsRepository;
 import dev.hexaflow.application.webhook.port.out.DeliveryRepository.Claim;
+import dev.hexaflow.application.webhook.port.out.DeliveryRepository.PassOver;
 import dev.hexaflow.application.webhook.port.out.DeliveryRepository.DeliveryPage;
 import dev.hexaflow.application.webhook.port.out.DeliveryRepository.DeliveryRecord;
 import dev.hexaflow.domain.webhook.CallbackUrl;
@@ -64,7 +65,11 @@ class JdbiWebhookRepositoriesTest {
     }
 
     private Delivery due(String id, String appId, long createdAt) {
-        Delivery delivery = Delivery.awaiting(id, appId, "run-" + id, URL, createdAt);
+        return due(id, appId, createdAt, URL);
+    }
+
+    private Delivery due(String id, String appId, long createdAt, CallbackUrl url) {
+        Delivery delivery = Delivery.awaiting(id, appId, "run-" + id, url, createdAt);
         deliveries.add(delivery);
         Delivery due = delivery.due(createdAt);
         assertThat(deliveries.move(due, DeliveryState.AWAITING_RUN, null)).isTrue();
@@ -74,7 +79,7 @@ class JdbiWebhookRepositoriesTest {
     private List<Claim> claimAll(long now, long until) {
         List<Claim> claims = new ArrayList<>();
         Optional<Claim> claim;
-        while ((claim = deliveries.claimNext(now, until, Set.of())).isPresent()) {
+        while ((claim = deliveries.claimNext(now, until, PassOver.NONE)).isPresent()) {
             claims.add(claim.get());
         }
         return claims;
@@ -134,22 +139,38 @@ class JdbiWebhookRepositoriesTest {
         due("a2", APP, 1001);
         due("b1", OTHER_APP, 1002);
 
-        Claim first = deliveries.claimNext(5000, 60_000, Set.of()).orElseThrow();
-        Claim passingOver = deliveries.claimNext(5000, 60_000, Set.of(APP)).orElseThrow();
+        Claim first = deliveries.claimNext(5000, 60_000, PassOver.NONE).orElseThrow();
+        Claim passingOver = deliveries.claimNext(5000, 60_000, PassOver.apps(Set.of(APP))).orElseThrow();
 
         assertThat(first.delivery().id()).isEqualTo("a1");
         assertThat(first.until()).isEqualTo(60_000);
         assertThat(passingOver.delivery().id()).isEqualTo("b1");
-        assertThat(deliveries.claimNext(5000, 60_000, Set.of(APP))).isEmpty();
-        assertThat(deliveries.claimNext(5000, 60_000, Set.of(OTHER_APP)).orElseThrow().delivery().id())
+        assertThat(deliveries.claimNext(5000, 60_000, PassOver.apps(Set.of(APP)))).isEmpty();
+        assertThat(deliveries.claimNext(5000, 60_000, PassOver.apps(Set.of(OTHER_APP))).orElseThrow().delivery().id())
                 .isEqualTo("a2");
+    }
+
+    @Test
+    void aClaimPassesOverTheReceiversTheCallerNamesWhateverTheirPaths() {
+        CallbackUrl slow = new CallbackUrl("https://Slow.example.com/first");
+        due("s1", APP, 1000, slow);
+        due("s2", APP, 1001, new CallbackUrl("https://slow.example.com:443/second?x=1"));
+        due("f1", APP, 1002, new CallbackUrl("https://slow.example.com:8443/other-port"));
+
+        Claim claim = deliveries.claimNext(5000, 60_000, PassOver.receivers(Set.of(slow.receiver()))).orElseThrow();
+
+        assertThat(slow.receiver()).isEqualTo("https://slow.example.com:443");
+        assertThat(claim.delivery().id()).isEqualTo("f1");
+        assertThat(deliveries.claimNext(5000, 60_000, PassOver.receivers(Set.of(slow.receiver())))).isEmpty();
+        assertThat(deliveries.claimNext(5000, 60_000, PassOver.NONE).orElseThrow().delivery().id())
+                .isEqualTo("s1");
     }
 
     @Test
     void aClaimThatRanOutAndWasTakenAgainCanNeitherBeExtendedNorSettled() {
         due("d1", APP, 1000);
-        Claim stale = deliveries.claimNext(1000, 61_000, Set.of()).orElseThrow();
-        Claim current = deliveries.claimNext(62_000, 122_000, Set.of()).orElseThrow();
+        Claim stale = deliveries.claimNext(1000, 61_000, PassOver.NONE).orElseThrow();
+        Claim current = deliveries.claimNext(62_000, 122_000, PassOver.NONE).orElseThrow();
         DeliveryAttempt staleAttempt = new DeliveryAttempt(1, 1000, 200, null, 5);
         DeliveryAttempt attempt = new DeliveryAttempt(1, 62_000, 200, null, 5);
 
@@ -169,13 +190,13 @@ class JdbiWebhookRepositoriesTest {
     @Test
     void aDeliveryNotYetDueOrAwaitingItsRunIsNotClaimed() {
         due("later", APP, 1000);
-        Claim claim = deliveries.claimNext(1000, 61_000, Set.of()).orElseThrow();
+        Claim claim = deliveries.claimNext(1000, 61_000, PassOver.NONE).orElseThrow();
         DeliveryAttempt failed = new DeliveryAttempt(1, 1000, 500, "The receiver answered 500, not 2xx.", 10);
         deliveries.settle(claim, claim.delivery().failed(failed, RetrySchedule.STANDARD), failed);
         deliveries.add(Delivery.awaiting("waiting", APP, "run-w", URL, 1000));
 
-        assertThat(deliveries.claimNext(1500, 99_000, Set.of())).isEmpty();
-        assertThat(deliveries.claimNext(1000 + 10 + 10_000, 99_000, Set.of())).map(c -> c.delivery().id())
+        assertThat(deliveries.claimNext(1500, 99_000, PassOver.NONE)).isEmpty();
+        assertThat(deliveries.claimNext(1000 + 10 + 10_000, 99_000, PassOver.NONE)).map(c -> c.delivery().id())
                 .contains("later");
         assertThat(deliveries.awaitingRun(null, 10)).extracting(Delivery::id).containsExactly("waiting");
     }
@@ -197,7 +218,7 @@ class JdbiWebhookRepositoriesTest {
     @Test
     void aDeliveryMovesOnlyFromTheStateItWasReadInAndKeepsItsAttempts() {
         due("d1", APP, 1000);
-        Claim claim = deliveries.claimNext(1000, 61_000, Set.of()).orElseThrow();
+        Claim claim = deliveries.claimNext(1000, 61_000, PassOver.NONE).orElseThrow();
         DeliveryAttempt first = new DeliveryAttempt(1, 2000, 200, null, 35);
 
         assertThat(deliveries.settle(claim, claim.delivery().delivered(first), first)).isTrue();

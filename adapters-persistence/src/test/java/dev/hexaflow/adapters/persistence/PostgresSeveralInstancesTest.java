@@ -15,6 +15,7 @@ import dev.hexaflow.adapters.persistence.jdbi.WriteGate;
 import dev.hexaflow.application.app.port.out.InstanceLeases.Served;
 import dev.hexaflow.application.app.port.out.RunRepository.StartedRun;
 import dev.hexaflow.application.webhook.port.out.DeliveryRepository.Claim;
+import dev.hexaflow.application.webhook.port.out.DeliveryRepository.PassOver;
 import dev.hexaflow.domain.app.EndUser;
 import dev.hexaflow.domain.campus.CampusKey;
 import dev.hexaflow.domain.secret.SecretHash;
@@ -119,7 +120,7 @@ class PostgresSeveralInstancesTest {
             JdbiDeliveryRepository deliveries = thread % 2 == 0 ? firstDeliveries : secondDeliveries;
             List<String> mine = new ArrayList<>();
             Optional<Claim> claim;
-            while ((claim = deliveries.claimNext(5000, 60_000, Set.of())).isPresent()) {
+            while ((claim = deliveries.claimNext(5000, 60_000, PassOver.NONE)).isPresent()) {
                 assertThat(claim.get().until()).isEqualTo(60_000);
                 mine.add(claim.get().delivery().id());
             }
@@ -127,8 +128,8 @@ class PostgresSeveralInstancesTest {
         });
 
         assertThat(claimed).hasSize(due).doesNotHaveDuplicates();
-        assertThat(firstDeliveries.claimNext(5000, 60_000, Set.of())).isEmpty();
-        assertThat(secondDeliveries.claimNext(5000, 60_000, Set.of())).isEmpty();
+        assertThat(firstDeliveries.claimNext(5000, 60_000, PassOver.NONE)).isEmpty();
+        assertThat(secondDeliveries.claimNext(5000, 60_000, PassOver.NONE)).isEmpty();
     }
 
     /** Runs {@code work} on that many threads, started together, and answers what they gave, in one list. */

@@ -35,6 +35,17 @@ public record CallbackUrl(String value) {
         }
     }
 
+    /**
+     * Who answers posts to this URL: its scheme, host and port (the default one named), in lower case. Posts to
+     * one receiver share its speed, whatever their paths.
+     */
+    public String receiver() {
+        URI uri = URI.create(value);
+        String scheme = uri.getScheme().toLowerCase(Locale.ROOT);
+        int port = uri.getPort() >= 0 ? uri.getPort() : scheme.equals("https") ? 443 : 80;
+        return scheme + "://" + uri.getHost().toLowerCase(Locale.ROOT) + ":" + port;
+    }
+
     @Override
     public String toString() {
         return value;

@@ -94,6 +94,9 @@ public final class RunRoutes implements RouteGroup {
         if (callbackUrl != null && !(callbackUrl instanceof String)) {
             throw new ApiException(ApiError.INVALID_PARAM, "callback_url must be an http or https URL");
         }
+        if (callbackUrl != null) {
+            authentication.require(ctx, Operation.NAME_CALLBACK);
+        }
         @SuppressWarnings("unchecked")
         RunWorkflowCommand command = new RunWorkflowCommand(appId(ctx), workflowId,
                 user(ctx, JsonRequestBodies.user(body)),

@@ -12,7 +12,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import org.jdbi.v3.core.Jdbi;
 
 /**
@@ -37,12 +36,12 @@ public final class JdbiDeliveryRepository implements DeliveryRepository {
 
     @Override
     public void add(Delivery delivery) {
-        jdbi.useHandle(handle -> handle.createUpdate("INSERT INTO webhook_delivery (id, app_id, run_id, url, state, "
-                + "attempts, next_attempt_at, claimed_until, last_status, last_error, created_at, due_since) VALUES "
-                + "(:id, :app_id, :run_id, :url, :state, :attempts, :next_attempt_at, 0, :last_status, :last_error, "
-                + ":created_at, :due_since)")
+        jdbi.useHandle(handle -> handle.createUpdate("INSERT INTO webhook_delivery (id, app_id, run_id, url, receiver, "
+                + "state, attempts, next_attempt_at, claimed_until, last_status, last_error, created_at, due_since) "
+                + "VALUES (:id, :app_id, :run_id, :url, :receiver, :state, :attempts, :next_attempt_at, 0, "
+                + ":last_status, :last_error, :created_at, :due_since)")
                 .bind("id", delivery.id()).bind("app_id", delivery.appId()).bind("run_id", delivery.runId())
-                .bind("url", delivery.url().value()).bind("state", delivery.state().wireName())
+                .bind("url", delivery.url().value()).bind("receiver", delivery.url().receiver()).bind("state", delivery.state().wireName())
                 .bind("attempts", delivery.attempts()).bind("next_attempt_at", delivery.nextAttemptAt())
                 .bind("last_status", delivery.lastStatus()).bind("last_error", delivery.lastError())
                 .bind("created_at", delivery.createdAt()).bind("due_since", delivery.dueSince()).execute());
@@ -112,14 +111,25 @@ public final class JdbiDeliveryRepository implements DeliveryRepository {
     }
 
     @Override
-    public Optional<Claim> claimNext(long now, long until, Set<String> passOver) {
-        List<String> skipped = List.copyOf(passOver);
+    public Optional<Claim> claimNext(long now, long until, PassOver passOver) {
         String due = "state = :state AND next_attempt_at <= :now AND claimed_until < :now"
-                + (skipped.isEmpty() ? "" : " AND app_id NOT IN (<skipped>)");
+                + (passOver.apps().isEmpty() ? "" : " AND app_id NOT IN (<skipped_apps>)")
+                + (passOver.receivers().isEmpty() ? "" : " AND receiver NOT IN (<skipped_receivers>)");
         // H2 has no UPDATE ... RETURNING, and only the claimers of its one process to race: it keeps the read of a
         // few candidates and a compare-and-set on each.
-        return dialect == SqlDialect.POSTGRESQL ? claimSkippingLocked(due, now, until, skipped)
-                : claimByCompareAndSet(due, now, until, skipped);
+        return dialect == SqlDialect.POSTGRESQL ? claimSkippingLocked(due, now, until, passOver)
+                : claimByCompareAndSet(due, now, until, passOver);
+    }
+
+    private static <S extends org.jdbi.v3.core.statement.SqlStatement<S>> S passingOver(S statement,
+            PassOver passOver) {
+        if (!passOver.apps().isEmpty()) {
+            statement.bindList("skipped_apps", List.copyOf(passOver.apps()));
+        }
+        if (!passOver.receivers().isEmpty()) {
+            statement.bindList("skipped_receivers", List.copyOf(passOver.receivers()));
+        }
+        return statement;
     }
 
     /**
@@ -127,29 +137,23 @@ public final class JdbiDeliveryRepository implements DeliveryRepository {
      * several instances asking at once, each gets its own row and none waits for another's. A row locked by an
      * UPDATE that has since committed is read again by PostgreSQL and taken only if it is still due.
      */
-    private Optional<Claim> claimSkippingLocked(String due, long now, long until, List<String> skipped) {
+    private Optional<Claim> claimSkippingLocked(String due, long now, long until, PassOver passOver) {
         return jdbi.withHandle(handle -> {
             var claim = handle.createQuery("UPDATE webhook_delivery SET claimed_until = :until WHERE id = "
                     + "(SELECT id FROM webhook_delivery WHERE " + due + " ORDER BY next_attempt_at, id LIMIT 1 "
                     + "FOR UPDATE SKIP LOCKED) RETURNING *").bind("until", until).bind("state", PENDING)
                     .bind("now", now);
-            if (!skipped.isEmpty()) {
-                claim.bindList("skipped", skipped);
-            }
-            return claim.map((rs, ctx) -> new Claim(delivery(rs), until)).findOne();
+            return passingOver(claim, passOver).map((rs, ctx) -> new Claim(delivery(rs), until)).findOne();
         });
     }
 
-    private Optional<Claim> claimByCompareAndSet(String due, long now, long until, List<String> skipped) {
+    private Optional<Claim> claimByCompareAndSet(String due, long now, long until, PassOver passOver) {
         // A few candidates, so that one another claimer took in between does not leave this poll empty.
         List<Delivery> candidates = jdbi.withHandle(handle -> {
             var query = handle.createQuery("SELECT * FROM webhook_delivery WHERE " + due
                     + " ORDER BY next_attempt_at, id FETCH FIRST 8 ROWS ONLY").bind("state", PENDING)
                     .bind("now", now);
-            if (!skipped.isEmpty()) {
-                query.bindList("skipped", skipped);
-            }
-            return query.map((rs, ctx) -> delivery(rs)).list();
+            return passingOver(query, passOver).map((rs, ctx) -> delivery(rs)).list();
         });
         for (Delivery delivery : candidates) {
             int won = jdbi.withHandle(handle -> handle.createUpdate("UPDATE webhook_delivery SET claimed_until = "

@@ -44,8 +44,8 @@ public final class AuthenticateService implements AuthenticateUseCase {
             throw new ApiException(ApiError.FORBIDDEN, "This app's web page has been turned off.");
         }
         if (!operation.openToWebPages()) {
-            throw new ApiException(ApiError.FORBIDDEN, "A web page's token cannot read runs or logs; "
-                    + "use the app's API key.");
+            throw new ApiException(ApiError.FORBIDDEN, "A web page's token cannot " + operation.forKeysOnly()
+                    + "; use the app's API key.");
         }
         return Caller.page(app.id(), claims.user());
     }

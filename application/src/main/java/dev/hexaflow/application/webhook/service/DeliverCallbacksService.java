@@ -7,6 +7,7 @@ import dev.hexaflow.application.webhook.port.out.CallbackSender;
 import dev.hexaflow.application.webhook.port.out.CallbackSender.Answer;
 import dev.hexaflow.application.webhook.port.out.DeliveryRepository;
 import dev.hexaflow.application.webhook.port.out.DeliveryRepository.Claim;
+import dev.hexaflow.application.webhook.port.out.DeliveryRepository.PassOver;
 import dev.hexaflow.application.webhook.port.out.RunDetailRenderer;
 import dev.hexaflow.application.webhook.port.out.WebhookSettingsRepository;
 import dev.hexaflow.application.webhook.port.out.WebhookSigner;
@@ -38,8 +39,9 @@ import java.util.concurrent.RejectedExecutionException;
  * <p>It claims only as many deliveries as it has free senders, so that a claim starts as its send does and no
  * claimed delivery waits in a queue while its claim runs out; a send starts by extending its claim and records its
  * outcome only while it still holds it, so a sender whose claim ran out and was taken again neither posts nor
- * records anything. An app has at most half the senders (at least one) at once: a receiver that never answers
- * holds up its own app's deliveries, not every app's.
+ * records anything. An app has at most half the senders (at least one) at once, and a receiver (a URL's scheme,
+ * host and port) at most an eighth (at least one): a receiver that never answers holds up its own deliveries, not
+ * those of other receivers, and an app's many receivers not every other app's.
  */
 public final class DeliverCallbacksService implements DeliverCallbacksUseCase {
 
@@ -69,10 +71,12 @@ public final class DeliverCallbacksService implements DeliverCallbacksUseCase {
     private final Executor sends;
     private final int senders;
     private final int sendersPerApp;
+    private final int sendersPerReceiver;
     private final System.Logger log = System.getLogger(DeliverCallbacksService.class.getName());
-    /** The sends handed to {@link #sends} and not yet over, in all and by app. */
+    /** The sends handed to {@link #sends} and not yet over, in all, by app and by receiver. */
     private int busy;
     private final Map<String, Integer> busyByApp = new HashMap<>();
+    private final Map<String, Integer> busyByReceiver = new HashMap<>();
 
     /**
      * @param sends runs each post, so that a slow receiver holds up only its own delivery
@@ -96,6 +100,7 @@ public final class DeliverCallbacksService implements DeliverCallbacksUseCase {
         this.sends = sends;
         this.senders = senders;
         this.sendersPerApp = Math.max(1, senders / 2);
+        this.sendersPerReceiver = Math.max(1, senders / 8);
     }
 
     @Override
@@ -108,7 +113,7 @@ public final class DeliverCallbacksService implements DeliverCallbacksUseCase {
                 sends.execute(() -> sendAndRelease(held));
             } catch (RejectedExecutionException e) {
                 // Closing: the claim runs out, and this or another instance sends it then.
-                release(held.delivery().appId());
+                release(held.delivery());
                 return claimed;
             }
             claimed++;
@@ -121,24 +126,32 @@ public final class DeliverCallbacksService implements DeliverCallbacksUseCase {
         if (busy >= senders) {
             return Optional.empty();
         }
-        Set<String> full = new HashSet<>();
-        busyByApp.forEach((app, count) -> {
-            if (count >= sendersPerApp) {
-                full.add(app);
-            }
-        });
         long now = clock.millis();
-        Optional<Claim> claim = deliveries.claimNext(now, now + claimSpan(), full);
+        Optional<Claim> claim = deliveries.claimNext(now, now + claimSpan(),
+                new PassOver(full(busyByApp, sendersPerApp), full(busyByReceiver, sendersPerReceiver)));
         claim.ifPresent(c -> {
             busy++;
             busyByApp.merge(c.delivery().appId(), 1, Integer::sum);
+            busyByReceiver.merge(c.delivery().url().receiver(), 1, Integer::sum);
         });
         return claim;
     }
 
-    private synchronized void release(String appId) {
+    private static Set<String> full(Map<String, Integer> busyBy, int most) {
+        Set<String> full = new HashSet<>();
+        busyBy.forEach((key, count) -> {
+            if (count >= most) {
+                full.add(key);
+            }
+        });
+        return full;
+    }
+
+    private synchronized void release(Delivery delivery) {
         busy--;
-        busyByApp.computeIfPresent(appId, (app, count) -> count > 1 ? count - 1 : null);
+        busyByApp.computeIfPresent(delivery.appId(), (app, count) -> count > 1 ? count - 1 : null);
+        busyByReceiver.computeIfPresent(delivery.url().receiver(), (receiver, count) -> count > 1 ? count - 1
+                : null);
     }
 
     /** Long enough for the post, its redirects and the write of its outcome. */
@@ -154,7 +167,7 @@ public final class DeliverCallbacksService implements DeliverCallbacksUseCase {
             log.log(System.Logger.Level.WARNING, "Sending webhook delivery " + claim.delivery().id()
                     + " failed; it is tried again once its claim runs out", e);
         } finally {
-            release(claim.delivery().appId());
+            release(claim.delivery());
         }
     }
 

@@ -34,10 +34,32 @@ public interface DeliveryRepository {
 
     /**
      * Claims the oldest pending delivery due at {@code now} that nobody holds (no claim, or one that ran out) and
-     * whose app is not in {@code passOver}, until {@code until}; each is claimed by one caller only, however many
-     * ask at once. Empty when none is due.
+     * whose app and receiver {@code passOver} does not name, until {@code until}; each is claimed by one caller
+     * only, however many ask at once. Empty when none is due.
      */
-    Optional<Claim> claimNext(long now, long until, Set<String> passOver);
+    Optional<Claim> claimNext(long now, long until, PassOver passOver);
+
+    /**
+     * The apps and receivers ({@link dev.hexaflow.domain.webhook.CallbackUrl#receiver()}) whose deliveries a claim
+     * passes over: those that hold as many senders as they may.
+     */
+    record PassOver(Set<String> apps, Set<String> receivers) {
+
+        public static final PassOver NONE = new PassOver(Set.of(), Set.of());
+
+        public PassOver {
+            apps = Set.copyOf(apps);
+            receivers = Set.copyOf(receivers);
+        }
+
+        public static PassOver apps(Set<String> apps) {
+            return new PassOver(apps, Set.of());
+        }
+
+        public static PassOver receivers(Set<String> receivers) {
+            return new PassOver(Set.of(), receivers);
+        }
+    }
 
     /**
      * Moves a claim's end to {@code until} if it is still held (the claimed delivery still pending and claimed by

@@ -93,8 +93,7 @@ public final class H2StorageHealth implements StorageWatch {
         if (cause == null) {
             return null;
         }
-        failing(cause);
-        return problem.orElseThrow();
+        return failing(cause);
     }
 
     /** Whether {@code e} (a failed write) is the store's failure, not the change's: what it says, or null. */
@@ -123,9 +122,13 @@ public final class H2StorageHealth implements StorageWatch {
         return null;
     }
 
-    private synchronized void failing(String cause) {
+    /**
+     * The refusal for a failed write, made the store's state if it was not already: answered as made here, since the
+     * watch may have recovered (and cleared the state) by the time the caller reads it.
+     */
+    private synchronized StorageUnavailableException failing(String cause) {
         if (problem.isPresent() && problem.get().kind() == Kind.WRITES_FAILING) {
-            return;
+            return problem.get();
         }
         failure = cause;
         problem = Optional.of(new StorageUnavailableException(Kind.WRITES_FAILING, "The server cannot keep data now: "
@@ -136,6 +139,7 @@ public final class H2StorageHealth implements StorageWatch {
         // H2 closed the database; its pool would wait for ever for the connections that died with it.
         database.reopen(true);
         generation++;
+        return problem.get();
     }
 
     private synchronized void look() {

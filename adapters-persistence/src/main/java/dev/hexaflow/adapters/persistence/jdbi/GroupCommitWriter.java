@@ -11,6 +11,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.ToLongFunction;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
@@ -18,8 +19,10 @@ import org.jdbi.v3.core.Jdbi;
  * Group commit: one thread takes every change waiting in the queue and writes them in one transaction, so that a
  * hundred runs going on at once cost one commit, not a hundred. Changes are written in the order they were
  * queued; each one's future completes once its transaction is committed. When a batch fails, its changes are
- * written again one transaction each, so that one bad change fails alone. The thread keeps one connection and its
- * prepared statements for its whole life.
+ * written again one transaction each, so that one bad change fails alone. A batch also stops at
+ * {@link #MAX_BATCH_WEIGHT} (the characters its changes hold), so that a few large changes (runs with long inputs
+ * and outputs) never make one transaction too large for the store's memory: each of them is written in a smaller
+ * one, alone if need be. The thread keeps one connection and its prepared statements for its whole life.
  *
  * @param <C> a change; the batch writer is given them in queue order and may merge them
  */
@@ -27,6 +30,13 @@ final class GroupCommitWriter<C> implements AutoCloseable {
 
     /** The most changes one transaction takes. */
     private static final int MAX_BATCH = 1024;
+
+    /**
+     * The most characters (as {@code weight} counts them) one transaction takes past its first change: H2 holds a
+     * transaction's pages in memory until it commits, and a few hundred runs of a few megabytes each, written at
+     * once, took a 512 MB heap with it.
+     */
+    static final long MAX_BATCH_WEIGHT = 4_000_000;
 
     private record Pending<C>(C change, CompletableFuture<Void> kept) {
     }
@@ -47,6 +57,7 @@ final class GroupCommitWriter<C> implements AutoCloseable {
     private final WriteGate gate;
     private int generation;
     private final BatchWrite<C> write;
+    private final ToLongFunction<C> weight;
     private final BlockingQueue<Pending<C>> queue = new LinkedBlockingQueue<>();
     private final Map<String, PreparedStatement> statements = new HashMap<>();
     private final Thread thread;
@@ -55,14 +66,16 @@ final class GroupCommitWriter<C> implements AutoCloseable {
     private volatile boolean ended;
 
     GroupCommitWriter(Jdbi jdbi, String threadName, BatchWrite<C> write) {
-        this(jdbi, WriteGate.OPEN, threadName, write);
+        this(jdbi, WriteGate.OPEN, threadName, write, change -> 1);
     }
 
-    GroupCommitWriter(Jdbi jdbi, WriteGate gate, String threadName, BatchWrite<C> write) {
+    /** @param weight how many characters a change holds, which bounds how many of them one transaction takes */
+    GroupCommitWriter(Jdbi jdbi, WriteGate gate, String threadName, BatchWrite<C> write, ToLongFunction<C> weight) {
         this.jdbi = jdbi;
         this.gate = gate;
         this.generation = gate.generation();
         this.write = write;
+        this.weight = weight;
         this.thread = new Thread(this::loop, threadName);
         this.thread.setDaemon(true);
         this.thread.start();
@@ -91,8 +104,15 @@ final class GroupCommitWriter<C> implements AutoCloseable {
                     continue;
                 }
                 batch.add(first);
-                queue.drainTo(batch, MAX_BATCH - 1);
-                commit(batch);
+                fill(batch, weight.applyAsLong(first.change()));
+                try {
+                    commit(batch);
+                } catch (RuntimeException | Error unexpected) {
+                    // The batch fails, not the writer: a thread that died here would leave every later change
+                    // waiting for ever.
+                    batch.forEach(pending -> pending.kept().completeExceptionally(unexpected));
+                    disconnect();
+                }
                 batch.clear();
             }
         } catch (InterruptedException e) {
@@ -104,6 +124,18 @@ final class GroupCommitWriter<C> implements AutoCloseable {
             // after queueing: whichever of the two drains second sees it.
             ended = true;
             failQueued();
+        }
+    }
+
+    /** Adds what waits to the batch, up to its count and its weight; this thread alone takes from the queue. */
+    private void fill(List<Pending<C>> batch, long weighed) {
+        Pending<C> next;
+        while (batch.size() < MAX_BATCH && (next = queue.peek()) != null) {
+            weighed += weight.applyAsLong(next.change());
+            if (weighed > MAX_BATCH_WEIGHT) {
+                return;
+            }
+            batch.add(queue.poll());
         }
     }
 

@@ -183,7 +183,8 @@ public final class JdbiCampusKeyRepository implements CampusKeyRepository, AutoC
         });
 
         CountedInMemory() {
-            this.writer = new GroupCommitWriter<>(jdbi, gate, "hexaflow-campus-usage", CountedInMemory::addUses);
+            this.writer = new GroupCommitWriter<>(jdbi, gate, "hexaflow-campus-usage", CountedInMemory::addUses,
+                    uses -> 1);
             long every = FLUSH_INTERVAL.toMillis();
             flusher.scheduleWithFixedDelay(this::flush, every, every, TimeUnit.MILLISECONDS);
         }

@@ -31,7 +31,8 @@ public final class JdbiEndUserRepository implements EndUserRepository, AutoClose
     public JdbiEndUserRepository(Jdbi jdbi, WriteGate gate) {
         this.jdbi = jdbi;
         this.cache = new ReadCache<>(jdbi, "end_user", 100_000);
-        this.writer = new GroupCommitWriter<>(jdbi, gate, "hexaflow-user-writer", JdbiEndUserRepository::insert);
+        this.writer = new GroupCommitWriter<>(jdbi, gate, "hexaflow-user-writer", JdbiEndUserRepository::insert,
+                user -> 1);
     }
 
     private static void insert(GroupCommitWriter.Statements statements, List<EndUser> users) throws SQLException {

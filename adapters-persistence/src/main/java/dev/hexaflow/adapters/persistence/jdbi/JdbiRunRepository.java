@@ -67,7 +67,7 @@ public final class JdbiRunRepository implements RunRepository {
         this.addToCount = dialect.addTo("run_count", "n", "app_id, status");
         String saveNode = dialect.upsert("node_execution", "id", NODE_COLUMNS, NODE_VALUES);
         this.writer = new GroupCommitWriter<>(jdbi, gate, "hexaflow-run-writer",
-                (statements, changes) -> write(statements, changes, saveNode, instance));
+                (statements, changes) -> write(statements, changes, saveNode, instance), JdbiRunRepository::weight);
     }
 
     @Override
@@ -150,6 +150,31 @@ public final class JdbiRunRepository implements RunRepository {
      * thread only writes.
      */
     private sealed interface Change {
+    }
+
+    /** The characters a change writes (its JSON and texts), which bound how many of them one transaction takes. */
+    private static long weight(Change change) {
+        if (change instanceof Started started) {
+            return weight(started.start()) + weight(started.end());
+        } else if (change instanceof NodeSaved node) {
+            return weight(node.columns());
+        } else if (change instanceof Finished finished) {
+            return weight(finished.end());
+        } else if (change instanceof EventKept event) {
+            return event.event().data().length();
+        }
+        RunKept kept = (RunKept) change;
+        return weight(kept.start()) + weight(kept.end())
+                + kept.nodes().stream().mapToLong(JdbiRunRepository::weight).sum()
+                + kept.events().stream().mapToLong(event -> event.data().length()).sum();
+    }
+
+    private static long weight(Object[] columns) {
+        long characters = 0;
+        for (Object column : columns) {
+            characters += column instanceof String text ? text.length() : 8;
+        }
+        return characters;
     }
 
     /** The start columns of {@link #INSERT_RUN} (its first ten), and the run as it is now. */

@@ -31,10 +31,11 @@ class StorageFailureRecoveryTest {
         database.jdbi().useHandle(handle -> handle.execute("CREATE TABLE probe (n INT PRIMARY KEY)"));
         List<String> log = new CopyOnWriteArrayList<>();
         List<String> recoveries = new CopyOnWriteArrayList<>();
-        try (H2StorageHealth health = new H2StorageHealth(dir, database, 0, Duration.ofMillis(100), log::add)) {
+        // Looked at each second: the refusals below come before the watch reopens the database.
+        try (H2StorageHealth health = new H2StorageHealth(dir, database, 0, Duration.ofMillis(1000), log::add)) {
             health.onRecovered(recoveries::add);
             GroupCommitWriter<Integer> writer = new GroupCommitWriter<>(database.jdbi(), health, "probe-writer",
-                    StorageFailureRecoveryTest::insert);
+                    StorageFailureRecoveryTest::insert, number -> 1);
             writer.submit(1).join();
 
             shutDownImmediately(database);

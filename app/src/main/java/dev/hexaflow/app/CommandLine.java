@@ -144,6 +144,9 @@ final class CommandLine {
               HEXAFLOW_HTTP_REQUESTS_PER_ADDRESS, HEXAFLOW_HTTP_MIN_BODY_BYTES_PER_SECOND,
               HEXAFLOW_HTTP_BODY_GRACE_MILLIS, HEXAFLOW_HTTP_IDLE_TIMEOUT_MILLIS
                                      What one client may hold (1000 requests, 1024 B/s, 5000 ms, 30000 ms).
+              HEXAFLOW_MAX_TEXT_CHARS, HEXAFLOW_MAX_JSON_BODY_KB
+                                     The longest text and the largest JSON body one /v1 run, chat or
+                                     conversation request may send.            [200000; 4096]
             """;
 
     /** A command the program can carry out. */

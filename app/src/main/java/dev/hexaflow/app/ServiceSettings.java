@@ -1,6 +1,7 @@
 package dev.hexaflow.app;
 
 import dev.hexaflow.adapters.http.ClientLimits;
+import dev.hexaflow.adapters.http.RequestLimits;
 import dev.hexaflow.domain.app.RunRetention;
 import dev.hexaflow.domain.app.UploadLimits;
 import dev.hexaflow.domain.webhook.RetrySchedule;
@@ -18,15 +19,16 @@ import java.util.OptionalInt;
  * "*" by default), and how long a shutdown lets runs in flight finish before it stops them
  * (HEXAFLOW_SHUTDOWN_GRACE_SECONDS, 30 by default, as Kubernetes waits 30 s before it kills), and what one HTTP
  * client may hold ({@link ClientLimits#DEFAULTS}; HEXAFLOW_HTTP_*), and how long ended runs are kept
- * (HEXAFLOW_RUN_RETENTION_DAYS, HEXAFLOW_RUN_RETENTION_COUNT per app; for good by default).
+ * (HEXAFLOW_RUN_RETENTION_DAYS, HEXAFLOW_RUN_RETENTION_COUNT per app; for good by default), and what one Service
+ * API request may hold ({@link RequestLimits#DEFAULTS}; HEXAFLOW_MAX_TEXT_CHARS, HEXAFLOW_MAX_JSON_BODY_KB).
  */
 public record ServiceSettings(int maxRunsPerApp, Duration pingInterval, UploadLimits uploads,
         List<String> corsOrigins, Duration shutdownGrace, ClientLimits clients, RunRetention retention,
-        RetrySchedule webhooks) {
+        RetrySchedule webhooks, RequestLimits requests) {
 
     public static final ServiceSettings DEFAULTS = new ServiceSettings(0, Duration.ofSeconds(10), UploadLimits.DIFY,
             List.of("*"), Duration.ofSeconds(30), ClientLimits.DEFAULTS, RunRetention.KEEP_ALL,
-            RetrySchedule.STANDARD);
+            RetrySchedule.STANDARD, RequestLimits.DEFAULTS);
 
     public ServiceSettings {
         if (maxRunsPerApp < 0) {
@@ -35,6 +37,7 @@ public record ServiceSettings(int maxRunsPerApp, Duration pingInterval, UploadLi
         clients = clients == null ? ClientLimits.DEFAULTS : clients;
         retention = retention == null ? RunRetention.KEEP_ALL : retention;
         webhooks = webhooks == null ? RetrySchedule.STANDARD : webhooks;
+        requests = requests == null ? RequestLimits.DEFAULTS : requests;
         corsOrigins = List.copyOf(corsOrigins);
         for (String origin : corsOrigins) {
             if (!origin.equals("*") && !origin.matches("(?i)https?://[^/\\s]+/?")) {
@@ -60,7 +63,9 @@ public record ServiceSettings(int maxRunsPerApp, Duration pingInterval, UploadLi
                             Duration.ofMillis(number(env, "HEXAFLOW_HTTP_IDLE_TIMEOUT_MILLIS", 30_000, 1))),
                     retention(number(env, "HEXAFLOW_RUN_RETENTION_DAYS", 0, 0),
                             number(env, "HEXAFLOW_RUN_RETENTION_COUNT", 0, 0)),
-                    webhooks(env));
+                    webhooks(env),
+                    new RequestLimits(number(env, "HEXAFLOW_MAX_TEXT_CHARS", 200_000, 1),
+                            1024L * number(env, "HEXAFLOW_MAX_JSON_BODY_KB", 4096, 1)));
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
@@ -68,39 +73,45 @@ public record ServiceSettings(int maxRunsPerApp, Duration pingInterval, UploadLi
 
     public ServiceSettings withMaxRunsPerApp(int limit) {
         return new ServiceSettings(limit, pingInterval, uploads, corsOrigins, shutdownGrace, clients, retention,
-                webhooks);
+                webhooks, requests);
     }
 
     public ServiceSettings withPingInterval(Duration interval) {
         return new ServiceSettings(maxRunsPerApp, interval, uploads, corsOrigins, shutdownGrace, clients, retention,
-                webhooks);
+                webhooks, requests);
     }
 
     public ServiceSettings withCorsOrigins(List<String> origins) {
         return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, origins, shutdownGrace, clients, retention,
-                webhooks);
+                webhooks, requests);
     }
 
     public ServiceSettings withShutdownGrace(Duration grace) {
         return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, grace, clients, retention,
-                webhooks);
+                webhooks, requests);
     }
 
     public ServiceSettings withClients(ClientLimits limits) {
         return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, limits, retention,
-                webhooks);
+                webhooks, requests);
     }
 
     /** Runs are kept this many days, or as the newest this many of each app; 0 for no such bound. */
     public ServiceSettings withRetention(RunRetention kept) {
         return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, clients, kept,
-                webhooks);
+                webhooks, requests);
     }
 
     /** Completion webhooks are retried on this schedule, each attempt waiting this long for an answer. */
     public ServiceSettings withWebhooks(RetrySchedule schedule) {
         return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, clients, retention,
-                schedule);
+                schedule, requests);
+    }
+
+    /** Service API requests hold at most this: each text, and each JSON body. */
+    public ServiceSettings withRequests(RequestLimits limits) {
+        return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, clients, retention,
+                webhooks, limits);
     }
 
     /**

@@ -30,6 +30,7 @@ public final class DifyErrors {
             case FORBIDDEN -> "forbidden";
             case NOT_FOUND -> "not_found";
             case FILE_TOO_LARGE -> "file_too_large";
+            case REQUEST_TOO_LARGE -> "request_entity_too_large";
             case UNSUPPORTED_FILE_TYPE -> "unsupported_file_type";
             case UNSUPPORTED_MEDIA_TYPE -> "unsupported_media_type";
             case NO_AUDIO_UPLOADED -> "no_audio_uploaded";
@@ -52,7 +53,7 @@ public final class DifyErrors {
             case UNAUTHORIZED -> 401;
             case FORBIDDEN -> 403;
             case NOT_FOUND -> 404;
-            case FILE_TOO_LARGE, AUDIO_TOO_LARGE -> 413;
+            case FILE_TOO_LARGE, AUDIO_TOO_LARGE, REQUEST_TOO_LARGE -> 413;
             case UNSUPPORTED_FILE_TYPE, UNSUPPORTED_MEDIA_TYPE, UNSUPPORTED_AUDIO_TYPE -> 415;
             case IDEMPOTENCY_KEY_CONFLICT -> 409;
             case TOO_MANY_REQUESTS -> 429;

@@ -14,6 +14,9 @@ import java.util.regex.Pattern;
 public record Conversation(String id, String appId, String endUserId, String name, Map<String, Object> inputs,
         ConversationStatus status, String introduction, long createdAt, long updatedAt) {
 
+    /** The longest name a conversation keeps: Dify's column for it holds 255 characters. */
+    public static final int MAX_NAME_LENGTH = 255;
+
     /** Dify's name for a conversation begun without a query. */
     public static final String UNNAMED = "New conversation";
     /** How many characters of the query a new conversation's name keeps. */

@@ -5,6 +5,7 @@ import static dev.hexaflow.adapters.http.workflow.ServiceApiAuthentication.user;
 
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import dev.hexaflow.adapters.http.RequestLimits;
 import dev.hexaflow.adapters.http.RouteGroup;
 import dev.hexaflow.adapters.http.workflow.ServiceApiAuthentication.Access;
 import dev.hexaflow.application.app.port.in.ApiError;
@@ -36,6 +37,7 @@ import java.util.Map;
  */
 public final class ChatRoutes implements RouteGroup {
 
+    private final JsonRequestBodies bodies;
     private final SendChatMessageUseCase send;
     private final StopChatMessageUseCase stop;
     private final TextToAudioUseCase speak;
@@ -43,7 +45,8 @@ public final class ChatRoutes implements RouteGroup {
     private final Duration pingInterval;
 
     public ChatRoutes(SendChatMessageUseCase send, StopChatMessageUseCase stop, TextToAudioUseCase speak,
-            AudioToTextUseCase listen, Duration pingInterval) {
+            AudioToTextUseCase listen, Duration pingInterval, RequestLimits limits) {
+        this.bodies = new JsonRequestBodies(limits);
         this.send = send;
         this.stop = stop;
         this.speak = speak;
@@ -76,7 +79,7 @@ public final class ChatRoutes implements RouteGroup {
     }
 
     private void speak(Context ctx) {
-        Map<String, Object> body = JsonRequestBodies.object(ctx);
+        Map<String, Object> body = bodies.object(ctx);
         byte[] audio = speak.speak(new TextToAudioCommand(appId(ctx), user(ctx, JsonRequestBodies.user(body)),
                 textOrNull(body.get("message_id")), textOrNull(body.get("text")), textOrNull(body.get("voice"))));
         ctx.status(200).contentType("audio/mpeg").result(audio);
@@ -87,7 +90,7 @@ public final class ChatRoutes implements RouteGroup {
     }
 
     private void send(Context ctx) {
-        Map<String, Object> body = JsonRequestBodies.object(ctx);
+        Map<String, Object> body = bodies.object(ctx);
         SendChatMessageCommand command = command(appId(ctx), user(ctx, JsonRequestBodies.user(body)), body);
         if ("streaming".equals(body.get("response_mode"))) {
             RunEventStream.write(ctx, pingInterval, observer -> {
@@ -131,7 +134,7 @@ public final class ChatRoutes implements RouteGroup {
 
     private void stop(Context ctx) {
         stop.stop(appId(ctx), ctx.pathParam("task_id"),
-                user(ctx, JsonRequestBodies.user(JsonRequestBodies.object(ctx))));
+                user(ctx, JsonRequestBodies.user(bodies.object(ctx))));
         ServiceApiBodies.json(ctx, 200, new Result("success"));
     }
 

@@ -5,6 +5,7 @@ import static dev.hexaflow.adapters.http.workflow.ServiceApiAuthentication.user;
 
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import dev.hexaflow.adapters.http.RequestLimits;
 import dev.hexaflow.adapters.http.RouteGroup;
 import dev.hexaflow.adapters.http.workflow.ServiceApiAuthentication.Access;
 import dev.hexaflow.application.app.port.in.ApiError;
@@ -42,6 +43,7 @@ import java.util.Map;
  */
 public final class ConversationRoutes implements RouteGroup {
 
+    private final JsonRequestBodies bodies;
     private final ListMessagesUseCase messages;
     private final GiveFeedbackUseCase feedback;
     private final ListAppFeedbacksUseCase appFeedbacks;
@@ -56,7 +58,8 @@ public final class ConversationRoutes implements RouteGroup {
             ListAppFeedbacksUseCase appFeedbacks, SuggestQuestionsUseCase suggested,
             ListConversationsUseCase conversations, DeleteConversationUseCase delete,
             RenameConversationUseCase rename, ListConversationVariablesUseCase variables,
-            UpdateConversationVariableUseCase updateVariable) {
+            UpdateConversationVariableUseCase updateVariable, RequestLimits limits) {
+        this.bodies = new JsonRequestBodies(limits);
         this.messages = messages;
         this.feedback = feedback;
         this.appFeedbacks = appFeedbacks;
@@ -91,7 +94,7 @@ public final class ConversationRoutes implements RouteGroup {
     }
 
     private void feedback(Context ctx) {
-        Map<String, Object> body = JsonRequestBodies.object(ctx);
+        Map<String, Object> body = bodies.object(ctx);
         Object rating = body.get("rating");
         Object content = body.get("content");
         feedback.give(new GiveFeedbackCommand(appId(ctx), user(ctx, JsonRequestBodies.user(body)),
@@ -127,7 +130,7 @@ public final class ConversationRoutes implements RouteGroup {
     }
 
     private void rename(Context ctx) {
-        Map<String, Object> body = JsonRequestBodies.object(ctx);
+        Map<String, Object> body = bodies.object(ctx);
         Object name = body.get("name");
         ServiceApiBodies.json(ctx, 200, ChatWire.conversation(rename.rename(new RenameConversationCommand(
                 appId(ctx), user(ctx, JsonRequestBodies.user(body)), ctx.pathParam("conversation_id"),
@@ -144,7 +147,7 @@ public final class ConversationRoutes implements RouteGroup {
     }
 
     private void updateVariable(Context ctx) {
-        Map<String, Object> body = JsonRequestBodies.object(ctx);
+        Map<String, Object> body = bodies.object(ctx);
         if (!body.containsKey("value")) {
             throw new ApiException(ApiError.INVALID_PARAM, "value is required");
         }
@@ -154,11 +157,11 @@ public final class ConversationRoutes implements RouteGroup {
     }
 
     /** A DELETE's user: Dify's clients send it in the JSON body; a body-less one may name it in the query. */
-    private static String userOf(Context ctx) {
+    private String userOf(Context ctx) {
         if (ctx.body().isBlank()) {
             return ctx.queryParam("user");
         }
-        return JsonRequestBodies.user(JsonRequestBodies.object(ctx));
+        return JsonRequestBodies.user(bodies.object(ctx));
     }
 
     private static String blankAsNull(String text) {

@@ -5,6 +5,7 @@ import static dev.hexaflow.adapters.http.workflow.ServiceApiAuthentication.user;
 
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import dev.hexaflow.adapters.http.RequestLimits;
 import dev.hexaflow.adapters.http.RouteGroup;
 import dev.hexaflow.adapters.http.workflow.ServiceApiAuthentication.Access;
 import dev.hexaflow.application.app.port.in.ApiError;
@@ -47,6 +48,7 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class RunRoutes implements RouteGroup {
 
+    private final JsonRequestBodies bodies;
     private final RunWorkflowUseCase run;
     private final GetRunUseCase getRun;
     private final StopTaskUseCase stop;
@@ -58,7 +60,8 @@ public final class RunRoutes implements RouteGroup {
     /** @param authentication the Service API's bearer check, asked again for what only the body says */
     public RunRoutes(RunWorkflowUseCase run, GetRunUseCase getRun, StopTaskUseCase stop,
             ListNodeExecutionsUseCase nodeExecutions, FollowRunUseCase follow, ServiceApiAuthentication authentication,
-            Duration pingInterval) {
+            Duration pingInterval, RequestLimits limits) {
+        this.bodies = new JsonRequestBodies(limits);
         this.run = run;
         this.getRun = getRun;
         this.stop = stop;
@@ -79,7 +82,7 @@ public final class RunRoutes implements RouteGroup {
     }
 
     private void run(Context ctx, String workflowId) {
-        Map<String, Object> body = JsonRequestBodies.object(ctx);
+        Map<String, Object> body = bodies.object(ctx);
         Object inputs = body.get("inputs");
         if (!(inputs instanceof Map<?, ?>)) {
             throw new ApiException(ApiError.INVALID_PARAM, inputs == null
@@ -202,7 +205,7 @@ public final class RunRoutes implements RouteGroup {
 
     private void stop(Context ctx) {
         stop.stop(appId(ctx), ctx.pathParam("task_id"),
-                user(ctx, JsonRequestBodies.user(JsonRequestBodies.object(ctx))));
+                user(ctx, JsonRequestBodies.user(bodies.object(ctx))));
         ServiceApiBodies.json(ctx, 200, new Result("success"));
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hexaflow.adapters.http.RequestLimits;
 import dev.hexaflow.adapters.http.RouteGroup;
 import dev.hexaflow.application.app.port.in.ApiError;
 import dev.hexaflow.application.app.port.in.ApiException;
@@ -113,7 +114,7 @@ class ServiceApiRoutesTest {
                 new RunRoutes(run, getRun, stop, query -> new ListNodeExecutionsUseCase.NodeExecutionPage(query.page(),
                         query.limit(), 0, false, List.of()), query -> {
                             throw new ApiException(ApiError.NOT_FOUND, "Workflow run not found.");
-                        }, authentication, Duration.ofSeconds(10)), new UploadRoutes(upload),
+                        }, authentication, Duration.ofSeconds(10), RequestLimits.DEFAULTS), new UploadRoutes(upload),
                 new LogRoutes(logs), new AppInfoRoutes(describe));
         return Javalin.create(config -> groups.forEach(group -> group.addTo(config.routes)));
     }

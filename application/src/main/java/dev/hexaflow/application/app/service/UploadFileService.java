@@ -26,6 +26,11 @@ public final class UploadFileService implements UploadFileUseCase {
 
     static final String DEFAULT_USER = "DEFAULT-USER";
     private static final String FORBIDDEN = "/\\:*?\"<>|";
+    /**
+     * Dify cuts a long name to 200 characters and its extension; an extension this long is no file type anyone
+     * has, and would make the name longer than the 255 characters Dify's column keeps.
+     */
+    static final int MAX_EXTENSION_LENGTH = 50;
 
     private final UploadRepository uploads;
     private final EndUserRepository endUsers;
@@ -69,6 +74,10 @@ public final class UploadFileService implements UploadFileUseCase {
         }
         int dot = name.lastIndexOf('.');
         String extension = dot < 0 ? "" : name.substring(dot + 1).toLowerCase(Locale.ROOT);
+        if (extension.length() > MAX_EXTENSION_LENGTH) {
+            throw new ApiException(ApiError.INVALID_PARAM, "The file's extension must be at most "
+                    + MAX_EXTENSION_LENGTH + " characters.");
+        }
         if (name.length() > 200) {
             String stem = dot < 0 ? name : name.substring(0, dot);
             name = stem.substring(0, Math.min(stem.length(), 200)) + (extension.isEmpty() ? "" : "." + extension);

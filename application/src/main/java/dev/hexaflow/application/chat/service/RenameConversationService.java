@@ -50,6 +50,10 @@ public final class RenameConversationService implements RenameConversationUseCas
             }
             renamed = conversation.titled(ConversationTitles.title(answer.get(), first.query()));
         } else {
+            if (command.name().length() > Conversation.MAX_NAME_LENGTH) {
+                throw new ApiException(ApiError.INVALID_PARAM, "name must be at most " + Conversation.MAX_NAME_LENGTH
+                        + " characters.");
+            }
             renamed = conversation.renamed(command.name(), clock.instant().getEpochSecond());
         }
         conversations.update(renamed);

@@ -24,6 +24,8 @@ public enum ApiError {
     FORBIDDEN,
     NOT_FOUND,
     FILE_TOO_LARGE,
+    /** A request body over what the server takes (Dify's nginx answers 413 too). */
+    REQUEST_TOO_LARGE,
     UNSUPPORTED_FILE_TYPE,
     UNSUPPORTED_MEDIA_TYPE,
     /** Audio-to-text asked without an audio file. */

@@ -149,13 +149,15 @@ public final class Hexaflow implements AutoCloseable {
             chat = new ChatModule(storage.jdbi(), config.engine(), Clock.systemUTC(), workflows);
             RunRepository runs = workflows.runs;
             ChatModule chatModule = chat;
-            // Runs under way when writes failed could not keep their end: they end failed, with the reason, and
-            // their chat messages end in error.
+            WorkflowModule module = workflows;
+            // Runs left running when writes failed could not keep their end: they end failed, with the reason, and
+            // their chat messages end in error. Runs still going on here keep their own end (failed by their
+            // recorder if one of their writes was refused), so that no caller is told an end the store does not
+            // hold.
             health.onRecovered(reason -> {
-                runs.failUnfinished(reason, Clock.systemUTC().instant().getEpochSecond());
+                runs.failUnfinished(reason, Clock.systemUTC().instant().getEpochSecond(), module.drain.inFlight());
                 chatModule.closeInterruptedTurns(runs);
             });
-            WorkflowModule module = workflows;
             InstanceLease lease = new InstanceLease(instance.id(), new JdbiInstanceLeases(storage.jdbi()), runs,
                     () -> chatModule.closeInterruptedTurns(runs), () -> {
                         int stopped = module.drain.stopInFlight(InstanceLease.REASON);

@@ -12,7 +12,6 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,8 +52,7 @@ class StreamStorageFailureTest {
                     received.write(buffer, 0, n);
                     if (!closed && received.toString(StandardCharsets.UTF_8).contains("\"event\":\"text_chunk\"")) {
                         // The model is answering: the database goes away before the node's end is written.
-                        try (Connection db = DriverManager.getConnection("jdbc:h2:file:"
-                                + dataDir.toAbsolutePath().resolve("hexaflow"), "sa", "")) {
+                        try (Connection db = TestServer.database(dataDir)) {
                             db.createStatement().execute("SHUTDOWN IMMEDIATELY");
                         } catch (java.sql.SQLException goneAlready) {
                             // SHUTDOWN closes the connection it came through as well.

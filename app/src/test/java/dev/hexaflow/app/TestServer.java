@@ -57,6 +57,15 @@ final class TestServer implements AutoCloseable {
                 .withService(ServiceSettings.DEFAULTS.withShutdownGrace(java.time.Duration.ofSeconds(1)));
     }
 
+    /**
+     * A connection to a running server's own H2 database in {@code dataDir}, shared within this JVM: the URL must
+     * name the file system the server opened it through, or H2 would take it for another database.
+     */
+    static java.sql.Connection database(Path dataDir) throws java.sql.SQLException {
+        return java.sql.DriverManager.getConnection("jdbc:h2:async:" + dataDir.toAbsolutePath().resolve("hexaflow"),
+                "sa", "");
+    }
+
     /** The campus key made by this start (a first start on its data dir). */
     String campusKey() {
         return hexaflow.report().newCampusKey().orElseThrow();

@@ -25,6 +25,7 @@ public final class H2Database implements Database {
 
     private final String url;
     private volatile JdbcConnectionPool pool;
+    private volatile java.util.function.Consumer<SQLException> connectionFailures = failure -> { };
     private final Jdbi jdbi;
     private boolean closed;
 
@@ -56,11 +57,24 @@ public final class H2Database implements Database {
         pool = newPool(readOnly ? url + ";ACCESS_MODE_DATA=r" : url);
     }
 
+    /**
+     * Tells {@code listener} of each connection the pool could not give: a database that closed itself (a write it
+     * failed) refuses every new connection, and a request that only reads is then the first to find out.
+     */
+    public void onConnectionFailure(java.util.function.Consumer<SQLException> listener) {
+        connectionFailures = listener;
+    }
+
     /** The pool of the moment, so that a reopening reaches every user of {@link #jdbi()}. */
     private final class CurrentPool implements DataSource {
         @Override
         public java.sql.Connection getConnection() throws SQLException {
-            return pool.getConnection();
+            try {
+                return pool.getConnection();
+            } catch (SQLException e) {
+                connectionFailures.accept(e);
+                throw e;
+            }
         }
 
         @Override

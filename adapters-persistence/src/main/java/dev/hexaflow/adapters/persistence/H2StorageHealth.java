@@ -60,6 +60,8 @@ public final class H2StorageHealth implements StorageWatch {
                 failed(ex);
             }
         });
+        // So does a connection refused by a database that closed itself, which a request that only reads finds.
+        database.onConnectionFailure(this::failed);
         look();
         watch.scheduleWithFixedDelay(this::look, period.toMillis(), period.toMillis(), TimeUnit.MILLISECONDS);
     }

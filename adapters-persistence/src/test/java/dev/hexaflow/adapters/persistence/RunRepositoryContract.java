@@ -327,6 +327,26 @@ abstract class RunRepositoryContract {
         assertThat(repository().failUnfinished(STOPPED, 600)).isZero();
     }
 
+    @Test
+    void runsGoingOnHereAreSparedWhileTheOthersLeftRunningAreFailed() {
+        start(APP, "r1", "ada", Map.of(), 100);
+        start(APP, "r2", "ada", Map.of(), 100);
+        start(OTHER_APP, "r3", "bob", Map.of(), 100);
+        repository().saveNode("r2", nodeStarted("n1", "wait", 1, 100)).join();
+
+        assertThat(repository().failUnfinished(STOPPED, 500, java.util.Set.of("r2", "r3"))).isEqualTo(1);
+
+        assertThat(repository().find(APP, "r1").orElseThrow().status()).isEqualTo(RunStatus.FAILED);
+        assertThat(repository().find(APP, "r2").orElseThrow().status()).isEqualTo(RunStatus.RUNNING);
+        assertThat(repository().nodeExecutions("r2")).singleElement()
+                .satisfies(node -> assertThat(node.status()).isEqualTo(NodeStatus.RUNNING));
+        assertThat(repository().find(OTHER_APP, "r3").orElseThrow().status()).isEqualTo(RunStatus.RUNNING);
+        WorkflowRun r2 = repository().find(APP, "r2").orElseThrow();
+        repository().finished(succeeded(r2, Map.of(), 600)).join();
+        assertThat(repository().find(APP, "r2").orElseThrow().status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(search(APP, null, "running", null, null, null).total()).isZero();
+    }
+
     /** Runs r1..rN of the app, one a second from {@code from}, each ended, with a node execution each. */
     private List<String> endedRuns(String app, String prefix, int count, long from) {
         List<String> ids = new ArrayList<>();

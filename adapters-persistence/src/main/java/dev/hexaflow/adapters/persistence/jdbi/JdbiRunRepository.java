@@ -463,8 +463,13 @@ public final class JdbiRunRepository implements RunRepository {
     }
 
     @Override
-    public int failUnfinished(String error, long finishedAt) {
-        return failRunning(error, finishedAt, "", Map.of());
+    public int failUnfinished(String error, long finishedAt, java.util.Set<String> spared) {
+        if (spared.isEmpty()) {
+            return failRunning(error, finishedAt, "", Map.of());
+        }
+        // A bound list of ids, as H2 and PostgreSQL both take an array: one parameter however many runs go on.
+        return failRunning(error, finishedAt, " AND NOT (id = ANY(:spared))",
+                Map.of("spared", spared.toArray(new String[0])));
     }
 
     /**

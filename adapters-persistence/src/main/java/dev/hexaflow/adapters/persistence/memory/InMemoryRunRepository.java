@@ -201,11 +201,11 @@ public final class InMemoryRunRepository implements RunRepository {
     }
 
     @Override
-    public synchronized int failUnfinished(String error, long finishedAt) {
+    public synchronized int failUnfinished(String error, long finishedAt, java.util.Set<String> spared) {
         int failed = 0;
         for (Kept kept : runs.values()) {
             WorkflowRun run = kept.run;
-            if (run.status() != RunStatus.RUNNING) {
+            if (run.status() != RunStatus.RUNNING || spared.contains(run.id())) {
                 continue;
             }
             // Only the status, the error and the end time change, as the Jdbi store's UPDATE sets them.

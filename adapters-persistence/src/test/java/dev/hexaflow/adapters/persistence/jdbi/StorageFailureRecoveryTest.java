@@ -65,6 +65,32 @@ class StorageFailureRecoveryTest {
         }
     }
 
+    @Test
+    void aDatabaseThatClosedItselfIsFoundByARequestThatOnlyReadsAndOpenedAgain() throws Exception {
+        H2Database database = H2Database.openFile(dir);
+        database.jdbi().useHandle(handle -> handle.execute("CREATE TABLE probe (n INT PRIMARY KEY)"));
+        List<String> log = new CopyOnWriteArrayList<>();
+        try (H2StorageHealth health = new H2StorageHealth(dir, database, 0, Duration.ofMillis(100), log::add)) {
+            shutDownImmediately(database);
+
+            assertThatThrownBy(() -> database.jdbi().withHandle(handle -> handle.createQuery(
+                    "SELECT COUNT(*) FROM probe").mapTo(Integer.class).one())).isNotNull();
+
+            assertThat(log).isNotEmpty();
+            assertThat(log.get(0)).startsWith("Writes are failing");
+            long began = System.nanoTime();
+            while (health.problem().isPresent()) {
+                assertThat(Duration.ofNanos(System.nanoTime() - began)).isLessThan(Duration.ofSeconds(5));
+                Thread.sleep(20);
+            }
+            int count = database.jdbi().withHandle(handle -> handle.createQuery("SELECT COUNT(*) FROM probe")
+                    .mapTo(Integer.class).one());
+            assertThat(count).isZero();
+        } finally {
+            database.close();
+        }
+    }
+
     private static void shutDownImmediately(H2Database database) {
         try {
             database.jdbi().useHandle(handle -> handle.execute("SHUTDOWN IMMEDIATELY"));

@@ -56,6 +56,11 @@ public final class DrainRunsService implements DrainRunsUseCase {
     }
 
     @Override
+    public java.util.Set<String> inFlight() {
+        return tasks.running().stream().map(RunHandle::runId).collect(java.util.stream.Collectors.toSet());
+    }
+
+    @Override
     public void hurry() {
         hurry.countDown();
     }

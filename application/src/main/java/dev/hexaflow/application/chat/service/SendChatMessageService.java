@@ -260,8 +260,13 @@ public final class SendChatMessageService implements SendChatMessageUseCase {
                     usage.promptTokens(), usage.completionTokens(), run.elapsedTime(),
                     showSources ? cited : List.of(), answerFiles));
             // A conversation deleted while its turn ran took the message with it: there is nothing left to keep.
+            // A message missing from a conversation that is still there was never kept: the turn is not answered
+            // as if it were.
             if (messages.finish(done)) {
                 conversations.update(conversation.touched(clock.instant().getEpochSecond()));
+            } else if (conversations.find(command.appId(), endUserId, conversation.id()).isPresent()) {
+                throw new IllegalStateException("Message " + done.id() + " of conversation " + conversation.id()
+                        + " could not be completed: its start is not in the store");
             }
             finished = done;
         }

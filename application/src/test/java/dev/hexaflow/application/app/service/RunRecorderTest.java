@@ -278,7 +278,7 @@ class RunRecorderTest {
         }
 
         @Override
-        public int failUnfinished(String error, long finishedAt) {
+        public int failUnfinished(String error, long finishedAt, java.util.Set<String> spared) {
             return 0;
         }
 

@@ -26,6 +26,12 @@ public interface DrainRunsUseCase {
      */
     int stopInFlight(String reason);
 
+    /**
+     * The ids of the runs going on here now: a store that recovers from failed writes fails the runs it was left
+     * with, but not these, which keep their own end.
+     */
+    java.util.Set<String> inFlight();
+
     /** Runs that ended on their own during the drain, runs stopped, and runs that did not end even then. */
     record Drained(int finished, int stopped, int left) {
     }

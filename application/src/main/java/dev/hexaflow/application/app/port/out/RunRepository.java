@@ -96,7 +96,16 @@ public interface RunRepository extends AutoCloseable {
      * Ends every run (and node execution) still running, as a restart does for runs its predecessor could not
      * finish; answers how many runs it ended.
      */
-    int failUnfinished(String error, long finishedAt);
+    default int failUnfinished(String error, long finishedAt) {
+        return failUnfinished(error, finishedAt, java.util.Set.of());
+    }
+
+    /**
+     * As {@link #failUnfinished(String, long)}, but for the runs of {@code spared}: runs still going on here, which
+     * keep their own end when they reach it (failing them would leave their caller told one end and the store
+     * keeping another).
+     */
+    int failUnfinished(String error, long finishedAt, java.util.Set<String> spared);
 
     /**
      * Ends the runs still running whose instance holds no lease renewed at {@code leaseCutoff} (Unix milliseconds)

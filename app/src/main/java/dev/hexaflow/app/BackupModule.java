@@ -6,6 +6,7 @@ import dev.hexaflow.adapters.persistence.backup.ZipBackupArchive;
 import dev.hexaflow.application.backup.port.in.BackupRefusedException;
 import dev.hexaflow.application.backup.port.in.RestoreBackupUseCase;
 import dev.hexaflow.application.backup.port.in.TakeBackupUseCase;
+import dev.hexaflow.application.backup.port.out.AcknowledgedWrites;
 import dev.hexaflow.application.backup.service.RestoreBackupService;
 import dev.hexaflow.application.backup.service.TakeBackupService;
 import java.nio.file.Path;
@@ -25,14 +26,18 @@ final class BackupModule {
             + "which hexaflow backup and restore do not copy: back the database up with pg_dump and restore it with "
             + "pg_restore, and copy the data directory's files/ and knowledge/ folders beside it";
 
-    /** The backup of the server on this storage: refused when the store is a PostgreSQL server. */
-    static TakeBackupUseCase backups(Storage storage, Path dataDir, Clock clock) {
+    /**
+     * The backup of the server on this storage: refused when the store is a PostgreSQL server.
+     *
+     * @param answered what the server answered before committing it, committed before each snapshot
+     */
+    static TakeBackupUseCase backups(Storage storage, Path dataDir, Clock clock, AcknowledgedWrites answered) {
         if (storage.onDatabaseServer()) {
             return command -> {
                 throw new BackupRefusedException(ON_DATABASE_SERVER);
             };
         }
-        return new TakeBackupService(new H2DatabaseSnapshots(storage.dataSource(), dataDir), new ZipBackupArchive(),
+        return new TakeBackupService(answered, new H2DatabaseSnapshots(storage.dataSource(), dataDir), new ZipBackupArchive(),
                 new FileSystemDataDirectoryFiles(dataDir), version(), clock);
     }
 

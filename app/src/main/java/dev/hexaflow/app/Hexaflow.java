@@ -212,7 +212,8 @@ public final class Hexaflow implements AutoCloseable {
                     new KnowledgeApiRoutes(workflows.knowledge.bases, workflows.knowledge.addDocument,
                             workflows.knowledge.documents, workflows.knowledge.retrieve, workflows.knowledge.tags,
                             workflows.knowledge.metadata),
-                    new AdminBackupRoutes(admin, BackupModule.backups(storage, config.dataDir(), Clock.systemUTC()),
+                    new AdminBackupRoutes(admin, BackupModule.backups(storage, config.dataDir(), Clock.systemUTC(),
+                            campus::keepUsesNow),
                             Clock.systemUTC()),
                     new WebAppRoutes(workflows.webApp));
             JavalinHttpServer server = startServer(config, routes, ready);

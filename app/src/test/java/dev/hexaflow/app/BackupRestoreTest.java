@@ -353,6 +353,7 @@ class BackupRestoreTest {
             }
             try (var out = Files.newOutputStream(zip)) {
                 var manifest = new dev.hexaflow.application.backup.service.TakeBackupService(
+                        dev.hexaflow.application.backup.port.out.AcknowledgedWrites.NONE,
                         new dev.hexaflow.adapters.persistence.backup.H2DatabaseSnapshots(pool, old),
                         new dev.hexaflow.adapters.persistence.backup.ZipBackupArchive(),
                         new dev.hexaflow.adapters.persistence.backup.FileSystemDataDirectoryFiles(old), "0.0.9",

@@ -55,6 +55,9 @@ public final class JdbiCampusKeyRepository implements CampusKeyRepository, AutoC
         /** The row of {@code hash} was just banned. */
         void banned(SecretHash hash);
 
+        /** Commits every use counted so far, and waits until they are. */
+        void keepNow();
+
         /** Keeps every use counted so far. */
         void close();
     }
@@ -108,6 +111,14 @@ public final class JdbiCampusKeyRepository implements CampusKeyRepository, AutoC
         return banned;
     }
 
+    /**
+     * Commits every use counted so far and waits for it: a use is answered before its count is committed, and a
+     * backup must hold every use answered before it began.
+     */
+    public void keepUsesNow() {
+        usage.keepNow();
+    }
+
     /** Commits every use counted so far, then stops counting. */
     @Override
     public void close() {
@@ -148,6 +159,11 @@ public final class JdbiCampusKeyRepository implements CampusKeyRepository, AutoC
 
         @Override
         public void banned(SecretHash hash) {
+        }
+
+        @Override
+        public void keepNow() {
+            // Each use is committed before it is answered.
         }
 
         @Override
@@ -228,6 +244,13 @@ public final class JdbiCampusKeyRepository implements CampusKeyRepository, AutoC
          * back to their keys for the next flush. A use counted while this runs is either taken now or left for the
          * next.
          */
+        @Override
+        public void keepNow() {
+            flush();
+            // Queued after every flush so far, the flusher's included: committed once they all are.
+            writer.submit(Map.of()).join();
+        }
+
         private void flush() {
             Map<String, Long> increments = new LinkedHashMap<>();
             for (Iterator<Known> keys = used.iterator(); keys.hasNext();) {

@@ -2,6 +2,7 @@ package dev.hexaflow.application.backup.service;
 
 import dev.hexaflow.application.backup.port.in.TakeBackupCommand;
 import dev.hexaflow.application.backup.port.in.TakeBackupUseCase;
+import dev.hexaflow.application.backup.port.out.AcknowledgedWrites;
 import dev.hexaflow.application.backup.port.out.BackupArchive;
 import dev.hexaflow.application.backup.port.out.DataDirectoryFiles;
 import dev.hexaflow.application.backup.port.out.DatabaseSnapshots;
@@ -16,21 +17,24 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The database first, through its own online snapshot; then the blobs the snapshot's uploads name. A blob never
+ * What was answered but not yet committed is committed first, so that the backup holds everything answered before
+ * it began. The database then, through its own online snapshot; then the blobs the snapshot's uploads name. A blob never
  * changes once its upload is recorded (it is written whole and moved into place before the record), so blobs read
  * after the snapshot are the ones it names, whatever uploads arrive meanwhile; uploads recorded after it are simply
  * not in this backup. The manifest goes last, so an archive cut off before its end has none and is refused.
  */
 public final class TakeBackupService implements TakeBackupUseCase {
 
+    private final AcknowledgedWrites answered;
     private final DatabaseSnapshots snapshots;
     private final BackupArchive archive;
     private final DataDirectoryFiles files;
     private final String hexaflowVersion;
     private final Clock clock;
 
-    public TakeBackupService(DatabaseSnapshots snapshots, BackupArchive archive, DataDirectoryFiles files,
-            String hexaflowVersion, Clock clock) {
+    public TakeBackupService(AcknowledgedWrites answered, DatabaseSnapshots snapshots, BackupArchive archive,
+            DataDirectoryFiles files, String hexaflowVersion, Clock clock) {
+        this.answered = answered;
         this.snapshots = snapshots;
         this.archive = archive;
         this.files = files;
@@ -40,6 +44,7 @@ public final class TakeBackupService implements TakeBackupUseCase {
 
     @Override
     public BackupManifest backup(TakeBackupCommand command) {
+        answered.commitNow();
         BackupArchive.Writer writer = archive.create(command.target());
         DatabaseSnapshots.Contents[] snapshot = new DatabaseSnapshots.Contents[1];
         List<BackupEntry> entries = new ArrayList<>();

@@ -119,4 +119,89 @@ class PdfBoxDocumentTextExtractorBoundsTest {
         assertThat(refusal(() -> extractor.extract(tooLong, ".txt", "text/plain")).message()).isEqualTo(CHARS);
         assertThat(extractor.extract(longestInTwoByteCharacters, ".md", "text/markdown")).hasSize(4_000_000);
     }
+
+    @Test
+    void eachBoundIsTheOperatorsToSet() {
+        PdfBoxDocumentTextExtractor small = new PdfBoxDocumentTextExtractor(new DocumentLimits(1_000, 2, 1));
+        byte[] docx = TestDocuments.docx(paragraph("a".repeat(1_001)));
+        byte[] pdf = TestDocuments.pdfDrawingAForm(1, 11, "x".repeat(100));
+        byte[] threePages = TestDocuments.pdfOfEmptyPages(3);
+
+        assertThat(refusal(() -> small.extract(docx, ".docx", DOCX_TYPE)).message()).isEqualTo("The document's"
+                + " text is longer than 1,000 characters, the most Hexaflow extracts from one document"
+                + " (HEXAFLOW_DOCUMENT_MAX_CHARS).");
+        assertThat(refusal(() -> small.extract(pdf, ".pdf", "application/pdf")).message()).startsWith("The"
+                + " document's text is longer than 1,000 characters");
+        assertThat(refusal(() -> small.extract(threePages, ".pdf", "application/pdf")).message()).isEqualTo(
+                "The PDF has more than 2 pages, the most Hexaflow reads in one document"
+                        + " (HEXAFLOW_DOCUMENT_MAX_PAGES).");
+    }
+
+    @Test
+    void aDocxWhoseMarkupInflatesPastTheBoundIsRefusedWhateverItsText() {
+        // Random ids deflate about twice: no bomb, but 2 MB of markup around no text at all.
+        String ids = TestDocuments.letters(2 * 1024 * 1024, 7);
+        StringBuilder body = new StringBuilder();
+        for (int i = 0; i < ids.length(); i += 32) {
+            body.append("<w:bookmarkStart w:name=\"").append(ids, i, i + 32).append("\"/>");
+        }
+        byte[] docx = TestDocuments.docx(body.toString());
+        PdfBoxDocumentTextExtractor oneMegabyte = new PdfBoxDocumentTextExtractor(new DocumentLimits(4_000_000,
+                2_000, 1));
+
+        assertThat(refusal(() -> oneMegabyte.extract(docx, ".docx", DOCX_TYPE)).message()).isEqualTo("The DOCX"
+                + " file's word/document.xml inflates to more than 1 MB, the most Hexaflow unpacks from one document"
+                + " (HEXAFLOW_DOCUMENT_MAX_INFLATED_MB).");
+        assertThat(extractor.extract(docx, ".docx", DOCX_TYPE)).as("within the default bound").isEmpty();
+    }
+
+    @Test
+    void aDocxTagLongerThanAMegabyteIsRefusedBeforeTheParserHoldsIt() {
+        byte[] docx = TestDocuments.docx("<w:p w:rsidR=\"" + TestDocuments.letters(1_100_000, 11) + "\"/>");
+
+        assertThat(refusal(() -> extractor.extract(docx, ".docx", DOCX_TYPE)).message()).isEqualTo("The DOCX"
+                + " file's word/document.xml has markup longer than 1 MB, which no Word document has.");
+    }
+
+    @Test
+    void aPdfWhoseStreamsInflatePastTheBoundIsRefused() {
+        StringBuilder moves = new StringBuilder();
+        java.util.Random random = new java.util.Random(3);
+        while (moves.length() < 2 * 1024 * 1024) {
+            moves.append(random.nextInt(600)).append(' ').append(random.nextInt(800)).append(" m\n");
+        }
+        byte[] pdf = TestDocuments.pdfWithContent(utf8(moves.toString()));
+        PdfBoxDocumentTextExtractor oneMegabyte = new PdfBoxDocumentTextExtractor(new DocumentLimits(4_000_000,
+                2_000, 1));
+
+        assertThat(refusal(() -> oneMegabyte.extract(pdf, ".pdf", "application/pdf")).message()).isEqualTo("The"
+                + " PDF's streams inflate to more than 1 MB, the most Hexaflow unpacks from one document"
+                + " (HEXAFLOW_DOCUMENT_MAX_INFLATED_MB).");
+    }
+
+    @Test
+    void formsDrawnWithinFormsAreRefusedAtTheOperationsBoundThoughTheyShowNothing() {
+        // 300 draws of a form that draws another 300 times: 90,000 operations from a few KB, and no text.
+        byte[] pdf = TestDocuments.pdfOfNestedForms(300);
+        PdfBoxDocumentTextExtractor onePage = new PdfBoxDocumentTextExtractor(new DocumentLimits(4_000_000, 1, 100));
+
+        assertThat(refusal(() -> onePage.extract(pdf, ".pdf", "application/pdf")).message()).isEqualTo("The"
+                + " PDF's pages run more than 10,000 drawing operations, the most Hexaflow runs for one document"
+                + " (10,000 for each page HEXAFLOW_DOCUMENT_MAX_PAGES allows).");
+    }
+
+    @Test
+    void documentsWithinTheBoundsReadAsBefore() {
+        byte[] docx = TestDocuments.docx(paragraph("First") + paragraph("Second"));
+        byte[] pdf = TestDocuments.pdfDrawingAForm(3, 2, "Hello");
+        byte[] json = utf8("{\"a\": {}, \"b\": [], \"c\": [{\"d\": null}]}");
+
+        assertThat(extractor.extract(docx, ".docx", DOCX_TYPE)).isEqualTo("First\nSecond");
+        assertThat(extractor.extract(pdf, ".pdf", "application/pdf").strip().split("\\s+")).hasSize(6)
+                .containsOnly("Hello");
+        assertThat(extractor.extract(json, ".json", "application/json")).isEqualTo("{\n  \"a\": {},\n  \"b\": [],\n"
+                + "  \"c\": [\n    {\n      \"d\": null\n    }\n  ]\n}");
+        assertThat(extractor.extract(utf8("a,b\n1,2\n"), ".csv", "text/csv")).isEqualTo("| a | b |\n| --- | --- |\n"
+                + "| 1 | 2 |");
+    }
 }

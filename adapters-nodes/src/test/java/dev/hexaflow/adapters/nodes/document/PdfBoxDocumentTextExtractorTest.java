@@ -104,9 +104,9 @@ class PdfBoxDocumentTextExtractorTest {
         assertThat(refusal(".json", utf8("{\"a\": [1,\n 2"))).isEqualTo(
                 "Failed to decode or parse JSON file: the JSON ends before it is complete (line 2, column 3).");
         assertThat(refusal(".json", utf8("{\"a\": tru}"))).isEqualTo(
-                "Failed to decode or parse JSON file: the JSON is not valid at line 1, column 11.");
+                "Failed to decode or parse JSON file: the JSON is not valid at line 1, column 7.");
         assertThat(refusal(".json", utf8("{\"a\": 1} {\"b\": 2}"))).isEqualTo(
-                "Failed to decode or parse JSON file: more text follows the JSON at line 1, column 11.");
+                "Failed to decode or parse JSON file: more text follows the JSON at line 1, column 10.");
     }
 
     @Test
@@ -131,7 +131,7 @@ class PdfBoxDocumentTextExtractorTest {
         assertThat(refusal(".docx", zipWithoutADocument())).isEqualTo(
                 "Failed to extract text from DOC/DOCX: the file holds no word/document.xml.");
         assertThat(refusal(".docx", badXml)).isEqualTo("Failed to extract text from DOC/DOCX: its"
-                + " word/document.xml is not well-formed XML (line 1, column 129).");
+                + " word/document.xml is not well-formed XML (line 1, column 114).");
     }
 
     private static byte[] zipWithoutADocument() {
@@ -155,6 +155,28 @@ class PdfBoxDocumentTextExtractorTest {
                 "Failed to extract text from PDF: the file is not a readable PDF.");
         assertThat(refusal(".pdf", java.util.Arrays.copyOf(pdf, 40))).isEqualTo(
                 "Failed to extract text from PDF: the file is not a readable PDF.");
+    }
+
+    @Test
+    void aDamagedDocxOrPdfIsReadOrRefusedButNeverFailsAnotherWay() {
+        byte[] docx = TestDocuments.docx(TestDocuments.paragraph("Hello") + TestDocuments.paragraph("World"));
+        byte[] pdf = TestDocuments.pdfDrawingAForm(2, 2, "Hello");
+        java.util.Random random = new java.util.Random(42);
+
+        for (int i = 0; i < 300; i++) {
+            for (byte[] original : new byte[][] {docx, pdf}) {
+                byte[] damaged = original.clone();
+                for (int flips = 1 + random.nextInt(8); flips > 0; flips--) {
+                    damaged[random.nextInt(damaged.length)] = (byte) random.nextInt(256);
+                }
+                String extension = original == docx ? ".docx" : ".pdf";
+                try {
+                    extractor.extract(damaged, extension, null);
+                } catch (ExtractionException e) {
+                    assertThat(e.getMessage()).doesNotContainPattern("Exception|java\\.").endsWith(".");
+                }
+            }
+        }
     }
 
     @Test

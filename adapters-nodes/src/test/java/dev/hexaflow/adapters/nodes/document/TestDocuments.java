@@ -17,6 +17,7 @@ import org.apache.pdfbox.pdmodel.common.PDRectangle;
 import org.apache.pdfbox.pdmodel.font.PDType1Font;
 import org.apache.pdfbox.pdmodel.font.Standard14Fonts;
 import org.apache.pdfbox.pdmodel.graphics.form.PDFormXObject;
+import org.apache.pdfbox.util.Matrix;
 
 /**
  * Small files that are large inside, built as a visitor would build them: a DOCX whose document.xml inflates to
@@ -73,6 +74,16 @@ public final class TestDocuments {
         return docx.toByteArray();
     }
 
+    /** {@code length} letters drawn from a seeded random source: text that deflates about twice, not a thousandfold. */
+    public static String letters(int length, long seed) {
+        java.util.Random random = new java.util.Random(seed);
+        char[] letters = new char[length];
+        for (int i = 0; i < length; i++) {
+            letters[i] = (char) ('a' + random.nextInt(26));
+        }
+        return new String(letters);
+    }
+
     /** One paragraph of text, as Word writes it. */
     public static String paragraph(String text) {
         return "<w:p><w:r><w:t>" + text + "</w:t></w:r></w:p>";
@@ -80,7 +91,7 @@ public final class TestDocuments {
 
     /**
      * A PDF of {@code pages} pages, each drawing {@code draws} times one form XObject that shows {@code text} once:
-     * the file holds the text once and a short "/Fm1 Do" per draw.
+     * the file holds the text once and a short "q cm /Fm1 Do Q" per draw.
      */
     public static byte[] pdfDrawingAForm(int pages, int draws, String text) {
         try (PDDocument document = new PDDocument()) {
@@ -97,7 +108,11 @@ public final class TestDocuments {
                 document.addPage(page);
                 try (PDPageContentStream stream = new PDPageContentStream(document, page)) {
                     for (int i = 0; i < draws; i++) {
+                        // A line lower each time, 45 lines a page, so no draw hides another as a duplicate.
+                        stream.saveGraphicsState();
+                        stream.transform(Matrix.getTranslateInstance(0, -14f * (i % 45)));
                         stream.drawForm(form);
+                        stream.restoreGraphicsState();
                     }
                 }
             }
@@ -121,12 +136,25 @@ public final class TestDocuments {
 
     /** A one-page PDF whose content stream, Flate-compressed, is {@code repeated} written {@code times} times. */
     public static byte[] pdfWithContent(String repeated, long times) {
+        return pdfWithContent(out -> writeRepeated(out, utf8(repeated), times));
+    }
+
+    /** A one-page PDF whose content stream, Flate-compressed, is these bytes. */
+    public static byte[] pdfWithContent(byte[] content) {
+        return pdfWithContent(out -> out.write(content));
+    }
+
+    private interface Content {
+        void writeTo(OutputStream out) throws IOException;
+    }
+
+    private static byte[] pdfWithContent(Content written) {
         try (PDDocument document = new PDDocument()) {
             PDPage page = new PDPage();
             document.addPage(page);
             COSStream content = document.getDocument().createCOSStream();
             try (OutputStream out = content.createOutputStream(COSName.FLATE_DECODE)) {
-                writeRepeated(out, utf8(repeated), times);
+                written.writeTo(out);
             }
             page.getCOSObject().setItem(COSName.CONTENTS, content);
             return save(document);

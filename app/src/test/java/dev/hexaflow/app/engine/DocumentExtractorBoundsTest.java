@@ -1,7 +1,9 @@
 package dev.hexaflow.app.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.hexaflow.adapters.nodes.document.DocumentLimits;
 import dev.hexaflow.adapters.nodes.document.TestDocuments;
 import dev.hexaflow.adapters.nodes.fakes.FakeHttpTarget;
 import dev.hexaflow.application.workflow.engine.RunListener;
@@ -13,6 +15,7 @@ import dev.hexaflow.domain.workflow.Workflow;
 import dev.hexaflow.domain.workflow.WorkflowRun;
 import dev.hexaflow.engine.EngineConfiguration;
 import dev.hexaflow.engine.Engines;
+import dev.hexaflow.engine.InvalidEngineConfigurationException;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -88,5 +91,14 @@ class DocumentExtractorBoundsTest {
         assertThat(run.outputs()).isEqualTo(Map.of("type", "TextExtractionError", "message",
                 "The document's text is longer than 1,000 characters, the most Hexaflow extracts from one document"
                         + " (HEXAFLOW_DOCUMENT_MAX_CHARS)."));
+    }
+
+    @Test
+    void aDocumentBoundThatIsNotAWholeNumberStopsTheStartNamingIt() {
+        assertThatThrownBy(() -> EngineConfiguration.fromEnvironment(Map.of("HEXAFLOW_DOCUMENT_MAX_PAGES", "ten")))
+                .isInstanceOf(InvalidEngineConfigurationException.class)
+                .hasMessage("HEXAFLOW_DOCUMENT_MAX_PAGES must be a whole number above 0, was 'ten'");
+        assertThat(EngineConfiguration.fromEnvironment(Map.of("HEXAFLOW_DOCUMENT_MAX_INFLATED_MB", "20"))
+                .documents()).isEqualTo(new DocumentLimits(4_000_000, 2_000, 20));
     }
 }

@@ -70,7 +70,7 @@ class DocumentExtractorBoundsTest {
     @Test
     void aDocxThatInflatesAThousandfoldFailsTheNodeWithTextExtractionError() {
         WorkflowEngine engine = Engines.standard(EngineConfiguration.fromEnvironment(LOOPBACK));
-        byte[] bomb = TestDocuments.docxRepeating("", TestDocuments.paragraph("a".repeat(1000)), 100_000);
+        byte[] bomb = TestDocuments.docxRepeating("", TestDocuments.paragraph("a".repeat(1000)), 60_000);
 
         WorkflowRun run = read(engine, "bomb.docx", TestDocuments.DOCX_TYPE, bomb);
 

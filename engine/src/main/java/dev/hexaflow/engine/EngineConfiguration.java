@@ -19,7 +19,8 @@ import java.util.Optional;
  * model of knowledge bases (HEXAFLOW_EMBEDDING_MODEL, the same endpoint's /embeddings; unset, bases are keyword-only)
  * and their rerank model (HEXAFLOW_RERANK_MODEL, the same endpoint's /rerank; unset, a search asking for reranking
  * keeps its own scores), and what one document may make the document extractor produce, for the node and for
- * knowledge bases alike (HEXAFLOW_DOCUMENT_MAX_CHARS, HEXAFLOW_DOCUMENT_MAX_PAGES, HEXAFLOW_DOCUMENT_MAX_INFLATED_MB).
+ * knowledge bases alike (HEXAFLOW_DOCUMENT_MAX_CHARS, HEXAFLOW_DOCUMENT_MAX_PAGES and
+ * HEXAFLOW_DOCUMENT_MAX_INFLATED_MB).
  *
  * @param models {@code provider=model} or {@code provider/name=model} pairs, {@code *} for every provider
  */
@@ -64,25 +65,22 @@ public record EngineConfiguration(Optional<URI> llmBaseUrl, Optional<String> llm
 
     public EngineConfiguration withLlm(URI baseUrl, String apiKey) {
         return new EngineConfiguration(Optional.of(baseUrl), Optional.ofNullable(apiKey), models, python, maxSteps,
-                maxRunTime, codeTimeout, ttsModel, outbound, maxTemplateLoops, toolTimeout, embeddingModel, rerankModel, documents);
+                maxRunTime, codeTimeout, ttsModel, outbound, maxTemplateLoops, toolTimeout, embeddingModel, rerankModel,
+                documents);
     }
 
     /** The same, with knowledge bases embedded by this model at the model endpoint's /embeddings. */
     public EngineConfiguration withEmbeddingModel(String model) {
         return new EngineConfiguration(llmBaseUrl, llmApiKey, models, python, maxSteps, maxRunTime, codeTimeout,
-                ttsModel, outbound, maxTemplateLoops, toolTimeout, Optional.ofNullable(model), rerankModel, documents);
+                ttsModel, outbound, maxTemplateLoops, toolTimeout, Optional.ofNullable(model), rerankModel,
+                documents);
     }
 
     /** The same, with knowledge searches that ask for it reranked by this model at the model endpoint's /rerank. */
     public EngineConfiguration withRerankModel(String model) {
         return new EngineConfiguration(llmBaseUrl, llmApiKey, models, python, maxSteps, maxRunTime, codeTimeout,
-                ttsModel, outbound, maxTemplateLoops, toolTimeout, embeddingModel, Optional.ofNullable(model), documents);
-    }
-
-    /** The same, with these bounds on what one document may make the document extractor produce. */
-    public EngineConfiguration withDocumentLimits(DocumentLimits limits) {
-        return new EngineConfiguration(llmBaseUrl, llmApiKey, models, python, maxSteps, maxRunTime, codeTimeout,
-                ttsModel, outbound, maxTemplateLoops, toolTimeout, embeddingModel, rerankModel, limits);
+                ttsModel, outbound, maxTemplateLoops, toolTimeout, embeddingModel, Optional.ofNullable(model),
+                documents);
     }
 
     private static OutboundPolicy outbound(String allow, String deny) {

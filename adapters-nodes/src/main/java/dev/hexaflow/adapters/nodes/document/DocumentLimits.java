@@ -18,7 +18,8 @@ import java.util.Locale;
  *
  * @param maxChars       the characters of the text; HEXAFLOW_DOCUMENT_MAX_CHARS
  * @param maxPages       a PDF's pages; HEXAFLOW_DOCUMENT_MAX_PAGES
- * @param maxInflatedMb  the megabytes a DOCX's or a PDF's compressed parts inflate to; HEXAFLOW_DOCUMENT_MAX_INFLATED_MB
+ * @param maxInflatedMb  the megabytes a DOCX's or a PDF's compressed parts inflate to;
+ *                       HEXAFLOW_DOCUMENT_MAX_INFLATED_MB
  */
 public record DocumentLimits(int maxChars, int maxPages, int maxInflatedMb) {
 

@@ -98,7 +98,8 @@ class PdfBoxDocumentTextExtractorTest {
 
     @Test
     void emptyCutShortOrInvalidJsonIsRefusedInOneSentenceWithOnePlace() {
-        assertThat(refusal(".json", utf8(""))).isEqualTo("Failed to decode or parse JSON file: the file holds no JSON.");
+        assertThat(refusal(".json", utf8(""))).isEqualTo(
+                "Failed to decode or parse JSON file: the file holds no JSON.");
         assertThat(refusal(".json", utf8("  \n"))).isEqualTo(
                 "Failed to decode or parse JSON file: the file holds no JSON.");
         assertThat(refusal(".json", utf8("{\"a\": [1,\n 2"))).isEqualTo(

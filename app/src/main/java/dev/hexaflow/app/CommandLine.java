@@ -127,6 +127,10 @@ final class CommandLine {
               HEXAFLOW_TOOL_TIMEOUT_SECONDS
                                      How long an MCP server may take to connect, list its tools or
                                      answer one tool call.                         [default 30]
+              HEXAFLOW_DOCUMENT_MAX_CHARS, HEXAFLOW_DOCUMENT_MAX_PAGES, HEXAFLOW_DOCUMENT_MAX_INFLATED_MB
+                                     What one document may give a document-extractor node or a
+                                     knowledge base: characters of text, PDF pages, MB unpacked from a
+                                     DOCX or a PDF's streams; past one it is refused. [4000000; 2000; 100]
               HEXAFLOW_OUTBOUND_ALLOW, HEXAFLOW_OUTBOUND_DENY
                                      Addresses, ranges or host names a workflow's requests may (not) reach;
                                      loopback, link-local and private networks are closed by default.

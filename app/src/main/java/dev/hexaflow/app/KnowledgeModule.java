@@ -75,7 +75,8 @@ final class KnowledgeModule implements AutoCloseable {
         }
         TimeOrderedIds ids = new TimeOrderedIds();
         this.bases = new ManageKnowledgeBasesService(repository, index, embeddings, clock, ids);
-        this.addDocument = new AddDocumentService(repository, index, embeddings, new PdfBoxDocumentTextExtractor(),
+        this.addDocument = new AddDocumentService(repository, index, embeddings,
+                new PdfBoxDocumentTextExtractor(engine.documents()),
                 clock, ids);
         this.documents = new ManageDocumentsService(repository, index, embeddings, ids);
         this.retrieve = new RetrieveKnowledgeService(repository, index, embeddings, new JinaCompatibleReranker(

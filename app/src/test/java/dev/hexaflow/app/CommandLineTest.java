@@ -100,6 +100,12 @@ class CommandLineTest {
     }
 
     @Test
+    void theHelpListsTheDocumentBounds() {
+        assertThat(CommandLine.HELP).contains("HEXAFLOW_DOCUMENT_MAX_CHARS", "HEXAFLOW_DOCUMENT_MAX_PAGES",
+                "HEXAFLOW_DOCUMENT_MAX_INFLATED_MB");
+    }
+
+    @Test
     void theHelpListsRunWithAQueryAndChat() {
         assertThat(CommandLine.HELP).contains("run FILE.yml", "--query TEXT", "chat FILE.yml", "/new", "/quit");
     }

@@ -1,5 +1,6 @@
 package dev.hexaflow.engine;
 
+import dev.hexaflow.adapters.nodes.document.DocumentLimits;
 import dev.hexaflow.application.workflow.engine.EngineSettings;
 import dev.hexaflow.domain.net.InvalidOutboundRuleException;
 import dev.hexaflow.domain.net.OutboundPolicy;
@@ -17,16 +18,19 @@ import java.util.Optional;
  * how long a tool served elsewhere (over MCP) may take to answer (HEXAFLOW_TOOL_TIMEOUT_SECONDS), and the embedding
  * model of knowledge bases (HEXAFLOW_EMBEDDING_MODEL, the same endpoint's /embeddings; unset, bases are keyword-only)
  * and their rerank model (HEXAFLOW_RERANK_MODEL, the same endpoint's /rerank; unset, a search asking for reranking
- * keeps its own scores).
+ * keeps its own scores), and what one document may make the document extractor produce, for the node and for
+ * knowledge bases alike (HEXAFLOW_DOCUMENT_MAX_CHARS, HEXAFLOW_DOCUMENT_MAX_PAGES and
+ * HEXAFLOW_DOCUMENT_MAX_INFLATED_MB).
  *
  * @param models {@code provider=model} or {@code provider/name=model} pairs, {@code *} for every provider
  */
 public record EngineConfiguration(Optional<URI> llmBaseUrl, Optional<String> llmApiKey, Map<String, String> models,
         String python, int maxSteps, Duration maxRunTime, Duration codeTimeout, String ttsModel,
         OutboundPolicy outbound, int maxTemplateLoops, Duration toolTimeout, Optional<String> embeddingModel,
-        Optional<String> rerankModel) {
+        Optional<String> rerankModel, DocumentLimits documents) {
 
     public EngineConfiguration {
+        documents = documents == null ? DocumentLimits.DEFAULTS : documents;
         models = Map.copyOf(models);
         outbound = outbound == null ? OutboundPolicy.DEFAULT : outbound;
         embeddingModel = embeddingModel == null ? Optional.empty() : embeddingModel.filter(m -> !m.isBlank());
@@ -52,24 +56,31 @@ public record EngineConfiguration(Optional<URI> llmBaseUrl, Optional<String> llm
                 number(env, "HEXAFLOW_TEMPLATE_MAX_LOOPS", EngineSettings.DEFAULTS.maxTemplateLoops()),
                 Duration.ofSeconds(number(env, "HEXAFLOW_TOOL_TIMEOUT_SECONDS", 30)),
                 Optional.ofNullable(env.get("HEXAFLOW_EMBEDDING_MODEL")).map(String::strip),
-                Optional.ofNullable(env.get("HEXAFLOW_RERANK_MODEL")).map(String::strip));
+                Optional.ofNullable(env.get("HEXAFLOW_RERANK_MODEL")).map(String::strip),
+                new DocumentLimits(
+                        number(env, "HEXAFLOW_DOCUMENT_MAX_CHARS", DocumentLimits.DEFAULTS.maxChars()),
+                        number(env, "HEXAFLOW_DOCUMENT_MAX_PAGES", DocumentLimits.DEFAULTS.maxPages()),
+                        number(env, "HEXAFLOW_DOCUMENT_MAX_INFLATED_MB", DocumentLimits.DEFAULTS.maxInflatedMb())));
     }
 
     public EngineConfiguration withLlm(URI baseUrl, String apiKey) {
         return new EngineConfiguration(Optional.of(baseUrl), Optional.ofNullable(apiKey), models, python, maxSteps,
-                maxRunTime, codeTimeout, ttsModel, outbound, maxTemplateLoops, toolTimeout, embeddingModel, rerankModel);
+                maxRunTime, codeTimeout, ttsModel, outbound, maxTemplateLoops, toolTimeout, embeddingModel, rerankModel,
+                documents);
     }
 
     /** The same, with knowledge bases embedded by this model at the model endpoint's /embeddings. */
     public EngineConfiguration withEmbeddingModel(String model) {
         return new EngineConfiguration(llmBaseUrl, llmApiKey, models, python, maxSteps, maxRunTime, codeTimeout,
-                ttsModel, outbound, maxTemplateLoops, toolTimeout, Optional.ofNullable(model), rerankModel);
+                ttsModel, outbound, maxTemplateLoops, toolTimeout, Optional.ofNullable(model), rerankModel,
+                documents);
     }
 
     /** The same, with knowledge searches that ask for it reranked by this model at the model endpoint's /rerank. */
     public EngineConfiguration withRerankModel(String model) {
         return new EngineConfiguration(llmBaseUrl, llmApiKey, models, python, maxSteps, maxRunTime, codeTimeout,
-                ttsModel, outbound, maxTemplateLoops, toolTimeout, embeddingModel, Optional.ofNullable(model));
+                ttsModel, outbound, maxTemplateLoops, toolTimeout, embeddingModel, Optional.ofNullable(model),
+                documents);
     }
 
     private static OutboundPolicy outbound(String allow, String deny) {

@@ -97,7 +97,7 @@ public final class Engines {
                 .withCodeRunners(List.of(javascript, python))
                 .withHttp(new JdkHttpRequester(exchange))
                 .withModels(models)
-                .withDocuments(files(exchange, uploads), new PdfBoxDocumentTextExtractor())
+                .withDocuments(files(exchange, uploads), new PdfBoxDocumentTextExtractor(config.documents()))
                 // An operator's binding (MCP) comes first: it wins over a built-in of the same name.
                 .withTools(List.of(mcp, new JdkTimeToolRunner(Clock.systemUTC()), new JsonPathToolRunner(),
                         new JsoupWebscraperToolRunner(exchange, Duration.ofSeconds(30), 10L * 1024 * 1024),

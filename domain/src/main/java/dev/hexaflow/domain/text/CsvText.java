@@ -2,6 +2,7 @@ package dev.hexaflow.domain.text;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * RFC 4180 CSV read into rows of cells, each row with the line it starts on: quoted fields may hold commas,
@@ -40,16 +41,23 @@ public final class CsvText {
 
     /** @throws CsvException for a stray quote, text after a closing quote, or a quote never closed */
     public static List<Row> rows(String text) {
-        return new CsvText(text).rows();
+        List<Row> rows = new ArrayList<>();
+        rows(text, rows::add);
+        return rows;
     }
 
-    private List<Row> rows() {
-        List<Row> rows = new ArrayList<>();
-        while (pos < text.length()) {
-            int start = line;
-            rows.add(new Row(start, row()));
+    /**
+     * Each row in turn, as it is read: a caller that bounds what it makes of them stops at the row that passes
+     * its bound without the rows after it being read or held.
+     *
+     * @throws CsvException for a stray quote, text after a closing quote, or a quote never closed
+     */
+    public static void rows(String text, Consumer<Row> each) {
+        CsvText csv = new CsvText(text);
+        while (csv.pos < csv.text.length()) {
+            int start = csv.line;
+            each.accept(new Row(start, csv.row()));
         }
-        return rows;
     }
 
     private List<String> row() {

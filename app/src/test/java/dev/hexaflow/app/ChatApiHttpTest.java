@@ -189,7 +189,7 @@ class ChatApiHttpTest {
     }
 
     @Test
-    void aFailedRunAnswersRunFailedBlockingAndStreamsWorkflowFinishedThenError() throws IOException {
+    void aModelThatFailsAnswersRunFailedWithDifysCodeForAModelFailureBlockingAndStreamed() throws IOException {
         model.answer(Script.failure(500, "the model is down"));
         HttpResponse<String> blocking = chat.postJson("/v1/chat-messages", message("hi", null, "eve", "blocking"));
         HttpResponse<InputStream> streamed = chat.postStreaming("/v1/chat-messages", message("hi", null, "eve",
@@ -197,14 +197,14 @@ class ChatApiHttpTest {
         List<JsonNode> events = frames(new String(streamed.body().readAllBytes(), StandardCharsets.UTF_8));
 
         assertThat(blocking.statusCode()).isEqualTo(400);
-        assertThat(json(blocking).get("code").asText()).isEqualTo("invalid_param");
+        assertThat(json(blocking).get("code").asText()).isEqualTo("completion_request_error");
         assertThat(json(blocking).get("message").asText()).startsWith("Run failed: ").contains("the model is down");
         JsonNode finished = events.get(events.size() - 2);
         JsonNode error = events.get(events.size() - 1);
         assertThat(finished.get("event").asText()).isEqualTo("workflow_finished");
         assertThat(finished.get("data").get("status").asText()).isEqualTo("failed");
         assertThat(error.get("event").asText()).isEqualTo("error");
-        assertThat(error.get("code").asText()).isEqualTo("invalid_param");
+        assertThat(error.get("code").asText()).isEqualTo("completion_request_error");
         assertThat(error.get("status").asInt()).isEqualTo(400);
         assertThat(error.get("message").asText()).startsWith("Run failed: ");
         JsonNode kept = json(chat.get("/v1/messages?user=eve&conversation_id=" + error.get("conversation_id")

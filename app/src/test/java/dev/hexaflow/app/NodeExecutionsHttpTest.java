@@ -72,6 +72,54 @@ class NodeExecutionsHttpTest {
         assertThat(side.get("predecessor_node_id").asText()).isEqualTo("start_node");
     }
 
+    static final String FAILS_WITH_AN_INPUT = """
+            app: {name: Fails on its input, mode: workflow}
+            kind: app
+            version: 0.5.0
+            workflow:
+              environment_variables:
+                - {name: token, value_type: secret, value: s3cret-token}
+              graph:
+                nodes:
+                  - {id: start, data: {type: start, title: Start, variables: [{variable: q, type: text-input}]}}
+                  - id: burn
+                    data:
+                      type: code
+                      title: Burn
+                      code_language: javascript
+                      code: "function main({q, t}) { throw new Error('cannot take ' + q); }"
+                      variables:
+                        - {variable: q, value_selector: [start, q]}
+                        - {variable: t, value_selector: [env, token]}
+                      outputs: {done: {type: boolean}}
+                  - {id: end, data: {type: end, title: End, outputs: [{variable: done, value_selector: [burn, done]}]}}
+                edges:
+                  - {source: start, target: burn}
+                  - {source: burn, target: end}
+            """;
+
+    @Test
+    void aFailedNodeKeepsTheInputsItReadButNoEnvironmentVariable() {
+        JsonNode imported = TestServer.json(server.admin("POST", "/admin/apps", "application/yaml",
+                FAILS_WITH_AN_INPUT));
+        ServiceApi fails = server.api(imported.get("api_key").asText());
+        JsonNode answer = json(fails.postJson("/v1/workflows/run", run(Map.of("q", "the order"), "blocking", "ada")));
+        assertThat(answer.get("data").get("status").asText()).isEqualTo("failed");
+
+        JsonNode burn = null;
+        for (JsonNode node : json(fails.get("/v1/workflows/run/" + answer.get("workflow_run_id").asText()
+                + "/node-executions?limit=100")).get("data")) {
+            burn = node.get("node_id").asText().equals("burn") ? node : burn;
+        }
+
+        assertThat(burn).isNotNull();
+        assertThat(burn.get("status").asText()).isEqualTo("failed");
+        assertThat(burn.get("error").asText()).contains("cannot take the order");
+        assertThat(burn.get("inputs").isObject()).as(burn.toString()).isTrue();
+        assertThat(burn.get("inputs").get("start.q").asText()).isEqualTo("the order");
+        assertThat(burn.toString()).doesNotContain("s3cret-token");
+    }
+
     @Test
     void pagesSplitTheListWithoutLosingOrRepeatingANode() {
         List<String> ids = new ArrayList<>();

@@ -102,7 +102,7 @@ public final class ChatRoutes implements RouteGroup {
         ChatUnderWay turn = send.send(command, RunObserver.NONE);
         ChatReply reply = turn.await();
         if (reply.run().status() == RunStatus.FAILED) {
-            throw new ApiException(ApiError.INVALID_PARAM, ChatWire.runFailed(reply.run()));
+            throw new ApiException(ChatWire.failureKind(reply), ChatWire.runFailed(reply.run()));
         }
         ServiceApiBodies.json(ctx, 200, ChatWire.blocking(turn, reply));
     }

@@ -1,5 +1,7 @@
 package dev.hexaflow.adapters.http.workflow;
 
+import dev.hexaflow.adapters.http.DifyErrors;
+import dev.hexaflow.application.app.port.in.ApiError;
 import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase.ChatReply;
 import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase.ChatUnderWay;
 import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase.TurnUsage;
@@ -83,8 +85,8 @@ final class ChatWire implements RunEventStream.Frames<ChatReply> {
     public List<Map<String, Object>> end(ChatReply reply) {
         if (reply.run().status() == RunStatus.FAILED) {
             Map<String, Object> frame = head("error");
-            frame.put("code", "invalid_param");
-            frame.put("status", 400);
+            frame.put("code", DifyErrors.code(failureKind(reply)));
+            frame.put("status", DifyErrors.status(failureKind(reply)));
             frame.put("message", runFailed(reply.run()));
             return List.of(frame);
         }
@@ -115,6 +117,14 @@ final class ChatWire implements RunEventStream.Frames<ChatReply> {
         frame.put("created_at", turn.createdAt());
         frame.put("task_id", turn.taskId());
         return frame;
+    }
+
+    /**
+     * How a failed turn is refused: a model call's failure with Dify's code for one (400 completion_request_error);
+     * any other failure as Dify raises a failed run, a ValueError (400 invalid_param).
+     */
+    static ApiError failureKind(ChatReply reply) {
+        return reply.failedAtModel() ? ApiError.COMPLETION_REQUEST_ERROR : ApiError.INVALID_PARAM;
     }
 
     /** Dify's blocking answer's message for a failed run, which it raises as a ValueError. */

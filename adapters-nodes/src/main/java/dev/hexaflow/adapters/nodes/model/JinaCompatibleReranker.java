@@ -3,6 +3,7 @@ package dev.hexaflow.adapters.nodes.model;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.hexaflow.adapters.nodes.net.NetworkFailures;
 import dev.hexaflow.application.knowledge.port.out.Reranker;
 import java.net.URI;
 import java.net.http.HttpResponse;
@@ -55,7 +56,7 @@ public final class JinaCompatibleReranker implements Reranker {
             Thread.currentThread().interrupt();
             throw new RerankException("The rerank call was interrupted", e);
         } catch (Exception e) {
-            throw new RerankException("the rerank endpoint " + base + " cannot be reached: " + e.getMessage(), e);
+            throw new RerankException("the rerank endpoint " + base + " cannot be reached: " + NetworkFailures.reason(e), e);
         }
         if (response.statusCode() >= 400) {
             throw new RerankException("the rerank endpoint answered " + response.statusCode(), null);

@@ -3,6 +3,7 @@ package dev.hexaflow.adapters.nodes.model;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.hexaflow.adapters.nodes.net.NetworkFailures;
 import dev.hexaflow.application.knowledge.port.out.Embeddings;
 import java.net.URI;
 import java.net.http.HttpResponse;
@@ -53,7 +54,7 @@ public final class OpenAiCompatibleEmbeddings implements Embeddings {
             Thread.currentThread().interrupt();
             throw new EmbeddingException("The embeddings call was interrupted", e);
         } catch (Exception e) {
-            throw new EmbeddingException("the embeddings endpoint " + base + " cannot be reached: " + e.getMessage(),
+            throw new EmbeddingException("the embeddings endpoint " + base + " cannot be reached: " + NetworkFailures.reason(e),
                     e);
         }
         if (response.statusCode() >= 400) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.hexaflow.adapters.nodes.net.NetworkFailures;
 import dev.hexaflow.application.workflow.engine.StopSignal;
 import dev.hexaflow.application.workflow.port.out.ModelProvider;
 import java.io.BufferedReader;
@@ -95,15 +96,15 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
             }
             ChatResult result = read(response.body(), onText, stop);
             if (result == null) {
-                throw new ModelException("[" + request.provider() + "] Error: the model endpoint's stream ended "
+                throw new ModelException(prefix(request) + "the model endpoint's stream ended "
                         + "without a completion", null);
             }
             return result;
         } catch (CancellationException e) {
             throw new ModelException("The model call was stopped", e);
         } catch (ExecutionException e) {
-            throw new ModelException("[" + request.provider() + "] Error: the model endpoint " + base
-                    + " cannot be reached: " + e.getCause().getMessage(), e.getCause());
+            throw new ModelException(prefix(request) + "the model endpoint " + base + " cannot be reached: "
+                    + NetworkFailures.reason(e.getCause()), e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ModelException("The model call was interrupted", e);
@@ -113,8 +114,15 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
             if (stop.isStopped()) {
                 throw new ModelException("The model call was stopped", e);
             }
-            throw new ModelException("[" + request.provider() + "] Error: " + e.getMessage(), e);
+            throw new ModelException(prefix(request) + "the model endpoint " + base + " broke off its answer: "
+                    + NetworkFailures.reason(e), e);
         }
+    }
+
+    /** Dify's "[provider] Error: " before a model call's failure; "Error: " where the DSL names no provider. */
+    private static String prefix(ChatRequest request) {
+        String provider = request.provider() == null ? "" : request.provider().strip();
+        return provider.isEmpty() ? "Error: " : "[" + provider + "] Error: ";
     }
 
     private String body(ChatRequest request) {
@@ -177,7 +185,7 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
         JsonNode message = completion == null ? null : completion.path("choices").path(0).path("message");
         if (message == null || !message.isObject()) {
             String shown = text.length() > 200 ? text.substring(0, 200) + "…" : text;
-            throw new ModelException("[" + request.provider() + "] Error: the model endpoint answered something "
+            throw new ModelException(prefix(request) + "the model endpoint answered something "
                     + "other than a chat completion: " + shown.strip(), null);
         }
         String content = message.path("content").asText("");
@@ -276,7 +284,7 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
         } catch (IOException notJson) {
             // The endpoint answered text; show it as it is.
         }
-        return "[" + request.provider() + "] Error: " + response.statusCode() + " " + message.strip();
+        return prefix(request) + response.statusCode() + " " + message.strip();
     }
 
     private static void closeQuietly(InputStream stream) {

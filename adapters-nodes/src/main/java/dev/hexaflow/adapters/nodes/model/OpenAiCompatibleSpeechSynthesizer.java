@@ -2,6 +2,7 @@ package dev.hexaflow.adapters.nodes.model;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.hexaflow.adapters.nodes.net.NetworkFailures;
 import dev.hexaflow.application.workflow.engine.StopSignal;
 import dev.hexaflow.application.workflow.port.out.SpeechSynthesizer;
 import java.net.URI;
@@ -57,7 +58,7 @@ public final class OpenAiCompatibleSpeechSynthesizer implements SpeechSynthesize
         } catch (SpeechException e) {
             throw e;
         } catch (Exception e) {
-            throw new SpeechException("speech endpoint failed: " + e.getMessage(), e);
+            throw new SpeechException("speech endpoint failed: " + NetworkFailures.reason(e), e);
         }
     }
 }

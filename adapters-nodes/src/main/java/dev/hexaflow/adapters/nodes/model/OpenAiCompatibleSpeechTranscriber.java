@@ -2,6 +2,7 @@ package dev.hexaflow.adapters.nodes.model;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hexaflow.adapters.nodes.net.NetworkFailures;
 import dev.hexaflow.application.chat.port.out.SpeechTranscriber;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -58,7 +59,7 @@ public final class OpenAiCompatibleSpeechTranscriber implements SpeechTranscribe
         try {
             response = client.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
         } catch (IOException e) {
-            throw new TranscriptionException("transcription endpoint failed: " + e.getMessage(), e);
+            throw new TranscriptionException("transcription endpoint failed: " + NetworkFailures.reason(e), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new TranscriptionException("transcription interrupted", e);

@@ -2,7 +2,6 @@ package dev.hexaflow.adapters.nodes.net;
 
 import dev.hexaflow.application.webhook.port.out.CallbackSender;
 import dev.hexaflow.domain.webhook.CallbackUrl;
-import java.io.IOException;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.net.http.HttpClient;
@@ -62,8 +61,7 @@ public final class JdkHttpCallbackSender implements CallbackSender {
             if (cause instanceof HttpTimeoutException) {
                 return timedOut(timeout);
             }
-            return Answer.failed("The request failed: " + (cause instanceof IOException && cause.getMessage() != null
-                    ? cause.getMessage() : String.valueOf(cause)));
+            return Answer.failed("The request failed: " + NetworkFailures.reason(cause) + ".");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             sent.cancel(true);

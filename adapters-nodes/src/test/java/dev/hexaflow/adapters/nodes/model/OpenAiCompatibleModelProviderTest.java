@@ -52,7 +52,8 @@ class OpenAiCompatibleModelProviderTest {
     @Test
     void anUnreachableEndpointFailsClearly() {
         assertThatThrownBy(() -> provider(URI.create("http://127.0.0.1:9/v1")).chat(QUESTION, text -> { },
-                StopSignal.NEVER)).isInstanceOf(ModelException.class).hasMessageContaining("cannot be reached");
+                StopSignal.NEVER)).isInstanceOf(ModelException.class).hasMessage("[langgenius/openai/openai] Error: "
+                        + "the model endpoint http://127.0.0.1:9/v1 cannot be reached: the connection was refused");
     }
 
     @Test

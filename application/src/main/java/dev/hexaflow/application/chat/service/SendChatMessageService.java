@@ -24,6 +24,7 @@ import dev.hexaflow.domain.chat.Message;
 import dev.hexaflow.domain.chat.MessageFile;
 import dev.hexaflow.domain.chat.MessageStatus;
 import dev.hexaflow.domain.workflow.FileValue;
+import dev.hexaflow.domain.workflow.NodeStatus;
 import dev.hexaflow.domain.workflow.NodeType;
 import dev.hexaflow.domain.workflow.RunEvent;
 import dev.hexaflow.domain.workflow.RunStatus;
@@ -49,6 +50,10 @@ import java.util.regex.Pattern;
  * message at its end. A client that leaves changes none of it.
  */
 public final class SendChatMessageService implements SendChatMessageUseCase {
+
+    /** The nodes whose failure is a model call's: their run fails with Dify's code for a model failure. */
+    private static final java.util.Set<NodeType> MODEL_NODES = java.util.EnumSet.of(NodeType.LLM, NodeType.AGENT,
+            NodeType.QUESTION_CLASSIFIER, NodeType.PARAMETER_EXTRACTOR);
 
     /** How many earlier messages Dify reads for a chatflow's memory. */
     static final int HISTORY = 500;
@@ -122,7 +127,8 @@ public final class SendChatMessageService implements SendChatMessageUseCase {
             if (failure != null) {
                 keeper.endUnkept(failure);
             }
-        }).thenApply(kept -> new ChatReply(kept, links.shown(keeper.finished), keeper.usage));
+        }).thenApply(kept -> new ChatReply(kept, links.shown(keeper.finished), keeper.usage,
+                kept.status() == RunStatus.FAILED && keeper.modelNodeFailed));
         if (turn.conversation == null && command.autoGenerateName()) {
             done.thenRun(() -> nameLater(command.appId(), user, turn.chat.conversationId()));
         }
@@ -181,6 +187,7 @@ public final class SendChatMessageService implements SendChatMessageUseCase {
         private volatile TurnUsage usage = TurnUsage.NONE;
         private List<Map<String, Object>> cited = List.of();
         private boolean showSources;
+        private volatile boolean modelNodeFailed;
 
         Keeper(SendChatMessageCommand command, Turn turn, String endUserId, String messageId,
                 long createdAt, RunObserver next) {
@@ -201,6 +208,8 @@ public final class SendChatMessageService implements SendChatMessageUseCase {
                 answer.append(chunk.text());
             } else if (event instanceof RunEvent.NodeFinished node) {
                 usage = usage.plus(usageOf(node.execution().outputs()));
+                modelNodeFailed |= node.execution().status() == NodeStatus.FAILED
+                        && MODEL_NODES.contains(node.execution().nodeType());
                 cited = citedBy(node.execution().processData()).orElse(cited);
                 if (node.execution().nodeType() == NodeType.ANSWER && node.execution().outputs() != null) {
                     List<MessageFile> shown = answerFilesOf(node.execution().outputs().get("files"));

@@ -1,5 +1,7 @@
 package dev.hexaflow.adapters.nodes.tool.mcp;
 
+import dev.hexaflow.adapters.nodes.net.NetworkFailures;
+import dev.hexaflow.adapters.nodes.net.NetworkFailures;
 import dev.hexaflow.adapters.nodes.net.OutboundExchange;
 import dev.hexaflow.application.workflow.engine.StopSignal;
 import dev.hexaflow.application.workflow.port.out.ToolRunner;
@@ -267,7 +269,7 @@ public final class McpSdkToolRunner implements ToolRunner, AutoCloseable {
             if (cause instanceof OutboundExchange.RefusedException refused) {
                 return refused.getMessage();
             }
-            String message = cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
+            String message = cause.getMessage() == null ? NetworkFailures.reason(cause) : cause.getMessage();
             if (!reasons.contains(message)) {
                 reasons.add(message);
             }

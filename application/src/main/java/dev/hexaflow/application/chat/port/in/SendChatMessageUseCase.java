@@ -70,8 +70,14 @@ public interface SendChatMessageUseCase {
         }
     }
 
-    /** A turn's end: its run, its message as kept, and what the models it asked used. */
-    record ChatReply(WorkflowRun run, Message message, TurnUsage usage) {
+    /**
+     * A turn's end: its run, its message as kept, and what the models it asked used.
+     *
+     * @param failedAtModel whether the run failed in a node that calls a model (an llm, agent, classifier or
+     *                      extractor node): a model call's failure, which Dify answers with its own code, not a
+     *                      mistake in the client's request
+     */
+    record ChatReply(WorkflowRun run, Message message, TurnUsage usage, boolean failedAtModel) {
     }
 
     /**

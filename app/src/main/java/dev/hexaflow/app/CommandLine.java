@@ -151,6 +151,9 @@ final class CommandLine {
               HEXAFLOW_MAX_TEXT_CHARS, HEXAFLOW_MAX_JSON_BODY_KB
                                      The longest text and the largest JSON body one /v1 run, chat or
                                      conversation request may send.            [200000; 4096]
+              HEXAFLOW_PAGE_UPLOADS_PER_HOUR, HEXAFLOW_PAGE_UPLOAD_MB_PER_DAY
+                                     What a web page's visitors may upload: files an hour each,
+                                     megabytes a day for one app's page (0: no bound).   [20; 1024]
             """;
 
     /** A command the program can carry out. */

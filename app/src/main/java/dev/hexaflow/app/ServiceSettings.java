@@ -2,6 +2,7 @@ package dev.hexaflow.app;
 
 import dev.hexaflow.adapters.http.ClientLimits;
 import dev.hexaflow.adapters.http.RequestLimits;
+import dev.hexaflow.domain.app.PageUploadQuota;
 import dev.hexaflow.domain.app.RunRetention;
 import dev.hexaflow.domain.app.UploadLimits;
 import dev.hexaflow.domain.webhook.RetrySchedule;
@@ -20,15 +21,17 @@ import java.util.OptionalInt;
  * (HEXAFLOW_SHUTDOWN_GRACE_SECONDS, 30 by default, as Kubernetes waits 30 s before it kills), and what one HTTP
  * client may hold ({@link ClientLimits#DEFAULTS}; HEXAFLOW_HTTP_*), and how long ended runs are kept
  * (HEXAFLOW_RUN_RETENTION_DAYS, HEXAFLOW_RUN_RETENTION_COUNT per app; for good by default), and what one Service
- * API request may hold ({@link RequestLimits#DEFAULTS}; HEXAFLOW_MAX_TEXT_CHARS, HEXAFLOW_MAX_JSON_BODY_KB).
+ * API request may hold ({@link RequestLimits#DEFAULTS}; HEXAFLOW_MAX_TEXT_CHARS, HEXAFLOW_MAX_JSON_BODY_KB), and what a
+ * web page's visitors may upload ({@link PageUploadQuota#DEFAULTS}; HEXAFLOW_PAGE_UPLOADS_PER_HOUR,
+ * HEXAFLOW_PAGE_UPLOAD_MB_PER_DAY).
  */
 public record ServiceSettings(int maxRunsPerApp, Duration pingInterval, UploadLimits uploads,
         List<String> corsOrigins, Duration shutdownGrace, ClientLimits clients, RunRetention retention,
-        RetrySchedule webhooks, RequestLimits requests) {
+        RetrySchedule webhooks, RequestLimits requests, PageUploadQuota pageUploads) {
 
     public static final ServiceSettings DEFAULTS = new ServiceSettings(0, Duration.ofSeconds(10), UploadLimits.DIFY,
             List.of("*"), Duration.ofSeconds(30), ClientLimits.DEFAULTS, RunRetention.KEEP_ALL,
-            RetrySchedule.STANDARD, RequestLimits.DEFAULTS);
+            RetrySchedule.STANDARD, RequestLimits.DEFAULTS, PageUploadQuota.DEFAULTS);
 
     public ServiceSettings {
         if (maxRunsPerApp < 0) {
@@ -38,6 +41,7 @@ public record ServiceSettings(int maxRunsPerApp, Duration pingInterval, UploadLi
         retention = retention == null ? RunRetention.KEEP_ALL : retention;
         webhooks = webhooks == null ? RetrySchedule.STANDARD : webhooks;
         requests = requests == null ? RequestLimits.DEFAULTS : requests;
+        pageUploads = pageUploads == null ? PageUploadQuota.DEFAULTS : pageUploads;
         corsOrigins = List.copyOf(corsOrigins);
         for (String origin : corsOrigins) {
             if (!origin.equals("*") && !origin.matches("(?i)https?://[^/\\s]+/?")) {
@@ -65,7 +69,9 @@ public record ServiceSettings(int maxRunsPerApp, Duration pingInterval, UploadLi
                             number(env, "HEXAFLOW_RUN_RETENTION_COUNT", 0, 0)),
                     webhooks(env),
                     new RequestLimits(number(env, "HEXAFLOW_MAX_TEXT_CHARS", 200_000, 1),
-                            1024L * number(env, "HEXAFLOW_MAX_JSON_BODY_KB", 4096, 1)));
+                            1024L * number(env, "HEXAFLOW_MAX_JSON_BODY_KB", 4096, 1)),
+                    new PageUploadQuota(number(env, "HEXAFLOW_PAGE_UPLOADS_PER_HOUR", 20, 0),
+                            number(env, "HEXAFLOW_PAGE_UPLOAD_MB_PER_DAY", 1024, 0)));
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
@@ -73,45 +79,51 @@ public record ServiceSettings(int maxRunsPerApp, Duration pingInterval, UploadLi
 
     public ServiceSettings withMaxRunsPerApp(int limit) {
         return new ServiceSettings(limit, pingInterval, uploads, corsOrigins, shutdownGrace, clients, retention,
-                webhooks, requests);
+                webhooks, requests, pageUploads);
     }
 
     public ServiceSettings withPingInterval(Duration interval) {
         return new ServiceSettings(maxRunsPerApp, interval, uploads, corsOrigins, shutdownGrace, clients, retention,
-                webhooks, requests);
+                webhooks, requests, pageUploads);
     }
 
     public ServiceSettings withCorsOrigins(List<String> origins) {
         return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, origins, shutdownGrace, clients, retention,
-                webhooks, requests);
+                webhooks, requests, pageUploads);
     }
 
     public ServiceSettings withShutdownGrace(Duration grace) {
         return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, grace, clients, retention,
-                webhooks, requests);
+                webhooks, requests, pageUploads);
     }
 
     public ServiceSettings withClients(ClientLimits limits) {
         return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, limits, retention,
-                webhooks, requests);
+                webhooks, requests, pageUploads);
     }
 
     /** Runs are kept this many days, or as the newest this many of each app; 0 for no such bound. */
     public ServiceSettings withRetention(RunRetention kept) {
         return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, clients, kept,
-                webhooks, requests);
+                webhooks, requests, pageUploads);
     }
 
     /** Completion webhooks are retried on this schedule, each attempt waiting this long for an answer. */
     public ServiceSettings withWebhooks(RetrySchedule schedule) {
         return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, clients, retention,
-                schedule, requests);
+                schedule, requests, pageUploads);
     }
 
     /** Service API requests hold at most this: each text, and each JSON body. */
     public ServiceSettings withRequests(RequestLimits limits) {
         return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, clients, retention,
-                webhooks, limits);
+                webhooks, limits, pageUploads);
+    }
+
+    /** What a web page's visitors may upload: files an hour each, megabytes a day per app. */
+    public ServiceSettings withPageUploads(PageUploadQuota quota) {
+        return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, clients, retention,
+                webhooks, requests, quota);
     }
 
     /**

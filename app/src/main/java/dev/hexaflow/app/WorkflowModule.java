@@ -340,7 +340,8 @@ final class WorkflowModule implements AutoCloseable {
         this.nodeExecutions = new ListNodeExecutionsService(runs);
         this.pruneRuns = new PruneRunsService(runs, config.service().retention(), clock);
         this.previewUpload = new PreviewUploadService(uploads, blobStore, fileSignatures);
-        this.upload = new UploadFileService(uploads, endUsers, blobStore, limits, clock, ids, storage);
+        this.upload = new UploadFileService(uploads, endUsers, blobStore, limits, config.service().pageUploads(), clock,
+                ids, storage);
         this.exportDsl = new ExportDslService(apps, versions);
         this.describe = new DescribeAppService(apps, versions, reader, limits);
     }

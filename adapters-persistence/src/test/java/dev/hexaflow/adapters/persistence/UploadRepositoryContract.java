@@ -49,6 +49,24 @@ abstract class UploadRepositoryContract {
     }
 
     @Test
+    void theUploadsOfAnAppSinceATimeAreCountedWithTheirBytesInAllOrForOneEndUser() {
+        repository().add(upload("f1", BLOB));
+        repository().add(new UploadedFile("f2", WorkflowFixtures.OTHER_APP, WorkflowFixtures.UPLOADER, "f2.pdf", 100,
+                "pdf", "application/pdf", OTHER_BLOB, 9));
+        repository().add(new UploadedFile("f3", WorkflowFixtures.APP, WorkflowFixtures.UPLOADER, "f3.pdf", 1000,
+                "pdf", "application/pdf", BLOB, 3));
+
+        assertThat(repository().usedSince(WorkflowFixtures.APP, null, 7))
+                .isEqualTo(new UploadRepository.Usage(1, 42));
+        assertThat(repository().usedSince(WorkflowFixtures.APP, WorkflowFixtures.UPLOADER, 0))
+                .isEqualTo(new UploadRepository.Usage(2, 1042));
+        assertThat(repository().usedSince(WorkflowFixtures.APP, "nobody", 0))
+                .isEqualTo(new UploadRepository.Usage(0, 0));
+        assertThat(repository().usedSince(WorkflowFixtures.OTHER_APP, null, 0))
+                .isEqualTo(new UploadRepository.Usage(1, 100));
+    }
+
+    @Test
     void aStoreWithNoUploadsNamesNoBlobs() {
         assertThat(repository().blobKeys()).isEmpty();
     }

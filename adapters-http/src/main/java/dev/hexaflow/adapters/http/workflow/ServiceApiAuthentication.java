@@ -60,6 +60,11 @@ public final class ServiceApiAuthentication implements RouteGroup {
         return caller(ctx).userFor(requested);
     }
 
+    /** Whether the request came with a web page's token rather than an app's key. */
+    static boolean fromPage(Context ctx) {
+        return caller(ctx).pageUser() != null;
+    }
+
     private static Caller caller(Context ctx) {
         Caller caller = ctx.attribute(CALLER);
         if (caller == null) {

@@ -41,7 +41,7 @@ public final class UploadRoutes implements RouteGroup {
         try (InputStream content = part == null ? InputStream.nullInputStream() : part.content()) {
             dev.hexaflow.domain.app.UploadedFile file = upload.upload(new UploadFileCommand(appId(ctx), user(ctx, user),
                     parts.size(), part == null ? null : part.filename(), part == null ? null : part.contentType(),
-                    content));
+                    content, ServiceApiAuthentication.fromPage(ctx)));
             ServiceApiBodies.json(ctx, 201, FileBody.of(file));
         } catch (IOException e) {
             throw new ApiException(ApiError.INVALID_PARAM, "The uploaded file cannot be read");

@@ -33,6 +33,20 @@ public final class JdbiUploadRepository implements UploadRepository {
     }
 
     @Override
+    public Usage usedSince(String appId, String endUserId, long since) {
+        String byUser = endUserId == null ? "" : " AND end_user_id = :end_user_id";
+        return jdbi.withHandle(handle -> {
+            var query = handle.createQuery("SELECT COUNT(*) AS n, COALESCE(SUM(size), 0) AS bytes FROM upload_file "
+                    + "WHERE app_id = :app_id AND created_at >= :since" + byUser).bind("app_id", appId)
+                    .bind("since", since);
+            if (endUserId != null) {
+                query.bind("end_user_id", endUserId);
+            }
+            return query.map((rs, ctx) -> new Usage(rs.getLong("n"), rs.getLong("bytes"))).one();
+        });
+    }
+
+    @Override
     public Optional<UploadedFile> find(String id) {
         return jdbi.withHandle(handle -> handle.createQuery("SELECT * FROM upload_file WHERE id = :id").bind("id", id)
                 .map((rs, ctx) -> new UploadedFile(rs.getString("id"), rs.getString("app_id"),

@@ -26,6 +26,20 @@ public final class InMemoryUploadRepository implements UploadRepository {
     }
 
     @Override
+    public Usage usedSince(String appId, String endUserId, long since) {
+        long count = 0;
+        long bytes = 0;
+        for (UploadedFile file : uploads.values()) {
+            if (file.appId().equals(appId) && file.createdAt() >= since
+                    && (endUserId == null || file.endUserId().equals(endUserId))) {
+                count++;
+                bytes += file.size();
+            }
+        }
+        return new Usage(count, bytes);
+    }
+
+    @Override
     public Set<String> blobKeys() {
         return uploads.values().stream().map(UploadedFile::blobKey).collect(Collectors.toUnmodifiableSet());
     }

@@ -10,6 +10,7 @@ import dev.hexaflow.application.common.StorageUnavailableException;
 import dev.hexaflow.application.app.port.out.UploadRepository;
 import dev.hexaflow.domain.app.EndUser;
 import dev.hexaflow.domain.app.FileCategory;
+import dev.hexaflow.domain.app.PageUploadQuota;
 import dev.hexaflow.domain.app.UploadLimits;
 import dev.hexaflow.domain.app.UploadedFile;
 import java.time.Clock;
@@ -36,14 +37,16 @@ public final class UploadFileService implements UploadFileUseCase {
     private final EndUserRepository endUsers;
     private final BlobStore blobs;
     private final UploadLimits limits;
+    private final PageUploadQuota pageQuota;
     private final Clock clock;
     private final Supplier<String> ids;
     private final StorageHealth storage;
 
+    /** @param pageQuota what a web page's visitors may upload, beside each file's size limit */
     public UploadFileService(UploadRepository uploads, EndUserRepository endUsers, BlobStore blobs, UploadLimits limits,
-            Clock clock, Supplier<String> ids,
-            StorageHealth storage) {
+            PageUploadQuota pageQuota, Clock clock, Supplier<String> ids, StorageHealth storage) {
         this.storage = storage;
+        this.pageQuota = pageQuota;
         this.uploads = uploads;
         this.endUsers = endUsers;
         this.blobs = blobs;
@@ -97,6 +100,9 @@ public final class UploadFileService implements UploadFileUseCase {
     private UploadedFile keep(UploadFileCommand command, String name, String extension, FileCategory category,
             long max, String user) {
         EndUser endUser = endUsers.findOrAdd(new EndUser(ids.get(), command.appId(), user, now()));
+        if (command.fromPage()) {
+            requireUploadsLeft(command.appId(), endUser);
+        }
         BlobStore.Stored stored;
         try {
             stored = blobs.put(command.content(), max);
@@ -107,12 +113,39 @@ public final class UploadFileService implements UploadFileUseCase {
         UploadedFile file = new UploadedFile(ids.get(), command.appId(), endUser.id(), name, stored.size(),
                 extension, command.mimeType(), stored.key(), now());
         try {
+            if (command.fromPage()) {
+                requireBytesLeft(command.appId(), stored.size());
+            }
             uploads.add(file);
         } catch (RuntimeException e) {
             blobs.delete(stored.key());
             throw e;
         }
         return file;
+    }
+
+    /**
+     * A page's visitor uploads at most {@link PageUploadQuota#perVisitorPerHour()} files an hour: Dify's 429. Read
+     * from the store, so the bound holds across restarts and instances.
+     */
+    private void requireUploadsLeft(String appId, EndUser visitor) {
+        if (pageQuota.perVisitorPerHour() > 0 && uploads.usedSince(appId, visitor.id(), now() - 3600).count()
+                >= pageQuota.perVisitorPerHour()) {
+            throw new ApiException(ApiError.TOO_MANY_REQUESTS, "Too many uploads: a web page's visitor may upload "
+                    + pageQuota.perVisitorPerHour() + " files an hour. Please try again later.");
+        }
+    }
+
+    /**
+     * All the visitors of one app's page upload at most {@link PageUploadQuota#appMbPerDay()} a day (a visitor may
+     * ask for a new web user at will): counted with the file just stored, which is let go when it does not fit.
+     */
+    private void requireBytesLeft(String appId, long size) {
+        if (pageQuota.appMbPerDay() > 0
+                && uploads.usedSince(appId, null, now() - 86_400).bytes() + size > pageQuota.appBytesPerDay()) {
+            throw new ApiException(ApiError.TOO_MANY_REQUESTS, "Too many uploads: this app's web page takes "
+                    + pageQuota.appMbPerDay() + " MB of files a day. Please try again later.");
+        }
     }
 
     private long now() {

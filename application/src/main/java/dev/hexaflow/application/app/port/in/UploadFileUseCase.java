@@ -17,8 +17,9 @@ public interface UploadFileUseCase {
      * What the multipart request held.
      *
      * @param fileParts how many {@code file} parts came (Dify takes exactly one)
+     * @param fromPage  whether a web page's visitor sent it (with the page's token), whose uploads are bound
      */
     record UploadFileCommand(String appId, String user, int fileParts, String filename, String mimeType,
-            InputStream content) {
+            InputStream content, boolean fromPage) {
     }
 }

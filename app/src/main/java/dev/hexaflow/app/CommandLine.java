@@ -134,6 +134,9 @@ final class CommandLine {
               HEXAFLOW_OUTBOUND_ALLOW, HEXAFLOW_OUTBOUND_DENY
                                      Addresses, ranges or host names a workflow's requests may (not) reach;
                                      loopback, link-local and private networks are closed by default.
+              HEXAFLOW_OUTBOUND_ALLOW_SELF
+                                     true lets workflows call this server (and its sibling instances)
+                                     at the address it serves.                   [default false]
               HEXAFLOW_CORS_ORIGINS  Origins whose pages may call /v1 from a browser.   [default *]
               HEXAFLOW_SHUTDOWN_GRACE_SECONDS
                                      How long SIGTERM lets runs in flight finish.        [default 30]

@@ -105,9 +105,11 @@ public final class Hexaflow implements AutoCloseable {
                 if (failed > 0) {
                     LOG.warn("{} runs of an instance that stopped answering are now failed", failed);
                 }
-                // The other instances serve the same API: a workflow may call them as it calls this one (the demo
-                // app reads the feed of the instance that imported it).
-                workflows.allowInstanceOrigins(kept.liveInstances(), storage.instance().machine());
+                // The other instances serve the same API: where workflows may call this one
+                // (HEXAFLOW_OUTBOUND_ALLOW_SELF), they may call those too.
+                if (workflows.outboundToItself()) {
+                    workflows.allowInstanceOrigins(kept.liveInstances(), storage.instance().machine());
+                }
             } catch (Throwable e) {
                 // Caught whole: a task that throws is never run again by its executor.
                 LOG.warn("Renewing this instance's lease failed; the next try is in {} s: {}",
@@ -146,6 +148,7 @@ public final class Hexaflow implements AutoCloseable {
             CampusModule campusModule = campus;
             workflows = new WorkflowModule(storage.jdbi(), config.dataDir().resolve("files"), secrets, config,
                     Clock.systemUTC(), health, health, instance);
+            workflows.serveCampusFeed(campus.feed);
             chat = new ChatModule(storage.jdbi(), config.engine(), Clock.systemUTC(), workflows);
             RunRepository runs = workflows.runs;
             ChatModule chatModule = chat;
@@ -225,7 +228,9 @@ public final class Hexaflow implements AutoCloseable {
                 throw e.getCause() instanceof RuntimeException cause ? cause : e;
             }
             String baseUrl = "http://" + clientHost(config.host()) + ":" + server.port();
-            workflows.allowOwnOrigin(clientHost(config.host()).replace("[", "").replace("]", ""), server.port());
+            if (workflows.outboundToItself()) {
+                workflows.allowOwnOrigin(clientHost(config.host()).replace("[", "").replace("]", ""), server.port());
+            }
             lease.serving(new InstanceLeases.Served(instance.machine(), clientHost(config.host()) + ":"
                     + server.port()));
             if (instance.shared()) {
@@ -234,8 +239,8 @@ public final class Hexaflow implements AutoCloseable {
             Optional<StartReport.Demo> demo = Optional.empty();
             Optional<StartReport.Demo> chatDemo = Optional.empty();
             if (prepared.firstStart()) {
-                demo = Optional.of(demoOf(workflows.importDemo(WorkflowModule.DEMO_DSL, baseUrl), baseUrl));
-                chatDemo = Optional.of(demoOf(workflows.importDemo(WorkflowModule.CHAT_DEMO_DSL, baseUrl), baseUrl));
+                demo = Optional.of(demoOf(workflows.importDemo(WorkflowModule.DEMO_DSL), baseUrl));
+                chatDemo = Optional.of(demoOf(workflows.importDemo(WorkflowModule.CHAT_DEMO_DSL), baseUrl));
             }
             StartReport report = new StartReport(baseUrl, config.dataDir(), adminToken.join().madeNow(),
                     prepared.newCampusKey(),

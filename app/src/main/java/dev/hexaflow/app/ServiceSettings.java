@@ -23,15 +23,16 @@ import java.util.OptionalInt;
  * (HEXAFLOW_RUN_RETENTION_DAYS, HEXAFLOW_RUN_RETENTION_COUNT per app; for good by default), and what one Service
  * API request may hold ({@link RequestLimits#DEFAULTS}; HEXAFLOW_MAX_TEXT_CHARS, HEXAFLOW_MAX_JSON_BODY_KB), and what a
  * web page's visitors may upload ({@link PageUploadQuota#DEFAULTS}; HEXAFLOW_PAGE_UPLOADS_PER_HOUR,
- * HEXAFLOW_PAGE_UPLOAD_MB_PER_DAY).
+ * HEXAFLOW_PAGE_UPLOAD_MB_PER_DAY), and whether workflows may call this server itself (HEXAFLOW_OUTBOUND_ALLOW_SELF;
+ * not by default: its loopback address is refused like any other).
  */
 public record ServiceSettings(int maxRunsPerApp, Duration pingInterval, UploadLimits uploads,
         List<String> corsOrigins, Duration shutdownGrace, ClientLimits clients, RunRetention retention,
-        RetrySchedule webhooks, RequestLimits requests, PageUploadQuota pageUploads) {
+        RetrySchedule webhooks, RequestLimits requests, PageUploadQuota pageUploads, boolean outboundToItself) {
 
     public static final ServiceSettings DEFAULTS = new ServiceSettings(0, Duration.ofSeconds(10), UploadLimits.DIFY,
             List.of("*"), Duration.ofSeconds(30), ClientLimits.DEFAULTS, RunRetention.KEEP_ALL,
-            RetrySchedule.STANDARD, RequestLimits.DEFAULTS, PageUploadQuota.DEFAULTS);
+            RetrySchedule.STANDARD, RequestLimits.DEFAULTS, PageUploadQuota.DEFAULTS, false);
 
     public ServiceSettings {
         if (maxRunsPerApp < 0) {
@@ -71,7 +72,8 @@ public record ServiceSettings(int maxRunsPerApp, Duration pingInterval, UploadLi
                     new RequestLimits(number(env, "HEXAFLOW_MAX_TEXT_CHARS", 200_000, 1),
                             1024L * number(env, "HEXAFLOW_MAX_JSON_BODY_KB", 4096, 1)),
                     new PageUploadQuota(number(env, "HEXAFLOW_PAGE_UPLOADS_PER_HOUR", 20, 0),
-                            number(env, "HEXAFLOW_PAGE_UPLOAD_MB_PER_DAY", 1024, 0)));
+                            number(env, "HEXAFLOW_PAGE_UPLOAD_MB_PER_DAY", 1024, 0)),
+                    flag(env, "HEXAFLOW_OUTBOUND_ALLOW_SELF"));
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
@@ -79,51 +81,68 @@ public record ServiceSettings(int maxRunsPerApp, Duration pingInterval, UploadLi
 
     public ServiceSettings withMaxRunsPerApp(int limit) {
         return new ServiceSettings(limit, pingInterval, uploads, corsOrigins, shutdownGrace, clients, retention,
-                webhooks, requests, pageUploads);
+                webhooks, requests, pageUploads, outboundToItself);
     }
 
     public ServiceSettings withPingInterval(Duration interval) {
         return new ServiceSettings(maxRunsPerApp, interval, uploads, corsOrigins, shutdownGrace, clients, retention,
-                webhooks, requests, pageUploads);
+                webhooks, requests, pageUploads, outboundToItself);
     }
 
     public ServiceSettings withCorsOrigins(List<String> origins) {
         return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, origins, shutdownGrace, clients, retention,
-                webhooks, requests, pageUploads);
+                webhooks, requests, pageUploads, outboundToItself);
     }
 
     public ServiceSettings withShutdownGrace(Duration grace) {
         return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, grace, clients, retention,
-                webhooks, requests, pageUploads);
+                webhooks, requests, pageUploads, outboundToItself);
     }
 
     public ServiceSettings withClients(ClientLimits limits) {
         return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, limits, retention,
-                webhooks, requests, pageUploads);
+                webhooks, requests, pageUploads, outboundToItself);
     }
 
     /** Runs are kept this many days, or as the newest this many of each app; 0 for no such bound. */
     public ServiceSettings withRetention(RunRetention kept) {
         return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, clients, kept,
-                webhooks, requests, pageUploads);
+                webhooks, requests, pageUploads, outboundToItself);
     }
 
     /** Completion webhooks are retried on this schedule, each attempt waiting this long for an answer. */
     public ServiceSettings withWebhooks(RetrySchedule schedule) {
         return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, clients, retention,
-                schedule, requests, pageUploads);
+                schedule, requests, pageUploads, outboundToItself);
     }
 
     /** Service API requests hold at most this: each text, and each JSON body. */
     public ServiceSettings withRequests(RequestLimits limits) {
         return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, clients, retention,
-                webhooks, limits, pageUploads);
+                webhooks, limits, pageUploads, outboundToItself);
     }
 
     /** What a web page's visitors may upload: files an hour each, megabytes a day per app. */
     public ServiceSettings withPageUploads(PageUploadQuota quota) {
         return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, clients, retention,
-                webhooks, requests, quota);
+                webhooks, requests, quota, outboundToItself);
+    }
+
+    /** Whether workflows may call this server itself (and its sibling instances) at the address it serves. */
+    public ServiceSettings withOutboundToItself(boolean allowed) {
+        return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, clients, retention,
+                webhooks, requests, pageUploads, allowed);
+    }
+
+    private static boolean flag(Map<String, String> env, String name) {
+        String text = env.getOrDefault(name, "").strip();
+        if (text.isEmpty() || text.equalsIgnoreCase("false")) {
+            return false;
+        }
+        if (text.equalsIgnoreCase("true")) {
+            return true;
+        }
+        throw new UsageException(name + " takes true or false, was '" + text + "'");
     }
 
     /**

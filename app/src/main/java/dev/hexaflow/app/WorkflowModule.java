@@ -39,6 +39,7 @@ import dev.hexaflow.application.app.port.in.PruneRunsUseCase;
 import dev.hexaflow.application.app.port.in.ManageAppKeysUseCase;
 import dev.hexaflow.application.app.port.in.PublishWorkflowUseCase;
 import dev.hexaflow.application.app.port.in.RunWorkflowUseCase;
+import dev.hexaflow.application.campus.port.in.ServeCampusFeedUseCase;
 import dev.hexaflow.application.app.port.in.StopTaskUseCase;
 import dev.hexaflow.application.app.port.in.UpdateSiteUseCase;
 import dev.hexaflow.application.app.port.in.UploadFileUseCase;
@@ -114,7 +115,6 @@ final class WorkflowModule implements AutoCloseable {
 
     static final String DEMO_DSL = "/demo/holiday-counter.yml";
     static final String CHAT_DEMO_DSL = "/demo/holiday-chat.yml";
-    static final String DEMO_FEED = "http://127.0.0.1:8080/v2/events/holidays.json";
 
     final ImportAppUseCase importApp;
     final PublishWorkflowUseCase publish;
@@ -224,6 +224,9 @@ final class WorkflowModule implements AutoCloseable {
     private final AtomicReference<OutboundPolicy> outbound;
     /** The outbound policy as configured, before the origins of this instance and its siblings are allowed. */
     private final OutboundPolicy configuredOutbound;
+    /** The campus feed of this server, for the built-in campus tool; none until the server sets it. */
+    private final AtomicReference<ServeCampusFeedUseCase> campusFeed = new AtomicReference<>();
+    private final boolean outboundToItself;
     private final java.util.Set<Origin> ownOrigins =
             java.util.concurrent.ConcurrentHashMap.newKeySet();
     private volatile java.util.List<Origin> instanceOrigins =
@@ -249,6 +252,7 @@ final class WorkflowModule implements AutoCloseable {
      */
     WorkflowModule(Jdbi jdbi, Path blobs, SecretGenerator secrets, Configuration config, Clock clock, WriteGate gate,
             StorageHealth storage, Instance instance) {
+        this.outboundToItself = config.service().outboundToItself();
         JdbiUploadRepository uploads = new JdbiUploadRepository(jdbi);
         FileSystemBlobStore blobStore = new FileSystemBlobStore(blobs);
         this.uploads = uploads;
@@ -270,6 +274,7 @@ final class WorkflowModule implements AutoCloseable {
         AtomicReference<StopTaskUseCase> stopper = new AtomicReference<>();
         WorkflowAppToolRunner appTools = new WorkflowAppToolRunner(ref -> bound.target(ref, ToolBinding.App.class),
                 runner::get, stopper::get);
+        CampusFeedToolRunner campusTools = new CampusFeedToolRunner(campusFeed::get);
         this.toolFileRecords = new JdbiToolFileRepository(jdbi);
         this.fileSignatures = new FileSignatures(HmacSigner.of("file_urls", instance, jdbi), secrets, clock);
         ToolFileService toolFiles = new ToolFileService(blobStore, toolFileRecords, fileSignatures, clock,
@@ -280,9 +285,11 @@ final class WorkflowModule implements AutoCloseable {
         codeRunners.add(knowledge);
         this.engine = Engines.standard(config.engine(), remote -> new UploadedFileContents(uploads, blobStore,
                 remote), outbound::get, new McpToolAddresses(tools)::find, codeRunners::add,
-                services -> ToolFilesKept.around(BoundToolRunners.first(services, openApi, appTools), toolFiles)
-                        .withKnowledge(knowledge.retrieve));
-        this.listTools = new ListToolsService(tools, dev.hexaflow.engine.Engines.builtinTools());
+                services -> ToolFilesKept.around(BoundToolRunners.first(services, openApi, appTools, campusTools),
+                        toolFiles).withKnowledge(knowledge.retrieve));
+        java.util.List<String> builtins = new java.util.ArrayList<>(dev.hexaflow.engine.Engines.builtinTools());
+        builtins.addAll(CampusFeedToolRunner.labels());
+        this.listTools = new ListToolsService(tools, java.util.List.copyOf(builtins));
         this.mcpServers = new ManageMcpServersService(tools);
         this.toolBindings = new ManageToolBindingsService(tools, apps, openApi);
         JdbiWorkflowVersionRepository versions = new JdbiWorkflowVersionRepository(jdbi);
@@ -447,8 +454,16 @@ final class WorkflowModule implements AutoCloseable {
     }
 
     /**
-     * Lets workflows call this server itself on the port it answers on (the demo app reads the campus feed this
-     * way); its API is what every client of the server reaches anyway.
+     * Whether workflows may call this server itself (HEXAFLOW_OUTBOUND_ALLOW_SELF; not by default): its loopback
+     * address is refused like any other's unless the operator opens it.
+     */
+    boolean outboundToItself() {
+        return outboundToItself;
+    }
+
+    /**
+     * Lets workflows call this server itself on the port it answers on, where the operator allows it
+     * ({@link #outboundToItself()}); its API is what every client of the server reaches anyway.
      */
     void allowOwnOrigin(String host, int port) {
         ownOrigins.addAll(resolved(host, port));
@@ -548,17 +563,20 @@ final class WorkflowModule implements AutoCloseable {
         return deleted;
     }
 
-    /** Imports a demo app of the jar ({@link #DEMO_DSL}, {@link #CHAT_DEMO_DSL}), reading this server's feed. */
-    ImportAppUseCase.ImportedApp importDemo(String resource, String baseUrl) {
+    /** Imports a demo app of the jar ({@link #DEMO_DSL}, {@link #CHAT_DEMO_DSL}), which reads this server's feed. */
+    ImportAppUseCase.ImportedApp importDemo(String resource) {
         try (InputStream in = WorkflowModule.class.getResourceAsStream(resource)) {
             if (in == null) {
                 throw new IllegalStateException("the jar lacks " + resource);
             }
-            String dsl = new String(in.readAllBytes(), StandardCharsets.UTF_8)
-                    .replace(DEMO_FEED, baseUrl + "/v2/events/holidays.json");
-            return importApp.importApp(dsl.getBytes(StandardCharsets.UTF_8));
+            return importApp.importApp(in.readAllBytes());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /** The campus feed the built-in tool {@code hexaflow/campus_holidays} reads, once the server has made it. */
+    void serveCampusFeed(ServeCampusFeedUseCase feed) {
+        campusFeed.set(feed);
     }
 }

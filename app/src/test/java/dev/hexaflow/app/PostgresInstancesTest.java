@@ -196,7 +196,7 @@ class PostgresInstancesTest {
     }
 
     @Test
-    void instancesStartingAtOnceOnANewDatabaseMakeOneFirstStartAndEachRunsTheDemoThatReadsTheOthersFeed()
+    void instancesStartingAtOnceOnANewDatabaseMakeOneFirstStartAndEachRunsTheDemoThatReadsTheSharedFeed()
             throws Exception {
         stopThem();
         first = null;
@@ -214,7 +214,7 @@ class PostgresInstancesTest {
         assertThat(made).as("one first start: one campus key, one pair of demo apps").hasSize(1);
         assertThat(TestServer.json(first.admin("GET", "/admin/apps", null, null)).get("data").size()).isEqualTo(2);
         TestServer other = made.get(0) == first ? second : first;
-        // The demo reads the feed of the instance that imported it; the other instance may call it as itself.
+        // The demo reads the campus feed through Hexaflow's built-in tool: on any instance, from the shared store.
         String demoKey = made.get(0).hexaflow.report().demo().orElseThrow().apiKey();
         assertThat(within(3_000, () -> json(other.api(demoKey).postJson("/v1/workflows/run", run(Map.of("year",
                 "2026"), "blocking", "demo"))).get("data").get("status").asText().equals("succeeded")))

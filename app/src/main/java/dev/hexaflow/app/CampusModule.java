@@ -55,6 +55,20 @@ final class CampusModule implements AutoCloseable {
         this.importData = new ImportCampusDataService(new JacksonCampusDataParser(), data);
     }
 
+    /**
+     * The feed of the bundled data alone, in memory, for a workflow run with no server ({@code hexaflow run} and
+     * {@code chat}): the built-in campus tool reads the same holidays a first start loads.
+     */
+    static ServeCampusFeedUseCase bundledFeed(Clock clock) {
+        CampusDataRepository data = new dev.hexaflow.adapters.persistence.memory.InMemoryCampusDataRepository();
+        ImportCampusDataService importer = new ImportCampusDataService(new JacksonCampusDataParser(), data);
+        for (FeedMethod dataSet : FeedMethod.values()) {
+            importer.importData(new ImportCampusDataCommand(dataSet, DataFileFormat.CSV, bundled(dataSet), true));
+        }
+        return new CampusFeedService(new dev.hexaflow.adapters.persistence.memory.InMemoryCampusKeyRepository(), data,
+                new JacksonBiweeklyFeedRenderer(), clock);
+    }
+
     /** Loads the bundled data sets (the real holidays, made-up tutors and printers) into those still empty. */
     void loadBundledData() {
         for (FeedMethod dataSet : FeedMethod.values()) {

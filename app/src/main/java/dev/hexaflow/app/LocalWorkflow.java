@@ -53,6 +53,18 @@ final class LocalWorkflow implements AutoCloseable {
      * @throws IOException when the file cannot be read
      * @throws dev.hexaflow.domain.workflow.InvalidWorkflowException listing what is wrong with it
      */
+    /**
+     * The bundled campus feed, made when the workflow first asks the built-in campus tool (its data is parsed only
+     * for a workflow that reads it).
+     */
+    private static java.util.function.Supplier<dev.hexaflow.application.campus.port.in.ServeCampusFeedUseCase>
+            bundledCampusFeed() {
+        java.util.concurrent.atomic.AtomicReference<dev.hexaflow.application.campus.port.in.ServeCampusFeedUseCase>
+                made = new java.util.concurrent.atomic.AtomicReference<>();
+        return () -> made.updateAndGet(feed -> feed != null ? feed
+                : CampusModule.bundledFeed(java.time.Clock.systemUTC()));
+    }
+
     static LocalWorkflow open(Path file, Optional<Path> toolBindings, Map<String, String> environment,
             PrintStream err) throws IOException {
         List<AutoCloseable> owned = new ArrayList<>();
@@ -67,7 +79,7 @@ final class LocalWorkflow implements AutoCloseable {
             toolBindings.ifPresent(bindings -> ToolBindingsFile.load(bindings, tools, openApi));
             WorkflowEngine engine = Engines.standard(engineConfig, null, engineConfig::outbound,
                     new McpToolAddresses(tools)::find, owned::add, services -> BoundToolRunners.first(services,
-                            openApi));
+                            openApi, new CampusFeedToolRunner(bundledCampusFeed())));
             return new LocalWorkflow(workflow, engine, engine.prepare(workflow), owned, err);
         } catch (IOException | RuntimeException e) {
             closeAll(owned, err);

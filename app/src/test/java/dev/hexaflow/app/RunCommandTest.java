@@ -87,6 +87,21 @@ class RunCommandTest {
     }
 
     @Test
+    void theDemoAppRunsWithNoServerOnTheHolidaysBundledInTheJar() throws Exception {
+        Path file = dir.resolve("holiday-counter.yml");
+        try (java.io.InputStream in = RunCommandTest.class.getResourceAsStream(WorkflowModule.DEMO_DSL)) {
+            Files.write(file, in.readAllBytes());
+        }
+
+        Outcome outcome = run("run", file.toString(), "--inputs", "{\"year\": \"2026\"}");
+
+        assertThat(outcome.exit()).as(outcome.err()).isZero();
+        JsonNode outputs = json(outcome.out()).get("data").get("outputs");
+        assertThat(outputs.get("count").asInt()).isEqualTo(7);
+        assertThat(outputs.get("answer").asText()).startsWith("2026 has 7 university holidays: New Year");
+    }
+
+    @Test
     void aRunThatFailsExits1() throws Exception {
         Path file = Files.writeString(dir.resolve("fails.yml"), """
                 app: {name: f, mode: workflow}

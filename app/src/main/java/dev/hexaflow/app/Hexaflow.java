@@ -141,7 +141,7 @@ public final class Hexaflow implements AutoCloseable {
                 adminToken.complete(new AdminToken(SecretHash.of(kept.value()),
                         kept.madeNow() ? Optional.of(kept.value()) : Optional.empty()));
             }
-            StorageWatch health = storage.health();
+            StorageWatch health = storage.health(config.service().minFreeDiskMb());
             campus = new CampusModule(storage.jdbi(), secrets, Clock.systemUTC(), health, instance.signals());
             CampusModule campusModule = campus;
             workflows = new WorkflowModule(storage.jdbi(), config.dataDir().resolve("files"), secrets, config,

@@ -20,19 +20,31 @@ import java.util.OptionalInt;
  * (HEXAFLOW_SHUTDOWN_GRACE_SECONDS, 30 by default, as Kubernetes waits 30 s before it kills), and what one HTTP
  * client may hold ({@link ClientLimits#DEFAULTS}; HEXAFLOW_HTTP_*), and how long ended runs are kept
  * (HEXAFLOW_RUN_RETENTION_DAYS, HEXAFLOW_RUN_RETENTION_COUNT per app; for good by default), and what one Service
- * API request may hold ({@link RequestLimits#DEFAULTS}; HEXAFLOW_MAX_TEXT_CHARS, HEXAFLOW_MAX_JSON_BODY_KB).
+ * API request may hold ({@link RequestLimits#DEFAULTS}; HEXAFLOW_MAX_TEXT_CHARS, HEXAFLOW_MAX_JSON_BODY_KB), and the
+ * free space on the data directory's disk below which new work is refused (HEXAFLOW_MIN_FREE_DISK_MB, {@value
+ * #DEFAULT_MIN_FREE_DISK_MB} by default).
  */
 public record ServiceSettings(int maxRunsPerApp, Duration pingInterval, UploadLimits uploads,
         List<String> corsOrigins, Duration shutdownGrace, ClientLimits clients, RunRetention retention,
-        RetrySchedule webhooks, RequestLimits requests) {
+        RetrySchedule webhooks, RequestLimits requests, long minFreeDiskMb) {
+
+    /**
+     * Room for what is under way when new work stops: the H2 file grows by rewriting live chunks beside old ones,
+     * and the largest upload (a video) is 100 MB by default; 64 MB keeps a burst of runs and the store's own
+     * housekeeping off a full disk, and is small beside any disk a server runs on.
+     */
+    public static final long DEFAULT_MIN_FREE_DISK_MB = 64;
 
     public static final ServiceSettings DEFAULTS = new ServiceSettings(0, Duration.ofSeconds(10), UploadLimits.DIFY,
             List.of("*"), Duration.ofSeconds(30), ClientLimits.DEFAULTS, RunRetention.KEEP_ALL,
-            RetrySchedule.STANDARD, RequestLimits.DEFAULTS);
+            RetrySchedule.STANDARD, RequestLimits.DEFAULTS, DEFAULT_MIN_FREE_DISK_MB);
 
     public ServiceSettings {
         if (maxRunsPerApp < 0) {
             throw new UsageException("HEXAFLOW_MAX_RUNS_PER_APP must not be negative");
+        }
+        if (minFreeDiskMb < 0) {
+            throw new UsageException("HEXAFLOW_MIN_FREE_DISK_MB must not be negative");
         }
         clients = clients == null ? ClientLimits.DEFAULTS : clients;
         retention = retention == null ? RunRetention.KEEP_ALL : retention;
@@ -65,7 +77,8 @@ public record ServiceSettings(int maxRunsPerApp, Duration pingInterval, UploadLi
                             number(env, "HEXAFLOW_RUN_RETENTION_COUNT", 0, 0)),
                     webhooks(env),
                     new RequestLimits(number(env, "HEXAFLOW_MAX_TEXT_CHARS", 200_000, 1),
-                            1024L * number(env, "HEXAFLOW_MAX_JSON_BODY_KB", 4096, 1)));
+                            1024L * number(env, "HEXAFLOW_MAX_JSON_BODY_KB", 4096, 1)),
+                    megabytes(env, "HEXAFLOW_MIN_FREE_DISK_MB", DEFAULT_MIN_FREE_DISK_MB));
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
@@ -73,45 +86,51 @@ public record ServiceSettings(int maxRunsPerApp, Duration pingInterval, UploadLi
 
     public ServiceSettings withMaxRunsPerApp(int limit) {
         return new ServiceSettings(limit, pingInterval, uploads, corsOrigins, shutdownGrace, clients, retention,
-                webhooks, requests);
+                webhooks, requests, minFreeDiskMb);
     }
 
     public ServiceSettings withPingInterval(Duration interval) {
         return new ServiceSettings(maxRunsPerApp, interval, uploads, corsOrigins, shutdownGrace, clients, retention,
-                webhooks, requests);
+                webhooks, requests, minFreeDiskMb);
     }
 
     public ServiceSettings withCorsOrigins(List<String> origins) {
         return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, origins, shutdownGrace, clients, retention,
-                webhooks, requests);
+                webhooks, requests, minFreeDiskMb);
     }
 
     public ServiceSettings withShutdownGrace(Duration grace) {
         return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, grace, clients, retention,
-                webhooks, requests);
+                webhooks, requests, minFreeDiskMb);
     }
 
     public ServiceSettings withClients(ClientLimits limits) {
         return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, limits, retention,
-                webhooks, requests);
+                webhooks, requests, minFreeDiskMb);
     }
 
     /** Runs are kept this many days, or as the newest this many of each app; 0 for no such bound. */
     public ServiceSettings withRetention(RunRetention kept) {
         return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, clients, kept,
-                webhooks, requests);
+                webhooks, requests, minFreeDiskMb);
     }
 
     /** Completion webhooks are retried on this schedule, each attempt waiting this long for an answer. */
     public ServiceSettings withWebhooks(RetrySchedule schedule) {
         return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, clients, retention,
-                schedule, requests);
+                schedule, requests, minFreeDiskMb);
+    }
+
+    /** New work is refused while the data directory's disk has less than this many MB free (0: never). */
+    public ServiceSettings withMinFreeDiskMb(long megabytes) {
+        return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, clients, retention,
+                webhooks, requests, megabytes);
     }
 
     /** Service API requests hold at most this: each text, and each JSON body. */
     public ServiceSettings withRequests(RequestLimits limits) {
         return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, clients, retention,
-                webhooks, limits);
+                webhooks, limits, minFreeDiskMb);
     }
 
     /**
@@ -144,6 +163,22 @@ public record ServiceSettings(int maxRunsPerApp, Duration pingInterval, UploadLi
     private static List<String> origins(String text) {
         List<String> origins = Arrays.stream(text.split(",")).map(String::strip).filter(o -> !o.isEmpty()).toList();
         return origins.isEmpty() ? List.of("*") : origins;
+    }
+
+    private static long megabytes(Map<String, String> env, String name, long otherwise) {
+        String text = env.get(name);
+        if (text == null || text.isBlank()) {
+            return otherwise;
+        }
+        try {
+            long value = Long.parseLong(text.strip());
+            if (value < 0 || value > Long.MAX_VALUE / (1024 * 1024)) {
+                throw new NumberFormatException();
+            }
+            return value;
+        } catch (NumberFormatException e) {
+            throw new UsageException(name + " must be a whole number of MB, at least 0, was '" + text + "'");
+        }
     }
 
     private static int number(Map<String, String> env, String name, int otherwise, int least) {

@@ -61,7 +61,13 @@ final class KnowledgeCommands {
             }
             KnowledgeBase base = found.get();
             Set<String> before = new HashSet<>();
-            knowledge.documents.documents(base.id()).forEach(d -> before.add(d.id()));
+            Set<String> failedBefore = new HashSet<>();
+            for (KnowledgeDocument kept : knowledge.documents.documents(base.id())) {
+                before.add(kept.id());
+                if (kept.status() == DocumentStatus.ERROR) {
+                    failedBefore.add(kept.id());
+                }
+            }
             long started = System.nanoTime();
             int done = 0;
             int added = 0;
@@ -86,8 +92,8 @@ final class KnowledgeCommands {
                     continue;
                 }
                 done++;
-                if (before.contains(document.id()) && document.status() == DocumentStatus.ERROR) {
-                    document = knowledge.addDocument.retry(document.id());
+                // Added again, one whose indexing had failed was indexed again: counted as this run's.
+                if (failedBefore.remove(document.id())) {
                     before.remove(document.id());
                 }
                 if (before.contains(document.id())) {

@@ -7,6 +7,7 @@ import dev.hexaflow.adapters.persistence.jdbi.JdbiDatasetKeyRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiKnowledgeRepository;
 import dev.hexaflow.adapters.persistence.lucene.LuceneKnowledgeIndex;
 import dev.hexaflow.application.common.TimeOrderedIds;
+import dev.hexaflow.application.app.port.out.StorageHealth;
 import dev.hexaflow.application.knowledge.port.in.AddDocumentUseCase;
 import dev.hexaflow.application.knowledge.port.in.ManageDatasetKeysUseCase;
 import dev.hexaflow.application.knowledge.port.in.ManageDocumentsUseCase;
@@ -52,14 +53,20 @@ final class KnowledgeModule implements AutoCloseable {
     private final AutoCloseable shared;
 
     KnowledgeModule(Jdbi jdbi, Path indexDirectory, EngineConfiguration engine, Clock clock) {
-        this(jdbi, indexDirectory, engine, clock, Instance.alone());
+        this(jdbi, indexDirectory, engine, clock, Instance.alone(), StorageHealth.UNWATCHED);
+    }
+
+    KnowledgeModule(Jdbi jdbi, Path indexDirectory, EngineConfiguration engine, Clock clock, Instance instance) {
+        this(jdbi, indexDirectory, engine, clock, instance, StorageHealth.UNWATCHED);
     }
 
     /**
      * @param instance where instances share the store, each holds its index in memory (one Lucene index takes one
      *                 writer), rebuilt from the store at start and whenever another instance changes its own
+     * @param storage  knowledge writes are refused while the store takes no new work, as runs and uploads are
      */
-    KnowledgeModule(Jdbi jdbi, Path indexDirectory, EngineConfiguration engine, Clock clock, Instance instance) {
+    KnowledgeModule(Jdbi jdbi, Path indexDirectory, EngineConfiguration engine, Clock clock, Instance instance,
+            StorageHealth storage) {
         JdbiKnowledgeRepository repository = new JdbiKnowledgeRepository(jdbi);
         Embeddings embeddings = new OpenAiCompatibleEmbeddings(engine.llmBaseUrl().orElse(null),
                 engine.llmApiKey().orElse(null), engine.embeddingModel().orElse(null), Duration.ofSeconds(10),
@@ -74,11 +81,10 @@ final class KnowledgeModule implements AutoCloseable {
             shared = () -> { };
         }
         TimeOrderedIds ids = new TimeOrderedIds();
-        this.bases = new ManageKnowledgeBasesService(repository, index, embeddings, clock, ids);
+        this.bases = new ManageKnowledgeBasesService(repository, index, embeddings, clock, ids, storage);
         this.addDocument = new AddDocumentService(repository, index, embeddings,
-                new PdfBoxDocumentTextExtractor(engine.documents()),
-                clock, ids);
-        this.documents = new ManageDocumentsService(repository, index, embeddings, ids);
+                new PdfBoxDocumentTextExtractor(engine.documents()), clock, ids, storage);
+        this.documents = new ManageDocumentsService(repository, index, embeddings, ids, storage);
         this.retrieve = new RetrieveKnowledgeService(repository, index, embeddings, new JinaCompatibleReranker(
                 engine.llmBaseUrl().orElse(null), engine.llmApiKey().orElse(null), engine.rerankModel().orElse(null),
                 Duration.ofSeconds(10), Duration.ofSeconds(60)));

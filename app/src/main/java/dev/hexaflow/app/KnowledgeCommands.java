@@ -1,6 +1,7 @@
 package dev.hexaflow.app;
 
 import dev.hexaflow.application.knowledge.port.in.AddDocumentCommand;
+import dev.hexaflow.application.knowledge.port.in.CloseInterruptedIndexingUseCase;
 import dev.hexaflow.application.knowledge.port.in.CreateKnowledgeBaseCommand;
 import dev.hexaflow.application.knowledge.port.in.KnowledgeException;
 import dev.hexaflow.domain.knowledge.DocumentStatus;
@@ -60,6 +61,10 @@ final class KnowledgeCommands {
                 return Main.FAILED;
             }
             KnowledgeBase base = found.get();
+            if (!storage.instance().shared()) {
+                // The data directory is this command's alone: what a server left indexing was cut off.
+                knowledge.interrupted.closeInterrupted(CloseInterruptedIndexingUseCase.STOPPED);
+            }
             Set<String> before = new HashSet<>();
             Set<String> failedBefore = new HashSet<>();
             for (KnowledgeDocument kept : knowledge.documents.documents(base.id())) {

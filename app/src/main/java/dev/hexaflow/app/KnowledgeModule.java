@@ -9,6 +9,7 @@ import dev.hexaflow.adapters.persistence.lucene.LuceneKnowledgeIndex;
 import dev.hexaflow.application.common.TimeOrderedIds;
 import dev.hexaflow.application.app.port.out.StorageHealth;
 import dev.hexaflow.application.knowledge.port.in.AddDocumentUseCase;
+import dev.hexaflow.application.knowledge.port.in.CloseInterruptedIndexingUseCase;
 import dev.hexaflow.application.knowledge.port.in.ManageDatasetKeysUseCase;
 import dev.hexaflow.application.knowledge.port.in.ManageDocumentsUseCase;
 import dev.hexaflow.application.knowledge.port.in.ManageKnowledgeBasesUseCase;
@@ -19,6 +20,7 @@ import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeUseCase;
 import dev.hexaflow.application.knowledge.port.out.Embeddings;
 import dev.hexaflow.application.knowledge.port.out.KnowledgeIndex;
 import dev.hexaflow.application.knowledge.service.AddDocumentService;
+import dev.hexaflow.application.knowledge.service.CloseInterruptedIndexingService;
 import dev.hexaflow.application.knowledge.service.ManageDatasetKeysService;
 import dev.hexaflow.application.knowledge.service.ManageDocumentsService;
 import dev.hexaflow.application.knowledge.service.ManageKnowledgeBasesService;
@@ -49,6 +51,7 @@ final class KnowledgeModule implements AutoCloseable {
     final ManageDatasetKeysUseCase keys;
     final ManageKnowledgeTagsUseCase tags;
     final ManageMetadataUseCase metadata;
+    final CloseInterruptedIndexingUseCase interrupted;
     private final LuceneKnowledgeIndex lucene;
     private final AutoCloseable shared;
 
@@ -67,7 +70,7 @@ final class KnowledgeModule implements AutoCloseable {
      */
     KnowledgeModule(Jdbi jdbi, Path indexDirectory, EngineConfiguration engine, Clock clock, Instance instance,
             StorageHealth storage) {
-        JdbiKnowledgeRepository repository = new JdbiKnowledgeRepository(jdbi);
+        JdbiKnowledgeRepository repository = new JdbiKnowledgeRepository(jdbi, instance.id());
         Embeddings embeddings = new OpenAiCompatibleEmbeddings(engine.llmBaseUrl().orElse(null),
                 engine.llmApiKey().orElse(null), engine.embeddingModel().orElse(null), Duration.ofSeconds(10),
                 Duration.ofSeconds(120));
@@ -85,6 +88,7 @@ final class KnowledgeModule implements AutoCloseable {
         this.addDocument = new AddDocumentService(repository, index, embeddings,
                 new PdfBoxDocumentTextExtractor(engine.documents()), clock, ids, storage);
         this.documents = new ManageDocumentsService(repository, index, embeddings, ids, storage);
+        this.interrupted = new CloseInterruptedIndexingService(repository);
         this.retrieve = new RetrieveKnowledgeService(repository, index, embeddings, new JinaCompatibleReranker(
                 engine.llmBaseUrl().orElse(null), engine.llmApiKey().orElse(null), engine.rerankModel().orElse(null),
                 Duration.ofSeconds(10), Duration.ofSeconds(60)));

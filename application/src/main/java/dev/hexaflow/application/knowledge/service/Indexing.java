@@ -41,6 +41,7 @@ final class Indexing {
      * far as the store still takes that, and is thrown on: the caller is refused with the store's reason.
      */
     KnowledgeDocument index(KnowledgeBase base, KnowledgeDocument document) {
+        IndexingInFlight.begin(document.id());
         try {
             return indexKept(base, document);
         } catch (StorageUnavailableException e) {
@@ -51,6 +52,8 @@ final class Indexing {
             fail(base, document, "Indexing failed unexpectedly (" + e.getClass().getSimpleName() + "); the "
                     + "server's log says why.", e);
             throw e;
+        } finally {
+            IndexingInFlight.end(document.id());
         }
     }
 
@@ -84,7 +87,8 @@ final class Indexing {
 
     /**
      * Keeps the document {@code error} with the reason and logs it once. When the store cannot keep even that (the
-     * failure was its own), the document stays {@code indexing}.
+     * failure was its own), the document stays {@code indexing} until the store recovers or the server starts
+     * again, both of which end it {@code error}.
      */
     private KnowledgeDocument fail(KnowledgeBase base, KnowledgeDocument document, String reason, Throwable cause) {
         KnowledgeDocument failed = document.failed(reason);
@@ -96,7 +100,7 @@ final class Indexing {
                 throw e;
             }
             cause.addSuppressed(e);
-            kept = " (not kept: the store refused that too)";
+            kept = " (not kept yet: the store refused that too; it is once the store recovers)";
         }
         String why = cause == null || cause instanceof StorageUnavailableException ? "" : " [" + cause + "]";
         LOG.log(System.Logger.Level.WARNING, "Document " + document.id() + " (" + document.name() + ") of dataset "

@@ -147,7 +147,8 @@ final class CommandLine {
                                      Completion webhooks: the waits between attempts (the last repeats),
                                      when to give up, one attempt's limit.  [10,30,60,300,900,1800,3600; 24; 10]
               HEXAFLOW_MIN_FREE_DISK_MB
-                                     Free space below which new runs and uploads wait.   [default 64]
+                                     Free space below which new runs, uploads and
+                                     knowledge writes wait.                             [default 64]
               HEXAFLOW_HTTP_REQUESTS_PER_ADDRESS, HEXAFLOW_HTTP_MIN_BODY_BYTES_PER_SECOND,
               HEXAFLOW_HTTP_BODY_GRACE_MILLIS, HEXAFLOW_HTTP_IDLE_TIMEOUT_MILLIS
                                      What one client may hold (1000 requests, 1024 B/s, 5000 ms, 30000 ms).

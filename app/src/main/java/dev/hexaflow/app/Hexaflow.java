@@ -33,6 +33,7 @@ import dev.hexaflow.domain.secret.SecretHash;
 import dev.hexaflow.application.app.port.in.DrainRunsUseCase;
 import dev.hexaflow.application.app.port.out.InstanceLeases;
 import dev.hexaflow.application.app.service.InstanceLease;
+import dev.hexaflow.application.knowledge.port.in.CloseInterruptedIndexingUseCase;
 import dev.hexaflow.application.common.port.out.SecretGenerator;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiInstanceLeases;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiSharedSecrets;
@@ -143,7 +144,7 @@ public final class Hexaflow implements AutoCloseable {
                 adminToken.complete(new AdminToken(SecretHash.of(kept.value()),
                         kept.madeNow() ? Optional.of(kept.value()) : Optional.empty()));
             }
-            StorageWatch health = storage.health();
+            StorageWatch health = storage.health(config.service().minFreeDiskMb());
             campus = new CampusModule(storage.jdbi(), secrets, Clock.systemUTC(), health, instance.signals());
             CampusModule campusModule = campus;
             workflows = new WorkflowModule(storage.jdbi(), config.dataDir().resolve("files"), secrets, config,
@@ -157,9 +158,11 @@ public final class Hexaflow implements AutoCloseable {
             // their chat messages end in error. Runs still going on here keep their own end (failed by their
             // recorder if one of their writes was refused), so that no caller is told an end the store does not
             // hold.
+            // So do documents left indexing, but those still being indexed here.
             health.onRecovered(reason -> {
                 runs.failUnfinished(reason, Clock.systemUTC().instant().getEpochSecond(), module.drain.inFlight());
                 chatModule.closeInterruptedTurns(runs);
+                module.knowledge.interrupted.closeInterrupted(CloseInterruptedIndexingUseCase.STORE_FAILED);
             });
             InstanceLease lease = new InstanceLease(instance.id(), new JdbiInstanceLeases(storage.jdbi()), runs,
                     () -> chatModule.closeInterruptedTurns(runs), () -> {
@@ -167,7 +170,7 @@ public final class Hexaflow implements AutoCloseable {
                         LOG.error("This instance's lease ran out (it did not renew it for {} s): another instance "
                                 + "has failed its runs; the {} runs going on here are stopped", InstanceLease.LASTS
                                 .toSeconds(), stopped);
-                    });
+                    }, module.knowledge.interrupted::closeOfLapsedInstances);
             // The database is migrated and made ready on a thread of its own while the HTTP server starts on this
             // one; the server holds every request until the database is ready.
             ready = CompletableFuture.supplyAsync(() -> {
@@ -350,6 +353,10 @@ public final class Hexaflow implements AutoCloseable {
         }
         if (interrupted > 0) {
             LOG.warn("{} runs were left running when the server last stopped; they are now failed", interrupted);
+        }
+        // Sharing the store, the lease's sweep above ended the documents instances that died left indexing.
+        if (!shared) {
+            workflows.knowledge.interrupted.closeInterrupted(CloseInterruptedIndexingUseCase.STOPPED);
         }
         int cutOff = chat.closeInterruptedTurns(workflows.runs);
         if (cutOff > 0) {

@@ -1,6 +1,7 @@
 package dev.hexaflow.app;
 
 import dev.hexaflow.application.knowledge.port.in.AddDocumentCommand;
+import dev.hexaflow.application.knowledge.port.in.CloseInterruptedIndexingUseCase;
 import dev.hexaflow.application.knowledge.port.in.CreateKnowledgeBaseCommand;
 import dev.hexaflow.application.knowledge.port.in.KnowledgeException;
 import dev.hexaflow.domain.knowledge.DocumentStatus;
@@ -60,8 +61,18 @@ final class KnowledgeCommands {
                 return Main.FAILED;
             }
             KnowledgeBase base = found.get();
+            if (!storage.instance().shared()) {
+                // The data directory is this command's alone: what a server left indexing was cut off.
+                knowledge.interrupted.closeInterrupted(CloseInterruptedIndexingUseCase.STOPPED);
+            }
             Set<String> before = new HashSet<>();
-            knowledge.documents.documents(base.id()).forEach(d -> before.add(d.id()));
+            Set<String> failedBefore = new HashSet<>();
+            for (KnowledgeDocument kept : knowledge.documents.documents(base.id())) {
+                before.add(kept.id());
+                if (kept.status() == DocumentStatus.ERROR) {
+                    failedBefore.add(kept.id());
+                }
+            }
             long started = System.nanoTime();
             int done = 0;
             int added = 0;
@@ -86,8 +97,8 @@ final class KnowledgeCommands {
                     continue;
                 }
                 done++;
-                if (before.contains(document.id()) && document.status() == DocumentStatus.ERROR) {
-                    document = knowledge.addDocument.retry(document.id());
+                // Added again, one whose indexing had failed was indexed again: counted as this run's.
+                if (failedBefore.remove(document.id())) {
                     before.remove(document.id());
                 }
                 if (before.contains(document.id())) {

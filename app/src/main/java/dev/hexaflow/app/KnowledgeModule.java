@@ -7,7 +7,9 @@ import dev.hexaflow.adapters.persistence.jdbi.JdbiDatasetKeyRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiKnowledgeRepository;
 import dev.hexaflow.adapters.persistence.lucene.LuceneKnowledgeIndex;
 import dev.hexaflow.application.common.TimeOrderedIds;
+import dev.hexaflow.application.app.port.out.StorageHealth;
 import dev.hexaflow.application.knowledge.port.in.AddDocumentUseCase;
+import dev.hexaflow.application.knowledge.port.in.CloseInterruptedIndexingUseCase;
 import dev.hexaflow.application.knowledge.port.in.ManageDatasetKeysUseCase;
 import dev.hexaflow.application.knowledge.port.in.ManageDocumentsUseCase;
 import dev.hexaflow.application.knowledge.port.in.ManageKnowledgeBasesUseCase;
@@ -18,6 +20,7 @@ import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeUseCase;
 import dev.hexaflow.application.knowledge.port.out.Embeddings;
 import dev.hexaflow.application.knowledge.port.out.KnowledgeIndex;
 import dev.hexaflow.application.knowledge.service.AddDocumentService;
+import dev.hexaflow.application.knowledge.service.CloseInterruptedIndexingService;
 import dev.hexaflow.application.knowledge.service.ManageDatasetKeysService;
 import dev.hexaflow.application.knowledge.service.ManageDocumentsService;
 import dev.hexaflow.application.knowledge.service.ManageKnowledgeBasesService;
@@ -48,19 +51,26 @@ final class KnowledgeModule implements AutoCloseable {
     final ManageDatasetKeysUseCase keys;
     final ManageKnowledgeTagsUseCase tags;
     final ManageMetadataUseCase metadata;
+    final CloseInterruptedIndexingUseCase interrupted;
     private final LuceneKnowledgeIndex lucene;
     private final AutoCloseable shared;
 
     KnowledgeModule(Jdbi jdbi, Path indexDirectory, EngineConfiguration engine, Clock clock) {
-        this(jdbi, indexDirectory, engine, clock, Instance.alone());
+        this(jdbi, indexDirectory, engine, clock, Instance.alone(), StorageHealth.UNWATCHED);
+    }
+
+    KnowledgeModule(Jdbi jdbi, Path indexDirectory, EngineConfiguration engine, Clock clock, Instance instance) {
+        this(jdbi, indexDirectory, engine, clock, instance, StorageHealth.UNWATCHED);
     }
 
     /**
      * @param instance where instances share the store, each holds its index in memory (one Lucene index takes one
      *                 writer), rebuilt from the store at start and whenever another instance changes its own
+     * @param storage  knowledge writes are refused while the store takes no new work, as runs and uploads are
      */
-    KnowledgeModule(Jdbi jdbi, Path indexDirectory, EngineConfiguration engine, Clock clock, Instance instance) {
-        JdbiKnowledgeRepository repository = new JdbiKnowledgeRepository(jdbi);
+    KnowledgeModule(Jdbi jdbi, Path indexDirectory, EngineConfiguration engine, Clock clock, Instance instance,
+            StorageHealth storage) {
+        JdbiKnowledgeRepository repository = new JdbiKnowledgeRepository(jdbi, instance.id());
         Embeddings embeddings = new OpenAiCompatibleEmbeddings(engine.llmBaseUrl().orElse(null),
                 engine.llmApiKey().orElse(null), engine.embeddingModel().orElse(null), Duration.ofSeconds(10),
                 Duration.ofSeconds(120));
@@ -74,11 +84,11 @@ final class KnowledgeModule implements AutoCloseable {
             shared = () -> { };
         }
         TimeOrderedIds ids = new TimeOrderedIds();
-        this.bases = new ManageKnowledgeBasesService(repository, index, embeddings, clock, ids);
+        this.bases = new ManageKnowledgeBasesService(repository, index, embeddings, clock, ids, storage);
         this.addDocument = new AddDocumentService(repository, index, embeddings,
-                new PdfBoxDocumentTextExtractor(engine.documents()),
-                clock, ids);
-        this.documents = new ManageDocumentsService(repository, index, embeddings, ids);
+                new PdfBoxDocumentTextExtractor(engine.documents()), clock, ids, storage);
+        this.documents = new ManageDocumentsService(repository, index, embeddings, ids, storage);
+        this.interrupted = new CloseInterruptedIndexingService(repository);
         this.retrieve = new RetrieveKnowledgeService(repository, index, embeddings, new JinaCompatibleReranker(
                 engine.llmBaseUrl().orElse(null), engine.llmApiKey().orElse(null), engine.rerankModel().orElse(null),
                 Duration.ofSeconds(10), Duration.ofSeconds(60)));

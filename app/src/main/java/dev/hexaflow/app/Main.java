@@ -26,7 +26,21 @@ public final class Main {
     private Main() {
     }
 
+    /**
+     * The application's warnings (a document that failed to index, a rerank endpoint down) and Flyway's go through
+     * java.util.logging, whose console format spreads each over two lines: one line each instead, in the form of
+     * the server's own, unless the operator chose a format.
+     */
+    private static void oneLineLogs() {
+        if (System.getProperty(JUL_FORMAT) == null) {
+            System.setProperty(JUL_FORMAT, "%1$tFT%1$tT.%1$tL%1$tz [%3$s] %4$s - %5$s%6$s%n");
+        }
+    }
+
+    private static final String JUL_FORMAT = "java.util.logging.SimpleFormatter.format";
+
     public static void main(String[] args) {
+        oneLineLogs();
         int exit;
         try {
             exit = run(args, System.getenv(), System.in, System.console() != null, System.out, System.err);

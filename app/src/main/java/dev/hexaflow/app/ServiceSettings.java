@@ -23,20 +23,32 @@ import java.util.OptionalInt;
  * (HEXAFLOW_RUN_RETENTION_DAYS, HEXAFLOW_RUN_RETENTION_COUNT per app; for good by default), and what one Service
  * API request may hold ({@link RequestLimits#DEFAULTS}; HEXAFLOW_MAX_TEXT_CHARS, HEXAFLOW_MAX_JSON_BODY_KB), and what a
  * web page's visitors may upload ({@link PageUploadQuota#DEFAULTS}; HEXAFLOW_PAGE_UPLOADS_PER_HOUR,
- * HEXAFLOW_PAGE_UPLOAD_MB_PER_DAY), and whether workflows may call this server itself (HEXAFLOW_OUTBOUND_ALLOW_SELF;
- * not by default: its loopback address is refused like any other).
+ * HEXAFLOW_PAGE_UPLOAD_MB_PER_DAY), whether workflows may call this server itself (HEXAFLOW_OUTBOUND_ALLOW_SELF;
+ * not by default: its loopback address is refused like any other), and the free space on the data directory's disk
+ * below which new work is refused (HEXAFLOW_MIN_FREE_DISK_MB, {@value #DEFAULT_MIN_FREE_DISK_MB} by default).
  */
 public record ServiceSettings(int maxRunsPerApp, Duration pingInterval, UploadLimits uploads,
         List<String> corsOrigins, Duration shutdownGrace, ClientLimits clients, RunRetention retention,
-        RetrySchedule webhooks, RequestLimits requests, PageUploadQuota pageUploads, boolean outboundToItself) {
+        RetrySchedule webhooks, RequestLimits requests, PageUploadQuota pageUploads, boolean outboundToItself,
+        long minFreeDiskMb) {
+
+    /**
+     * Room for what is under way when new work stops: the H2 file grows by rewriting live chunks beside old ones,
+     * and the largest upload (a video) is 100 MB by default; 64 MB keeps a burst of runs and the store's own
+     * housekeeping off a full disk, and is small beside any disk a server runs on.
+     */
+    public static final long DEFAULT_MIN_FREE_DISK_MB = 64;
 
     public static final ServiceSettings DEFAULTS = new ServiceSettings(0, Duration.ofSeconds(10), UploadLimits.DIFY,
             List.of("*"), Duration.ofSeconds(30), ClientLimits.DEFAULTS, RunRetention.KEEP_ALL,
-            RetrySchedule.STANDARD, RequestLimits.DEFAULTS, PageUploadQuota.DEFAULTS, false);
+            RetrySchedule.STANDARD, RequestLimits.DEFAULTS, PageUploadQuota.DEFAULTS, false, DEFAULT_MIN_FREE_DISK_MB);
 
     public ServiceSettings {
         if (maxRunsPerApp < 0) {
             throw new UsageException("HEXAFLOW_MAX_RUNS_PER_APP must not be negative");
+        }
+        if (minFreeDiskMb < 0) {
+            throw new UsageException("HEXAFLOW_MIN_FREE_DISK_MB must not be negative");
         }
         clients = clients == null ? ClientLimits.DEFAULTS : clients;
         retention = retention == null ? RunRetention.KEEP_ALL : retention;
@@ -73,7 +85,8 @@ public record ServiceSettings(int maxRunsPerApp, Duration pingInterval, UploadLi
                             1024L * number(env, "HEXAFLOW_MAX_JSON_BODY_KB", 4096, 1)),
                     new PageUploadQuota(number(env, "HEXAFLOW_PAGE_UPLOADS_PER_HOUR", 20, 0),
                             number(env, "HEXAFLOW_PAGE_UPLOAD_MB_PER_DAY", 1024, 0)),
-                    flag(env, "HEXAFLOW_OUTBOUND_ALLOW_SELF"));
+                    flag(env, "HEXAFLOW_OUTBOUND_ALLOW_SELF"),
+                    megabytes(env, "HEXAFLOW_MIN_FREE_DISK_MB", DEFAULT_MIN_FREE_DISK_MB));
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
@@ -81,57 +94,79 @@ public record ServiceSettings(int maxRunsPerApp, Duration pingInterval, UploadLi
 
     public ServiceSettings withMaxRunsPerApp(int limit) {
         return new ServiceSettings(limit, pingInterval, uploads, corsOrigins, shutdownGrace, clients, retention,
-                webhooks, requests, pageUploads, outboundToItself);
+                webhooks, requests, pageUploads, outboundToItself, minFreeDiskMb);
     }
 
     public ServiceSettings withPingInterval(Duration interval) {
         return new ServiceSettings(maxRunsPerApp, interval, uploads, corsOrigins, shutdownGrace, clients, retention,
-                webhooks, requests, pageUploads, outboundToItself);
+                webhooks, requests, pageUploads, outboundToItself, minFreeDiskMb);
     }
 
     public ServiceSettings withCorsOrigins(List<String> origins) {
         return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, origins, shutdownGrace, clients, retention,
-                webhooks, requests, pageUploads, outboundToItself);
+                webhooks, requests, pageUploads, outboundToItself, minFreeDiskMb);
     }
 
     public ServiceSettings withShutdownGrace(Duration grace) {
         return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, grace, clients, retention,
-                webhooks, requests, pageUploads, outboundToItself);
+                webhooks, requests, pageUploads, outboundToItself, minFreeDiskMb);
     }
 
     public ServiceSettings withClients(ClientLimits limits) {
         return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, limits, retention,
-                webhooks, requests, pageUploads, outboundToItself);
+                webhooks, requests, pageUploads, outboundToItself, minFreeDiskMb);
     }
 
     /** Runs are kept this many days, or as the newest this many of each app; 0 for no such bound. */
     public ServiceSettings withRetention(RunRetention kept) {
         return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, clients, kept,
-                webhooks, requests, pageUploads, outboundToItself);
+                webhooks, requests, pageUploads, outboundToItself, minFreeDiskMb);
     }
 
     /** Completion webhooks are retried on this schedule, each attempt waiting this long for an answer. */
     public ServiceSettings withWebhooks(RetrySchedule schedule) {
         return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, clients, retention,
-                schedule, requests, pageUploads, outboundToItself);
+                schedule, requests, pageUploads, outboundToItself, minFreeDiskMb);
     }
 
     /** Service API requests hold at most this: each text, and each JSON body. */
     public ServiceSettings withRequests(RequestLimits limits) {
         return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, clients, retention,
-                webhooks, limits, pageUploads, outboundToItself);
+                webhooks, limits, pageUploads, outboundToItself, minFreeDiskMb);
     }
 
     /** What a web page's visitors may upload: files an hour each, megabytes a day per app. */
     public ServiceSettings withPageUploads(PageUploadQuota quota) {
         return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, clients, retention,
-                webhooks, requests, quota, outboundToItself);
+                webhooks, requests, quota, outboundToItself, minFreeDiskMb);
     }
 
     /** Whether workflows may call this server itself (and its sibling instances) at the address it serves. */
     public ServiceSettings withOutboundToItself(boolean allowed) {
         return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, clients, retention,
-                webhooks, requests, pageUploads, allowed);
+                webhooks, requests, pageUploads, allowed, minFreeDiskMb);
+    }
+
+    /** New runs, uploads and knowledge writes are refused while the data directory's disk has less free than this. */
+    public ServiceSettings withMinFreeDiskMb(long megabytes) {
+        return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, clients, retention,
+                webhooks, requests, pageUploads, outboundToItself, megabytes);
+    }
+
+    private static long megabytes(Map<String, String> env, String name, long otherwise) {
+        String text = env.get(name);
+        if (text == null || text.isBlank()) {
+            return otherwise;
+        }
+        try {
+            long value = Long.parseLong(text.strip());
+            if (value < 0 || value > Long.MAX_VALUE / (1024 * 1024)) {
+                throw new NumberFormatException();
+            }
+            return value;
+        } catch (NumberFormatException e) {
+            throw new UsageException(name + " must be a whole number of MB, at least 0, was '" + text + "'");
+        }
     }
 
     private static boolean flag(Map<String, String> env, String name) {

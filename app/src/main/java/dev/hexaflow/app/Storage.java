@@ -143,39 +143,17 @@ final class Storage implements AutoCloseable {
     }
 
     /**
-     * The watch over the disk and the H2 database, made on the first call: new work is refused below
-     * {@code HEXAFLOW_MIN_FREE_DISK_MB} free (default {@value #DEFAULT_MIN_FREE_DISK_MB}), and the database is
-     * opened again once writes that failed can succeed. A PostgreSQL server is not watched ({@link
-     * StorageWatch#NONE}).
+     * The watch over the disk and the H2 database, made on the first call: new work is refused below {@code
+     * minFreeMb} free (HEXAFLOW_MIN_FREE_DISK_MB), and the database is opened again once writes that failed can
+     * succeed. A PostgreSQL server is not watched ({@link StorageWatch#NONE}).
      */
-    synchronized StorageWatch health() {
+    synchronized StorageWatch health(long minFreeMb) {
         if (health == null) {
-            health = store instanceof H2Store h2 ? watch(h2.database()) : StorageWatch.NONE;
+            health = store instanceof H2Store h2 ? new H2StorageHealth(dataDir, h2.database(),
+                    minFreeMb * 1024 * 1024, Duration.ofSeconds(1), LOG::warn) : StorageWatch.NONE;
         }
         return health;
     }
-
-    private H2StorageHealth watch(H2Database database) {
-        String setting = System.getenv().getOrDefault("HEXAFLOW_MIN_FREE_DISK_MB", "");
-        long minFreeMb;
-        try {
-            minFreeMb = setting.isBlank() ? DEFAULT_MIN_FREE_DISK_MB : Long.parseLong(setting.strip());
-        } catch (NumberFormatException e) {
-            throw new StartupException("HEXAFLOW_MIN_FREE_DISK_MB must be a whole number of MB, not '" + setting
-                    + "'", e);
-        }
-        if (minFreeMb < 0) {
-            throw new StartupException("HEXAFLOW_MIN_FREE_DISK_MB must not be negative");
-        }
-        return new H2StorageHealth(dataDir, database, minFreeMb * 1024 * 1024, Duration.ofSeconds(1), LOG::warn);
-    }
-
-    /**
-     * Room for what is under way when new work stops: the H2 file grows by rewriting live chunks beside old ones,
-     * and the largest upload (a video) is 100 MB by default; 64 MB keeps a burst of runs and the store's own
-     * housekeeping off a full disk, and is small beside any disk a server runs on.
-     */
-    static final long DEFAULT_MIN_FREE_DISK_MB = 64;
 
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Storage.class);
 

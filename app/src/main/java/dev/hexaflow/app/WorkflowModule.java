@@ -246,7 +246,7 @@ final class WorkflowModule implements AutoCloseable {
 
     /**
      * @param gate refuses the writers' changes at once while the store cannot keep them
-     * @param storage refuses new runs and uploads while the store cannot keep them
+     * @param storage refuses new runs, uploads and knowledge writes while the store cannot keep them
      * @param instance this process among those that serve the store: its runs name it, its stops and caches hear
      *                 the others
      */
@@ -281,7 +281,7 @@ final class WorkflowModule implements AutoCloseable {
                 () -> java.util.UUID.randomUUID().toString());
         this.toolFiles = toolFiles;
         this.knowledge = new KnowledgeModule(jdbi, config.dataDir().resolve("knowledge"), config.engine(), clock,
-                instance);
+                instance, storage);
         codeRunners.add(knowledge);
         this.engine = Engines.standard(config.engine(), remote -> new UploadedFileContents(uploads, blobStore,
                 remote), outbound::get, new McpToolAddresses(tools)::find, codeRunners::add,

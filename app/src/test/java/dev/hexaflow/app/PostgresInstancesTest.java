@@ -303,6 +303,43 @@ class PostgresInstancesTest {
     }
 
     @Test
+    void documentsLeftIndexingByAnInstanceWhoseLeaseRanOutEndErrorAtTheNextStartAndALiveInstancesAreLeftToIt()
+            throws Exception {
+        first.admin("POST", "/admin/knowledge/bases", "application/json",
+                "{\"id\": \"handbook\", \"name\": \"Handbook\"}");
+        String live = TestServer.json(first.admin("POST", "/admin/knowledge/bases/handbook/documents",
+                "application/json", "{\"name\": \"leave.md\", \"text\": \"Paid leave: 25 days.\"}")).get("id")
+                .asText();
+        String orphan = TestServer.json(first.admin("POST", "/admin/knowledge/bases/handbook/documents",
+                "application/json", "{\"name\": \"parking.md\", \"text\": \"Bikes park below.\"}")).get("id")
+                .asText();
+        // The first instance is indexing one document still; an instance that died was indexing the other.
+        String dead = UUID.randomUUID().toString();
+        long now = System.currentTimeMillis();
+        try (Connection sql = DriverManager.getConnection(PostgresCluster.get().url(database), PostgresCluster.USER,
+                PostgresCluster.PASSWORD)) {
+            execute(sql, "INSERT INTO instance_lease (id, started_at, renewed_at) VALUES (?, ?, ?)", dead, now - 60_000,
+                    now - InstanceLease.LASTS.toMillis() - 1_000);
+            execute(sql, "UPDATE knowledge_document SET status = 'indexing' WHERE id = ?", live);
+            execute(sql, "UPDATE knowledge_document SET status = 'indexing', instance_id = ? WHERE id = ?", dead,
+                    orphan);
+        }
+
+        try (TestServer third = TestServer.start(config(Optional.of(TestServer.ADMIN_TOKEN)))) {
+            ServiceApi knowledge = third.api(TestServer.json(third.admin("POST", "/admin/datasets/keys", null, null))
+                    .get("key").asText());
+            JsonNode ended = json(knowledge.get("/v1/datasets/handbook/documents/" + orphan));
+            JsonNode going = json(knowledge.get("/v1/datasets/handbook/documents/" + live));
+
+            assertThat(ended.get("indexing_status").asText()).as("ended at the third instance's start")
+                    .isEqualTo("error");
+            assertThat(ended.get("error").asText()).startsWith("The server indexing the document stopped answering");
+            assertThat(going.get("indexing_status").asText()).as("the live instance's, left to it")
+                    .isEqualTo("indexing");
+        }
+    }
+
+    @Test
     void anInstanceThatFindsItsLeaseGoneStopsTheRunsItStillHas() throws Exception {
         SlowStream slow = slowStream(first, 12_000);
         BufferedReader lines = slow.lines();

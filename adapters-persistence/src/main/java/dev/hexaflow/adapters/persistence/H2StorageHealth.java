@@ -19,10 +19,11 @@ import org.jdbi.v3.core.statement.StatementContext;
 
 /**
  * Watches the disk under the data directory and the H2 database on it. Three states: ok; disk low (free space
- * under the threshold: new runs and uploads are refused, writes of work under way go on); writes failing (a write
- * failed: H2 has closed the database, so it is opened again read-only, reads go on and every write is refused at
- * once). Checked every {@code period}; once there is room again, the database is opened writable, what was left
- * running is failed with the reason, and the state is ok again. Each change of state is one line of the log.
+ * under the threshold: new runs, uploads and knowledge writes are refused, writes of work under way go on); writes
+ * failing (a write failed: H2 has closed the database, so it is opened again read-only, reads go on and every write
+ * is refused at once). Checked every {@code period}; once there is room again, the database is opened writable,
+ * what was left running is failed with the reason, and the state is ok again. Each change of state is one line of
+ * the log.
  */
 public final class H2StorageHealth implements StorageWatch {
 
@@ -137,7 +138,7 @@ public final class H2StorageHealth implements StorageWatch {
                 + "writing to its data directory failed (" + cause + "). Nothing is accepted until there is room "
                 + "again; please try again later."));
         log.accept("Writes are failing (" + cause + "; " + freeMb() + " MB free in " + dataDir
-                + "): new runs and uploads are refused, reads go on, until there is room again");
+                + "): new runs, uploads and knowledge writes are refused, reads go on, until there is room again");
         // H2 closed the database; its pool would wait for ever for the connections that died with it.
         database.reopen(true);
         generation++;
@@ -155,16 +156,17 @@ public final class H2StorageHealth implements StorageWatch {
         }
         if (free < minFreeBytes) {
             problem = Optional.of(new StorageUnavailableException(Kind.DISK_LOW, "The server's disk is nearly "
-                    + "full (" + free / MB + " MB free, " + minFreeBytes / MB + " MB needed): new runs and "
-                    + "uploads are refused until there is room; please try again later."));
+                    + "full (" + free / MB + " MB free, " + minFreeBytes / MB + " MB needed): new runs, uploads "
+                    + "and knowledge writes are refused until there is room; please try again later."));
             if (now.isEmpty()) {
                 log.accept("Disk low: " + free / MB + " MB free in " + dataDir + ", under HEXAFLOW_MIN_FREE_DISK_MB="
-                        + minFreeBytes / MB + "; new runs and uploads are refused until there is room");
+                        + minFreeBytes / MB + "; new runs, uploads and knowledge writes are refused until there is "
+                        + "room");
             }
         } else if (now.isPresent()) {
             problem = Optional.empty();
-            log.accept("Disk space is back: " + free / MB + " MB free in " + dataDir + "; new runs and uploads "
-                    + "are taken again");
+            log.accept("Disk space is back: " + free / MB + " MB free in " + dataDir + "; new runs, uploads and "
+                    + "knowledge writes are taken again");
         }
     }
 

@@ -21,6 +21,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** What every KnowledgeRepository promises. */
@@ -113,6 +114,25 @@ abstract class KnowledgeRepositoryContract {
         assertThat(repository().findDocumentByHash("b1", "h1")).contains(failed);
         assertThat(repository().findDocumentByHash("b2", "h1")).isEmpty();
         assertThat(repository().documents("b1")).containsExactly(failed);
+    }
+
+    @Test
+    void documentsLeftIndexingEndErrorWithTheReasonOnceButThoseSparedAndTheOthersStay() {
+        repository().saveBase(base("b1", Instant.EPOCH));
+        repository().saveDocument(document("cut", "b1", "h1", DocumentStatus.INDEXING));
+        repository().saveDocument(document("going", "b1", "h2", DocumentStatus.INDEXING));
+        repository().saveDocument(document("done", "b1", "h3", DocumentStatus.COMPLETED));
+
+        List<KnowledgeDocument> ended = repository().failInterruptedDocuments("the server stopped", Set.of("going"));
+
+        assertThat(ended).extracting(KnowledgeDocument::id).containsExactly("cut");
+        assertThat(repository().findDocument("cut")).hasValueSatisfying(d -> {
+            assertThat(d.status()).isEqualTo(DocumentStatus.ERROR);
+            assertThat(d.error()).contains("the server stopped");
+        });
+        assertThat(repository().findDocument("going").orElseThrow().status()).isEqualTo(DocumentStatus.INDEXING);
+        assertThat(repository().findDocument("done").orElseThrow().status()).isEqualTo(DocumentStatus.COMPLETED);
+        assertThat(repository().failInterruptedDocuments("again", Set.of("going"))).as("ended once").isEmpty();
     }
 
     @Test

@@ -8,7 +8,7 @@ public final class StorageUnavailableException extends RuntimeException {
 
     /** Why the store takes no writes, with the word probes and logs give for it. */
     public enum Kind {
-        /** Free space is below the threshold: new runs and uploads wait until there is more. */
+        /** Free space is below the threshold: new runs, uploads and knowledge writes wait until there is more. */
         DISK_LOW("disk_low"),
         /** A write failed (the disk is full, or the database closed itself): nothing is written until recovery. */
         WRITES_FAILING("writes_failing");
@@ -28,6 +28,12 @@ public final class StorageUnavailableException extends RuntimeException {
 
     public StorageUnavailableException(Kind kind, String message) {
         super(message);
+        this.kind = kind;
+    }
+
+    /** As {@link #StorageUnavailableException(Kind, String)}, with the failure of the store that caused it. */
+    public StorageUnavailableException(Kind kind, String message, Throwable cause) {
+        super(message, cause);
         this.kind = kind;
     }
 

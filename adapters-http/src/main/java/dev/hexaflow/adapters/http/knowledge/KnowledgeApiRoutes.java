@@ -20,6 +20,7 @@ import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeUseCase;
 import dev.hexaflow.application.knowledge.port.in.RetrievedChunk;
 import dev.hexaflow.domain.knowledge.ChildChunk;
 import dev.hexaflow.domain.knowledge.Chunk;
+import dev.hexaflow.domain.knowledge.DocumentStatus;
 import dev.hexaflow.domain.knowledge.IndexingTechnique;
 import dev.hexaflow.domain.knowledge.KnowledgeBase;
 import dev.hexaflow.domain.knowledge.KnowledgeDocument;
@@ -328,14 +329,15 @@ public final class KnowledgeApiRoutes implements RouteGroup {
 
     /**
      * Dify's update-by-file: the document's text replaced by the file's, split by the {@code data} part's
-     * process_rule, named after the file; without a file, the document as it is.
+     * process_rule, named after the file; without a file, the document indexed again from its kept chunks (as
+     * Dify indexes an updated document again) when its indexing failed, or else as it is.
      */
     private void updateByFile(Context ctx) {
         KnowledgeBase base = existing(ctx);
         KnowledgeDocument current = document(ctx);
         FileUpload upload = upload(ctx, true);
         if (upload.file().isEmpty()) {
-            json(ctx, 200, created(current));
+            json(ctx, 200, created(indexedAgainIfFailed(current)));
             return;
         }
         KnowledgeDocument replaced = add.replace(current.id(), command(base.id(), upload.filename(),
@@ -353,12 +355,20 @@ public final class KnowledgeApiRoutes implements RouteGroup {
             if (name.isPresent()) {
                 throw Refusal.invalid("text is required when name is provided.");
             }
-            json(ctx, 200, created(current));
+            json(ctx, 200, created(indexedAgainIfFailed(current)));
             return;
         }
         KnowledgeDocument replaced = add.replace(current.id(), command(base.id(),
                 name.orElse(current.name()), new AddDocumentCommand.Text(text.get()), body, current.metadata()));
         json(ctx, 200, created(replaced));
+    }
+
+    /**
+     * An update that brings no new content: Dify indexes the document again, which here matters only for one whose
+     * indexing failed (its embedding endpoint was down, its server stopped): indexed again from its kept chunks.
+     */
+    private KnowledgeDocument indexedAgainIfFailed(KnowledgeDocument current) {
+        return current.status() == DocumentStatus.ERROR ? add.retry(current.id()) : current;
     }
 
     private void listDocuments(Context ctx) {

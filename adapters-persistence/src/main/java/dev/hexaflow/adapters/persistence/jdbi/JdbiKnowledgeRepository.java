@@ -28,6 +28,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
@@ -52,9 +53,20 @@ public final class JdbiKnowledgeRepository implements KnowledgeRepository {
     private final SqlDialect dialect;
     private final String insertChunk;
     private final String insertChild;
+    private final String instanceId;
 
     public JdbiKnowledgeRepository(Jdbi jdbi) {
+        this(jdbi, null);
+    }
+
+    /**
+     * @param instanceId the instance that writes here, which each document it saves names, so that the documents an
+     *                   instance that died left {@code indexing} can be ended by another
+     *                   ({@link #failDocumentsOfLapsedInstances}); null where one instance is alone
+     */
+    public JdbiKnowledgeRepository(Jdbi jdbi, String instanceId) {
         this.jdbi = jdbi;
+        this.instanceId = instanceId;
         this.dialect = SqlDialect.of(jdbi);
         this.insertChunk = dialect.upsert("knowledge_chunk", "id", "id, document_id, base_id, position, content, "
                 + "word_count, tokens, keywords, index_node_hash, hit_count, enabled, vector", ":id, :doc, :base, "
@@ -220,13 +232,14 @@ public final class JdbiKnowledgeRepository implements KnowledgeRepository {
 
     private void saveDocument(Handle h, KnowledgeDocument d) {
         h.createUpdate(dialect.upsert("knowledge_document", "id", "id, base_id, name, source, word_count, "
-                + "content_hash, status, error, enabled, metadata, created_at", ":id, :base, :name, :source, :words, "
-                + ":hash, :status, :error, :enabled, :metadata, :created"))
+                + "content_hash, status, error, enabled, metadata, created_at, instance_id", ":id, :base, :name, "
+                + ":source, :words, :hash, :status, :error, :enabled, :metadata, :created, :instance"))
                 .bind("id", d.id()).bind("base", d.baseId()).bind("name", d.name()).bind("source", d.source())
                 .bind("words", d.wordCount()).bind("hash", d.contentHash()).bind("status", d.status().wireName())
                 .bind("error", d.error().orElse(null)).bind("enabled", d.enabled())
                 .bind("metadata", json(d.metadata()))
-                .bind("created", OffsetDateTime.ofInstant(d.created(), ZoneOffset.UTC)).execute();
+                .bind("created", OffsetDateTime.ofInstant(d.created(), ZoneOffset.UTC))
+                .bind("instance", instanceId).execute();
     }
 
     @Override
@@ -246,6 +259,44 @@ public final class JdbiKnowledgeRepository implements KnowledgeRepository {
         return jdbi.withHandle(h -> h.createQuery("SELECT * FROM knowledge_document WHERE base_id = :base AND "
                 + "content_hash = :hash ORDER BY created_at LIMIT 1").bind("base", baseId).bind("hash", contentHash)
                 .map((rs, ctx) -> document(rs)).findOne());
+    }
+
+    @Override
+    public List<KnowledgeDocument> failInterruptedDocuments(String reason, Set<String> spared) {
+        return failIndexing(reason, "", Map.of(), spared);
+    }
+
+    /**
+     * As {@link #failInterruptedDocuments}, for the documents of no instance whose lease was renewed at {@code
+     * leaseCutoff} or after: one that died, or none (a document written before documents named their instance). A
+     * document a live instance took up meanwhile names that instance, and is left to it.
+     */
+    @Override
+    public List<KnowledgeDocument> failDocumentsOfLapsedInstances(String reason, long leaseCutoff) {
+        return failIndexing(reason, " AND (instance_id IS NULL OR instance_id NOT IN (SELECT id FROM instance_lease "
+                + "WHERE renewed_at >= :cutoff))", Map.of("cutoff", leaseCutoff), Set.of());
+    }
+
+    /** Ends each document {@code which} narrows that is still indexing, one by one: each is ended once. */
+    private List<KnowledgeDocument> failIndexing(String reason, String which, Map<String, Object> binds,
+            Set<String> spared) {
+        return jdbi.withHandle(h -> {
+            List<KnowledgeDocument> left = h.createQuery("SELECT * FROM knowledge_document WHERE status = 'indexing'"
+                    + which).bindMap(binds).map((rs, ctx) -> document(rs)).list();
+            List<KnowledgeDocument> ended = new ArrayList<>();
+            for (KnowledgeDocument document : left) {
+                if (spared.contains(document.id())) {
+                    continue;
+                }
+                int changed = h.createUpdate("UPDATE knowledge_document SET status = 'error', error = :error "
+                        + "WHERE id = :id AND status = 'indexing'" + which).bind("error", reason)
+                        .bind("id", document.id()).bindMap(binds).execute();
+                if (changed == 1) {
+                    ended.add(document.failed(reason));
+                }
+            }
+            return ended;
+        });
     }
 
     @Override

@@ -1,16 +1,19 @@
 package dev.hexaflow.adapters.persistence.lucene;
 
+import dev.hexaflow.application.common.StorageUnavailableException;
 import dev.hexaflow.application.knowledge.port.out.KnowledgeIndex;
 import dev.hexaflow.application.knowledge.port.out.KnowledgeRepository;
 import dev.hexaflow.application.knowledge.port.out.StoredChunk;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
@@ -209,10 +212,10 @@ public final class LuceneKnowledgeIndex implements KnowledgeIndex, AutoCloseable
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
         try {
             searchers.close();
-            writer.close();
+            writer.close(); // nothing to do when a failed change left it closed
             directory.close();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -294,36 +297,69 @@ public final class LuceneKnowledgeIndex implements KnowledgeIndex, AutoCloseable
         void apply() throws IOException;
     }
 
+    /**
+     * Applies the change, commits it and makes it visible. A change the directory could not take (its disk is
+     * full, or it cannot be written at all) is the store's failure, not the change's: it is refused as storage
+     * that cannot keep it, with the file system's own words, and the writer is opened again by the next change.
+     */
     private synchronized void write(Change change) {
         try {
+            ensureOpen();
             change.apply();
             writer.commit();
             searchers.maybeRefreshBlocking();
         } catch (IOException | RuntimeException e) {
             discardPending();
+            Optional<String> osWords = ioFailure(e);
+            if (osWords.isPresent()) {
+                throw new StorageUnavailableException(StorageUnavailableException.Kind.WRITES_FAILING,
+                        "The server cannot keep the knowledge index now: writing it in its data directory failed ("
+                                + osWords.get() + "). Please try again later.", e);
+            }
             throw new UncheckedIOException("the knowledge index cannot be written",
                     e instanceof IOException io ? io : new IOException(e));
         }
     }
 
     /**
+     * The file system's words for the innermost I/O failure behind {@code e}, when there is one: a writer that a
+     * failed write closed (Lucene's "tragic" event) names it as its cause. Only the reason, not the path, which is
+     * the operator's business and not a client's.
+     */
+    private static Optional<String> ioFailure(Throwable e) {
+        String words = null;
+        for (Throwable t = e; t != null && t != t.getCause(); t = t.getCause()) {
+            if (t instanceof FileSystemException fs) {
+                words = fs.getReason() != null ? fs.getReason() : fs.getClass().getSimpleName();
+            } else if (t instanceof IOException io) {
+                words = io.getMessage() != null ? io.getMessage() : io.getClass().getSimpleName();
+            }
+        }
+        return Optional.ofNullable(words);
+    }
+
+    /** Opens the writer again when a failed change left it closed (a directory that could not be written). */
+    private void ensureOpen() throws IOException {
+        if (writer.isOpen()) {
+            return;
+        }
+        SearcherManager old = searchers;
+        writer = new IndexWriter(directory, new IndexWriterConfig(analyzer)
+                .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND));
+        searchers = new SearcherManager(writer, null);
+        old.close();
+    }
+
+    /**
      * Drops what a failed change left uncommitted (so the next change does not commit half of it) by rolling the
-     * writer back and opening it again on the last commit.
+     * writer back; the next change opens it again on the last commit. Searches go on meanwhile on what was last
+     * committed.
      */
     private void discardPending() {
         try {
             writer.rollback();
         } catch (IOException | RuntimeException ignored) {
-            // Closed either way; what matters is the writer opened again below.
-        }
-        try {
-            SearcherManager old = searchers;
-            writer = new IndexWriter(directory, new IndexWriterConfig(analyzer)
-                    .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND));
-            searchers = new SearcherManager(writer, null);
-            old.close();
-        } catch (IOException e) {
-            throw new UncheckedIOException("the knowledge index cannot be opened again", e);
+            // Closed either way; the next change opens it again.
         }
     }
 }

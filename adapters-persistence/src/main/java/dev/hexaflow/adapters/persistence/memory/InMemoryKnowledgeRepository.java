@@ -4,6 +4,7 @@ import dev.hexaflow.application.knowledge.port.out.KnowledgeRepository;
 import dev.hexaflow.application.knowledge.port.out.StoredChildChunk;
 import dev.hexaflow.application.knowledge.port.out.StoredChunk;
 import dev.hexaflow.domain.knowledge.Chunk;
+import dev.hexaflow.domain.knowledge.DocumentStatus;
 import dev.hexaflow.domain.knowledge.KnowledgeBase;
 import dev.hexaflow.domain.knowledge.KnowledgeTag;
 import dev.hexaflow.domain.knowledge.KnowledgeDocument;
@@ -15,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /** Knowledge bases, documents and chunks in memory, for tests and a server without a database. */
@@ -177,6 +179,19 @@ public final class InMemoryKnowledgeRepository implements KnowledgeRepository {
     @Override
     public synchronized Optional<KnowledgeDocument> findDocumentByHash(String baseId, String contentHash) {
         return documents(baseId).stream().filter(d -> d.contentHash().equals(contentHash)).findFirst();
+    }
+
+    @Override
+    public synchronized List<KnowledgeDocument> failInterruptedDocuments(String reason, Set<String> spared) {
+        List<KnowledgeDocument> ended = new ArrayList<>();
+        for (KnowledgeDocument document : List.copyOf(documents.values())) {
+            if (document.status() == DocumentStatus.INDEXING && !spared.contains(document.id())) {
+                KnowledgeDocument failed = document.failed(reason);
+                documents.put(failed.id(), failed);
+                ended.add(failed);
+            }
+        }
+        return ended;
     }
 
     @Override

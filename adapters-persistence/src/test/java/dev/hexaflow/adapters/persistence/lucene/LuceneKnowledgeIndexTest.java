@@ -1,8 +1,10 @@
 package dev.hexaflow.adapters.persistence.lucene;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.hexaflow.adapters.persistence.memory.InMemoryKnowledgeRepository;
+import dev.hexaflow.application.common.StorageUnavailableException;
 import dev.hexaflow.application.knowledge.port.out.KnowledgeIndex.Hit;
 import dev.hexaflow.application.knowledge.port.out.StoredChunk;
 import dev.hexaflow.domain.knowledge.Chunk;
@@ -12,16 +14,21 @@ import dev.hexaflow.domain.knowledge.KnowledgeDocument;
 import dev.hexaflow.domain.knowledge.RetrievalSettings;
 import dev.hexaflow.domain.knowledge.SearchMethod;
 import dev.hexaflow.domain.knowledge.TextMeasure;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * One document of the index rebuilt from the repository, as an instance does when another changed it: the
- * document is found as the repository holds it now, and every other document stays as it was.
+ * document is found as the repository holds it now, and every other document stays as it was. An index on disk
+ * whose directory cannot be written refuses the change as storage that cannot keep it.
  */
 class LuceneKnowledgeIndexTest {
 
@@ -59,6 +66,33 @@ class LuceneKnowledgeIndexTest {
         index.rebuildDocument("d2", repository);
         assertThat(found("leave")).as("a document gone from the store is gone from the index").containsExactly("c4");
         assertThat(index.isStale(repository.countSearchableChunks())).isFalse();
+    }
+
+    @Test
+    void aChangeTheDirectoryCannotTakeIsRefusedAsStorageWithTheFileSystemsWordsAndTheNextOneIsTakenOnceItCan(
+            @TempDir Path dir) throws IOException {
+        Path path = dir.resolve("knowledge");
+        try (LuceneKnowledgeIndex onDisk = new LuceneKnowledgeIndex(path)) {
+            onDisk.add(List.of(chunk("c1", "d1", "paid leave is 25 days")));
+            // A file where the index's directory was: nothing can be created in it, whoever the process runs as.
+            Files.move(path, dir.resolve("aside"));
+            Files.writeString(path, "not a directory");
+
+            assertThatThrownBy(() -> onDisk.add(List.of(chunk("c2", "d1", "sick leave is unlimited"))))
+                    .isInstanceOfSatisfying(StorageUnavailableException.class, e -> assertThat(e.kind())
+                            .isEqualTo(StorageUnavailableException.Kind.WRITES_FAILING))
+                    .hasMessageContaining("knowledge index").hasMessageContaining("Not a directory")
+                    .hasMessageNotContaining(dir.toString());
+            assertThat(onDisk.byWords("b1", "leave", null, 10)).as("searches go on over what was committed")
+                    .extracting(Hit::chunkId).containsExactly("c1");
+
+            Files.delete(path);
+            Files.move(dir.resolve("aside"), path);
+            onDisk.add(List.of(chunk("c3", "d1", "parental leave is 16 weeks")));
+
+            assertThat(onDisk.byWords("b1", "leave", null, 10)).extracting(Hit::chunkId)
+                    .containsExactlyInAnyOrder("c1", "c3");
+        }
     }
 
     private List<String> found(String words) {

@@ -3,6 +3,7 @@ package dev.hexaflow.application.app.service;
 import dev.hexaflow.application.app.port.out.InstanceLeases;
 import dev.hexaflow.application.app.port.out.RunRepository;
 import java.time.Duration;
+import java.util.function.LongConsumer;
 
 /**
  * This instance's lease among the instances that share a store, and the end of the runs of those that died: every
@@ -28,6 +29,7 @@ public final class InstanceLease {
     private final RunRepository runs;
     private final Runnable afterFailing;
     private final Runnable lost;
+    private final LongConsumer sweepAlso;
     private volatile InstanceLeases.Served served;
     private boolean held;
     private boolean released;
@@ -40,6 +42,16 @@ public final class InstanceLease {
      */
     public InstanceLease(String instance, InstanceLeases leases, RunRepository runs, Runnable afterFailing,
             Runnable lost) {
+        this(instance, leases, runs, afterFailing, lost, cutoff -> { });
+    }
+
+    /**
+     * @param sweepAlso ends, given the lease cutoff, what else the instances whose leases ran out left unfinished
+     *                  (the documents they were indexing), at each sweep
+     */
+    public InstanceLease(String instance, InstanceLeases leases, RunRepository runs, Runnable afterFailing,
+            Runnable lost, LongConsumer sweepAlso) {
+        this.sweepAlso = sweepAlso;
         this.instance = instance;
         this.leases = leases;
         this.runs = runs;
@@ -88,6 +100,7 @@ public final class InstanceLease {
             return 0;
         }
         int failed = runs.failRunsOfLapsedInstances(REASON, now / 1000, cutoff);
+        sweepAlso.accept(cutoff);
         leases.forgetLapsed(cutoff);
         if (failed > 0) {
             afterFailing.run();

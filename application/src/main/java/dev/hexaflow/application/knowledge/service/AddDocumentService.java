@@ -1,5 +1,6 @@
 package dev.hexaflow.application.knowledge.service;
 
+import dev.hexaflow.application.app.port.out.StorageHealth;
 import dev.hexaflow.application.knowledge.port.in.AddDocumentCommand;
 import dev.hexaflow.application.knowledge.port.in.AddDocumentUseCase;
 import dev.hexaflow.application.knowledge.port.in.KnowledgeException;
@@ -26,7 +27,8 @@ import java.util.function.Supplier;
 
 /**
  * Adds documents: the text (or the file's, through the document extractor) is split by the rules, kept as chunks,
- * then embedded and indexed. The chunks are kept before any embedding call, so a failed call loses nothing.
+ * then embedded and indexed. The chunks are kept before any embedding call, so a failed call loses nothing. Each is
+ * new work, refused while the store takes none.
  */
 public final class AddDocumentService implements AddDocumentUseCase {
 
@@ -35,9 +37,11 @@ public final class AddDocumentService implements AddDocumentUseCase {
     private final Indexing indexing;
     private final Clock clock;
     private final Supplier<String> ids;
+    private final StorageHealth storage;
 
     public AddDocumentService(KnowledgeRepository repository, KnowledgeIndex index, Embeddings embeddings,
-            DocumentTextExtractor extractor, Clock clock, Supplier<String> ids) {
+            DocumentTextExtractor extractor, Clock clock, Supplier<String> ids, StorageHealth storage) {
+        this.storage = storage;
         this.repository = repository;
         this.extractor = extractor;
         this.indexing = new Indexing(repository, index, embeddings);
@@ -47,6 +51,7 @@ public final class AddDocumentService implements AddDocumentUseCase {
 
     @Override
     public KnowledgeDocument add(AddDocumentCommand command) {
+        StorageRoom.require(storage);
         KnowledgeBase base = repository.findBase(command.baseId()).orElseThrow(() ->
                 new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "Dataset does not exist."));
         String text = text(command.content());
@@ -58,13 +63,15 @@ public final class AddDocumentService implements AddDocumentUseCase {
         String hash = TextMeasure.hash(command.rules() + "\n" + command.hierarchy() + "\n" + text);
         Optional<KnowledgeDocument> same = repository.findDocumentByHash(base.id(), hash);
         if (same.isPresent()) {
-            return same.get();
+            // The same content sent again for a document whose indexing failed is a client trying again.
+            return same.get().status() == DocumentStatus.ERROR ? retry(same.get().id()) : same.get();
         }
         return store(base, ids.get(), command, text, hash, clock.instant());
     }
 
     @Override
     public KnowledgeDocument replace(String documentId, AddDocumentCommand command) {
+        StorageRoom.require(storage);
         return DocumentLocks.with(documentId, () -> {
             KnowledgeDocument current = repository.findDocument(documentId)
                     .filter(d -> d.baseId().equals(command.baseId())).orElseThrow(() ->
@@ -117,6 +124,7 @@ public final class AddDocumentService implements AddDocumentUseCase {
 
     @Override
     public KnowledgeDocument retry(String documentId) {
+        StorageRoom.require(storage);
         return DocumentLocks.with(documentId, () -> {
             KnowledgeDocument document = repository.findDocument(documentId).orElseThrow(() ->
                     new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "Document not found."));

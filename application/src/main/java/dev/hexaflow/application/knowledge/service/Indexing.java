@@ -1,5 +1,6 @@
 package dev.hexaflow.application.knowledge.service;
 
+import dev.hexaflow.application.common.StorageUnavailableException;
 import dev.hexaflow.application.knowledge.port.out.Embeddings;
 import dev.hexaflow.application.knowledge.port.out.KnowledgeIndex;
 import dev.hexaflow.application.knowledge.port.out.KnowledgeRepository;
@@ -13,13 +14,16 @@ import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
- * Indexes a document from its kept chunks: embeds them when the base has a model (a failure leaves the document
- * {@code error} with the reason, its chunks kept for a retry), then hands them to the index.
+ * Indexes a document from its kept chunks: embeds them when the base has a model, then hands them to the index. It
+ * ends {@code completed}, or {@code error} with the reason (its chunks kept for another try), which one warning of
+ * the log names with the base and the document.
  */
 final class Indexing {
 
     /** Texts per embeddings call: OpenAI takes up to 2048, smaller batches keep one failure cheap. */
     static final int BATCH = 64;
+
+    private static final System.Logger LOG = System.getLogger(Indexing.class.getName());
 
     private final KnowledgeRepository repository;
     private final KnowledgeIndex index;
@@ -31,7 +35,29 @@ final class Indexing {
         this.embeddings = embeddings;
     }
 
+    /**
+     * Indexes the document, kept {@code indexing} with its chunks. An embedding that failed ends it {@code error},
+     * answered. A store that failed (the index or the database could not be written) ends it {@code error} too, as
+     * far as the store still takes that, and is thrown on: the caller is refused with the store's reason.
+     */
     KnowledgeDocument index(KnowledgeBase base, KnowledgeDocument document) {
+        IndexingInFlight.begin(document.id());
+        try {
+            return indexKept(base, document);
+        } catch (StorageUnavailableException e) {
+            fail(base, document, e.getMessage(), e);
+            throw e;
+        } catch (RuntimeException e) {
+            // Not the client's fault and not one it can mend: the reason it reads says so, the log says the rest.
+            fail(base, document, "Indexing failed unexpectedly (" + e.getClass().getSimpleName() + "); the "
+                    + "server's log says why.", e);
+            throw e;
+        } finally {
+            IndexingInFlight.end(document.id());
+        }
+    }
+
+    private KnowledgeDocument indexKept(KnowledgeBase base, KnowledgeDocument document) {
         List<StoredChunk> chunks = repository.chunks(document.id());
         List<StoredChildChunk> children = repository.childChunks(document.id());
         if (!base.keywordOnly()) {
@@ -45,27 +71,41 @@ final class Indexing {
                     repository.replaceChildChunks(document.id(), children);
                 }
             } catch (Embeddings.EmbeddingException e) {
-                KnowledgeDocument failed = document.failed(e.getMessage());
-                repository.saveDocument(failed);
-                return failed;
+                return fail(base, document, e.getMessage(), null);
             }
         }
         KnowledgeDocument completed = document.completed();
         // Completed in the store before the index is told: another instance rebuilds the document from the store
         // when told, and finds it searchable.
         repository.saveDocument(completed);
-        try {
-            index.removeDocument(document.id());
-            if (completed.enabled()) {
-                index.add(searchable(chunks, children));
-            }
-        } catch (RuntimeException e) {
-            // The chunks are kept; the document says it is not searchable yet, and can be retried.
-            KnowledgeDocument failed = document.failed("the search index could not be written: " + e.getMessage());
-            repository.saveDocument(failed);
-            return failed;
+        index.removeDocument(document.id());
+        if (completed.enabled()) {
+            index.add(searchable(chunks, children));
         }
         return completed;
+    }
+
+    /**
+     * Keeps the document {@code error} with the reason and logs it once. When the store cannot keep even that (the
+     * failure was its own), the document stays {@code indexing} until the store recovers or the server starts
+     * again, both of which end it {@code error}.
+     */
+    private KnowledgeDocument fail(KnowledgeBase base, KnowledgeDocument document, String reason, Throwable cause) {
+        KnowledgeDocument failed = document.failed(reason);
+        String kept = "";
+        try {
+            repository.saveDocument(failed);
+        } catch (RuntimeException e) {
+            if (cause == null) {
+                throw e;
+            }
+            cause.addSuppressed(e);
+            kept = " (not kept yet: the store refused that too; it is once the store recovers)";
+        }
+        String why = cause == null || cause instanceof StorageUnavailableException ? "" : " [" + cause + "]";
+        LOG.log(System.Logger.Level.WARNING, "Document " + document.id() + " (" + document.name() + ") of dataset "
+                + base.id() + " ends in error" + kept + ": " + reason + why);
+        return failed;
     }
 
     /** What the index holds of these chunks: each enabled one, or its children when it has some. */

@@ -1,5 +1,7 @@
 package dev.hexaflow.application.knowledge.service;
 
+import dev.hexaflow.application.app.port.out.StorageHealth;
+import dev.hexaflow.application.common.StorageUnavailableException;
 import dev.hexaflow.application.knowledge.port.in.AddChunksCommand;
 import dev.hexaflow.application.knowledge.port.in.EditChunkCommand;
 import dev.hexaflow.application.knowledge.port.in.KnowledgeException;
@@ -30,9 +32,12 @@ public final class ManageDocumentsService implements ManageDocumentsUseCase {
     private final KnowledgeIndex index;
     private final Indexing indexing;
     private final Supplier<String> ids;
+    private final StorageHealth storage;
 
+    /** @param storage new chunks and edits are refused while the store takes no new work (deletions go on) */
     public ManageDocumentsService(KnowledgeRepository repository, KnowledgeIndex index, Embeddings embeddings,
-            Supplier<String> ids) {
+            Supplier<String> ids, StorageHealth storage) {
+        this.storage = storage;
         this.repository = repository;
         this.index = index;
         this.indexing = new Indexing(repository, index, embeddings);
@@ -56,7 +61,7 @@ public final class ManageDocumentsService implements ManageDocumentsUseCase {
             document(documentId).orElseThrow(() -> new KnowledgeException(KnowledgeException.Reason.NOT_FOUND,
                     "Document not found."));
             repository.deleteDocument(documentId);
-            index.removeDocument(documentId);
+            IndexChanges.afterDeletion("deleting document " + documentId, () -> index.removeDocument(documentId));
         });
     }
 
@@ -79,14 +84,17 @@ public final class ManageDocumentsService implements ManageDocumentsUseCase {
             repository.replaceChunks(documentId, kept);
             repository.replaceChildChunks(documentId, children.stream()
                     .filter(c -> !c.child().segmentId().equals(chunkId)).toList());
-            index.remove(documentId, chunkId);
-            children.stream().filter(c -> c.child().segmentId().equals(chunkId))
-                    .forEach(c -> index.remove(documentId, c.id()));
+            IndexChanges.afterDeletion("deleting segment " + chunkId + " of document " + documentId, () -> {
+                index.remove(documentId, chunkId);
+                children.stream().filter(c -> c.child().segmentId().equals(chunkId))
+                        .forEach(c -> index.remove(documentId, c.id()));
+            });
         });
     }
 
     @Override
     public List<Chunk> addChunks(AddChunksCommand command) {
+        StorageRoom.require(storage);
         return DocumentLocks.with(command.documentId(), () -> {
             KnowledgeDocument document = document(command.documentId()).orElseThrow(() ->
                     new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "Document not found."));
@@ -129,13 +137,19 @@ public final class ManageDocumentsService implements ManageDocumentsUseCase {
             List<StoredChildChunk> children = repository.childChunks(document.id());
             repository.replaceChunks(document.id(), all);
             repository.replaceChildChunks(document.id(), children);
-            index.add(added);
+            List<StoredChunk> searchable = added;
+            IndexChanges.orUndo("adding " + added.size() + " segments to document " + document.id() + " of dataset "
+                    + base.id(), () -> index.add(searchable), () -> {
+                        repository.replaceChunks(document.id(), kept);
+                        repository.replaceChildChunks(document.id(), children);
+                    });
             return added.stream().map(StoredChunk::chunk).toList();
         });
     }
 
     @Override
     public Chunk edit(EditChunkCommand command) {
+        StorageRoom.require(storage);
         return DocumentLocks.with(command.documentId(), () -> {
             KnowledgeDocument document = document(command.documentId()).orElseThrow(() ->
                     new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "Document not found."));
@@ -165,7 +179,12 @@ public final class ManageDocumentsService implements ManageDocumentsUseCase {
                 edited = new StoredChunk(edited.chunk().withEnabled(command.enabled().get()), edited.vector());
             }
             repository.saveChunk(edited);
-            reindex(document, edited);
+            StoredChunk changed = edited;
+            IndexChanges.orUndo("changing segment " + stored.id() + " of document " + document.id() + " of dataset "
+                    + document.baseId(), () -> reindex(document, changed), () -> {
+                        repository.saveChunk(stored);
+                        reindexQuietly(document, stored);
+                    });
             return edited.chunk();
         });
     }
@@ -173,6 +192,15 @@ public final class ManageDocumentsService implements ManageDocumentsUseCase {
     @Override
     public Optional<float[]> vector(String chunkId) {
         return repository.findChunks(List.of(chunkId)).stream().findFirst().flatMap(StoredChunk::vector);
+    }
+
+    /** As {@link #reindex}, for an undo: an index that fails again is rebuilt at the next start. */
+    private void reindexQuietly(KnowledgeDocument document, StoredChunk chunk) {
+        try {
+            reindex(document, chunk);
+        } catch (StorageUnavailableException e) {
+            // The index is out of step with the store, whose count the next start checks.
+        }
     }
 
     /** Puts the chunk back in the index as it is now: itself, or its children when it has some. */
@@ -203,6 +231,7 @@ public final class ManageDocumentsService implements ManageDocumentsUseCase {
 
     @Override
     public ChildChunk addChildChunk(String documentId, String segmentId, String content) {
+        StorageRoom.require(storage);
         return DocumentLocks.with(documentId, () -> {
             StoredChunk parent = segment(documentId, segmentId);
             KnowledgeDocument document = repository.findDocument(documentId).orElseThrow();
@@ -212,13 +241,18 @@ public final class ManageDocumentsService implements ManageDocumentsUseCase {
                     ids.get(), parent.id(), documentId, parent.chunk().baseId(), position + 1, content)), null),
                     "added");
             repository.saveChildChunk(child);
-            reindex(document, parent);
+            IndexChanges.orUndo("adding a child chunk to segment " + parent.id() + " of document " + documentId,
+                    () -> reindex(document, parent), () -> {
+                        repository.deleteChildChunk(child.id());
+                        reindexQuietly(document, parent);
+                    });
             return child.child();
         });
     }
 
     @Override
     public ChildChunk editChildChunk(String documentId, String segmentId, String childId, String content) {
+        StorageRoom.require(storage);
         return DocumentLocks.with(documentId, () -> {
             StoredChunk parent = segment(documentId, segmentId);
             KnowledgeDocument document = repository.findDocument(documentId).orElseThrow();
@@ -226,7 +260,11 @@ public final class ManageDocumentsService implements ManageDocumentsUseCase {
             StoredChildChunk edited = embedded(document, StoredChildChunk.of(childChunk(() ->
                     current.child().withContent(content)), null), "changed");
             repository.saveChildChunk(edited);
-            reindex(document, parent);
+            IndexChanges.orUndo("changing child chunk " + childId + " of document " + documentId,
+                    () -> reindex(document, parent), () -> {
+                        repository.saveChildChunk(current);
+                        reindexQuietly(document, parent);
+                    });
             return edited.child();
         });
     }
@@ -237,8 +275,10 @@ public final class ManageDocumentsService implements ManageDocumentsUseCase {
             StoredChunk parent = segment(documentId, segmentId);
             KnowledgeDocument document = repository.findDocument(documentId).orElseThrow();
             repository.deleteChildChunk(child(documentId, parent.id(), childId).id());
-            index.remove(documentId, childId);
-            reindex(document, parent);
+            IndexChanges.afterDeletion("deleting child chunk " + childId + " of document " + documentId, () -> {
+                index.remove(documentId, childId);
+                reindex(document, parent);
+            });
         });
     }
 

@@ -1,5 +1,6 @@
 package dev.hexaflow.application.knowledge.service;
 
+import dev.hexaflow.application.app.port.out.StorageHealth;
 import dev.hexaflow.application.knowledge.port.in.CreateKnowledgeBaseCommand;
 import dev.hexaflow.application.knowledge.port.in.KnowledgeException;
 import dev.hexaflow.application.knowledge.port.in.ManageKnowledgeBasesUseCase;
@@ -26,9 +27,12 @@ public final class ManageKnowledgeBasesService implements ManageKnowledgeBasesUs
     private final Embeddings embeddings;
     private final Clock clock;
     private final Supplier<String> ids;
+    private final StorageHealth storage;
 
+    /** @param storage a new base is refused while the store takes no new work */
     public ManageKnowledgeBasesService(KnowledgeRepository repository, KnowledgeIndex index, Embeddings embeddings,
-            Clock clock, Supplier<String> ids) {
+            Clock clock, Supplier<String> ids, StorageHealth storage) {
+        this.storage = storage;
         this.repository = repository;
         this.index = index;
         this.embeddings = embeddings;
@@ -38,6 +42,7 @@ public final class ManageKnowledgeBasesService implements ManageKnowledgeBasesUs
 
     @Override
     public KnowledgeBase create(CreateKnowledgeBaseCommand command) {
+        StorageRoom.require(storage);
         String id = command.id().orElseGet(ids);
         if (repository.findBase(id).isPresent()) {
             throw new KnowledgeException(KnowledgeException.Reason.CONFLICT, "A knowledge base with id " + id
@@ -117,6 +122,6 @@ public final class ManageKnowledgeBasesService implements ManageKnowledgeBasesUs
             throw new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "Dataset not found.");
         }
         repository.deleteBase(id);
-        index.removeBase(id);
+        IndexChanges.afterDeletion("deleting dataset " + id, () -> index.removeBase(id));
     }
 }

@@ -2,13 +2,18 @@ package dev.hexaflow.application.knowledge.port.in;
 
 import dev.hexaflow.domain.knowledge.KnowledgeDocument;
 
-/** Adds a document to a base: split, kept, embedded when the base has a model, and indexed. */
+/**
+ * Adds a document to a base: split, kept, embedded when the base has a model, and indexed. Each call is new work,
+ * refused with a {@link dev.hexaflow.application.common.StorageUnavailableException} while the store takes none (its
+ * disk nearly full, or writes to it failing); one whose index or database could not be written is refused so too,
+ * its document left {@code error} with the reason as far as the store still takes that.
+ */
 public interface AddDocumentUseCase {
 
     /**
      * Adds the document and answers it {@code completed}, or {@code error} with the reason when embedding failed
      * (its chunks are kept, and {@link #retry} indexes it again). The same content added again to the same base
-     * answers the document already there.
+     * answers the document already there, indexed again first when it is in {@code error}.
      *
      * @throws KnowledgeException NOT_FOUND for an unknown base, INVALID for a file that cannot be read or no text
      */

@@ -6,7 +6,11 @@ import dev.hexaflow.domain.knowledge.KnowledgeDocument;
 import java.util.List;
 import java.util.Optional;
 
-/** Lists and deletes a base's documents, and lists and edits their chunks and child chunks. */
+/**
+ * Lists and deletes a base's documents, and lists and edits their chunks and child chunks. Adding and editing
+ * chunks is new work, refused with a {@link dev.hexaflow.application.common.StorageUnavailableException} while the
+ * store takes none, or when the index cannot take the change (which is then undone); deletions go on.
+ */
 public interface ManageDocumentsUseCase {
 
     /** @throws KnowledgeException NOT_FOUND for an unknown base */

@@ -7,6 +7,7 @@ import dev.hexaflow.domain.knowledge.MetadataField;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Consumer;
 
 /**
@@ -85,6 +86,22 @@ public interface KnowledgeRepository {
     Optional<KnowledgeDocument> findDocumentByHash(String baseId, String contentHash);
 
     void deleteDocument(String id);
+
+    /**
+     * Ends the documents still {@code indexing}, but those in {@code spared}, {@code error} with the reason; answers
+     * those it ended, as they now are. Two callers at once end each document once.
+     */
+    List<KnowledgeDocument> failInterruptedDocuments(String reason, Set<String> spared);
+
+    /**
+     * As {@link #failInterruptedDocuments} for the documents last written {@code indexing} by an instance that holds
+     * no lease renewed at {@code leaseCutoff} (Unix milliseconds) or after, or by no known instance: instances that
+     * share the store end the indexing of one that died. Where one instance is alone on its store (in memory), none
+     * is another's: it ends none.
+     */
+    default List<KnowledgeDocument> failDocumentsOfLapsedInstances(String reason, long leaseCutoff) {
+        return List.of();
+    }
 
     /** Replaces the document's chunks with these, all at once. */
     void replaceChunks(String documentId, List<StoredChunk> chunks);

@@ -97,8 +97,8 @@ final class BackupCommands {
             return Main.USAGE;
         }
         try {
-            BackupManifest manifest = BackupModule.restores(command.maxRatio()).restore(new RestoreBackupCommand(command.file(),
-                    command.dataDir()));
+            BackupManifest manifest = BackupModule.restores(command.maxRatio()).restore(
+                    new RestoreBackupCommand(command.file(), command.dataDir()));
             out.println("Restored " + command.file() + " into " + command.dataDir() + ": " + summary(manifest)
                     + ". Start the server with --data-dir " + command.dataDir() + ".");
             return Main.OK;

@@ -68,7 +68,8 @@ class HostileBackupTest {
             throws Exception {
         Path hostile = craft(takeBackup(), List.of(
                 // FORCE: kept even where this JVM refuses to load the class (Hexaflow sets h2.allowedClasses).
-                "CREATE FORCE TRIGGER \"CLASS_MARK\" BEFORE INSERT ON \"APP\" FOR EACH ROW CALL '" + TRIGGER_CLASS + "'",
+                "CREATE FORCE TRIGGER \"CLASS_MARK\" BEFORE INSERT ON \"APP\" FOR EACH ROW CALL '" + TRIGGER_CLASS
+                        + "'",
                 "CREATE TRIGGER \"SOURCE_MARK\" BEFORE INSERT ON \"APP\" AS $$org.h2.api.Trigger create() throws "
                         + "Exception { " + writeMark("source-trigger-ran") + " return new org.h2.tools"
                         + ".TriggerAdapter() { public void fire(java.sql.Connection c, java.sql.ResultSet o, "

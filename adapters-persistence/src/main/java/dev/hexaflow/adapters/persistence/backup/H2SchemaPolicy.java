@@ -59,6 +59,12 @@ final class H2SchemaPolicy {
      * "PUBLIC"."MARK""); empty when it is one.
      */
     static Optional<String> refusal(String sql) {
+        // Names come from the file: nothing in them may break the one line an operator and the log read.
+        return reason(sql).map(reason -> reason.codePoints().map(c -> Character.isISOControl(c) ? '?' : c)
+                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString());
+    }
+
+    private static Optional<String> reason(String sql) {
         List<Token> tokens = new ArrayList<>();
         try {
             tokenize(sql, tokens);
@@ -133,15 +139,13 @@ final class H2SchemaPolicy {
             while (i < tokens.size() && tokens.get(i).kind == Kind.WORD && MANNER.contains(tokens.get(i).upper())) {
                 i++;
             }
-            StringBuilder kind = new StringBuilder();
-            while (i < tokens.size() && tokens.get(i).kind == Kind.WORD && kind.length() < 40) {
-                kind.append(kind.length() == 0 ? "" : " ").append(tokens.get(i).upper().toLowerCase(Locale.ROOT));
-                i++;
-                if (!kind.toString().equals("linked") && !kind.toString().equals("primary")) {
-                    break;
+            if (i < tokens.size() && tokens.get(i).kind == Kind.WORD) {
+                String kind = tokens.get(i++).upper().toLowerCase(Locale.ROOT);
+                // "linked table", "primary key": the kinds H2 names in two words.
+                if ((kind.equals("linked") || kind.equals("primary")) && i < tokens.size()
+                        && tokens.get(i).kind == Kind.WORD) {
+                    kind += " " + tokens.get(i++).upper().toLowerCase(Locale.ROOT);
                 }
-            }
-            if (kind.length() > 0) {
                 return kind + (i < tokens.size() && tokens.get(i).kind == Kind.QUOTED ? " " + name(tokens, i) : "");
             }
         }

@@ -55,7 +55,7 @@ final class BackupCommands {
                         + firstLine(Files.readString(part, StandardCharsets.UTF_8)));
                 return Main.FAILED;
             }
-            BackupManifest manifest = BackupModule.restores().verify(part);
+            BackupManifest manifest = BackupModule.restores(command.maxRatio()).verify(part);
             moveIntoPlace(part, target);
             out.println(command.file() + ": " + summary(manifest) + ", " + Files.size(target) + " bytes");
             return Main.OK;
@@ -97,8 +97,8 @@ final class BackupCommands {
             return Main.USAGE;
         }
         try {
-            BackupManifest manifest = BackupModule.restores().restore(new RestoreBackupCommand(command.file(),
-                    command.dataDir()));
+            BackupManifest manifest = BackupModule.restores(command.maxRatio()).restore(
+                    new RestoreBackupCommand(command.file(), command.dataDir()));
             out.println("Restored " + command.file() + " into " + command.dataDir() + ": " + summary(manifest)
                     + ". Start the server with --data-dir " + command.dataDir() + ".");
             return Main.OK;

@@ -41,8 +41,13 @@ final class BackupModule {
                 new FileSystemDataDirectoryFiles(dataDir), version(), clock);
     }
 
-    static RestoreBackupUseCase restores() {
-        return new RestoreBackupService(new ZipBackupArchive(), H2DatabaseSnapshots.forReading());
+    /** How many times its own size a backup may unpack to (past 64 MB), unless HEXAFLOW_BACKUP_MAX_RATIO says. */
+    static final long DEFAULT_MAX_RATIO = ZipBackupArchive.Limits.DEFAULTS.maxRatio();
+
+    /** @param maxRatio how many times its own size a backup may unpack to, past 64 MB */
+    static RestoreBackupUseCase restores(long maxRatio) {
+        return new RestoreBackupService(new ZipBackupArchive(ZipBackupArchive.Limits.DEFAULTS.withMaxRatio(maxRatio)),
+                H2DatabaseSnapshots.forReading());
     }
 
     /** The version the jar was built as; "development" when run from the build's classes. */

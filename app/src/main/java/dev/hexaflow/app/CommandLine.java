@@ -149,6 +149,9 @@ final class CommandLine {
               HEXAFLOW_MIN_FREE_DISK_MB
                                      Free space below which new runs, uploads and
                                      knowledge writes wait.                             [default 64]
+              HEXAFLOW_BACKUP_MAX_RATIO
+                                     backup, restore: how many times its own size a backup may unpack to
+                                     (past 64 MB); a bigger one is refused as a zip bomb.  [default 100]
               HEXAFLOW_HTTP_REQUESTS_PER_ADDRESS, HEXAFLOW_HTTP_MIN_BODY_BYTES_PER_SECOND,
               HEXAFLOW_HTTP_BODY_GRACE_MILLIS, HEXAFLOW_HTTP_IDLE_TIMEOUT_MILLIS
                                      What one client may hold (1000 requests, 1024 B/s, 5000 ms, 30000 ms).
@@ -236,11 +239,12 @@ final class CommandLine {
                 Optional<AdminServer> server) implements Command {
         }
 
-        record Backup(Path file, AdminServer server) implements Command {
+        /** @param maxRatio how many times its own size the backup may unpack to, when it is checked */
+        record Backup(Path file, AdminServer server, long maxRatio) implements Command {
         }
 
         /** Into {@code config}'s data dir; refused when the store is a PostgreSQL server. */
-        record Restore(Path file, Configuration config) implements Command {
+        record Restore(Path file, Configuration config, long maxRatio) implements Command {
             Path dataDir() {
                 return config.dataDir();
             }
@@ -343,13 +347,13 @@ final class CommandLine {
                 throw new UsageException("backup takes a file and the server: hexaflow backup FILE.zip --url URL "
                         + "[--token T]");
             }
-            return new Command.Backup(Path.of(words.get(1)), server(remote, environment));
+            return new Command.Backup(Path.of(words.get(1)), server(remote, environment), backupMaxRatio(environment));
         }
         if (!words.isEmpty() && words.get(0).equals("restore")) {
             if (words.size() != 2 || !remote.isEmpty()) {
                 throw new UsageException("restore takes a file: hexaflow restore FILE.zip --data-dir DIR");
             }
-            return new Command.Restore(Path.of(words.get(1)), config);
+            return new Command.Restore(Path.of(words.get(1)), config, backupMaxRatio(environment));
         }
         if (!words.isEmpty() && words.get(0).equals("compact")) {
             if (words.size() != 1 || !remote.isEmpty()) {
@@ -411,6 +415,24 @@ final class CommandLine {
         throw new UsageException("unknown knowledge command '" + String.join(" ", words)
                 + "'; try: knowledge create NAME [--id ID] | knowledge add BASE FILE... | knowledge list"
                 + " | knowledge keys create | knowledge bind DATASET_ID BASE | knowledge unbind DATASET_ID");
+    }
+
+    /** Against a zip bomb: 100 unless HEXAFLOW_BACKUP_MAX_RATIO says otherwise. */
+    private static long backupMaxRatio(Map<String, String> environment) {
+        String setting = environment.getOrDefault("HEXAFLOW_BACKUP_MAX_RATIO", "").strip();
+        if (setting.isEmpty()) {
+            return BackupModule.DEFAULT_MAX_RATIO;
+        }
+        try {
+            long ratio = Long.parseLong(setting);
+            if (ratio >= 1) {
+                return ratio;
+            }
+        } catch (NumberFormatException e) {
+            // Named below.
+        }
+        throw new UsageException("HEXAFLOW_BACKUP_MAX_RATIO must be a whole number of 1 or more, not '" + setting
+                + "'");
     }
 
     private static AdminServer server(Map<String, String> remote, Map<String, String> environment) {

@@ -12,12 +12,7 @@ import org.jdbi.v3.core.statement.SqlStatements;
 public final class H2Database implements Database {
 
     static {
-        // H2 looks every string it is given up in a cache of values, hashing it whole first: for the JSON text of
-        // runs (kilobytes, never repeated) that is a tenth of the run writer's time, for nothing. Read by H2 once,
-        // when its SysProperties class loads: before any database is opened (an operator's -D still wins).
-        if (System.getProperty("h2.objectCache") == null) {
-            System.setProperty("h2.objectCache", "false");
-        }
+        H2SystemProperties.apply();
     }
 
     /** H2's error code for a database file that another process holds open. */

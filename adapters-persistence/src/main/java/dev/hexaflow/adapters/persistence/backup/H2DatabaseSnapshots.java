@@ -1,5 +1,6 @@
 package dev.hexaflow.adapters.persistence.backup;
 
+import dev.hexaflow.adapters.persistence.H2SystemProperties;
 import dev.hexaflow.application.backup.port.out.DatabaseSnapshots;
 import java.io.IOException;
 import java.io.InputStream;
@@ -23,6 +24,8 @@ import java.util.zip.ZipFile;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.MigrationInfo;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Snapshots by H2's own {@code BACKUP TO}: an online copy of the database file at one commit, taken while other
@@ -35,6 +38,13 @@ public final class H2DatabaseSnapshots implements DatabaseSnapshots {
     private static final String DATABASE_NAME = "hexaflow";
     private static final String HISTORY = "flyway_schema_history";
     private static final String LEFTOVER_PREFIX = ".backup-";
+    /** Left free in the temporary folder by the copy a check takes. */
+    private static final long ROOM_TO_LEAVE = 64L << 20;
+    private static final Logger LOG = LoggerFactory.getLogger(H2DatabaseSnapshots.class);
+
+    static {
+        H2SystemProperties.apply();
+    }
 
     private final DataSource live;
     private final Path workDirectory;
@@ -90,28 +100,32 @@ public final class H2DatabaseSnapshots implements DatabaseSnapshots {
     }
 
     /**
-     * Reads the database out of the archive into a private temporary directory (outside any data directory) and
-     * opens it there, read-only. H2 could open it inside the zip, but its zip file system seeks backwards by
+     * Copies the database into a private temporary directory (outside any data directory), reads its storage for
+     * what opening it would load or run ({@link H2FileInspection}), and only when it holds none of that opens it,
+     * read-only, for its contents. H2 could open it inside the zip, but its zip file system seeks backwards by
      * inflating from the start again: minutes for a database of a few hundred megabytes.
      */
     @Override
-    public Contents inspect(Path archive, String entryName) {
-        if (!entryName.endsWith(".mv.db") || entryName.contains("/")) {
-            throw new IllegalArgumentException("not a database file at the archive's top: " + entryName);
-        }
+    public Contents inspect(InputStream source, long size) {
         Path work = null;
         try {
             work = Files.createTempDirectory("hexaflow-restore-check-", PosixFilePermissions.asFileAttribute(
                     PosixFilePermissions.fromString("rwx------")));
+            long free = ZipBackupArchive.usableSpace(work);
+            if (size > free - ROOM_TO_LEAVE) {
+                throw new SnapshotException("checking it takes a copy of its " + ZipBackupArchive.megabytes(size)
+                        + " database, and the temporary folder " + work.getParent() + " has "
+                        + ZipBackupArchive.megabytes(free) + " free", null);
+            }
             Path database = work.resolve(DATABASE_NAME + ".mv.db");
-            try (ZipFile zip = new ZipFile(archive.toFile())) {
-                ZipEntry entry = zip.getEntry(entryName);
-                if (entry == null) {
-                    throw new SnapshotException("the archive holds no " + entryName, null);
-                }
-                try (InputStream in = zip.getInputStream(entry)) {
-                    Files.copy(in, database);
-                }
+            try (OutputStream out = Files.newOutputStream(database)) {
+                source.transferTo(out);
+            }
+            List<String> findings = H2FileInspection.findings(database);
+            if (!findings.isEmpty()) {
+                LOG.warn("Refused a backup's database unopened, as opening it would load or run code: {}",
+                        String.join("; ", findings));
+                throw new UnsafeDatabaseException(findings);
             }
             return read(database);
         } catch (IOException e) {

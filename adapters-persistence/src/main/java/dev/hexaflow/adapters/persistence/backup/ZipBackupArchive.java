@@ -21,30 +21,150 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Deque;
-import java.util.Enumeration;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 import java.util.zip.Deflater;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import java.util.zip.ZipOutputStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A backup as a zip: the data directory's files under their own relative names, and {@code manifest.json} last.
  * Read back through the zip's central directory, which sits at its very end: an archive cut off anywhere lacks it
  * and does not open at all, and every entry is read whole (the zip's own CRC, then the manifest's SHA-256) before
- * anything is written.
+ * anything is written. The sizes in the zip's headers are never trusted: every entry is counted as it unpacks,
+ * against the size its manifest lists and against {@link Limits}, and reading stops at the first byte past them.
  */
 public final class ZipBackupArchive implements BackupArchive {
 
     static final String FORMAT = "hexaflow-backup";
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Logger LOG = LoggerFactory.getLogger(ZipBackupArchive.class);
+    /** The manifest lists every file with its checksum: some hundred bytes each. */
+    private static final long MAX_MANIFEST = 16L << 20;
+
+    private final Limits limits;
+
+    /** With {@link Limits#DEFAULTS}. */
+    public ZipBackupArchive() {
+        this(Limits.DEFAULTS);
+    }
+
+    public ZipBackupArchive(Limits limits) {
+        this.limits = limits;
+    }
+
+    /**
+     * How far reading an archive may go, against one made to unpack to far more than it holds (a zip bomb: a 2 MB
+     * zip of zeros unpacks to 2 GB). Every file is also held to the size its manifest lists, but the manifest is the
+     * archive's own word, so the archive as a whole may unpack to no more than {@code maxRatio} times its own size
+     * plus {@code allowance}, counted as it unpacks, whatever its zip headers say.
+     *
+     * @param maxRatio   how many times its own size an archive may unpack to, past {@code allowance}; a backup's
+     *                   database and files compress 3 to 20 times
+     * @param allowance  what any archive may unpack to, however small it is
+     * @param maxEntries how many entries an archive may hold (its manifest lists each one as well)
+     * @param keepFree   the room a restore leaves free where it writes, as the server wants to find it
+     */
+    public record Limits(long maxRatio, long allowance, int maxEntries, long keepFree) {
+
+        public static final Limits DEFAULTS = new Limits(100, 64L << 20, 1_000_000, 64L << 20);
+
+        public Limits {
+            if (maxRatio < 1 || allowance < 0 || maxEntries < 1 || keepFree < 0) {
+                throw new IllegalArgumentException("backup limits must be positive: " + maxRatio + ", " + allowance
+                        + ", " + maxEntries + ", " + keepFree);
+            }
+        }
+
+        public Limits withMaxRatio(long ratio) {
+            return new Limits(ratio, allowance, maxEntries, keepFree);
+        }
+
+        /** What an archive of {@code archiveSize} bytes may unpack to in all. */
+        long budget(long archiveSize) {
+            long scaled = archiveSize > Long.MAX_VALUE / maxRatio ? Long.MAX_VALUE : archiveSize * maxRatio;
+            return saturatedAdd(scaled, allowance);
+        }
+    }
+
+    /**
+     * One pass over an archive's entries: counts every byte as it is unpacked, each entry against the size it is
+     * allowed and all of them against the archive's budget, and stops at the first byte past either.
+     */
+    private static final class Inflation {
+        private final String archive;
+        private final long archiveSize;
+        private final long budget;
+        private final long maxRatio;
+        private long total;
+
+        Inflation(Path archive, Limits limits) throws IOException {
+            this.archive = archive.getFileName().toString();
+            this.archiveSize = Files.size(archive);
+            this.budget = limits.budget(archiveSize);
+            this.maxRatio = limits.maxRatio();
+        }
+
+        InputStream open(ZipFile zip, ZipEntry entry, long allowed) throws IOException {
+            String name = entry.getName();
+            return new java.io.FilterInputStream(zip.getInputStream(entry)) {
+                private long read;
+
+                @Override
+                public int read() throws IOException {
+                    byte[] one = new byte[1];
+                    int n = read(one, 0, 1);
+                    return n < 0 ? -1 : one[0] & 0xff;
+                }
+
+                @Override
+                public int read(byte[] b, int off, int len) throws IOException {
+                    // One byte past what is allowed is enough to know: never ask for more than that.
+                    int n = in.read(b, off, (int) Math.min(len, Math.max(1, allowed - read + 1)));
+                    if (n > 0) {
+                        read += n;
+                        total += n;
+                        if (read > allowed) {
+                            throw new BoundExceededException(name + " unpacks to more than the " + allowed
+                                    + " bytes its manifest lists");
+                        }
+                        if (total > budget) {
+                            throw new BoundExceededException("it unpacks to more than " + megabytes(budget) + ", "
+                                    + maxRatio + " times its own " + megabytes(archiveSize)
+                                    + " and more than a backup compresses (a zip bomb?)");
+                        }
+                    }
+                    return n;
+                }
+
+                @Override
+                public long skip(long n) throws IOException {
+                    // Skipped bytes are unpacked all the same: counted like the rest.
+                    byte[] skipped = new byte[(int) Math.min(Math.max(n, 0), 8192)];
+                    return Math.max(read(skipped, 0, skipped.length), 0);
+                }
+            };
+        }
+    }
+
+    /** An archive that unpacks past what it may: refused as unsafe, not as damaged. */
+    private static final class BoundExceededException extends IOException {
+        BoundExceededException(String message) {
+            super(message);
+        }
+    }
 
     @Override
     public Writer create(OutputStream target) {
@@ -122,32 +242,50 @@ public final class ZipBackupArchive implements BackupArchive {
     @Override
     public Read read(Path archive) {
         try (ZipFile zip = new ZipFile(archive.toFile())) {
-            BackupManifest manifest = null;
-            Map<String, BackupEntry> found = new HashMap<>();
-            Enumeration<? extends ZipEntry> entries = zip.entries();
-            while (entries.hasMoreElements()) {
-                ZipEntry entry = entries.nextElement();
+            refusePastEntryCount(archive, zip);
+            ZipEntry manifestEntry = null;
+            Set<String> names = new HashSet<>();
+            for (ZipEntry entry : Collections.list(zip.entries())) {
                 String name = entry.getName();
                 if (name.equals(BackupManifest.FILE_NAME)) {
-                    if (manifest != null) {
+                    if (manifestEntry != null) {
                         throw unreadable(archive, "it holds two manifests", null);
                     }
-                    try (InputStream in = zip.getInputStream(entry)) {
-                        manifest = fromJson(archive, JSON.readTree(in.readNBytes(1 << 24)));
-                    } catch (com.fasterxml.jackson.core.JacksonException e) {
-                        throw unreadable(archive, "its manifest is not JSON", e);
-                    }
+                    manifestEntry = entry;
                 } else if (!BackupEntry.isDataFile(name)) {
                     throw unreadable(archive, "it holds " + name + ", which is no file of a Hexaflow data directory",
                             null);
-                } else if (found.put(name, digest(zip, entry)) != null) {
+                } else if (!names.add(name)) {
                     throw unreadable(archive, "it holds " + name + " twice", null);
                 }
             }
-            if (manifest == null) {
+            if (manifestEntry == null) {
                 throw unreadable(archive, "it has no " + BackupManifest.FILE_NAME + ": not a Hexaflow backup", null);
             }
+            Inflation inflation = new Inflation(archive, limits);
+            BackupManifest manifest;
+            try (InputStream in = inflation.open(zip, manifestEntry, MAX_MANIFEST)) {
+                manifest = fromJson(archive, JSON.readTree(in));
+            } catch (com.fasterxml.jackson.core.JacksonException e) {
+                throw unreadable(archive, "its manifest is not JSON", e);
+            }
+            Map<String, Long> listed = new HashMap<>();
+            manifest.entries().forEach(entry -> listed.put(entry.name(), entry.size()));
+            Map<String, BackupEntry> found = new HashMap<>();
+            for (ZipEntry entry : Collections.list(zip.entries())) {
+                String name = entry.getName();
+                if (name.equals(BackupManifest.FILE_NAME)) {
+                    continue;
+                }
+                Long size = listed.get(name);
+                if (size == null) {
+                    throw unreadable(archive, name + " is in the archive but not in its manifest", null);
+                }
+                found.put(name, digest(zip, entry, inflation, size));
+            }
             return new Read(manifest, found);
+        } catch (BoundExceededException e) {
+            throw refusedForSafety(archive, e);
         } catch (java.util.zip.ZipException e) {
             throw unreadable(archive, "it is not a complete zip file (cut off, damaged, or not a zip): "
                     + e.getMessage(), e);
@@ -156,11 +294,19 @@ public final class ZipBackupArchive implements BackupArchive {
         }
     }
 
-    private static BackupEntry digest(ZipFile zip, ZipEntry entry) throws IOException {
+    private void refusePastEntryCount(Path archive, ZipFile zip) {
+        if (zip.size() > limits.maxEntries()) {
+            throw refusedForSafety(archive, new BoundExceededException("it holds " + zip.size()
+                    + " entries, more than the " + limits.maxEntries() + " a backup may hold"));
+        }
+    }
+
+    private static BackupEntry digest(ZipFile zip, ZipEntry entry, Inflation inflation, long listedSize)
+            throws IOException {
         MessageDigest sha = sha256();
         long size = 0;
         byte[] buffer = new byte[64 * 1024];
-        try (InputStream in = zip.getInputStream(entry)) {
+        try (InputStream in = inflation.open(zip, entry, listedSize)) {
             int n;
             while ((n = in.read(buffer)) > 0) {
                 sha.update(buffer, 0, n);
@@ -168,6 +314,94 @@ public final class ZipBackupArchive implements BackupArchive {
             }
         }
         return new BackupEntry(entry.getName(), size, HexFormat.of().formatHex(sha.digest()));
+    }
+
+    @Override
+    public InputStream open(Path archive, BackupEntry listed) {
+        ZipFile zip = null;
+        try {
+            zip = new ZipFile(archive.toFile());
+            refusePastEntryCount(archive, zip);
+            ZipEntry entry = zip.getEntry(listed.name());
+            if (entry == null) {
+                throw unreadable(archive, "it holds no " + listed.name(), null);
+            }
+            return new CheckedEntry(zip, new Inflation(archive, limits).open(zip, entry, listed.size()), listed);
+        } catch (IOException e) {
+            closeQuietly(zip);
+            throw unreadable(archive, "it cannot be read: " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            closeQuietly(zip);
+            throw e;
+        }
+    }
+
+    private static void closeQuietly(ZipFile zip) {
+        if (zip != null) {
+            try {
+                zip.close();
+            } catch (IOException ignored) {
+                // Only read: nothing is lost.
+            }
+        }
+    }
+
+    /**
+     * A listed file's bytes, checked against its listing at their end: a short file, or one whose checksum differs
+     * (the archive changed since it was read), fails the read instead of ending it.
+     */
+    private static final class CheckedEntry extends java.io.FilterInputStream {
+        /** Closed with the stream, or null when its owner closes it. */
+        private final ZipFile zip;
+        private final BackupEntry listed;
+        private final MessageDigest sha = sha256();
+        private long size;
+        private boolean checked;
+
+        CheckedEntry(ZipFile zip, InputStream in, BackupEntry listed) {
+            super(in);
+            this.zip = zip;
+            this.listed = listed;
+        }
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            int n = read(one, 0, 1);
+            return n < 0 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int n = in.read(b, off, len);
+            if (n > 0) {
+                sha.update(b, off, n);
+                size += n;
+            } else if (n < 0 && !checked) {
+                checked = true;
+                if (size != listed.size() || !HexFormat.of().formatHex(sha.digest()).equals(listed.sha256())) {
+                    throw new IOException(listed.name() + " no longer matches its checksum: the archive changed "
+                            + "while it was read");
+                }
+            }
+            return n;
+        }
+
+        @Override
+        public long skip(long n) throws IOException {
+            throw new IOException("a checked entry is read whole");
+        }
+
+        @Override
+        public void close() throws IOException {
+            try {
+                super.close();
+            } finally {
+                if (zip != null) {
+                    zip.close();
+                }
+            }
+        }
     }
 
     private static UnreadableArchiveException unreadable(Path archive, String why, Throwable cause) {
@@ -194,22 +428,31 @@ public final class ZipBackupArchive implements BackupArchive {
     }
 
     @Override
-    public void extract(Path archive, Path directory) {
+    public void extract(Path archive, BackupManifest manifest, Path directory) {
         requireEmpty(directory);
+        requireRoom(manifest, directory);
+        Map<String, BackupEntry> listed = new HashMap<>();
+        manifest.entries().forEach(entry -> listed.put(entry.name(), entry));
         Deque<Path> written = new ArrayDeque<>();
         try (ZipFile zip = new ZipFile(archive.toFile())) {
+            refusePastEntryCount(archive, zip);
             if (!Files.exists(directory)) {
                 Files.createDirectories(directory);
                 written.push(directory);
             }
             ownerOnly(directory, "rwx------");
+            Inflation inflation = new Inflation(archive, limits);
             Iterator<? extends ZipEntry> entries = zip.entries().asIterator();
             while (entries.hasNext()) {
                 ZipEntry entry = entries.next();
-                if (!BackupEntry.isDataFile(entry.getName())) {
+                if (entry.getName().equals(BackupManifest.FILE_NAME)) {
                     continue;
                 }
-                Path file = directory.resolve(entry.getName());
+                BackupEntry expected = listed.get(entry.getName());
+                if (expected == null || !BackupEntry.isDataFile(entry.getName())) {
+                    throw new IOException(entry.getName() + " is not in the manifest checked");
+                }
+                Path file = directory.resolve(expected.name());
                 Path parent = file.getParent();
                 if (!Files.exists(parent)) {
                     Files.createDirectory(parent);
@@ -218,7 +461,9 @@ public final class ZipBackupArchive implements BackupArchive {
                 }
                 OutputStream out = OwnerOnlyFiles.createFile(file);
                 written.push(file);
-                try (out; InputStream in = zip.getInputStream(entry)) {
+                // The zip stays open for the next entry: closed once every entry is written.
+                try (out; InputStream in = new CheckedEntry(null, inflation.open(zip, entry, expected.size()),
+                        expected)) {
                     in.transferTo(out);
                 }
             }
@@ -230,8 +475,55 @@ public final class ZipBackupArchive implements BackupArchive {
                     // Best effort: the message below names the directory.
                 }
             }
+            if (e instanceof BoundExceededException bound) {
+                throw refusedForSafety(archive, bound);
+            }
             throw new UncheckedIOException("cannot restore into " + directory + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * Refuses, before anything is written, files that would leave less than {@link Limits#keepFree()} free on the
+     * file system they go to (as their manifest lists their sizes; unpacking stops at those sizes).
+     */
+    private void requireRoom(BackupManifest manifest, Path directory) {
+        long needed = 0;
+        for (BackupEntry entry : manifest.entries()) {
+            needed = saturatedAdd(needed, entry.size());
+        }
+        long free = usableSpace(directory);
+        if (saturatedAdd(needed, limits.keepFree()) > free) {
+            throw new NoRoomException("the backup's files take " + megabytes(needed) + " and " + directory
+                    + " has " + megabytes(free) + " free, of which " + megabytes(limits.keepFree())
+                    + " must stay free: make room or restore elsewhere");
+        }
+    }
+
+    /** The usable space of the file system {@code path} is on, or would be on once made. */
+    static long usableSpace(Path path) {
+        Path existing = path.toAbsolutePath();
+        while (existing != null && !Files.exists(existing)) {
+            existing = existing.getParent();
+        }
+        try {
+            return existing == null ? Long.MAX_VALUE : Files.getFileStore(existing).getUsableSpace();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the free space of " + existing, e);
+        }
+    }
+
+    static String megabytes(long bytes) {
+        return String.format(java.util.Locale.ROOT, "%.1f MB", bytes / 1e6);
+    }
+
+    private static long saturatedAdd(long a, long b) {
+        long sum = a + b;
+        return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
+    }
+
+    private UnreadableArchiveException refusedForSafety(Path archive, BoundExceededException e) {
+        LOG.warn("Refused the backup {} for safety: {}", archive.getFileName(), e.getMessage());
+        return unreadable(archive, e.getMessage(), e);
     }
 
     private static void ownerOnly(Path path, String mode) throws IOException {

@@ -8,12 +8,16 @@ import dev.hexaflow.application.backup.port.out.DatabaseSnapshots;
 import dev.hexaflow.domain.backup.BackupEntry;
 import dev.hexaflow.domain.backup.BackupManifest;
 import dev.hexaflow.domain.backup.RestoreCheck;
+import java.io.IOException;
+import java.io.InputStream;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * Reads the archive whole before writing a byte: a complete archive with a manifest, every file of its size and
- * checksum, a schema this build can run (an older one is migrated when the server starts), and a database that
- * holds the rows the manifest counts. Only then are the files unpacked.
+ * checksum (none unpacked past it), a schema this build can run (an older one is migrated when the server starts), a
+ * database that defines nothing that would load or run code when opened, and that holds the rows the manifest
+ * counts. Only then are the files unpacked.
  */
 public final class RestoreBackupService implements RestoreBackupUseCase {
 
@@ -33,7 +37,11 @@ public final class RestoreBackupService implements RestoreBackupUseCase {
             throw new BackupRefusedException(e.getMessage(), e);
         }
         BackupManifest manifest = verify(command.archive());
-        archive.extract(command.archive(), command.dataDir());
+        try {
+            archive.extract(command.archive(), manifest, command.dataDir());
+        } catch (BackupArchive.NoRoomException e) {
+            throw new BackupRefusedException(e.getMessage(), e);
+        }
         return manifest;
     }
 
@@ -47,10 +55,19 @@ public final class RestoreBackupService implements RestoreBackupUseCase {
         }
         BackupManifest manifest = read.manifest();
         refuseUnlessAccepted(RestoreCheck.files(manifest, read.found(), snapshots.newestSchemaVersion()));
+        BackupEntry database = manifest.entries().stream().filter(entry -> entry.name().equals(BackupEntry.DATABASE))
+                .findFirst().orElseThrow();
         DatabaseSnapshots.Contents contents;
-        try {
-            contents = snapshots.inspect(file, BackupEntry.DATABASE);
+        try (InputStream in = archive.open(file, database)) {
+            contents = snapshots.inspect(in, database.size());
+        } catch (DatabaseSnapshots.UnsafeDatabaseException e) {
+            throw new BackupRefusedException("its database defines what H2 would load or run as code when opening it, "
+                    + "which a Hexaflow database never holds: " + shortList(e.findings()) + "; it was not opened", e);
         } catch (DatabaseSnapshots.SnapshotException e) {
+            throw new BackupRefusedException("the database in it cannot be read: " + e.getMessage(), e);
+        } catch (BackupArchive.UnreadableArchiveException e) {
+            throw new BackupRefusedException(e.getMessage(), e);
+        } catch (IOException e) {
             throw new BackupRefusedException("the database in it cannot be read: " + e.getMessage(), e);
         }
         refuseUnlessAccepted(RestoreCheck.counts(manifest, contents.counts()));
@@ -60,6 +77,13 @@ public final class RestoreBackupService implements RestoreBackupUseCase {
             }
         }
         return manifest;
+    }
+
+    /** The first few findings, so that the refusal stays one line an operator reads. */
+    private static String shortList(List<String> findings) {
+        int shown = Math.min(findings.size(), 5);
+        return String.join("; ", findings.subList(0, shown))
+                + (findings.size() > shown ? "; and " + (findings.size() - shown) + " more" : "");
     }
 
     private static void refuseUnlessAccepted(RestoreCheck check) {

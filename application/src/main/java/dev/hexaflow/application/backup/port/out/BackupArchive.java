@@ -8,18 +8,32 @@ import java.io.OutputStream;
 import java.nio.file.Path;
 import java.util.Map;
 
-/** The backup file's format: writes entries with their checksums, reads them back, unpacks them into a directory. */
+/**
+ * The backup file's format: writes entries with their checksums, reads them back, unpacks them into a directory.
+ * Reading never trusts what the file says of its own sizes: every entry is counted as it unpacks, and none may unpack
+ * past the size its manifest declares, nor the archive as a whole past a bound set by its own size.
+ */
 public interface BackupArchive {
 
     /** Starts an archive on {@code target}; entries follow one by one, the manifest last. */
     Writer create(OutputStream target);
 
     /**
-     * Reads the archive whole: its manifest and every other file's size and SHA-256 as found.
+     * Reads the archive whole: its manifest and every other file's size and SHA-256 as found. Only files its
+     * manifest lists are read, each no further than the size listed.
      *
-     * @throws UnreadableArchiveException when it is not a complete archive of this kind
+     * @throws UnreadableArchiveException when it is not a complete archive of this kind, or unpacks to more than it
+     *                                    may
      */
     Read read(Path archive);
+
+    /**
+     * One listed file's bytes, read no further than its listed size; the stream fails (an {@code IOException}) when
+     * the bytes turn out other than listed, at the latest when it reaches their end.
+     *
+     * @throws UnreadableArchiveException when the archive cannot be opened or does not hold the file
+     */
+    InputStream open(Path archive, BackupEntry entry);
 
     /**
      * Fails when {@code directory} exists and holds anything.
@@ -29,10 +43,12 @@ public interface BackupArchive {
     void requireEmpty(Path directory);
 
     /**
-     * Writes the archive's files into {@code directory} (made if absent) with owner-only permissions; on failure
-     * removes what it wrote.
+     * Writes the files {@code manifest} lists into {@code directory} (made if absent) with owner-only permissions,
+     * each checked against its size and checksum as it is written; on failure removes what it wrote.
+     *
+     * @throws NoRoomException before writing anything, when the files would leave too little room where they go
      */
-    void extract(Path archive, Path directory);
+    void extract(Path archive, BackupManifest manifest, Path directory);
 
     /** Writes one archive. */
     interface Writer {
@@ -66,6 +82,13 @@ public interface BackupArchive {
     class UnreadableArchiveException extends RuntimeException {
         public UnreadableArchiveException(String message, Throwable cause) {
             super(message, cause);
+        }
+    }
+
+    /** The files to restore would not fit where they go. */
+    class NoRoomException extends RuntimeException {
+        public NoRoomException(String message) {
+            super(message);
         }
     }
 

@@ -1,7 +1,7 @@
 package dev.hexaflow.application.backup.port.out;
 
+import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -12,8 +12,16 @@ public interface DatabaseSnapshots {
      * the copy holds. */
     Contents take(OutputStream target);
 
-    /** What the database file {@code entryName} inside a backup archive holds, read without writing anything. */
-    Contents inspect(Path archive, String entryName);
+    /**
+     * What a backup's database file holds, read from {@code database} ({@code size} bytes) without writing to any
+     * data directory. A database from a backup is not trusted: before anything opens it, its storage is read for
+     * what opening it would load or run as code (a trigger, an alias, a stored type naming a class, ...), and such a
+     * database is refused unopened.
+     *
+     * @throws UnsafeDatabaseException naming what it found, when the database holds anything of that kind
+     * @throws SnapshotException       when it cannot be read
+     */
+    Contents inspect(InputStream database, long size);
 
     /** The newest schema version this build's migrations make. */
     int newestSchemaVersion();
@@ -30,6 +38,21 @@ public interface DatabaseSnapshots {
     class SnapshotException extends RuntimeException {
         public SnapshotException(String message, Throwable cause) {
             super(message, cause);
+        }
+    }
+
+    /** A database that would load or run code when opened, which no Hexaflow database does: never opened. */
+    final class UnsafeDatabaseException extends SnapshotException {
+        private final List<String> findings;
+
+        /** @param findings what it holds, one line each ("trigger "PUBLIC"."T"") */
+        public UnsafeDatabaseException(List<String> findings) {
+            super("it holds " + String.join("; ", findings), null);
+            this.findings = List.copyOf(findings);
+        }
+
+        public List<String> findings() {
+            return findings;
         }
     }
 }

@@ -25,6 +25,7 @@ import dev.hexaflow.application.knowledge.service.ManageKnowledgeTagsService;
 import dev.hexaflow.application.knowledge.service.ManageMetadataService;
 import dev.hexaflow.application.knowledge.service.RebuildKnowledgeIndexService;
 import dev.hexaflow.application.knowledge.service.RetrieveKnowledgeService;
+import dev.hexaflow.domain.knowledge.ChunkBudget;
 import dev.hexaflow.engine.EngineConfiguration;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -52,14 +53,17 @@ final class KnowledgeModule implements AutoCloseable {
     private final AutoCloseable shared;
 
     KnowledgeModule(Jdbi jdbi, Path indexDirectory, EngineConfiguration engine, Clock clock) {
-        this(jdbi, indexDirectory, engine, clock, Instance.alone());
+        this(jdbi, indexDirectory, engine, clock, Instance.alone(), ChunkBudget.DEFAULT_MAX_CHUNKS);
     }
 
     /**
-     * @param instance where instances share the store, each holds its index in memory (one Lucene index takes one
-     *                 writer), rebuilt from the store at start and whenever another instance changes its own
+     * @param instance             where instances share the store, each holds its index in memory (one Lucene index
+     *                             takes one writer), rebuilt from the store at start and whenever another instance
+     *                             changes its own
+     * @param maxChunksPerDocument the most chunks one document's split may make (HEXAFLOW_MAX_CHUNKS_PER_DOCUMENT)
      */
-    KnowledgeModule(Jdbi jdbi, Path indexDirectory, EngineConfiguration engine, Clock clock, Instance instance) {
+    KnowledgeModule(Jdbi jdbi, Path indexDirectory, EngineConfiguration engine, Clock clock, Instance instance,
+            int maxChunksPerDocument) {
         JdbiKnowledgeRepository repository = new JdbiKnowledgeRepository(jdbi);
         Embeddings embeddings = new OpenAiCompatibleEmbeddings(engine.llmBaseUrl().orElse(null),
                 engine.llmApiKey().orElse(null), engine.embeddingModel().orElse(null), Duration.ofSeconds(10),
@@ -76,7 +80,7 @@ final class KnowledgeModule implements AutoCloseable {
         TimeOrderedIds ids = new TimeOrderedIds();
         this.bases = new ManageKnowledgeBasesService(repository, index, embeddings, clock, ids);
         this.addDocument = new AddDocumentService(repository, index, embeddings, new PdfBoxDocumentTextExtractor(),
-                clock, ids);
+                clock, ids, maxChunksPerDocument);
         this.documents = new ManageDocumentsService(repository, index, embeddings, ids);
         this.retrieve = new RetrieveKnowledgeService(repository, index, embeddings, new JinaCompatibleReranker(
                 engine.llmBaseUrl().orElse(null), engine.llmApiKey().orElse(null), engine.rerankModel().orElse(null),

@@ -3,6 +3,7 @@ package dev.hexaflow.app;
 import dev.hexaflow.adapters.http.ClientLimits;
 import dev.hexaflow.domain.app.RunRetention;
 import dev.hexaflow.domain.app.UploadLimits;
+import dev.hexaflow.domain.knowledge.ChunkBudget;
 import dev.hexaflow.domain.webhook.RetrySchedule;
 import java.time.Duration;
 import java.util.Arrays;
@@ -18,19 +19,31 @@ import java.util.OptionalInt;
  * "*" by default), and how long a shutdown lets runs in flight finish before it stops them
  * (HEXAFLOW_SHUTDOWN_GRACE_SECONDS, 30 by default, as Kubernetes waits 30 s before it kills), and what one HTTP
  * client may hold ({@link ClientLimits#DEFAULTS}; HEXAFLOW_HTTP_*), and how long ended runs are kept
- * (HEXAFLOW_RUN_RETENTION_DAYS, HEXAFLOW_RUN_RETENTION_COUNT per app; for good by default).
+ * (HEXAFLOW_RUN_RETENTION_DAYS, HEXAFLOW_RUN_RETENTION_COUNT per app; for good by default), and the most chunks
+ * one knowledge document's split may make (HEXAFLOW_MAX_CHUNKS_PER_DOCUMENT, {@link ChunkBudget#DEFAULT_MAX_CHUNKS}).
  */
 public record ServiceSettings(int maxRunsPerApp, Duration pingInterval, UploadLimits uploads,
         List<String> corsOrigins, Duration shutdownGrace, ClientLimits clients, RunRetention retention,
-        RetrySchedule webhooks) {
+        RetrySchedule webhooks, int maxChunksPerDocument) {
 
     public static final ServiceSettings DEFAULTS = new ServiceSettings(0, Duration.ofSeconds(10), UploadLimits.DIFY,
             List.of("*"), Duration.ofSeconds(30), ClientLimits.DEFAULTS, RunRetention.KEEP_ALL,
-            RetrySchedule.STANDARD);
+            RetrySchedule.STANDARD, ChunkBudget.DEFAULT_MAX_CHUNKS);
+
+    /** With {@link ChunkBudget#DEFAULT_MAX_CHUNKS} chunks a knowledge document. */
+    public ServiceSettings(int maxRunsPerApp, Duration pingInterval, UploadLimits uploads, List<String> corsOrigins,
+            Duration shutdownGrace, ClientLimits clients, RunRetention retention, RetrySchedule webhooks) {
+        this(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, clients, retention, webhooks,
+                ChunkBudget.DEFAULT_MAX_CHUNKS);
+    }
 
     public ServiceSettings {
         if (maxRunsPerApp < 0) {
             throw new UsageException("HEXAFLOW_MAX_RUNS_PER_APP must not be negative");
+        }
+        if (maxChunksPerDocument < 1) {
+            throw new UsageException("HEXAFLOW_MAX_CHUNKS_PER_DOCUMENT must be at least 1, was "
+                    + maxChunksPerDocument);
         }
         clients = clients == null ? ClientLimits.DEFAULTS : clients;
         retention = retention == null ? RunRetention.KEEP_ALL : retention;
@@ -60,7 +73,8 @@ public record ServiceSettings(int maxRunsPerApp, Duration pingInterval, UploadLi
                             Duration.ofMillis(number(env, "HEXAFLOW_HTTP_IDLE_TIMEOUT_MILLIS", 30_000, 1))),
                     retention(number(env, "HEXAFLOW_RUN_RETENTION_DAYS", 0, 0),
                             number(env, "HEXAFLOW_RUN_RETENTION_COUNT", 0, 0)),
-                    webhooks(env));
+                    webhooks(env),
+                    number(env, "HEXAFLOW_MAX_CHUNKS_PER_DOCUMENT", ChunkBudget.DEFAULT_MAX_CHUNKS, 1));
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
@@ -68,39 +82,45 @@ public record ServiceSettings(int maxRunsPerApp, Duration pingInterval, UploadLi
 
     public ServiceSettings withMaxRunsPerApp(int limit) {
         return new ServiceSettings(limit, pingInterval, uploads, corsOrigins, shutdownGrace, clients, retention,
-                webhooks);
+                webhooks, maxChunksPerDocument);
     }
 
     public ServiceSettings withPingInterval(Duration interval) {
         return new ServiceSettings(maxRunsPerApp, interval, uploads, corsOrigins, shutdownGrace, clients, retention,
-                webhooks);
+                webhooks, maxChunksPerDocument);
     }
 
     public ServiceSettings withCorsOrigins(List<String> origins) {
         return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, origins, shutdownGrace, clients, retention,
-                webhooks);
+                webhooks, maxChunksPerDocument);
     }
 
     public ServiceSettings withShutdownGrace(Duration grace) {
         return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, grace, clients, retention,
-                webhooks);
+                webhooks, maxChunksPerDocument);
     }
 
     public ServiceSettings withClients(ClientLimits limits) {
         return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, limits, retention,
-                webhooks);
+                webhooks, maxChunksPerDocument);
     }
 
     /** Runs are kept this many days, or as the newest this many of each app; 0 for no such bound. */
     public ServiceSettings withRetention(RunRetention kept) {
         return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, clients, kept,
-                webhooks);
+                webhooks, maxChunksPerDocument);
+    }
+
+    /** A knowledge document's split may make at most this many chunks (child chunks included). */
+    public ServiceSettings withMaxChunksPerDocument(int limit) {
+        return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, clients, retention,
+                webhooks, limit);
     }
 
     /** Completion webhooks are retried on this schedule, each attempt waiting this long for an answer. */
     public ServiceSettings withWebhooks(RetrySchedule schedule) {
         return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, clients, retention,
-                schedule);
+                schedule, maxChunksPerDocument);
     }
 
     /**

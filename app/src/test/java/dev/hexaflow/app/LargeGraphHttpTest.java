@@ -82,7 +82,8 @@ class LargeGraphHttpTest {
                 workflow:
                   graph:
                     nodes:
-                      - {id: start, data: {type: start, title: Start, variables: [{variable: q, label: Q, type: text-input}]}}
+                      - id: start
+                        data: {type: start, title: Start, variables: [{variable: q, label: Q, type: text-input}]}
                       - id: branch
                         data:
                           type: if-else
@@ -91,7 +92,8 @@ class LargeGraphHttpTest {
                             - case_id: 'true'
                               logical_operator: and
                               conditions: [{variable_selector: [start, q], comparison_operator: is, value: short}]
-                      - {id: end, data: {type: end, title: End, outputs: [{variable: answer, value_selector: [start, q]}]}}
+                      - id: end
+                        data: {type: end, title: End, outputs: [{variable: answer, value_selector: [start, q]}]}
                 """);
         for (int i = 1; i <= links; i++) {
             dsl.append("      - {id: n").append(i).append(", data: {type: template-transform, title: N").append(i)

@@ -97,11 +97,14 @@ class OutboundPolicyTest {
         assertThat(refused(policy, "2001:0:4136:e378:8000:63bf:5601:5601"))
                 .isEqualTo(reserved("169.254.169.254", ReservedRange.LINK_LOCAL));
         // ISATAP (RFC 5214): an interface identifier of 0:5efe or 200:5efe, the IPv4 address in the last 32 bits.
-        assertThat(refused(policy, "2001:db8::5efe:127.0.0.1")).isEqualTo(reserved("127.0.0.1", ReservedRange.LOOPBACK));
-        assertThat(refused(policy, "2001:db8:1:2:200:5efe:a00:1")).isEqualTo(reserved("10.0.0.1", ReservedRange.PRIVATE));
+        assertThat(refused(policy, "2001:db8::5efe:127.0.0.1"))
+                .isEqualTo(reserved("127.0.0.1", ReservedRange.LOOPBACK));
+        assertThat(refused(policy, "2001:db8:1:2:200:5efe:a00:1"))
+                .isEqualTo(reserved("10.0.0.1", ReservedRange.PRIVATE));
         // The local-use NAT64 prefix (RFC 8215) is closed whole: where its IPv4 address sits depends on the
         // prefix length its network chose, which an address does not tell.
-        assertThat(refused(policy, "64:ff9b:1::7f00:1")).isEqualTo(reserved("64:ff9b:1::7f00:1", ReservedRange.PRIVATE));
+        assertThat(refused(policy, "64:ff9b:1::7f00:1"))
+                .isEqualTo(reserved("64:ff9b:1::7f00:1", ReservedRange.PRIVATE));
         assertThat(refused(policy, "64:ff9b:1:5db8:d8:2200::"))
                 .isEqualTo(reserved("64:ff9b:1:5db8:d8:2200::", ReservedRange.PRIVATE));
     }
@@ -137,7 +140,8 @@ class OutboundPolicyTest {
         OutboundPolicy allowsTheNat64Prefix = OutboundPolicy.of("64:ff9b::/96, 2002::/16", "");
         assertThat(refused(allowsTheNat64Prefix, "64:ff9b::7f00:1"))
                 .isEqualTo(reserved("127.0.0.1", ReservedRange.LOOPBACK));
-        assertThat(refused(allowsTheNat64Prefix, "2002:a00:1::")).isEqualTo(reserved("10.0.0.1", ReservedRange.PRIVATE));
+        assertThat(refused(allowsTheNat64Prefix, "2002:a00:1::"))
+                .isEqualTo(reserved("10.0.0.1", ReservedRange.PRIVATE));
         assertThat(OutboundPolicy.of("", "2002::/16").decide("h", ip("2002:5db8:d822::1"), 80))
                 .isInstanceOf(OutboundDecision.Denied.class);
         assertThat(OutboundPolicy.of("64:ff9b:1::/48", "").decide("h", ip("64:ff9b:1::7f00:1"), 80))

@@ -19,7 +19,9 @@ import org.jdbi.v3.core.Jdbi;
  * hundred runs going on at once cost one commit, not a hundred. Changes are written in the order they were
  * queued; each one's future completes once its transaction is committed. When a batch fails, its changes are
  * written again one transaction each, so that one bad change fails alone. The thread keeps one connection and its
- * prepared statements for its whole life.
+ * prepared statements while changes keep coming, and gives it back to the pool after {@link #IDLE} with none: a
+ * connection the database ended meanwhile (a restart) is then found by the pool's check as it lends one, not by the
+ * next change, which would fail with it.
  *
  * @param <C> a change; the batch writer is given them in queue order and may merge them
  */
@@ -27,6 +29,12 @@ final class GroupCommitWriter<C> implements AutoCloseable {
 
     /** The most changes one transaction takes. */
     private static final int MAX_BATCH = 1024;
+
+    /**
+     * How long the connection is kept with nothing to write: longer than HikariCP's half second, within which it
+     * lends a connection back untested.
+     */
+    static final java.time.Duration IDLE = java.time.Duration.ofSeconds(1);
 
     private record Pending<C>(C change, CompletableFuture<Void> kept) {
     }
@@ -51,6 +59,7 @@ final class GroupCommitWriter<C> implements AutoCloseable {
     private final Map<String, PreparedStatement> statements = new HashMap<>();
     private final Thread thread;
     private Handle handle;
+    private long lastWrite;
     private volatile boolean closed;
     private volatile boolean ended;
 
@@ -88,11 +97,15 @@ final class GroupCommitWriter<C> implements AutoCloseable {
             while (!closed || !queue.isEmpty()) {
                 Pending<C> first = queue.poll(100, TimeUnit.MILLISECONDS);
                 if (first == null) {
+                    if (handle != null && System.nanoTime() - lastWrite > IDLE.toNanos()) {
+                        disconnect();
+                    }
                     continue;
                 }
                 batch.add(first);
                 queue.drainTo(batch, MAX_BATCH - 1);
                 commit(batch);
+                lastWrite = System.nanoTime();
                 batch.clear();
             }
         } catch (InterruptedException e) {

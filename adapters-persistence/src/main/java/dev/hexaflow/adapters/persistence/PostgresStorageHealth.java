@@ -15,8 +15,9 @@ import java.util.function.Consumer;
  * {@code 08}), the server shutting down or starting up ({@code 57P01} admin_shutdown, {@code 57P02} crash_shutdown,
  * {@code 57P03} cannot_connect_now), or no connection to be had within the pool's wait (HikariCP's {@link
  * SQLTransientConnectionException}). A request that met one answers 503 and may be tried again; a writer gives its
- * connection up and fails its batch at once rather than each change alone. Nothing is to be done to recover: the
- * pool connects again once the server is back.
+ * connection up and fails its batch at once rather than each change alone, and gives an idle connection back to the
+ * pool, which tests it before it lends it again. Nothing is to be done to recover: the pool connects again once the
+ * server is back.
  */
 public final class PostgresStorageHealth implements StorageWatch {
 
@@ -78,6 +79,11 @@ public final class PostgresStorageHealth implements StorageWatch {
     @Override
     public int generation() {
         return 0;
+    }
+
+    @Override
+    public boolean releasesIdleConnections() {
+        return true;
     }
 
     @Override

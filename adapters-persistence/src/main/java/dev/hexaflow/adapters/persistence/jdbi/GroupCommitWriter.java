@@ -19,9 +19,9 @@ import org.jdbi.v3.core.Jdbi;
  * hundred runs going on at once cost one commit, not a hundred. Changes are written in the order they were
  * queued; each one's future completes once its transaction is committed. When a batch fails, its changes are
  * written again one transaction each, so that one bad change fails alone. The thread keeps one connection and its
- * prepared statements while changes keep coming, and gives it back to the pool after {@link #IDLE} with none: a
- * connection the database ended meanwhile (a restart) is then found by the pool's check as it lends one, not by the
- * next change, which would fail with it.
+ * prepared statements; on a database server ({@link WriteGate#releasesIdleConnections}) it gives it back to the pool
+ * after {@link #IDLE} with nothing to write, so that a connection the server ended meanwhile (a restart) is found by
+ * the pool's check as it lends one, not by the next change, which would fail with it.
  *
  * @param <C> a change; the batch writer is given them in queue order and may merge them
  */
@@ -97,7 +97,8 @@ final class GroupCommitWriter<C> implements AutoCloseable {
             while (!closed || !queue.isEmpty()) {
                 Pending<C> first = queue.poll(100, TimeUnit.MILLISECONDS);
                 if (first == null) {
-                    if (handle != null && System.nanoTime() - lastWrite > IDLE.toNanos()) {
+                    if (handle != null && gate.releasesIdleConnections()
+                            && System.nanoTime() - lastWrite > IDLE.toNanos()) {
                         disconnect();
                     }
                     continue;

@@ -187,7 +187,7 @@ class HostileInputHttpTest {
 
     /** Upload records, counted in the server's own database (an embedded H2 shares it within the JVM). */
     private static int uploadRecords() throws java.sql.SQLException {
-        try (java.sql.Connection db = java.sql.DriverManager.getConnection("jdbc:h2:file:"
+        try (java.sql.Connection db = java.sql.DriverManager.getConnection("jdbc:h2:async:"
                 + dataDir.toAbsolutePath().resolve("hexaflow"), "sa", "");
                 java.sql.ResultSet count = db.createStatement().executeQuery("SELECT COUNT(*) FROM upload_file")) {
             count.next();

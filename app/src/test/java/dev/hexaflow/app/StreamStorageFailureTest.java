@@ -53,7 +53,7 @@ class StreamStorageFailureTest {
                     received.write(buffer, 0, n);
                     if (!closed && received.toString(StandardCharsets.UTF_8).contains("\"event\":\"text_chunk\"")) {
                         // The model is answering: the database goes away before the node's end is written.
-                        try (Connection db = DriverManager.getConnection("jdbc:h2:file:"
+                        try (Connection db = DriverManager.getConnection("jdbc:h2:async:"
                                 + dataDir.toAbsolutePath().resolve("hexaflow"), "sa", "")) {
                             db.createStatement().execute("SHUTDOWN IMMEDIATELY");
                         } catch (java.sql.SQLException goneAlready) {

@@ -117,6 +117,9 @@ final class CommandLine {
                                      /embeddings); unset, bases are keyword-only.
               HEXAFLOW_RERANK_MODEL  The rerank model of searches that ask for one (the model endpoint's
                                      /rerank, Jina/Cohere style); unset, hits keep their own scores.
+              HEXAFLOW_MAX_CHUNKS_PER_DOCUMENT
+                                     Chunks one knowledge document may be split into (child chunks
+                                     included); a document past it is refused.    [default 10000]
               HEXAFLOW_H2_OPTIONS    H2 settings over Hexaflow's own (WRITE_DELAY=0): KEY=VALUE;KEY=VALUE.
               HEXAFLOW_DATABASE_USER, HEXAFLOW_DATABASE_PASSWORD
                                      The PostgreSQL login of HEXAFLOW_DATABASE_URL (--database-url).

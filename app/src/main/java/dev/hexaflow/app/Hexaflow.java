@@ -446,7 +446,15 @@ public final class Hexaflow implements AutoCloseable {
                     leases.shutdownNow();
                     // Its runs have ended and are kept: giving the lease up lets no other instance fail one; a
                     // renewal under way ends first (the lease is held by one at a time), and none comes after.
-                    lease.ifPresent(InstanceLease::release);
+                    // A database out of reach now keeps it: it lapses by itself, as a killed instance's does.
+                    lease.ifPresent(held -> {
+                        try {
+                            held.release();
+                        } catch (RuntimeException e) {
+                            LOG.warn("Could not give the instance's lease up ({}); it lapses by itself",
+                                    e.getMessage());
+                        }
+                    });
                 } finally {
                     storage.close();
                 }

@@ -193,6 +193,6 @@ final class KnowledgeCommands {
 
     private static KnowledgeModule module(Storage storage, Configuration config) {
         return new KnowledgeModule(storage.jdbi(), config.dataDir().resolve("knowledge"), config.engine(),
-                Clock.systemUTC(), storage.instance());
+                Clock.systemUTC(), storage.instance(), config.service().maxChunksPerDocument());
     }
 }

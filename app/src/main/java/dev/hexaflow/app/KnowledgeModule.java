@@ -28,6 +28,7 @@ import dev.hexaflow.application.knowledge.service.ManageKnowledgeTagsService;
 import dev.hexaflow.application.knowledge.service.ManageMetadataService;
 import dev.hexaflow.application.knowledge.service.RebuildKnowledgeIndexService;
 import dev.hexaflow.application.knowledge.service.RetrieveKnowledgeService;
+import dev.hexaflow.domain.knowledge.ChunkBudget;
 import dev.hexaflow.engine.EngineConfiguration;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -56,20 +57,24 @@ final class KnowledgeModule implements AutoCloseable {
     private final AutoCloseable shared;
 
     KnowledgeModule(Jdbi jdbi, Path indexDirectory, EngineConfiguration engine, Clock clock) {
-        this(jdbi, indexDirectory, engine, clock, Instance.alone(), StorageHealth.UNWATCHED);
+        this(jdbi, indexDirectory, engine, clock, Instance.alone(), StorageHealth.UNWATCHED,
+                ChunkBudget.DEFAULT_MAX_CHUNKS);
     }
 
     KnowledgeModule(Jdbi jdbi, Path indexDirectory, EngineConfiguration engine, Clock clock, Instance instance) {
-        this(jdbi, indexDirectory, engine, clock, instance, StorageHealth.UNWATCHED);
+        this(jdbi, indexDirectory, engine, clock, instance, StorageHealth.UNWATCHED, ChunkBudget.DEFAULT_MAX_CHUNKS);
     }
 
     /**
-     * @param instance where instances share the store, each holds its index in memory (one Lucene index takes one
-     *                 writer), rebuilt from the store at start and whenever another instance changes its own
-     * @param storage  knowledge writes are refused while the store takes no new work, as runs and uploads are
+     * @param instance             where instances share the store, each holds its index in memory (one Lucene index
+     *                             takes one writer), rebuilt from the store at start and whenever another instance
+     *                             changes its own
+     * @param storage              knowledge writes are refused while the store takes no new work, as runs and
+     *                             uploads are
+     * @param maxChunksPerDocument the most chunks one document's split may make (HEXAFLOW_MAX_CHUNKS_PER_DOCUMENT)
      */
     KnowledgeModule(Jdbi jdbi, Path indexDirectory, EngineConfiguration engine, Clock clock, Instance instance,
-            StorageHealth storage) {
+            StorageHealth storage, int maxChunksPerDocument) {
         JdbiKnowledgeRepository repository = new JdbiKnowledgeRepository(jdbi, instance.id());
         Embeddings embeddings = new OpenAiCompatibleEmbeddings(engine.llmBaseUrl().orElse(null),
                 engine.llmApiKey().orElse(null), engine.embeddingModel().orElse(null), Duration.ofSeconds(10),
@@ -86,7 +91,7 @@ final class KnowledgeModule implements AutoCloseable {
         TimeOrderedIds ids = new TimeOrderedIds();
         this.bases = new ManageKnowledgeBasesService(repository, index, embeddings, clock, ids, storage);
         this.addDocument = new AddDocumentService(repository, index, embeddings,
-                new PdfBoxDocumentTextExtractor(engine.documents()), clock, ids, storage);
+                new PdfBoxDocumentTextExtractor(engine.documents()), clock, ids, storage, maxChunksPerDocument);
         this.documents = new ManageDocumentsService(repository, index, embeddings, ids, storage);
         this.interrupted = new CloseInterruptedIndexingService(repository);
         this.retrieve = new RetrieveKnowledgeService(repository, index, embeddings, new JinaCompatibleReranker(

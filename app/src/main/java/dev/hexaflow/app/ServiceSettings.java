@@ -5,6 +5,7 @@ import dev.hexaflow.adapters.http.RequestLimits;
 import dev.hexaflow.domain.app.PageUploadQuota;
 import dev.hexaflow.domain.app.RunRetention;
 import dev.hexaflow.domain.app.UploadLimits;
+import dev.hexaflow.domain.knowledge.ChunkBudget;
 import dev.hexaflow.domain.webhook.RetrySchedule;
 import java.time.Duration;
 import java.util.Arrays;
@@ -25,12 +26,14 @@ import java.util.OptionalInt;
  * web page's visitors may upload ({@link PageUploadQuota#DEFAULTS}; HEXAFLOW_PAGE_UPLOADS_PER_HOUR,
  * HEXAFLOW_PAGE_UPLOAD_MB_PER_DAY), whether workflows may call this server itself (HEXAFLOW_OUTBOUND_ALLOW_SELF;
  * not by default: its loopback address is refused like any other), and the free space on the data directory's disk
- * below which new work is refused (HEXAFLOW_MIN_FREE_DISK_MB, {@value #DEFAULT_MIN_FREE_DISK_MB} by default).
+ * below which new work is refused (HEXAFLOW_MIN_FREE_DISK_MB, {@value #DEFAULT_MIN_FREE_DISK_MB} by default), and
+ * the most chunks one knowledge document's split may make (HEXAFLOW_MAX_CHUNKS_PER_DOCUMENT,
+ * {@link ChunkBudget#DEFAULT_MAX_CHUNKS}).
  */
 public record ServiceSettings(int maxRunsPerApp, Duration pingInterval, UploadLimits uploads,
         List<String> corsOrigins, Duration shutdownGrace, ClientLimits clients, RunRetention retention,
         RetrySchedule webhooks, RequestLimits requests, PageUploadQuota pageUploads, boolean outboundToItself,
-        long minFreeDiskMb) {
+        long minFreeDiskMb, int maxChunksPerDocument) {
 
     /**
      * Room for what is under way when new work stops: the H2 file grows by rewriting live chunks beside old ones,
@@ -41,7 +44,8 @@ public record ServiceSettings(int maxRunsPerApp, Duration pingInterval, UploadLi
 
     public static final ServiceSettings DEFAULTS = new ServiceSettings(0, Duration.ofSeconds(10), UploadLimits.DIFY,
             List.of("*"), Duration.ofSeconds(30), ClientLimits.DEFAULTS, RunRetention.KEEP_ALL,
-            RetrySchedule.STANDARD, RequestLimits.DEFAULTS, PageUploadQuota.DEFAULTS, false, DEFAULT_MIN_FREE_DISK_MB);
+            RetrySchedule.STANDARD, RequestLimits.DEFAULTS, PageUploadQuota.DEFAULTS, false, DEFAULT_MIN_FREE_DISK_MB,
+            ChunkBudget.DEFAULT_MAX_CHUNKS);
 
     public ServiceSettings {
         if (maxRunsPerApp < 0) {
@@ -49,6 +53,10 @@ public record ServiceSettings(int maxRunsPerApp, Duration pingInterval, UploadLi
         }
         if (minFreeDiskMb < 0) {
             throw new UsageException("HEXAFLOW_MIN_FREE_DISK_MB must not be negative");
+        }
+        if (maxChunksPerDocument < 1) {
+            throw new UsageException("HEXAFLOW_MAX_CHUNKS_PER_DOCUMENT must be at least 1, was "
+                    + maxChunksPerDocument);
         }
         clients = clients == null ? ClientLimits.DEFAULTS : clients;
         retention = retention == null ? RunRetention.KEEP_ALL : retention;
@@ -86,7 +94,8 @@ public record ServiceSettings(int maxRunsPerApp, Duration pingInterval, UploadLi
                     new PageUploadQuota(number(env, "HEXAFLOW_PAGE_UPLOADS_PER_HOUR", 20, 0),
                             number(env, "HEXAFLOW_PAGE_UPLOAD_MB_PER_DAY", 1024, 0)),
                     flag(env, "HEXAFLOW_OUTBOUND_ALLOW_SELF"),
-                    megabytes(env, "HEXAFLOW_MIN_FREE_DISK_MB", DEFAULT_MIN_FREE_DISK_MB));
+                    megabytes(env, "HEXAFLOW_MIN_FREE_DISK_MB", DEFAULT_MIN_FREE_DISK_MB),
+                    number(env, "HEXAFLOW_MAX_CHUNKS_PER_DOCUMENT", ChunkBudget.DEFAULT_MAX_CHUNKS, 1));
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
@@ -94,63 +103,69 @@ public record ServiceSettings(int maxRunsPerApp, Duration pingInterval, UploadLi
 
     public ServiceSettings withMaxRunsPerApp(int limit) {
         return new ServiceSettings(limit, pingInterval, uploads, corsOrigins, shutdownGrace, clients, retention,
-                webhooks, requests, pageUploads, outboundToItself, minFreeDiskMb);
+                webhooks, requests, pageUploads, outboundToItself, minFreeDiskMb, maxChunksPerDocument);
     }
 
     public ServiceSettings withPingInterval(Duration interval) {
         return new ServiceSettings(maxRunsPerApp, interval, uploads, corsOrigins, shutdownGrace, clients, retention,
-                webhooks, requests, pageUploads, outboundToItself, minFreeDiskMb);
+                webhooks, requests, pageUploads, outboundToItself, minFreeDiskMb, maxChunksPerDocument);
     }
 
     public ServiceSettings withCorsOrigins(List<String> origins) {
         return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, origins, shutdownGrace, clients, retention,
-                webhooks, requests, pageUploads, outboundToItself, minFreeDiskMb);
+                webhooks, requests, pageUploads, outboundToItself, minFreeDiskMb, maxChunksPerDocument);
     }
 
     public ServiceSettings withShutdownGrace(Duration grace) {
         return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, grace, clients, retention,
-                webhooks, requests, pageUploads, outboundToItself, minFreeDiskMb);
+                webhooks, requests, pageUploads, outboundToItself, minFreeDiskMb, maxChunksPerDocument);
     }
 
     public ServiceSettings withClients(ClientLimits limits) {
         return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, limits, retention,
-                webhooks, requests, pageUploads, outboundToItself, minFreeDiskMb);
+                webhooks, requests, pageUploads, outboundToItself, minFreeDiskMb, maxChunksPerDocument);
     }
 
     /** Runs are kept this many days, or as the newest this many of each app; 0 for no such bound. */
     public ServiceSettings withRetention(RunRetention kept) {
         return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, clients, kept,
-                webhooks, requests, pageUploads, outboundToItself, minFreeDiskMb);
+                webhooks, requests, pageUploads, outboundToItself, minFreeDiskMb, maxChunksPerDocument);
     }
 
     /** Completion webhooks are retried on this schedule, each attempt waiting this long for an answer. */
     public ServiceSettings withWebhooks(RetrySchedule schedule) {
         return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, clients, retention,
-                schedule, requests, pageUploads, outboundToItself, minFreeDiskMb);
+                schedule, requests, pageUploads, outboundToItself, minFreeDiskMb, maxChunksPerDocument);
     }
 
     /** Service API requests hold at most this: each text, and each JSON body. */
     public ServiceSettings withRequests(RequestLimits limits) {
         return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, clients, retention,
-                webhooks, limits, pageUploads, outboundToItself, minFreeDiskMb);
+                webhooks, limits, pageUploads, outboundToItself, minFreeDiskMb, maxChunksPerDocument);
     }
 
     /** What a web page's visitors may upload: files an hour each, megabytes a day per app. */
     public ServiceSettings withPageUploads(PageUploadQuota quota) {
         return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, clients, retention,
-                webhooks, requests, quota, outboundToItself, minFreeDiskMb);
+                webhooks, requests, quota, outboundToItself, minFreeDiskMb, maxChunksPerDocument);
     }
 
     /** Whether workflows may call this server itself (and its sibling instances) at the address it serves. */
     public ServiceSettings withOutboundToItself(boolean allowed) {
         return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, clients, retention,
-                webhooks, requests, pageUploads, allowed, minFreeDiskMb);
+                webhooks, requests, pageUploads, allowed, minFreeDiskMb, maxChunksPerDocument);
     }
 
     /** New runs, uploads and knowledge writes are refused while the data directory's disk has less free than this. */
     public ServiceSettings withMinFreeDiskMb(long megabytes) {
         return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, clients, retention,
-                webhooks, requests, pageUploads, outboundToItself, megabytes);
+                webhooks, requests, pageUploads, outboundToItself, megabytes, maxChunksPerDocument);
+    }
+
+    /** The most chunks (child chunks included) one knowledge document's split may make. */
+    public ServiceSettings withMaxChunksPerDocument(int limit) {
+        return new ServiceSettings(maxRunsPerApp, pingInterval, uploads, corsOrigins, shutdownGrace, clients, retention,
+                webhooks, requests, pageUploads, outboundToItself, minFreeDiskMb, limit);
     }
 
     private static long megabytes(Map<String, String> env, String name, long otherwise) {

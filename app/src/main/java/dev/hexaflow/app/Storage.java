@@ -5,6 +5,7 @@ import dev.hexaflow.adapters.persistence.H2Database;
 import dev.hexaflow.adapters.persistence.H2StorageHealth;
 import dev.hexaflow.adapters.persistence.PostgresDatabase;
 import dev.hexaflow.adapters.persistence.PostgresInstanceSignals;
+import dev.hexaflow.adapters.persistence.PostgresStorageHealth;
 import dev.hexaflow.adapters.persistence.jdbi.Signals;
 import dev.hexaflow.adapters.persistence.StorageWatch;
 import java.nio.file.Path;
@@ -145,12 +146,13 @@ final class Storage implements AutoCloseable {
     /**
      * The watch over the disk and the H2 database, made on the first call: new work is refused below {@code
      * minFreeMb} free (HEXAFLOW_MIN_FREE_DISK_MB), and the database is opened again once writes that failed can
-     * succeed. A PostgreSQL server is not watched ({@link StorageWatch#NONE}).
+     * succeed. A PostgreSQL server's disk is not watched; a failure that is its being out of reach is told from the
+     * statement's own ({@link PostgresStorageHealth}).
      */
     synchronized StorageWatch health(long minFreeMb) {
         if (health == null) {
             health = store instanceof H2Store h2 ? new H2StorageHealth(dataDir, h2.database(),
-                    minFreeMb * 1024 * 1024, Duration.ofSeconds(1), LOG::warn) : StorageWatch.NONE;
+                    minFreeMb * 1024 * 1024, Duration.ofSeconds(1), LOG::warn) : new PostgresStorageHealth();
         }
         return health;
     }

@@ -281,7 +281,7 @@ final class WorkflowModule implements AutoCloseable {
                 () -> java.util.UUID.randomUUID().toString());
         this.toolFiles = toolFiles;
         this.knowledge = new KnowledgeModule(jdbi, config.dataDir().resolve("knowledge"), config.engine(), clock,
-                instance, storage);
+                instance, storage, config.service().maxChunksPerDocument());
         codeRunners.add(knowledge);
         this.engine = Engines.standard(config.engine(), remote -> new UploadedFileContents(uploads, blobStore,
                 remote), outbound::get, new McpToolAddresses(tools)::find, codeRunners::add,

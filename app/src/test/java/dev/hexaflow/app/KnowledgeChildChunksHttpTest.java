@@ -182,7 +182,7 @@ class KnowledgeChildChunksHttpTest {
         assertError(addHierarchical("b.md", "text", hierarchical("by-chapter", 50)), 400, "invalid_param",
                 "Process rule parent_mode must be paragraph or full-doc");
         assertError(addHierarchical("c.md", "text", hierarchical("paragraph", 4001)), 400, "invalid_param",
-                "max_tokens must be between 50 and 4000, was 4001");
+                "Custom segment length should be between 50 and 4000.");
         assertError(addHierarchical("d.md", "text", Map.of("mode", "hierarchical", "rules",
                 Map.of("parent_mode", "paragraph"))), 400, "invalid_param",
                 "Process rule subchunk_segmentation is required");

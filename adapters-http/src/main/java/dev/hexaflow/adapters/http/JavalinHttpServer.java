@@ -198,6 +198,12 @@ public final class JavalinHttpServer implements AutoCloseable {
                     return;
                 }
                 Optional<StorageUnavailableException> storage = storageCause(e, traffic.storage);
+                if (storage.isPresent() && storage.get().kind() == StorageUnavailableException.Kind.UNREACHABLE) {
+                    // No state of the store to log a change of: each request it failed is one line.
+                    UnreachableDatabase.log(ctx, storage.get());
+                    unreachable(ctx, groups, storage.get());
+                    return;
+                }
                 if (storage.isPresent()) {
                     // The store logs each change of its state once; a request it failed is no news.
                     storageError(ctx, groups, storage.get());
@@ -225,8 +231,9 @@ public final class JavalinHttpServer implements AutoCloseable {
     }
 
     /**
-     * The store's refusal behind a failure: one the failure carries, or, while writes are failing, the store's
-     * own (a write refused by a database that closed itself says only that it is closed).
+     * The store's refusal behind a failure: one the failure carries, the store's being out of reach (a database
+     * server that refused or ended the connection, as the store tells it), or, while writes are failing, the
+     * store's own (a write refused by a database that closed itself says only that it is closed).
      */
     private static Optional<StorageUnavailableException> storageCause(Throwable e, CheckStorageUseCase health) {
         for (Throwable t = e; t != null; t = t.getCause()) {
@@ -234,7 +241,27 @@ public final class JavalinHttpServer implements AutoCloseable {
                 return Optional.of(storage);
             }
         }
+        Optional<StorageUnavailableException> unreachable = health.unavailableBehind(e);
+        if (unreachable.isPresent()) {
+            return unreachable;
+        }
         return health.problem().filter(problem -> problem.kind() == StorageUnavailableException.Kind.WRITES_FAILING);
+    }
+
+    /**
+     * A request that failed because the database could not be reached: 503 with Retry-After, in the error shape of
+     * the API it was for. The next request tries the database again.
+     */
+    private static void unreachable(Context ctx, List<RouteGroup> groups, StorageUnavailableException e) {
+        ctx.header("Retry-After", "5");
+        for (RouteGroup group : groups) {
+            Optional<RouteGroup.RefusedAnswer> answer = group.refused(ctx.path(), 503);
+            if (answer.isPresent()) {
+                ResponseBodies.write(ctx, answer.get().status(), answer.get().contentType(), answer.get().body());
+                return;
+            }
+        }
+        JsonResponses.error(ctx, 503, "service_unavailable", e.getMessage());
     }
 
     /** 507 with the store's reason, in the error shape of the API the request was for (503 where it has no 507). */

@@ -23,8 +23,8 @@ public final class PostgresDatabase implements Database {
     static final String[] MIGRATIONS = {"classpath:db/postgresql", "classpath:db/common"};
 
     /**
-     * Connections kept at most. Each group-commit writer holds one for its life, the rest serve requests; a
-     * PostgreSQL server allows 100 by default, room for a few instances.
+     * Connections kept at most. Each group-commit writer holds one while it has changes to write, the rest serve
+     * requests; a PostgreSQL server allows 100 by default, room for a few instances.
      */
     private static final int MAX_CONNECTIONS = 20;
 

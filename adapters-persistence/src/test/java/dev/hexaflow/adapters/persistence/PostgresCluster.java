@@ -29,11 +29,15 @@ import org.junit.jupiter.api.Assumptions;
  * a template migrated once, so a new database costs a copy, not a migration; a repository test takes the scratch
  * database, emptied.
  *
+ * <p>A test that stops the server under a running Hexaflow takes a cluster of its own ({@link #own()}), stopped and
+ * started again by {@link #stopServer} and {@link #startServer}, and deleted by {@link #close}, so that the JVM's
+ * shared cluster never goes away under another test.
+ *
  * <p>Where the binaries are absent (a machine without PostgreSQL) the calling test is skipped, or failed where
  * {@code CI=true}: a CI run must not pass by skipping. The system property {@code hexaflow.postgresql.bin} names
  * another directory of binaries.
  */
-public final class PostgresCluster {
+public final class PostgresCluster implements AutoCloseable {
 
     public static final String USER = "postgres";
     public static final String PASSWORD = "hexaflow-test-password";
@@ -48,36 +52,97 @@ public final class PostgresCluster {
 
     private final Path directory;
     private final int port;
+    private final String options;
     private PostgresDatabase scratch;
 
-    private PostgresCluster(Path directory, int port) {
+    private PostgresCluster(Path directory, int port, String options) {
         this.directory = directory;
         this.port = port;
+        this.options = options;
     }
 
     /** The JVM's cluster, started on the first call; the calling test is skipped (or failed on CI) without one. */
     public static synchronized PostgresCluster get() {
         if (started == null && failure == null) {
-            if (!Files.isExecutable(BIN.resolve("initdb")) || !Files.isExecutable(BIN.resolve("pg_ctl"))) {
-                failure = "PostgreSQL's server binaries are not in " + BIN;
-            } else {
-                try {
-                    started = start();
-                } catch (IOException | RuntimeException e) {
-                    throw new IllegalStateException("cannot start a PostgreSQL cluster: " + e.getMessage(), e);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IllegalStateException("interrupted while starting a PostgreSQL cluster", e);
-                }
+            failure = missingBinaries();
+            if (failure == null) {
+                started = startNew();
             }
         }
         if (started == null) {
-            if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-                throw new AssertionError(failure + ", and CI=true: on CI the PostgreSQL tests must run");
-            }
-            Assumptions.abort(failure + ": the PostgreSQL tests are skipped");
+            skip(failure);
         }
         return started;
+    }
+
+    /**
+     * A cluster of the caller's own, started now, for a test that stops and starts its server; {@link #close} stops
+     * and deletes it. The calling test is skipped (or failed on CI) without PostgreSQL's binaries.
+     */
+    public static PostgresCluster own() {
+        String missing = missingBinaries();
+        if (missing != null) {
+            skip(missing);
+        }
+        return startNew();
+    }
+
+    private static String missingBinaries() {
+        return Files.isExecutable(BIN.resolve("initdb")) && Files.isExecutable(BIN.resolve("pg_ctl")) ? null
+                : "PostgreSQL's server binaries are not in " + BIN;
+    }
+
+    private static void skip(String why) {
+        if ("true".equalsIgnoreCase(System.getenv("CI"))) {
+            throw new AssertionError(why + ", and CI=true: on CI the PostgreSQL tests must run");
+        }
+        Assumptions.abort(why + ": the PostgreSQL tests are skipped");
+    }
+
+    private static PostgresCluster startNew() {
+        try {
+            return start();
+        } catch (IOException | RuntimeException e) {
+            throw new IllegalStateException("cannot start a PostgreSQL cluster: " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while starting a PostgreSQL cluster", e);
+        }
+    }
+
+    /**
+     * Stops the server as {@code pg_ctl stop -m mode} does ({@code fast}: sessions are ended with {@code 57P01};
+     * {@code immediate}: the server quits at once), and waits until it has stopped.
+     */
+    public void stopServer(String mode) {
+        pgCtl("-m", mode, "-w", "stop");
+    }
+
+    /** Starts the stopped server again, on the same port, and waits until it takes connections. */
+    public void startServer() {
+        pgCtl("-o", options, "-l", directory.resolve("log").toString(), "-w", "-t", "60", "start");
+    }
+
+    private void pgCtl(String... arguments) {
+        List<String> command = new ArrayList<>(List.of(BIN.resolve("pg_ctl").toString(), "-D",
+                directory.resolve("data").toString()));
+        command.addAll(List.of(arguments));
+        try {
+            run(command.toArray(String[]::new));
+        } catch (IOException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while running pg_ctl", e);
+        }
+    }
+
+    /** Stops a cluster of one's own ({@link #own}) and deletes it; the JVM's shared cluster goes at the JVM's exit. */
+    @Override
+    public void close() {
+        if (this != started) {
+            stop();
+        }
     }
 
     private static PostgresCluster start() throws IOException, InterruptedException {
@@ -101,7 +166,7 @@ public final class PostgresCluster {
                 + " -c fsync=off -c full_page_writes=off -c synchronous_commit=off -c max_connections=200";
         run(BIN.resolve("pg_ctl").toString(), "-D", data.toString(), "-o", options, "-l",
                 directory.resolve("log").toString(), "-w", "-t", "60", "start");
-        PostgresCluster cluster = new PostgresCluster(directory, port);
+        PostgresCluster cluster = new PostgresCluster(directory, port, options);
         Runtime.getRuntime().addShutdownHook(new Thread(cluster::stop, "hexaflow-postgresql-stop"));
         cluster.execute("CREATE DATABASE " + TEMPLATE);
         PostgresDatabase.open(cluster.url(TEMPLATE), USER, PASSWORD).close();

@@ -1,8 +1,9 @@
 package dev.hexaflow.application.common;
 
 /**
- * The store cannot keep a write now: its disk is nearly full, or writes to it are failing. Both sides of the
- * application know it: the store's adapters throw it, the API's adapters answer it (507, and the probes' reason).
+ * The store cannot take the work now: its disk is nearly full, writes to it are failing, or its database server
+ * cannot be reached. Both sides of the application know it: the store's adapters throw it (or recognize it behind a
+ * failure), the API's adapters answer it (507, or 503 for a database out of reach, and the probes' reason).
  */
 public final class StorageUnavailableException extends RuntimeException {
 
@@ -11,7 +12,12 @@ public final class StorageUnavailableException extends RuntimeException {
         /** Free space is below the threshold: new runs, uploads and knowledge writes wait until there is more. */
         DISK_LOW("disk_low"),
         /** A write failed (the disk is full, or the database closed itself): nothing is written until recovery. */
-        WRITES_FAILING("writes_failing");
+        WRITES_FAILING("writes_failing"),
+        /**
+         * The database server cannot be reached (it refused the connection, ended it, or is shutting down): the
+         * request fails, and the next one tries again; the server recovers by itself once the database is back.
+         */
+        UNREACHABLE("database_unreachable");
 
         private final String word;
 
@@ -25,10 +31,21 @@ public final class StorageUnavailableException extends RuntimeException {
     }
 
     private final Kind kind;
+    private final String detail;
 
+    /** @param message what a client is told */
     public StorageUnavailableException(Kind kind, String message) {
+        this(kind, message, message);
+    }
+
+    /**
+     * @param message what a client is told
+     * @param detail  what the operator's log is told: what failed, in the store's own words (no secret)
+     */
+    public StorageUnavailableException(Kind kind, String message, String detail) {
         super(message);
         this.kind = kind;
+        this.detail = detail;
     }
 
     /** As {@link #StorageUnavailableException(Kind, String)}, with the failure of the store that caused it. */
@@ -39,5 +56,9 @@ public final class StorageUnavailableException extends RuntimeException {
 
     public Kind kind() {
         return kind;
+    }
+
+    public String detail() {
+        return detail;
     }
 }

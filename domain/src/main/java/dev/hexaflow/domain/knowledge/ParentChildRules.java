@@ -49,17 +49,27 @@ public record ParentChildRules(ParentMode parentMode, SplittingRules parent, Spl
 
     /** The text's parents, each with its children; a parent with no text to split is left out. */
     public List<Split> split(String text) {
+        return split(text, ChunkBudget.standard());
+    }
+
+    /**
+     * The text's parents, each with its children; parents and children alike are taken from the budget.
+     *
+     * @throws TooManyChunksException as soon as the budget is spent
+     */
+    public List<Split> split(String text, ChunkBudget budget) {
         List<String> parents;
         if (parentMode == ParentMode.FULL_DOC) {
             String cleaned = new TextSplitter(parent).clean(text).strip();
             parents = cleaned.isEmpty() ? List.of() : List.of(TextMeasure.firstTokens(cleaned, FULL_DOC_TOKENS));
+            parents.forEach(budget::take);
         } else {
-            parents = new TextSplitter(parent).split(text);
+            parents = new TextSplitter(parent).split(text, budget);
         }
         TextSplitter children = new TextSplitter(child);
         List<Split> splits = new ArrayList<>();
         for (String piece : parents) {
-            List<String> pieces = children.split(piece);
+            List<String> pieces = children.split(piece, budget);
             if (!pieces.isEmpty()) {
                 splits.add(new Split(piece, pieces));
             }

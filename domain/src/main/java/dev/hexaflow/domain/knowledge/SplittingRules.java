@@ -24,11 +24,16 @@ public record SplittingRules(Mode mode, String separator, int maxTokens, int ove
             throw new IllegalArgumentException("mode must not be null");
         }
         separator = separator == null ? "" : separator;
+        // Dify's messages: its indexing runner's for the length, its text splitter's for the overlap.
         if (maxTokens < 50 || maxTokens > MAX_TOKENS) {
-            throw new IllegalArgumentException("max_tokens must be between 50 and " + MAX_TOKENS + ", was "
-                    + maxTokens);
+            throw new IllegalArgumentException("Custom segment length should be between 50 and " + MAX_TOKENS + ".");
         }
-        if (overlap < 0 || overlap >= maxTokens) {
+        if (overlap > maxTokens) {
+            throw new IllegalArgumentException("Got a larger chunk overlap (" + overlap + ") than chunk size ("
+                    + maxTokens + "), should be smaller.");
+        }
+        // Beyond Dify, which takes an overlap of a whole chunk: each chunk would carry all of the one before.
+        if (overlap < 0 || overlap == maxTokens) {
             throw new IllegalArgumentException("chunk_overlap must be at least 0 and less than max_tokens, was "
                     + overlap);
         }

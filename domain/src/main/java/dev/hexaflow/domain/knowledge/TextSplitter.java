@@ -12,7 +12,8 @@ import java.util.regex.Pattern;
  * {@code FixedRecursiveCharacterTextSplitter}), then pieces still over {@code max_tokens} split recursively at
  * {@code "\n\n"}, {@code "。"}, {@code ". "}, {@code " "}, and between characters, merged back up to
  * {@code max_tokens} with up to {@code chunk_overlap} tokens carried from one chunk to the next. Chunks are trimmed;
- * empty ones are dropped.
+ * empty ones are dropped. Each chunk is taken from a {@link ChunkBudget} as it is made, so a split that would make too
+ * many stops there. The recursion's depth is bounded by the five separators, whatever the text.
  */
 public final class TextSplitter {
 
@@ -30,19 +31,47 @@ public final class TextSplitter {
         this.rules = rules;
     }
 
+    /** The text's chunks, within a budget of {@link ChunkBudget#DEFAULT_MAX_CHUNKS}. */
     public List<String> split(String text) {
+        return split(text, ChunkBudget.standard());
+    }
+
+    /**
+     * The text's chunks, each taken from the budget as it is made.
+     *
+     * @throws TooManyChunksException as soon as the budget is spent, before the rest is split
+     */
+    public List<String> split(String text, ChunkBudget budget) {
         String clean = clean(text);
         List<String> pieces = rules.separator().isEmpty() ? List.of(clean)
                 : List.of(clean.split(Pattern.quote(rules.separator()), -1));
-        List<String> chunks = new ArrayList<>();
+        Chunks chunks = new Chunks(budget);
         for (String piece : pieces) {
             if (TextMeasure.tokens(piece) > rules.maxTokens()) {
-                chunks.addAll(recursive(piece, SEPARATORS));
+                recursive(piece, SEPARATORS, chunks);
             } else {
                 chunks.add(piece);
             }
         }
-        return chunks.stream().map(String::strip).filter(c -> !c.isEmpty()).toList();
+        return chunks.made;
+    }
+
+    /** The chunks made so far, trimmed, empty ones dropped, each taken from the budget. */
+    private static final class Chunks {
+        final List<String> made = new ArrayList<>();
+        final ChunkBudget budget;
+
+        Chunks(ChunkBudget budget) {
+            this.budget = budget;
+        }
+
+        void add(String chunk) {
+            String trimmed = chunk.strip();
+            if (!trimmed.isEmpty()) {
+                budget.take(trimmed);
+                made.add(trimmed);
+            }
+        }
     }
 
     /** Dify's CleanProcessor. */
@@ -57,7 +86,7 @@ public final class TextSplitter {
         return clean;
     }
 
-    private List<String> recursive(String text, List<String> separators) {
+    private void recursive(String text, List<String> separators, Chunks chunks) {
         String separator = separators.get(separators.size() - 1);
         List<String> rest = List.of();
         for (int i = 0; i < separators.size(); i++) {
@@ -69,28 +98,29 @@ public final class TextSplitter {
         }
         List<String> splits = separator.isEmpty() ? characters(text)
                 : List.of(text.split(Pattern.quote(separator), -1));
-        List<String> chunks = new ArrayList<>();
         List<String> fitting = new ArrayList<>();
         for (String split : splits) {
             if (TextMeasure.tokens(split) <= rules.maxTokens()) {
                 fitting.add(split);
             } else {
                 if (!fitting.isEmpty()) {
-                    chunks.addAll(merge(fitting, separator));
+                    merge(fitting, separator, chunks);
                     fitting.clear();
                 }
-                chunks.addAll(rest.isEmpty() ? List.of(split) : recursive(split, rest));
+                if (rest.isEmpty()) {
+                    chunks.add(split);
+                } else {
+                    recursive(split, rest, chunks);
+                }
             }
         }
         if (!fitting.isEmpty()) {
-            chunks.addAll(merge(fitting, separator));
+            merge(fitting, separator, chunks);
         }
-        return chunks;
     }
 
     /** Joins small splits into chunks of at most max_tokens, each starting with up to overlap tokens of the last. */
-    private List<String> merge(List<String> splits, String separator) {
-        List<String> chunks = new ArrayList<>();
+    private void merge(List<String> splits, String separator, Chunks chunks) {
         Deque<String> current = new ArrayDeque<>();
         int total = 0;
         int separatorTokens = TextMeasure.tokens(separator);
@@ -109,7 +139,6 @@ public final class TextSplitter {
         if (!current.isEmpty()) {
             chunks.add(String.join(separator, current));
         }
-        return chunks;
     }
 
     private static List<String> characters(String text) {

@@ -11,7 +11,10 @@ import java.util.Optional;
  * refused unless an allow rule names them; everything else is allowed unless a deny rule names it. A deny rule
  * wins over an allow rule, so that what the operator denies stays denied whatever else is allowed. A rule is an
  * address, a CIDR range, a host name, or {@code *.domain} for every name under a domain; a host name rule is
- * matched against the name in the URL, an address rule against every address that name resolves to.
+ * matched against the name in the URL, an address rule against every address that name resolves to. An IPv6
+ * address that carries an IPv4 address (NAT64, 6to4, Teredo, ISATAP, IPv4-compatible or -translated: {@link
+ * Ipv4Embedding}) is judged as itself and as each IPv4 address it carries, and passes only if each would: the
+ * decision then names the one refused.
  */
 public final class OutboundPolicy {
 
@@ -92,17 +95,38 @@ public final class OutboundPolicy {
      */
     public OutboundDecision decide(String host, IpAddress address, int port) {
         String name = normalized(host);
+        List<IpAddress> faces = faces(address);
         for (Rule rule : deny) {
-            if (rule.matches(name, address)) {
-                return new OutboundDecision.Denied(name, address, rule.written());
+            for (IpAddress face : faces) {
+                if (rule.matches(name, face)) {
+                    return new OutboundDecision.Denied(name, face, rule.written());
+                }
             }
         }
-        Optional<ReservedRange> reserved = ReservedRange.of(address);
-        if (reserved.isEmpty() || allow.stream().anyMatch(rule -> rule.matches(name, address))
-                || origins.contains(new Origin(address, port))) {
-            return new OutboundDecision.Allowed();
+        for (IpAddress face : faces) {
+            Optional<ReservedRange> reserved = ReservedRange.of(face);
+            if (reserved.isPresent() && allow.stream().noneMatch(rule -> rule.matches(name, face))
+                    && !origins.contains(new Origin(face, port))) {
+                return new OutboundDecision.Reserved(name, face, reserved.get());
+            }
         }
-        return new OutboundDecision.Reserved(name, address, reserved.get());
+        return new OutboundDecision.Allowed();
+    }
+
+    /**
+     * The address and every IPv4 address it carries ({@link Ipv4Embedding}): each is judged as if it were the
+     * address connected to, so that a rule about an IPv4 address holds for the IPv6 forms that reach it, and a rule
+     * about an IPv6 range cannot open the IPv4 addresses it carries.
+     */
+    private static List<IpAddress> faces(IpAddress address) {
+        List<Ipv4Embedding.Carried> carried = Ipv4Embedding.in(address);
+        if (carried.isEmpty()) {
+            return List.of(address);
+        }
+        List<IpAddress> faces = new ArrayList<>(1 + carried.size());
+        faces.add(address);
+        carried.forEach(one -> faces.add(one.ipv4()));
+        return faces;
     }
 
     private static String normalized(String host) {

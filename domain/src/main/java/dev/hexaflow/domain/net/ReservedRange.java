@@ -17,10 +17,12 @@ public enum ReservedRange {
     /** 169.254/16 and fe80::/10: the cloud metadata service (169.254.169.254) and the local link. */
     LINK_LOCAL("link-local", "169.254.0.0/16", "fe80::/10"),
     /**
-     * RFC 1918 networks, the shared address space 100.64/10 (Alibaba Cloud's metadata at 100.100.100.200) and
-     * IPv6 unique local addresses: where internal APIs live.
+     * RFC 1918 networks, the shared address space 100.64/10 (Alibaba Cloud's metadata at 100.100.100.200),
+     * IPv6 unique local addresses, and the local-use NAT64 prefix 64:ff9b:1::/48 (RFC 8215, whose addresses carry
+     * an IPv4 address at a place only their network knows): where internal APIs live.
      */
-    PRIVATE("private network", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "fc00::/7");
+    PRIVATE("private network", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10", "fc00::/7",
+            "64:ff9b:1::/48");
 
     private final String label;
     private final List<AddressRange> ranges;

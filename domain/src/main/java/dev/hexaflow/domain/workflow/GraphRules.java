@@ -1,24 +1,39 @@
 package dev.hexaflow.domain.workflow;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
 /**
- * The rules every graph must keep, whatever its nodes do: one start at the top level, edges between nodes that
- * exist and sit in the same container, each container with its start node, and no cycle (a loop is a container,
- * never a cycle of edges).
+ * The rules every graph must keep, whatever its nodes do: at most {@link #MAX_NODES} nodes and {@link #MAX_EDGES}
+ * edges, one start at the top level, edges between nodes that exist and sit in the same container, each container
+ * with its start node, and no cycle (a loop is a container, never a cycle of edges). Its walks keep their path in a
+ * list of their own, not on the thread's stack, so that a long chain is checked like a short one.
  */
 public final class GraphRules {
+
+    /**
+     * The most nodes a workflow may have, its containers' children included: a hundred times the 50 nodes Dify's
+     * editor lets one branch hold, and ten times the 500 steps a run takes by default. Each node is read, checked
+     * and prepared at every import and start, and kept in the file of every published version.
+     */
+    public static final int MAX_NODES = 5_000;
+
+    /** The most edges a workflow may have: four per node at the node limit, more than any branching needs. */
+    public static final int MAX_EDGES = 4 * MAX_NODES;
 
     private GraphRules() {
     }
 
     public static List<WorkflowProblem> check(Graph graph) {
+        Optional<WorkflowProblem> tooLarge = tooLarge(graph);
+        if (tooLarge.isPresent()) {
+            // The other rules would be read over a graph no run may take; the limit is the one thing to fix first.
+            return List.of(tooLarge.get());
+        }
         List<WorkflowProblem> problems = new ArrayList<>();
         Set<String> seen = new HashSet<>();
         for (Node node : graph.nodes()) {
@@ -72,32 +87,67 @@ public final class GraphRules {
         return problems;
     }
 
+    /** Whether the graph has more nodes or edges than a workflow may have. */
+    public static Optional<WorkflowProblem> tooLarge(Graph graph) {
+        if (graph.nodes().size() > MAX_NODES) {
+            return Optional.of(WorkflowProblem.ofFile("the workflow has " + graph.nodes().size() + " nodes; a "
+                    + "workflow may have at most " + MAX_NODES + " (iteration and loop children included)"));
+        }
+        if (graph.edges().size() > MAX_EDGES) {
+            return Optional.of(WorkflowProblem.ofFile("the workflow has " + graph.edges().size() + " edges; a "
+                    + "workflow may have at most " + MAX_EDGES));
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * Depth-first search from every node not yet reached: a node is on the current path until its last edge is
+     * followed, then done; an edge to a node on the path closes a cycle. The path is a list of frames (a node and
+     * the index of its next edge), so its length is not the thread's stack depth.
+     */
     private static List<WorkflowProblem> cycles(Graph graph) {
-        Map<String, Integer> state = new HashMap<>();
+        Set<String> onPath = new HashSet<>();
+        Set<String> done = new HashSet<>();
         List<WorkflowProblem> problems = new ArrayList<>();
+        ArrayDeque<Frame> path = new ArrayDeque<>();
         for (Node node : graph.nodes()) {
-            if (!state.containsKey(node.id())) {
-                visit(graph, node.id(), state, problems);
+            if (done.contains(node.id()) || onPath.contains(node.id())) {
+                continue;
+            }
+            path.push(new Frame(node.id(), graph.outgoing(node.id())));
+            onPath.add(node.id());
+            while (!path.isEmpty()) {
+                Frame frame = path.peek();
+                if (frame.next == frame.edges.size()) {
+                    path.pop();
+                    onPath.remove(frame.id);
+                    done.add(frame.id);
+                    continue;
+                }
+                Edge edge = frame.edges.get(frame.next++);
+                String target = edge.target();
+                if (onPath.contains(target)) {
+                    Node closed = graph.node(target).orElseThrow();
+                    problems.add(WorkflowProblem.of(closed, "edge " + edge.id()
+                            + " closes a cycle; repeat work with a loop or iteration node instead"));
+                } else if (!done.contains(target) && graph.node(target).isPresent()) {
+                    path.push(new Frame(target, graph.outgoing(target)));
+                    onPath.add(target);
+                }
             }
         }
         return problems;
     }
 
-    /** Depth-first search: 1 on the current path, 2 done; reaching a node on the path closes a cycle. */
-    private static void visit(Graph graph, String id, Map<String, Integer> state, List<WorkflowProblem> problems) {
-        state.put(id, 1);
-        for (Edge edge : graph.outgoing(id)) {
-            Integer next = state.get(edge.target());
-            if (next == null) {
-                if (graph.node(edge.target()).isPresent()) {
-                    visit(graph, edge.target(), state, problems);
-                }
-            } else if (next == 1) {
-                Node target = graph.node(edge.target()).orElseThrow();
-                problems.add(WorkflowProblem.of(target, "edge " + edge.id()
-                        + " closes a cycle; repeat work with a loop or iteration node instead"));
-            }
+    /** A node on the search's path and the index of the next of its outgoing edges to follow. */
+    private static final class Frame {
+        final String id;
+        final List<Edge> edges;
+        int next;
+
+        Frame(String id, List<Edge> edges) {
+            this.id = id;
+            this.edges = edges;
         }
-        state.put(id, 2);
     }
 }

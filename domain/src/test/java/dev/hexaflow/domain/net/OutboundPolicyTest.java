@@ -65,6 +65,105 @@ class OutboundPolicyTest {
     }
 
     @Test
+    void everyIpv6FormThatEmbedsAnIpv4AddressIsJudgedByTheIpv4AddressItEmbeds() {
+        OutboundPolicy policy = OutboundPolicy.DEFAULT;
+        // NAT64's well-known prefix (RFC 6052), the IPv4 address in the last 32 bits.
+        assertThat(refused(policy, "64:ff9b::7f00:1")).isEqualTo(reserved("127.0.0.1", ReservedRange.LOOPBACK));
+        assertThat(refused(policy, "64:ff9b::127.0.0.1")).isEqualTo(reserved("127.0.0.1", ReservedRange.LOOPBACK));
+        assertThat(refused(policy, "64:ff9b::a00:1")).isEqualTo(reserved("10.0.0.1", ReservedRange.PRIVATE));
+        assertThat(refused(policy, "64:ff9b::a9fe:a9fe"))
+                .isEqualTo(reserved("169.254.169.254", ReservedRange.LINK_LOCAL));
+        assertThat(refused(policy, "64:ff9b::0.0.0.0")).isEqualTo(reserved("0.0.0.0", ReservedRange.UNSPECIFIED));
+        // 6to4 (RFC 3056), the IPv4 address in bits 16 to 47, whatever the subnet and interface bits.
+        assertThat(refused(policy, "2002:7f00:1::")).isEqualTo(reserved("127.0.0.1", ReservedRange.LOOPBACK));
+        assertThat(refused(policy, "2002:a9fe:a9fe:1::5"))
+                .isEqualTo(reserved("169.254.169.254", ReservedRange.LINK_LOCAL));
+        assertThat(refused(policy, "2002:c0a8:101::1")).isEqualTo(reserved("192.168.1.1", ReservedRange.PRIVATE));
+        // IPv4-compatible (deprecated, RFC 4291), the last 32 bits.
+        assertThat(refused(policy, "::127.0.0.1")).isEqualTo(reserved("127.0.0.1", ReservedRange.LOOPBACK));
+        assertThat(refused(policy, "::a00:1")).isEqualTo(reserved("10.0.0.1", ReservedRange.PRIVATE));
+        assertThat(refused(policy, "::169.254.169.254"))
+                .isEqualTo(reserved("169.254.169.254", ReservedRange.LINK_LOCAL));
+        // IPv4-mapped (the IPv4 address itself) and IPv4-translated (RFC 2765), the last 32 bits.
+        assertThat(refused(policy, "::ffff:7f00:1")).isEqualTo(reserved("127.0.0.1", ReservedRange.LOOPBACK));
+        assertThat(refused(policy, "::ffff:0:127.0.0.1")).isEqualTo(reserved("127.0.0.1", ReservedRange.LOOPBACK));
+        assertThat(refused(policy, "::ffff:0:a00:1")).isEqualTo(reserved("10.0.0.1", ReservedRange.PRIVATE));
+        // Teredo (RFC 4380): the server's IPv4 address in bits 32 to 63, the client's in the last 32, inverted.
+        assertThat(refused(policy, "2001:0:7f00:1::")).isEqualTo(reserved("127.0.0.1", ReservedRange.LOOPBACK));
+        assertThat(refused(policy, "2001:0:4136:e378:8000:63bf:80ff:fffe"))
+                .isEqualTo(reserved("127.0.0.1", ReservedRange.LOOPBACK));
+        assertThat(refused(policy, "2001:0:4136:e378:8000:63bf:f5ff:fffe"))
+                .isEqualTo(reserved("10.0.0.1", ReservedRange.PRIVATE));
+        assertThat(refused(policy, "2001:0:4136:e378:8000:63bf:5601:5601"))
+                .isEqualTo(reserved("169.254.169.254", ReservedRange.LINK_LOCAL));
+        // ISATAP (RFC 5214): an interface identifier of 0:5efe or 200:5efe, the IPv4 address in the last 32 bits.
+        assertThat(refused(policy, "2001:db8::5efe:127.0.0.1"))
+                .isEqualTo(reserved("127.0.0.1", ReservedRange.LOOPBACK));
+        assertThat(refused(policy, "2001:db8:1:2:200:5efe:a00:1"))
+                .isEqualTo(reserved("10.0.0.1", ReservedRange.PRIVATE));
+        // The local-use NAT64 prefix (RFC 8215) is closed whole: where its IPv4 address sits depends on the
+        // prefix length its network chose, which an address does not tell.
+        assertThat(refused(policy, "64:ff9b:1::7f00:1"))
+                .isEqualTo(reserved("64:ff9b:1::7f00:1", ReservedRange.PRIVATE));
+        assertThat(refused(policy, "64:ff9b:1:5db8:d8:2200::"))
+                .isEqualTo(reserved("64:ff9b:1:5db8:d8:2200::", ReservedRange.PRIVATE));
+    }
+
+    @Test
+    void anIpv6AddressThatEmbedsAPublicIpv4AddressIsAllowedAndTheIpv6OnesOwnKindsStay() {
+        OutboundPolicy policy = OutboundPolicy.DEFAULT;
+        for (String open : new String[] {"64:ff9b::5db8:d822", "2002:5db8:d822::1", "::93.184.216.34",
+                "::ffff:0:93.184.216.34", "2001:0:4136:e378:8000:63bf:a247:27dd", "2001:db8::5efe:93.184.216.34",
+                "2001:db8::1"}) {
+            assertThat(policy.decide("h", ip(open), 80)).as(open).isEqualTo(new OutboundDecision.Allowed());
+        }
+        assertThat(refused(policy, "::1")).isEqualTo(reserved("::1", ReservedRange.LOOPBACK));
+        assertThat(refused(policy, "::")).isEqualTo(reserved("::", ReservedRange.UNSPECIFIED));
+        assertThat(OutboundPolicy.of("::1", "").decide("h", ip("::1"), 80)).isEqualTo(new OutboundDecision.Allowed());
+    }
+
+    @Test
+    void anIpv4RuleAppliesToTheFormsThatEmbedItAndAnIpv6RuleCannotOpenTheIpv4AddressesItsRangeEmbeds() {
+        OutboundPolicy allows = OutboundPolicy.of("127.0.0.1", "");
+        for (String embedded : new String[] {"64:ff9b::7f00:1", "2002:7f00:1::", "::127.0.0.1", "::ffff:0:7f00:1",
+                "2001:0:4136:e378:8000:63bf:80ff:fffe", "2001:db8::5efe:7f00:1"}) {
+            assertThat(allows.decide("h", ip(embedded), 80)).as(embedded).isEqualTo(new OutboundDecision.Allowed());
+        }
+        assertThat(refused(allows, "64:ff9b::7f00:2")).isEqualTo(reserved("127.0.0.2", ReservedRange.LOOPBACK));
+
+        OutboundPolicy denies = OutboundPolicy.of("", "93.184.216.0/24");
+        assertThat(denies.decide("h", ip("64:ff9b::5db8:d822"), 80))
+                .isEqualTo(new OutboundDecision.Denied("h", ip("93.184.216.34"), "93.184.216.0/24"));
+        assertThat(denies.decide("h", ip("2001:0:4136:e378:8000:63bf:a247:27dd"), 80))
+                .isInstanceOf(OutboundDecision.Denied.class);
+
+        OutboundPolicy allowsTheNat64Prefix = OutboundPolicy.of("64:ff9b::/96, 2002::/16", "");
+        assertThat(refused(allowsTheNat64Prefix, "64:ff9b::7f00:1"))
+                .isEqualTo(reserved("127.0.0.1", ReservedRange.LOOPBACK));
+        assertThat(refused(allowsTheNat64Prefix, "2002:a00:1::"))
+                .isEqualTo(reserved("10.0.0.1", ReservedRange.PRIVATE));
+        assertThat(OutboundPolicy.of("", "2002::/16").decide("h", ip("2002:5db8:d822::1"), 80))
+                .isInstanceOf(OutboundDecision.Denied.class);
+        assertThat(OutboundPolicy.of("64:ff9b:1::/48", "").decide("h", ip("64:ff9b:1::7f00:1"), 80))
+                .isEqualTo(new OutboundDecision.Allowed());
+    }
+
+    @Test
+    void theServersOwnOriginIsOpenInTheFormsThatEmbedItToo() {
+        OutboundPolicy own = OutboundPolicy.DEFAULT.allowingOwnOrigin(ip("127.0.0.1"), 8080);
+        assertThat(own.decide("h", ip("64:ff9b::7f00:1"), 8080)).isEqualTo(new OutboundDecision.Allowed());
+        assertThat(own.decide("h", ip("64:ff9b::7f00:1"), 6379)).isInstanceOf(OutboundDecision.Reserved.class);
+    }
+
+    private static OutboundDecision refused(OutboundPolicy policy, String address) {
+        return policy.decide("h", ip(address), 80);
+    }
+
+    private static OutboundDecision reserved(String face, ReservedRange kind) {
+        return new OutboundDecision.Reserved("h", ip(face), kind);
+    }
+
+    @Test
     void anAllowRuleOpensAReservedAddressByAddressRangeOrHostName() {
         OutboundPolicy policy = OutboundPolicy.of("127.0.0.1, 10.1.0.0/16, api.internal, *.corp.example", "");
         assertThat(policy.decide("x", ip("127.0.0.1"), 1)).isEqualTo(new OutboundDecision.Allowed());

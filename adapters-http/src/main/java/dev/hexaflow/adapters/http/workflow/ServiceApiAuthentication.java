@@ -1,6 +1,7 @@
 package dev.hexaflow.adapters.http.workflow;
 
 import dev.hexaflow.adapters.http.DifyErrors;
+import dev.hexaflow.adapters.http.UnreachableDatabase;
 import dev.hexaflow.adapters.http.RouteGroup;
 import dev.hexaflow.application.app.port.in.ApiError;
 import dev.hexaflow.application.app.port.in.ApiException;
@@ -44,7 +45,10 @@ public final class ServiceApiAuthentication implements RouteGroup {
     @Override
     public void addTo(RoutesConfig routes) {
         routes.beforeMatched("/v1/*", this::authenticate);
-        routes.exception(ApiException.class, (e, ctx) -> DifyErrors.send(ctx, e.error(), e.getMessage()));
+        routes.exception(ApiException.class, (e, ctx) -> {
+            UnreachableDatabase.behind(e).ifPresent(unreachable -> UnreachableDatabase.log(ctx, unreachable));
+            DifyErrors.send(ctx, e.error(), e.getMessage());
+        });
     }
 
     /** The app the request was authenticated for. */

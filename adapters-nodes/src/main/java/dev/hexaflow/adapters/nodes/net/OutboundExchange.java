@@ -2,6 +2,7 @@ package dev.hexaflow.adapters.nodes.net;
 
 import dev.hexaflow.application.workflow.engine.StopSignal;
 import dev.hexaflow.domain.net.IpAddress;
+import dev.hexaflow.domain.net.Ipv4Embedding;
 import dev.hexaflow.domain.net.OutboundDecision;
 import dev.hexaflow.domain.net.OutboundPolicy;
 import java.io.IOException;
@@ -138,19 +139,30 @@ public final class OutboundExchange {
         String name = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
         int port = uri.getPort() >= 0 ? uri.getPort() : "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
         OutboundPolicy rules = policy.get();
-        for (InetAddress address : InetAddress.getAllByName(name)) {
-            OutboundDecision decision = rules.decide(name, IpAddress.of(address.getAddress()), port);
+        for (InetAddress resolved : InetAddress.getAllByName(name)) {
+            IpAddress address = IpAddress.of(resolved.getAddress());
+            OutboundDecision decision = rules.decide(name, address, port);
             if (decision instanceof OutboundDecision.Reserved reserved) {
-                throw new RefusedException("The address " + reserved.address() + " of host " + host
+                throw new RefusedException("The address " + named(reserved.address(), address) + " of host " + host
                         + " is not allowed for outbound requests (" + reserved.kind().label()
                         + "); allow it with HEXAFLOW_OUTBOUND_ALLOW");
             }
             if (decision instanceof OutboundDecision.Denied denied) {
-                throw new RefusedException("The address " + denied.address() + " of host " + host
+                throw new RefusedException("The address " + named(denied.address(), address) + " of host " + host
                         + " is not allowed for outbound requests (denied by '" + denied.rule()
                         + "' in HEXAFLOW_OUTBOUND_DENY)");
             }
         }
+    }
+
+    /** The address refused, and the IPv6 address that carries it when that is what the host resolved to. */
+    private static String named(IpAddress refused, IpAddress resolved) {
+        if (refused.equals(resolved)) {
+            return refused.toString();
+        }
+        String form = Ipv4Embedding.in(resolved).stream().filter(carried -> carried.ipv4().equals(refused))
+                .map(carried -> carried.form().label()).findFirst().orElse("IPv4");
+        return refused + " (carried by " + resolved + " as " + form + ")";
     }
 
     private static HttpRequest request(Outgoing hop, Duration timeout) {

@@ -180,6 +180,40 @@ class JdkHttpRequesterTest {
     }
 
     @Test
+    void everyIpv6FormThatCarriesALoopbackPrivateOrMetadataAddressIsRefusedByThatAddressBeforeARequestIsSent() {
+        int port = port();
+        Map<String, String> refused = Map.of(
+                "http://[64:ff9b::7f00:1]:" + port + "/echo", "The address 127.0.0.1 (carried by 64:ff9b::7f00:1 as "
+                        + "NAT64) of host [64:ff9b::7f00:1] is not allowed for outbound requests (loopback); allow it "
+                        + "with HEXAFLOW_OUTBOUND_ALLOW",
+                "http://[::ffff:127.0.0.1]:" + port + "/echo", "The address 127.0.0.1 of host [::ffff:127.0.0.1] is "
+                        + "not allowed for outbound requests (loopback)",
+                "http://[2002:7f00:1::]:" + port + "/echo", "The address 127.0.0.1 (carried by 2002:7f00:1:: as "
+                        + "6to4) of host [2002:7f00:1::] is not allowed for outbound requests (loopback)",
+                "http://[::127.0.0.1]:" + port + "/echo", "The address 127.0.0.1 (carried by ::7f00:1 as "
+                        + "IPv4-compatible) of host [::127.0.0.1] is not allowed for outbound requests (loopback)",
+                "http://[::ffff:0:7f00:1]:" + port + "/echo", "(carried by ::ffff:0:7f00:1 as IPv4-translated)",
+                "http://[2001:0:4136:e378:8000:63bf:80ff:fffe]:" + port + "/echo", "The address 127.0.0.1 (carried "
+                        + "by 2001:0:4136:e378:8000:63bf:80ff:fffe as Teredo)",
+                "http://[2001:db8::5efe:a00:1]/", "The address 10.0.0.1 (carried by 2001:db8::5efe:a00:1 as ISATAP) "
+                        + "of host [2001:db8::5efe:a00:1] is not allowed for outbound requests (private network)",
+                "http://[64:ff9b::a9fe:a9fe]/latest/meta-data/", "The address 169.254.169.254 (carried by "
+                        + "64:ff9b::a9fe:a9fe as NAT64) of host [64:ff9b::a9fe:a9fe] is not allowed for outbound "
+                        + "requests (link-local)",
+                "http://[64:ff9b:1::7f00:1]:" + port + "/echo", "The address 64:ff9b:1::7f00:1 of host "
+                        + "[64:ff9b:1::7f00:1] is not allowed for outbound requests (private network)");
+        int before = TARGET.seen().size();
+
+        refused.forEach((url, message) -> assertThatThrownBy(() -> DEFAULTS.send(get(url, 5), StopSignal.NEVER))
+                .as(url).isInstanceOf(HttpException.class).hasMessageContaining(message));
+        assertThatThrownBy(() -> ALLOWS_127_0_0_1.send(get("http://[2002:7f00:2::]:" + port + "/echo", 5),
+                StopSignal.NEVER)).isInstanceOf(HttpException.class).hasMessageContaining("The address 127.0.0.2 "
+                        + "(carried by 2002:7f00:2:: as 6to4)");
+
+        assertThat(TARGET.seen()).hasSize(before);
+    }
+
+    @Test
     void aRedirectFromAnAllowedTargetToARefusedOneIsNotFollowed() {
         String other = "http://127.0.0.2:" + OTHER.getAddress().getPort() + "/inside";
         int hits = OTHER_HITS.get();

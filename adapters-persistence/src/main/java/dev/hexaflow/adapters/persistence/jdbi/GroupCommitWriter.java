@@ -22,7 +22,10 @@ import org.jdbi.v3.core.Jdbi;
  * written again one transaction each, so that one bad change fails alone. A batch also stops at
  * {@link #MAX_BATCH_WEIGHT} (the characters its changes hold), so that a few large changes (runs with long inputs
  * and outputs) never make one transaction too large for the store's memory: each of them is written in a smaller
- * one, alone if need be. The thread keeps one connection and its prepared statements for its whole life.
+ * one, alone if need be. The thread keeps one connection and its prepared statements; on a database server
+ * ({@link WriteGate#releasesIdleConnections}) it gives it back to the pool after {@link #IDLE} with nothing to
+ * write, so that a connection the server ended meanwhile (a restart) is found by the pool's check as it lends one,
+ * not by the next change, which would fail with it.
  *
  * @param <C> a change; the batch writer is given them in queue order and may merge them
  */
@@ -37,6 +40,12 @@ final class GroupCommitWriter<C> implements AutoCloseable {
      * once, took a 512 MB heap with it.
      */
     static final long MAX_BATCH_WEIGHT = 4_000_000;
+
+    /**
+     * How long the connection is kept with nothing to write: longer than HikariCP's half second, within which it
+     * lends a connection back untested.
+     */
+    static final java.time.Duration IDLE = java.time.Duration.ofSeconds(1);
 
     private record Pending<C>(C change, CompletableFuture<Void> kept) {
     }
@@ -62,6 +71,7 @@ final class GroupCommitWriter<C> implements AutoCloseable {
     private final Map<String, PreparedStatement> statements = new HashMap<>();
     private final Thread thread;
     private Handle handle;
+    private long lastWrite;
     private volatile boolean closed;
     private volatile boolean ended;
 
@@ -101,6 +111,10 @@ final class GroupCommitWriter<C> implements AutoCloseable {
             while (!closed || !queue.isEmpty()) {
                 Pending<C> first = queue.poll(100, TimeUnit.MILLISECONDS);
                 if (first == null) {
+                    if (handle != null && gate.releasesIdleConnections()
+                            && System.nanoTime() - lastWrite > IDLE.toNanos()) {
+                        disconnect();
+                    }
                     continue;
                 }
                 batch.add(first);
@@ -113,6 +127,7 @@ final class GroupCommitWriter<C> implements AutoCloseable {
                     batch.forEach(pending -> pending.kept().completeExceptionally(unexpected));
                     disconnect();
                 }
+                lastWrite = System.nanoTime();
                 batch.clear();
             }
         } catch (InterruptedException e) {

@@ -20,6 +20,16 @@ public interface WriteGate {
     /** Changes each time the database is opened again: a writer holding a connection of an older one drops it. */
     int generation();
 
+    /**
+     * Whether a writer gives its connection back to the pool when it has had nothing to write for a moment: yes for
+     * a database server, whose connections die with its restart and are tested by the pool as it lends them; no for
+     * H2 in the data directory, whose connections die only with the database, which a held one must see closed
+     * (a new one would open it again unnoticed).
+     */
+    default boolean releasesIdleConnections() {
+        return false;
+    }
+
     /** A gate that never refuses: for a store nobody watches. */
     WriteGate OPEN = new WriteGate() {
         @Override

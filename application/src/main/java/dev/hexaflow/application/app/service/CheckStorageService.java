@@ -18,4 +18,9 @@ public final class CheckStorageService implements CheckStorageUseCase {
     public Optional<StorageUnavailableException> problem() {
         return storage.problem();
     }
+
+    @Override
+    public Optional<StorageUnavailableException> unavailableBehind(Throwable failure) {
+        return storage.unavailableBehind(failure);
+    }
 }

@@ -13,11 +13,13 @@ import dev.hexaflow.domain.knowledge.ChildChunk;
 import dev.hexaflow.domain.knowledge.ParentChildRules;
 import dev.hexaflow.application.workflow.port.out.DocumentTextExtractor;
 import dev.hexaflow.domain.knowledge.Chunk;
+import dev.hexaflow.domain.knowledge.ChunkBudget;
 import dev.hexaflow.domain.knowledge.DocumentStatus;
 import dev.hexaflow.domain.knowledge.KnowledgeBase;
 import dev.hexaflow.domain.knowledge.KnowledgeDocument;
 import dev.hexaflow.domain.knowledge.TextMeasure;
 import dev.hexaflow.domain.knowledge.TextSplitter;
+import dev.hexaflow.domain.knowledge.TooManyChunksException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -28,7 +30,8 @@ import java.util.function.Supplier;
 /**
  * Adds documents: the text (or the file's, through the document extractor) is split by the rules, kept as chunks,
  * then embedded and indexed. The chunks are kept before any embedding call, so a failed call loses nothing. Each is
- * new work, refused while the store takes none.
+ * new work, refused while the store takes none. A split that would make more chunks than one document may have is
+ * refused before anything is kept.
  */
 public final class AddDocumentService implements AddDocumentUseCase {
 
@@ -38,15 +41,32 @@ public final class AddDocumentService implements AddDocumentUseCase {
     private final Clock clock;
     private final Supplier<String> ids;
     private final StorageHealth storage;
+    private final int maxChunksPerDocument;
 
+    /** With {@link ChunkBudget#DEFAULT_MAX_CHUNKS} chunks a document. */
     public AddDocumentService(KnowledgeRepository repository, KnowledgeIndex index, Embeddings embeddings,
             DocumentTextExtractor extractor, Clock clock, Supplier<String> ids, StorageHealth storage) {
+        this(repository, index, embeddings, extractor, clock, ids, storage, ChunkBudget.DEFAULT_MAX_CHUNKS);
+    }
+
+    /**
+     * @param storage              new documents are refused while the store takes no new work
+     * @param maxChunksPerDocument the most chunks (child chunks included) one document's split may make
+     */
+    public AddDocumentService(KnowledgeRepository repository, KnowledgeIndex index, Embeddings embeddings,
+            DocumentTextExtractor extractor, Clock clock, Supplier<String> ids, StorageHealth storage,
+            int maxChunksPerDocument) {
+        if (maxChunksPerDocument < 1) {
+            throw new IllegalArgumentException("the most chunks of a document must be at least 1, was "
+                    + maxChunksPerDocument);
+        }
         this.storage = storage;
         this.repository = repository;
         this.extractor = extractor;
         this.indexing = new Indexing(repository, index, embeddings);
         this.clock = clock;
         this.ids = ids;
+        this.maxChunksPerDocument = maxChunksPerDocument;
     }
 
     @Override
@@ -91,9 +111,7 @@ public final class AddDocumentService implements AddDocumentUseCase {
     /** Splits the text, keeps the document and its chunks (replacing any it had), then indexes them. */
     private KnowledgeDocument store(KnowledgeBase base, String id, AddDocumentCommand command, String text,
             String hash, Instant created) {
-        List<ParentChildRules.Split> splits = command.hierarchy().map(h -> h.split(text)).orElseGet(() ->
-                new TextSplitter(command.rules()).split(text).stream()
-                        .map(piece -> new ParentChildRules.Split(piece, List.of())).toList());
+        List<ParentChildRules.Split> splits = split(command, text);
         KnowledgeDocument document;
         try {
             document = new KnowledgeDocument(id, base.id(), command.name(),
@@ -120,6 +138,22 @@ public final class AddDocumentService implements AddDocumentUseCase {
         repository.replaceChunks(document.id(), chunks);
         repository.replaceChildChunks(document.id(), children);
         return indexing.index(base, document);
+    }
+
+    /**
+     * The text's chunks by the command's rules, within the budget of one document.
+     *
+     * @throws KnowledgeException (invalid) naming the budget when the split would pass it
+     */
+    private List<ParentChildRules.Split> split(AddDocumentCommand command, String text) {
+        ChunkBudget budget = new ChunkBudget(maxChunksPerDocument);
+        try {
+            return command.hierarchy().map(h -> h.split(text, budget)).orElseGet(() ->
+                    new TextSplitter(command.rules()).split(text, budget).stream()
+                            .map(piece -> new ParentChildRules.Split(piece, List.of())).toList());
+        } catch (TooManyChunksException e) {
+            throw new KnowledgeException(KnowledgeException.Reason.INVALID, e.getMessage());
+        }
     }
 
     @Override

@@ -14,6 +14,7 @@ import dev.hexaflow.domain.workflow.VariablePool;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -187,27 +188,54 @@ final class GraphRunner {
             }
         }
 
+        /**
+         * Queues the target once none of its incoming edges is pending and one was taken; skips it when all were
+         * skipped, and then each of its outgoing edges in turn, going on down the graph. The edges still to skip are
+         * kept in a list, not on the stack, so that skipping a long chain costs no stack depth; they are taken in
+         * the order a depth-first recursion would take them, so a node is queued or skipped once, by the last of its
+         * incoming edges to be decided.
+         */
         private void consider(String targetId, String predecessor) {
+            ArrayDeque<Skip> todo = new ArrayDeque<>();
+            todo.push(new Skip(null, targetId, predecessor));
+            while (!todo.isEmpty()) {
+                Skip next = todo.pop();
+                if (next.edge() != null) {
+                    edges.put(next.edge().id(), EdgeState.SKIPPED);
+                }
+                EdgeState incoming = incomingState(next.target());
+                if (incoming == EdgeState.PENDING) {
+                    continue;
+                }
+                if (incoming == EdgeState.TAKEN) {
+                    ready.add(new Ready(graph.node(next.target()).orElseThrow(), next.predecessor()));
+                    continue;
+                }
+                if (responses != null) {
+                    responses.nodeSkipped(next.target());
+                }
+                List<Edge> outgoing = graph.outgoing(next.target());
+                for (int i = outgoing.size() - 1; i >= 0; i--) {
+                    todo.push(new Skip(outgoing.get(i), outgoing.get(i).target(), next.target()));
+                }
+            }
+        }
+
+        /** An edge to mark skipped (none for the first, already marked), and the node it leads to. */
+        private record Skip(Edge edge, String target, String predecessor) {
+        }
+
+        /** PENDING while an incoming edge is, else TAKEN when one was taken, else SKIPPED. */
+        private EdgeState incomingState(String id) {
             boolean taken = false;
-            for (Edge edge : graph.incoming(targetId)) {
+            for (Edge edge : graph.incoming(id)) {
                 EdgeState state = edges.getOrDefault(edge.id(), EdgeState.PENDING);
                 if (state == EdgeState.PENDING) {
-                    return;
+                    return EdgeState.PENDING;
                 }
                 taken |= state == EdgeState.TAKEN;
             }
-            Node target = graph.node(targetId).orElseThrow();
-            if (taken) {
-                ready.add(new Ready(target, predecessor));
-            } else {
-                if (responses != null) {
-                    responses.nodeSkipped(targetId);
-                }
-                for (Edge edge : graph.outgoing(targetId)) {
-                    edges.put(edge.id(), EdgeState.SKIPPED);
-                    consider(edge.target(), targetId);
-                }
-            }
+            return taken ? EdgeState.TAKEN : EdgeState.SKIPPED;
         }
 
         /** Runs one node with its retries and error strategy; answers the handle to follow, or null to stop. */

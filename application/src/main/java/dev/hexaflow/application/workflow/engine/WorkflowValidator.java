@@ -39,6 +39,9 @@ final class WorkflowValidator {
 
     /** Answers each node prepared to run, or throws with every problem found. */
     Map<String, RunnableNode> prepare(Workflow workflow) {
+        GraphRules.tooLarge(workflow.graph()).ifPresent(tooLarge -> {
+            throw new InvalidWorkflowException(List.of(tooLarge));
+        });
         List<WorkflowProblem> problems = new ArrayList<>(GraphRules.check(workflow.graph()));
         Map<String, RunnableNode> prepared = new HashMap<>();
         for (Node node : workflow.graph().nodes()) {

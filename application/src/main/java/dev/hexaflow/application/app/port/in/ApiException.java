@@ -10,6 +10,12 @@ public class ApiException extends RuntimeException {
         this.error = error;
     }
 
+    /** A refusal that another failure caused (the store out of reach), kept for the operator's log. */
+    public ApiException(ApiError error, String message, Throwable cause) {
+        super(message, cause);
+        this.error = error;
+    }
+
     public ApiError error() {
         return error;
     }

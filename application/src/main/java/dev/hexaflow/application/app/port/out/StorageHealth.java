@@ -9,6 +9,14 @@ public interface StorageHealth {
 
     Optional<StorageUnavailableException> problem();
 
+    /**
+     * The store's being out of reach behind a failed piece of work (a database server that refused or ended the
+     * connection), or empty when the failure was something else, the work's own mistake included.
+     */
+    default Optional<StorageUnavailableException> unavailableBehind(Throwable failure) {
+        return Optional.empty();
+    }
+
     /** A store nobody watches (in memory, or in tests): always able to take work. */
     StorageHealth UNWATCHED = Optional::empty;
 }

@@ -15,7 +15,8 @@ public interface AddDocumentUseCase {
      * (its chunks are kept, and {@link #retry} indexes it again). The same content added again to the same base
      * answers the document already there, indexed again first when it is in {@code error}.
      *
-     * @throws KnowledgeException NOT_FOUND for an unknown base, INVALID for a file that cannot be read or no text
+     * @throws KnowledgeException NOT_FOUND for an unknown base, INVALID for a file that cannot be read, no text, or
+     *     rules that would split it into more chunks than one document may have (nothing is kept then)
      */
     KnowledgeDocument add(AddDocumentCommand command);
 

@@ -1,5 +1,6 @@
 package dev.hexaflow.app;
 
+import dev.hexaflow.application.app.port.out.StorageHealth;
 import dev.hexaflow.application.knowledge.port.in.AddDocumentCommand;
 import dev.hexaflow.application.knowledge.port.in.CloseInterruptedIndexingUseCase;
 import dev.hexaflow.application.knowledge.port.in.CreateKnowledgeBaseCommand;
@@ -193,6 +194,7 @@ final class KnowledgeCommands {
 
     private static KnowledgeModule module(Storage storage, Configuration config) {
         return new KnowledgeModule(storage.jdbi(), config.dataDir().resolve("knowledge"), config.engine(),
-                Clock.systemUTC(), storage.instance(), config.service().maxChunksPerDocument());
+                Clock.systemUTC(), storage.instance(), StorageHealth.UNWATCHED,
+                config.service().maxChunksPerDocument());
     }
 }

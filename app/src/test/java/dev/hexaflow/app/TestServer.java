@@ -62,7 +62,7 @@ final class TestServer implements AutoCloseable {
      * name the file system the server opened it through, or H2 would take it for another database.
      */
     static java.sql.Connection database(Path dataDir) throws java.sql.SQLException {
-        return java.sql.DriverManager.getConnection("jdbc:h2:async:" + dataDir.toAbsolutePath().resolve("hexaflow"),
+        return java.sql.DriverManager.getConnection("jdbc:h2:retry:" + dataDir.toAbsolutePath().resolve("hexaflow"),
                 "sa", "");
     }
 

@@ -155,10 +155,11 @@ public final class H2Database implements Database {
                         + option + "'");
             }
         }
-        // H2's async file system: java.nio's FileChannel closes itself when a thread using it is interrupted, and H2
-        // then closes the database under every other thread (a sender or a pruner stopped at shutdown, a pool
-        // shut down now). Its AsynchronousFileChannel waits out an interrupt; the file is the same either way.
-        StringBuilder url = new StringBuilder("jdbc:h2:async:" + dataDir.toAbsolutePath().resolve("hexaflow"));
+        // H2's retry file system: java.nio's FileChannel closes itself when a thread using it is interrupted, and
+        // H2 would then close the database under every other thread (a sender or a pruner stopped at shutdown, a
+        // pool shut down now). This one opens the channel again and retries the read or write; the file is the
+        // same, and the cost none measurable (BENCHMARKS.md).
+        StringBuilder url = new StringBuilder("jdbc:h2:retry:" + dataDir.toAbsolutePath().resolve("hexaflow"));
         settings.forEach((key, value) -> url.append(';').append(key).append('=').append(value));
         return new H2Database(url.toString());
     }

@@ -52,6 +52,7 @@ public final class StorageUnavailableException extends RuntimeException {
     public StorageUnavailableException(Kind kind, String message, Throwable cause) {
         super(message, cause);
         this.kind = kind;
+        this.detail = message;
     }
 
     public Kind kind() {

@@ -102,7 +102,7 @@ public final class H2StorageHealth implements StorageWatch {
     /** Whether {@code e} (a failed write) is the store's failure, not the change's: what it says, or null. */
     static String storageCause(Throwable e) {
         // The operating system's words first ("No space left on device"), wherever H2 wrapped them: the innermost
-        // I/O failure's (the async file system wraps the channel's own).
+        // I/O failure's (a file system may wrap the channel's own).
         String osWords = null;
         for (Throwable t = e; t != null && t != t.getCause(); t = t.getCause()) {
             if (t instanceof IOException io && io.getMessage() != null) {

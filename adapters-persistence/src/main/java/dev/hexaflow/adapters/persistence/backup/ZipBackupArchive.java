@@ -3,8 +3,6 @@ package dev.hexaflow.adapters.persistence.backup;
 import dev.hexaflow.adapters.persistence.OwnerOnlyFiles;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hexaflow.application.backup.port.out.BackupArchive;
 import dev.hexaflow.domain.backup.BackupEntry;
 import dev.hexaflow.domain.backup.BackupManifest;
@@ -16,7 +14,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.DigestOutputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayDeque;
@@ -99,73 +96,6 @@ public final class ZipBackupArchive implements BackupArchive {
         }
     }
 
-    /**
-     * One pass over an archive's entries: counts every byte as it is unpacked, each entry against the size it is
-     * allowed and all of them against the archive's budget, and stops at the first byte past either.
-     */
-    private static final class Inflation {
-        private final String archive;
-        private final long archiveSize;
-        private final long budget;
-        private final long maxRatio;
-        private long total;
-
-        Inflation(Path archive, Limits limits) throws IOException {
-            this.archive = archive.getFileName().toString();
-            this.archiveSize = Files.size(archive);
-            this.budget = limits.budget(archiveSize);
-            this.maxRatio = limits.maxRatio();
-        }
-
-        InputStream open(ZipFile zip, ZipEntry entry, long allowed) throws IOException {
-            String name = entry.getName();
-            return new java.io.FilterInputStream(zip.getInputStream(entry)) {
-                private long read;
-
-                @Override
-                public int read() throws IOException {
-                    byte[] one = new byte[1];
-                    int n = read(one, 0, 1);
-                    return n < 0 ? -1 : one[0] & 0xff;
-                }
-
-                @Override
-                public int read(byte[] b, int off, int len) throws IOException {
-                    // One byte past what is allowed is enough to know: never ask for more than that.
-                    int n = in.read(b, off, (int) Math.min(len, Math.max(1, allowed - read + 1)));
-                    if (n > 0) {
-                        read += n;
-                        total += n;
-                        if (read > allowed) {
-                            throw new BoundExceededException(name + " unpacks to more than the " + allowed
-                                    + " bytes its manifest lists");
-                        }
-                        if (total > budget) {
-                            throw new BoundExceededException("it unpacks to more than " + megabytes(budget) + ", "
-                                    + maxRatio + " times its own " + megabytes(archiveSize)
-                                    + " and more than a backup compresses (a zip bomb?)");
-                        }
-                    }
-                    return n;
-                }
-
-                @Override
-                public long skip(long n) throws IOException {
-                    // Skipped bytes are unpacked all the same: counted like the rest.
-                    byte[] skipped = new byte[(int) Math.min(Math.max(n, 0), 8192)];
-                    return Math.max(read(skipped, 0, skipped.length), 0);
-                }
-            };
-        }
-    }
-
-    /** An archive that unpacks past what it may: refused as unsafe, not as damaged. */
-    private static final class BoundExceededException extends IOException {
-        BoundExceededException(String message) {
-            super(message);
-        }
-    }
-
     @Override
     public Writer create(OutputStream target) {
         ZipOutputStream zip = new ZipOutputStream(new FilterOutputStream(target) {
@@ -182,61 +112,7 @@ public final class ZipBackupArchive implements BackupArchive {
         });
         // The database compresses well and fast at the lowest level; a higher one costs time for little.
         zip.setLevel(Deflater.BEST_SPEED);
-        return new ZipWriter(zip);
-    }
-
-    private static final class ZipWriter implements Writer {
-        private final ZipOutputStream zip;
-
-        ZipWriter(ZipOutputStream zip) {
-            this.zip = zip;
-        }
-
-        @Override
-        public BackupEntry add(String name, Content content) {
-            try {
-                zip.putNextEntry(new ZipEntry(name));
-                MessageDigest sha = sha256();
-                long[] size = new long[1];
-                OutputStream entry = new DigestOutputStream(new FilterOutputStream(zip) {
-                    @Override
-                    public void write(int b) throws IOException {
-                        out.write(b);
-                        size[0]++;
-                    }
-
-                    @Override
-                    public void write(byte[] b, int off, int len) throws IOException {
-                        out.write(b, off, len);
-                        size[0] += len;
-                    }
-
-                    @Override
-                    public void close() {
-                        // Ending the entry is the archive's business.
-                    }
-                }, sha);
-                content.writeTo(entry);
-                entry.flush();
-                zip.closeEntry();
-                return new BackupEntry(name, size[0], HexFormat.of().formatHex(sha.digest()));
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot write " + name + " to the backup", e);
-            }
-        }
-
-        @Override
-        public void finish(BackupManifest manifest) {
-            try {
-                zip.putNextEntry(new ZipEntry(BackupManifest.FILE_NAME));
-                zip.write(JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(toJson(manifest)));
-                zip.closeEntry();
-                zip.finish();
-                zip.flush();
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot end the backup", e);
-            }
-        }
+        return new ZipBackupWriter(zip);
     }
 
     @Override
@@ -262,7 +138,7 @@ public final class ZipBackupArchive implements BackupArchive {
             if (manifestEntry == null) {
                 throw unreadable(archive, "it has no " + BackupManifest.FILE_NAME + ": not a Hexaflow backup", null);
             }
-            Inflation inflation = new Inflation(archive, limits);
+            ArchiveInflation inflation = new ArchiveInflation(archive, limits);
             BackupManifest manifest;
             try (InputStream in = inflation.open(zip, manifestEntry, MAX_MANIFEST)) {
                 manifest = fromJson(archive, JSON.readTree(in));
@@ -284,7 +160,7 @@ public final class ZipBackupArchive implements BackupArchive {
                 found.put(name, digest(zip, entry, inflation, size));
             }
             return new Read(manifest, found);
-        } catch (BoundExceededException e) {
+        } catch (ArchiveInflation.BoundExceededException e) {
             throw refusedForSafety(archive, e);
         } catch (java.util.zip.ZipException e) {
             throw unreadable(archive, "it is not a complete zip file (cut off, damaged, or not a zip): "
@@ -296,12 +172,12 @@ public final class ZipBackupArchive implements BackupArchive {
 
     private void refusePastEntryCount(Path archive, ZipFile zip) {
         if (zip.size() > limits.maxEntries()) {
-            throw refusedForSafety(archive, new BoundExceededException("it holds " + zip.size()
+            throw refusedForSafety(archive, new ArchiveInflation.BoundExceededException("it holds " + zip.size()
                     + " entries, more than the " + limits.maxEntries() + " a backup may hold"));
         }
     }
 
-    private static BackupEntry digest(ZipFile zip, ZipEntry entry, Inflation inflation, long listedSize)
+    private static BackupEntry digest(ZipFile zip, ZipEntry entry, ArchiveInflation inflation, long listedSize)
             throws IOException {
         MessageDigest sha = sha256();
         long size = 0;
@@ -326,7 +202,7 @@ public final class ZipBackupArchive implements BackupArchive {
             if (entry == null) {
                 throw unreadable(archive, "it holds no " + listed.name(), null);
             }
-            return new CheckedEntry(zip, new Inflation(archive, limits).open(zip, entry, listed.size()), listed);
+            return new CheckedEntry(zip, new ArchiveInflation(archive, limits).open(zip, entry, listed.size()), listed);
         } catch (IOException e) {
             closeQuietly(zip);
             throw unreadable(archive, "it cannot be read: " + e.getMessage(), e);
@@ -342,64 +218,6 @@ public final class ZipBackupArchive implements BackupArchive {
                 zip.close();
             } catch (IOException ignored) {
                 // Only read: nothing is lost.
-            }
-        }
-    }
-
-    /**
-     * A listed file's bytes, checked against its listing at their end: a short file, or one whose checksum differs
-     * (the archive changed since it was read), fails the read instead of ending it.
-     */
-    private static final class CheckedEntry extends java.io.FilterInputStream {
-        /** Closed with the stream, or null when its owner closes it. */
-        private final ZipFile zip;
-        private final BackupEntry listed;
-        private final MessageDigest sha = sha256();
-        private long size;
-        private boolean checked;
-
-        CheckedEntry(ZipFile zip, InputStream in, BackupEntry listed) {
-            super(in);
-            this.zip = zip;
-            this.listed = listed;
-        }
-
-        @Override
-        public int read() throws IOException {
-            byte[] one = new byte[1];
-            int n = read(one, 0, 1);
-            return n < 0 ? -1 : one[0] & 0xff;
-        }
-
-        @Override
-        public int read(byte[] b, int off, int len) throws IOException {
-            int n = in.read(b, off, len);
-            if (n > 0) {
-                sha.update(b, off, n);
-                size += n;
-            } else if (n < 0 && !checked) {
-                checked = true;
-                if (size != listed.size() || !HexFormat.of().formatHex(sha.digest()).equals(listed.sha256())) {
-                    throw new IOException(listed.name() + " no longer matches its checksum: the archive changed "
-                            + "while it was read");
-                }
-            }
-            return n;
-        }
-
-        @Override
-        public long skip(long n) throws IOException {
-            throw new IOException("a checked entry is read whole");
-        }
-
-        @Override
-        public void close() throws IOException {
-            try {
-                super.close();
-            } finally {
-                if (zip != null) {
-                    zip.close();
-                }
             }
         }
     }
@@ -441,7 +259,7 @@ public final class ZipBackupArchive implements BackupArchive {
                 written.push(directory);
             }
             ownerOnly(directory, "rwx------");
-            Inflation inflation = new Inflation(archive, limits);
+            ArchiveInflation inflation = new ArchiveInflation(archive, limits);
             Iterator<? extends ZipEntry> entries = zip.entries().asIterator();
             while (entries.hasNext()) {
                 ZipEntry entry = entries.next();
@@ -475,7 +293,7 @@ public final class ZipBackupArchive implements BackupArchive {
                     // Best effort: the message below names the directory.
                 }
             }
-            if (e instanceof BoundExceededException bound) {
+            if (e instanceof ArchiveInflation.BoundExceededException bound) {
                 throw refusedForSafety(archive, bound);
             }
             throw new UncheckedIOException("cannot restore into " + directory + ": " + e.getMessage(), e);
@@ -516,12 +334,12 @@ public final class ZipBackupArchive implements BackupArchive {
         return String.format(java.util.Locale.ROOT, "%.1f MB", bytes / 1e6);
     }
 
-    private static long saturatedAdd(long a, long b) {
+    static long saturatedAdd(long a, long b) {
         long sum = a + b;
         return ((a ^ sum) & (b ^ sum)) < 0 ? Long.MAX_VALUE : sum;
     }
 
-    private UnreadableArchiveException refusedForSafety(Path archive, BoundExceededException e) {
+    private UnreadableArchiveException refusedForSafety(Path archive, ArchiveInflation.BoundExceededException e) {
         LOG.warn("Refused the backup {} for safety: {}", archive.getFileName(), e.getMessage());
         return unreadable(archive, e.getMessage(), e);
     }
@@ -532,23 +350,6 @@ public final class ZipBackupArchive implements BackupArchive {
         } catch (UnsupportedOperationException e) {
             // Not a POSIX file system (Windows): the directory's own permissions protect the files.
         }
-    }
-
-    private static ObjectNode toJson(BackupManifest manifest) {
-        ObjectNode node = JSON.createObjectNode();
-        node.put("format", FORMAT);
-        node.put("format_version", manifest.formatVersion());
-        node.put("hexaflow_version", manifest.hexaflowVersion());
-        node.put("schema_version", manifest.schemaVersion());
-        node.put("created_at", manifest.createdAt());
-        ObjectNode counts = node.putObject("counts");
-        manifest.counts().entrySet().stream().sorted(Map.Entry.comparingByKey())
-                .forEach(count -> counts.put(count.getKey(), count.getValue()));
-        ArrayNode entries = node.putArray("entries");
-        for (BackupEntry entry : manifest.entries()) {
-            entries.addObject().put("name", entry.name()).put("size", entry.size()).put("sha256", entry.sha256());
-        }
-        return node;
     }
 
     private static BackupManifest fromJson(Path archive, JsonNode node) {
@@ -571,7 +372,7 @@ public final class ZipBackupArchive implements BackupArchive {
         }
     }
 
-    private static MessageDigest sha256() {
+    static MessageDigest sha256() {
         try {
             return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {

@@ -326,32 +326,15 @@ final class GraphRunner {
             }
         }
 
-        /**
-         * What a node that failed before it answered its inputs had read: each variable it references, by its
-         * dotted name, as the pool holds it, but for environment variables (secrets among them). A failure's record
-         * keeps what went into it.
-         */
-        private Map<String, Object> read(Node node) {
-            RunnableNode runnable = nodes.get(node.id());
-            if (runnable == null) {
-                return null;
-            }
-            Map<String, Object> values = new java.util.LinkedHashMap<>();
-            for (dev.hexaflow.domain.workflow.VariableSelector selector : runnable.behavior().references()) {
-                if (!selector.nodeId().equals(dev.hexaflow.domain.workflow.VariableSelector.ENVIRONMENT)) {
-                    pool.get(selector).ifPresent(value -> values.put(selector.dotted(), value));
-                }
-            }
-            return values;
-        }
-
         private void report(Started started, Outcome outcome) {
             long tokens = outcome.tokens();
             run.tokens.addAndGet(tokens);
             double elapsed = (System.nanoTime() - started.began()) / 1e9;
             NodeExecution execution = started.execution();
             NodeResult result = outcome.result();
-            Map<String, Object> inputs = result != null ? result.inputs() : read(started.node());
+            RunnableNode runnable = nodes.get(started.node().id());
+            Map<String, Object> inputs = result != null ? result.inputs() : runnable == null ? null
+                    : runnable.read(pool);
             if (started.node().type().isContainer()) {
                 run.emit(new RunEvent.ContainerCompleted(execution.id(), started.node(), execution.index(),
                         started.predecessor(), inputs, outcome.outputs(), outcome.status(), outcome.error(), elapsed,

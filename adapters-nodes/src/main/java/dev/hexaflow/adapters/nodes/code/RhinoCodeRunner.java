@@ -41,6 +41,11 @@ public final class RhinoCodeRunner implements CodeRunner, AutoCloseable {
 
     /** The time a worker gets past the deadline to answer with its own message before it is killed. */
     private static final long GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+    /**
+     * How long a new worker may take to start its JVM and load Rhino before it is given up: a loaded machine took
+     * over two seconds, and a run's own time limit still bounds the whole.
+     */
+    private static final long STARTING_NANOS = TimeUnit.SECONDS.toNanos(30);
     /** A worker ends itself after this long without a call; the runner does not hand out one close to it. */
     private static final long IDLE_MILLIS = TimeUnit.MINUTES.toMillis(5);
     private static final long IDLE_REUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(IDLE_MILLIS - 30_000);
@@ -110,7 +115,7 @@ public final class RhinoCodeRunner implements CodeRunner, AutoCloseable {
     public Map<String, Object> run(String code, Map<String, Object> inputs, StopSignal stop) {
         long deadline = System.nanoTime() + limits.timeout().toNanos();
         Map<String, Object> request = new LinkedHashMap<>();
-        request.put("deadline", System.currentTimeMillis() + limits.timeout().toMillis());
+        request.put("budget_ms", limits.timeout().toMillis());
         request.put("code", code);
         request.put("inputs", inputs);
         String line = JsonValues.write(request);
@@ -124,7 +129,10 @@ public final class RhinoCodeRunner implements CodeRunner, AutoCloseable {
             worker = take();
             Reply reply;
             try (StopHandle ignored = new StopHandle(stop.onStop(worker::kill))) {
-                reply = worker.call(line, deadline + GRACE_NANOS);
+                // The code's time counts from when the worker is up (it keeps its own deadline from when it reads
+                // the call): a worker's JVM starting is no part of it.
+                reply = worker.awaitReady() ? worker.call(line, System.nanoTime() + limits.timeout().toNanos()
+                        + GRACE_NANOS) : Reply.ENDED;
             }
             if (reply.kind() != Reply.Kind.LINE && stop.isStopped()) {
                 throw stopped();
@@ -262,10 +270,13 @@ public final class RhinoCodeRunner implements CodeRunner, AutoCloseable {
 
     private final class Worker {
         final Process process;
+        /** Counted down when the worker says it is up ({@link RhinoWorker#READY}). */
+        private final java.util.concurrent.CountDownLatch ready = new java.util.concurrent.CountDownLatch(1);
         private final Writer requests;
         private final BlockingQueue<Reply> replies = new LinkedBlockingQueue<>();
         private final PrintedTail errors;
         volatile long idleSince = System.nanoTime();
+        private final long started = System.nanoTime();
 
         Worker(Process process) {
             this.process = process;
@@ -275,6 +286,21 @@ public final class RhinoCodeRunner implements CodeRunner, AutoCloseable {
             answers.setDaemon(true);
             answers.start();
             this.errors = PrintedTail.of(process.getErrorStream(), "hexaflow-js-stderr");
+        }
+
+        /** Waits until the worker is up, or {@link #STARTING_NANOS} have passed, or it ended: whether it is up. */
+        boolean awaitReady() {
+            try {
+                while (!ready.await(50, TimeUnit.MILLISECONDS)) {
+                    if (!process.isAlive() || System.nanoTime() - started > STARTING_NANOS) {
+                        return false;
+                    }
+                }
+                return true;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
         }
 
         Reply call(String request, long deadline) {
@@ -304,6 +330,12 @@ public final class RhinoCodeRunner implements CodeRunner, AutoCloseable {
                     for (int i = 0; i < n; i++) {
                         if (buffer[i] == '\n') {
                             line.append(buffer, from, i - from);
+                            if (ready.getCount() > 0 && line.toString().equals(RhinoWorker.READY)) {
+                                ready.countDown();
+                                line.setLength(0);
+                                from = i + 1;
+                                continue;
+                            }
                             replies.add(new Reply(Reply.Kind.LINE, line.toString()));
                             line.setLength(0);
                             from = i + 1;

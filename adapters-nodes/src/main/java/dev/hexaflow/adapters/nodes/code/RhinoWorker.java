@@ -23,7 +23,7 @@ import org.mozilla.javascript.Scriptable;
 
 /**
  * The worker process behind {@link RhinoCodeRunner}: reads one JSON request a line on standard input
- * ({@code code}, {@code inputs}, {@code deadline} in epoch milliseconds) and writes one JSON answer a line on
+ * ({@code code}, {@code inputs}, {@code budget_ms}: the code's time, from when the worker reads it) and writes one JSON answer a line on
  * standard output ({@code {"ok": result}} or {@code {"error": message}}). Each call gets a fresh scope, so a call
  * sees nothing an earlier one left. The process's heap is the code's memory limit (it is started with
  * {@code -Xmx} and exits on an OutOfMemoryError); it ends when its standard input closes (the server is gone) or
@@ -45,6 +45,9 @@ public final class RhinoWorker {
         this.maxResultChars = maxResultChars;
     }
 
+    /** The line a worker writes once it can take calls, before any answer. */
+    public static final String READY = "{\"ready\": true}";
+
     public static void main(String[] args) throws IOException, InterruptedException {
         RhinoWorker worker = new RhinoWorker(Long.parseLong(args[0]), Integer.parseInt(args[1]));
         long idleMillis = Long.parseLong(args[2]);
@@ -56,6 +59,11 @@ public final class RhinoWorker {
         Thread reader = new Thread(() -> read(requests), "hexaflow-js-requests");
         reader.setDaemon(true);
         reader.start();
+        // Up, with Rhino loaded: the runner starts a call's clock from here, not from the JVM's launch.
+        worker.answer("{\"code\": \"function main() { return {}; }\", \"inputs\": {}, \"budget_ms\": 60000}");
+        answers.write(READY);
+        answers.write('\n');
+        answers.flush();
         while (true) {
             String request = requests.poll(idleMillis, TimeUnit.MILLISECONDS);
             if (request == null) {
@@ -107,8 +115,9 @@ public final class RhinoWorker {
         Scriptable scope = cx.initSafeStandardObjects();
         factory.deadline = Long.MAX_VALUE;
         Scriptable call = (Scriptable) NativeJSON.parse(cx, scope, request, (c, s, t, a) -> a[1]);
-        long deadlineMillis = (long) ScriptRuntime.toNumber(call.get("deadline", call));
-        factory.deadline = System.nanoTime() + (deadlineMillis - System.currentTimeMillis()) * 1_000_000;
+        // The code's time starts as this worker reads it: a worker still starting its JVM costs the code nothing.
+        long budgetMillis = (long) ScriptRuntime.toNumber(call.get("budget_ms", call));
+        factory.deadline = System.nanoTime() + budgetMillis * 1_000_000;
         String code = ScriptRuntime.toString(call.get("code", call));
         Object inputs = call.get("inputs", call);
         try {

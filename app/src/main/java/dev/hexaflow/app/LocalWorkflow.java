@@ -48,12 +48,6 @@ final class LocalWorkflow implements AutoCloseable {
     }
 
     /**
-     * Reads and prepares the file.
-     *
-     * @throws IOException when the file cannot be read
-     * @throws dev.hexaflow.domain.workflow.InvalidWorkflowException listing what is wrong with it
-     */
-    /**
      * The bundled campus feed, made when the workflow first asks the built-in campus tool (its data is parsed only
      * for a workflow that reads it).
      */
@@ -65,6 +59,12 @@ final class LocalWorkflow implements AutoCloseable {
                 : CampusModule.bundledFeed(java.time.Clock.systemUTC()));
     }
 
+    /**
+     * Reads and prepares the file.
+     *
+     * @throws IOException when the file cannot be read
+     * @throws dev.hexaflow.domain.workflow.InvalidWorkflowException listing what is wrong with it
+     */
     static LocalWorkflow open(Path file, Optional<Path> toolBindings, Map<String, String> environment,
             PrintStream err) throws IOException {
         List<AutoCloseable> owned = new ArrayList<>();

@@ -74,6 +74,24 @@ class PageUploadQuotaHttpTest {
     }
 
     @Test
+    void uploadsSentAtOnceAreCountedOneAfterAnother() throws Exception {
+        TestServer.PageToken visitor = server.pageToken(site, null);
+        ServiceApi page = server.api(visitor.token());
+        java.util.List<java.util.concurrent.CompletableFuture<Integer>> sent = new java.util.ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            sent.add(java.util.concurrent.CompletableFuture.supplyAsync(() -> upload(page, visitor.user(), 10)
+                    .statusCode()));
+        }
+        java.util.List<Integer> statuses = new java.util.ArrayList<>();
+        for (var status : sent) {
+            statuses.add(status.get(30, java.util.concurrent.TimeUnit.SECONDS));
+        }
+
+        assertThat(statuses).filteredOn(status -> status == 201).hasSize(3);
+        assertThat(statuses).filteredOn(status -> status == 429).hasSize(7);
+    }
+
+    @Test
     void theVisitorsOfOnePageUploadSoManyMegabytesADayWhateverWebUserTheyAsk() {
         TestServer.PageToken first = server.pageToken(site, null);
         assertThat(upload(server.api(first.token()), first.user(), 600_000).statusCode()).isEqualTo(201);

@@ -23,8 +23,9 @@ public record RequestLimits(int maxTextChars, long maxJsonBytes) {
         if (maxTextChars < 1) {
             throw new IllegalArgumentException("HEXAFLOW_MAX_TEXT_CHARS must be 1 or more, was " + maxTextChars);
         }
-        if (maxJsonBytes < 1024) {
-            throw new IllegalArgumentException("HEXAFLOW_MAX_JSON_BODY_KB must be 1 or more, was "
+        if (maxJsonBytes < 1024 || maxJsonBytes > JavalinHttpServer.MAX_REQUEST_BYTES) {
+            throw new IllegalArgumentException("HEXAFLOW_MAX_JSON_BODY_KB must be between 1 and "
+                    + JavalinHttpServer.MAX_REQUEST_BYTES / 1024 + " (the largest body the server reads), was "
                     + maxJsonBytes / 1024);
         }
     }

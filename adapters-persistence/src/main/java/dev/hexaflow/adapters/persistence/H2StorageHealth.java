@@ -170,15 +170,15 @@ public final class H2StorageHealth implements StorageWatch {
         }
     }
 
+    /**
+     * Opens the database writable again and takes writes at once; then what was left running is failed. Writes are
+     * taken before that, so that a run ending meanwhile keeps its own end rather than have it refused while the
+     * runs it would be spared with are failed.
+     */
     private void recover(long free) {
         try {
             database.reopen(false);
             generation++;
-            String reason = "The server could not keep the run: writing to its data directory failed (" + failure
-                    + ").";
-            for (Consumer<String> action : onRecovered) {
-                action.accept(reason);
-            }
         } catch (RuntimeException e) {
             database.reopen(true);
             generation++;
@@ -186,6 +186,15 @@ public final class H2StorageHealth implements StorageWatch {
         }
         problem = Optional.empty();
         log.accept("Recovered: " + free / MB + " MB free in " + dataDir + ", the database is writable again");
+        String reason = "The server could not keep the run: writing to its data directory failed (" + failure + ").";
+        for (Consumer<String> action : onRecovered) {
+            try {
+                action.accept(reason);
+            } catch (RuntimeException e) {
+                log.accept("After recovering, ending what the failed writes left failed (" + e
+                        + "); the next start ends it");
+            }
+        }
     }
 
     private static final long MB = 1024 * 1024;

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -246,12 +247,18 @@ public final class JdbiCampusKeyRepository implements CampusKeyRepository, AutoC
          */
         @Override
         public void keepNow() {
-            flush();
-            // Queued after every flush so far, the flusher's included: committed once they all are.
-            writer.submit(Map.of()).join();
+            CompletableFuture<Void> marker;
+            synchronized (this) {
+                flush();
+                // Queued after every flush so far, the flusher's included (flushes take turns): committed once they
+                // all are.
+                marker = writer.submit(Map.of());
+            }
+            marker.join();
         }
 
-        private void flush() {
+        /** One flush at a time: a use taken by one is submitted before another flush can queue anything after it. */
+        private synchronized void flush() {
             Map<String, Long> increments = new LinkedHashMap<>();
             for (Iterator<Known> keys = used.iterator(); keys.hasNext();) {
                 Known key = keys.next();

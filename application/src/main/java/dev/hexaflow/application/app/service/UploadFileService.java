@@ -38,6 +38,8 @@ public final class UploadFileService implements UploadFileUseCase {
     private final BlobStore blobs;
     private final UploadLimits limits;
     private final PageUploadQuota pageQuota;
+    /** A page's uploads under way, by app and visitor; also the lock of the page quota's checks. */
+    private final java.util.Map<String, Integer> pageUploads = new java.util.HashMap<>();
     private final Clock clock;
     private final Supplier<String> ids;
     private final StorageHealth storage;
@@ -100,9 +102,29 @@ public final class UploadFileService implements UploadFileUseCase {
     private UploadedFile keep(UploadFileCommand command, String name, String extension, FileCategory category,
             long max, String user) {
         EndUser endUser = endUsers.findOrAdd(new EndUser(ids.get(), command.appId(), user, now()));
-        if (command.fromPage()) {
-            requireUploadsLeft(command.appId(), endUser);
+        if (!command.fromPage()) {
+            return store(command, name, extension, category, max, endUser);
         }
+        // A page's uploads sent at once are counted one after another, not each against the count before any of
+        // them: a visitor's uploads under way count toward its files, and the byte check and the record of an
+        // upload are made together. The bytes stream outside the lock (instances sharing a store may overshoot by
+        // the uploads under way on the others).
+        String visitor = command.appId() + "\n" + endUser.id();
+        synchronized (pageUploads) {
+            requireUploadsLeft(command.appId(), endUser, pageUploads.getOrDefault(visitor, 0));
+            pageUploads.merge(visitor, 1, Integer::sum);
+        }
+        try {
+            return store(command, name, extension, category, max, endUser);
+        } finally {
+            synchronized (pageUploads) {
+                pageUploads.computeIfPresent(visitor, (key, count) -> count > 1 ? count - 1 : null);
+            }
+        }
+    }
+
+    private UploadedFile store(UploadFileCommand command, String name, String extension, FileCategory category,
+            long max, EndUser endUser) {
         BlobStore.Stored stored;
         try {
             stored = blobs.put(command.content(), max);
@@ -114,9 +136,13 @@ public final class UploadFileService implements UploadFileUseCase {
                 extension, command.mimeType(), stored.key(), now());
         try {
             if (command.fromPage()) {
-                requireBytesLeft(command.appId(), stored.size());
+                synchronized (pageUploads) {
+                    requireBytesLeft(command.appId(), stored.size());
+                    uploads.add(file);
+                }
+            } else {
+                uploads.add(file);
             }
-            uploads.add(file);
         } catch (RuntimeException e) {
             blobs.delete(stored.key());
             throw e;
@@ -128,9 +154,9 @@ public final class UploadFileService implements UploadFileUseCase {
      * A page's visitor uploads at most {@link PageUploadQuota#perVisitorPerHour()} files an hour: Dify's 429. Read
      * from the store, so the bound holds across restarts and instances.
      */
-    private void requireUploadsLeft(String appId, EndUser visitor) {
+    private void requireUploadsLeft(String appId, EndUser visitor, int underWay) {
         if (pageQuota.perVisitorPerHour() > 0 && uploads.usedSince(appId, visitor.id(), now() - 3600).count()
-                >= pageQuota.perVisitorPerHour()) {
+                + underWay >= pageQuota.perVisitorPerHour()) {
             throw new ApiException(ApiError.TOO_MANY_REQUESTS, "Too many uploads: a web page's visitor may upload "
                     + pageQuota.perVisitorPerHour() + " files an hour. Please try again later.");
         }

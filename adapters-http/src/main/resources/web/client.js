@@ -84,13 +84,15 @@
         return 'Files of this kind cannot be used here.';
       case 'too_many_requests':
       case 'rate_limit_error':
+        if (/^Too many uploads/.test(message)) return message;
         return 'Too many runs are going on right now. Please try again in a moment.';
       case 'app_unavailable':
         return 'This app is not ready to run. Please tell the person who runs it.';
       case 'provider_not_initialize':
         return 'This app needs a model that is not set up on the server. Please tell the person who runs it.';
       case 'completion_request_error':
-        return 'The model could not answer: ' + (message || 'no reason was given') + '.';
+        return 'The model could not answer: ' + (message.replace(/^Run failed: /, '') || 'no reason was given')
+          + (/[.!?]$/.test(message) ? '' : '.');
       case 'conversation_completed':
         return 'This conversation has ended. Please start a new one.';
       case 'not_chat_app':

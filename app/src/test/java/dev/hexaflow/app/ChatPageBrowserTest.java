@@ -190,7 +190,7 @@ class ChatPageBrowserTest {
         WebElement error = wait(WAIT).until(ExpectedConditions.visibilityOfElementLocated(
                 By.cssSelector(".message.assistant .message-error")));
 
-        assertThat(error.getText()).startsWith("The chatflow failed");
+        assertThat(error.getText()).isEqualTo("The model could not answer: [openai] Error: 500 the model is down.");
         assertThat(byId("chat-status").getText()).isEqualTo("The answer failed.");
         assertThat(byId("send-button").isEnabled()).isTrue();
         HeadlessChromium.screenshot(browser, "chat-5-failed");

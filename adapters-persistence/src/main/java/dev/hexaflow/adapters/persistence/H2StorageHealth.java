@@ -40,6 +40,11 @@ public final class H2StorageHealth implements StorageWatch {
     private final ScheduledExecutorService watch;
     private volatile Optional<StorageUnavailableException> problem = Optional.empty();
     private volatile int generation;
+    /**
+     * Whether writes are taken: false from a failed write until the database is writable again, which is before
+     * {@link #problem} clears (new work and readiness wait until what the failure left running is ended).
+     */
+    private volatile boolean writable = true;
     private String failure;
 
     public H2StorageHealth(Path dataDir, H2Database database, long minFreeBytes, Duration period,
@@ -80,7 +85,7 @@ public final class H2StorageHealth implements StorageWatch {
     @Override
     public void check() {
         Optional<StorageUnavailableException> now = problem;
-        if (now.isPresent() && now.get().kind() == Kind.WRITES_FAILING) {
+        if (!writable && now.isPresent() && now.get().kind() == Kind.WRITES_FAILING) {
             throw now.get();
         }
     }
@@ -130,10 +135,11 @@ public final class H2StorageHealth implements StorageWatch {
      * watch may have recovered (and cleared the state) by the time the caller reads it.
      */
     private synchronized StorageUnavailableException failing(String cause) {
-        if (problem.isPresent() && problem.get().kind() == Kind.WRITES_FAILING) {
+        if (!writable && problem.isPresent() && problem.get().kind() == Kind.WRITES_FAILING) {
             return problem.get();
         }
         failure = cause;
+        writable = false;
         problem = Optional.of(new StorageUnavailableException(Kind.WRITES_FAILING, "The server cannot keep data now: "
                 + "writing to its data directory failed (" + cause + "). Nothing is accepted until there is room "
                 + "again; please try again later."));
@@ -171,9 +177,10 @@ public final class H2StorageHealth implements StorageWatch {
     }
 
     /**
-     * Opens the database writable again and takes writes at once; then what was left running is failed. Writes are
-     * taken before that, so that a run ending meanwhile keeps its own end rather than have it refused while the
-     * runs it would be spared with are failed.
+     * Opens the database writable again and takes writes at once; then ends what was left running, and only then
+     * takes new work (and says ready). Writes are taken first so that a run ending meanwhile keeps its own end rather
+     * than have it refused while the runs it would be spared with are failed; new work waits so that nobody is told
+     * ready while a run the failure stopped still reads as running.
      */
     private void recover(long free) {
         try {
@@ -184,7 +191,7 @@ public final class H2StorageHealth implements StorageWatch {
             generation++;
             return; // Tried again at the next check.
         }
-        problem = Optional.empty();
+        writable = true;
         log.accept("Recovered: " + free / MB + " MB free in " + dataDir + ", the database is writable again");
         String reason = "The server could not keep the run: writing to its data directory failed (" + failure + ").";
         for (Consumer<String> action : onRecovered) {
@@ -194,6 +201,9 @@ public final class H2StorageHealth implements StorageWatch {
                 log.accept("After recovering, ending what the failed writes left failed (" + e
                         + "); the next start ends it");
             }
+        }
+        if (writable) { // Not when ending what was left running failed a write again.
+            problem = Optional.empty();
         }
     }
 

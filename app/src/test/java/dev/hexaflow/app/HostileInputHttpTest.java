@@ -185,6 +185,40 @@ class HostileInputHttpTest {
         assertThat(uploadRecords()).isEqualTo(uploadsBefore);
     }
 
+    /**
+     * A request refused before its route (a wrong dataset key, a wrong app key, a preflight with a body) whose body
+     * is still arriving: the next request on the same connection is answered as a request of its own, not dropped
+     * with the connection (the fuzz test's client once got a broken pipe there).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"POST /v1/datasets/x/document/create-by-text", "POST /v1/workflows/run",
+            "OPTIONS /v1/workflows/run"})
+    void aRequestRefusedBeforeItsRouteLeavesTheConnectionReadyForTheNext(String request) throws Exception {
+        URI base = URI.create(server.hexaflow.baseUrl());
+        String body = "{\"name\": \"b.md\", \"text\": \"Dinner is at seven.\"}".repeat(40);
+        String refused = request + " HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer app-\r\nOrigin: http://a.test\r\n"
+                + "Access-Control-Request-Method: POST\r\nContent-Type: application/json\r\nContent-Length: "
+                + body.length() + "\r\n\r\n" + body;
+        String next = "GET /v1/parameters HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + echoKey
+                + "\r\nConnection: close\r\n\r\n";
+        try (Socket socket = new Socket(base.getHost(), base.getPort())) {
+            socket.setSoTimeout(10_000);
+            byte[] first = refused.getBytes(StandardCharsets.US_ASCII);
+            int half = first.length - body.length() / 2;
+            socket.getOutputStream().write(first, 0, half);
+            socket.getOutputStream().flush();
+            Thread.sleep(200); // the rest of the body arrives after the refusal was decided on the headers
+            socket.getOutputStream().write(first, half, first.length - half);
+            socket.getOutputStream().write(next.getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream().flush();
+            String answers = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(answers).startsWith("HTTP/1.1 ").doesNotContain("Connection: close\r\n\r\n{\"code\"");
+            assertThat(answers.split("HTTP/1.1 ", -1)).as(answers).hasSize(3);
+            assertThat(answers.substring(answers.lastIndexOf("HTTP/1.1 "))).startsWith("HTTP/1.1 200")
+                    .contains("user_input_form");
+        }
+    }
+
     /** Upload records, counted in the server's own database (an embedded H2 shares it within the JVM). */
     private static int uploadRecords() throws java.sql.SQLException {
         try (java.sql.Connection db = TestServer.database(dataDir);

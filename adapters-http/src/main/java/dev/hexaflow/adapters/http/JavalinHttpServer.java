@@ -157,7 +157,7 @@ public final class JavalinHttpServer implements AutoCloseable {
                 }
                 if (traffic.draining) {
                     unavailable(ctx, groups);
-                    ctx.skipRemainingHandlers();
+                    UnreadBodies.answerNow(ctx);
                     return;
                 }
             });

@@ -23,6 +23,21 @@ public final class UnreadBodies {
         drain(ctx, DRAIN_LIMIT_BYTES);
     }
 
+    /**
+     * Ends the request with the answer already set, skipping the handlers left: the after-handler that drains an
+     * unread body is skipped too, so the body is drained here (else Jetty drops the connection under the client's
+     * next request on it, without a word).
+     */
+    public static void answerNow(Context ctx) {
+        answerNow(ctx, DRAIN_LIMIT_BYTES);
+    }
+
+    /** As {@link #answerNow(Context)}, reading at most {@code limit} bytes before the connection is closed instead. */
+    public static void answerNow(Context ctx, long limit) {
+        drain(ctx, limit);
+        ctx.skipRemainingHandlers();
+    }
+
     /** As {@link #drain(Context)}, reading at most {@code limit} bytes before the connection is closed instead. */
     public static void drain(Context ctx, long limit) {
         if (ctx.req().getContentLengthLong() < 0 && ctx.req().getHeader("Transfer-Encoding") == null) {

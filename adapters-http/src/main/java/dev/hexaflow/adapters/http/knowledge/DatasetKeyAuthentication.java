@@ -4,6 +4,7 @@ import dev.hexaflow.adapters.http.JsonResponses;
 import dev.hexaflow.adapters.http.RouteGroup;
 import dev.hexaflow.application.knowledge.port.in.KnowledgeException;
 import dev.hexaflow.application.knowledge.port.in.ManageDatasetKeysUseCase;
+import dev.hexaflow.adapters.http.UnreadBodies;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.javalin.security.RouteRole;
@@ -54,6 +55,8 @@ public final class DatasetKeyAuthentication implements RouteGroup {
     private static void refuse(Context ctx, String message) {
         ctx.header("WWW-Authenticate", "Bearer realm=\"api\"");
         JsonResponses.error(ctx, 401, "unauthorized", message);
-        ctx.skipRemainingHandlers();
+        // A stranger's body is read up to 1 MiB (past that the connection is closed), lest Jetty drop the
+        // connection under the client's next request.
+        UnreadBodies.answerNow(ctx, 1024 * 1024);
     }
 }

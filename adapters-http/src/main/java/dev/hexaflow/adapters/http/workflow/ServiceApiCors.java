@@ -1,6 +1,7 @@
 package dev.hexaflow.adapters.http.workflow;
 
 import dev.hexaflow.adapters.http.RouteGroup;
+import dev.hexaflow.adapters.http.UnreadBodies;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
@@ -57,7 +58,7 @@ public final class ServiceApiCors implements RouteGroup {
         }
         if (ctx.method() == HandlerType.OPTIONS && ctx.header("Access-Control-Request-Method") != null) {
             preflight(ctx);
-            ctx.skipRemainingHandlers();
+            UnreadBodies.answerNow(ctx);
         }
     }
 

@@ -27,7 +27,7 @@ final class AppsCommands {
     private AppsCommands() {
     }
 
-    static int importApp(CommandLine.Command.ImportApp command, PrintStream out, PrintStream err) {
+    static int importApp(Command.ImportApp command, PrintStream out, PrintStream err) {
         byte[] dsl;
         try {
             dsl = Files.readAllBytes(command.file());
@@ -52,7 +52,7 @@ final class AppsCommands {
         }
     }
 
-    static int list(CommandLine.Command.ListApps command, PrintStream out) {
+    static int list(Command.ListApps command, PrintStream out) {
         try (Storage storage = Storage.open(command.config());
                 WorkflowModule workflows = module(storage, command.config())) {
             String row = "%-36s  %-36s  %-26s  %-16s  %-4s  %s%n";
@@ -65,7 +65,7 @@ final class AppsCommands {
         }
     }
 
-    static int createKey(CommandLine.Command.CreateAppKey command, PrintStream out, PrintStream err) {
+    static int createKey(Command.CreateAppKey command, PrintStream out, PrintStream err) {
         try (Storage storage = Storage.open(command.config());
                 WorkflowModule workflows = module(storage, command.config())) {
             out.println(workflows.keys.issue(command.appId()));
@@ -76,7 +76,7 @@ final class AppsCommands {
         }
     }
 
-    static int switchSite(CommandLine.Command.SwitchSite command, PrintStream out, PrintStream err) {
+    static int switchSite(Command.SwitchSite command, PrintStream out, PrintStream err) {
         try (Storage storage = Storage.open(command.config());
                 WorkflowModule workflows = module(storage, command.config())) {
             App app = workflows.updateSite.enable(command.appId(), command.enabled());
@@ -89,7 +89,7 @@ final class AppsCommands {
     }
 
     /** The DSL as imported: from the data dir of a stopped server, or through a running one's admin API. */
-    static int export(CommandLine.Command.ExportApp command, PrintStream out, PrintStream err) {
+    static int export(Command.ExportApp command, PrintStream out, PrintStream err) {
         if (command.server().isPresent()) {
             return exportRemote(command, command.server().get(), out, err);
         }
@@ -105,7 +105,7 @@ final class AppsCommands {
         }
     }
 
-    private static int exportRemote(CommandLine.Command.ExportApp command, CommandLine.AdminServer server,
+    private static int exportRemote(Command.ExportApp command, CommandLine.AdminServer server,
             PrintStream out, PrintStream err) {
         String path = "/admin/apps/" + URLEncoder.encode(command.appId(), StandardCharsets.UTF_8) + "/dsl"
                 + command.workflowId().map(id -> "?workflow_id=" + URLEncoder.encode(id, StandardCharsets.UTF_8))

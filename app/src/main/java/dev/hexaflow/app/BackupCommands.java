@@ -34,7 +34,7 @@ final class BackupCommands {
      * and only then moves it into place: a backup cut off or refused leaves no file, and an earlier backup of the
      * same name stays until a whole new one replaces it.
      */
-    static int backup(CommandLine.Command.Backup command, PrintStream out, PrintStream err) {
+    static int backup(Command.Backup command, PrintStream out, PrintStream err) {
         Path target = command.file().toAbsolutePath();
         Path part;
         try {
@@ -87,7 +87,7 @@ final class BackupCommands {
         }
     }
 
-    static int restore(CommandLine.Command.Restore command, PrintStream out, PrintStream err) {
+    static int restore(Command.Restore command, PrintStream out, PrintStream err) {
         if (command.config().database().isPresent()) {
             err.println("hexaflow: " + BackupModule.ON_DATABASE_SERVER);
             return Main.FAILED;
@@ -115,7 +115,7 @@ final class BackupCommands {
      * Rewrites a stopped server's database whole; refused while a server runs on it, and on a data directory
      * with no database.
      */
-    static int compact(CommandLine.Command.Compact command, PrintStream out, PrintStream err) {
+    static int compact(Command.Compact command, PrintStream out, PrintStream err) {
         Path dataDir = command.config().dataDir();
         if (command.config().database().isPresent()) {
             err.println("hexaflow: this server keeps its data in PostgreSQL (HEXAFLOW_DATABASE_URL), which gives "

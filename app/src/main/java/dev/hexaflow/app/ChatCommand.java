@@ -42,7 +42,7 @@ final class ChatCommand {
      *
      * @param terminal whether a person types at a terminal, who then gets a prompt before each line
      */
-    static int execute(CommandLine.Command.Chat command, Map<String, String> environment, InputStream in,
+    static int execute(Command.Chat command, Map<String, String> environment, InputStream in,
             boolean terminal, PrintStream out, PrintStream err) {
         LocalWorkflow local;
         try {

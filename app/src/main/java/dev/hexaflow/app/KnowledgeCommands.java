@@ -30,7 +30,7 @@ final class KnowledgeCommands {
     private KnowledgeCommands() {
     }
 
-    static int create(CommandLine.Command.CreateKnowledgeBase command, PrintStream out, PrintStream err) {
+    static int create(Command.CreateKnowledgeBase command, PrintStream out, PrintStream err) {
         try (Storage storage = Storage.open(command.config());
                 KnowledgeModule knowledge = module(storage, command.config())) {
             KnowledgeBase base = knowledge.bases.create(new CreateKnowledgeBaseCommand(command.id(),
@@ -47,7 +47,7 @@ final class KnowledgeCommands {
         }
     }
 
-    static int add(CommandLine.Command.AddKnowledgeFiles command, PrintStream out, PrintStream err) {
+    static int add(Command.AddKnowledgeFiles command, PrintStream out, PrintStream err) {
         for (Path file : command.files()) {
             if (!Files.isRegularFile(file)) {
                 err.println("hexaflow: no file " + file);
@@ -130,7 +130,7 @@ final class KnowledgeCommands {
         }
     }
 
-    static int list(CommandLine.Command.ListKnowledgeBases command, PrintStream out) {
+    static int list(Command.ListKnowledgeBases command, PrintStream out) {
         try (Storage storage = Storage.open(command.config());
                 KnowledgeModule knowledge = module(storage, command.config())) {
             String row = "%-36s  %-9s  %-6s  %-17s  %s%n";
@@ -145,7 +145,7 @@ final class KnowledgeCommands {
         }
     }
 
-    static int createKey(CommandLine.Command.CreateDatasetKey command, PrintStream out) {
+    static int createKey(Command.CreateDatasetKey command, PrintStream out) {
         try (Storage storage = Storage.open(command.config());
                 KnowledgeModule knowledge = module(storage, command.config())) {
             out.println(knowledge.keys.issue());
@@ -153,7 +153,7 @@ final class KnowledgeCommands {
         }
     }
 
-    static int bind(CommandLine.Command.BindDatasetId command, PrintStream out, PrintStream err) {
+    static int bind(Command.BindDatasetId command, PrintStream out, PrintStream err) {
         try (Storage storage = Storage.open(command.config());
                 KnowledgeModule knowledge = module(storage, command.config())) {
             Optional<KnowledgeBase> base = find(knowledge, command.base());
@@ -170,7 +170,7 @@ final class KnowledgeCommands {
         }
     }
 
-    static int unbind(CommandLine.Command.UnbindDatasetId command, PrintStream out, PrintStream err) {
+    static int unbind(Command.UnbindDatasetId command, PrintStream out, PrintStream err) {
         try (Storage storage = Storage.open(command.config());
                 KnowledgeModule knowledge = module(storage, command.config())) {
             knowledge.bases.unbind(command.datasetId());

@@ -71,7 +71,7 @@ public final class Main {
      */
     static int run(String[] args, Map<String, String> environment, InputStream in, boolean terminal,
             PrintStream out, PrintStream err) {
-        CommandLine.Command command;
+        Command command;
         try {
             command = CommandLine.parse(Arrays.asList(args), environment);
         } catch (UsageException | InvalidEngineConfigurationException e) {
@@ -79,10 +79,10 @@ public final class Main {
             return USAGE;
         }
         try {
-            if (command instanceof CommandLine.Command.RunWorkflow run) {
+            if (command instanceof Command.RunWorkflow run) {
                 return WorkflowRunCommand.execute(run, environment, out, err);
             }
-            if (command instanceof CommandLine.Command.Chat chat) {
+            if (command instanceof Command.Chat chat) {
                 return ChatCommand.execute(chat, environment, in, terminal, out, err);
             }
             return execute(command, out, err);
@@ -95,25 +95,29 @@ public final class Main {
         }
     }
 
-    private static int execute(CommandLine.Command command, PrintStream out, PrintStream err) {
-        if (command instanceof CommandLine.Command.Help) {
+    private static int execute(Command command, PrintStream out, PrintStream err) {
+        if (command instanceof Command.Help) {
             out.print(CommandLine.HELP);
             return OK;
         }
-        if (command instanceof CommandLine.Command.Serve serve) {
+        if (command instanceof Command.Version) {
+            out.println("hexaflow " + CommandLine.VERSION);
+            return OK;
+        }
+        if (command instanceof Command.Serve serve) {
             Hexaflow hexaflow = Hexaflow.start(serve.config());
             ShutdownSignals.install(hexaflow);
             serving = true;
             hexaflow.report().print(out);
             return OK;
         }
-        if (command instanceof CommandLine.Command.CreateCampusKey create) {
+        if (command instanceof Command.CreateCampusKey create) {
             try (Storage storage = Storage.open(create.config()); CampusModule campus = campus(storage)) {
                 out.println(campus.issueKey.issue());
                 return OK;
             }
         }
-        if (command instanceof CommandLine.Command.BanCampusKey ban) {
+        if (command instanceof Command.BanCampusKey ban) {
             try (Storage storage = Storage.open(ban.config()); CampusModule campus = campus(storage)) {
                 campus.banKey.ban(ban.key());
                 err.println("hexaflow: the key is banned");
@@ -123,68 +127,68 @@ public final class Main {
                 return FAILED;
             }
         }
-        if (command instanceof CommandLine.Command.CreateKnowledgeBase create) {
+        if (command instanceof Command.CreateKnowledgeBase create) {
             return KnowledgeCommands.create(create, out, err);
         }
-        if (command instanceof CommandLine.Command.AddKnowledgeFiles addFiles) {
+        if (command instanceof Command.AddKnowledgeFiles addFiles) {
             return KnowledgeCommands.add(addFiles, out, err);
         }
-        if (command instanceof CommandLine.Command.ListKnowledgeBases list) {
+        if (command instanceof Command.ListKnowledgeBases list) {
             return KnowledgeCommands.list(list, out);
         }
-        if (command instanceof CommandLine.Command.CreateDatasetKey createKey) {
+        if (command instanceof Command.CreateDatasetKey createKey) {
             return KnowledgeCommands.createKey(createKey, out);
         }
-        if (command instanceof CommandLine.Command.BindDatasetId bind) {
+        if (command instanceof Command.BindDatasetId bind) {
             return KnowledgeCommands.bind(bind, out, err);
         }
-        if (command instanceof CommandLine.Command.UnbindDatasetId unbind) {
+        if (command instanceof Command.UnbindDatasetId unbind) {
             return KnowledgeCommands.unbind(unbind, out, err);
         }
-        if (command instanceof CommandLine.Command.ImportApp importApp) {
+        if (command instanceof Command.ImportApp importApp) {
             return AppsCommands.importApp(importApp, out, err);
         }
-        if (command instanceof CommandLine.Command.ListApps list) {
+        if (command instanceof Command.ListApps list) {
             return AppsCommands.list(list, out);
         }
-        if (command instanceof CommandLine.Command.CreateAppKey createKey) {
+        if (command instanceof Command.CreateAppKey createKey) {
             return AppsCommands.createKey(createKey, out, err);
         }
-        if (command instanceof CommandLine.Command.ExportApp export) {
+        if (command instanceof Command.ExportApp export) {
             return AppsCommands.export(export, out, err);
         }
-        if (command instanceof CommandLine.Command.Backup backup) {
+        if (command instanceof Command.Backup backup) {
             return BackupCommands.backup(backup, out, err);
         }
-        if (command instanceof CommandLine.Command.Restore restore) {
+        if (command instanceof Command.Restore restore) {
             return BackupCommands.restore(restore, out, err);
         }
-        if (command instanceof CommandLine.Command.Compact compact) {
+        if (command instanceof Command.Compact compact) {
             return BackupCommands.compact(compact, out, err);
         }
-        if (command instanceof CommandLine.Command.SwitchSite switchSite) {
+        if (command instanceof Command.SwitchSite switchSite) {
             return AppsCommands.switchSite(switchSite, out, err);
         }
-        if (command instanceof CommandLine.Command.ListTools list) {
+        if (command instanceof Command.ListTools list) {
             return ToolsCommands.list(list, out);
         }
-        if (command instanceof CommandLine.Command.RegisterMcpServer register) {
+        if (command instanceof Command.RegisterMcpServer register) {
             return ToolsCommands.register(register, out);
         }
-        if (command instanceof CommandLine.Command.RemoveMcpServer remove) {
+        if (command instanceof Command.RemoveMcpServer remove) {
             return ToolsCommands.remove(remove, out, err);
         }
-        if (command instanceof CommandLine.Command.BindTool bind) {
+        if (command instanceof Command.BindTool bind) {
             return ToolsCommands.bind(bind, out, err);
         }
-        if (command instanceof CommandLine.Command.UnbindTool unbind) {
+        if (command instanceof Command.UnbindTool unbind) {
             return ToolsCommands.unbind(unbind, out, err);
         }
-        CommandLine.Command.ImportCampusData load = (CommandLine.Command.ImportCampusData) command;
+        Command.ImportCampusData load = (Command.ImportCampusData) command;
         return importData(load, out, err);
     }
 
-    private static int importData(CommandLine.Command.ImportCampusData load, PrintStream out, PrintStream err) {
+    private static int importData(Command.ImportCampusData load, PrintStream out, PrintStream err) {
         FeedMethod dataSet = FeedMethod.ofDataSet(load.dataSet()).orElse(null);
         if (dataSet == null) {
             err.println("hexaflow: no campus data set '" + load.dataSet()

@@ -24,27 +24,27 @@ final class ToolsCommandLine {
     private ToolsCommandLine() {
     }
 
-    static CommandLine.Command parse(List<String> words, List<String[]> flags, Configuration config) {
+    static Command parse(List<String> words, List<String[]> flags, Configuration config) {
         String verb = words.size() > 1 ? words.get(1) : "";
         try {
             switch (verb) {
                 case "list" -> {
                     expect(words, 2, flags, List.of());
-                    return new CommandLine.Command.ListTools(config);
+                    return new Command.ListTools(config);
                 }
                 case "server" -> {
                     return server(words, flags, config);
                 }
                 case "remove-server" -> {
                     expect(words, 3, flags, List.of());
-                    return new CommandLine.Command.RemoveMcpServer(config, words.get(2));
+                    return new Command.RemoveMcpServer(config, words.get(2));
                 }
                 case "bind" -> {
                     return bind(words, flags, config);
                 }
                 case "unbind" -> {
                     expect(words, 4, flags, List.of());
-                    return new CommandLine.Command.UnbindTool(config, words.get(2), words.get(3));
+                    return new Command.UnbindTool(config, words.get(2), words.get(3));
                 }
                 default -> throw new UsageException("unknown tools command '" + String.join(" ", words) + "'; "
                         + USAGE);
@@ -56,7 +56,7 @@ final class ToolsCommandLine {
     }
 
     /** {@code bind PROVIDER TOOL} and one of {@code --mcp SERVER MCP_TOOL}, {@code --openapi DOCUMENT OPERATION_ID}, {@code --app APP_ID}. */
-    private static CommandLine.Command bind(List<String> words, List<String[]> flags, Configuration config) {
+    private static Command bind(List<String> words, List<String[]> flags, Configuration config) {
         List<String> mcp = values(flags, "--mcp");
         List<String> openApi = values(flags, "--openapi");
         List<String> app = values(flags, "--app");
@@ -76,7 +76,7 @@ final class ToolsCommandLine {
             expect(words, 5, flags, List.of("--mcp"));
             target = new ToolBinding.McpTool(mcp.get(0), words.get(4));
         }
-        return new CommandLine.Command.BindTool(config, new ToolBinding(words.get(2), words.get(3), target));
+        return new Command.BindTool(config, new ToolBinding(words.get(2), words.get(3), target));
     }
 
     /**
@@ -123,7 +123,7 @@ final class ToolsCommandLine {
         }
     }
 
-    private static CommandLine.Command server(List<String> words, List<String[]> flags, Configuration config) {
+    private static Command server(List<String> words, List<String[]> flags, Configuration config) {
         List<String> command = values(flags, "--command");
         if (command.isEmpty()) {
             expect(words, 4, flags, List.of("--header"));
@@ -133,14 +133,14 @@ final class ToolsCommandLine {
             } catch (URISyntaxException e) {
                 throw new UsageException("tools server: " + words.get(3) + " is not a URL");
             }
-            return new CommandLine.Command.RegisterMcpServer(config, new McpServer(words.get(2),
+            return new Command.RegisterMcpServer(config, new McpServer(words.get(2),
                     new McpServer.StreamableHttp(url, pairs(values(flags, "--header"), "--header"))));
         }
         expect(words, 3, flags, List.of("--command", "--env"));
         if (command.size() != 1) {
             throw new UsageException("tools server takes one --command");
         }
-        return new CommandLine.Command.RegisterMcpServer(config, new McpServer(words.get(2), new McpServer.Stdio(
+        return new Command.RegisterMcpServer(config, new McpServer(words.get(2), new McpServer.Stdio(
                 new ArrayList<>(Arrays.asList(command.get(0).strip().split("\\s+"))),
                 pairs(values(flags, "--env"), "--env"))));
     }

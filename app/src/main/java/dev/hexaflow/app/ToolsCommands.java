@@ -27,7 +27,7 @@ final class ToolsCommands {
     private ToolsCommands() {
     }
 
-    static int list(CommandLine.Command.ListTools command, PrintStream out) {
+    static int list(Command.ListTools command, PrintStream out) {
         try (Storage storage = Storage.open(command.config())) {
             ToolCatalogue catalogue = new ListToolsService(new JdbiToolRegistryRepository(storage.jdbi()),
                     dev.hexaflow.engine.Engines.builtinTools())
@@ -102,7 +102,7 @@ final class ToolsCommands {
                 + String.join(", ", stdio.env().keySet().stream().sorted().toList()));
     }
 
-    static int register(CommandLine.Command.RegisterMcpServer command, PrintStream out) {
+    static int register(Command.RegisterMcpServer command, PrintStream out) {
         try (Storage storage = Storage.open(command.config())) {
             boolean isNew = new ManageMcpServersService(new JdbiToolRegistryRepository(storage.jdbi()))
                     .register(new RegisterMcpServerCommand(command.server()));
@@ -112,7 +112,7 @@ final class ToolsCommands {
         }
     }
 
-    static int remove(CommandLine.Command.RemoveMcpServer command, PrintStream out, PrintStream err) {
+    static int remove(Command.RemoveMcpServer command, PrintStream out, PrintStream err) {
         try (Storage storage = Storage.open(command.config())) {
             new ManageMcpServersService(new JdbiToolRegistryRepository(storage.jdbi())).remove(command.name());
             out.println("The MCP server " + command.name() + " is removed.");
@@ -123,7 +123,7 @@ final class ToolsCommands {
         }
     }
 
-    static int bind(CommandLine.Command.BindTool command, PrintStream out, PrintStream err) {
+    static int bind(Command.BindTool command, PrintStream out, PrintStream err) {
         try (Storage storage = Storage.open(command.config())) {
             bindings(storage, command.config()).bind(new BindToolCommand(command.binding()));
             out.println("The tool " + command.binding().label() + " runs as " + described(command.binding().target())
@@ -135,7 +135,7 @@ final class ToolsCommands {
         }
     }
 
-    static int unbind(CommandLine.Command.UnbindTool command, PrintStream out, PrintStream err) {
+    static int unbind(Command.UnbindTool command, PrintStream out, PrintStream err) {
         try (Storage storage = Storage.open(command.config())) {
             UnbindToolCommand unbind = new UnbindToolCommand(command.provider(), command.tool());
             bindings(storage, command.config()).unbind(unbind);

@@ -28,7 +28,7 @@ final class WorkflowRunCommand {
     private WorkflowRunCommand() {
     }
 
-    static int execute(CommandLine.Command.RunWorkflow command, Map<String, String> environment, PrintStream out,
+    static int execute(Command.RunWorkflow command, Map<String, String> environment, PrintStream out,
             PrintStream err) {
         LocalWorkflow local;
         try {
@@ -45,7 +45,7 @@ final class WorkflowRunCommand {
         }
     }
 
-    private static int run(CommandLine.Command.RunWorkflow command, LocalWorkflow local, PrintStream out,
+    private static int run(Command.RunWorkflow command, LocalWorkflow local, PrintStream out,
             PrintStream err) {
         boolean chat = local.workflow.isChat();
         if (command.query().isPresent() && !chat) {

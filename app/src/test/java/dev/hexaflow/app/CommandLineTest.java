@@ -3,7 +3,6 @@ package dev.hexaflow.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.hexaflow.app.CommandLine.Command;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -66,6 +65,7 @@ class CommandLineTest {
                 new Command.ImportCampusData(defaults.withDataDir(Path.of("x")), "tutors", Path.of("t.csv")));
         assertThat(parse("help")).isEqualTo(new Command.Help());
         assertThat(parse("serve", "--help")).isEqualTo(new Command.Help());
+        assertThat(parse("--version")).isEqualTo(new Command.Version());
     }
 
     @Test

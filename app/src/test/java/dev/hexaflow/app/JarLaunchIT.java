@@ -96,6 +96,17 @@ class JarLaunchIT {
                 .startsWith("Usage: hexaflow");
     }
 
+    @Test
+    void theLauncherRunsTheJarAndVersionSaysWhichBuildItIs() throws Exception {
+        Path launcher = Path.of("..", "bin", "hexaflow").toAbsolutePath().normalize();
+        Process version = new ProcessBuilder(launcher.toString(), "--version").redirectErrorStream(true).start();
+
+        assertThat(version.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        String printed = new String(version.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(version.exitValue()).as(printed).isZero();
+        assertThat(printed).isEqualTo("hexaflow " + System.getProperty("hexaflow.version") + "\n");
+    }
+
     /** A started process, its standard error kept in a file so that it never fills a pipe no one reads. */
     private record Launched(Process process, Path errorFile) {
 

@@ -40,6 +40,14 @@ class MainTest {
     }
 
     @Test
+    void versionNamesTheBuildAsMavenWroteIt() {
+        Outcome version = run("--version");
+
+        assertThat(version.exit()).isZero();
+        assertThat(version.out()).matches("hexaflow \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?\n");
+    }
+
+    @Test
     void aWrongFlagIsOneLineOnStandardErrorWithExitCode2() {
         Outcome wrong = run("--colour", "red");
 

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What a new user does, as a process: the artifacts go into a throwaway local repository, an outside Maven project
- * is made of the README's dependency block and program (read from README.md, so the two cannot drift), built by
+ * is made of the embedding page's {@code pom.xml} and program (read from docs/embedding.md, so they cannot drift), built by
  * Maven with no access to this build's modules, and run. Third-party artifacts come from the local repository of
  * this build, served as a file:// mirror, so the test needs no network and leaves that repository as it was.
  */
@@ -67,10 +67,16 @@ class OutsideProjectIT {
 
     @Test
     void theReadmesProgramBuildsAsAnOutsideProjectAndPrintsASucceededRun() throws Exception {
-        String section = readmeSection();
-        String dependencies = block(section, "xml");
+        String section = embeddingPage();
+        String pom = block(section, "xml");
         String program = block(section, "java");
-        Path project = project("readme", dependencies, program);
+        assertThat(pom).as("the page's pom names the version built here").contains("<version>" + VERSION + "</version>");
+        for (String plugin : List.of("compiler", "resources", "jar", "surefire", "shade")) {
+            assertThat(pom).as("the page's pom pins the %s plugin this build uses", plugin).contains(
+                    "<artifactId>maven-" + plugin + "-plugin</artifactId>\n        <version>"
+                            + System.getProperty("plugin." + plugin) + "</version>");
+        }
+        Path project = project("embedding-page", pom, program);
 
         Ran ran = run(project, mainClass(program));
 
@@ -85,7 +91,7 @@ class OutsideProjectIT {
                 .getResourceAsStream("/outside/plugged-model/LoopbackModelProgram.java")) {
             program = new String(Objects.requireNonNull(source).readAllBytes(), StandardCharsets.UTF_8);
         }
-        Path project = project("plugged-model", block(readmeSection(), "xml"), program);
+        Path project = project("plugged-model", block(embeddingPage(), "xml"), program);
 
         try (FakeModelServer model = new FakeModelServer()) {
             model.answer(FakeModelServer.Script.text("Forty two", 5, 2));
@@ -114,17 +120,13 @@ class OutsideProjectIT {
         }
     }
 
-    private static String readmeSection() throws IOException {
-        String readme = Files.readString(ROOT.resolve("README.md"));
-        int start = readme.indexOf("### Embedding the engine");
-        assertThat(start).as("the README's section 'Embedding the engine'").isNotNegative();
-        int end = readme.indexOf("\n## ", start);
-        return readme.substring(start, end < 0 ? readme.length() : end);
+    private static String embeddingPage() throws IOException {
+        return Files.readString(ROOT.resolve("docs/embedding.md"));
     }
 
     private static String block(String section, String language) {
         Matcher block = Pattern.compile("```" + language + "\n(.*?)```", Pattern.DOTALL).matcher(section);
-        assertThat(block.find()).as("a ```%s block in the README's embedding section", language).isTrue();
+        assertThat(block.find()).as("a ```%s block in docs/embedding.md", language).isTrue();
         return block.group(1);
     }
 
@@ -135,74 +137,15 @@ class OutsideProjectIT {
         return (pkg.find() ? pkg.group(1) + "." : "") + type.group(1);
     }
 
-    /** A Maven project of its own: the given dependency block, the program, and a runnable jar. */
-    private static Path project(String name, String dependencies, String program) throws IOException {
+    /** A Maven project of its own: the page's whole {@code pom.xml}, made to run the given program. */
+    private static Path project(String name, String pom, String program) throws IOException {
         Path project = work.resolve(name);
         Path source = project.resolve("src/main/java").resolve(mainClass(program).replace('.', '/') + ".java");
         Files.createDirectories(source.getParent());
         Files.writeString(source, program);
-        Files.writeString(project.resolve("pom.xml"), """
-                <project xmlns="http://maven.apache.org/POM/4.0.0">
-                  <modelVersion>4.0.0</modelVersion>
-                  <groupId>com.example</groupId>
-                  <artifactId>%s</artifactId>
-                  <version>1</version>
-                  <properties>
-                    <maven.compiler.release>17</maven.compiler.release>
-                    <project.build.sourceEncoding>UTF-8</project.build.sourceEncoding>
-                  </properties>
-                %s
-                  <build>
-                    <plugins>
-                      %s
-                      %s
-                      %s
-                      %s
-                      <plugin>
-                        <groupId>org.apache.maven.plugins</groupId>
-                        <artifactId>maven-shade-plugin</artifactId>
-                        <version>%s</version>
-                        <executions>
-                          <execution>
-                            <phase>package</phase>
-                            <goals><goal>shade</goal></goals>
-                            <configuration>
-                              <createDependencyReducedPom>false</createDependencyReducedPom>
-                              <outputFile>${project.build.directory}/program.jar</outputFile>
-                              <transformers>
-                                <transformer implementation="org.apache.maven.plugins.shade.resource.ManifestResourceTransformer">
-                                  <mainClass>%s</mainClass>
-                                </transformer>
-                                <transformer implementation="org.apache.maven.plugins.shade.resource.ServicesResourceTransformer"/>
-                              </transformers>
-                              <filters>
-                                <filter>
-                                  <artifact>*:*</artifact>
-                                  <excludes>
-                                    <exclude>META-INF/*.SF</exclude>
-                                    <exclude>META-INF/*.DSA</exclude>
-                                    <exclude>META-INF/*.RSA</exclude>
-                                    <exclude>module-info.class</exclude>
-                                    <exclude>META-INF/versions/*/module-info.class</exclude>
-                                  </excludes>
-                                </filter>
-                              </filters>
-                            </configuration>
-                          </execution>
-                        </executions>
-                      </plugin>
-                    </plugins>
-                  </build>
-                </project>
-                """.formatted(name, dependencies, plugin("compiler"), plugin("resources"), plugin("jar"),
-                plugin("surefire"), System.getProperty("plugin.shade"), mainClass(program)));
+        Files.writeString(project.resolve("pom.xml"), pom.replace("<mainClass>com.example.HelloWorkflow</mainClass>",
+                "<mainClass>" + mainClass(program) + "</mainClass>"));
         return project;
-    }
-
-    /** The plugins at the versions this build uses, which its local repository therefore holds. */
-    private static String plugin(String name) {
-        return "<plugin><groupId>org.apache.maven.plugins</groupId><artifactId>maven-" + name
-                + "-plugin</artifactId><version>" + System.getProperty("plugin." + name) + "</version></plugin>";
     }
 
     /** Builds the project with a Maven of its own and runs its jar. */

@@ -286,7 +286,7 @@ final class WorkflowModule implements AutoCloseable {
         this.engine = Engines.standard(config.engine(), remote -> new UploadedFileContents(uploads, blobStore,
                 remote), outbound::get, new McpToolAddresses(tools)::find, codeRunners::add,
                 services -> ToolFilesKept.around(BoundToolRunners.first(services, openApi, appTools, campusTools),
-                        toolFiles).withKnowledge(knowledge.retrieve));
+                        toolFiles).withKnowledge(new KnowledgeBasesRetriever(knowledge.retrieve)));
         java.util.List<String> builtins = new java.util.ArrayList<>(dev.hexaflow.engine.Engines.builtinTools());
         builtins.addAll(CampusFeedToolRunner.labels());
         this.listTools = new ListToolsService(tools, java.util.List.copyOf(builtins));

@@ -1,15 +1,11 @@
 package dev.hexaflow.application.workflow.nodes;
 
-import dev.hexaflow.application.knowledge.port.in.KnowledgeException;
-import dev.hexaflow.application.knowledge.port.in.RerankRequest;
-import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeQuery;
-import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeUseCase;
-import dev.hexaflow.application.knowledge.port.in.RetrievedChunk;
 import dev.hexaflow.application.workflow.engine.NodeExecutor;
 import dev.hexaflow.application.workflow.engine.NodeFailure;
 import dev.hexaflow.application.workflow.engine.NodeResult;
 import dev.hexaflow.application.workflow.engine.PreparedNode;
 import dev.hexaflow.application.workflow.engine.StopSignal;
+import dev.hexaflow.application.workflow.port.out.KnowledgeRetriever;
 import dev.hexaflow.application.workflow.port.out.ModelProvider;
 import dev.hexaflow.domain.knowledge.KnowledgeBase;
 import dev.hexaflow.domain.knowledge.MetadataFilter;
@@ -54,11 +50,11 @@ public final class KnowledgeRetrievalNode implements NodeExecutor {
     private static final Map<String, Object> ROUTER_PARAMETERS = Map.of("temperature", 0.2, "top_p", 0.3,
             "max_tokens", 1500);
 
-    private final RetrieveKnowledgeUseCase knowledge;
+    private final KnowledgeRetriever knowledge;
     private final ModelProvider models;
 
     /** @param models the chat endpoint that picks a base in single mode; null when none is configured */
-    public KnowledgeRetrievalNode(RetrieveKnowledgeUseCase knowledge, ModelProvider models) {
+    public KnowledgeRetrievalNode(KnowledgeRetriever knowledge, ModelProvider models) {
         this.knowledge = knowledge;
         this.models = models;
     }
@@ -76,7 +72,7 @@ public final class KnowledgeRetrievalNode implements NodeExecutor {
         boolean single = data.string("retrieval_mode", "multiple").equals("single");
         Optional<RetrievalSettings> settings = single ? Optional.empty()
                 : Optional.of(settings(data.tree("multiple_retrieval_config")));
-        Optional<RerankRequest> rerank = single ? Optional.empty()
+        Optional<KnowledgeRetriever.Rerank> rerank = single ? Optional.empty()
                 : rerankRequest(data.tree("multiple_retrieval_config"));
         MetadataFilter filter = data.string("metadata_filtering_mode", "disabled").equals("manual")
                 ? filter(data.tree("metadata_filtering_conditions")) : MetadataFilter.NONE;
@@ -101,11 +97,10 @@ public final class KnowledgeRetrievalNode implements NodeExecutor {
                 }
                 searched = List.of(chosen.get());
             }
-            List<RetrievedChunk> found;
+            List<KnowledgeRetriever.Hit> found;
             try {
-                found = knowledge.retrieve(new RetrieveKnowledgeQuery(searched, query, settings, filter, true,
-                        rerank));
-            } catch (KnowledgeException e) {
+                found = knowledge.search(new KnowledgeRetriever.Search(searched, query, settings, filter, rerank));
+            } catch (KnowledgeRetriever.RetrievalFailure e) {
                 throw new NodeFailure("KnowledgeRetrievalNodeError", e.getMessage(), e);
             }
             List<Object> result = new ArrayList<>();
@@ -201,14 +196,14 @@ public final class KnowledgeRetrievalNode implements NodeExecutor {
      * Dify's rerank by model: {@code reranking_mode} {@code reranking_model} (its default) with a
      * {@code reranking_model} that names a model, unless {@code reranking_enable} is false.
      */
-    private static Optional<RerankRequest> rerankRequest(DataTree config) {
+    private static Optional<KnowledgeRetriever.Rerank> rerankRequest(DataTree config) {
         DataTree model = config.tree("reranking_model");
         String name = model.string("model", "");
         if (!config.bool("reranking_enable", true) || name.isBlank()
                 || !config.string("reranking_mode", "reranking_model").equals("reranking_model")) {
             return Optional.empty();
         }
-        return Optional.of(new RerankRequest(model.string("provider", ""), name));
+        return Optional.of(new KnowledgeRetriever.Rerank(model.string("provider", ""), name));
     }
 
     private static MetadataFilter filter(DataTree conditions) {
@@ -245,7 +240,7 @@ public final class KnowledgeRetrievalNode implements NodeExecutor {
     }
 
     /** One item of {@code result}, in the shape of Dify's {@code _fetch_dataset_retriever}. */
-    private static Map<String, Object> item(RetrievedChunk hit, int position) {
+    private static Map<String, Object> item(KnowledgeRetriever.Hit hit, int position) {
         Map<String, Object> metadata = new LinkedHashMap<>();
         metadata.put("_source", "knowledge");
         metadata.put("dataset_id", hit.base().id());
@@ -257,7 +252,7 @@ public final class KnowledgeRetrievalNode implements NodeExecutor {
         metadata.put("retriever_from", "workflow");
         metadata.put("score", hit.score());
         List<Object> children = new ArrayList<>();
-        for (RetrievedChunk.ChildHit child : hit.children()) {
+        for (KnowledgeRetriever.ChildHit child : hit.children()) {
             Map<String, Object> one = new LinkedHashMap<>();
             one.put("id", child.child().id());
             one.put("content", child.child().content());

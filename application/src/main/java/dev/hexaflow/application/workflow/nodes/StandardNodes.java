@@ -1,12 +1,12 @@
 package dev.hexaflow.application.workflow.nodes;
 
-import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeUseCase;
 import dev.hexaflow.application.workflow.engine.NodeCatalogue;
 import dev.hexaflow.application.workflow.engine.NodeExecutor;
 import dev.hexaflow.application.workflow.port.out.CodeRunner;
 import dev.hexaflow.application.workflow.port.out.DocumentTextExtractor;
 import dev.hexaflow.application.workflow.port.out.FileContents;
 import dev.hexaflow.application.workflow.port.out.HttpRequester;
+import dev.hexaflow.application.workflow.port.out.KnowledgeRetriever;
 import dev.hexaflow.application.workflow.port.out.ModelProvider;
 import dev.hexaflow.application.workflow.port.out.TemplateRenderer;
 import dev.hexaflow.application.workflow.port.out.ToolRunner;
@@ -37,11 +37,11 @@ public final class StandardNodes {
         private final FileContents files;
         private final DocumentTextExtractor documents;
         private final List<ToolRunner> tools;
-        private final RetrieveKnowledgeUseCase knowledge;
+        private final KnowledgeRetriever knowledge;
 
         private Services(TemplateRenderer templates, List<CodeRunner> codeRunners, HttpRequester http,
                 ModelProvider models, FileContents files, DocumentTextExtractor documents, List<ToolRunner> tools,
-                RetrieveKnowledgeUseCase knowledge) {
+                KnowledgeRetriever knowledge) {
             this.templates = templates;
             this.codeRunners = List.copyOf(codeRunners);
             this.http = http;
@@ -90,7 +90,7 @@ public final class StandardNodes {
         }
 
         /** The knowledge bases the knowledge-retrieval node searches. */
-        public Services withKnowledge(RetrieveKnowledgeUseCase retrieve) {
+        public Services withKnowledge(KnowledgeRetriever retrieve) {
             return new Services(templates, codeRunners, http, models, files, documents, tools,
                     required(retrieve, "knowledge retrieval"));
         }

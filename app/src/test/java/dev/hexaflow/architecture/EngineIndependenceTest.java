@@ -1,0 +1,29 @@
+package dev.hexaflow.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static dev.hexaflow.architecture.HexaflowClasses.ALL;
+
+import com.tngtech.archunit.lang.ArchRule;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The workflow engine (graph runner, nodes and the ports they need) stands on the domain alone, so that it can be
+ * embedded, and later moved into a module of its own, without any use case of apps, chat, knowledge or campus.
+ */
+class EngineIndependenceTest {
+
+    static final String WORKFLOW_ENGINE = "dev.hexaflow.application.workflow..";
+
+    static final ArchRule the_engine_depends_on_the_domain_alone = classes()
+            .that().resideInAPackage(WORKFLOW_ENGINE)
+            .should().onlyDependOnClassesThat().resideInAnyPackage(WORKFLOW_ENGINE, HexaflowClasses.DOMAIN, "java..")
+            .because("what a node needs of the rest of the server (knowledge bases, tools, files) it asks through a "
+                    + "port the engine owns, in its own words; the server plugs its contexts in from outside")
+            .allowEmptyShould(false);
+
+    @Test
+    void theEngineDependsOnTheDomainAlone() {
+        HexaflowClasses.assertHoldsClasses(WORKFLOW_ENGINE);
+        the_engine_depends_on_the_domain_alone.check(ALL);
+    }
+}

@@ -60,9 +60,10 @@ class PostgresOutageHttpTest {
 
             for (String mode : List.of("fast", "immediate")) {
                 cluster.stopServer(mode);
+                // All at once: each waits for the pool's connection timeout before its 503.
+                Logged<Map<Request, HttpResponse<String>>> down = logged(() -> getAll(server, requests));
                 for (Request request : requests) {
-                    Logged<HttpResponse<String>> down = logged(() -> get(server, request));
-                    HttpResponse<String> answer = down.value();
+                    HttpResponse<String> answer = down.value().get(request);
 
                     assertThat(answer.statusCode()).as(mode + " " + request.path() + ": " + answer.body())
                             .isEqualTo(503);
@@ -114,6 +115,25 @@ class PostgresOutageHttpTest {
             builder.header("Authorization", "Bearer " + request.token());
         }
         return CLIENT.send(builder.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static Map<Request, HttpResponse<String>> getAll(TestServer server, List<Request> requests) {
+        Map<Request, java.util.concurrent.CompletableFuture<HttpResponse<String>>> sent = new java.util.LinkedHashMap<>();
+        java.util.concurrent.ExecutorService senders = java.util.concurrent.Executors.newFixedThreadPool(
+                requests.size());
+        for (Request request : requests) {
+            sent.put(request, java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                try {
+                    return get(server, request);
+                } catch (Exception e) {
+                    throw new java.util.concurrent.CompletionException(e);
+                }
+            }, senders));
+        }
+        senders.shutdown();
+        Map<Request, HttpResponse<String>> answers = new java.util.LinkedHashMap<>();
+        sent.forEach((request, answer) -> answers.put(request, answer.join()));
+        return answers;
     }
 
     /** What a call answered, and the lines the server logged meanwhile (slf4j-simple writes to System.err). */

@@ -1,7 +1,7 @@
 package com.example;
 
-import dev.hexaflow.application.workflow.engine.StopSignal;
-import dev.hexaflow.application.workflow.port.out.ModelProvider;
+import dev.hexaflow.workflow.engine.StopSignal;
+import dev.hexaflow.workflow.port.out.ModelProvider;
 import dev.hexaflow.domain.workflow.WorkflowRun;
 import dev.hexaflow.engine.EngineConfiguration;
 import dev.hexaflow.engine.HexaflowEngine;

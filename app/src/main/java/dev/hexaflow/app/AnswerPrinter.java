@@ -1,6 +1,6 @@
 package dev.hexaflow.app;
 
-import dev.hexaflow.application.workflow.engine.RunListener;
+import dev.hexaflow.workflow.engine.RunListener;
 import dev.hexaflow.domain.workflow.RunEvent;
 import java.io.PrintStream;
 

@@ -1,7 +1,7 @@
 package dev.hexaflow.app;
 
-import dev.hexaflow.application.workflow.nodes.StandardNodes;
-import dev.hexaflow.application.workflow.port.out.ToolRunner;
+import dev.hexaflow.workflow.nodes.StandardNodes;
+import dev.hexaflow.workflow.port.out.ToolRunner;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,11 +1,11 @@
 package dev.hexaflow.app;
 
-import dev.hexaflow.application.workflow.engine.ChatTurn;
-import dev.hexaflow.application.workflow.engine.ChatTurn.PastMessage;
-import dev.hexaflow.application.workflow.engine.InputFiles;
-import dev.hexaflow.application.workflow.engine.InvalidInputsException;
-import dev.hexaflow.application.workflow.engine.NodeUnavailableException;
-import dev.hexaflow.application.workflow.engine.RunRequest;
+import dev.hexaflow.workflow.engine.ChatTurn;
+import dev.hexaflow.workflow.engine.ChatTurn.PastMessage;
+import dev.hexaflow.workflow.engine.InputFiles;
+import dev.hexaflow.workflow.engine.InvalidInputsException;
+import dev.hexaflow.workflow.engine.NodeUnavailableException;
+import dev.hexaflow.workflow.engine.RunRequest;
 import dev.hexaflow.domain.workflow.InvalidWorkflowException;
 import dev.hexaflow.domain.workflow.RunEvent;
 import dev.hexaflow.domain.workflow.RunStatus;

@@ -5,7 +5,7 @@ import dev.hexaflow.application.knowledge.port.in.RerankRequest;
 import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeQuery;
 import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeUseCase;
 import dev.hexaflow.application.knowledge.port.in.RetrievedChunk;
-import dev.hexaflow.application.workflow.port.out.KnowledgeRetriever;
+import dev.hexaflow.workflow.port.out.KnowledgeRetriever;
 import dev.hexaflow.domain.knowledge.KnowledgeBase;
 import java.util.List;
 import java.util.Optional;

@@ -2,8 +2,8 @@ package dev.hexaflow.app;
 
 import dev.hexaflow.application.app.port.out.BlobStore;
 import dev.hexaflow.application.app.port.out.UploadRepository;
-import dev.hexaflow.application.workflow.engine.StopSignal;
-import dev.hexaflow.application.workflow.port.out.FileContents;
+import dev.hexaflow.workflow.engine.StopSignal;
+import dev.hexaflow.workflow.port.out.FileContents;
 import dev.hexaflow.domain.workflow.FileValue;
 
 /** Uploaded files from the blob store, and every other file from where the next source fetches it. */

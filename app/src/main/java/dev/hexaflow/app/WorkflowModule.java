@@ -73,7 +73,7 @@ import dev.hexaflow.application.app.service.WebTokens;
 import dev.hexaflow.domain.app.RunRetention;
 import dev.hexaflow.domain.app.UploadLimits;
 import dev.hexaflow.application.common.port.out.SecretGenerator;
-import dev.hexaflow.application.workflow.engine.WorkflowEngine;
+import dev.hexaflow.workflow.engine.WorkflowEngine;
 import dev.hexaflow.domain.net.IpAddress;
 import dev.hexaflow.domain.net.OutboundPolicy;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiToolRegistryRepository;

@@ -1,13 +1,13 @@
 package dev.hexaflow.app;
 
 import dev.hexaflow.adapters.http.workflow.DifyWire;
-import dev.hexaflow.application.workflow.engine.ChatTurn;
-import dev.hexaflow.application.workflow.engine.InputFiles;
-import dev.hexaflow.application.workflow.engine.InvalidInputsException;
-import dev.hexaflow.application.workflow.engine.NodeUnavailableException;
-import dev.hexaflow.application.workflow.engine.RunHandle;
-import dev.hexaflow.application.workflow.engine.RunListener;
-import dev.hexaflow.application.workflow.engine.RunRequest;
+import dev.hexaflow.workflow.engine.ChatTurn;
+import dev.hexaflow.workflow.engine.InputFiles;
+import dev.hexaflow.workflow.engine.InvalidInputsException;
+import dev.hexaflow.workflow.engine.NodeUnavailableException;
+import dev.hexaflow.workflow.engine.RunHandle;
+import dev.hexaflow.workflow.engine.RunListener;
+import dev.hexaflow.workflow.engine.RunRequest;
 import dev.hexaflow.domain.workflow.InvalidWorkflowException;
 import dev.hexaflow.domain.workflow.RunEvent;
 import dev.hexaflow.domain.workflow.RunStatus;

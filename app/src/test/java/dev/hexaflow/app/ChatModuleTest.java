@@ -19,7 +19,7 @@ import dev.hexaflow.application.chat.port.in.ListConversationsUseCase.ListConver
 import dev.hexaflow.application.chat.port.in.ListMessagesUseCase.ListMessagesQuery;
 import dev.hexaflow.application.chat.port.in.RenameConversationUseCase.RenameConversationCommand;
 import dev.hexaflow.application.chat.port.in.UpdateConversationVariableUseCase.UpdateConversationVariableCommand;
-import dev.hexaflow.application.workflow.port.out.ModelProvider;
+import dev.hexaflow.workflow.port.out.ModelProvider;
 import dev.hexaflow.domain.app.App;
 import dev.hexaflow.domain.app.EndUser;
 import dev.hexaflow.domain.app.SiteSettings;
@@ -110,7 +110,7 @@ class ChatModuleTest {
 
             @Override
             public ChatResult chat(ChatRequest request, java.util.function.Consumer<String> onText,
-                    dev.hexaflow.application.workflow.engine.StopSignal stop) {
+                    dev.hexaflow.workflow.engine.StopSignal stop) {
                 throw new ModelException("no model in this test", null);
             }
         };

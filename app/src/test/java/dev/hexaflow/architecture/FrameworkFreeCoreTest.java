@@ -3,6 +3,7 @@ package dev.hexaflow.architecture;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static dev.hexaflow.architecture.HexaflowClasses.ALL;
 import static dev.hexaflow.architecture.HexaflowClasses.APPLICATION;
+import static dev.hexaflow.architecture.HexaflowClasses.WORKFLOW_ENGINE;
 import static dev.hexaflow.architecture.HexaflowClasses.DOMAIN;
 
 import com.tngtech.archunit.lang.ArchRule;
@@ -12,7 +13,7 @@ import org.junit.jupiter.api.Test;
 class FrameworkFreeCoreTest {
 
     static final ArchRule the_core_uses_no_web_storage_or_format_framework = noClasses()
-            .that().resideInAnyPackage(DOMAIN, APPLICATION)
+            .that().resideInAnyPackage(DOMAIN, WORKFLOW_ENGINE, APPLICATION)
             .should().dependOnClassesThat().resideInAnyPackage(
                     "io.javalin..", "org.eclipse.jetty..", "jakarta.servlet..",
                     "org.jdbi..", "org.h2..", "org.flywaydb..", "java.sql..",
@@ -23,7 +24,7 @@ class FrameworkFreeCoreTest {
 
     @Test
     void theCoreUsesNoWebStorageOrFormatFramework() {
-        HexaflowClasses.assertHoldsClasses(DOMAIN, APPLICATION);
+        HexaflowClasses.assertHoldsClasses(DOMAIN, WORKFLOW_ENGINE, APPLICATION);
         the_core_uses_no_web_storage_or_format_framework.check(ALL);
     }
 }

@@ -10,6 +10,8 @@ import com.tngtech.archunit.core.importer.ImportOption;
 final class HexaflowClasses {
 
     static final String DOMAIN = "dev.hexaflow.domain..";
+    /** The workflow engine (hexaflow-workflow-engine): the graph runner, the nodes and the ports they need. */
+    static final String WORKFLOW_ENGINE = "dev.hexaflow.workflow..";
     static final String APPLICATION = "dev.hexaflow.application..";
     static final String ADAPTERS = "dev.hexaflow.adapters..";
     static final String APP = "dev.hexaflow.app..";

@@ -9,6 +9,7 @@ import static dev.hexaflow.architecture.HexaflowClasses.APP;
 import static dev.hexaflow.architecture.HexaflowClasses.APPLICATION;
 import static dev.hexaflow.architecture.HexaflowClasses.DOMAIN;
 import static dev.hexaflow.architecture.HexaflowClasses.ENGINE_MODULE;
+import static dev.hexaflow.architecture.HexaflowClasses.WORKFLOW_ENGINE;
 
 import com.tngtech.archunit.lang.ArchRule;
 import org.junit.jupiter.api.Test;
@@ -22,8 +23,9 @@ class ModuleDependencyTest {
             .allowEmptyShould(false);
 
     static final ArchRule application_depends_on_the_domain_only = classes().that().resideInAPackage(APPLICATION)
-            .should().onlyDependOnClassesThat().resideInAnyPackage(APPLICATION, DOMAIN, "java..")
-            .because("use cases and ports speak of the domain; technology stays in adapters")
+            .should().onlyDependOnClassesThat().resideInAnyPackage(APPLICATION, WORKFLOW_ENGINE, DOMAIN, "java..")
+            .because("use cases and ports speak of the domain and run workflows on the engine; technology stays in "
+                    + "adapters")
             .allowEmptyShould(false);
 
     static final ArchRule no_adapter_depends_on_another = slices().matching("dev.hexaflow.adapters.(*)..")
@@ -32,20 +34,20 @@ class ModuleDependencyTest {
             .allowEmptyShould(false);
 
     static final ArchRule only_the_app_module_knows_the_composition_root = noClasses()
-            .that().resideInAnyPackage(DOMAIN, APPLICATION, ADAPTERS, ENGINE_MODULE)
+            .that().resideInAnyPackage(DOMAIN, WORKFLOW_ENGINE, APPLICATION, ADAPTERS, ENGINE_MODULE)
             .should().dependOnClassesThat().resideInAPackage(APP)
             .because("app is the composition root: it knows every module and no module knows it")
             .allowEmptyShould(false);
 
     static final ArchRule no_core_or_adapter_module_knows_the_embedding_module = noClasses()
-            .that().resideInAnyPackage(DOMAIN, APPLICATION, ADAPTERS)
+            .that().resideInAnyPackage(DOMAIN, WORKFLOW_ENGINE, APPLICATION, ADAPTERS)
             .should().dependOnClassesThat().resideInAPackage(ENGINE_MODULE)
             .because("hexaflow-engine composes adapters for embedders, as app composes them for the server")
             .allowEmptyShould(false);
 
     static final ArchRule the_embedding_module_composes_only_adapters_that_need_no_server_or_database = classes()
             .that().resideInAPackage(ENGINE_MODULE)
-            .should().onlyDependOnClassesThat().resideInAnyPackage(ENGINE_MODULE, DOMAIN, APPLICATION,
+            .should().onlyDependOnClassesThat().resideInAnyPackage(ENGINE_MODULE, DOMAIN, WORKFLOW_ENGINE, APPLICATION,
                     "dev.hexaflow.adapters.dsl..", "dev.hexaflow.adapters.nodes..", "java..")
             .because("an embedder gets the engine with its standard adapters and no HTTP server or database")
             .allowEmptyShould(false);

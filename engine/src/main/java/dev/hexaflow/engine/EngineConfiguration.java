@@ -1,7 +1,7 @@
 package dev.hexaflow.engine;
 
 import dev.hexaflow.adapters.nodes.document.DocumentLimits;
-import dev.hexaflow.application.workflow.engine.EngineSettings;
+import dev.hexaflow.workflow.engine.EngineSettings;
 import dev.hexaflow.domain.net.InvalidOutboundRuleException;
 import dev.hexaflow.domain.net.OutboundPolicy;
 import java.net.URI;

@@ -1,14 +1,14 @@
 package dev.hexaflow.engine;
 
 import dev.hexaflow.adapters.dsl.YamlWorkflowDslReader;
-import dev.hexaflow.application.workflow.engine.InputFiles;
-import dev.hexaflow.application.workflow.engine.PreparedWorkflow;
-import dev.hexaflow.application.workflow.engine.RunHandle;
-import dev.hexaflow.application.workflow.engine.RunListener;
-import dev.hexaflow.application.workflow.engine.RunRequest;
-import dev.hexaflow.application.workflow.engine.WorkflowEngine;
-import dev.hexaflow.application.workflow.nodes.StandardNodes;
-import dev.hexaflow.application.workflow.port.out.WorkflowDslReader;
+import dev.hexaflow.workflow.engine.InputFiles;
+import dev.hexaflow.workflow.engine.PreparedWorkflow;
+import dev.hexaflow.workflow.engine.RunHandle;
+import dev.hexaflow.workflow.engine.RunListener;
+import dev.hexaflow.workflow.engine.RunRequest;
+import dev.hexaflow.workflow.engine.WorkflowEngine;
+import dev.hexaflow.workflow.nodes.StandardNodes;
+import dev.hexaflow.workflow.port.out.WorkflowDslReader;
 import dev.hexaflow.domain.workflow.Workflow;
 import dev.hexaflow.domain.workflow.WorkflowRun;
 import java.io.IOException;
@@ -97,8 +97,8 @@ public final class HexaflowEngine implements AutoCloseable {
      * Starts the workflow and answers at once: the handle gives the run's ids, {@code stop()} and {@code await()}.
      *
      * @throws dev.hexaflow.domain.workflow.InvalidWorkflowException when the graph cannot run
-     * @throws dev.hexaflow.application.workflow.engine.InvalidInputsException when the inputs do not fit the form
-     * @throws dev.hexaflow.application.workflow.engine.NodeUnavailableException when a node needs an adapter that is
+     * @throws dev.hexaflow.workflow.engine.InvalidInputsException when the inputs do not fit the form
+     * @throws dev.hexaflow.workflow.engine.NodeUnavailableException when a node needs an adapter that is
      *         not configured (a model node with no model endpoint)
      */
     public RunHandle start(Workflow workflow, Map<String, Object> inputs, RunListener listener) {

@@ -3,7 +3,7 @@ package dev.hexaflow.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hexaflow.adapters.nodes.fakes.FakeModelServer;
-import dev.hexaflow.application.workflow.engine.RunHandle;
+import dev.hexaflow.workflow.engine.RunHandle;
 import dev.hexaflow.domain.workflow.RunEvent;
 import dev.hexaflow.domain.workflow.RunStatus;
 import dev.hexaflow.domain.workflow.Workflow;

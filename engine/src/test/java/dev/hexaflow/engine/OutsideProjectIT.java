@@ -31,8 +31,8 @@ class OutsideProjectIT {
     private static final String VERSION = Objects.requireNonNull(System.getProperty("hexaflow.version"),
             "hexaflow.version: run with mvn verify");
     /** What hexaflow-engine needs at run time, and the poms that hold their versions. */
-    private static final List<String> JARS = List.of("domain", "application", "adapters-dsl", "adapters-nodes",
-            "engine");
+    private static final List<String> JARS = List.of("domain", "workflow-engine", "application", "adapters-dsl",
+            "adapters-nodes", "engine");
 
     @TempDir
     static Path work;

@@ -3,7 +3,7 @@ package dev.hexaflow.adapters.dsl;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import dev.hexaflow.application.workflow.port.out.WorkflowDslReader;
+import dev.hexaflow.workflow.port.out.WorkflowDslReader;
 import dev.hexaflow.domain.workflow.AppInfo;
 import dev.hexaflow.domain.workflow.ConversationVariable;
 import dev.hexaflow.domain.workflow.DataTree;

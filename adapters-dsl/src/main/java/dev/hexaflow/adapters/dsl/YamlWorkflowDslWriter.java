@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLGenerator;
-import dev.hexaflow.application.workflow.port.out.WorkflowDslWriter;
+import dev.hexaflow.workflow.port.out.WorkflowDslWriter;
 import dev.hexaflow.domain.workflow.AppInfo;
 import dev.hexaflow.domain.workflow.ConversationVariable;
 import dev.hexaflow.domain.workflow.Edge;

@@ -11,7 +11,7 @@ import dev.hexaflow.application.tool.port.in.RegisterMcpServerCommand;
 import dev.hexaflow.application.tool.service.ManageMcpServersService;
 import dev.hexaflow.application.tool.service.ManageToolBindingsService;
 import dev.hexaflow.application.tool.service.McpToolAddresses;
-import dev.hexaflow.application.workflow.engine.StopSignal;
+import dev.hexaflow.workflow.engine.StopSignal;
 import dev.hexaflow.domain.net.OutboundPolicy;
 import dev.hexaflow.domain.tool.McpServer;
 import dev.hexaflow.domain.tool.ToolBinding;

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hexaflow.adapters.dsl.YamlWorkflowDslReader;
 import dev.hexaflow.adapters.nodes.fakes.FakeModelServer;
-import dev.hexaflow.application.workflow.engine.ChatTurn;
-import dev.hexaflow.application.workflow.engine.PreparedWorkflow;
-import dev.hexaflow.application.workflow.engine.RunRequest;
-import dev.hexaflow.application.workflow.engine.WorkflowEngine;
+import dev.hexaflow.workflow.engine.ChatTurn;
+import dev.hexaflow.workflow.engine.PreparedWorkflow;
+import dev.hexaflow.workflow.engine.RunRequest;
+import dev.hexaflow.workflow.engine.WorkflowEngine;
 import dev.hexaflow.domain.workflow.RunEvent;
 import dev.hexaflow.domain.workflow.WorkflowRun;
 import dev.hexaflow.engine.EngineConfiguration;

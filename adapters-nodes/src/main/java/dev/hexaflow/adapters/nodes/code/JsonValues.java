@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import dev.hexaflow.application.workflow.port.out.CodeRunner.CodeException;
+import dev.hexaflow.workflow.port.out.CodeRunner.CodeException;
 import java.util.Map;
 
 /** JSON between the JVM and code sandboxes; numbers come back as Long or Double as the engine expects. */

@@ -1,7 +1,7 @@
 package dev.hexaflow.adapters.nodes.code;
 
-import dev.hexaflow.application.workflow.engine.StopSignal;
-import dev.hexaflow.application.workflow.port.out.CodeRunner;
+import dev.hexaflow.workflow.engine.StopSignal;
+import dev.hexaflow.workflow.port.out.CodeRunner;
 import java.io.BufferedWriter;
 import java.io.File;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package dev.hexaflow.adapters.nodes.document;
 
-import dev.hexaflow.application.workflow.port.out.DocumentTextExtractor.ExtractionException;
+import dev.hexaflow.workflow.port.out.DocumentTextExtractor.ExtractionException;
 import java.util.Locale;
 
 /**

@@ -1,8 +1,8 @@
 package dev.hexaflow.adapters.nodes.document;
 
 import dev.hexaflow.adapters.nodes.net.OutboundExchange;
-import dev.hexaflow.application.workflow.engine.StopSignal;
-import dev.hexaflow.application.workflow.port.out.FileContents;
+import dev.hexaflow.workflow.engine.StopSignal;
+import dev.hexaflow.workflow.port.out.FileContents;
 import dev.hexaflow.domain.workflow.FileValue;
 import java.io.InputStream;
 import java.net.URI;

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.io.JsonEOFException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.hexaflow.application.workflow.port.out.DocumentTextExtractor;
+import dev.hexaflow.workflow.port.out.DocumentTextExtractor;
 import dev.hexaflow.domain.text.CsvText;
 import dev.hexaflow.domain.workflow.Values;
 import java.io.IOException;

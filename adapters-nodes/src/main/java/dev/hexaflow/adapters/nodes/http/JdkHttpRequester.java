@@ -1,9 +1,9 @@
 package dev.hexaflow.adapters.nodes.http;
 
 import dev.hexaflow.adapters.nodes.net.OutboundExchange;
-import dev.hexaflow.application.workflow.engine.StopSignal;
+import dev.hexaflow.workflow.engine.StopSignal;
 import dev.hexaflow.domain.net.OutboundPolicy;
-import dev.hexaflow.application.workflow.port.out.HttpRequester;
+import dev.hexaflow.workflow.port.out.HttpRequester;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;

@@ -1,6 +1,6 @@
 package dev.hexaflow.adapters.nodes.net;
 
-import dev.hexaflow.application.workflow.engine.StopSignal;
+import dev.hexaflow.workflow.engine.StopSignal;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;

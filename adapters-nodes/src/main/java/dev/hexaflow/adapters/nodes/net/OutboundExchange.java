@@ -1,6 +1,6 @@
 package dev.hexaflow.adapters.nodes.net;
 
-import dev.hexaflow.application.workflow.engine.StopSignal;
+import dev.hexaflow.workflow.engine.StopSignal;
 import dev.hexaflow.domain.net.IpAddress;
 import dev.hexaflow.domain.net.Ipv4Embedding;
 import dev.hexaflow.domain.net.OutboundDecision;

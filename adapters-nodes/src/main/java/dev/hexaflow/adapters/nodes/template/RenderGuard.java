@@ -1,6 +1,6 @@
 package dev.hexaflow.adapters.nodes.template;
 
-import dev.hexaflow.application.workflow.engine.StopSignal;
+import dev.hexaflow.workflow.engine.StopSignal;
 import java.util.AbstractCollection;
 import java.util.Collection;
 import java.util.Iterator;

@@ -1,6 +1,6 @@
 package dev.hexaflow.adapters.nodes.tool;
 
-import dev.hexaflow.application.workflow.port.out.ToolRunner.ToolException;
+import dev.hexaflow.workflow.port.out.ToolRunner.ToolException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package dev.hexaflow.adapters.nodes.tool;
 
-import dev.hexaflow.application.workflow.engine.StopSignal;
-import dev.hexaflow.application.workflow.port.out.ToolRunner;
+import dev.hexaflow.workflow.engine.StopSignal;
+import dev.hexaflow.workflow.port.out.ToolRunner;
 import dev.hexaflow.domain.tool.ToolDescription;
 import dev.hexaflow.domain.tool.ToolMessage;
 import dev.hexaflow.domain.tool.ToolProviderType;

@@ -4,8 +4,8 @@ import dev.hexaflow.adapters.nodes.fakes.StopSwitch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.hexaflow.application.workflow.engine.StopSignal;
-import dev.hexaflow.application.workflow.port.out.CodeRunner.CodeException;
+import dev.hexaflow.workflow.engine.StopSignal;
+import dev.hexaflow.workflow.port.out.CodeRunner.CodeException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;

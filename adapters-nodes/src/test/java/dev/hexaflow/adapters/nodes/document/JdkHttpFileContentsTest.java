@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.hexaflow.adapters.nodes.fakes.FakeHttpTarget;
 import dev.hexaflow.adapters.nodes.net.OutboundExchange;
-import dev.hexaflow.application.workflow.engine.StopSignal;
-import dev.hexaflow.application.workflow.port.out.FileContents.FileException;
+import dev.hexaflow.workflow.engine.StopSignal;
+import dev.hexaflow.workflow.port.out.FileContents.FileException;
 import dev.hexaflow.domain.net.OutboundPolicy;
 import dev.hexaflow.domain.workflow.FileValue;
 import java.nio.charset.StandardCharsets;

@@ -6,7 +6,7 @@ import static dev.hexaflow.adapters.nodes.document.TestDocuments.utf8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import dev.hexaflow.application.workflow.port.out.DocumentTextExtractor.ExtractionException;
+import dev.hexaflow.workflow.port.out.DocumentTextExtractor.ExtractionException;
 import java.lang.management.ManagementFactory;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;

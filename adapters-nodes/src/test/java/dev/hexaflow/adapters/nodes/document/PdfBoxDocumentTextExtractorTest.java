@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import dev.hexaflow.application.workflow.port.out.DocumentTextExtractor.ExtractionException;
+import dev.hexaflow.workflow.port.out.DocumentTextExtractor.ExtractionException;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.zip.ZipEntry;

@@ -1,6 +1,6 @@
 package dev.hexaflow.adapters.nodes.fakes;
 
-import dev.hexaflow.application.workflow.engine.StopSignal;
+import dev.hexaflow.workflow.engine.StopSignal;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;

@@ -3,12 +3,12 @@ package dev.hexaflow.adapters.nodes.template;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.hexaflow.application.workflow.engine.EngineSettings;
-import dev.hexaflow.application.workflow.engine.RunStoppedException;
-import dev.hexaflow.application.workflow.engine.StopSignal;
-import dev.hexaflow.application.workflow.port.out.TemplateRenderer.RenderLimits;
-import dev.hexaflow.application.workflow.port.out.TemplateRenderer.TemplateException;
-import dev.hexaflow.application.workflow.port.out.TemplateRenderer.TemplateLimitException;
+import dev.hexaflow.workflow.engine.EngineSettings;
+import dev.hexaflow.workflow.engine.RunStoppedException;
+import dev.hexaflow.workflow.engine.StopSignal;
+import dev.hexaflow.workflow.port.out.TemplateRenderer.RenderLimits;
+import dev.hexaflow.workflow.port.out.TemplateRenderer.TemplateException;
+import dev.hexaflow.workflow.port.out.TemplateRenderer.TemplateLimitException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.hexaflow.adapters.nodes.fakes.StopSwitch;
-import dev.hexaflow.application.workflow.port.out.ToolRunner.ToolException;
+import dev.hexaflow.workflow.port.out.ToolRunner.ToolException;
 import dev.hexaflow.domain.tool.ToolMessage;
 import dev.hexaflow.domain.tool.ToolProviderType;
 import dev.hexaflow.domain.tool.ToolRef;

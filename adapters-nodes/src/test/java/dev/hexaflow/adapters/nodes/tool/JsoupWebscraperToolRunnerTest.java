@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.hexaflow.adapters.nodes.fakes.FakeHttpTarget;
 import dev.hexaflow.adapters.nodes.fakes.StopSwitch;
 import dev.hexaflow.adapters.nodes.net.OutboundExchange;
-import dev.hexaflow.application.workflow.port.out.ToolRunner.ToolException;
+import dev.hexaflow.workflow.port.out.ToolRunner.ToolException;
 import dev.hexaflow.domain.net.OutboundPolicy;
 import dev.hexaflow.domain.tool.ToolMessage;
 import dev.hexaflow.domain.tool.ToolProviderType;

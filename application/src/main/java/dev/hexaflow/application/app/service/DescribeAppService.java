@@ -5,7 +5,7 @@ import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.app.port.in.DescribeAppUseCase;
 import dev.hexaflow.application.app.port.out.AppRepository;
 import dev.hexaflow.application.app.port.out.WorkflowVersionRepository;
-import dev.hexaflow.application.workflow.port.out.WorkflowDslReader;
+import dev.hexaflow.workflow.port.out.WorkflowDslReader;
 import dev.hexaflow.domain.app.App;
 import dev.hexaflow.domain.app.UploadLimits;
 import dev.hexaflow.domain.app.WorkflowVersion;

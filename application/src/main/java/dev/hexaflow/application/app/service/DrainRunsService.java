@@ -1,7 +1,7 @@
 package dev.hexaflow.application.app.service;
 
 import dev.hexaflow.application.app.port.in.DrainRunsUseCase;
-import dev.hexaflow.application.workflow.engine.RunHandle;
+import dev.hexaflow.workflow.engine.RunHandle;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;

@@ -3,7 +3,7 @@ package dev.hexaflow.application.app.service;
 import dev.hexaflow.application.app.port.out.RunEventFormat;
 import dev.hexaflow.application.app.port.out.RunRepository;
 import dev.hexaflow.application.app.port.out.RunRepository.KeptEvent;
-import dev.hexaflow.application.workflow.engine.RunListener;
+import dev.hexaflow.workflow.engine.RunListener;
 import dev.hexaflow.domain.app.EndUser;
 import dev.hexaflow.domain.workflow.ExecutionMetadata;
 import dev.hexaflow.domain.workflow.NodeExecution;

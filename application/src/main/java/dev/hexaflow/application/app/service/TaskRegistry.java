@@ -2,7 +2,7 @@ package dev.hexaflow.application.app.service;
 
 import dev.hexaflow.application.app.port.in.ApiError;
 import dev.hexaflow.application.app.port.in.ApiException;
-import dev.hexaflow.application.workflow.engine.RunHandle;
+import dev.hexaflow.workflow.engine.RunHandle;
 import dev.hexaflow.domain.workflow.WorkflowRun;
 import java.util.List;
 import java.util.Map;

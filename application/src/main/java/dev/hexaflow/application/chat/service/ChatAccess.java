@@ -6,7 +6,7 @@ import dev.hexaflow.application.app.port.out.AppRepository;
 import dev.hexaflow.application.app.port.out.EndUserRepository;
 import dev.hexaflow.application.app.port.out.WorkflowVersionRepository;
 import dev.hexaflow.application.chat.port.out.ConversationRepository;
-import dev.hexaflow.application.workflow.port.out.WorkflowDslReader;
+import dev.hexaflow.workflow.port.out.WorkflowDslReader;
 import dev.hexaflow.domain.app.App;
 import dev.hexaflow.domain.app.EndUser;
 import dev.hexaflow.domain.app.WorkflowVersion;

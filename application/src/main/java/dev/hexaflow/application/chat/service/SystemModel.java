@@ -1,9 +1,9 @@
 package dev.hexaflow.application.chat.service;
 
-import dev.hexaflow.application.workflow.engine.StopSignal;
-import dev.hexaflow.application.workflow.port.out.ModelProvider;
-import dev.hexaflow.application.workflow.port.out.ModelProvider.ChatMessage;
-import dev.hexaflow.application.workflow.port.out.ModelProvider.ChatRequest;
+import dev.hexaflow.workflow.engine.StopSignal;
+import dev.hexaflow.workflow.port.out.ModelProvider;
+import dev.hexaflow.workflow.port.out.ModelProvider.ChatMessage;
+import dev.hexaflow.workflow.port.out.ModelProvider.ChatRequest;
 import dev.hexaflow.domain.workflow.DataTree;
 import dev.hexaflow.domain.workflow.Node;
 import dev.hexaflow.domain.workflow.NodeType;

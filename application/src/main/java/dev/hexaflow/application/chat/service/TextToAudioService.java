@@ -5,8 +5,8 @@ import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.app.service.RunWorkflowService;
 import dev.hexaflow.application.chat.port.in.TextToAudioUseCase;
 import dev.hexaflow.application.chat.port.out.MessageRepository;
-import dev.hexaflow.application.workflow.engine.StopSignal;
-import dev.hexaflow.application.workflow.port.out.SpeechSynthesizer;
+import dev.hexaflow.workflow.engine.StopSignal;
+import dev.hexaflow.workflow.port.out.SpeechSynthesizer;
 import dev.hexaflow.domain.workflow.DataTree;
 
 /**

@@ -11,7 +11,7 @@ import dev.hexaflow.application.knowledge.port.out.StoredChildChunk;
 import dev.hexaflow.application.knowledge.port.out.StoredChunk;
 import dev.hexaflow.domain.knowledge.ChildChunk;
 import dev.hexaflow.domain.knowledge.ParentChildRules;
-import dev.hexaflow.application.workflow.port.out.DocumentTextExtractor;
+import dev.hexaflow.workflow.port.out.DocumentTextExtractor;
 import dev.hexaflow.domain.knowledge.Chunk;
 import dev.hexaflow.domain.knowledge.ChunkBudget;
 import dev.hexaflow.domain.knowledge.DocumentStatus;

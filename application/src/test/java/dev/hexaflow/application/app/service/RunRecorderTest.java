@@ -79,7 +79,7 @@ class RunRecorderTest {
         HeldRecords holds = new HeldRecords();
         RunFeeds feeds = new RunFeeds();
         RunRecorder recorder = new RunRecorder(runs, "app-1", "task-1", new EndUser("eu-1", "app-1", "ada", 1), "1",
-                "log-1", dev.hexaflow.application.workflow.engine.RunListener.NONE, Runnable::run, NAMES, feeds,
+                "log-1", dev.hexaflow.workflow.engine.RunListener.NONE, Runnable::run, NAMES, feeds,
                 holds);
 
         recorder.on(new RunEvent.WorkflowStarted(STARTED));
@@ -114,7 +114,7 @@ class RunRecorderTest {
         long[] now = {0};
         HeldRecords holds = new HeldRecords(() -> now[0]);
         RunRecorder recorder = new RunRecorder(runs, "app-1", "task-1", new EndUser("eu-1", "app-1", "ada", 1), "1",
-                "log-1", dev.hexaflow.application.workflow.engine.RunListener.NONE, Runnable::run, NAMES,
+                "log-1", dev.hexaflow.workflow.engine.RunListener.NONE, Runnable::run, NAMES,
                 new RunFeeds(), holds);
         recorder.on(new RunEvent.WorkflowStarted(STARTED));
         recorder.on(NODE);
@@ -152,7 +152,7 @@ class RunRecorderTest {
         feeds.open("run-1", "app-1", "task-1");
         java.util.concurrent.BlockingQueue<Object> follower = feeds.follow("app-1", "run-1").orElseThrow();
         RunRecorder recorder = new RunRecorder(runs, "app-1", "task-1", new EndUser("eu-1", "app-1", "ada", 1), "1",
-                "log-1", dev.hexaflow.application.workflow.engine.RunListener.NONE, Runnable::run, NAMES, feeds,
+                "log-1", dev.hexaflow.workflow.engine.RunListener.NONE, Runnable::run, NAMES, feeds,
                 new HeldRecords());
         recorder.on(new RunEvent.WorkflowStarted(STARTED));
         recorder.on(NODE);
@@ -183,7 +183,7 @@ class RunRecorderTest {
         long[] now = {0};
         HeldRecords holds = new HeldRecords(() -> now[0]);
         RunRecorder recorder = new RunRecorder(runs, "app-1", "task-1", new EndUser("eu-1", "app-1", "ada", 1), "1",
-                "log-1", dev.hexaflow.application.workflow.engine.RunListener.NONE, Runnable::run, NAMES,
+                "log-1", dev.hexaflow.workflow.engine.RunListener.NONE, Runnable::run, NAMES,
                 new RunFeeds(), holds);
         recorder.on(new RunEvent.WorkflowStarted(STARTED));
         now[0] = HeldRecords.HOLD.toNanos();

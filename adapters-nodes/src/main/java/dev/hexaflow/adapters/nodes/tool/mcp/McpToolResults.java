@@ -2,7 +2,7 @@ package dev.hexaflow.adapters.nodes.tool.mcp;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.hexaflow.application.workflow.port.out.ToolRunner.ToolException;
+import dev.hexaflow.workflow.port.out.ToolRunner.ToolException;
 import dev.hexaflow.domain.tool.McpToolAddress;
 import dev.hexaflow.domain.tool.ToolMessage;
 import io.modelcontextprotocol.spec.McpSchema;

@@ -3,8 +3,8 @@ package dev.hexaflow.adapters.nodes.tool.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hexaflow.adapters.nodes.net.OutboundExchange;
-import dev.hexaflow.application.workflow.engine.StopSignal;
-import dev.hexaflow.application.workflow.port.out.ToolRunner.ToolException;
+import dev.hexaflow.workflow.engine.StopSignal;
+import dev.hexaflow.workflow.port.out.ToolRunner.ToolException;
 import dev.hexaflow.domain.net.OutboundPolicy;
 import dev.hexaflow.domain.tool.McpServer;
 import dev.hexaflow.domain.tool.McpToolAddress;

@@ -3,7 +3,7 @@ package dev.hexaflow.adapters.nodes.tool.mcp;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.hexaflow.application.workflow.port.out.ToolRunner.ToolException;
+import dev.hexaflow.workflow.port.out.ToolRunner.ToolException;
 import dev.hexaflow.domain.tool.McpServer;
 import dev.hexaflow.domain.tool.McpToolAddress;
 import dev.hexaflow.domain.tool.ToolMessage;

@@ -2,8 +2,8 @@ package dev.hexaflow.adapters.nodes.tool.mcp;
 
 import dev.hexaflow.adapters.nodes.net.OutboundExchange;
 import dev.hexaflow.adapters.nodes.tool.JdkTimeToolRunner;
-import dev.hexaflow.application.workflow.engine.StopSignal;
-import dev.hexaflow.application.workflow.port.out.ToolRunner;
+import dev.hexaflow.workflow.engine.StopSignal;
+import dev.hexaflow.workflow.port.out.ToolRunner;
 import dev.hexaflow.domain.net.OutboundPolicy;
 import dev.hexaflow.domain.tool.McpServer;
 import dev.hexaflow.domain.tool.McpToolAddress;

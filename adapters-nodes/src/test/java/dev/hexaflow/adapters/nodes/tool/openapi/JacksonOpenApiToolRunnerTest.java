@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.hexaflow.adapters.nodes.fakes.FakeHttpTarget;
 import dev.hexaflow.adapters.nodes.net.OutboundExchange;
 import dev.hexaflow.application.tool.port.out.OpenApiDocuments.UnusableOperationException;
-import dev.hexaflow.application.workflow.engine.StopSignal;
-import dev.hexaflow.application.workflow.port.out.ToolRunner.ToolException;
+import dev.hexaflow.workflow.engine.StopSignal;
+import dev.hexaflow.workflow.port.out.ToolRunner.ToolException;
 import dev.hexaflow.domain.net.OutboundPolicy;
 import dev.hexaflow.domain.tool.ToolBinding;
 import dev.hexaflow.domain.tool.ToolMessage;
@@ -94,7 +94,7 @@ class JacksonOpenApiToolRunnerTest {
 
         assertThatThrownBy(() -> runner.run(tool, Map.of("shop", "north", "q", "tea",
                 "X-Trace", "t-1\r\nX-Injected: yes"), StopSignal.NEVER))
-                .isInstanceOf(dev.hexaflow.application.workflow.port.out.ToolRunner.ToolException.class)
+                .isInstanceOf(dev.hexaflow.workflow.port.out.ToolRunner.ToolException.class)
                 .hasMessageContaining("cannot be sent");
         assertThat(api.seen()).noneMatch(call -> call.uri().startsWith("/shops"));
     }

@@ -1,6 +1,6 @@
 package dev.hexaflow.application.app.port.in;
 
-import dev.hexaflow.application.workflow.engine.ChatTurn;
+import dev.hexaflow.workflow.engine.ChatTurn;
 import dev.hexaflow.domain.workflow.RunEvent;
 import dev.hexaflow.domain.workflow.WorkflowRun;
 import java.util.List;

@@ -1,0 +1,40 @@
+package dev.hexaflow.workflow.engine;
+
+import dev.hexaflow.domain.workflow.InputField;
+import dev.hexaflow.domain.workflow.Workflow;
+import java.util.List;
+import java.util.Map;
+
+/** A workflow that passed every check, with its nodes and its input form read once, ready for any number of runs. */
+public final class PreparedWorkflow {
+
+    private final Workflow workflow;
+    private final Map<String, RunnableNode> nodes;
+    private final List<InputField> inputForm;
+    private final List<String> warnings;
+
+    PreparedWorkflow(Workflow workflow, Map<String, RunnableNode> nodes, List<String> warnings) {
+        this.workflow = workflow;
+        this.nodes = Map.copyOf(nodes);
+        this.inputForm = workflow.inputFields();
+        this.warnings = List.copyOf(warnings);
+    }
+
+    public Workflow workflow() {
+        return workflow;
+    }
+
+    /** The start form as typed fields, in the order the DSL gives them. */
+    public List<InputField> inputForm() {
+        return inputForm;
+    }
+
+    /** What the nodes' executors warn of (a tool nothing runs yet ...), in the graph's order, each once. */
+    public List<String> warnings() {
+        return warnings;
+    }
+
+    Map<String, RunnableNode> nodes() {
+        return nodes;
+    }
+}

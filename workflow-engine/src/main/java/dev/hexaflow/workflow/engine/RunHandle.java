@@ -1,0 +1,74 @@
+package dev.hexaflow.workflow.engine;
+
+import dev.hexaflow.domain.workflow.WorkflowRun;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/** A run under way: its ids, a way to stop it, and its final state once it ends. */
+public final class RunHandle {
+
+    private final String runId;
+    private final String taskId;
+    private final RunState state;
+    private final CompletableFuture<WorkflowRun> finished;
+
+    RunHandle(String runId, String taskId, RunState state, CompletableFuture<WorkflowRun> finished) {
+        this.runId = runId;
+        this.taskId = taskId;
+        this.state = state;
+        this.finished = finished;
+    }
+
+    public String runId() {
+        return runId;
+    }
+
+    public String taskId() {
+        return taskId;
+    }
+
+    /** Asks the run to stop; it ends {@code stopped}, cancelling model, HTTP and code calls in flight. */
+    public void stop() {
+        stop("Workflow stopped by the user.");
+    }
+
+    /** As {@link #stop()}, with the reason the run's error then gives. */
+    public void stop(String reason) {
+        state.stop(RunState.StopKind.USER, reason);
+    }
+
+    public boolean isDone() {
+        return finished.isDone();
+    }
+
+    public CompletableFuture<WorkflowRun> finished() {
+        return finished;
+    }
+
+    /** Waits for the run to end and answers it. */
+    public WorkflowRun await() {
+        try {
+            return finished.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for run " + runId, e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("run " + runId + " broke: " + e.getCause(), e.getCause());
+        }
+    }
+
+    /** Waits at most {@code timeout}. */
+    public WorkflowRun await(Duration timeout) throws TimeoutException {
+        try {
+            return finished.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for run " + runId, e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("run " + runId + " broke: " + e.getCause(), e.getCause());
+        }
+    }
+}

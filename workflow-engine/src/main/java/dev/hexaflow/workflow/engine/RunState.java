@@ -1,0 +1,107 @@
+package dev.hexaflow.workflow.engine;
+
+import dev.hexaflow.domain.workflow.RunEvent;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+
+/** What all nodes of one run share: counters, the stop flag and its reason, the listener, the end outputs. */
+final class RunState {
+
+    /** Why a run stopped before its graph was done. */
+    enum StopKind { USER, FAILURE }
+
+    record Stop(StopKind kind, String message) {
+    }
+
+    final String runId;
+    final Supplier<String> ids;
+    final Clock clock;
+    final EngineSettings settings;
+    final Executor executor;
+    private final RunListener listener;
+    final AtomicInteger steps = new AtomicInteger();
+    final AtomicInteger nodeIndex = new AtomicInteger();
+    final AtomicLong tokens = new AtomicLong();
+    final AtomicInteger exceptions = new AtomicInteger();
+    private final AtomicReference<Stop> stop = new AtomicReference<>();
+    private final Set<Runnable> cancellations = ConcurrentHashMap.newKeySet();
+    private final Map<String, Object> outputs = new LinkedHashMap<>();
+    /** The chat turn of a chatflow's run; null for a workflow app's. */
+    final ChatTurn chat;
+    final Map<String, Object> scoped = new ConcurrentHashMap<>();
+
+    RunState(String runId, Supplier<String> ids, Clock clock, EngineSettings settings, Executor executor,
+            RunListener listener, ChatTurn chat) {
+        this.chat = chat;
+        this.runId = runId;
+        this.ids = ids;
+        this.clock = clock;
+        this.settings = settings;
+        this.executor = executor;
+        this.listener = listener;
+    }
+
+    /** Events go out one at a time, so that listeners see a single order even from parallel branches. */
+    synchronized void emit(RunEvent event) {
+        listener.on(event);
+    }
+
+    long now() {
+        return clock.instant().getEpochSecond();
+    }
+
+    boolean stopped() {
+        return stop.get() != null;
+    }
+
+    Stop stop() {
+        return stop.get();
+    }
+
+    /** Stops the run for the first reason given, and cancels what is in flight; later reasons are ignored. */
+    void stop(StopKind kind, String message) {
+        if (stop.compareAndSet(null, new Stop(kind, message))) {
+            for (Runnable cancel : cancellations) {
+                try {
+                    cancel.run();
+                } catch (RuntimeException e) {
+                    // A cancel that fails leaves its call to time out; the run is stopping either way.
+                }
+            }
+        }
+    }
+
+    /** Registers work to cancel when the run stops; closing the handle unregisters it. */
+    AutoCloseable onStop(Runnable cancel) {
+        cancellations.add(cancel);
+        if (stopped()) {
+            cancel.run();
+        }
+        return () -> cancellations.remove(cancel);
+    }
+
+    synchronized void mergeOutputs(Map<String, Object> endOutputs) {
+        outputs.putAll(endOutputs);
+    }
+
+    /**
+     * An answer node finished (at any depth): its text goes after the answers before it in the run's
+     * {@code answer} output, and its other outputs (files) replace theirs, as Dify's engine keeps them.
+     */
+    synchronized void appendAnswer(Map<String, Object> answerOutputs) {
+        answerOutputs.forEach((name, value) -> outputs.put(name, name.equals("answer")
+                ? String.valueOf(outputs.getOrDefault("answer", "")) + (value == null ? "" : value) : value));
+    }
+
+    synchronized Map<String, Object> outputs() {
+        return new LinkedHashMap<>(outputs);
+    }
+}

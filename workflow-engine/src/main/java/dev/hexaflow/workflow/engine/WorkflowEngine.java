@@ -1,0 +1,240 @@
+package dev.hexaflow.workflow.engine;
+
+import dev.hexaflow.workflow.port.out.SpeechSynthesizer;
+import dev.hexaflow.domain.workflow.ConversationVariable;
+import dev.hexaflow.domain.workflow.EnvironmentVariable;
+import dev.hexaflow.domain.workflow.Node;
+import dev.hexaflow.domain.workflow.RunEvent;
+import dev.hexaflow.domain.workflow.RunStatus;
+import dev.hexaflow.domain.workflow.Values;
+import dev.hexaflow.domain.workflow.VariablePool;
+import dev.hexaflow.domain.workflow.VariableSelector;
+import dev.hexaflow.domain.workflow.Workflow;
+import dev.hexaflow.domain.workflow.WorkflowRun;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+/**
+ * Runs Dify workflows inside the JVM: checks a workflow once ({@link #prepare}), then runs it as often as asked,
+ * emitting Dify's events to a listener. Needs no HTTP and no database; the node catalogue brings whatever the
+ * nodes need.
+ */
+public final class WorkflowEngine {
+
+    private final NodeCatalogue catalogue;
+    private final EngineSettings settings;
+    private final Clock clock;
+    private final Supplier<String> ids;
+    private final ExecutorService executor;
+    private final ScheduledExecutorService timers;
+    private final SpeechSynthesizer speech;
+
+    public WorkflowEngine(NodeCatalogue catalogue, EngineSettings settings, Clock clock, Supplier<String> ids) {
+        this(catalogue, settings, clock, ids, null);
+    }
+
+    /** @param speech speaks the runs of apps whose text_to_speech feature is on; null for none */
+    public WorkflowEngine(NodeCatalogue catalogue, EngineSettings settings, Clock clock, Supplier<String> ids,
+            SpeechSynthesizer speech) {
+        this.speech = speech;
+        this.catalogue = catalogue;
+        this.settings = settings;
+        this.clock = clock;
+        this.ids = ids;
+        this.executor = newExecutor();
+        this.timers = Executors.newSingleThreadScheduledExecutor(daemon("hexaflow-run-timer"));
+    }
+
+    public WorkflowEngine(NodeCatalogue catalogue) {
+        this(catalogue, EngineSettings.DEFAULTS, Clock.systemUTC(), () -> UUID.randomUUID().toString());
+    }
+
+    /** Checks the workflow whole: graph, node data, node types, references. */
+    public PreparedWorkflow prepare(Workflow workflow) {
+        Map<String, RunnableNode> nodes = new WorkflowValidator(catalogue).prepare(workflow);
+        Set<String> warnings = new LinkedHashSet<>();
+        for (Node node : workflow.graph().nodes()) {
+            catalogue.executor(node.type()).ifPresent(executor -> warnings.addAll(executor.warnings(node)));
+        }
+        return new PreparedWorkflow(workflow, nodes, List.copyOf(warnings));
+    }
+
+    /** Runs to the end and answers the finished run. */
+    public WorkflowRun run(PreparedWorkflow workflow, RunRequest request, RunListener listener) {
+        return start(workflow, request, listener).await();
+    }
+
+    /**
+     * Checks the inputs against the start form, then starts the run and answers at once; the run goes on whether
+     * or not anyone waits for it.
+     *
+     * @throws InvalidInputsException before anything starts when an input does not fit the form
+     * @throws NodeUnavailableException before anything starts when a node cannot run on this server
+     */
+    public RunHandle start(PreparedWorkflow prepared, RunRequest request, RunListener listener) {
+        Workflow workflow = prepared.workflow();
+        for (Node node : workflow.graph().nodes()) {
+            catalogue.executor(node.type()).ifPresent(executor -> executor.checkReady(node));
+        }
+        Map<String, Object> inputs = InputForm.check(prepared.inputForm(), request.inputs());
+        String runId = request.runId() != null ? request.runId() : ids.get();
+        String taskId = request.taskId() != null ? request.taskId() : ids.get();
+        SpeechTail tail = SpeechTail.forApp(workflow.features(), speech);
+        ChatTurn chat = workflow.isChat() ? request.chatTurn() : null;
+        RunState state = new RunState(runId, ids, clock, settings, executor,
+                tail == null ? listener : tail.listening(listener), chat);
+        Map<String, Object> system = new LinkedHashMap<>();
+        system.put("files", request.files());
+        system.put("user_id", request.userId());
+        system.put("app_id", request.appId());
+        system.put("workflow_id", request.workflowId());
+        system.put("workflow_run_id", runId);
+        system.put("timestamp", clock.instant().getEpochSecond());
+        if (chat != null) {
+            system.put("query", chat.query());
+            system.put("conversation_id", chat.conversationId());
+            system.put("dialogue_count", (long) chat.dialogueCount());
+        }
+        VariablePool pool = VariablePool.of(system, environment(workflow));
+        if (chat != null) {
+            conversation(workflow, chat).forEach((name, value) ->
+                    pool.set(VariableSelector.CONVERSATION, name, value));
+        }
+        Node start = workflow.graph().starts().get(0);
+        pool.setAll(start.id(), inputs);
+        Map<String, Object> shownInputs = new LinkedHashMap<>(inputs);
+        system.forEach((name, value) -> shownInputs.put("sys." + name, Values.normalize(value)));
+        WorkflowRun started = WorkflowRun.started(runId, request.workflowId(), shownInputs, clock.instant()
+                .getEpochSecond());
+        CompletableFuture<WorkflowRun> finished = new CompletableFuture<>();
+        ScheduledFuture<?> deadline = timers.schedule(() -> state.stop(RunState.StopKind.FAILURE,
+                        "Max execution time " + settings.maxTime().toSeconds() + "s reached."),
+                settings.maxTime().toMillis(), TimeUnit.MILLISECONDS);
+        long began = System.nanoTime();
+        executor.execute(() -> {
+            WorkflowRun ended;
+            try {
+                state.emit(new RunEvent.WorkflowStarted(started));
+                new GraphRunner(state, workflow.graph(), prepared.nodes()).runTopLevel(start, pool);
+                ended = finish(started, state, began);
+            } catch (RuntimeException | Error e) {
+                state.stop(RunState.StopKind.FAILURE, "Internal error: " + e);
+                ended = finish(started, state, began);
+            } finally {
+                deadline.cancel(false);
+            }
+            try {
+                if (chat != null) {
+                    state.emit(new RunEvent.ConversationVariables(finalConversation(workflow, pool)));
+                }
+                state.emit(new RunEvent.WorkflowFinished(ended));
+            } catch (RuntimeException | Error e) {
+                // The end could not be kept (the store refused it): whoever waits for the run hears that, not an
+                // end that a restart would not find.
+                finished.completeExceptionally(e);
+                return;
+            }
+            try {
+                if (tail != null) {
+                    tail.speak(state, taskId);
+                }
+            } finally {
+                finished.complete(ended);
+            }
+        });
+        return new RunHandle(runId, taskId, state, finished);
+    }
+
+    private WorkflowRun finish(WorkflowRun started, RunState state, long began) {
+        RunState.Stop stop = state.stop();
+        RunStatus status;
+        String error = null;
+        if (stop == null) {
+            status = state.exceptions.get() > 0 ? RunStatus.PARTIAL_SUCCEEDED : RunStatus.SUCCEEDED;
+        } else if (stop.kind() == RunState.StopKind.USER) {
+            status = RunStatus.STOPPED;
+            error = stop.message();
+        } else {
+            status = RunStatus.FAILED;
+            error = stop.message();
+        }
+        return started.finish(status, state.outputs(), error, (System.nanoTime() - began) / 1e9, state.tokens.get(),
+                state.steps.get(), state.exceptions.get(), clock.instant().getEpochSecond());
+    }
+
+    /** Each conversation variable as the conversation holds it, else the DSL's default typed by value_type. */
+    private static Map<String, Object> conversation(Workflow workflow, ChatTurn chat) {
+        Map<String, Object> values = new LinkedHashMap<>();
+        for (ConversationVariable variable : workflow.conversationVariables()) {
+            values.put(variable.name(), chat.conversationVariables().containsKey(variable.name())
+                    ? chat.conversationVariables().get(variable.name())
+                    : typed(variable.valueType(), variable.value()));
+        }
+        return values;
+    }
+
+    private static Map<String, Object> finalConversation(Workflow workflow, VariablePool pool) {
+        Map<String, Object> values = new LinkedHashMap<>();
+        for (ConversationVariable variable : workflow.conversationVariables()) {
+            values.put(variable.name(), pool.get(VariableSelector.of(VariableSelector.CONVERSATION,
+                    variable.name())).orElse(null));
+        }
+        return values;
+    }
+
+    private static Map<String, Object> environment(Workflow workflow) {
+        Map<String, Object> values = new LinkedHashMap<>();
+        for (EnvironmentVariable variable : workflow.environmentVariables()) {
+            values.put(variable.name(), typed(variable.valueType(), variable.value()));
+        }
+        return values;
+    }
+
+    /** A number variable whose DSL value is text holds the number; any other value is kept as the file says. */
+    private static Object typed(String valueType, Object value) {
+        if ("number".equals(valueType) && value instanceof String text && !text.isBlank()) {
+            try {
+                return text.contains(".") ? (Object) Double.parseDouble(text) : (Object) Long.parseLong(text);
+            } catch (NumberFormatException e) {
+                // A number variable that holds text stays text, as Dify keeps what the file says.
+            }
+        }
+        return value;
+    }
+
+    /** Virtual threads where the JVM has them (21+), else a pool of daemon threads that grows as runs need. */
+    private static ExecutorService newExecutor() {
+        try {
+            return (ExecutorService) MethodHandles.publicLookup().findStatic(Executors.class,
+                    "newVirtualThreadPerTaskExecutor", MethodType.methodType(ExecutorService.class)).invoke();
+        } catch (Throwable notOnThisJvm) {
+            // Threads as runs need them, let go after ten idle seconds so a burst does not leave them behind.
+            return new java.util.concurrent.ThreadPoolExecutor(0, Integer.MAX_VALUE, 10, TimeUnit.SECONDS,
+                    new java.util.concurrent.SynchronousQueue<>(), daemon("hexaflow-node"));
+        }
+    }
+
+    private static java.util.concurrent.ThreadFactory daemon(String prefix) {
+        AtomicInteger count = new AtomicInteger();
+        return task -> {
+            Thread thread = new Thread(task, prefix + "-" + count.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+}

@@ -1,0 +1,268 @@
+package dev.hexaflow.workflow.nodes;
+
+import dev.hexaflow.workflow.engine.NodeExecutor;
+import dev.hexaflow.workflow.engine.NodeContext;
+import dev.hexaflow.workflow.engine.NodeFailure;
+import dev.hexaflow.workflow.engine.NodeResult;
+import dev.hexaflow.workflow.engine.PreparedNode;
+import dev.hexaflow.workflow.port.out.ModelProvider;
+import dev.hexaflow.workflow.port.out.ModelProvider.ChatMessage;
+import dev.hexaflow.workflow.port.out.ModelProvider.ChatRequest;
+import dev.hexaflow.workflow.port.out.ModelProvider.ChatResult;
+import dev.hexaflow.workflow.port.out.TemplateRenderer;
+import dev.hexaflow.domain.workflow.DataTree;
+import dev.hexaflow.domain.workflow.FileValue;
+import dev.hexaflow.domain.workflow.Node;
+import dev.hexaflow.domain.workflow.NodeType;
+import dev.hexaflow.domain.workflow.Values;
+import dev.hexaflow.domain.workflow.VariablePool;
+import dev.hexaflow.domain.workflow.VariableSelector;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * llm: renders its prompts (basic, with {@code {{#node.var#}}} and {@code {{#context#}}}, or jinja2 with named
+ * variables), adds the context and vision files, asks the model, and answers {@code text}, {@code usage} and
+ * {@code finish_reason}. When an end node shows its text, the text streams to the client as the model makes it.
+ * In a chatflow, its {@code memory} brings the conversation's earlier turns ({@link ChatMemory}).
+ */
+public final class LlmNode implements NodeExecutor {
+
+    private final ModelProvider models;
+    private final TemplateRenderer templates;
+
+    public LlmNode(ModelProvider models, TemplateRenderer templates) {
+        this.models = models;
+        this.templates = templates;
+    }
+
+    @Override
+    public NodeType type() {
+        return NodeType.LLM;
+    }
+
+    @Override
+    public void checkReady(Node node) {
+        ModelNodes.checkReady(models);
+    }
+
+    private record Prompt(String role, String text, boolean jinja2) {
+    }
+
+    @Override
+    public PreparedNode prepare(Node node) {
+        DataTree data = node.data();
+        DataTree model = data.tree("model");
+        String provider = model.string("provider", "");
+        String name = model.string("name");
+        Map<String, Object> parameters = model.tree("completion_params").asMap();
+        List<Prompt> prompts = new ArrayList<>();
+        Object template = data.get("prompt_template");
+        if (template instanceof List<?>) {
+            for (DataTree prompt : data.trees("prompt_template")) {
+                boolean jinja2 = prompt.string("edition_type", "basic").equals("jinja2");
+                prompts.add(new Prompt(prompt.string("role", "user"),
+                        jinja2 ? prompt.string("jinja2_text", "") : prompt.string("text", ""), jinja2));
+            }
+        } else {
+            DataTree prompt = data.tree("prompt_template");
+            boolean jinja2 = prompt.string("edition_type", "basic").equals("jinja2");
+            prompts.add(new Prompt("user", jinja2 ? prompt.string("jinja2_text", "") : prompt.string("text", ""),
+                    jinja2));
+        }
+        Map<String, VariableSelector> jinjaVariables = new LinkedHashMap<>();
+        for (DataTree variable : data.tree("prompt_config").trees("jinja2_variables")) {
+            jinjaVariables.put(variable.string("variable"), variable.selector("value_selector"));
+        }
+        DataTree context = data.tree("context");
+        Optional<VariableSelector> contextSelector = context.bool("enabled", false)
+                ? context.optionalSelector("variable_selector") : Optional.empty();
+        DataTree vision = data.tree("vision");
+        Optional<VariableSelector> visionSelector = vision.bool("enabled", false)
+                ? vision.tree("configs").optionalSelector("variable_selector") : Optional.empty();
+        boolean separateReasoning = data.string("reasoning_format", "tagged").equals("separated");
+        Optional<ChatMemory> memory = ChatMemory.of(data);
+        boolean completion = model.string("mode", "chat").equals("completion");
+        List<VariableSelector> references = new ArrayList<>(jinjaVariables.values());
+        prompts.stream().filter(p -> !p.jinja2()).forEach(p -> references.addAll(VariablePool.references(p.text())));
+        contextSelector.ifPresent(references::add);
+        visionSelector.ifPresent(references::add);
+        Set<String> outputNames = Set.of("text", "reasoning_content", "usage", "finish_reason", "structured_output",
+                "files");
+        return PreparedNode.of(references, Optional.of(outputNames), ctx -> {
+            VariablePool pool = ctx.pool();
+            Optional<Object> contextValue = contextSelector.flatMap(pool::get);
+            String contextText = contextValue.map(LlmNode::contextText).orElse("");
+            Map<String, Object> jinja = new LinkedHashMap<>();
+            jinjaVariables.forEach((variable, selector) -> jinja.put(variable, pool.get(selector).orElse(null)));
+            List<ChatMessage> messages = new ArrayList<>();
+            for (Prompt prompt : prompts) {
+                String text = prompt.jinja2() ? render(prompt.text(), jinja, ctx)
+                        : basic(prompt.text(), contextText, pool);
+                messages.add(ChatMessage.of(prompt.role(), text));
+            }
+            if (memory.isPresent() && ctx.chatTurn().isPresent()) {
+                messages = remember(memory.get(), completion, messages, ctx);
+            }
+            List<String> images = visionSelector.flatMap(pool::get).map(LlmNode::imageUrls).orElse(List.of());
+            if (!images.isEmpty()) {
+                int last = lastUser(messages);
+                ChatMessage user = messages.get(last);
+                messages.set(last, new ChatMessage(user.role(), user.text(), images));
+            }
+            long started = System.nanoTime();
+            java.util.function.Consumer<String> stream = new java.util.function.Consumer<>() {
+                private java.util.function.Consumer<String> sink;
+
+                @Override
+                public void accept(String piece) {
+                    if (sink == null) {
+                        sink = EndStreams.of(ctx).streamFor(ctx, node.id(), "text").orElse(p -> { });
+                    }
+                    sink.accept(piece);
+                }
+            };
+            ChatResult result = ModelNodes.chat(models, new ChatRequest(provider, name, messages, parameters,
+                    List.of()), stream, ctx);
+            String text = result.text();
+            String reasoning = "";
+            if (separateReasoning) {
+                String[] split = ModelNodes.splitThinking(text);
+                reasoning = split[0];
+                text = split[1];
+            }
+            Map<String, Object> usage = ModelNodes.usage(result.usage(), (System.nanoTime() - started) / 1e9);
+            Map<String, Object> outputs = new LinkedHashMap<>();
+            outputs.put("text", text);
+            outputs.put("reasoning_content", reasoning);
+            outputs.put("usage", usage);
+            outputs.put("finish_reason", result.finishReason());
+            Map<String, Object> process = new LinkedHashMap<>();
+            process.put("model_mode", model.string("mode", "chat"));
+            process.put("prompts", messages.stream().map(m -> Map.of("role", m.role(), "text", m.text()))
+                    .toList());
+            process.put("model_provider", provider);
+            process.put("model_name", name);
+            process.put("usage", usage);
+            process.put("finish_reason", result.finishReason());
+            List<Map<String, Object>> cited = contextValue.map(LlmNode::retrieverResources).orElse(List.of());
+            if (!cited.isEmpty()) {
+                process.put(RETRIEVER_RESOURCES, cited);
+            }
+            return new NodeResult(Map.of(), process, outputs, null, result.usage().totalTokens(), null);
+        });
+    }
+
+    /** The prompt with the conversation's memory in it, as the model's mode wants it. */
+    private static List<ChatMessage> remember(ChatMemory memory, boolean completion, List<ChatMessage> messages,
+            NodeContext ctx) {
+        if (completion) {
+            String prompt = messages.isEmpty() ? "" : messages.get(0).text();
+            return new ArrayList<>(List.of(ChatMessage.of("user",
+                    memory.completionPrompt(prompt, ctx.chatTurn().orElseThrow(), ctx.pool()))));
+        }
+        return memory.chatMessages(messages, ctx.chatTurn().orElseThrow(), ctx.pool());
+    }
+
+    /**
+     * A basic prompt with its references and the context put in, each once: the context is put in after the
+     * references, so that a context holding {@code {{#env.secret#}}} stays text.
+     */
+    private static String basic(String text, String contextText, VariablePool pool) {
+        String[] parts = text.split(java.util.regex.Pattern.quote("{{#context#}}"), -1);
+        StringBuilder prompt = new StringBuilder(pool.render(parts[0]));
+        for (int i = 1; i < parts.length; i++) {
+            prompt.append(contextText).append(pool.render(parts[i]));
+        }
+        return prompt.toString();
+    }
+
+    private static int lastUser(List<ChatMessage> messages) {
+        for (int i = messages.size() - 1; i >= 0; i--) {
+            if (messages.get(i).role().equals("user")) {
+                return i;
+            }
+        }
+        messages.add(ChatMessage.of("user", ""));
+        return messages.size() - 1;
+    }
+
+    /**
+     * The knowledge a context cites, in Dify's {@code retriever_resources} shape (its LLM node's
+     * {@code _convert_to_original_retriever_resource}): one entry for each item from a knowledge base, none for
+     * other items. Dify hands them to the chat as an event of their own; here they travel in the node's process
+     * data under this key, and only when there are some.
+     */
+    public static final String RETRIEVER_RESOURCES = "retriever_resources";
+
+    static List<Map<String, Object>> retrieverResources(Object value) {
+        if (!(value instanceof List<?> list)) {
+            return List.of();
+        }
+        List<Map<String, Object>> resources = new ArrayList<>();
+        for (Object item : list) {
+            if (!(item instanceof Map<?, ?> map) || !(map.get("metadata") instanceof Map<?, ?> metadata)
+                    || !"knowledge".equals(metadata.get("_source"))) {
+                continue;
+            }
+            Map<String, Object> source = new LinkedHashMap<>();
+            source.put("position", metadata.get("position"));
+            source.put("dataset_id", metadata.get("dataset_id"));
+            source.put("dataset_name", metadata.get("dataset_name"));
+            source.put("document_id", metadata.get("document_id"));
+            source.put("document_name", metadata.get("document_name"));
+            source.put("data_source_type", metadata.get("data_source_type"));
+            source.put("segment_id", metadata.get("segment_id"));
+            source.put("retriever_from", metadata.get("retriever_from"));
+            source.put("score", metadata.get("score"));
+            source.put("hit_count", metadata.get("segment_hit_count"));
+            source.put("word_count", metadata.get("segment_word_count"));
+            source.put("segment_position", metadata.get("segment_position"));
+            source.put("index_node_hash", metadata.get("segment_index_node_hash"));
+            source.put("content", map.get("content"));
+            source.put("page", metadata.get("page"));
+            source.put("doc_metadata", metadata.get("doc_metadata"));
+            resources.add(source);
+        }
+        return resources;
+    }
+
+    /** A context is text, or knowledge-retrieval results whose contents are joined. */
+    static String contextText(Object value) {
+        if (value instanceof List<?> list) {
+            List<String> parts = new ArrayList<>();
+            for (Object item : list) {
+                parts.add(item instanceof Map<?, ?> map && map.get("content") != null
+                        ? String.valueOf(map.get("content")) : Values.text(item));
+            }
+            return String.join("\n", parts);
+        }
+        return Values.text(value);
+    }
+
+    private static List<String> imageUrls(Object value) {
+        List<String> urls = new ArrayList<>();
+        List<?> files = value instanceof List<?> list ? list : List.of(value);
+        for (Object file : files) {
+            if (file instanceof FileValue f && "image".equals(f.type())) {
+                f.attribute("url").map(String::valueOf).ifPresent(urls::add);
+            }
+        }
+        return urls;
+    }
+
+    private String render(String text, Map<String, Object> variables, NodeContext ctx) {
+        if (templates == null) {
+            throw new NodeFailure("LLMNodeError", "jinja2 prompts need a template renderer", null);
+        }
+        try {
+            return templates.render(text, variables, ctx.settings().promptLimits(), ctx);
+        } catch (TemplateRenderer.TemplateException e) {
+            throw new NodeFailure("LLMNodeError", "The jinja2 prompt failed: " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,22 +1,22 @@
 package dev.hexaflow.app;
 
-import dev.hexaflow.application.app.port.in.ApiException;
+import dev.hexaflow.application.app.port.in.ExportDslQuery;
 import dev.hexaflow.application.app.port.in.ImportAppUseCase.ImportedApp;
 import dev.hexaflow.application.app.port.in.ListAppsUseCase.AppSummary;
+import dev.hexaflow.application.common.ApiException;
 import dev.hexaflow.domain.app.App;
 import dev.hexaflow.domain.workflow.InvalidWorkflowException;
-import dev.hexaflow.application.app.port.in.ExportDslQuery;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.io.PrintStream;
 import java.nio.file.Files;
 import java.time.Clock;
+import java.time.Duration;
 
 /**
  * {@code hexaflow apps ...}: app administration on the data dir of a stopped server; an export also from a running

@@ -1,11 +1,8 @@
 package dev.hexaflow.app;
 
-import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.app.port.in.RunWorkflowUseCase;
 import dev.hexaflow.application.app.port.in.StopTaskUseCase;
-import dev.hexaflow.workflow.engine.NodeContext;
-import dev.hexaflow.workflow.engine.StopSignal;
-import dev.hexaflow.workflow.port.out.ToolRunner;
+import dev.hexaflow.application.common.ApiException;
 import dev.hexaflow.domain.tool.ToolBinding;
 import dev.hexaflow.domain.tool.ToolDescription;
 import dev.hexaflow.domain.tool.ToolMessage;
@@ -15,6 +12,9 @@ import dev.hexaflow.domain.workflow.RunStatus;
 import dev.hexaflow.domain.workflow.Values;
 import dev.hexaflow.domain.workflow.VariableSelector;
 import dev.hexaflow.domain.workflow.WorkflowRun;
+import dev.hexaflow.workflow.engine.NodeContext;
+import dev.hexaflow.workflow.engine.StopSignal;
+import dev.hexaflow.workflow.port.out.ToolRunner;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package dev.hexaflow.adapters.http;
 
-import dev.hexaflow.application.app.port.in.ApiError;
+import dev.hexaflow.application.common.ApiError;
 import io.javalin.http.Context;
 
 /**

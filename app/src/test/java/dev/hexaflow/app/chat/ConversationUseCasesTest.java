@@ -7,8 +7,6 @@ import static dev.hexaflow.app.chat.ChatBed.FLOW_APP;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.hexaflow.application.app.port.in.ApiError;
-import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.chat.port.in.DeleteConversationUseCase.DeleteConversationCommand;
 import dev.hexaflow.application.chat.port.in.ListConversationsUseCase.ConversationList;
 import dev.hexaflow.application.chat.port.in.ListConversationsUseCase.ListConversationsQuery;
@@ -16,6 +14,8 @@ import dev.hexaflow.application.chat.port.in.RenameConversationUseCase.RenameCon
 import dev.hexaflow.application.chat.service.DeleteConversationService;
 import dev.hexaflow.application.chat.service.ListConversationsService;
 import dev.hexaflow.application.chat.service.RenameConversationService;
+import dev.hexaflow.application.common.ApiError;
+import dev.hexaflow.application.common.ApiException;
 import dev.hexaflow.domain.chat.Conversation;
 import java.util.List;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;

@@ -6,12 +6,12 @@ import static dev.hexaflow.app.chat.ChatBed.CHAT_APP;
 import static dev.hexaflow.app.chat.ConversationUseCasesTest.assertRefused;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.hexaflow.application.app.port.in.ApiError;
 import dev.hexaflow.application.chat.port.in.ListConversationVariablesUseCase.ListConversationVariablesQuery;
 import dev.hexaflow.application.chat.port.in.ListConversationVariablesUseCase.VariableList;
 import dev.hexaflow.application.chat.port.in.UpdateConversationVariableUseCase.UpdateConversationVariableCommand;
 import dev.hexaflow.application.chat.service.ListConversationVariablesService;
 import dev.hexaflow.application.chat.service.UpdateConversationVariableService;
+import dev.hexaflow.application.common.ApiError;
 import dev.hexaflow.domain.chat.Conversation;
 import dev.hexaflow.domain.chat.KeptVariable;
 import dev.hexaflow.domain.workflow.ConversationVariable;

@@ -6,7 +6,6 @@ import static dev.hexaflow.app.chat.ChatBed.CHAT_APP;
 import static dev.hexaflow.app.chat.ConversationUseCasesTest.assertRefused;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.hexaflow.application.app.port.in.ApiError;
 import dev.hexaflow.application.chat.port.in.GiveFeedbackUseCase.GiveFeedbackCommand;
 import dev.hexaflow.application.chat.port.in.ListAppFeedbacksUseCase.ListAppFeedbacksQuery;
 import dev.hexaflow.application.chat.port.in.ListMessagesUseCase.ListMessagesQuery;
@@ -16,6 +15,7 @@ import dev.hexaflow.application.chat.service.GiveFeedbackService;
 import dev.hexaflow.application.chat.service.ListAppFeedbacksService;
 import dev.hexaflow.application.chat.service.ListMessagesService;
 import dev.hexaflow.application.chat.service.SuggestQuestionsService;
+import dev.hexaflow.application.common.ApiError;
 import dev.hexaflow.application.common.FileSignatures;
 import dev.hexaflow.domain.chat.Conversation;
 import dev.hexaflow.domain.chat.FeedbackRating;

@@ -8,19 +8,19 @@ import dev.hexaflow.adapters.http.DifyErrors;
 import dev.hexaflow.adapters.http.JsonResponses;
 import dev.hexaflow.adapters.http.RouteGroup;
 import dev.hexaflow.adapters.http.workflow.SiteBody;
-import dev.hexaflow.application.app.port.in.ApiException;
+import dev.hexaflow.application.app.port.in.DescribeAppUseCase;
 import dev.hexaflow.application.app.port.in.ExportDslQuery;
 import dev.hexaflow.application.app.port.in.ExportDslUseCase.ExportedDsl;
-import dev.hexaflow.application.app.port.in.ImportAppUseCase.ImportedApp;
-import dev.hexaflow.application.app.port.in.ListAppsUseCase.AppSummary;
-import dev.hexaflow.application.app.port.in.PublishWorkflowUseCase.Published;
-import dev.hexaflow.application.app.port.in.DescribeAppUseCase;
 import dev.hexaflow.application.app.port.in.ExportDslUseCase;
+import dev.hexaflow.application.app.port.in.ImportAppUseCase.ImportedApp;
 import dev.hexaflow.application.app.port.in.ImportAppUseCase;
+import dev.hexaflow.application.app.port.in.ListAppsUseCase.AppSummary;
 import dev.hexaflow.application.app.port.in.ListAppsUseCase;
 import dev.hexaflow.application.app.port.in.ManageAppKeysUseCase;
+import dev.hexaflow.application.app.port.in.PublishWorkflowUseCase.Published;
 import dev.hexaflow.application.app.port.in.PublishWorkflowUseCase;
 import dev.hexaflow.application.app.port.in.UpdateSiteUseCase;
+import dev.hexaflow.application.common.ApiException;
 import dev.hexaflow.application.webhook.port.in.ManageWebhooksUseCase;
 import dev.hexaflow.domain.app.App;
 import dev.hexaflow.domain.app.SiteSettings;
@@ -122,7 +122,7 @@ public final class AdminAppRoutes implements RouteGroup {
         if (settings.isPresent()) {
             Object url = settings.get().get("callback_url");
             if (url != null && !(url instanceof String)) {
-                throw new ApiException(dev.hexaflow.application.app.port.in.ApiError.INVALID_PARAM,
+                throw new ApiException(dev.hexaflow.application.common.ApiError.INVALID_PARAM,
                         "callback_url must be an http or https URL, or null");
             }
             String appId = ctx.pathParam("app_id");

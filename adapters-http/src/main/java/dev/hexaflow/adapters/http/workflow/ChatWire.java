@@ -1,16 +1,16 @@
 package dev.hexaflow.adapters.http.workflow;
 
 import dev.hexaflow.adapters.http.DifyErrors;
-import dev.hexaflow.application.app.port.in.ApiError;
 import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase.ChatReply;
 import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase.ChatUnderWay;
 import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase.TurnUsage;
-import dev.hexaflow.domain.workflow.ModelUsage;
+import dev.hexaflow.application.common.ApiError;
 import dev.hexaflow.domain.chat.Conversation;
 import dev.hexaflow.domain.chat.KeptVariable;
 import dev.hexaflow.domain.chat.Message;
 import dev.hexaflow.domain.chat.MessageFeedback;
 import dev.hexaflow.domain.chat.MessageFile;
+import dev.hexaflow.domain.workflow.ModelUsage;
 import dev.hexaflow.domain.workflow.RunEvent;
 import dev.hexaflow.domain.workflow.RunStatus;
 import dev.hexaflow.domain.workflow.Values;

@@ -1,7 +1,7 @@
 package dev.hexaflow.adapters.http.workflow;
 
-import dev.hexaflow.application.app.port.in.ApiError;
-import dev.hexaflow.application.app.port.in.ApiException;
+import dev.hexaflow.application.common.ApiError;
+import dev.hexaflow.application.common.ApiException;
 import io.javalin.http.Context;
 
 /** Whole numbers in a query string, refused as Dify refuses a bad one. */

@@ -1,11 +1,11 @@
 package dev.hexaflow.adapters.http.workflow;
 
 import dev.hexaflow.adapters.http.DifyErrors;
-import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.app.port.in.FollowRunUseCase.Following;
 import dev.hexaflow.application.app.port.in.FollowRunUseCase.Next;
 import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunObserver;
 import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunUnderWay;
+import dev.hexaflow.application.common.ApiException;
 import dev.hexaflow.domain.workflow.RunEvent;
 import dev.hexaflow.domain.workflow.WorkflowRun;
 import io.javalin.http.Context;
@@ -15,9 +15,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;

@@ -1,13 +1,13 @@
 package dev.hexaflow.adapters.http.workflow;
 
 import dev.hexaflow.adapters.http.DifyErrors;
-import dev.hexaflow.adapters.http.UnreachableDatabase;
 import dev.hexaflow.adapters.http.RouteGroup;
-import dev.hexaflow.application.app.port.in.ApiError;
-import dev.hexaflow.application.app.port.in.ApiException;
-import dev.hexaflow.application.app.port.in.AuthenticateUseCase;
+import dev.hexaflow.adapters.http.UnreachableDatabase;
 import dev.hexaflow.application.app.port.in.AuthenticateUseCase.Operation;
+import dev.hexaflow.application.app.port.in.AuthenticateUseCase;
 import dev.hexaflow.application.app.port.in.Caller;
+import dev.hexaflow.application.common.ApiError;
+import dev.hexaflow.application.common.ApiException;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.javalin.security.RouteRole;

@@ -1,11 +1,11 @@
 package dev.hexaflow.application.app.service;
 
-import dev.hexaflow.application.app.port.in.ApiError;
-import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.app.port.in.AuthenticateUseCase;
 import dev.hexaflow.application.app.port.in.Caller;
 import dev.hexaflow.application.app.port.out.AppKeyRepository;
 import dev.hexaflow.application.app.port.out.AppRepository;
+import dev.hexaflow.application.common.ApiError;
+import dev.hexaflow.application.common.ApiException;
 import dev.hexaflow.domain.app.App;
 import dev.hexaflow.domain.app.AppKey;
 import dev.hexaflow.domain.secret.SecretHash;

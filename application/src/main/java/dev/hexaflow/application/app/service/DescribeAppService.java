@@ -1,15 +1,15 @@
 package dev.hexaflow.application.app.service;
 
-import dev.hexaflow.application.app.port.in.ApiError;
-import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.app.port.in.DescribeAppUseCase;
 import dev.hexaflow.application.app.port.out.AppRepository;
 import dev.hexaflow.application.app.port.out.WorkflowVersionRepository;
-import dev.hexaflow.workflow.port.out.WorkflowDslReader;
+import dev.hexaflow.application.common.ApiError;
+import dev.hexaflow.application.common.ApiException;
 import dev.hexaflow.domain.app.App;
 import dev.hexaflow.domain.app.UploadLimits;
 import dev.hexaflow.domain.app.WorkflowVersion;
 import dev.hexaflow.domain.workflow.Workflow;
+import dev.hexaflow.workflow.port.out.WorkflowDslReader;
 import java.nio.charset.StandardCharsets;
 
 /** An app as kept, and the input form and features of its newest published workflow. */

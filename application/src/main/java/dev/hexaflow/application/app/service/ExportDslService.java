@@ -1,11 +1,11 @@
 package dev.hexaflow.application.app.service;
 
-import dev.hexaflow.application.app.port.in.ApiError;
-import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.app.port.in.ExportDslQuery;
 import dev.hexaflow.application.app.port.in.ExportDslUseCase;
 import dev.hexaflow.application.app.port.out.AppRepository;
 import dev.hexaflow.application.app.port.out.WorkflowVersionRepository;
+import dev.hexaflow.application.common.ApiError;
+import dev.hexaflow.application.common.ApiException;
 import dev.hexaflow.domain.app.WorkflowVersion;
 
 /**

@@ -1,11 +1,11 @@
 package dev.hexaflow.application.app.service;
 
-import dev.hexaflow.application.app.port.in.ApiError;
-import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.app.port.in.FollowRunUseCase;
 import dev.hexaflow.application.app.port.out.RunEventFormat;
-import dev.hexaflow.application.app.port.out.RunRepository;
 import dev.hexaflow.application.app.port.out.RunRepository.KeptEvent;
+import dev.hexaflow.application.app.port.out.RunRepository;
+import dev.hexaflow.application.common.ApiError;
+import dev.hexaflow.application.common.ApiException;
 import dev.hexaflow.domain.workflow.NodeExecution;
 import dev.hexaflow.domain.workflow.RunEvent;
 import dev.hexaflow.domain.workflow.RunStatus;

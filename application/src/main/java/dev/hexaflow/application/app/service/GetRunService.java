@@ -1,9 +1,9 @@
 package dev.hexaflow.application.app.service;
 
-import dev.hexaflow.application.app.port.in.ApiError;
-import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.app.port.in.GetRunUseCase;
 import dev.hexaflow.application.app.port.out.RunRepository;
+import dev.hexaflow.application.common.ApiError;
+import dev.hexaflow.application.common.ApiException;
 import dev.hexaflow.domain.workflow.WorkflowRun;
 
 /** A run of the asking app only; any other id is not found. */

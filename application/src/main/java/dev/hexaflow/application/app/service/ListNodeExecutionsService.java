@@ -1,9 +1,9 @@
 package dev.hexaflow.application.app.service;
 
-import dev.hexaflow.application.app.port.in.ApiError;
-import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.app.port.in.ListNodeExecutionsUseCase;
 import dev.hexaflow.application.app.port.out.RunRepository;
+import dev.hexaflow.application.common.ApiError;
+import dev.hexaflow.application.common.ApiException;
 
 /** A run's node executions, paged; a run of another app is answered as one that does not exist. */
 public final class ListNodeExecutionsService implements ListNodeExecutionsUseCase {

@@ -1,14 +1,14 @@
 package dev.hexaflow.application.app.service;
 
-import dev.hexaflow.application.app.port.in.ApiError;
-import dev.hexaflow.application.app.port.in.ApiException;
-import dev.hexaflow.application.app.port.in.ListRunLogsUseCase;
 import dev.hexaflow.application.app.port.in.ListRunLogsUseCase.RunLogEntry;
 import dev.hexaflow.application.app.port.in.ListRunLogsUseCase.RunLogPage;
 import dev.hexaflow.application.app.port.in.ListRunLogsUseCase.RunLogsQuery;
-import dev.hexaflow.application.app.port.out.RunRepository;
+import dev.hexaflow.application.app.port.in.ListRunLogsUseCase;
 import dev.hexaflow.application.app.port.out.RunRepository.LogPage;
 import dev.hexaflow.application.app.port.out.RunRepository.LogQuery;
+import dev.hexaflow.application.app.port.out.RunRepository;
+import dev.hexaflow.application.common.ApiError;
+import dev.hexaflow.application.common.ApiException;
 import java.util.Set;
 
 /** Checks the search as Dify does (page 1 to 99999, limit 1 to 100, a known status), then searches. */

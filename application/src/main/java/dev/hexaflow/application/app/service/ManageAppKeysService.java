@@ -1,10 +1,10 @@
 package dev.hexaflow.application.app.service;
 
-import dev.hexaflow.application.app.port.in.ApiError;
-import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.app.port.in.ManageAppKeysUseCase;
 import dev.hexaflow.application.app.port.out.AppKeyRepository;
 import dev.hexaflow.application.app.port.out.AppRepository;
+import dev.hexaflow.application.common.ApiError;
+import dev.hexaflow.application.common.ApiException;
 import dev.hexaflow.domain.secret.SecretHash;
 
 /** Keys are issued for apps that exist, and revoked only from the app they belong to. */

@@ -1,10 +1,10 @@
 package dev.hexaflow.application.app.service;
 
-import dev.hexaflow.application.app.port.in.ApiError;
-import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.app.port.in.PreviewUploadUseCase;
 import dev.hexaflow.application.app.port.out.BlobStore;
 import dev.hexaflow.application.app.port.out.UploadRepository;
+import dev.hexaflow.application.common.ApiError;
+import dev.hexaflow.application.common.ApiException;
 import dev.hexaflow.application.common.FileSignatures;
 import dev.hexaflow.domain.app.UploadedFile;
 
@@ -33,10 +33,5 @@ public final class PreviewUploadService implements PreviewUploadUseCase {
         UploadedFile file = uploads.find(query.id()).orElseThrow(() -> new ApiException(ApiError.NOT_FOUND,
                 "file is not found"));
         return new UploadContent(blobs.read(file.blobKey()), file.name(), file.mimeType());
-    }
-
-    /** The path Dify's get_signed_file_url signs for an upload. */
-    public static String previewPath(String uploadId) {
-        return "/files/" + uploadId + "/file-preview";
     }
 }

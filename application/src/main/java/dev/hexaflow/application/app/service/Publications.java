@@ -1,17 +1,17 @@
 package dev.hexaflow.application.app.service;
 
-import dev.hexaflow.application.app.port.in.ApiError;
-import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.app.port.out.AppKeyRepository;
+import dev.hexaflow.application.common.ApiError;
+import dev.hexaflow.application.common.ApiException;
 import dev.hexaflow.application.common.port.out.SecretGenerator;
-import dev.hexaflow.workflow.engine.WorkflowEngine;
-import dev.hexaflow.workflow.port.out.WorkflowDslReader;
 import dev.hexaflow.domain.app.App;
 import dev.hexaflow.domain.app.AppKey;
 import dev.hexaflow.domain.app.WorkflowVersion;
 import dev.hexaflow.domain.secret.SecretHash;
 import dev.hexaflow.domain.workflow.AppInfo;
 import dev.hexaflow.domain.workflow.Workflow;
+import dev.hexaflow.workflow.engine.WorkflowEngine;
+import dev.hexaflow.workflow.port.out.WorkflowDslReader;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;

@@ -1,10 +1,10 @@
 package dev.hexaflow.application.app.service;
 
-import dev.hexaflow.application.app.port.in.ApiError;
-import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.app.port.in.PublishWorkflowUseCase;
 import dev.hexaflow.application.app.port.out.AppRepository;
 import dev.hexaflow.application.app.port.out.WorkflowVersionRepository;
+import dev.hexaflow.application.common.ApiError;
+import dev.hexaflow.application.common.ApiException;
 import dev.hexaflow.domain.app.App;
 import dev.hexaflow.domain.app.WorkflowVersion;
 import dev.hexaflow.domain.workflow.AppInfo;

@@ -1,41 +1,41 @@
 package dev.hexaflow.application.app.service;
 
-import dev.hexaflow.application.app.port.in.ApiError;
-import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.app.port.in.RunWorkflowUseCase;
 import dev.hexaflow.application.app.port.out.AppRepository;
+import dev.hexaflow.application.app.port.out.CompletionWebhooks;
 import dev.hexaflow.application.app.port.out.EndUserRepository;
-import dev.hexaflow.application.app.port.out.IdempotencyKeyRepository;
 import dev.hexaflow.application.app.port.out.IdempotencyKeyRepository.KeyedRun;
+import dev.hexaflow.application.app.port.out.IdempotencyKeyRepository;
 import dev.hexaflow.application.app.port.out.RunEventFormat;
 import dev.hexaflow.application.app.port.out.RunRepository;
 import dev.hexaflow.application.app.port.out.StorageHealth;
-import dev.hexaflow.application.common.StorageUnavailableException;
 import dev.hexaflow.application.app.port.out.UploadRepository;
 import dev.hexaflow.application.app.port.out.WorkflowVersionRepository;
-import dev.hexaflow.workflow.engine.InputFiles;
-import dev.hexaflow.workflow.engine.InvalidInputsException;
-import dev.hexaflow.workflow.engine.NodeUnavailableException;
-import dev.hexaflow.workflow.engine.PreparedWorkflow;
-import dev.hexaflow.workflow.engine.RunHandle;
-import dev.hexaflow.domain.workflow.WorkflowRun;
-import dev.hexaflow.workflow.engine.RunListener;
-import dev.hexaflow.workflow.engine.RunRequest;
-import dev.hexaflow.workflow.engine.WorkflowEngine;
-import dev.hexaflow.workflow.port.out.WorkflowDslReader;
-import dev.hexaflow.application.webhook.service.ManageWebhooksService;
-import dev.hexaflow.application.webhook.service.RunCallbacks;
-import dev.hexaflow.domain.webhook.CallbackUrl;
-import dev.hexaflow.domain.webhook.Delivery;
+import dev.hexaflow.application.common.ApiError;
+import dev.hexaflow.application.common.ApiException;
+import dev.hexaflow.application.common.EndUsers;
+import dev.hexaflow.application.common.StorageUnavailableException;
 import dev.hexaflow.domain.app.App;
 import dev.hexaflow.domain.app.EndUser;
 import dev.hexaflow.domain.app.FileCategory;
 import dev.hexaflow.domain.app.UploadedFile;
 import dev.hexaflow.domain.app.WorkflowVersion;
+import dev.hexaflow.domain.webhook.CallbackUrl;
+import dev.hexaflow.domain.webhook.Delivery;
 import dev.hexaflow.domain.workflow.AppInfo;
 import dev.hexaflow.domain.workflow.FileValue;
 import dev.hexaflow.domain.workflow.RunStatus;
 import dev.hexaflow.domain.workflow.Workflow;
+import dev.hexaflow.domain.workflow.WorkflowRun;
+import dev.hexaflow.workflow.engine.InputFiles;
+import dev.hexaflow.workflow.engine.InvalidInputsException;
+import dev.hexaflow.workflow.engine.NodeUnavailableException;
+import dev.hexaflow.workflow.engine.PreparedWorkflow;
+import dev.hexaflow.workflow.engine.RunHandle;
+import dev.hexaflow.workflow.engine.RunListener;
+import dev.hexaflow.workflow.engine.RunRequest;
+import dev.hexaflow.workflow.engine.WorkflowEngine;
+import dev.hexaflow.workflow.port.out.WorkflowDslReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -70,7 +70,7 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
     private final Supplier<String> ids;
     private final StorageHealth storage;
     private final Executor listeners;
-    private final RunCallbacks callbacks;
+    private final CompletionWebhooks callbacks;
     private final RunEventFormat format;
     private final RunFeeds feeds;
     private final IdempotencyKeyRepository keys;
@@ -95,7 +95,7 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
             UploadRepository uploads, RunRepository runs, WorkflowDslReader reader, WorkflowEngine engine,
             TaskRegistry tasks, int maxRunsPerApp, Clock clock, Supplier<String> ids, StorageHealth storage,
             Executor listeners, RunEventFormat format, RunFeeds feeds, IdempotencyKeyRepository keys,
-            RunCallbacks callbacks, HeldRecords holds) {
+            CompletionWebhooks callbacks, HeldRecords holds) {
         this.apps = apps;
         this.versions = versions;
         this.endUsers = endUsers;
@@ -116,22 +116,10 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
         this.holds = holds;
     }
 
-    /** An end user's id, as Dify keeps it: at most 255 characters. */
-    static final int MAX_USER_LENGTH = 255;
-
-    /** @throws ApiException INVALID_PARAM "Arg user must be provided." when the request names no end user */
-    public static String requireUser(String user) {
-        if (user == null || user.isBlank()) {
-            throw new ApiException(ApiError.INVALID_PARAM, "Arg user must be provided.");
-        }
-        return TextLimits.atMost("Arg user", user, MAX_USER_LENGTH);
-    }
-
     @Override
     public RunUnderWay start(RunWorkflowCommand command, RunObserver observer) {
-        String user = requireUser(command.user());
-        CallbackUrl requested = command.callbackUrl() == null ? null
-                : ManageWebhooksService.callbackUrl(command.callbackUrl());
+        String user = EndUsers.requireId(command.user());
+        CallbackUrl requested = command.callbackUrl() == null ? null : callbackUrl(command.callbackUrl());
         App app = apps.find(command.appId()).orElseThrow(() -> new ApiException(ApiError.NOT_FOUND,
                 "App not found."));
         // A chat turn runs a chatflow, and only a chatflow; without one, only a workflow app runs.
@@ -186,7 +174,7 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
             RunRecorder recorder = new RunRecorder(runs, app.id(), request.taskId(), endUser, version.version(),
                     ids.get(), observer == RunObserver.NONE ? RunListener.NONE : observer::on, listeners,
                     command.chat() == null ? format : RunEventFormat.NONE, feeds, holds);
-            CallbackUrl callback = requested != null ? requested : callbacks.callbackOf(app.id(), null);
+            CallbackUrl callback = requested != null ? requested : callbacks.defaultOf(app.id());
             Delivery delivery = callback == null ? null : callbacks.register(app.id(), request.runId(), callback);
             RunHandle handle;
             try {
@@ -324,6 +312,15 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
         String extension = file.extension().isEmpty() ? "" : "." + file.extension();
         return new FileValue(file.id(), FileCategory.of(file.extension()).wireName(), "local_file", null, file.id(),
                 file.name(), extension, file.mimeType(), file.size(), null);
+    }
+
+    /** A run's own webhook URL; one that is not an http or https URL is the client's mistake. */
+    private static CallbackUrl callbackUrl(String url) {
+        try {
+            return new CallbackUrl(url);
+        } catch (IllegalArgumentException e) {
+            throw new ApiException(ApiError.INVALID_PARAM, e.getMessage());
+        }
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.hexaflow.application.app.service;
 
 import dev.hexaflow.application.app.port.in.StopTaskUseCase;
+import dev.hexaflow.application.common.EndUsers;
 import dev.hexaflow.application.common.port.out.InstanceSignals;
 
 /**
@@ -25,7 +26,7 @@ public final class StopTaskService implements StopTaskUseCase {
 
     @Override
     public void stop(String appId, String taskId, String user) {
-        String caller = RunWorkflowService.requireUser(user);
+        String caller = EndUsers.requireId(user);
         // A task id is a 36-character id: a longer one names no task anywhere, and is not told.
         if (!stopHere(appId, taskId, caller) && taskId.length() <= MAX_TASK_ID && appId.length() <= MAX_TASK_ID) {
             // The user goes last: ids hold no newline, a user may.

@@ -1,9 +1,9 @@
 package dev.hexaflow.application.app.service;
 
-import dev.hexaflow.application.app.port.in.ApiError;
-import dev.hexaflow.application.app.port.in.ApiException;
-import dev.hexaflow.workflow.engine.RunHandle;
+import dev.hexaflow.application.common.ApiError;
+import dev.hexaflow.application.common.ApiException;
 import dev.hexaflow.domain.workflow.WorkflowRun;
+import dev.hexaflow.workflow.engine.RunHandle;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

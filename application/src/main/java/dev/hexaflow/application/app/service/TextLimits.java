@@ -1,7 +1,7 @@
 package dev.hexaflow.application.app.service;
 
-import dev.hexaflow.application.app.port.in.ApiError;
-import dev.hexaflow.application.app.port.in.ApiException;
+import dev.hexaflow.application.common.ApiError;
+import dev.hexaflow.application.common.ApiException;
 
 /** A client's text must fit where it is kept; a longer one is refused, naming the field, before anything is kept. */
 final class TextLimits {

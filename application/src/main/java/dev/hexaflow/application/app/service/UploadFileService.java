@@ -1,13 +1,14 @@
 package dev.hexaflow.application.app.service;
 
-import dev.hexaflow.application.app.port.in.ApiError;
-import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.app.port.in.UploadFileUseCase;
 import dev.hexaflow.application.app.port.out.BlobStore;
 import dev.hexaflow.application.app.port.out.EndUserRepository;
 import dev.hexaflow.application.app.port.out.StorageHealth;
-import dev.hexaflow.application.common.StorageUnavailableException;
 import dev.hexaflow.application.app.port.out.UploadRepository;
+import dev.hexaflow.application.common.ApiError;
+import dev.hexaflow.application.common.ApiException;
+import dev.hexaflow.application.common.EndUsers;
+import dev.hexaflow.application.common.StorageUnavailableException;
 import dev.hexaflow.domain.app.EndUser;
 import dev.hexaflow.domain.app.FileCategory;
 import dev.hexaflow.domain.app.PageUploadQuota;
@@ -90,7 +91,7 @@ public final class UploadFileService implements UploadFileUseCase {
         FileCategory category = FileCategory.of(extension);
         long max = limits.maxBytes(category);
         String user = command.user() == null || command.user().isBlank() ? DEFAULT_USER
-                : TextLimits.atMost("Arg user", command.user(), RunWorkflowService.MAX_USER_LENGTH);
+                : TextLimits.atMost("Arg user", command.user(), EndUsers.MAX_ID_LENGTH);
         StorageRefusals.requireRoom(storage);
         try {
             return keep(command, name, extension, category, max, user);

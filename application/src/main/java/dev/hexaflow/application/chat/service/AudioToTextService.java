@@ -1,10 +1,10 @@
 package dev.hexaflow.application.chat.service;
 
-import dev.hexaflow.application.app.port.in.ApiError;
-import dev.hexaflow.application.app.port.in.ApiException;
-import dev.hexaflow.application.app.service.RunWorkflowService;
 import dev.hexaflow.application.chat.port.in.AudioToTextUseCase;
 import dev.hexaflow.application.chat.port.out.SpeechTranscriber;
+import dev.hexaflow.application.common.ApiError;
+import dev.hexaflow.application.common.ApiException;
+import dev.hexaflow.application.common.EndUsers;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
@@ -33,7 +33,7 @@ public final class AudioToTextService implements AudioToTextUseCase {
 
     @Override
     public String transcribe(AudioToTextCommand command) {
-        RunWorkflowService.requireUser(command.user());
+        EndUsers.requireId(command.user());
         access.app(command.appId());
         if (!access.workflow(command.appId()).features().tree("speech_to_text").bool("enabled", false)) {
             throw new ApiException(ApiError.INVALID_PARAM, "Speech to text is not enabled");

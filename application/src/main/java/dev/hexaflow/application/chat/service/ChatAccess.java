@@ -1,18 +1,18 @@
 package dev.hexaflow.application.chat.service;
 
-import dev.hexaflow.application.app.port.in.ApiError;
-import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.app.port.out.AppRepository;
 import dev.hexaflow.application.app.port.out.EndUserRepository;
 import dev.hexaflow.application.app.port.out.WorkflowVersionRepository;
 import dev.hexaflow.application.chat.port.out.ConversationRepository;
-import dev.hexaflow.workflow.port.out.WorkflowDslReader;
+import dev.hexaflow.application.common.ApiError;
+import dev.hexaflow.application.common.ApiException;
 import dev.hexaflow.domain.app.App;
 import dev.hexaflow.domain.app.EndUser;
 import dev.hexaflow.domain.app.WorkflowVersion;
 import dev.hexaflow.domain.chat.Conversation;
 import dev.hexaflow.domain.workflow.AppInfo;
 import dev.hexaflow.domain.workflow.Workflow;
+import dev.hexaflow.workflow.port.out.WorkflowDslReader;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 

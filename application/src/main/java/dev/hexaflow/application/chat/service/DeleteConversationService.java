@@ -1,9 +1,9 @@
 package dev.hexaflow.application.chat.service;
 
-import dev.hexaflow.application.app.port.in.ApiError;
-import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.chat.port.in.DeleteConversationUseCase;
 import dev.hexaflow.application.chat.port.out.ConversationRepository;
+import dev.hexaflow.application.common.ApiError;
+import dev.hexaflow.application.common.ApiException;
 
 /** Deletes the conversation for good, with what belongs to it (Dify deletes the row, then its data). */
 public final class DeleteConversationService implements DeleteConversationUseCase {

@@ -1,9 +1,9 @@
 package dev.hexaflow.application.chat.service;
 
-import dev.hexaflow.application.app.port.in.ApiError;
-import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.chat.port.in.ListAppFeedbacksUseCase;
 import dev.hexaflow.application.chat.port.out.MessageRepository;
+import dev.hexaflow.application.common.ApiError;
+import dev.hexaflow.application.common.ApiException;
 import dev.hexaflow.domain.chat.MessageFeedback;
 import java.util.List;
 

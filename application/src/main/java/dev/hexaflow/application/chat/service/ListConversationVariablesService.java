@@ -1,10 +1,10 @@
 package dev.hexaflow.application.chat.service;
 
-import dev.hexaflow.application.app.port.in.ApiError;
-import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.chat.port.in.ListConversationVariablesUseCase;
-import dev.hexaflow.application.chat.port.out.ConversationVariableRepository;
 import dev.hexaflow.application.chat.port.out.ConversationVariableRepository.VariablePage;
+import dev.hexaflow.application.chat.port.out.ConversationVariableRepository;
+import dev.hexaflow.application.common.ApiError;
+import dev.hexaflow.application.common.ApiException;
 import dev.hexaflow.domain.chat.Conversation;
 import dev.hexaflow.domain.chat.KeptVariable;
 import dev.hexaflow.domain.chat.VariableNameFilter;

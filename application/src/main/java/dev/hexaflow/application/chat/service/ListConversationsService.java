@@ -1,11 +1,11 @@
 package dev.hexaflow.application.chat.service;
 
-import dev.hexaflow.application.app.port.in.ApiError;
-import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.chat.port.in.ListConversationsUseCase;
-import dev.hexaflow.application.chat.port.out.ConversationRepository;
 import dev.hexaflow.application.chat.port.out.ConversationRepository.ConversationPage;
 import dev.hexaflow.application.chat.port.out.ConversationRepository.ConversationQuery;
+import dev.hexaflow.application.chat.port.out.ConversationRepository;
+import dev.hexaflow.application.common.ApiError;
+import dev.hexaflow.application.common.ApiException;
 import dev.hexaflow.domain.chat.Conversation;
 import dev.hexaflow.domain.chat.ConversationSort;
 import java.util.List;

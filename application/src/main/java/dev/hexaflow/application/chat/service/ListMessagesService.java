@@ -1,12 +1,12 @@
 package dev.hexaflow.application.chat.service;
 
-import dev.hexaflow.application.app.port.in.ApiError;
-import dev.hexaflow.application.app.port.in.ApiException;
-import dev.hexaflow.application.chat.port.in.ListMessagesUseCase;
 import dev.hexaflow.application.chat.port.in.ListMessagesUseCase.MessageWithFeedback;
-import dev.hexaflow.application.chat.port.out.MessageRepository;
-import dev.hexaflow.application.common.FileSignatures;
+import dev.hexaflow.application.chat.port.in.ListMessagesUseCase;
 import dev.hexaflow.application.chat.port.out.MessageRepository.MessagePage;
+import dev.hexaflow.application.chat.port.out.MessageRepository;
+import dev.hexaflow.application.common.ApiError;
+import dev.hexaflow.application.common.ApiException;
+import dev.hexaflow.application.common.FileSignatures;
 import dev.hexaflow.domain.chat.Conversation;
 import dev.hexaflow.domain.chat.Message;
 

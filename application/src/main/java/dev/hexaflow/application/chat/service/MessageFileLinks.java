@@ -1,6 +1,6 @@
 package dev.hexaflow.application.chat.service;
 
-import dev.hexaflow.application.app.service.PreviewUploadService;
+import dev.hexaflow.application.common.FilePreviews;
 import dev.hexaflow.application.common.FileSignatures;
 import dev.hexaflow.domain.chat.Message;
 import dev.hexaflow.domain.chat.MessageFile;
@@ -24,7 +24,7 @@ public final class MessageFileLinks {
     /** Where a message keeps a file: an upload's or a tool file's unsigned path; any other file's own URL. */
     public static String keptUrl(FileValue file) {
         if ("local_file".equals(file.transferMethod()) && file.relatedId() != null) {
-            return PreviewUploadService.previewPath(file.relatedId());
+            return FilePreviews.path(file.relatedId());
         }
         if ("tool_file".equals(file.transferMethod()) && file.relatedId() != null) {
             return TOOL_FILES + file.relatedId() + (file.extension() == null ? "" : file.extension());
@@ -46,7 +46,7 @@ public final class MessageFileLinks {
         int query = file.url().indexOf('?');
         String path = query < 0 ? file.url() : file.url().substring(0, query);
         String toolFile = TOOL_FILES + id;
-        boolean ours = path.equals(PreviewUploadService.previewPath(id)) || path.equals(toolFile)
+        boolean ours = path.equals(FilePreviews.path(id)) || path.equals(toolFile)
                 || path.startsWith(toolFile + ".");
         return ours ? file.withUrl(signatures.signed(path, id)) : file;
     }

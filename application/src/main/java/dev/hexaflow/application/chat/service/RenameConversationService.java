@@ -1,10 +1,10 @@
 package dev.hexaflow.application.chat.service;
 
-import dev.hexaflow.application.app.port.in.ApiError;
-import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.chat.port.in.RenameConversationUseCase;
 import dev.hexaflow.application.chat.port.out.ConversationRepository;
 import dev.hexaflow.application.chat.port.out.MessageRepository;
+import dev.hexaflow.application.common.ApiError;
+import dev.hexaflow.application.common.ApiException;
 import dev.hexaflow.domain.chat.Conversation;
 import dev.hexaflow.domain.chat.Message;
 import java.time.Clock;

@@ -1,22 +1,20 @@
 package dev.hexaflow.application.chat.service;
 
-import dev.hexaflow.application.app.port.in.ApiError;
-import dev.hexaflow.application.app.port.in.ApiException;
-import dev.hexaflow.application.app.port.in.RunWorkflowUseCase;
 import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunObserver;
 import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunUnderWay;
 import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunWorkflowCommand;
+import dev.hexaflow.application.app.port.in.RunWorkflowUseCase;
 import dev.hexaflow.application.app.port.out.EndUserRepository;
-import dev.hexaflow.application.app.service.RunWorkflowService;
-import dev.hexaflow.application.chat.port.in.RenameConversationUseCase;
 import dev.hexaflow.application.chat.port.in.RenameConversationUseCase.RenameConversationCommand;
+import dev.hexaflow.application.chat.port.in.RenameConversationUseCase;
 import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase;
 import dev.hexaflow.application.chat.port.out.ConversationRepository;
 import dev.hexaflow.application.chat.port.out.ConversationVariableRepository;
 import dev.hexaflow.application.chat.port.out.MessageRepository;
+import dev.hexaflow.application.common.ApiError;
+import dev.hexaflow.application.common.ApiException;
+import dev.hexaflow.application.common.EndUsers;
 import dev.hexaflow.application.common.FileSignatures;
-import dev.hexaflow.workflow.engine.ChatTurn;
-import dev.hexaflow.workflow.nodes.LlmNode;
 import dev.hexaflow.domain.app.EndUser;
 import dev.hexaflow.domain.chat.Conversation;
 import dev.hexaflow.domain.chat.KeptVariable;
@@ -30,6 +28,8 @@ import dev.hexaflow.domain.workflow.RunEvent;
 import dev.hexaflow.domain.workflow.RunStatus;
 import dev.hexaflow.domain.workflow.Workflow;
 import dev.hexaflow.domain.workflow.WorkflowRun;
+import dev.hexaflow.workflow.engine.ChatTurn;
+import dev.hexaflow.workflow.nodes.LlmNode;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -96,7 +96,7 @@ public final class SendChatMessageService implements SendChatMessageUseCase {
 
     @Override
     public ChatUnderWay send(SendChatMessageCommand command, RunObserver observer) {
-        String user = RunWorkflowService.requireUser(command.user());
+        String user = EndUsers.requireId(command.user());
         access.chatApp(command.appId());
         if (command.query() == null) {
             throw new ApiException(ApiError.INVALID_PARAM, "query is required");

@@ -1,8 +1,8 @@
 package dev.hexaflow.application.chat.service;
 
 import dev.hexaflow.application.app.port.in.StopTaskUseCase;
-import dev.hexaflow.application.app.service.RunWorkflowService;
 import dev.hexaflow.application.chat.port.in.StopChatMessageUseCase;
+import dev.hexaflow.application.common.EndUsers;
 
 /** Checks the app is a chatflow, then stops the task as a workflow's is stopped. */
 public final class StopChatMessageService implements StopChatMessageUseCase {
@@ -17,7 +17,7 @@ public final class StopChatMessageService implements StopChatMessageUseCase {
 
     @Override
     public void stop(String appId, String taskId, String user) {
-        RunWorkflowService.requireUser(user);
+        EndUsers.requireId(user);
         access.chatApp(appId);
         tasks.stop(appId, taskId, user);
     }

@@ -1,13 +1,13 @@
 package dev.hexaflow.application.chat.service;
 
-import dev.hexaflow.application.app.port.in.ApiError;
-import dev.hexaflow.application.app.port.in.ApiException;
-import dev.hexaflow.application.app.service.RunWorkflowService;
 import dev.hexaflow.application.chat.port.in.TextToAudioUseCase;
 import dev.hexaflow.application.chat.port.out.MessageRepository;
+import dev.hexaflow.application.common.ApiError;
+import dev.hexaflow.application.common.ApiException;
+import dev.hexaflow.application.common.EndUsers;
+import dev.hexaflow.domain.workflow.DataTree;
 import dev.hexaflow.workflow.engine.StopSignal;
 import dev.hexaflow.workflow.port.out.SpeechSynthesizer;
-import dev.hexaflow.domain.workflow.DataTree;
 
 /**
  * Dify's text-to-audio for workflow and chatflow apps: the DSL's text_to_speech feature must be on, and gives the
@@ -27,7 +27,7 @@ public final class TextToAudioService implements TextToAudioUseCase {
 
     @Override
     public byte[] speak(TextToAudioCommand command) {
-        String user = RunWorkflowService.requireUser(command.user());
+        String user = EndUsers.requireId(command.user());
         access.app(command.appId());
         DataTree feature = access.workflow(command.appId()).features().tree("text_to_speech");
         if (!feature.bool("enabled", false)) {

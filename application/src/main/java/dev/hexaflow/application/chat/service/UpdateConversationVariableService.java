@@ -1,9 +1,9 @@
 package dev.hexaflow.application.chat.service;
 
-import dev.hexaflow.application.app.port.in.ApiError;
-import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.chat.port.in.UpdateConversationVariableUseCase;
 import dev.hexaflow.application.chat.port.out.ConversationVariableRepository;
+import dev.hexaflow.application.common.ApiError;
+import dev.hexaflow.application.common.ApiException;
 import dev.hexaflow.domain.chat.Conversation;
 import dev.hexaflow.domain.chat.KeptVariable;
 import dev.hexaflow.domain.chat.VariableTypeMismatchException;

@@ -1,11 +1,11 @@
 package dev.hexaflow.application.webhook.service;
 
-import dev.hexaflow.application.app.port.in.ApiError;
-import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.app.port.out.AppRepository;
+import dev.hexaflow.application.common.ApiError;
+import dev.hexaflow.application.common.ApiException;
 import dev.hexaflow.application.webhook.port.in.ListDeliveriesUseCase;
-import dev.hexaflow.application.webhook.port.out.DeliveryRepository;
 import dev.hexaflow.application.webhook.port.out.DeliveryRepository.DeliveryRecord;
+import dev.hexaflow.application.webhook.port.out.DeliveryRepository;
 
 /** An app's deliveries, a page of 1 to 100 at a time. */
 public final class ListDeliveriesService implements ListDeliveriesUseCase {

@@ -1,8 +1,8 @@
 package dev.hexaflow.application.webhook.service;
 
-import dev.hexaflow.application.app.port.in.ApiError;
-import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.app.port.out.AppRepository;
+import dev.hexaflow.application.common.ApiError;
+import dev.hexaflow.application.common.ApiException;
 import dev.hexaflow.application.common.port.out.SecretGenerator;
 import dev.hexaflow.application.webhook.port.in.ManageWebhooksUseCase;
 import dev.hexaflow.application.webhook.port.out.WebhookSettingsRepository;

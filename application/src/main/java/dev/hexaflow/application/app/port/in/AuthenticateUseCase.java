@@ -1,5 +1,7 @@
 package dev.hexaflow.application.app.port.in;
 
+import dev.hexaflow.application.common.ApiException;
+
 /**
  * Finds whom a bearer token speaks for: an app's API key, good for every operation and every end user, or a
  * token its web page handed out, good for a while, only for what a page does, and only for its own web user.

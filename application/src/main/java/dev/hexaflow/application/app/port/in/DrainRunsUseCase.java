@@ -1,5 +1,6 @@
 package dev.hexaflow.application.app.port.in;
 
+import dev.hexaflow.application.common.ApiError;
 import java.time.Duration;
 
 /**

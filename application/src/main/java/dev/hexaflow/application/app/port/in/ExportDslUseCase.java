@@ -1,5 +1,7 @@
 package dev.hexaflow.application.app.port.in;
 
+import dev.hexaflow.application.common.ApiException;
+
 /** Answers an app's workflow DSL as it was imported, byte for byte, so that it can be imported elsewhere. */
 public interface ExportDslUseCase {
 

@@ -1,5 +1,7 @@
 package dev.hexaflow.application.app.port.in;
 
+import dev.hexaflow.application.common.ApiError;
+import dev.hexaflow.application.common.ApiException;
 import java.time.Duration;
 
 /**

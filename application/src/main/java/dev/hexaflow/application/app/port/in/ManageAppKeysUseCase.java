@@ -1,5 +1,7 @@
 package dev.hexaflow.application.app.port.in;
 
+import dev.hexaflow.application.common.ApiException;
+
 /** Issues and revokes an app's API keys. */
 public interface ManageAppKeysUseCase {
 

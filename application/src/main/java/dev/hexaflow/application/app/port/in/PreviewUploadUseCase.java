@@ -1,5 +1,7 @@
 package dev.hexaflow.application.app.port.in;
 
+import dev.hexaflow.application.common.ApiException;
+
 /** Answers an upload's bytes to whoever holds its signed preview URL, while the URL lasts. */
 public interface PreviewUploadUseCase {
 

@@ -1,5 +1,6 @@
 package dev.hexaflow.application.app.port.in;
 
+import dev.hexaflow.application.common.ApiException;
 import java.util.List;
 
 /** Publishes a DSL file as an app's new workflow version; the same file again publishes nothing new. */

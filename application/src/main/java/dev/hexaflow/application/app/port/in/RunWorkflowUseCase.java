@@ -1,8 +1,10 @@
 package dev.hexaflow.application.app.port.in;
 
-import dev.hexaflow.workflow.engine.ChatTurn;
+import dev.hexaflow.application.common.ApiError;
+import dev.hexaflow.application.common.ApiException;
 import dev.hexaflow.domain.workflow.RunEvent;
 import dev.hexaflow.domain.workflow.WorkflowRun;
+import dev.hexaflow.workflow.engine.ChatTurn;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;

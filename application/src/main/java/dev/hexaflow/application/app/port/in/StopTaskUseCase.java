@@ -1,5 +1,7 @@
 package dev.hexaflow.application.app.port.in;
 
+import dev.hexaflow.application.common.ApiException;
+
 /**
  * Stops a running task of an app that the same user started; answers quietly for a task that is unknown, over or
  * another user's, as Dify does.

@@ -1,5 +1,6 @@
 package dev.hexaflow.application.app.port.in;
 
+import dev.hexaflow.application.common.ApiException;
 import dev.hexaflow.domain.app.UploadedFile;
 import java.io.InputStream;
 

@@ -1,5 +1,6 @@
 package dev.hexaflow.application.app.port.in;
 
+import dev.hexaflow.application.common.ApiException;
 import dev.hexaflow.domain.app.App;
 
 /** An app's public web page: the app behind a site code, and the short-lived tokens the page runs it with. */

@@ -8,7 +8,7 @@ public interface AudioToTextUseCase {
     /**
      * The audio's text.
      *
-     * @throws dev.hexaflow.application.app.port.in.ApiException with Dify's code: the feature off, no audio, a type
+     * @throws dev.hexaflow.application.common.ApiException with Dify's code: the feature off, no audio, a type
      *                                                           or a size Dify refuses, no endpoint, its failure
      */
     String transcribe(AudioToTextCommand command);

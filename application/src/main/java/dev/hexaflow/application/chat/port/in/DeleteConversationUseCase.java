@@ -1,6 +1,6 @@
 package dev.hexaflow.application.chat.port.in;
 
-import dev.hexaflow.application.app.port.in.ApiException;
+import dev.hexaflow.application.common.ApiException;
 
 /** Deletes one of an end user's conversations, with its messages, their feedback and its variables. */
 public interface DeleteConversationUseCase {

@@ -1,6 +1,6 @@
 package dev.hexaflow.application.chat.port.in;
 
-import dev.hexaflow.application.app.port.in.ApiException;
+import dev.hexaflow.application.common.ApiException;
 
 /** Keeps an end user's like or dislike of an answer; a null rating takes it back. */
 public interface GiveFeedbackUseCase {

@@ -1,6 +1,6 @@
 package dev.hexaflow.application.chat.port.in;
 
-import dev.hexaflow.application.app.port.in.ApiException;
+import dev.hexaflow.application.common.ApiException;
 import dev.hexaflow.domain.chat.Message;
 import dev.hexaflow.domain.chat.MessageFeedback;
 import java.util.List;

@@ -1,10 +1,10 @@
 package dev.hexaflow.application.chat.port.in;
 
-import dev.hexaflow.application.app.port.in.ApiException;
 import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunObserver;
+import dev.hexaflow.application.common.ApiException;
 import dev.hexaflow.domain.chat.Message;
-import dev.hexaflow.domain.workflow.WorkflowRun;
 import dev.hexaflow.domain.chat.MessageFile;
+import dev.hexaflow.domain.workflow.WorkflowRun;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;

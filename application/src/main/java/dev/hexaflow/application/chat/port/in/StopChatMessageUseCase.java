@@ -1,6 +1,6 @@
 package dev.hexaflow.application.chat.port.in;
 
-import dev.hexaflow.application.app.port.in.ApiException;
+import dev.hexaflow.application.common.ApiException;
 
 /** Stops an end user's chat turn under way, as Dify's chat stop does: an unknown task is no error. */
 public interface StopChatMessageUseCase {

@@ -1,6 +1,6 @@
 package dev.hexaflow.application.chat.port.in;
 
-import dev.hexaflow.application.app.port.in.ApiException;
+import dev.hexaflow.application.common.ApiException;
 
 /** Speaks a text, or one of the end user's messages' answer, in the voice of the app's text-to-speech feature. */
 public interface TextToAudioUseCase {

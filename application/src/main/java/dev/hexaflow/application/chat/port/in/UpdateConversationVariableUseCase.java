@@ -1,6 +1,6 @@
 package dev.hexaflow.application.chat.port.in;
 
-import dev.hexaflow.application.app.port.in.ApiException;
+import dev.hexaflow.application.common.ApiException;
 import dev.hexaflow.domain.chat.KeptVariable;
 
 /** Sets one of a conversation's variables to a value of its type; the next turn reads it. */

@@ -8,7 +8,7 @@ import java.util.List;
 public interface ListDeliveriesUseCase {
 
     /**
-     * @throws dev.hexaflow.application.app.port.in.ApiException NOT_FOUND for an unknown app, INVALID_PARAM for a
+     * @throws dev.hexaflow.application.common.ApiException NOT_FOUND for an unknown app, INVALID_PARAM for a
      *     page below 1 or a limit outside 1 to 100
      */
     DeliveryPage list(DeliveriesQuery query);

@@ -9,7 +9,7 @@ public interface ManageWebhooksUseCase {
     /**
      * Sets the callback an app's runs use when their request names none; null clears it. Answers it as kept.
      *
-     * @throws dev.hexaflow.application.app.port.in.ApiException NOT_FOUND for an unknown app, INVALID_PARAM for
+     * @throws dev.hexaflow.application.common.ApiException NOT_FOUND for an unknown app, INVALID_PARAM for
      *     a URL that is not an http or https one of at most 2048 characters
      */
     Optional<String> setDefaultCallback(String appId, String url);
@@ -24,7 +24,7 @@ public interface ManageWebhooksUseCase {
      * Draws a new signing secret for the app's deliveries and answers it: the only time it is shown. Deliveries
      * sent from now on are signed with it.
      *
-     * @throws dev.hexaflow.application.app.port.in.ApiException NOT_FOUND for an unknown app
+     * @throws dev.hexaflow.application.common.ApiException NOT_FOUND for an unknown app
      */
     String rotateSecret(String appId);
 }

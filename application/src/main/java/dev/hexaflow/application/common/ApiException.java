@@ -1,4 +1,4 @@
-package dev.hexaflow.application.app.port.in;
+package dev.hexaflow.application.common;
 
 /** A request the workflow service refuses, with Dify's code and message. */
 public class ApiException extends RuntimeException {

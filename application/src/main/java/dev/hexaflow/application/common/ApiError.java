@@ -1,4 +1,4 @@
-package dev.hexaflow.application.app.port.in;
+package dev.hexaflow.application.common;
 
 /**
  * The kinds of refusal of the workflow and chat services, one per error Dify's Service API answers; how each travels

@@ -78,6 +78,10 @@ class RhinoCodeRunnerLimitsTest {
 
     @Test
     void fillAndSortOfSixteenMillionItemsEndWithinTheTimeout() {
+        // A worker up first: the time counts from when a worker is up, and a worker JVM's launch on a loaded machine
+        // took more than a second of the bound below on CI.
+        assertThat(THREE_SECONDS.run("function main() { return {ready: true}; }", Map.of(), StopSignal.NEVER))
+                .containsEntry("ready", true);
         long began = System.nanoTime();
 
         assertThatThrownBy(() -> THREE_SECONDS.run("function main() { var a = new Array(2**24).fill(1).map("

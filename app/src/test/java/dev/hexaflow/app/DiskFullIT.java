@@ -114,9 +114,9 @@ class DiskFullIT {
 
             // Then each request was answered, a refusal within a second, and new work is refused with the reason
             assertThat(unexpected).as("answers other than 200, 201 or 507").isEmpty();
-            // Held would mean the 30 s of a request timeout; a busy 2-core machine answers the slowest of dozens of
-            // concurrent refusals in 1-1.5 s, an idle one in well under a second.
-            assertThat(Duration.ofNanos(slowestRefusal.get())).as("the slowest 507").isLessThan(Duration.ofSeconds(3));
+            // Held would mean the 30 s of a request timeout; a busy 2-core machine answers the slowest of hundreds of
+            // concurrent refusals in 1.5-2.3 s (CI, with the suite's other JVMs), an idle one in well under a second.
+            assertThat(Duration.ofNanos(slowestRefusal.get())).as("the slowest 507").isLessThan(Duration.ofSeconds(5));
             long began = System.nanoTime();
             HttpResponse<String> refused = server.run(key);
             assertThat(Duration.ofNanos(System.nanoTime() - began)).isLessThan(Duration.ofSeconds(3));

@@ -22,7 +22,7 @@ class FileSizeTest {
 
     /** Still to be cut (issue 33), at the length each had: a file here may shrink, never grow. */
     private static final Map<String, Integer> STILL_TO_CUT = Map.of(
-            "KnowledgeApiRoutes.java", 718,
+            "KnowledgeApiRoutes.java", 589,
             "JdbiRunRepository.java", 663,
             "WorkflowModule.java", 582,
             "AgentNode.java", 580,

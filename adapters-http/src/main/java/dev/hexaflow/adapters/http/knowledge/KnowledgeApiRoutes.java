@@ -4,11 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hexaflow.adapters.http.JsonResponses;
 import dev.hexaflow.adapters.http.RouteGroup;
-import dev.hexaflow.application.knowledge.port.in.AddChunksCommand;
 import dev.hexaflow.application.knowledge.port.in.AddDocumentCommand;
 import dev.hexaflow.application.knowledge.port.in.AddDocumentUseCase;
 import dev.hexaflow.application.knowledge.port.in.CreateKnowledgeBaseCommand;
-import dev.hexaflow.application.knowledge.port.in.EditChunkCommand;
 import dev.hexaflow.application.knowledge.port.in.KnowledgeException;
 import dev.hexaflow.application.knowledge.port.in.ManageDocumentsUseCase;
 import dev.hexaflow.application.knowledge.port.in.ManageKnowledgeBasesUseCase;
@@ -18,8 +16,6 @@ import dev.hexaflow.application.knowledge.port.in.RerankRequest;
 import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeQuery;
 import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeUseCase;
 import dev.hexaflow.application.knowledge.port.in.RetrievedChunk;
-import dev.hexaflow.domain.knowledge.ChildChunk;
-import dev.hexaflow.domain.knowledge.Chunk;
 import dev.hexaflow.domain.knowledge.DocumentStatus;
 import dev.hexaflow.domain.knowledge.IndexingTechnique;
 import dev.hexaflow.domain.knowledge.KnowledgeBase;
@@ -31,9 +27,6 @@ import dev.hexaflow.domain.knowledge.RetrievalSettings;
 import dev.hexaflow.domain.knowledge.SearchMethod;
 import dev.hexaflow.domain.knowledge.SplittingRules;
 import dev.hexaflow.adapters.http.knowledge.DatasetKeyAuthentication.DatasetAccess;
-import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.ChildChunkAnswer;
-import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.ChildChunkBody;
-import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.ChildChunkPage;
 import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.CreatedDocument;
 import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.DatasetBody;
 import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.DocumentBody;
@@ -43,10 +36,6 @@ import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.Page;
 import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.QueryBody;
 import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.RecordBody;
 import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.RetrieveAnswer;
-import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.SegmentAnswer;
-import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.SegmentBody;
-import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.SegmentPage;
-import dev.hexaflow.adapters.http.knowledge.KnowledgeBodies.SegmentsAnswer;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.javalin.http.Handler;
@@ -59,7 +48,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.Collectors;
 
 /**
  * Dify's Knowledge (datasets) Service API: datasets, their documents by text or file, segments, and retrieval, in
@@ -111,28 +99,7 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         post(routes, PREFIX + "/{id}/documents/{doc}/update_by_text", this::updateByText);
         post(routes, PREFIX + "/{id}/documents/{doc}/update-by-file", this::updateByFile);
         post(routes, PREFIX + "/{id}/documents/{doc}/update_by_file", this::updateByFile);
-        get(routes, PREFIX + "/{id}/documents/{doc}/segments", this::listSegments);
-        post(routes, PREFIX + "/{id}/documents/{doc}/segments", this::createSegments);
-        get(routes, PREFIX + "/{id}/documents/{doc}/segments/{segment}", this::readSegment);
-        post(routes, PREFIX + "/{id}/documents/{doc}/segments/{segment}", this::editSegment);
-        routes.delete(PREFIX + "/{id}/documents/{doc}/segments/{segment}", guarded(this::deleteSegment),
-                DatasetAccess.DATASETS);
-        String children = PREFIX + "/{id}/documents/{doc}/segments/{segment}/child_chunks";
-        get(routes, children, this::listChildChunks);
-        post(routes, children, ctx -> {
-            KnowledgeDocument d = document(ctx);
-            json(ctx, 200, new ChildChunkAnswer(ChildChunkBody.of(documents.addChildChunk(d.id(),
-                    ctx.pathParam("segment"), childContent(ctx)), d)));
-        });
-        routes.patch(children + "/{child}", guarded(ctx -> {
-            KnowledgeDocument d = document(ctx);
-            json(ctx, 200, new ChildChunkAnswer(ChildChunkBody.of(documents.editChildChunk(d.id(),
-                    ctx.pathParam("segment"), ctx.pathParam("child"), childContent(ctx)), d)));
-        }), DatasetAccess.DATASETS);
-        routes.delete(children + "/{child}", guarded(ctx -> {
-            documents.deleteChildChunk(document(ctx).id(), ctx.pathParam("segment"), ctx.pathParam("child"));
-            ctx.status(204);
-        }), DatasetAccess.DATASETS);
+        new KnowledgeSegmentRoutes(bases, documents).addTo(routes);
         post(routes, PREFIX + "/{id}/retrieve", this::retrieve);
         post(routes, PREFIX + "/{id}/hit-testing", this::retrieve);
     }
@@ -428,102 +395,6 @@ public final class KnowledgeApiRoutes implements RouteGroup {
                 KnowledgeBodies.docForm(documents.childChunks(d.id())));
     }
 
-    // Segments
-
-    private void listSegments(Context ctx) {
-        KnowledgeDocument d = document(ctx);
-        int page = positive(ctx, "page", 1, Integer.MAX_VALUE);
-        int limit = positive(ctx, "limit", 20, 100);
-        String keyword = Optional.ofNullable(ctx.queryParam("keyword")).orElse("").toLowerCase(Locale.ROOT);
-        String status = Optional.ofNullable(ctx.queryParam("status")).orElse("");
-        List<ChildChunk> all = documents.childChunks(d.id());
-        String form = KnowledgeBodies.docForm(all);
-        Map<String, List<ChildChunk>> children = all.stream().collect(Collectors.groupingBy(ChildChunk::segmentId));
-        List<SegmentBody> shown = documents.chunks(d.id()).stream()
-                .filter(c -> keyword.isEmpty() || c.content().toLowerCase(Locale.ROOT).contains(keyword))
-                .filter(c -> status.isEmpty() || status.equals("completed"))
-                .map(c -> SegmentBody.of(c, d, null, children.getOrDefault(c.id(), List.of()))).toList();
-        json(ctx, 200, SegmentPage.of(Page.of(shown, page, limit), form));
-    }
-
-    /** {@code {"segments": [{"content", "answer"?, "keywords"?}]}}: added and searchable at once; answer is not kept. */
-    private void createSegments(Context ctx) {
-        KnowledgeDocument d = document(ctx);
-        JsonNode segments = object(ctx).path("segments");
-        if (!segments.isArray()) {
-            throw Refusal.invalid("Segments is required");
-        }
-        List<AddChunksCommand.NewChunk> chunks = new ArrayList<>();
-        for (JsonNode segment : segments) {
-            if (!segment.isObject()) {
-                throw Refusal.invalid("Each segment must be an object with content.");
-            }
-            List<String> keywords = new ArrayList<>();
-            JsonNode given = segment.path("keywords");
-            if (!given.isMissingNode() && !given.isNull() && !given.isArray()) {
-                throw Refusal.invalid("keywords must be a list of strings.");
-            }
-            given.forEach(keyword -> keywords.add(keyword.asText()));
-            chunks.add(new AddChunksCommand.NewChunk(text(segment, "content").orElse(""), keywords));
-        }
-        List<Chunk> added = documents.addChunks(new AddChunksCommand(d.id(), chunks));
-        json(ctx, 200, new SegmentsAnswer(added.stream().map(c -> SegmentBody.of(c, d, null)).toList(),
-                KnowledgeBodies.DOC_FORM));
-    }
-
-    private void readSegment(Context ctx) {
-        KnowledgeDocument d = document(ctx);
-        Chunk chunk = documents.chunks(d.id()).stream().filter(c -> c.id().equals(ctx.pathParam("segment")))
-                .findFirst().orElseThrow(() -> Refusal.notFound("Segment not found."));
-        List<ChildChunk> children = documents.childChunks(d.id());
-        json(ctx, 200, new SegmentAnswer(SegmentBody.of(chunk, d, null, children.stream()
-                .filter(c -> c.segmentId().equals(chunk.id())).toList()), KnowledgeBodies.docForm(children)));
-    }
-
-    /** {@code {"segment": {"content"?, "enabled"?, "answer"?, "keywords"?}}}: content and enabled are kept. */
-    private void editSegment(Context ctx) {
-        KnowledgeDocument d = document(ctx);
-        JsonNode segment = object(ctx).path("segment");
-        if (!segment.isObject()) {
-            throw Refusal.invalid("segment is required.");
-        }
-        Optional<String> content = text(segment, "content");
-        if (content.isPresent() && content.get().isBlank()) {
-            throw Refusal.invalid("Content is empty");
-        }
-        Optional<Boolean> enabled = segment.path("enabled").isBoolean()
-                ? Optional.of(segment.path("enabled").booleanValue()) : Optional.empty();
-        Chunk edited = documents.edit(new EditChunkCommand(d.id(), ctx.pathParam("segment"), content, enabled));
-        json(ctx, 200, new SegmentAnswer(SegmentBody.of(edited, d, null), KnowledgeBodies.DOC_FORM));
-    }
-
-    private void deleteSegment(Context ctx) {
-        documents.deleteChunk(document(ctx).id(), ctx.pathParam("segment"));
-        ctx.status(204);
-    }
-
-    // Child chunks
-
-    private void listChildChunks(Context ctx) {
-        KnowledgeDocument d = document(ctx);
-        int page = positive(ctx, "page", 1, Integer.MAX_VALUE);
-        int limit = positive(ctx, "limit", 20, 100);
-        String keyword = Optional.ofNullable(ctx.queryParam("keyword")).orElse("").toLowerCase(Locale.ROOT);
-        List<ChildChunkBody> shown = documents.childChunks(d.id(), ctx.pathParam("segment")).stream()
-                .filter(c -> keyword.isEmpty() || c.content().toLowerCase(Locale.ROOT).contains(keyword))
-                .map(c -> ChildChunkBody.of(c, d)).toList();
-        json(ctx, 200, ChildChunkPage.of(shown, page, limit));
-    }
-
-    /** {@code {"content"}}: a child chunk's text. */
-    private static String childContent(Context ctx) {
-        String content = text(object(ctx), "content").orElse("");
-        if (content.isBlank()) {
-            throw Refusal.invalid("Content is empty");
-        }
-        return content;
-    }
-
     // Retrieval
 
     private void retrieve(Context ctx) {
@@ -672,7 +543,7 @@ public final class KnowledgeApiRoutes implements RouteGroup {
 
     // Wire helpers
 
-    private static int positive(Context ctx, String name, int fallback, int max) {
+    static int positive(Context ctx, String name, int fallback, int max) {
         String value = ctx.queryParam(name);
         if (value == null || value.isBlank()) {
             return fallback;

@@ -1,42 +1,52 @@
 package dev.hexaflow.app;
 
-import dev.hexaflow.adapters.http.JavalinHttpServer;
-import dev.hexaflow.application.app.service.CheckStorageService;
-import dev.hexaflow.adapters.persistence.StorageWatch;
-import dev.hexaflow.adapters.http.RouteGroup;
 import dev.hexaflow.adapters.http.admin.AdminAppRoutes;
-import dev.hexaflow.adapters.http.admin.AdminWebhookRoutes;
 import dev.hexaflow.adapters.http.admin.AdminAuthorization;
 import dev.hexaflow.adapters.http.admin.AdminBackupRoutes;
 import dev.hexaflow.adapters.http.admin.AdminCampusRoutes;
 import dev.hexaflow.adapters.http.admin.AdminKnowledgeRoutes;
-import dev.hexaflow.adapters.http.knowledge.DatasetKeyAuthentication;
-import dev.hexaflow.adapters.http.knowledge.KnowledgeApiRoutes;
-import dev.hexaflow.adapters.http.knowledge.KnowledgeMetadataRoutes;
-import dev.hexaflow.adapters.http.knowledge.KnowledgeTagRoutes;
 import dev.hexaflow.adapters.http.admin.AdminToolRoutes;
+import dev.hexaflow.adapters.http.admin.AdminWebhookRoutes;
 import dev.hexaflow.adapters.http.campus.CampusFeedRoutes;
+import dev.hexaflow.adapters.http.server.JavalinHttpServer;
+import dev.hexaflow.adapters.http.server.RouteGroup;
+import dev.hexaflow.adapters.http.serviceapi.ServiceApiAuthentication;
+import dev.hexaflow.adapters.http.serviceapi.ServiceApiCors;
+import dev.hexaflow.adapters.http.serviceapi.chat.ChatRoutes;
+import dev.hexaflow.adapters.http.serviceapi.chat.ConversationRoutes;
+import dev.hexaflow.adapters.http.serviceapi.datasets.DatasetKeyAuthentication;
+import dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeApiRoutes;
+import dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeMetadataRoutes;
+import dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeTagRoutes;
+import dev.hexaflow.adapters.http.serviceapi.workflow.AppInfoRoutes;
+import dev.hexaflow.adapters.http.serviceapi.workflow.FilePreviewRoutes;
+import dev.hexaflow.adapters.http.serviceapi.workflow.LogRoutes;
+import dev.hexaflow.adapters.http.serviceapi.workflow.RunRoutes;
+import dev.hexaflow.adapters.http.serviceapi.workflow.ToolFileRoutes;
+import dev.hexaflow.adapters.http.serviceapi.workflow.UploadRoutes;
 import dev.hexaflow.adapters.http.webapp.WebAppRoutes;
-import dev.hexaflow.adapters.http.workflow.ServiceApiCors;
-import dev.hexaflow.adapters.http.workflow.AppInfoRoutes;
-import dev.hexaflow.adapters.http.workflow.ChatRoutes;
-import dev.hexaflow.adapters.http.workflow.ConversationRoutes;
-import dev.hexaflow.adapters.http.workflow.LogRoutes;
-import dev.hexaflow.adapters.http.workflow.RunRoutes;
-import dev.hexaflow.adapters.http.workflow.ServiceApiAuthentication;
-import dev.hexaflow.adapters.http.workflow.FilePreviewRoutes;
-import dev.hexaflow.adapters.http.workflow.ToolFileRoutes;
-import dev.hexaflow.adapters.http.workflow.UploadRoutes;
-import dev.hexaflow.application.app.port.in.ImportAppUseCase.ImportedApp;
-import dev.hexaflow.application.app.port.out.RunRepository;
-import dev.hexaflow.domain.secret.SecretHash;
-import dev.hexaflow.application.app.port.in.DrainRunsUseCase;
-import dev.hexaflow.application.app.port.out.InstanceLeases;
-import dev.hexaflow.application.app.service.InstanceLease;
-import dev.hexaflow.application.knowledge.port.in.CloseInterruptedIndexingUseCase;
-import dev.hexaflow.application.common.port.out.SecretGenerator;
+import dev.hexaflow.adapters.persistence.StorageWatch;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiInstanceLeases;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiSharedSecrets;
+import dev.hexaflow.app.adapters.SecureRandomSecretGenerator;
+import dev.hexaflow.app.config.Configuration;
+import dev.hexaflow.app.config.DataDirectory;
+import dev.hexaflow.app.config.DatabaseServer;
+import dev.hexaflow.app.wiring.BackupModule;
+import dev.hexaflow.app.wiring.CampusModule;
+import dev.hexaflow.app.wiring.ChatModule;
+import dev.hexaflow.app.wiring.Instance;
+import dev.hexaflow.app.wiring.Storage;
+import dev.hexaflow.app.wiring.WorkflowModule;
+import dev.hexaflow.application.apps.port.in.ImportAppUseCase.ImportedApp;
+import dev.hexaflow.application.common.port.out.SecretGenerator;
+import dev.hexaflow.application.instances.port.out.InstanceLeases;
+import dev.hexaflow.application.instances.service.CheckStorageService;
+import dev.hexaflow.application.instances.service.InstanceLease;
+import dev.hexaflow.application.knowledge.port.in.CloseInterruptedIndexingUseCase;
+import dev.hexaflow.application.runs.port.in.DrainRunsUseCase;
+import dev.hexaflow.application.runs.port.out.RunRepository;
+import dev.hexaflow.domain.secret.SecretHash;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -413,7 +423,7 @@ public final class Hexaflow implements AutoCloseable {
         return server.openConnections();
     }
 
-    StartReport report() {
+    public StartReport report() {
         return report;
     }
 

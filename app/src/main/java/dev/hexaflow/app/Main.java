@@ -1,5 +1,17 @@
 package dev.hexaflow.app;
 
+import dev.hexaflow.app.adapters.SecureRandomSecretGenerator;
+import dev.hexaflow.app.cli.AppsCommands;
+import dev.hexaflow.app.cli.BackupCommands;
+import dev.hexaflow.app.cli.ChatCommand;
+import dev.hexaflow.app.cli.Command;
+import dev.hexaflow.app.cli.CommandLine;
+import dev.hexaflow.app.cli.KnowledgeCommands;
+import dev.hexaflow.app.cli.ToolsCommands;
+import dev.hexaflow.app.cli.UsageException;
+import dev.hexaflow.app.cli.WorkflowRunCommand;
+import dev.hexaflow.app.wiring.CampusModule;
+import dev.hexaflow.app.wiring.Storage;
 import dev.hexaflow.application.campus.port.in.BanCampusKeyUseCase;
 import dev.hexaflow.application.campus.port.in.ImportCampusDataCommand;
 import dev.hexaflow.domain.campus.DataFileFormat;
@@ -19,9 +31,9 @@ import java.util.Map;
 /** The {@code hexaflow} program: standard output carries results, standard error carries messages and logs. */
 public final class Main {
 
-    static final int OK = 0;
-    static final int FAILED = 1;
-    static final int USAGE = 2;
+    public static final int OK = 0;
+    public static final int FAILED = 1;
+    public static final int USAGE = 2;
 
     private Main() {
     }
@@ -60,7 +72,7 @@ public final class Main {
     private static volatile boolean serving;
 
     /** Carries out a command that reads no standard input. */
-    static int run(String[] args, Map<String, String> environment, PrintStream out, PrintStream err) {
+    public static int run(String[] args, Map<String, String> environment, PrintStream out, PrintStream err) {
         return run(args, environment, InputStream.nullInputStream(), false, out, err);
     }
 
@@ -69,7 +81,7 @@ public final class Main {
      *
      * @param terminal whether standard input and output are a terminal (a chat then prompts for each line)
      */
-    static int run(String[] args, Map<String, String> environment, InputStream in, boolean terminal,
+    public static int run(String[] args, Map<String, String> environment, InputStream in, boolean terminal,
             PrintStream out, PrintStream err) {
         Command command;
         try {

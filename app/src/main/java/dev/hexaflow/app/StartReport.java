@@ -1,5 +1,6 @@
 package dev.hexaflow.app;
 
+import dev.hexaflow.app.config.DataDirectory;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -9,7 +10,7 @@ import java.util.Optional;
  * H2 in the data dir), and the secrets made by this start, with the
  * demo apps a first start imports (a workflow and a chatflow, neither needing a model).
  */
-record StartReport(String baseUrl, Path dataDir, Optional<String> newAdminToken, Optional<String> newCampusKey,
+public record StartReport(String baseUrl, Path dataDir, Optional<String> newAdminToken, Optional<String> newCampusKey,
         Optional<Demo> demo, Optional<Demo> chatDemo, Optional<String> databaseUrl) {
 
     /** A demo app: its key (shown once) and its page. */

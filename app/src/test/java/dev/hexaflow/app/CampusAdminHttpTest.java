@@ -1,11 +1,12 @@
 package dev.hexaflow.app;
 
-import dev.hexaflow.adapters.persistence.H2Database;
 import static dev.hexaflow.app.TestServer.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.hexaflow.adapters.persistence.H2Database;
+import dev.hexaflow.app.config.Configuration;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.http.HttpResponse;

@@ -5,9 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.hexaflow.adapters.nodes.fakes.FakeModelServer;
 import dev.hexaflow.adapters.nodes.fakes.FakeModelServer.Script;
+import dev.hexaflow.adapters.nodes.fakes.FakeModelServer;
 import dev.hexaflow.app.api.ServiceApi;
+import dev.hexaflow.app.config.ServiceSettings;
 import dev.hexaflow.engine.EngineConfiguration;
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -4,9 +4,10 @@ import static dev.hexaflow.app.api.ServiceApi.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.hexaflow.adapters.nodes.fakes.FakeModelServer;
 import dev.hexaflow.adapters.nodes.fakes.FakeModelServer.Script;
+import dev.hexaflow.adapters.nodes.fakes.FakeModelServer;
 import dev.hexaflow.app.api.ServiceApi;
+import dev.hexaflow.app.wiring.Storage;
 import dev.hexaflow.engine.EngineConfiguration;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hexaflow.adapters.persistence.PostgresCluster;
 import dev.hexaflow.app.api.ServiceApi;
-import dev.hexaflow.application.app.service.InstanceLease;
+import dev.hexaflow.application.instances.service.InstanceLease;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;

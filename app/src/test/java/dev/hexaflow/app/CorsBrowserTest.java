@@ -3,6 +3,8 @@ package dev.hexaflow.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.hexaflow.app.config.Configuration;
+import dev.hexaflow.app.config.ServiceSettings;
 import dev.hexaflow.app.web.HeadlessChromium;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;

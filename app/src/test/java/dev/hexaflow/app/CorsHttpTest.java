@@ -3,6 +3,9 @@ package dev.hexaflow.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.hexaflow.app.cli.UsageException;
+import dev.hexaflow.app.config.Configuration;
+import dev.hexaflow.app.config.ServiceSettings;
 import dev.hexaflow.app.engine.Dsl;
 import java.net.URI;
 import java.net.http.HttpClient;

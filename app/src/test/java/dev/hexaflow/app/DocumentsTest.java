@@ -2,6 +2,7 @@ package dev.hexaflow.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.hexaflow.app.cli.CommandLine;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

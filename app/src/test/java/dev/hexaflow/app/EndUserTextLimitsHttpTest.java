@@ -4,11 +4,11 @@ import static dev.hexaflow.app.api.ServiceApi.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.hexaflow.adapters.http.RequestLimits;
-import dev.hexaflow.adapters.nodes.fakes.FakeModelServer;
+import dev.hexaflow.adapters.http.server.RequestLimits;
 import dev.hexaflow.adapters.nodes.fakes.FakeModelServer.Script;
-import dev.hexaflow.app.api.ServiceApi;
+import dev.hexaflow.adapters.nodes.fakes.FakeModelServer;
 import dev.hexaflow.app.api.ServiceApi.Part;
+import dev.hexaflow.app.api.ServiceApi;
 import dev.hexaflow.engine.EngineConfiguration;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;

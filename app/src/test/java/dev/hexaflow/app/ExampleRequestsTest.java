@@ -2,6 +2,8 @@ package dev.hexaflow.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.hexaflow.app.config.Configuration;
+import dev.hexaflow.app.config.ServiceSettings;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpRequest;

@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpServer;
 import dev.hexaflow.adapters.persistence.backup.ZipBombs;
 import dev.hexaflow.app.api.ServiceApi;
+import dev.hexaflow.app.cli.CommandLine;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;

@@ -4,6 +4,7 @@ import static dev.hexaflow.app.TestServer.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.hexaflow.app.wiring.Storage;
 import java.io.InputStream;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;

@@ -5,6 +5,7 @@ import dev.hexaflow.adapters.nodes.model.OpenAiCompatibleEmbeddings;
 import dev.hexaflow.adapters.persistence.H2Database;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiKnowledgeRepository;
 import dev.hexaflow.adapters.persistence.lucene.LuceneKnowledgeIndex;
+import dev.hexaflow.app.wiring.KnowledgeModule;
 import dev.hexaflow.application.knowledge.port.in.AddDocumentCommand;
 import dev.hexaflow.application.knowledge.port.in.CreateKnowledgeBaseCommand;
 import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeQuery;

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hexaflow.app.api.ServiceApi;
+import dev.hexaflow.app.cli.UsageException;
+import dev.hexaflow.app.config.ServiceSettings;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;

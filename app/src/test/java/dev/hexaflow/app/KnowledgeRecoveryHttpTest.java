@@ -4,8 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hexaflow.adapters.nodes.fakes.FakeModelServer;
-import dev.hexaflow.app.api.ServiceApi;
 import dev.hexaflow.app.api.ServiceApi.Part;
+import dev.hexaflow.app.api.ServiceApi;
+import dev.hexaflow.app.wiring.Storage;
 import dev.hexaflow.engine.EngineConfiguration;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;

@@ -5,10 +5,11 @@ import static dev.hexaflow.app.api.ServiceApi.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.hexaflow.adapters.nodes.fakes.FakeModelServer;
 import dev.hexaflow.adapters.nodes.fakes.FakeModelServer.Script;
+import dev.hexaflow.adapters.nodes.fakes.FakeModelServer;
 import dev.hexaflow.adapters.persistence.H2Database;
 import dev.hexaflow.app.api.ServiceApi;
+import dev.hexaflow.app.wiring.KnowledgeModule;
 import dev.hexaflow.application.knowledge.port.in.AddDocumentCommand;
 import dev.hexaflow.application.knowledge.port.in.CreateKnowledgeBaseCommand;
 import dev.hexaflow.application.knowledge.port.in.RerankRequest;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.hexaflow.adapters.nodes.fakes.FakeModelServer;
 import dev.hexaflow.adapters.persistence.H2Database;
+import dev.hexaflow.app.wiring.KnowledgeModule;
 import dev.hexaflow.application.knowledge.port.in.AddDocumentCommand;
 import dev.hexaflow.application.knowledge.port.in.CreateKnowledgeBaseCommand;
 import dev.hexaflow.application.knowledge.port.in.EditChunkCommand;
@@ -16,9 +17,9 @@ import dev.hexaflow.domain.knowledge.IndexingTechnique;
 import dev.hexaflow.domain.knowledge.KnowledgeBase;
 import dev.hexaflow.domain.knowledge.KnowledgeDocument;
 import dev.hexaflow.domain.knowledge.MetadataFilter;
+import dev.hexaflow.domain.knowledge.ParentChildRules;
 import dev.hexaflow.domain.knowledge.RetrievalSettings;
 import dev.hexaflow.domain.knowledge.SearchMethod;
-import dev.hexaflow.domain.knowledge.ParentChildRules;
 import dev.hexaflow.domain.knowledge.SplittingRules;
 import dev.hexaflow.engine.EngineConfiguration;
 import java.nio.charset.StandardCharsets;

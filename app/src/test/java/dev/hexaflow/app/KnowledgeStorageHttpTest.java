@@ -3,8 +3,9 @@ package dev.hexaflow.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.hexaflow.app.api.ServiceApi;
 import dev.hexaflow.app.api.ServiceApi.Part;
+import dev.hexaflow.app.api.ServiceApi;
+import dev.hexaflow.app.config.Configuration;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hexaflow.adapters.nodes.tool.mcp.LoopbackMcpServer;
 import dev.hexaflow.app.api.ServiceApi;
+import dev.hexaflow.app.config.Configuration;
 import dev.hexaflow.engine.EngineConfiguration;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;

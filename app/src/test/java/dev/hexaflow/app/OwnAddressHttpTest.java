@@ -5,6 +5,7 @@ import static dev.hexaflow.app.api.ServiceApi.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.hexaflow.app.config.Configuration;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

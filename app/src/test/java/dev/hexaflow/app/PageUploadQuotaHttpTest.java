@@ -3,8 +3,9 @@ package dev.hexaflow.app;
 import static dev.hexaflow.app.api.ServiceApi.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.hexaflow.app.api.ServiceApi;
 import dev.hexaflow.app.api.ServiceApi.Part;
+import dev.hexaflow.app.api.ServiceApi;
+import dev.hexaflow.app.config.Configuration;
 import dev.hexaflow.domain.app.PageUploadQuota;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;

@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hexaflow.adapters.persistence.PostgresCluster;
-import dev.hexaflow.app.api.ServiceApi;
 import dev.hexaflow.app.api.ServiceApi.Part;
+import dev.hexaflow.app.api.ServiceApi;
+import dev.hexaflow.app.config.Configuration;
+import dev.hexaflow.app.config.DatabaseServer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

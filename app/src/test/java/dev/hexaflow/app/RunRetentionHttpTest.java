@@ -6,6 +6,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.hexaflow.app.api.ServiceApi;
+import dev.hexaflow.app.cli.UsageException;
+import dev.hexaflow.app.config.Configuration;
+import dev.hexaflow.app.config.ServiceSettings;
 import dev.hexaflow.domain.app.RunRetention;
 import java.nio.file.Path;
 import java.time.Duration;

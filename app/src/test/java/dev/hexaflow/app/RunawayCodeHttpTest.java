@@ -1,12 +1,13 @@
 package dev.hexaflow.app;
 
-import dev.hexaflow.engine.EngineConfiguration;
 import static dev.hexaflow.app.api.ServiceApi.json;
 import static dev.hexaflow.app.api.ServiceApi.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hexaflow.app.api.ServiceApi;
+import dev.hexaflow.app.config.Configuration;
+import dev.hexaflow.engine.EngineConfiguration;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.ArrayList;

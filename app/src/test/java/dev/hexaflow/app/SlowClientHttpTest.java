@@ -4,8 +4,9 @@ import static dev.hexaflow.app.api.ServiceApi.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.hexaflow.adapters.http.ClientLimits;
+import dev.hexaflow.adapters.http.server.ClientLimits;
 import dev.hexaflow.app.api.ServiceApi;
+import dev.hexaflow.app.config.ServiceSettings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;

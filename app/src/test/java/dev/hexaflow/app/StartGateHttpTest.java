@@ -2,7 +2,7 @@ package dev.hexaflow.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.hexaflow.adapters.http.JavalinHttpServer;
+import dev.hexaflow.adapters.http.server.JavalinHttpServer;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

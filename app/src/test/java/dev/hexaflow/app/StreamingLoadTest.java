@@ -4,9 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.hexaflow.adapters.http.ClientLimits;
+import dev.hexaflow.adapters.http.server.ClientLimits;
 import dev.hexaflow.adapters.nodes.fakes.FakeHttpTarget;
 import dev.hexaflow.app.api.ServiceApi;
+import dev.hexaflow.app.config.ServiceSettings;
 import dev.hexaflow.app.engine.Dsl;
 import dev.hexaflow.engine.EngineConfiguration;
 import java.io.BufferedReader;

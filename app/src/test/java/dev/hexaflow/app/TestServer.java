@@ -3,6 +3,8 @@ package dev.hexaflow.app;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hexaflow.app.api.ServiceApi;
+import dev.hexaflow.app.config.Configuration;
+import dev.hexaflow.app.config.ServiceSettings;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -13,7 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 /** A real Hexaflow on a free loopback port over a data directory, with a small HTTP client for tests. */
-final class TestServer implements AutoCloseable {
+public final class TestServer implements AutoCloseable {
 
     static final String ADMIN_TOKEN = "test-admin-token-0123456789";
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -25,16 +27,16 @@ final class TestServer implements AutoCloseable {
         this.hexaflow = hexaflow;
     }
 
-    static TestServer start(Path dataDir) {
+    public static TestServer start(Path dataDir) {
         return new TestServer(Hexaflow.start(config(dataDir)));
     }
 
-    static TestServer start(Configuration config) {
+    public static TestServer start(Configuration config) {
         return new TestServer(Hexaflow.start(config));
     }
 
     /** Imports a DSL file from the test resources' apps folder; answers app_id, workflow_id and api_key. */
-    JsonNode importApp(String name) {
+    public JsonNode importApp(String name) {
         try (java.io.InputStream in = TestServer.class.getResourceAsStream("/apps/" + name)) {
             HttpResponse<String> response = admin("POST", "/admin/apps", "application/yaml",
                     new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8));
@@ -47,11 +49,11 @@ final class TestServer implements AutoCloseable {
         }
     }
 
-    ServiceApi api(String key) {
+    public ServiceApi api(String key) {
         return new ServiceApi(hexaflow.baseUrl(), key);
     }
 
-    static Configuration config(Path dataDir) {
+    public static Configuration config(Path dataDir) {
         // A test that closes its server with runs still going waits a second for them, not a deploy's 30 s.
         return new Configuration("127.0.0.1", 0, dataDir, java.util.Optional.of(ADMIN_TOKEN))
                 .withService(ServiceSettings.DEFAULTS.withShutdownGrace(java.time.Duration.ofSeconds(1)));
@@ -117,11 +119,11 @@ final class TestServer implements AutoCloseable {
         return URI.create(hexaflow.baseUrl() + path);
     }
 
-    static JsonNode json(HttpResponse<String> response) {
+    public static JsonNode json(HttpResponse<String> response) {
         return json(response.body());
     }
 
-    static JsonNode json(String body) {
+    public static JsonNode json(String body) {
         try {
             return JSON.readTree(body);
         } catch (IOException e) {

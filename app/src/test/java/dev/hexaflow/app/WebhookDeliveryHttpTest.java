@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
 import dev.hexaflow.app.api.ServiceApi;
+import dev.hexaflow.app.config.Configuration;
 import dev.hexaflow.domain.webhook.RetrySchedule;
 import dev.hexaflow.engine.EngineConfiguration;
 import java.io.IOException;

@@ -6,8 +6,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.hexaflow.app.api.ServiceApi;
 import dev.hexaflow.app.api.ServiceApi.Part;
+import dev.hexaflow.app.api.ServiceApi;
+import dev.hexaflow.app.config.ServiceSettings;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;

@@ -45,11 +45,26 @@ class BoundaryTest {
                     + "change without the wire noticing")
             .allowEmptyShould(false);
 
-    static final ArchRule the_http_adapter_uses_no_outbound_port = noClasses()
-            .that().resideInAPackage(HTTP_ADAPTER)
+    /** The wire formats the application asks of HTTP (a run's events and its detail as Dify writes them). */
+    static final String HTTP_WIRE = "dev.hexaflow.adapters.http.wire..";
+
+    static final ArchRule the_http_adapter_uses_outbound_ports_only_in_wire = noClasses()
+            .that().resideInAPackage(HTTP_ADAPTER).and().resideOutsideOfPackage(HTTP_WIRE)
             .should().dependOnClassesThat().resideInAnyPackage(OUTBOUND_PORTS, ENGINE_PORTS)
             .because("a driving adapter drives the application through its use cases and has no business with "
-                    + "what the application drives (the probes ask the storage check use case)")
+                    + "what the application drives (the probes ask the storage check use case); only the wire "
+                    + "formats plug into a port, since what Dify's wire looks like is HTTP's knowledge")
+            .allowEmptyShould(false);
+
+    /** Where the composition root may implement a port itself: small JDK-backed adapters with no module of their own. */
+    static final String APP_ADAPTERS = "dev.hexaflow.app.adapters..";
+
+    static final ArchRule app_implements_ports_only_in_its_adapters = noClasses()
+            .that().resideInAPackage(HexaflowClasses.APP).and().resideOutsideOfPackage(APP_ADAPTERS)
+            .should().implement(com.tngtech.archunit.base.DescribedPredicate.describe("a port",
+                    (com.tngtech.archunit.core.domain.JavaClass c) -> c.getPackageName().contains(".port.out")))
+            .because("the command line, the configuration, the wiring and the jobs use adapters; an adapter that "
+                    + "app must hold itself lives in app.adapters, where a reader looks for one")
             .allowEmptyShould(false);
 
     @Test
@@ -77,8 +92,14 @@ class BoundaryTest {
     }
 
     @Test
-    void theHttpAdapterUsesNoOutboundPort() {
-        HexaflowClasses.assertHoldsClasses(HTTP_ADAPTER, OUTBOUND_PORTS, ENGINE_PORTS);
-        the_http_adapter_uses_no_outbound_port.check(ALL);
+    void theHttpAdapterUsesOutboundPortsOnlyInWire() {
+        HexaflowClasses.assertHoldsClasses(HTTP_ADAPTER, HTTP_WIRE, OUTBOUND_PORTS, ENGINE_PORTS);
+        the_http_adapter_uses_outbound_ports_only_in_wire.check(ALL);
+    }
+
+    @Test
+    void appImplementsPortsOnlyInItsAdapters() {
+        HexaflowClasses.assertHoldsClasses(HexaflowClasses.APP, APP_ADAPTERS);
+        app_implements_ports_only_in_its_adapters.check(ALL);
     }
 }

@@ -1,6 +1,7 @@
 package dev.hexaflow.architecture;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static dev.hexaflow.architecture.HexaflowClasses.ALL;
 import static dev.hexaflow.architecture.HexaflowClasses.APPLICATION;
@@ -11,19 +12,38 @@ import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
+import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * The application is cut by context (apps and runs, chat, knowledge, tools, webhooks, backup, campus, and common
- * for what they share): a context reaches another only through its use cases and ports, and no two contexts need
- * each other, so that each can be read, tested and changed as a room of its own.
+ * The application is cut by context (apps, runs, files, instances, chat, knowledge, tools, webhooks, backup,
+ * campus, and common for what they share): a context reaches another only through its use cases and ports, and no
+ * two contexts need each other, so that each can be read, tested and changed as a room of its own.
  */
 class ContextsTest {
 
     private static final Pattern CONTEXT = Pattern.compile("dev\\.hexaflow\\.application\\.([a-z]+)(\\..*)?");
+
+    /** The contexts docs/architecture/contexts.md describes; a new one is added there and here. */
+    static final List<String> CONTEXTS = List.of("common", "apps", "runs", "files", "instances", "chat", "knowledge",
+            "tools", "webhooks", "backup", "campus");
+
+    static final ArchRule every_class_lives_in_a_named_context = classes()
+            .that().resideInAPackage(APPLICATION)
+            .should().resideInAnyPackage(CONTEXTS.stream().map(c -> "dev.hexaflow.application." + c + "..")
+                    .toArray(String[]::new))
+            .because("a class outside the named contexts is a grab-bag in the making")
+            .allowEmptyShould(false);
+
+    static final ArchRule common_knows_no_context = noClasses()
+            .that().resideInAPackage("dev.hexaflow.application.common..")
+            .should().dependOnClassesThat().resideInAnyPackage(CONTEXTS.stream().filter(c -> !c.equals("common"))
+                    .map(c -> "dev.hexaflow.application." + c + "..").toArray(String[]::new))
+            .because("what every context shares cannot depend on one of them")
+            .allowEmptyShould(false);
 
     static final ArchRule contexts_are_free_of_cycles = slices().matching("dev.hexaflow.application.(*)..")
             .should().beFreeOfCycles()
@@ -50,9 +70,21 @@ class ContextsTest {
 
     @Test
     void contextsAreFreeOfCycles() {
-        HexaflowClasses.assertHoldsClasses("dev.hexaflow.application.app..", "dev.hexaflow.application.chat..",
-                "dev.hexaflow.application.knowledge..", "dev.hexaflow.application.webhook..");
+        HexaflowClasses.assertHoldsClasses(CONTEXTS.stream().map(c -> "dev.hexaflow.application." + c + "..")
+                .toArray(String[]::new));
         contexts_are_free_of_cycles.check(ALL);
+    }
+
+    @Test
+    void everyClassLivesInANamedContext() {
+        HexaflowClasses.assertHoldsClasses(APPLICATION);
+        every_class_lives_in_a_named_context.check(ALL);
+    }
+
+    @Test
+    void commonKnowsNoContext() {
+        HexaflowClasses.assertHoldsClasses("dev.hexaflow.application.common..");
+        common_knows_no_context.check(ALL);
     }
 
     @Test

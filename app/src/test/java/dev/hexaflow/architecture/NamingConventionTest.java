@@ -36,18 +36,48 @@ class NamingConventionTest {
     static final ArchRule outbound_ports_are_implemented_only_in_adapters_or_app = classes()
             .that().implement(com.tngtech.archunit.base.DescribedPredicate.describe("an outbound port",
                     (com.tngtech.archunit.core.domain.JavaClass c) -> c.getPackageName().contains(".port.out")))
-            .should().resideInAnyPackage(ADAPTERS, HexaflowClasses.APP)
+            .and().resideOutsideOfPackage("dev.hexaflow.application..")
+            .should().resideInAnyPackage(ADAPTERS, "dev.hexaflow.app.adapters..")
             .because("an outbound port is what an adapter plugs into")
             .allowEmptyShould(false);
 
+    /**
+     * The application hosts the engine, so it may plug its use cases into the engine's ports (knowledge retrieval,
+     * other apps as tools); and one context may plug into another's port (webhooks hear of a finished run). A
+     * context never implements its own outbound port: that would be an adapter hiding in the application.
+     */
+    static final ArchRule the_application_implements_only_the_engines_ports_or_another_contexts = classes()
+            .that().resideInAPackage("dev.hexaflow.application..")
+            .should(new com.tngtech.archunit.lang.ArchCondition<com.tngtech.archunit.core.domain.JavaClass>(
+                    "implement no outbound port of its own context") {
+                @Override
+                public void check(com.tngtech.archunit.core.domain.JavaClass origin,
+                        com.tngtech.archunit.lang.ConditionEvents events) {
+                    for (com.tngtech.archunit.core.domain.JavaClass port : origin.getAllRawInterfaces()) {
+                        String pkg = port.getPackageName();
+                        if (pkg.startsWith("dev.hexaflow.application.") && pkg.contains(".port.out")
+                                && context(pkg).equals(context(origin.getPackageName()))) {
+                            events.add(com.tngtech.archunit.lang.SimpleConditionEvent.violated(origin,
+                                    origin.getName() + " implements its own context's port " + port.getName()));
+                        }
+                    }
+                }
+            })
+            .because("an outbound port is what an adapter, the engine's host or another context plugs into")
+            .allowEmptyShould(false);
+
+    private static String context(String packageName) {
+        return packageName.replaceFirst("^dev\\.hexaflow\\.application\\.([a-z]+).*$", "$1");
+    }
+
     /** The technologies an adapter's name may start with. */
     static final String TECHNOLOGY = "(Jdbi|InMemory|FileSystem|H2|Jackson|Biweekly|Yaml|Jinjava|Rhino|PythonWorker"
-            + "|Jdk|OpenAiCompatible|JinaCompatible|PdfBox|Javalin|Zip|JsonPath|Jsoup|McpSdk|Lucene|Postgres).*";
+            + "|Jdk|Hmac|SecureRandom|OpenAiCompatible|JinaCompatible|PdfBox|Javalin|Zip|JsonPath|Jsoup|McpSdk|Lucene|Postgres).*";
 
     static final ArchRule adapters_are_named_for_their_technology = classes()
             .that().implement(com.tngtech.archunit.base.DescribedPredicate.describe("an outbound port",
                     (com.tngtech.archunit.core.domain.JavaClass c) -> c.getPackageName().contains(".port.out")))
-            .and().areTopLevelClasses().and().resideInAPackage(ADAPTERS)
+            .and().areTopLevelClasses().and().resideInAnyPackage(ADAPTERS, "dev.hexaflow.app.adapters..")
             .should().haveNameMatching(".*\\." + TECHNOLOGY)
             .because("adapters are named <Technology><Port>, so a reader sees what each one plugs in")
             .allowEmptyShould(false);
@@ -74,6 +104,12 @@ class NamingConventionTest {
     void outboundPortsAreImplementedOnlyInAdaptersOrApp() {
         HexaflowClasses.assertHoldsClasses(OUTBOUND_PORTS, ADAPTERS);
         outbound_ports_are_implemented_only_in_adapters_or_app.check(ALL);
+    }
+
+    @Test
+    void theApplicationImplementsOnlyTheEnginesPortsOrAnotherContexts() {
+        HexaflowClasses.assertHoldsClasses("dev.hexaflow.application..");
+        the_application_implements_only_the_engines_ports_or_another_contexts.check(ALL);
     }
 
     @Test

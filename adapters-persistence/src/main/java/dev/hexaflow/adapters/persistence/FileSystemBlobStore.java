@@ -1,7 +1,7 @@
 package dev.hexaflow.adapters.persistence;
 
-import dev.hexaflow.application.app.port.out.BlobStore;
 import dev.hexaflow.application.common.StorageUnavailableException;
+import dev.hexaflow.application.common.port.out.BlobStore;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

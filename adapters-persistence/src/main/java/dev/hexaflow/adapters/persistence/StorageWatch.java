@@ -1,7 +1,7 @@
 package dev.hexaflow.adapters.persistence;
 
 import dev.hexaflow.adapters.persistence.jdbi.WriteGate;
-import dev.hexaflow.application.app.port.out.StorageHealth;
+import dev.hexaflow.application.common.port.out.StorageHealth;
 import java.util.function.Consumer;
 
 /**

@@ -5,7 +5,7 @@ import static dev.hexaflow.adapters.persistence.WorkflowFixtures.OTHER_APP;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.hexaflow.application.app.port.out.AppKeyRepository;
+import dev.hexaflow.application.apps.port.out.AppKeyRepository;
 import dev.hexaflow.domain.app.AppKey;
 import dev.hexaflow.domain.secret.SecretHash;
 import org.junit.jupiter.api.Test;

@@ -5,7 +5,7 @@ import static dev.hexaflow.adapters.persistence.WorkflowFixtures.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.hexaflow.application.app.port.out.AppRepository;
+import dev.hexaflow.application.apps.port.out.AppRepository;
 import dev.hexaflow.domain.app.App;
 import dev.hexaflow.domain.app.SiteSettings;
 import java.util.List;

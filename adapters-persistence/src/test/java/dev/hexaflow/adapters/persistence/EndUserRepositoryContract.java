@@ -5,7 +5,7 @@ import static dev.hexaflow.adapters.persistence.WorkflowFixtures.OTHER_APP;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.hexaflow.application.app.port.out.EndUserRepository;
+import dev.hexaflow.application.apps.port.out.EndUserRepository;
 import dev.hexaflow.domain.app.EndUser;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,7 +3,7 @@ package dev.hexaflow.adapters.persistence;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.hexaflow.application.app.port.out.BlobStore;
+import dev.hexaflow.application.common.port.out.BlobStore;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -4,8 +4,8 @@ import static dev.hexaflow.adapters.persistence.WorkflowFixtures.APP;
 import static dev.hexaflow.adapters.persistence.WorkflowFixtures.OTHER_APP;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.hexaflow.application.app.port.out.IdempotencyKeyRepository;
-import dev.hexaflow.application.app.port.out.IdempotencyKeyRepository.KeyedRun;
+import dev.hexaflow.application.runs.port.out.IdempotencyKeyRepository.KeyedRun;
+import dev.hexaflow.application.runs.port.out.IdempotencyKeyRepository;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

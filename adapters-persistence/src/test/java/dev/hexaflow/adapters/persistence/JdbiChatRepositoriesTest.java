@@ -18,8 +18,8 @@ import dev.hexaflow.adapters.persistence.jdbi.JdbiConversationVariableRepository
 import dev.hexaflow.adapters.persistence.jdbi.JdbiEndUserRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiMessageRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiRunRepository;
-import dev.hexaflow.application.app.port.out.RunRepository.Pruning;
-import dev.hexaflow.application.app.port.out.RunRepository.StartedRun;
+import dev.hexaflow.application.runs.port.out.RunRepository.Pruning;
+import dev.hexaflow.application.runs.port.out.RunRepository.StartedRun;
 import dev.hexaflow.domain.app.EndUser;
 import dev.hexaflow.domain.chat.Conversation;
 import dev.hexaflow.domain.chat.Message;

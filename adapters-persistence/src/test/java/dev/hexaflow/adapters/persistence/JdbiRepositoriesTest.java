@@ -1,20 +1,20 @@
 package dev.hexaflow.adapters.persistence;
 
-import dev.hexaflow.application.knowledge.port.out.DatasetKeyRepository;
-import dev.hexaflow.adapters.persistence.jdbi.JdbiDatasetKeyRepository;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.hexaflow.adapters.persistence.jdbi.JdbiKnowledgeRepository;
-import dev.hexaflow.application.knowledge.port.out.KnowledgeRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiCampusDataRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiCampusKeyRepository;
+import dev.hexaflow.adapters.persistence.jdbi.JdbiDatasetKeyRepository;
+import dev.hexaflow.adapters.persistence.jdbi.JdbiKnowledgeRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiToolFileRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiToolRegistryRepository;
 import dev.hexaflow.application.campus.port.out.CampusDataRepository;
 import dev.hexaflow.application.campus.port.out.CampusKeyRepository;
-import dev.hexaflow.application.tool.port.out.ToolFileRepository;
-import dev.hexaflow.application.tool.port.out.ToolRegistryRepository;
+import dev.hexaflow.application.knowledge.port.out.DatasetKeyRepository;
+import dev.hexaflow.application.knowledge.port.out.KnowledgeRepository;
+import dev.hexaflow.application.tools.port.out.ToolFileRepository;
+import dev.hexaflow.application.tools.port.out.ToolRegistryRepository;
 import dev.hexaflow.domain.campus.CampusKey;
 import dev.hexaflow.domain.campus.FeedMethod;
 import dev.hexaflow.domain.campus.Holiday;

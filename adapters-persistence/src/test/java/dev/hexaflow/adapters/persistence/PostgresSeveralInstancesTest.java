@@ -5,17 +5,16 @@ import static dev.hexaflow.adapters.persistence.WorkflowFixtures.app;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-
 import dev.hexaflow.adapters.persistence.jdbi.JdbiAppRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiCampusKeyRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiDeliveryRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiInstanceLeases;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiRunRepository;
 import dev.hexaflow.adapters.persistence.jdbi.WriteGate;
-import dev.hexaflow.application.app.port.out.InstanceLeases.Served;
-import dev.hexaflow.application.app.port.out.RunRepository.StartedRun;
-import dev.hexaflow.application.webhook.port.out.DeliveryRepository.Claim;
-import dev.hexaflow.application.webhook.port.out.DeliveryRepository.PassOver;
+import dev.hexaflow.application.instances.port.out.InstanceLeases.Served;
+import dev.hexaflow.application.runs.port.out.RunRepository.StartedRun;
+import dev.hexaflow.application.webhooks.port.out.DeliveryRepository.Claim;
+import dev.hexaflow.application.webhooks.port.out.DeliveryRepository.PassOver;
 import dev.hexaflow.domain.app.EndUser;
 import dev.hexaflow.domain.campus.CampusKey;
 import dev.hexaflow.domain.secret.SecretHash;

@@ -6,12 +6,12 @@ import static dev.hexaflow.adapters.persistence.WorkflowFixtures.nodeStarted;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.hexaflow.application.app.port.out.RunRepository;
-import dev.hexaflow.application.app.port.out.RunRepository.KeptEvent;
-import dev.hexaflow.application.app.port.out.RunRepository.LogEntry;
-import dev.hexaflow.application.app.port.out.RunRepository.LogPage;
-import dev.hexaflow.application.app.port.out.RunRepository.LogQuery;
-import dev.hexaflow.application.app.port.out.RunRepository.StartedRun;
+import dev.hexaflow.application.runs.port.out.RunRepository.KeptEvent;
+import dev.hexaflow.application.runs.port.out.RunRepository.LogEntry;
+import dev.hexaflow.application.runs.port.out.RunRepository.LogPage;
+import dev.hexaflow.application.runs.port.out.RunRepository.LogQuery;
+import dev.hexaflow.application.runs.port.out.RunRepository.StartedRun;
+import dev.hexaflow.application.runs.port.out.RunRepository;
 import dev.hexaflow.domain.app.EndUser;
 import dev.hexaflow.domain.workflow.ExecutionMetadata;
 import dev.hexaflow.domain.workflow.NodeExecution;

@@ -2,7 +2,7 @@ package dev.hexaflow.adapters.persistence;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.hexaflow.application.tool.port.out.ToolFileRepository;
+import dev.hexaflow.application.tools.port.out.ToolFileRepository;
 import dev.hexaflow.domain.tool.ToolFile;
 import org.junit.jupiter.api.Test;
 

@@ -2,7 +2,7 @@ package dev.hexaflow.adapters.persistence;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.hexaflow.application.tool.port.out.ToolRegistryRepository;
+import dev.hexaflow.application.tools.port.out.ToolRegistryRepository;
 import dev.hexaflow.domain.tool.ApiCredential;
 import dev.hexaflow.domain.tool.McpServer;
 import dev.hexaflow.domain.tool.ToolBinding;

@@ -4,7 +4,7 @@ import static dev.hexaflow.adapters.persistence.WorkflowFixtures.upload;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.hexaflow.application.app.port.out.UploadRepository;
+import dev.hexaflow.application.files.port.out.UploadRepository;
 import dev.hexaflow.domain.app.UploadedFile;
 import org.junit.jupiter.api.Test;
 

@@ -6,7 +6,7 @@ import static dev.hexaflow.adapters.persistence.WorkflowFixtures.version;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.hexaflow.application.app.port.out.WorkflowVersionRepository;
+import dev.hexaflow.application.apps.port.out.WorkflowVersionRepository;
 import dev.hexaflow.domain.app.WorkflowVersion;
 import dev.hexaflow.domain.secret.SecretHash;
 import org.junit.jupiter.api.Test;

@@ -176,7 +176,7 @@ public final class ServiceApi {
         }
     }
 
-    static String json(Object value) {
+    public static String json(Object value) {
         try {
             return JSON.writeValueAsString(value);
         } catch (IOException e) {

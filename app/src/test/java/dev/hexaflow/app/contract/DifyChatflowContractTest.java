@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.hexaflow.adapters.nodes.fakes.FakeModelServer;
 import dev.hexaflow.adapters.nodes.fakes.FakeModelServer.Script;
-import dev.hexaflow.app.Configuration;
+import dev.hexaflow.adapters.nodes.fakes.FakeModelServer;
 import dev.hexaflow.app.Hexaflow;
+import dev.hexaflow.app.config.Configuration;
 import dev.hexaflow.engine.EngineConfiguration;
 import io.github.imfangs.dify.client.DifyChatflowClient;
 import io.github.imfangs.dify.client.DifyClientFactory;

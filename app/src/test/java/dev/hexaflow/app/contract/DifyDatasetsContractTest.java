@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.hexaflow.app.Configuration;
 import dev.hexaflow.app.Hexaflow;
+import dev.hexaflow.app.config.Configuration;
 import io.github.imfangs.dify.client.DifyClientFactory;
 import io.github.imfangs.dify.client.DifyDatasetsClient;
 import io.github.imfangs.dify.client.exception.DifyApiException;

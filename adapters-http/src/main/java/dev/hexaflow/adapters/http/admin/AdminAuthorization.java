@@ -1,8 +1,8 @@
 package dev.hexaflow.adapters.http.admin;
 
-import dev.hexaflow.adapters.http.JsonResponses;
-import dev.hexaflow.adapters.http.RouteGroup;
-import dev.hexaflow.adapters.http.UnreadBodies;
+import dev.hexaflow.adapters.http.server.RouteGroup;
+import dev.hexaflow.adapters.http.server.UnreadBodies;
+import dev.hexaflow.adapters.http.support.JsonResponses;
 import dev.hexaflow.domain.secret.SecretHash;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;

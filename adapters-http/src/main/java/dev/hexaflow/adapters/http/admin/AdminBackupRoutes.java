@@ -1,7 +1,7 @@
 package dev.hexaflow.adapters.http.admin;
 
-import dev.hexaflow.adapters.http.JsonResponses;
-import dev.hexaflow.adapters.http.RouteGroup;
+import dev.hexaflow.adapters.http.server.RouteGroup;
+import dev.hexaflow.adapters.http.support.JsonResponses;
 import dev.hexaflow.application.backup.port.in.BackupRefusedException;
 import dev.hexaflow.application.backup.port.in.TakeBackupCommand;
 import dev.hexaflow.application.backup.port.in.TakeBackupUseCase;

@@ -1,7 +1,7 @@
 package dev.hexaflow.adapters.http.admin;
 
-import dev.hexaflow.adapters.http.JsonResponses;
-import dev.hexaflow.adapters.http.RouteGroup;
+import dev.hexaflow.adapters.http.server.RouteGroup;
+import dev.hexaflow.adapters.http.support.JsonResponses;
 import dev.hexaflow.application.campus.port.in.BanCampusKeyUseCase;
 import dev.hexaflow.application.campus.port.in.ImportCampusDataCommand;
 import dev.hexaflow.application.campus.port.in.ImportCampusDataUseCase;

@@ -2,10 +2,10 @@ package dev.hexaflow.adapters.http.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.hexaflow.adapters.http.JsonResponses;
-import dev.hexaflow.adapters.http.RouteGroup;
-import dev.hexaflow.adapters.http.knowledge.KnowledgeErrors;
-import dev.hexaflow.adapters.http.knowledge.ProcessRules;
+import dev.hexaflow.adapters.http.server.RouteGroup;
+import dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeErrors;
+import dev.hexaflow.adapters.http.serviceapi.datasets.ProcessRules;
+import dev.hexaflow.adapters.http.support.JsonResponses;
 import dev.hexaflow.application.knowledge.port.in.AddDocumentCommand;
 import dev.hexaflow.application.knowledge.port.in.AddDocumentUseCase;
 import dev.hexaflow.application.knowledge.port.in.CreateKnowledgeBaseCommand;

@@ -1,7 +1,7 @@
 package dev.hexaflow.adapters.http.campus;
 
-import dev.hexaflow.adapters.http.ResponseBodies;
-import dev.hexaflow.adapters.http.RouteGroup;
+import dev.hexaflow.adapters.http.server.RouteGroup;
+import dev.hexaflow.adapters.http.support.ResponseBodies;
 import dev.hexaflow.application.campus.port.in.CampusFeedAnswer;
 import dev.hexaflow.application.campus.port.in.CampusFeedQuery;
 import dev.hexaflow.application.campus.port.in.ServeCampusFeedUseCase;

@@ -2,12 +2,12 @@ package dev.hexaflow.adapters.http.webapp;
 
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
-import dev.hexaflow.adapters.http.DifyErrors;
-import dev.hexaflow.adapters.http.JsonResponses;
-import dev.hexaflow.adapters.http.ResponseBodies;
-import dev.hexaflow.adapters.http.RouteGroup;
-import dev.hexaflow.application.app.port.in.WebAppUseCase.WebToken;
-import dev.hexaflow.application.app.port.in.WebAppUseCase;
+import dev.hexaflow.adapters.http.server.RouteGroup;
+import dev.hexaflow.adapters.http.serviceapi.DifyErrors;
+import dev.hexaflow.adapters.http.support.JsonResponses;
+import dev.hexaflow.adapters.http.support.ResponseBodies;
+import dev.hexaflow.application.apps.port.in.WebAppUseCase.WebToken;
+import dev.hexaflow.application.apps.port.in.WebAppUseCase;
 import dev.hexaflow.application.common.ApiException;
 import dev.hexaflow.domain.app.App;
 import dev.hexaflow.domain.workflow.AppInfo;

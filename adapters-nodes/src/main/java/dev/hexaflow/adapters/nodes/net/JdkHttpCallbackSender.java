@@ -1,6 +1,6 @@
 package dev.hexaflow.adapters.nodes.net;
 
-import dev.hexaflow.application.webhook.port.out.CallbackSender;
+import dev.hexaflow.application.webhooks.port.out.CallbackSender;
 import dev.hexaflow.domain.webhook.CallbackUrl;
 import java.net.URI;
 import java.net.UnknownHostException;

@@ -1,6 +1,6 @@
 package dev.hexaflow.adapters.persistence.jdbi;
 
-import dev.hexaflow.application.app.port.out.AppKeyRepository;
+import dev.hexaflow.application.apps.port.out.AppKeyRepository;
 import dev.hexaflow.domain.app.AppKey;
 import dev.hexaflow.domain.secret.SecretHash;
 import java.util.Optional;

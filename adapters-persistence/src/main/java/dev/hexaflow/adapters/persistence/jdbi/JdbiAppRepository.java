@@ -1,6 +1,6 @@
 package dev.hexaflow.adapters.persistence.jdbi;
 
-import dev.hexaflow.application.app.port.out.AppRepository;
+import dev.hexaflow.application.apps.port.out.AppRepository;
 import dev.hexaflow.domain.app.App;
 import dev.hexaflow.domain.app.SiteSettings;
 import java.sql.ResultSet;

@@ -1,6 +1,6 @@
 package dev.hexaflow.adapters.persistence.jdbi;
 
-import dev.hexaflow.application.webhook.port.out.DeliveryRepository;
+import dev.hexaflow.application.webhooks.port.out.DeliveryRepository;
 import dev.hexaflow.domain.webhook.CallbackUrl;
 import dev.hexaflow.domain.webhook.Delivery;
 import dev.hexaflow.domain.webhook.DeliveryAttempt;

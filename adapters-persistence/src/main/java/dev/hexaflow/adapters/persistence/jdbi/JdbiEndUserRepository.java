@@ -1,6 +1,6 @@
 package dev.hexaflow.adapters.persistence.jdbi;
 
-import dev.hexaflow.application.app.port.out.EndUserRepository;
+import dev.hexaflow.application.apps.port.out.EndUserRepository;
 import dev.hexaflow.domain.app.EndUser;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;

@@ -1,6 +1,6 @@
 package dev.hexaflow.adapters.persistence.jdbi;
 
-import dev.hexaflow.application.app.port.out.IdempotencyKeyRepository;
+import dev.hexaflow.application.runs.port.out.IdempotencyKeyRepository;
 import java.sql.SQLException;
 import java.util.Optional;
 import org.jdbi.v3.core.Handle;

@@ -1,6 +1,6 @@
 package dev.hexaflow.adapters.persistence.jdbi;
 
-import dev.hexaflow.application.app.port.out.InstanceLeases;
+import dev.hexaflow.application.instances.port.out.InstanceLeases;
 import org.jdbi.v3.core.Jdbi;
 
 /** Leases in {@code instance_lease}, one row an instance, renewed by an update (or an insert, the first time). */

@@ -1,6 +1,6 @@
 package dev.hexaflow.adapters.persistence.jdbi;
 
-import dev.hexaflow.application.app.port.out.RunRepository;
+import dev.hexaflow.application.runs.port.out.RunRepository;
 import dev.hexaflow.domain.app.EndUser;
 import dev.hexaflow.domain.workflow.ExecutionMetadata;
 import dev.hexaflow.domain.workflow.NodeExecution;
@@ -12,7 +12,6 @@ import java.math.BigDecimal;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;

@@ -1,6 +1,6 @@
 package dev.hexaflow.adapters.persistence.jdbi;
 
-import dev.hexaflow.application.tool.port.out.ToolFileRepository;
+import dev.hexaflow.application.tools.port.out.ToolFileRepository;
 import dev.hexaflow.domain.tool.ToolFile;
 import java.util.Optional;
 import java.util.Set;

@@ -1,6 +1,6 @@
 package dev.hexaflow.adapters.persistence.jdbi;
 
-import dev.hexaflow.application.tool.port.out.ToolRegistryRepository;
+import dev.hexaflow.application.tools.port.out.ToolRegistryRepository;
 import dev.hexaflow.domain.tool.ApiCredential;
 import dev.hexaflow.domain.tool.McpServer;
 import dev.hexaflow.domain.tool.ToolBinding;

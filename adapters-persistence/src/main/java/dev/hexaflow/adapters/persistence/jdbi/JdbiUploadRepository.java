@@ -1,6 +1,6 @@
 package dev.hexaflow.adapters.persistence.jdbi;
 
-import dev.hexaflow.application.app.port.out.UploadRepository;
+import dev.hexaflow.application.files.port.out.UploadRepository;
 import dev.hexaflow.domain.app.UploadedFile;
 import java.util.Optional;
 import java.util.Set;

@@ -1,6 +1,6 @@
 package dev.hexaflow.adapters.persistence.jdbi;
 
-import dev.hexaflow.application.webhook.port.out.WebhookSettingsRepository;
+import dev.hexaflow.application.webhooks.port.out.WebhookSettingsRepository;
 import dev.hexaflow.domain.webhook.CallbackUrl;
 import dev.hexaflow.domain.webhook.WebhookSettings;
 import java.util.LinkedHashMap;

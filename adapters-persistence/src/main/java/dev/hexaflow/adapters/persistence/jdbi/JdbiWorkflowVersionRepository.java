@@ -1,6 +1,6 @@
 package dev.hexaflow.adapters.persistence.jdbi;
 
-import dev.hexaflow.application.app.port.out.WorkflowVersionRepository;
+import dev.hexaflow.application.apps.port.out.WorkflowVersionRepository;
 import dev.hexaflow.domain.app.WorkflowVersion;
 import dev.hexaflow.domain.secret.SecretHash;
 import java.sql.ResultSet;

@@ -1,6 +1,6 @@
 package dev.hexaflow.adapters.persistence.memory;
 
-import dev.hexaflow.application.app.port.out.BlobStore;
+import dev.hexaflow.application.common.port.out.BlobStore;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,6 +1,6 @@
 package dev.hexaflow.adapters.persistence.memory;
 
-import dev.hexaflow.application.app.port.out.IdempotencyKeyRepository;
+import dev.hexaflow.application.runs.port.out.IdempotencyKeyRepository;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package dev.hexaflow.adapters.persistence.memory;
 
-import dev.hexaflow.application.app.port.out.RunRepository;
+import dev.hexaflow.application.runs.port.out.RunRepository;
 import dev.hexaflow.domain.app.EndUser;
 import dev.hexaflow.domain.workflow.FileValue;
 import dev.hexaflow.domain.workflow.NodeExecution;

@@ -1,6 +1,6 @@
 package dev.hexaflow.adapters.persistence.memory;
 
-import dev.hexaflow.application.tool.port.out.ToolFileRepository;
+import dev.hexaflow.application.tools.port.out.ToolFileRepository;
 import dev.hexaflow.domain.tool.ToolFile;
 import java.util.Map;
 import java.util.Optional;

@@ -1,6 +1,6 @@
 package dev.hexaflow.adapters.persistence.memory;
 
-import dev.hexaflow.application.tool.port.out.ToolRegistryRepository;
+import dev.hexaflow.application.tools.port.out.ToolRegistryRepository;
 import dev.hexaflow.domain.tool.McpServer;
 import dev.hexaflow.domain.tool.ToolBinding;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.hexaflow.adapters.persistence.memory;
 
-import dev.hexaflow.application.app.port.out.UploadRepository;
+import dev.hexaflow.application.files.port.out.UploadRepository;
 import dev.hexaflow.domain.app.UploadedFile;
 import java.util.Optional;
 import java.util.Set;
@@ -8,7 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.stream.Collectors;
 
-/** Upload records by id; their bytes are in a {@link dev.hexaflow.application.app.port.out.BlobStore}. */
+/** Upload records by id; their bytes are in a {@link dev.hexaflow.application.common.port.out.BlobStore}. */
 public final class InMemoryUploadRepository implements UploadRepository {
 
     private final ConcurrentMap<String, UploadedFile> uploads = new ConcurrentHashMap<>();

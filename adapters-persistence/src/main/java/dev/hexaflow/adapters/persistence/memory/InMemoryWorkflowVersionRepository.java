@@ -1,6 +1,6 @@
 package dev.hexaflow.adapters.persistence.memory;
 
-import dev.hexaflow.application.app.port.out.WorkflowVersionRepository;
+import dev.hexaflow.application.apps.port.out.WorkflowVersionRepository;
 import dev.hexaflow.domain.app.WorkflowVersion;
 import java.util.HashMap;
 import java.util.Map;

@@ -1,8 +1,8 @@
 package dev.hexaflow.application.chat.service;
 
-import dev.hexaflow.application.app.port.out.AppRepository;
-import dev.hexaflow.application.app.port.out.EndUserRepository;
-import dev.hexaflow.application.app.port.out.WorkflowVersionRepository;
+import dev.hexaflow.application.apps.port.out.AppRepository;
+import dev.hexaflow.application.apps.port.out.EndUserRepository;
+import dev.hexaflow.application.apps.port.out.WorkflowVersionRepository;
 import dev.hexaflow.application.chat.port.out.ConversationRepository;
 import dev.hexaflow.application.common.ApiError;
 import dev.hexaflow.application.common.ApiException;

@@ -1,7 +1,7 @@
 package dev.hexaflow.application.chat.service;
 
-import dev.hexaflow.application.app.port.out.RunRepository;
 import dev.hexaflow.application.chat.port.out.MessageRepository;
+import dev.hexaflow.application.runs.port.out.RunRepository;
 import dev.hexaflow.domain.chat.Message;
 import dev.hexaflow.domain.workflow.RunStatus;
 import dev.hexaflow.domain.workflow.WorkflowRun;

@@ -1,10 +1,6 @@
 package dev.hexaflow.application.chat.service;
 
-import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunObserver;
-import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunUnderWay;
-import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunWorkflowCommand;
-import dev.hexaflow.application.app.port.in.RunWorkflowUseCase;
-import dev.hexaflow.application.app.port.out.EndUserRepository;
+import dev.hexaflow.application.apps.port.out.EndUserRepository;
 import dev.hexaflow.application.chat.port.in.RenameConversationUseCase.RenameConversationCommand;
 import dev.hexaflow.application.chat.port.in.RenameConversationUseCase;
 import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase;
@@ -15,6 +11,10 @@ import dev.hexaflow.application.common.ApiError;
 import dev.hexaflow.application.common.ApiException;
 import dev.hexaflow.application.common.EndUsers;
 import dev.hexaflow.application.common.FileSignatures;
+import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunObserver;
+import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunUnderWay;
+import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunWorkflowCommand;
+import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase;
 import dev.hexaflow.domain.app.EndUser;
 import dev.hexaflow.domain.chat.Conversation;
 import dev.hexaflow.domain.chat.KeptVariable;

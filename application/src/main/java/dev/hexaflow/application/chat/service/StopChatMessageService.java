@@ -1,8 +1,8 @@
 package dev.hexaflow.application.chat.service;
 
-import dev.hexaflow.application.app.port.in.StopTaskUseCase;
 import dev.hexaflow.application.chat.port.in.StopChatMessageUseCase;
 import dev.hexaflow.application.common.EndUsers;
+import dev.hexaflow.application.runs.port.in.StopTaskUseCase;
 
 /** Checks the app is a chatflow, then stops the task as a workflow's is stopped. */
 public final class StopChatMessageService implements StopChatMessageUseCase {

@@ -1,6 +1,6 @@
 package dev.hexaflow.application.knowledge.service;
 
-import dev.hexaflow.application.app.port.out.StorageHealth;
+import dev.hexaflow.application.common.port.out.StorageHealth;
 import dev.hexaflow.application.knowledge.port.in.AddDocumentCommand;
 import dev.hexaflow.application.knowledge.port.in.AddDocumentUseCase;
 import dev.hexaflow.application.knowledge.port.in.KnowledgeException;
@@ -10,16 +10,16 @@ import dev.hexaflow.application.knowledge.port.out.KnowledgeRepository;
 import dev.hexaflow.application.knowledge.port.out.StoredChildChunk;
 import dev.hexaflow.application.knowledge.port.out.StoredChunk;
 import dev.hexaflow.domain.knowledge.ChildChunk;
-import dev.hexaflow.domain.knowledge.ParentChildRules;
-import dev.hexaflow.workflow.port.out.DocumentTextExtractor;
 import dev.hexaflow.domain.knowledge.Chunk;
 import dev.hexaflow.domain.knowledge.ChunkBudget;
 import dev.hexaflow.domain.knowledge.DocumentStatus;
 import dev.hexaflow.domain.knowledge.KnowledgeBase;
 import dev.hexaflow.domain.knowledge.KnowledgeDocument;
+import dev.hexaflow.domain.knowledge.ParentChildRules;
 import dev.hexaflow.domain.knowledge.TextMeasure;
 import dev.hexaflow.domain.knowledge.TextSplitter;
 import dev.hexaflow.domain.knowledge.TooManyChunksException;
+import dev.hexaflow.workflow.port.out.DocumentTextExtractor;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;

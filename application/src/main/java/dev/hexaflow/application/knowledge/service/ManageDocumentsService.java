@@ -1,7 +1,7 @@
 package dev.hexaflow.application.knowledge.service;
 
-import dev.hexaflow.application.app.port.out.StorageHealth;
 import dev.hexaflow.application.common.StorageUnavailableException;
+import dev.hexaflow.application.common.port.out.StorageHealth;
 import dev.hexaflow.application.knowledge.port.in.AddChunksCommand;
 import dev.hexaflow.application.knowledge.port.in.EditChunkCommand;
 import dev.hexaflow.application.knowledge.port.in.KnowledgeException;
@@ -13,8 +13,8 @@ import dev.hexaflow.application.knowledge.port.out.StoredChildChunk;
 import dev.hexaflow.application.knowledge.port.out.StoredChunk;
 import dev.hexaflow.domain.knowledge.ChildChunk;
 import dev.hexaflow.domain.knowledge.Chunk;
-import dev.hexaflow.domain.knowledge.KnowledgeBase;
 import dev.hexaflow.domain.knowledge.DocumentStatus;
+import dev.hexaflow.domain.knowledge.KnowledgeBase;
 import dev.hexaflow.domain.knowledge.KnowledgeDocument;
 import dev.hexaflow.domain.knowledge.TextMeasure;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.hexaflow.application.knowledge.service;
 
-import dev.hexaflow.application.app.port.out.StorageHealth;
+import dev.hexaflow.application.common.port.out.StorageHealth;
 import dev.hexaflow.application.knowledge.port.in.CreateKnowledgeBaseCommand;
 import dev.hexaflow.application.knowledge.port.in.KnowledgeException;
 import dev.hexaflow.application.knowledge.port.in.ManageKnowledgeBasesUseCase;

@@ -1,7 +1,7 @@
 package dev.hexaflow.application.knowledge.service;
 
-import dev.hexaflow.application.app.port.out.StorageHealth;
 import dev.hexaflow.application.common.StorageUnavailableException;
+import dev.hexaflow.application.common.port.out.StorageHealth;
 
 /**
  * A knowledge write is new work, refused while the store cannot take it (its disk nearly full, or writes to it

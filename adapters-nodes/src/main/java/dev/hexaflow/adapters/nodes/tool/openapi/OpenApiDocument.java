@@ -3,7 +3,7 @@ package dev.hexaflow.adapters.nodes.tool.openapi;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import dev.hexaflow.application.tool.port.out.OpenApiDocuments.UnusableOperationException;
+import dev.hexaflow.application.tools.port.out.OpenApiDocuments.UnusableOperationException;
 import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;

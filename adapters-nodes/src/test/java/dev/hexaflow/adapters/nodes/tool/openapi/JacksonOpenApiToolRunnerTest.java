@@ -5,14 +5,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.hexaflow.adapters.nodes.fakes.FakeHttpTarget;
 import dev.hexaflow.adapters.nodes.net.OutboundExchange;
-import dev.hexaflow.application.tool.port.out.OpenApiDocuments.UnusableOperationException;
-import dev.hexaflow.workflow.engine.StopSignal;
-import dev.hexaflow.workflow.port.out.ToolRunner.ToolException;
+import dev.hexaflow.application.tools.port.out.OpenApiDocuments.UnusableOperationException;
 import dev.hexaflow.domain.net.OutboundPolicy;
 import dev.hexaflow.domain.tool.ToolBinding;
 import dev.hexaflow.domain.tool.ToolMessage;
 import dev.hexaflow.domain.tool.ToolProviderType;
 import dev.hexaflow.domain.tool.ToolRef;
+import dev.hexaflow.workflow.engine.StopSignal;
+import dev.hexaflow.workflow.port.out.ToolRunner.ToolException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;

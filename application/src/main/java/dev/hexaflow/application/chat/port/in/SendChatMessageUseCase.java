@@ -1,7 +1,7 @@
 package dev.hexaflow.application.chat.port.in;
 
-import dev.hexaflow.application.app.port.in.RunWorkflowUseCase.RunObserver;
 import dev.hexaflow.application.common.ApiException;
+import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunObserver;
 import dev.hexaflow.domain.chat.Message;
 import dev.hexaflow.domain.chat.MessageFile;
 import dev.hexaflow.domain.workflow.WorkflowRun;

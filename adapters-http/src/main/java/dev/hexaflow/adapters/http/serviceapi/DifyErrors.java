@@ -1,0 +1,79 @@
+package dev.hexaflow.adapters.http.serviceapi;
+
+import dev.hexaflow.adapters.http.support.JsonResponses;
+import dev.hexaflow.application.common.ApiError;
+import io.javalin.http.Context;
+
+/**
+ * How each refusal of the workflow service travels on the wire: Dify's error code and the HTTP status it comes
+ * with, in Dify's body {@code {"code", "message", "status"}}.
+ */
+public final class DifyErrors {
+
+    private DifyErrors() {
+    }
+
+    /** Dify's code for the refusal. */
+    public static String code(ApiError error) {
+        return switch (error) {
+            case INVALID_PARAM -> "invalid_param";
+            case APP_UNAVAILABLE -> "app_unavailable";
+            case NOT_WORKFLOW_APP -> "not_workflow_app";
+            case NOT_CHAT_APP -> "not_chat_app";
+            case CONVERSATION_COMPLETED -> "conversation_completed";
+            case BAD_REQUEST -> "bad_request";
+            case PROVIDER_NOT_INITIALIZE -> "provider_not_initialize";
+            case COMPLETION_REQUEST_ERROR -> "completion_request_error";
+            case NO_FILE_UPLOADED -> "no_file_uploaded";
+            case TOO_MANY_FILES -> "too_many_files";
+            case FILENAME_NOT_EXISTS -> "filename_not_exists_error";
+            case UNAUTHORIZED -> "unauthorized";
+            case FORBIDDEN -> "forbidden";
+            case NOT_FOUND -> "not_found";
+            case FILE_TOO_LARGE -> "file_too_large";
+            case REQUEST_TOO_LARGE -> "request_entity_too_large";
+            case UNSUPPORTED_FILE_TYPE -> "unsupported_file_type";
+            case UNSUPPORTED_MEDIA_TYPE -> "unsupported_media_type";
+            case NO_AUDIO_UPLOADED -> "no_audio_uploaded";
+            case AUDIO_TOO_LARGE -> "audio_too_large";
+            case UNSUPPORTED_AUDIO_TYPE -> "unsupported_audio_type";
+            case PROVIDER_NOT_SUPPORT_SPEECH_TO_TEXT -> "provider_not_support_speech_to_text";
+            case TOO_MANY_REQUESTS -> "too_many_requests";
+            case IDEMPOTENCY_KEY_CONFLICT -> "idempotency_key_conflict";
+            case SERVICE_UNAVAILABLE -> "service_unavailable";
+            case INSUFFICIENT_STORAGE -> "insufficient_storage";
+        };
+    }
+
+    /** The HTTP status the refusal comes with. */
+    public static int status(ApiError error) {
+        return switch (error) {
+            case INVALID_PARAM, APP_UNAVAILABLE, NOT_WORKFLOW_APP, NOT_CHAT_APP, CONVERSATION_COMPLETED,
+                    BAD_REQUEST, PROVIDER_NOT_INITIALIZE, COMPLETION_REQUEST_ERROR, NO_FILE_UPLOADED,
+                    TOO_MANY_FILES, FILENAME_NOT_EXISTS, NO_AUDIO_UPLOADED, PROVIDER_NOT_SUPPORT_SPEECH_TO_TEXT -> 400;
+            case UNAUTHORIZED -> 401;
+            case FORBIDDEN -> 403;
+            case NOT_FOUND -> 404;
+            case FILE_TOO_LARGE, AUDIO_TOO_LARGE, REQUEST_TOO_LARGE -> 413;
+            case UNSUPPORTED_FILE_TYPE, UNSUPPORTED_MEDIA_TYPE, UNSUPPORTED_AUDIO_TYPE -> 415;
+            case IDEMPOTENCY_KEY_CONFLICT -> 409;
+            case TOO_MANY_REQUESTS -> 429;
+            case SERVICE_UNAVAILABLE -> 503;
+            case INSUFFICIENT_STORAGE -> 507;
+        };
+    }
+
+    /**
+     * Answers the refusal: a missing or bad key with the scheme to use, a refusal that passes with time (the
+     * store full, the server shutting down) with when to try again.
+     */
+    public static void send(Context ctx, ApiError error, String message) {
+        if (error == ApiError.UNAUTHORIZED) {
+            ctx.header("WWW-Authenticate", "Bearer realm=\"api\"");
+        }
+        if (error == ApiError.SERVICE_UNAVAILABLE || error == ApiError.INSUFFICIENT_STORAGE) {
+            ctx.header("Retry-After", "5");
+        }
+        JsonResponses.error(ctx, status(error), code(error), message);
+    }
+}

@@ -1,0 +1,106 @@
+package dev.hexaflow.adapters.http.serviceapi;
+
+import dev.hexaflow.adapters.http.server.RouteGroup;
+import dev.hexaflow.adapters.http.server.UnreachableDatabase;
+import dev.hexaflow.adapters.http.serviceapi.DifyErrors;
+import dev.hexaflow.application.apps.port.in.AuthenticateUseCase.Operation;
+import dev.hexaflow.application.apps.port.in.AuthenticateUseCase;
+import dev.hexaflow.application.apps.port.in.Caller;
+import dev.hexaflow.application.common.ApiError;
+import dev.hexaflow.application.common.ApiException;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import io.javalin.security.RouteRole;
+
+/**
+ * Dify's bearer check for every route of the Service API, before the route runs: each route names what it asks
+ * of the app (an {@link Access}), and the check finds the app that the bearer token speaks for, an app's key or
+ * a token its web page handed out. A page's token acts for its own web user only: every route asks
+ * {@link #user} for the end user it acts for, never the request alone. A refusal of the service, here or in a
+ * route, is answered in Dify's error body.
+ */
+public final class ServiceApiAuthentication implements RouteGroup {
+
+    private static final String CALLER = "hexaflow.caller";
+    private static final String TOKEN = "hexaflow.bearer-token";
+
+    private final AuthenticateUseCase authenticate;
+
+    public ServiceApiAuthentication(AuthenticateUseCase authenticate) {
+        this.authenticate = authenticate;
+    }
+
+    /** What a Service API route asks of the app, given with the route as its role. */
+    public enum Access implements RouteRole {
+        RUN(Operation.RUN), STOP(Operation.STOP), UPLOAD(Operation.UPLOAD), DESCRIBE(Operation.DESCRIBE),
+        READ_RUNS(Operation.READ_RUNS), CHAT(Operation.CHAT);
+
+        private final Operation operation;
+
+        Access(Operation operation) {
+            this.operation = operation;
+        }
+    }
+
+    @Override
+    public void addTo(RoutesConfig routes) {
+        routes.beforeMatched("/v1/*", this::authenticate);
+        routes.exception(ApiException.class, (e, ctx) -> {
+            UnreachableDatabase.behind(e).ifPresent(unreachable -> UnreachableDatabase.log(ctx, unreachable));
+            DifyErrors.send(ctx, e.error(), e.getMessage());
+        });
+    }
+
+    /** The app the request was authenticated for. */
+    public static String appId(Context ctx) {
+        return caller(ctx).appId();
+    }
+
+    /**
+     * The end user the request acts for, given the one it names ({@code requested}, from wherever the route
+     * reads it): that one for an app key; for a page's token, its own user, refused unless the request names it.
+     */
+    public static String user(Context ctx, String requested) {
+        return caller(ctx).userFor(requested);
+    }
+
+    /** Whether the request came with a web page's token rather than an app's key. */
+    public static boolean fromPage(Context ctx) {
+        return caller(ctx).pageUser() != null;
+    }
+
+    private static Caller caller(Context ctx) {
+        Caller caller = ctx.attribute(CALLER);
+        if (caller == null) {
+            throw new IllegalStateException("route " + ctx.path() + " has no Access role");
+        }
+        return caller;
+    }
+
+    private void authenticate(Context ctx) {
+        Access access = ctx.routeRoles().stream().filter(Access.class::isInstance).map(Access.class::cast)
+                .findFirst().orElse(null);
+        if (access == null) {
+            return;
+        }
+        String header = ctx.header("Authorization");
+        if (header == null || header.isBlank() || !header.strip().contains(" ")) {
+            throw new ApiException(ApiError.UNAUTHORIZED,
+                    "Authorization header must be provided and start with 'Bearer'");
+        }
+        String[] parts = header.strip().split("\\s+", 2);
+        if (!parts[0].equalsIgnoreCase("bearer")) {
+            throw new ApiException(ApiError.UNAUTHORIZED, "Authorization scheme must be 'Bearer'");
+        }
+        ctx.attribute(CALLER, authenticate.callerOf(parts[1].strip(), access.operation));
+        ctx.attribute(TOKEN, parts[1].strip());
+    }
+
+    /**
+     * Checks that the request's bearer token may also do {@code operation}, which the route learns only from
+     * the body (an async run); refused as the route's own check refuses.
+     */
+    public void require(Context ctx, Operation operation) {
+        authenticate.callerOf(ctx.attribute(TOKEN), operation);
+    }
+}

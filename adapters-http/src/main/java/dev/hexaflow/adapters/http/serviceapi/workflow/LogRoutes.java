@@ -1,0 +1,114 @@
+package dev.hexaflow.adapters.http.serviceapi.workflow;
+
+import static dev.hexaflow.adapters.http.serviceapi.ServiceApiAuthentication.appId;
+
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import dev.hexaflow.adapters.http.server.RouteGroup;
+import dev.hexaflow.adapters.http.serviceapi.ServiceApiAuthentication.Access;
+import dev.hexaflow.adapters.http.serviceapi.ServiceApiBodies;
+import dev.hexaflow.adapters.http.support.QueryNumbers;
+import dev.hexaflow.application.common.ApiError;
+import dev.hexaflow.application.common.ApiException;
+import dev.hexaflow.application.runs.port.in.ListRunLogsUseCase.RunLogEntry;
+import dev.hexaflow.application.runs.port.in.ListRunLogsUseCase.RunLogPage;
+import dev.hexaflow.application.runs.port.in.ListRunLogsUseCase.RunLogsQuery;
+import dev.hexaflow.application.runs.port.in.ListRunLogsUseCase;
+import dev.hexaflow.domain.workflow.WorkflowRun;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+
+/** The run logs under {@code /v1/workflows/logs}: Dify's search by keyword, status, time and end user's session. */
+public final class LogRoutes implements RouteGroup {
+
+    private final ListRunLogsUseCase logs;
+
+    public LogRoutes(ListRunLogsUseCase logs) {
+        this.logs = logs;
+    }
+
+    @Override
+    public void addTo(RoutesConfig routes) {
+        routes.get("/v1/workflows/logs", this::logs, Access.READ_RUNS);
+    }
+
+    private void logs(Context ctx) {
+        RunLogsQuery query = new RunLogsQuery(appId(ctx), ctx.queryParam("keyword"),
+                blankToNull(ctx.queryParam("status")), QueryNumbers.number(ctx, "page", 1), QueryNumbers.number(ctx, "limit", 20),
+                time(ctx, "created_at__before"), time(ctx, "created_at__after"),
+                blankToNull(ctx.queryParam("created_by_end_user_session_id")));
+        ServiceApiBodies.json(ctx, 200, LogPageBody.of(logs.list(query)));
+    }
+
+    /** An ISO 8601 time (with or without zone, or a date) as Unix seconds; without a zone it is UTC. */
+    private static Long time(Context ctx, String name) {
+        String text = blankToNull(ctx.queryParam(name));
+        if (text == null) {
+            return null;
+        }
+        try {
+            return OffsetDateTime.parse(text).toEpochSecond();
+        } catch (DateTimeParseException notOffset) {
+            try {
+                return LocalDateTime.parse(text).toEpochSecond(ZoneOffset.UTC);
+            } catch (DateTimeParseException notLocal) {
+                try {
+                    return LocalDate.parse(text).atStartOfDay().toEpochSecond(ZoneOffset.UTC);
+                } catch (DateTimeParseException notDate) {
+                    throw new ApiException(ApiError.INVALID_PARAM, name + " must be an ISO 8601 time, was '"
+                            + text + "'");
+                }
+            }
+        }
+    }
+
+    private static String blankToNull(String text) {
+        return text == null || text.isBlank() ? null : text.strip();
+    }
+
+    /** Dify's WorkflowAppLogPagination. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record LogPageBody(int page, int limit, long total, boolean hasMore, List<LogItem> data) {
+
+        static LogPageBody of(RunLogPage page) {
+            return new LogPageBody(page.page(), page.limit(), page.total(), page.hasMore(),
+                    page.items().stream().map(LogItem::of).toList());
+        }
+    }
+
+    /** One log: the run, and who started it, always an end user of the Service API here. */
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record LogItem(String id, RunSummary workflowRun, Object details, String createdFrom, String createdByRole,
+            Object createdByAccount, EndUserBody createdByEndUser, long createdAt) {
+
+        static LogItem of(RunLogEntry entry) {
+            return new LogItem(entry.logId(), RunSummary.of(entry), null, "service-api", "end_user", null,
+                    new EndUserBody(entry.user().id(), "service-api", false, entry.user().sessionId()),
+                    entry.createdAt());
+        }
+    }
+
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record RunSummary(String id, String version, String status, String triggeredFrom, String error,
+            double elapsedTime, long totalTokens, int totalSteps, long createdAt, Long finishedAt,
+            int exceptionsCount) {
+
+        static RunSummary of(RunLogEntry entry) {
+            WorkflowRun run = entry.run();
+            return new RunSummary(run.id(), entry.version(), run.status().wireName(), "app-run", run.error(),
+                    run.elapsedTime(), run.totalTokens(), run.totalSteps(), run.createdAt(), run.finishedAt(),
+                    run.exceptionsCount());
+        }
+    }
+
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record EndUserBody(String id, String type, @JsonProperty("is_anonymous") boolean anonymous, String sessionId) {
+    }
+}

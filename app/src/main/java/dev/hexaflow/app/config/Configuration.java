@@ -1,0 +1,104 @@
+package dev.hexaflow.app.config;
+
+import dev.hexaflow.app.cli.UsageException;
+import dev.hexaflow.engine.EngineConfiguration;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Everything an operator can set, from flags first and the environment second, with defaults for a first
+ * start on a laptop.
+ *
+ * @param adminToken the admin token set by HEXAFLOW_ADMIN_TOKEN; when empty, one is made and kept in the data dir
+ * @param engine     how the workflow engine is set up
+ * @param service    the workflow service's limits
+ * @param database   the PostgreSQL server that keeps the data (HEXAFLOW_DATABASE_URL); when empty, H2 in the data
+ *                   dir does
+ */
+public record Configuration(String host, int port, Path dataDir, Optional<String> adminToken,
+        EngineConfiguration engine, ServiceSettings service, Optional<DatabaseServer> database) {
+
+    public static final String DEFAULT_HOST = "127.0.0.1";
+    public static final int DEFAULT_PORT = 8080;
+    public static final Path DEFAULT_DATA_DIR = Path.of("data");
+
+    public Configuration {
+        if (host == null || host.isBlank()) {
+            throw new UsageException("--host must not be empty");
+        }
+        if (port < 0 || port > 65535) {
+            throw new UsageException("--port must be between 0 and 65535, was " + port);
+        }
+        if (dataDir == null) {
+            throw new UsageException("--data-dir must not be empty");
+        }
+        adminToken = adminToken.filter(token -> !token.isBlank());
+        engine = engine == null ? EngineConfiguration.fromEnvironment(Map.of()) : engine;
+        service = service == null ? ServiceSettings.DEFAULTS : service;
+        database = database == null ? Optional.empty() : database;
+        if (adminToken.isPresent() && adminToken.get().length() < 16) {
+            throw new UsageException("HEXAFLOW_ADMIN_TOKEN must be at least 16 characters long");
+        }
+    }
+
+    /** With the engine's and the service's defaults, on H2 in the data dir. */
+    public Configuration(String host, int port, Path dataDir, Optional<String> adminToken) {
+        this(host, port, dataDir, adminToken, null, null, Optional.empty());
+    }
+
+    /** On H2 in the data dir. */
+    public Configuration(String host, int port, Path dataDir, Optional<String> adminToken,
+            EngineConfiguration engine, ServiceSettings service) {
+        this(host, port, dataDir, adminToken, engine, service, Optional.empty());
+    }
+
+    /** The defaults, overridden by the HEXAFLOW_* variables of {@code environment}. */
+    public static Configuration fromEnvironment(Map<String, String> environment) {
+        return new Configuration(
+                environment.getOrDefault("HEXAFLOW_HOST", DEFAULT_HOST),
+                port(environment.getOrDefault("HEXAFLOW_PORT", String.valueOf(DEFAULT_PORT)), "HEXAFLOW_PORT"),
+                Path.of(environment.getOrDefault("HEXAFLOW_DATA_DIR", DEFAULT_DATA_DIR.toString())),
+                Optional.ofNullable(environment.get("HEXAFLOW_ADMIN_TOKEN")),
+                EngineConfiguration.fromEnvironment(environment), ServiceSettings.fromEnvironment(environment),
+                Optional.ofNullable(environment.get("HEXAFLOW_DATABASE_URL")).filter(url -> !url.isBlank())
+                        .map(url -> new DatabaseServer(url, environment.get("HEXAFLOW_DATABASE_USER"),
+                                environment.get("HEXAFLOW_DATABASE_PASSWORD"))));
+    }
+
+    public Configuration withHost(String value) {
+        return new Configuration(value, port, dataDir, adminToken, engine, service, database);
+    }
+
+    public Configuration withPort(int value) {
+        return new Configuration(host, value, dataDir, adminToken, engine, service, database);
+    }
+
+    public Configuration withDataDir(Path value) {
+        return new Configuration(host, port, value, adminToken, engine, service, database);
+    }
+
+    public Configuration withAdminToken(String value) {
+        return new Configuration(host, port, dataDir, Optional.ofNullable(value), engine, service, database);
+    }
+
+    public Configuration withEngine(EngineConfiguration value) {
+        return new Configuration(host, port, dataDir, adminToken, value, service, database);
+    }
+
+    public Configuration withService(ServiceSettings value) {
+        return new Configuration(host, port, dataDir, adminToken, engine, value, database);
+    }
+
+    public Configuration withDatabase(DatabaseServer value) {
+        return new Configuration(host, port, dataDir, adminToken, engine, service, Optional.of(value));
+    }
+
+    public static int port(String text, String name) {
+        try {
+            return Integer.parseInt(text.trim());
+        } catch (NumberFormatException e) {
+            throw new UsageException(name + " must be a port number, was '" + text + "'");
+        }
+    }
+}

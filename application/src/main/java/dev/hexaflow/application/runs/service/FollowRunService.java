@@ -1,0 +1,196 @@
+package dev.hexaflow.application.runs.service;
+
+import dev.hexaflow.application.common.ApiError;
+import dev.hexaflow.application.common.ApiException;
+import dev.hexaflow.application.runs.port.in.FollowRunUseCase;
+import dev.hexaflow.application.runs.port.out.RunEventFormat;
+import dev.hexaflow.application.runs.port.out.RunRepository.KeptEvent;
+import dev.hexaflow.application.runs.port.out.RunRepository;
+import dev.hexaflow.domain.workflow.NodeExecution;
+import dev.hexaflow.domain.workflow.RunEvent;
+import dev.hexaflow.domain.workflow.RunStatus;
+import dev.hexaflow.domain.workflow.WorkflowRun;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Subscribes to the run's feed first, then reads its kept events: whatever was published before the subscription
+ * is in the store, whatever is kept after the read comes live, and an event in both is told once, by its number.
+ * A run that does not go on here (it ended, or goes on in another instance) is read from the store, again every
+ * {@link #POLL} until it has ended: a run found ended is read once more and its stream ends.
+ */
+public final class FollowRunService implements FollowRunUseCase {
+
+    private static final Duration POLL = Duration.ofMillis(250);
+
+    private final RunRepository runs;
+    private final RunFeeds feeds;
+    private final RunEventFormat format;
+
+    /** @param format makes the frames of events kept as references ({@link EventReferences}) */
+    public FollowRunService(RunRepository runs, RunFeeds feeds, RunEventFormat format) {
+        this.runs = runs;
+        this.feeds = feeds;
+        this.format = format;
+    }
+
+    /** Whether a kept event is a run's {@code workflow_finished}: as its reference, or as its frame. */
+    private static boolean endsTheRun(String data) {
+        return data.equals("@wf") || data.startsWith("{\"event\":\"workflow_finished\"");
+    }
+
+    @Override
+    public Following follow(FollowRunQuery query) {
+        Optional<BlockingQueue<Object>> live = feeds.follow(query.appId(), query.runId());
+        if (live.isEmpty() && runs.find(query.appId(), query.runId()).isEmpty()) {
+            throw new ApiException(ApiError.NOT_FOUND, "Workflow run not found.");
+        }
+        return live.<Following>map(queue -> new Live(query, queue)).orElseGet(() -> new Stored(query));
+    }
+
+    /** Events read from the store after the last one told. */
+    private abstract class Told implements Following {
+        final FollowRunQuery query;
+        final Deque<KeptEvent> read = new ArrayDeque<>();
+        long last;
+
+        Told(FollowRunQuery query) {
+            this.query = query;
+            this.last = query.after();
+        }
+
+        void readStore() {
+            List<KeptEvent> kept = runs.events(query.runId(), last);
+            if (kept.stream().noneMatch(event -> EventReferences.isReference(event.data()))) {
+                read.addAll(kept);
+                return;
+            }
+            // Read after the events: the rows a reference points at were kept with it, or before it.
+            Optional<WorkflowRun> run = runs.find(query.appId(), query.runId());
+            Map<String, NodeExecution> nodes = new HashMap<>();
+            runs.nodeExecutions(query.runId()).forEach(node -> nodes.put(node.id(), node));
+            String taskId = runs.taskId(query.runId()).orElse(null);
+            for (KeptEvent event : kept) {
+                if (!EventReferences.isReference(event.data())) {
+                    read.add(event);
+                } else {
+                    EventReferences.frame(event.data(), query.runId(), taskId, run, nodes, format)
+                            .ifPresent(data -> read.add(new KeptEvent(event.runId(), event.seq(), data)));
+                }
+            }
+        }
+
+        Next.Event tell(KeptEvent event) {
+            last = event.seq();
+            return new Next.Event(event.seq(), event.data());
+        }
+    }
+
+    /** A run going on here: the store's events, then its feed's. */
+    private final class Live extends Told {
+        private final BlockingQueue<Object> queue;
+
+        Live(FollowRunQuery query, BlockingQueue<Object> queue) {
+            super(query);
+            this.queue = queue;
+            readStore();
+        }
+
+        @Override
+        public Next next(Duration wait) throws InterruptedException {
+            if (!read.isEmpty()) {
+                return tell(read.poll());
+            }
+            long until = System.nanoTime() + wait.toNanos();
+            while (true) {
+                Object next = queue.poll(Math.max(0, until - System.nanoTime()), TimeUnit.NANOSECONDS);
+                if (next == null) {
+                    return new Next.Quiet();
+                }
+                if (next == RunFeeds.END) {
+                    return new Next.End();
+                }
+                KeptEvent event = (KeptEvent) next;
+                if (event.seq() > last) {
+                    return tell(event);
+                }
+            }
+        }
+
+        @Override
+        public void close() {
+            feeds.leave(query.runId(), queue);
+        }
+    }
+
+    /**
+     * A run not going on here: the store, read again until the run is found ended. A run whose end its own instance
+     * could not keep (it was killed; the next start, or another instance, failed it) has no {@code
+     * workflow_finished} among its events: its stream ends with one made from its row, numbered after its last
+     * event, as a client that follows a stream to its end expects.
+     */
+    private final class Stored extends Told {
+        private boolean ended;
+        private boolean closed;
+
+        Stored(FollowRunQuery query) {
+            super(query);
+            readAgain();
+        }
+
+        /** Reads the status before the events, so that a run found ended has all its events in this read. */
+        private void readAgain() {
+            ended = runs.find(query.appId(), query.runId()).map(run -> run.status() != RunStatus.RUNNING)
+                    .orElse(true);
+            readStore();
+        }
+
+        @Override
+        public Next next(Duration wait) throws InterruptedException {
+            long until = System.nanoTime() + wait.toNanos();
+            while (read.isEmpty()) {
+                if (ended) {
+                    Optional<KeptEvent> closing = closed ? Optional.empty() : closingEvent();
+                    closed = true;
+                    return closing.<Next>map(this::tell).orElseGet(Next.End::new);
+                }
+                long left = until - System.nanoTime();
+                if (left <= 0) {
+                    return new Next.Quiet();
+                }
+                Thread.sleep(Math.min(TimeUnit.NANOSECONDS.toMillis(left) + 1, POLL.toMillis()));
+                readAgain();
+            }
+            return tell(read.poll());
+        }
+
+        /**
+         * The {@code workflow_finished} of an ended run whose events end without one, numbered after the last; empty
+         * when they end with one, or when the client is past the last (it was told this one already).
+         */
+        private Optional<KeptEvent> closingEvent() {
+            List<KeptEvent> lastTold = last == 0 ? List.of() : runs.events(query.runId(), last - 1);
+            if (last > 0 && (lastTold.isEmpty() || lastTold.get(0).seq() != last)) {
+                return Optional.empty();
+            }
+            if (!lastTold.isEmpty() && endsTheRun(lastTold.get(0).data())) {
+                return Optional.empty();
+            }
+            return runs.find(query.appId(), query.runId()).filter(run -> run.status() != RunStatus.RUNNING)
+                    .map(run -> new KeptEvent(query.runId(), last + 1, format.data(new RunEvent.WorkflowFinished(run),
+                            query.runId(), runs.taskId(query.runId()).orElse(null))));
+        }
+
+        @Override
+        public void close() {
+            // Nothing is held between two reads.
+        }
+    }
+}

@@ -1,0 +1,364 @@
+package dev.hexaflow.application.runs.service;
+
+import dev.hexaflow.application.apps.port.out.AppRepository;
+import dev.hexaflow.application.apps.port.out.EndUserRepository;
+import dev.hexaflow.application.apps.port.out.WorkflowVersionRepository;
+import dev.hexaflow.application.common.ApiError;
+import dev.hexaflow.application.common.ApiException;
+import dev.hexaflow.application.common.EndUsers;
+import dev.hexaflow.application.common.StorageRefusals;
+import dev.hexaflow.application.common.StorageUnavailableException;
+import dev.hexaflow.application.common.port.out.StorageHealth;
+import dev.hexaflow.application.files.port.out.UploadRepository;
+import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase;
+import dev.hexaflow.application.runs.port.out.CompletionWebhooks;
+import dev.hexaflow.application.runs.port.out.IdempotencyKeyRepository.KeyedRun;
+import dev.hexaflow.application.runs.port.out.IdempotencyKeyRepository;
+import dev.hexaflow.application.runs.port.out.RunEventFormat;
+import dev.hexaflow.application.runs.port.out.RunRepository;
+import dev.hexaflow.domain.app.App;
+import dev.hexaflow.domain.app.EndUser;
+import dev.hexaflow.domain.app.FileCategory;
+import dev.hexaflow.domain.app.UploadedFile;
+import dev.hexaflow.domain.app.WorkflowVersion;
+import dev.hexaflow.domain.webhook.CallbackUrl;
+import dev.hexaflow.domain.webhook.Delivery;
+import dev.hexaflow.domain.workflow.AppInfo;
+import dev.hexaflow.domain.workflow.FileValue;
+import dev.hexaflow.domain.workflow.RunStatus;
+import dev.hexaflow.domain.workflow.Workflow;
+import dev.hexaflow.domain.workflow.WorkflowRun;
+import dev.hexaflow.workflow.engine.InputFiles;
+import dev.hexaflow.workflow.engine.InvalidInputsException;
+import dev.hexaflow.workflow.engine.NodeUnavailableException;
+import dev.hexaflow.workflow.engine.PreparedWorkflow;
+import dev.hexaflow.workflow.engine.RunHandle;
+import dev.hexaflow.workflow.engine.RunListener;
+import dev.hexaflow.workflow.engine.RunRequest;
+import dev.hexaflow.workflow.engine.WorkflowEngine;
+import dev.hexaflow.workflow.port.out.WorkflowDslReader;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.function.Supplier;
+
+/**
+ * Checks a run request in Dify's order (user, app mode, published workflow, concurrency, inputs and files, model
+ * provider) before anything starts, then starts the run with a recorder in front of the caller's listener.
+ * Published versions are read and checked once and kept prepared. A workflow run's events are kept as its stream
+ * shows them and fed live to its followers ({@link RunFeeds}). A request with an idempotency key answers the run
+ * the key started within {@link #KEY_WINDOW}, if it did: a key is claimed in the store just before its run starts,
+ * so that of two racing requests one starts the run and the other answers it.
+ */
+public final class RunWorkflowService implements RunWorkflowUseCase {
+
+    private final AppRepository apps;
+    private final WorkflowVersionRepository versions;
+    private final EndUserRepository endUsers;
+    private final UploadRepository uploads;
+    private final RunRepository runs;
+    private final WorkflowDslReader reader;
+    private final WorkflowEngine engine;
+    private final TaskRegistry tasks;
+    private final int maxRunsPerApp;
+    private final Clock clock;
+    private final Supplier<String> ids;
+    private final StorageHealth storage;
+    private final Executor listeners;
+    private final CompletionWebhooks callbacks;
+    private final RunEventFormat format;
+    private final RunFeeds feeds;
+    private final IdempotencyKeyRepository keys;
+    private final HeldRecords holds;
+    private final Map<String, PreparedWorkflow> prepared = new ConcurrentHashMap<>();
+
+    /** How long an idempotency key answers the run it started: a day, as Stripe's do. */
+    public static final Duration KEY_WINDOW = Duration.ofHours(24);
+
+    /** How often a repeated run that goes on elsewhere (another instance) is read again until it ends. */
+    private static final Duration POLL = Duration.ofMillis(200);
+
+    /**
+     * @param listeners calls each run's listener, off the store's writer thread (see {@link RunRecorder})
+     * @param format    a workflow run's events as its stream shows them, to keep
+     * @param feeds     the runs going on here, which followers and repeated requests wait on
+     * @param keys      the idempotency keys' claims
+     * @param callbacks keeps the completion webhook of a run that has one
+     * @param holds     the runs nobody listens to, whose records are held until they end or go on too long
+     */
+    public RunWorkflowService(AppRepository apps, WorkflowVersionRepository versions, EndUserRepository endUsers,
+            UploadRepository uploads, RunRepository runs, WorkflowDslReader reader, WorkflowEngine engine,
+            TaskRegistry tasks, int maxRunsPerApp, Clock clock, Supplier<String> ids, StorageHealth storage,
+            Executor listeners, RunEventFormat format, RunFeeds feeds, IdempotencyKeyRepository keys,
+            CompletionWebhooks callbacks, HeldRecords holds) {
+        this.apps = apps;
+        this.versions = versions;
+        this.endUsers = endUsers;
+        this.uploads = uploads;
+        this.runs = runs;
+        this.reader = reader;
+        this.engine = engine;
+        this.tasks = tasks;
+        this.maxRunsPerApp = maxRunsPerApp;
+        this.clock = clock;
+        this.ids = ids;
+        this.storage = storage;
+        this.listeners = listeners;
+        this.format = format;
+        this.feeds = feeds;
+        this.keys = keys;
+        this.callbacks = callbacks;
+        this.holds = holds;
+    }
+
+    @Override
+    public RunUnderWay start(RunWorkflowCommand command, RunObserver observer) {
+        String user = EndUsers.requireId(command.user());
+        CallbackUrl requested = command.callbackUrl() == null ? null : callbackUrl(command.callbackUrl());
+        App app = apps.find(command.appId()).orElseThrow(() -> new ApiException(ApiError.NOT_FOUND,
+                "App not found."));
+        // A chat turn runs a chatflow, and only a chatflow; without one, only a workflow app runs.
+        if (command.chat() == null && !app.mode().equals(AppInfo.WORKFLOW_MODE)) {
+            throw new ApiException(ApiError.NOT_WORKFLOW_APP,
+                    "Please check if your app mode matches the right API route.");
+        }
+        if (command.chat() != null && !app.mode().equals(AppInfo.ADVANCED_CHAT_MODE)) {
+            throw new ApiException(ApiError.NOT_CHAT_APP,
+                    "Please check if your app mode matches the right API route.");
+        }
+        if (command.retry() != null) {
+            Optional<KeyedRun> earlier = keys.find(app.id(), user, command.retry().key(), keyWindowStart());
+            if (earlier.isPresent() && !neverStarted(earlier.get())) {
+                return repeat(earlier.get(), command.retry());
+            }
+            // A key whose run never started (the server stopped between the claim and the run's start) is free
+            // again: this request claims it for a run of its own.
+            earlier.ifPresent(keys::release);
+        }
+        WorkflowVersion version = version(app.id(), command.workflowId());
+        PreparedWorkflow workflow = prepared.computeIfAbsent(version.id(),
+                id -> engine.prepare(reader.read(version.dsl().getBytes(StandardCharsets.UTF_8))));
+        StorageRefusals.requireRoom(storage);
+        if (!tasks.reserve(app.id(), maxRunsPerApp)) {
+            throw new ApiException(ApiError.TOO_MANY_REQUESTS, "Too many requests. Please try again later. The "
+                    + "current maximum concurrent requests allowed for " + app.id() + " is " + maxRunsPerApp + ".");
+        }
+        try {
+            EndUser endUser = endUsers.findOrAdd(new EndUser(ids.get(), app.id(), user,
+                    clock.instant().getEpochSecond()));
+            InputFiles.Uploads own = (uploadId, session) -> uploadOf(app.id(), endUser, uploadId);
+            Workflow graph = workflow.workflow();
+            Map<String, Object> inputs = InputFiles.resolve(workflow.inputForm(), command.inputs(), user, own);
+            List<FileValue> files = InputFiles.resolveAll(command.files(), user, own);
+            RunRequest request = new RunRequest(graph, app.id(), version.id(), user, inputs, files, ids.get(),
+                    ids.get());
+            if (command.chat() != null) {
+                request = request.withChat(command.chat());
+            }
+            feeds.open(request.runId(), app.id(), request.taskId());
+            if (command.retry() != null) {
+                Optional<KeyedRun> winner = claim(new KeyedRun(app.id(), user, command.retry().key(),
+                        command.retry().fingerprint(), request.runId(), request.taskId(),
+                        clock.instant().getEpochSecond()));
+                if (winner.isPresent()) {
+                    feeds.close(request.runId(), null, new IllegalStateException("never started"));
+                    tasks.release(app.id());
+                    return repeat(winner.get(), command.retry());
+                }
+            }
+            RunRecorder recorder = new RunRecorder(runs, app.id(), request.taskId(), endUser, version.version(),
+                    ids.get(), observer == RunObserver.NONE ? RunListener.NONE : observer::on, listeners,
+                    command.chat() == null ? format : RunEventFormat.NONE, feeds, holds);
+            CallbackUrl callback = requested != null ? requested : callbacks.defaultOf(app.id());
+            Delivery delivery = callback == null ? null : callbacks.register(app.id(), request.runId(), callback);
+            RunHandle handle;
+            try {
+                handle = startFed(workflow, request, recorder);
+            } catch (RuntimeException e) {
+                if (delivery != null) {
+                    callbacks.discard(delivery);
+                }
+                throw e;
+            }
+            RunRequest asked = request;
+            CompletableFuture<WorkflowRun> done = tasks.track(app.id(), user, handle)
+                    .handle((run, failure) -> keptOrRefused(asked, run, failure)).thenCompose(end -> end);
+            // The feed closes after the last event is published, whether the run ended or broke.
+            done.whenComplete((run, failure) -> recorder.fed().whenComplete((fed, never) ->
+                    feeds.close(handle.runId(), run, failure)));
+            if (delivery != null) {
+                // Only a run whose end is kept is due, and the caller's answer does not wait for it; a delivery
+                // not made due here (the store failed, the server stopped) is found by the deliverer's sweep.
+                try {
+                    done.thenAcceptAsync(run -> callbacks.runEnded(delivery), listeners);
+                } catch (java.util.concurrent.RejectedExecutionException e) {
+                    // Closing, the run already over: the next start's sweep makes its delivery due.
+                }
+            }
+            return new RunUnderWay(handle.runId(), handle.taskId(), done);
+        } catch (StorageUnavailableException e) {
+            tasks.release(app.id());
+            throw StorageRefusals.refused(e);
+        } catch (InvalidInputsException e) {
+            tasks.release(app.id());
+            throw new ApiException(ApiError.INVALID_PARAM, e.getMessage());
+        } catch (NodeUnavailableException e) {
+            tasks.release(app.id());
+            throw new ApiException(ApiError.PROVIDER_NOT_INITIALIZE, e.getMessage());
+        } catch (RuntimeException e) {
+            tasks.release(app.id());
+            throw e;
+        }
+    }
+
+    private RunHandle startFed(PreparedWorkflow workflow, RunRequest request, RunRecorder recorder) {
+        try {
+            return engine.start(workflow, request, recorder);
+        } catch (RuntimeException e) {
+            feeds.close(request.runId(), null, e);
+            throw e;
+        }
+    }
+
+    private Optional<KeyedRun> claim(KeyedRun claim) {
+        try {
+            return keys.claim(claim, keyWindowStart());
+        } catch (RuntimeException e) {
+            feeds.close(claim.runId(), null, e);
+            throw e;
+        }
+    }
+
+    private long keyWindowStart() {
+        return clock.instant().minus(KEY_WINDOW).getEpochSecond();
+    }
+
+    /**
+     * The run an earlier request with the key started, for a request with the same fingerprint: its end comes
+     * from its feed while it goes on here, else from the store (read again until it ends, when it goes on
+     * elsewhere).
+     *
+     * @throws ApiException IDEMPOTENCY_KEY_CONFLICT when the key was used with another request
+     */
+    private RunUnderWay repeat(KeyedRun earlier, RunWorkflowUseCase.Retry retry) {
+        if (!earlier.fingerprint().equals(retry.fingerprint())) {
+            throw new ApiException(ApiError.IDEMPOTENCY_KEY_CONFLICT, "Idempotency-Key " + retry.key()
+                    + " was used with another request; a retry must send the same body.");
+        }
+        CompletableFuture<WorkflowRun> done = feeds.find(earlier.appId(), earlier.runId())
+                .map(feed -> feed.ended)
+                .orElseGet(() -> CompletableFuture.supplyAsync(() -> endOf(earlier), listeners));
+        return new RunUnderWay(earlier.runId(), earlier.taskId(), done, true);
+    }
+
+    /**
+     * Whether a key's run never started: it goes on nowhere here, is not kept, and its claim is older than a start
+     * takes anywhere ({@link #START_GRACE}: another instance may be starting it).
+     */
+    private boolean neverStarted(KeyedRun claim) {
+        return claim.createdAt() < clock.instant().minus(START_GRACE).getEpochSecond()
+                && feeds.find(claim.appId(), claim.runId()).isEmpty()
+                && runs.find(claim.appId(), claim.runId()).isEmpty();
+    }
+
+    /** How long a claimed key's run may take to be kept as started, on any instance. */
+    static final Duration START_GRACE = Duration.ofMinutes(1);
+
+    /**
+     * The end of a key's run that goes on elsewhere, read from the store until it has ended. A run not found may be
+     * one another instance starts or holds (a blocking run is kept at its end, or after its first fifth of a
+     * second): it is looked for again until its claim is {@link #START_GRACE} old.
+     */
+    private WorkflowRun endOf(KeyedRun earlier) {
+        while (true) {
+            Optional<WorkflowRun> found = runs.find(earlier.appId(), earlier.runId());
+            if (found.isEmpty() && earlier.createdAt() < clock.instant().minus(START_GRACE).getEpochSecond()) {
+                throw new ApiException(ApiError.NOT_FOUND, "Workflow run not found.");
+            }
+            if (found.isPresent() && found.get().status() != RunStatus.RUNNING) {
+                return found.get();
+            }
+            try {
+                Thread.sleep(POLL.toMillis());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for run " + earlier.runId(), e);
+            }
+        }
+    }
+
+    private WorkflowVersion version(String appId, String workflowId) {
+        if (workflowId == null) {
+            return versions.latest(appId).orElseThrow(() -> new ApiException(ApiError.INVALID_PARAM,
+                    "Workflow not published"));
+        }
+        return versions.find(workflowId).filter(v -> v.appId().equals(appId))
+                .orElseThrow(() -> new ApiException(ApiError.NOT_FOUND, "Workflow not found."));
+    }
+
+    /** An upload this app's end user made, as a file input; anyone else's is no upload at all. */
+    private Optional<FileValue> uploadOf(String appId, EndUser endUser, String uploadId) {
+        return uploads.find(uploadId)
+                .filter(file -> file.appId().equals(appId) && file.endUserId().equals(endUser.id()))
+                .map(RunWorkflowService::asInput);
+    }
+
+    static FileValue asInput(UploadedFile file) {
+        String extension = file.extension().isEmpty() ? "" : "." + file.extension();
+        return new FileValue(file.id(), FileCategory.of(file.extension()).wireName(), "local_file", null, file.id(),
+                file.name(), extension, file.mimeType(), file.size(), null);
+    }
+
+    /** A run's own webhook URL; one that is not an http or https URL is the client's mistake. */
+    private static CallbackUrl callbackUrl(String url) {
+        try {
+            return new CallbackUrl(url);
+        } catch (IllegalArgumentException e) {
+            throw new ApiException(ApiError.INVALID_PARAM, e.getMessage());
+        }
+    }
+
+    /**
+     * The run as kept; a run the store could not keep ends as the API's refusal, with the store's reason, and is
+     * kept as failed with that reason where the store takes it.
+     */
+    private CompletableFuture<WorkflowRun> keptOrRefused(RunRequest request, WorkflowRun run, Throwable failure) {
+        if (failure == null) {
+            return CompletableFuture.completedFuture(run);
+        }
+        keepUnkeptEnd(request, failure);
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof StorageUnavailableException storage) {
+                return CompletableFuture.failedFuture(StorageRefusals.refused(storage));
+            }
+        }
+        return CompletableFuture.failedFuture(failure);
+    }
+
+    /**
+     * A run whose end could not be kept (a write of it was refused) would stay running in the store while its
+     * caller hears it failed: its row is ended failed with the reason. It is written once the run is no longer in
+     * flight here, so that a store recovering meanwhile either fails it itself or takes this write; nothing waits
+     * for it, and one the store still refuses leaves the run to the store's recovery or the next start.
+     */
+    private void keepUnkeptEnd(RunRequest request, Throwable failure) {
+        Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
+                ? failure.getCause() : failure;
+        String reason = cause instanceof StorageUnavailableException storage
+                ? "The server could not keep the run: " + storage.getMessage()
+                : "The server could not keep the run's end.";
+        long now = clock.instant().getEpochSecond();
+        try {
+            runs.finished(WorkflowRun.started(request.runId(), request.workflowId(), Map.of(), now)
+                    .finish(RunStatus.FAILED, Map.of(), reason, 0, 0, 0, 0, now));
+        } catch (RuntimeException refused) {
+            // The store is closed or refusing: its recovery or the next start ends the run.
+        }
+    }
+}

@@ -1,4 +1,4 @@
-package dev.hexaflow.app.chat;
+package dev.hexaflow.application.chat;
 
 import dev.hexaflow.adapters.persistence.memory.InMemoryAppRepository;
 import dev.hexaflow.adapters.persistence.memory.InMemoryConversationRepository;

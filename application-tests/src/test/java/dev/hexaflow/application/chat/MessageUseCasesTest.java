@@ -1,9 +1,9 @@
-package dev.hexaflow.app.chat;
+package dev.hexaflow.application.chat;
 
-import static dev.hexaflow.app.chat.ChatBed.ADA;
-import static dev.hexaflow.app.chat.ChatBed.BOB;
-import static dev.hexaflow.app.chat.ChatBed.CHAT_APP;
-import static dev.hexaflow.app.chat.ConversationUseCasesTest.assertRefused;
+import static dev.hexaflow.application.chat.ChatBed.ADA;
+import static dev.hexaflow.application.chat.ChatBed.BOB;
+import static dev.hexaflow.application.chat.ChatBed.CHAT_APP;
+import static dev.hexaflow.application.chat.ConversationUseCasesTest.assertRefused;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hexaflow.application.chat.port.in.GiveFeedbackUseCase.GiveFeedbackCommand;

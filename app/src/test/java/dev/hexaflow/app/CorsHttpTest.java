@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.hexaflow.app.cli.UsageException;
 import dev.hexaflow.app.config.Configuration;
 import dev.hexaflow.app.config.ServiceSettings;
-import dev.hexaflow.app.engine.Dsl;
+import dev.hexaflow.engine.Dsl;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

@@ -1,7 +1,7 @@
 package dev.hexaflow.app;
 
+import dev.hexaflow.adapters.clients.model.OpenAiCompatibleEmbeddings;
 import dev.hexaflow.adapters.nodes.fakes.FakeModelServer;
-import dev.hexaflow.adapters.nodes.model.OpenAiCompatibleEmbeddings;
 import dev.hexaflow.adapters.persistence.H2Database;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiKnowledgeRepository;
 import dev.hexaflow.adapters.persistence.lucene.LuceneKnowledgeIndex;

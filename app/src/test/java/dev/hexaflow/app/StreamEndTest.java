@@ -2,7 +2,7 @@ package dev.hexaflow.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.hexaflow.app.engine.Dsl;
+import dev.hexaflow.engine.Dsl;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -8,7 +8,7 @@ import dev.hexaflow.adapters.http.server.ClientLimits;
 import dev.hexaflow.adapters.nodes.fakes.FakeHttpTarget;
 import dev.hexaflow.app.api.ServiceApi;
 import dev.hexaflow.app.config.ServiceSettings;
-import dev.hexaflow.app.engine.Dsl;
+import dev.hexaflow.engine.Dsl;
 import dev.hexaflow.engine.EngineConfiguration;
 import java.io.BufferedReader;
 import java.io.IOException;

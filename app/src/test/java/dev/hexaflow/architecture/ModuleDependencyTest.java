@@ -1,5 +1,6 @@
 package dev.hexaflow.architecture;
 
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
@@ -30,7 +31,18 @@ class ModuleDependencyTest {
 
     static final ArchRule no_adapter_depends_on_another = slices().matching("dev.hexaflow.adapters.(*)..")
             .should().notDependOnEachOther()
-            .because("an adapter that needs another's work goes through a port of application, wired by app")
+            .ignoreDependency(resideInAPackage("dev.hexaflow.adapters.clients.."),
+                    resideInAPackage("dev.hexaflow.adapters.nodes.."))
+            .because("an adapter that needs another's work goes through a port of application, wired by app; the "
+                    + "one exception, the clients, call out through the nodes' outbound exchange and model endpoint, "
+                    + "so that every outbound request passes the one outbound address policy")
+            .allowEmptyShould(false);
+
+    static final ArchRule the_embeddable_engine_takes_no_use_case = noClasses()
+            .that().resideInAnyPackage(ENGINE_MODULE, "dev.hexaflow.adapters.dsl..", "dev.hexaflow.adapters.nodes..")
+            .should().dependOnClassesThat().resideInAPackage(APPLICATION)
+            .because("an embedder receives the engine, its standard adapters and the facade, and none of the "
+                    + "server's use cases (apps, runs, chat, knowledge, campus)")
             .allowEmptyShould(false);
 
     static final ArchRule only_the_app_module_knows_the_composition_root = noClasses()
@@ -47,7 +59,7 @@ class ModuleDependencyTest {
 
     static final ArchRule the_embedding_module_composes_only_adapters_that_need_no_server_or_database = classes()
             .that().resideInAPackage(ENGINE_MODULE)
-            .should().onlyDependOnClassesThat().resideInAnyPackage(ENGINE_MODULE, DOMAIN, WORKFLOW_ENGINE, APPLICATION,
+            .should().onlyDependOnClassesThat().resideInAnyPackage(ENGINE_MODULE, DOMAIN, WORKFLOW_ENGINE,
                     "dev.hexaflow.adapters.dsl..", "dev.hexaflow.adapters.nodes..", "java..")
             .because("an embedder gets the engine with its standard adapters and no HTTP server or database")
             .allowEmptyShould(false);
@@ -69,6 +81,13 @@ class ModuleDependencyTest {
         HexaflowClasses.assertHoldsClasses("dev.hexaflow.adapters.http..", "dev.hexaflow.adapters.persistence..",
                 "dev.hexaflow.adapters.campus..");
         no_adapter_depends_on_another.check(ALL);
+    }
+
+    @Test
+    void theEmbeddableEngineTakesNoUseCase() {
+        HexaflowClasses.assertHoldsClasses(ENGINE_MODULE, "dev.hexaflow.adapters.dsl..", "dev.hexaflow.adapters.nodes..",
+                APPLICATION);
+        the_embeddable_engine_takes_no_use_case.check(ALL);
     }
 
     @Test

@@ -3,32 +3,32 @@ package dev.hexaflow.engine;
 import dev.hexaflow.adapters.nodes.code.CodeLimits;
 import dev.hexaflow.adapters.nodes.code.PythonWorkerCodeRunner;
 import dev.hexaflow.adapters.nodes.code.RhinoCodeRunner;
-import dev.hexaflow.adapters.nodes.document.PdfBoxDocumentTextExtractor;
 import dev.hexaflow.adapters.nodes.document.JdkHttpFileContents;
+import dev.hexaflow.adapters.nodes.document.PdfBoxDocumentTextExtractor;
 import dev.hexaflow.adapters.nodes.http.JdkHttpRequester;
 import dev.hexaflow.adapters.nodes.model.OpenAiCompatibleModelProvider;
-import dev.hexaflow.adapters.nodes.net.OutboundExchange;
 import dev.hexaflow.adapters.nodes.model.OpenAiCompatibleSpeechSynthesizer;
+import dev.hexaflow.adapters.nodes.net.OutboundExchange;
 import dev.hexaflow.adapters.nodes.template.JinjavaTemplateRenderer;
 import dev.hexaflow.adapters.nodes.tool.JdkTimeToolRunner;
 import dev.hexaflow.adapters.nodes.tool.JsonPathToolRunner;
 import dev.hexaflow.adapters.nodes.tool.JsoupWebscraperToolRunner;
 import dev.hexaflow.adapters.nodes.tool.OpenAiCompatibleSpeechToolRunner;
 import dev.hexaflow.adapters.nodes.tool.mcp.McpSdkToolRunner;
+import dev.hexaflow.domain.id.TimeOrderedIds;
+import dev.hexaflow.domain.net.OutboundPolicy;
+import dev.hexaflow.domain.tool.McpToolAddress;
+import dev.hexaflow.domain.tool.ToolRef;
 import dev.hexaflow.workflow.engine.EngineSettings;
 import dev.hexaflow.workflow.engine.WorkflowEngine;
 import dev.hexaflow.workflow.nodes.StandardNodes;
 import dev.hexaflow.workflow.port.out.FileContents;
-import dev.hexaflow.domain.tool.McpToolAddress;
-import dev.hexaflow.domain.tool.ToolRef;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import dev.hexaflow.domain.net.OutboundPolicy;
-import dev.hexaflow.application.common.TimeOrderedIds;
 
 /** Builds the engine with the standard adapters, as the server, the command line and {@link HexaflowEngine} use it. */
 public final class Engines {

@@ -2,9 +2,9 @@ package dev.hexaflow.app.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hexaflow.adapters.clients.tool.openapi.JacksonOpenApiToolRunner;
 import dev.hexaflow.adapters.dsl.YamlWorkflowDslReader;
 import dev.hexaflow.adapters.nodes.net.OutboundExchange;
-import dev.hexaflow.adapters.nodes.tool.openapi.JacksonOpenApiToolRunner;
 import dev.hexaflow.adapters.persistence.memory.InMemoryToolRegistryRepository;
 import dev.hexaflow.app.wiring.CampusModule;
 import dev.hexaflow.application.tools.service.BoundToolRunners;

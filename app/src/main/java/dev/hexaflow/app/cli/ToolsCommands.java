@@ -1,7 +1,7 @@
 package dev.hexaflow.app.cli;
 
+import dev.hexaflow.adapters.clients.tool.openapi.JacksonOpenApiToolRunner;
 import dev.hexaflow.adapters.nodes.net.OutboundExchange;
-import dev.hexaflow.adapters.nodes.tool.openapi.JacksonOpenApiToolRunner;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiAppRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiToolRegistryRepository;
 import dev.hexaflow.app.Main;

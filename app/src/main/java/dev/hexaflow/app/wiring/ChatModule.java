@@ -1,9 +1,9 @@
 package dev.hexaflow.app.wiring;
 
+import dev.hexaflow.adapters.clients.model.OpenAiCompatibleSpeechTranscriber;
 import dev.hexaflow.adapters.dsl.YamlWorkflowDslReader;
 import dev.hexaflow.adapters.nodes.model.OpenAiCompatibleModelProvider;
 import dev.hexaflow.adapters.nodes.model.OpenAiCompatibleSpeechSynthesizer;
-import dev.hexaflow.adapters.nodes.model.OpenAiCompatibleSpeechTranscriber;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiConversationRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiConversationVariableRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiMessageRepository;
@@ -44,10 +44,10 @@ import dev.hexaflow.application.chat.service.SystemModel;
 import dev.hexaflow.application.chat.service.TextToAudioService;
 import dev.hexaflow.application.chat.service.UpdateConversationVariableService;
 import dev.hexaflow.application.common.FileSignatures;
-import dev.hexaflow.application.common.TimeOrderedIds;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase;
 import dev.hexaflow.application.runs.port.in.StopTaskUseCase;
 import dev.hexaflow.application.runs.port.out.RunRepository;
+import dev.hexaflow.domain.id.TimeOrderedIds;
 import dev.hexaflow.engine.EngineConfiguration;
 import dev.hexaflow.workflow.port.out.ModelProvider;
 import dev.hexaflow.workflow.port.out.SpeechSynthesizer;

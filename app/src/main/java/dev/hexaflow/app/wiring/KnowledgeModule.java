@@ -1,14 +1,13 @@
 package dev.hexaflow.app.wiring;
 
+import dev.hexaflow.adapters.clients.model.JinaCompatibleReranker;
+import dev.hexaflow.adapters.clients.model.OpenAiCompatibleEmbeddings;
 import dev.hexaflow.adapters.nodes.document.PdfBoxDocumentTextExtractor;
-import dev.hexaflow.adapters.nodes.model.JinaCompatibleReranker;
-import dev.hexaflow.adapters.nodes.model.OpenAiCompatibleEmbeddings;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiDatasetKeyRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiKnowledgeRepository;
 import dev.hexaflow.adapters.persistence.lucene.LuceneKnowledgeIndex;
 import dev.hexaflow.adapters.persistence.lucene.LuceneSharedKnowledgeIndex;
 import dev.hexaflow.app.adapters.SecureRandomSecretGenerator;
-import dev.hexaflow.application.common.TimeOrderedIds;
 import dev.hexaflow.application.common.port.out.StorageHealth;
 import dev.hexaflow.application.knowledge.port.in.AddDocumentUseCase;
 import dev.hexaflow.application.knowledge.port.in.CloseInterruptedIndexingUseCase;
@@ -30,6 +29,7 @@ import dev.hexaflow.application.knowledge.service.ManageKnowledgeTagsService;
 import dev.hexaflow.application.knowledge.service.ManageMetadataService;
 import dev.hexaflow.application.knowledge.service.RebuildKnowledgeIndexService;
 import dev.hexaflow.application.knowledge.service.RetrieveKnowledgeService;
+import dev.hexaflow.domain.id.TimeOrderedIds;
 import dev.hexaflow.domain.knowledge.ChunkBudget;
 import dev.hexaflow.engine.EngineConfiguration;
 import java.nio.file.Path;

@@ -3,8 +3,8 @@ package dev.hexaflow.app.wiring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.hexaflow.adapters.clients.model.OpenAiCompatibleSpeechTranscriber;
 import dev.hexaflow.adapters.nodes.model.OpenAiCompatibleSpeechSynthesizer;
-import dev.hexaflow.adapters.nodes.model.OpenAiCompatibleSpeechTranscriber;
 import dev.hexaflow.adapters.persistence.H2Database;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiAppRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiEndUserRepository;

@@ -13,26 +13,26 @@ import java.time.Duration;
  * The operator's OpenAI-compatible model endpoint, asked with a JSON body under one of its paths: the one way the
  * embeddings and rerank adapters call it (its key as a bearer token, when there is one).
  */
-record ModelEndpoint(HttpClient client, URI baseUrl, String apiKey, Duration timeout) {
+public record ModelEndpoint(HttpClient client, URI baseUrl, String apiKey, Duration timeout) {
 
     /** An endpoint at {@code baseUrl} (none when null), with a client of its own. */
-    static ModelEndpoint of(URI baseUrl, String apiKey, Duration connectTimeout, Duration timeout) {
+    public static ModelEndpoint of(URI baseUrl, String apiKey, Duration connectTimeout, Duration timeout) {
         return new ModelEndpoint(HttpClient.newBuilder().connectTimeout(connectTimeout).build(), baseUrl, apiKey,
                 timeout);
     }
 
     /** Whether an address is configured. */
-    boolean configured() {
+    public boolean configured() {
         return baseUrl != null;
     }
 
     /** The endpoint's address without its trailing slashes, as errors name it. */
-    String base() {
+    public String base() {
         return baseUrl.toString().replaceAll("/+$", "");
     }
 
     /** Posts the body to {@code base + path} and answers the response, whatever its status. */
-    HttpResponse<String> postJson(String path, ObjectNode body) throws IOException, InterruptedException {
+    public HttpResponse<String> postJson(String path, ObjectNode body) throws IOException, InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(base() + path)).timeout(timeout)
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body.toString(), StandardCharsets.UTF_8));

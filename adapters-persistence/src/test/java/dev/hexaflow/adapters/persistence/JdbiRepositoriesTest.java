@@ -1,8 +1,5 @@
 package dev.hexaflow.adapters.persistence;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
 import dev.hexaflow.adapters.persistence.jdbi.JdbiCampusDataRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiCampusKeyRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiDatasetKeyRepository;
@@ -15,23 +12,25 @@ import dev.hexaflow.application.knowledge.port.out.DatasetKeyRepository;
 import dev.hexaflow.application.knowledge.port.out.KnowledgeRepository;
 import dev.hexaflow.application.tools.port.out.ToolFileRepository;
 import dev.hexaflow.application.tools.port.out.ToolRegistryRepository;
-import dev.hexaflow.domain.campus.CampusKey;
-import dev.hexaflow.domain.campus.FeedMethod;
-import dev.hexaflow.domain.campus.Holiday;
-import dev.hexaflow.domain.campus.Tutor;
-import dev.hexaflow.domain.secret.SecretHash;
-import java.nio.file.Path;
-import java.time.LocalDate;
-import java.util.List;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Nested;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
+/**
+ * The campus, tool and knowledge Jdbi repositories against the contracts of their ports, once on each
+ * {@link Store}: H2 and PostgreSQL 15, each test on a store of its own, empty and migrated. The tests run on H2
+ * alone are in {@link H2RepositoriesTest}.
+ */
+@ParameterizedClass(name = "on {0}")
+@EnumSource(Store.class)
 class JdbiRepositoriesTest {
 
-    private final H2Database database = H2Database.openInMemory("contract-" + UUID.randomUUID());
+    private final Database database;
+
+    JdbiRepositoriesTest(Store store) {
+        database = store.open();
+    }
 
     @AfterEach
     void close() {
@@ -73,44 +72,6 @@ class JdbiRepositoriesTest {
         }
     }
 
-    @Test
-    void everyUseIsCommittedWithinAFewFlushIntervalsWithNoWriteInTheWayOfTheAnswer() throws Exception {
-        SecretHash hash = SecretHash.of("kept-key");
-        try (JdbiCampusKeyRepository keys = new JdbiCampusKeyRepository(database.jdbi())) {
-            keys.add(CampusKey.issued(hash));
-            for (int i = 1; i <= 50; i++) {
-                assertThat(keys.recordUse(hash)).isEqualTo(i);
-            }
-            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
-            while (storedCount(hash) < 50 && System.nanoTime() < deadline) {
-                Thread.sleep(JdbiCampusKeyRepository.FLUSH_INTERVAL.toMillis());
-            }
-            assertThat(storedCount(hash)).as("committed by the flushes, while the repository stays open")
-                    .isEqualTo(50);
-        }
-    }
-
-    @Test
-    void everyUseCountedIsCommittedByClose() {
-        SecretHash hash = SecretHash.of("deferred-key");
-        try (JdbiCampusKeyRepository keys = new JdbiCampusKeyRepository(database.jdbi())) {
-            keys.add(CampusKey.issued(hash));
-            for (int i = 0; i < 5_000; i++) {
-                keys.recordUse(hash);
-            }
-        }
-        assertThat(storedCount(hash)).isEqualTo(5_000);
-        try (JdbiCampusKeyRepository reopened = new JdbiCampusKeyRepository(database.jdbi())) {
-            assertThat(reopened.recordUse(hash)).isEqualTo(5_001);
-        }
-    }
-
-    private long storedCount(SecretHash hash) {
-        return database.jdbi().withHandle(handle -> handle
-                .createQuery("SELECT requests FROM campus_key WHERE key_hash = :hash")
-                .bind("hash", hash.hex()).mapTo(Long.class).one());
-    }
-
     @Nested
     class Data extends CampusDataRepositoryContract {
         private final CampusDataRepository repository = new JdbiCampusDataRepository(database.jdbi());
@@ -118,32 +79,6 @@ class JdbiRepositoriesTest {
         @Override
         protected CampusDataRepository repository() {
             return repository;
-        }
-    }
-
-    @Test
-    void aReplaceThatFailsHalfwayLeavesTheOldDataSet() {
-        CampusDataRepository data = new JdbiCampusDataRepository(database.jdbi());
-        data.replaceAll(FeedMethod.TUTORS, CampusDataRepositoryContract.TUTORS);
-        // A title past the column's width fails the insert of the second record, after the delete ran.
-        List<Tutor> broken = List.of(new Tutor("OK", "1", "fine", 1, null),
-                new Tutor("BAD", "2", "x".repeat(5000), 1, null));
-
-        assertThatThrownBy(() -> data.replaceAll(FeedMethod.TUTORS, broken)).isInstanceOf(RuntimeException.class);
-
-        assertThat(data.findAll(FeedMethod.TUTORS)).containsExactlyElementsOf(CampusDataRepositoryContract.TUTORS);
-    }
-
-    @Test
-    void aFileDatabaseKeepsItsDataWhenReopened(@TempDir Path dir) {
-        List<Holiday> holidays = List.of(new Holiday("Canada Day", LocalDate.of(2026, 7, 1)));
-        try (H2Database file = H2Database.openFile(dir)) {
-            new JdbiCampusDataRepository(file.jdbi()).replaceAll(FeedMethod.HOLIDAYS, holidays);
-        }
-
-        try (H2Database reopened = H2Database.openFile(dir)) {
-            assertThat(new JdbiCampusDataRepository(reopened.jdbi()).findAll(FeedMethod.HOLIDAYS))
-                    .containsExactlyElementsOf(holidays);
         }
     }
 

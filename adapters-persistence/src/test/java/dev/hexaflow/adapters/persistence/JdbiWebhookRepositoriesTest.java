@@ -23,7 +23,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -31,25 +30,31 @@ import java.util.concurrent.Future;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedClass;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The webhook repositories on a real H2: a due delivery is claimed by one of several claimers at once, oldest
- * first, passing over the apps the caller names, and again only once its claim runs out; a claim taken again
- * leaves its former holder nothing to extend or settle; a delivery moves only from the state it was read in, with
- * its attempt; the deliveries awaiting their run page oldest first; an app's deliveries page newest first; an app's
- * secret is drawn once.
+ * The webhook repositories (deliveries and their claims, each app's settings), which have no in-memory twin and so
+ * no contract class, held to the same tests on each {@link Store}, H2 and PostgreSQL 15: a due delivery is claimed
+ * by one of several claimers at once, oldest first, passing over the apps the caller names, and again only once its
+ * claim runs out; a claim taken again leaves its former holder nothing to extend or settle; a delivery moves only
+ * from the state it was read in, with its attempt; the deliveries awaiting their run page oldest first; an app's
+ * deliveries page newest first; an app's secret is drawn once.
  */
+@ParameterizedClass(name = "on {0}")
+@EnumSource(Store.class)
 class JdbiWebhookRepositoriesTest {
 
     private static final CallbackUrl URL = new CallbackUrl("https://hooks.example.com/run");
 
-    private final Database database = openDatabase();
-    private final JdbiDeliveryRepository deliveries = new JdbiDeliveryRepository(database.jdbi());
-    private final JdbiWebhookSettingsRepository settings = new JdbiWebhookSettingsRepository(database.jdbi());
+    private final Database database;
+    private final JdbiDeliveryRepository deliveries;
+    private final JdbiWebhookSettingsRepository settings;
 
-    /** The database each test runs on: a private in-memory H2 here. */
-    Database openDatabase() {
-        return H2Database.openInMemory("webhooks-" + UUID.randomUUID());
+    JdbiWebhookRepositoriesTest(Store store) {
+        database = store.open();
+        deliveries = new JdbiDeliveryRepository(database.jdbi());
+        settings = new JdbiWebhookSettingsRepository(database.jdbi());
     }
 
     @BeforeEach

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -28,6 +29,7 @@ class DocumentsTest {
     private static final Path ROOT = Path.of(System.getProperty("hexaflow.root", "..")).toAbsolutePath().normalize();
     private static final Pattern LINK = Pattern.compile("\\[[^\\]]*\\]\\(([^)\\s]+)\\)");
     private static final Pattern CLASS_NAME = Pattern.compile("`(dev\\.hexaflow(?:\\.[a-z0-9]+)+\\.[A-Z]\\w*)`");
+    private static final Pattern TEST_NAME = Pattern.compile("`([A-Z]\\w*(?:Test|IT|Contract))`");
     private static final Pattern SETTING_READ = Pattern.compile("\"(HEXAFLOW_[A-Z0-9_]+)\"");
     private static final Pattern NUMERIC_DEFAULT = Pattern.compile("\"(HEXAFLOW_[A-Z0-9_]+)\",\\s*([0-9_]+)L?[,)]");
     private static final Pattern SETTING_ROW = Pattern.compile("^\\| `(HEXAFLOW_[A-Z0-9_]+)` \\| ([^|]+) \\|",
@@ -122,6 +124,27 @@ class DocumentsTest {
         while (helped.find()) {
             assertThat(read).as("a setting --help names").contains(helped.group());
         }
+    }
+
+    @Test
+    void everyTestTheGuaranteesNameExists() throws IOException {
+        Set<String> tests = new HashSet<>();
+        try (Stream<Path> files = Files.walk(ROOT)) {
+            files.map(ROOT::relativize).filter(path -> path.toString().contains("src/test/java/"))
+                    .filter(path -> !path.toString().contains("/target/"))
+                    .map(path -> path.getFileName().toString().replace(".java", "")).forEach(tests::add);
+        }
+        Matcher named = TEST_NAME.matcher(Files.readString(ROOT.resolve("docs/guarantees.md")));
+        List<String> missing = new ArrayList<>();
+        int count = 0;
+        while (named.find()) {
+            count++;
+            if (!tests.contains(named.group(1))) {
+                missing.add(named.group(1));
+            }
+        }
+        assertThat(count).as("tests named in docs/guarantees.md").isGreaterThan(100);
+        assertThat(missing).as("tests docs/guarantees.md names that do not exist").isEmpty();
     }
 
     @Test

@@ -42,7 +42,7 @@ public final class AppsCommands {
         }
         try (Storage storage = Storage.open(command.config());
                 WorkflowModule workflows = module(storage, command.config())) {
-            ImportedApp app = workflows.importApp.importApp(dsl);
+            ImportedApp app = workflows.apps.importApp.importApp(dsl);
             out.println("app_id       " + app.appId());
             out.println("workflow_id  " + app.workflowId());
             out.println("api_key      " + app.apiKey() + "  (not shown again)");
@@ -62,7 +62,7 @@ public final class AppsCommands {
                 WorkflowModule workflows = module(storage, command.config())) {
             String row = "%-36s  %-36s  %-26s  %-16s  %-4s  %s%n";
             out.printf(row, "APP ID", "WORKFLOW ID", "VERSION", "SITE CODE", "PAGE", "NAME");
-            for (AppSummary app : workflows.listApps.list()) {
+            for (AppSummary app : workflows.apps.listApps.list()) {
                 out.printf(row, app.appId(), app.workflowId(), app.version(), app.siteCode(),
                         app.siteEnabled() ? "on" : "off", app.name());
             }
@@ -73,7 +73,7 @@ public final class AppsCommands {
     public static int createKey(Command.CreateAppKey command, PrintStream out, PrintStream err) {
         try (Storage storage = Storage.open(command.config());
                 WorkflowModule workflows = module(storage, command.config())) {
-            out.println(workflows.keys.issue(command.appId()));
+            out.println(workflows.apps.keys.issue(command.appId()));
             return Main.OK;
         } catch (ApiException e) {
             err.println("hexaflow: no app " + command.appId());
@@ -84,7 +84,7 @@ public final class AppsCommands {
     public static int switchSite(Command.SwitchSite command, PrintStream out, PrintStream err) {
         try (Storage storage = Storage.open(command.config());
                 WorkflowModule workflows = module(storage, command.config())) {
-            App app = workflows.updateSite.enable(command.appId(), command.enabled());
+            App app = workflows.apps.updateSite.enable(command.appId(), command.enabled());
             out.println("The web page /apps/" + app.siteCode() + " is " + (app.siteEnabled() ? "on" : "off") + ".");
             return Main.OK;
         } catch (ApiException e) {
@@ -100,7 +100,7 @@ public final class AppsCommands {
         }
         try (Storage storage = Storage.open(command.config());
                 WorkflowModule workflows = module(storage, command.config())) {
-            out.print(workflows.exportDsl.export(new ExportDslQuery(command.appId(), command.workflowId()))
+            out.print(workflows.apps.exportDsl.export(new ExportDslQuery(command.appId(), command.workflowId()))
                     .dsl());
             out.flush();
             return Main.OK;

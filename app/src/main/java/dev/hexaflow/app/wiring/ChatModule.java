@@ -121,8 +121,8 @@ public final class ChatModule implements AutoCloseable {
                         engine.llmApiKey().orElse(null), engine.ttsModel(), DEFAULT_VOICE),
                 new OpenAiCompatibleSpeechTranscriber(engine.llmBaseUrl().orElse(null),
                         engine.llmApiKey().orElse(null), DEFAULT_TRANSCRIPTION_MODEL),
-                clock, workflows.endUsers, workflows.apps, workflows.versions, workflows.run, workflows.stop,
-                workflows.fileSignatures);
+                clock, workflows.endUserRecords, workflows.appRecords, workflows.versionRecords, workflows.runs.run,
+                workflows.runs.stop, workflows.files.fileSignatures);
     }
 
     /**

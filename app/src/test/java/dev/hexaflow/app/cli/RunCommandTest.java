@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hexaflow.app.Main;
-import dev.hexaflow.app.wiring.WorkflowModule;
+import dev.hexaflow.app.wiring.AppsModule;
 import dev.hexaflow.testing.SharedFolder;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -91,7 +91,7 @@ class RunCommandTest {
     @Test
     void theDemoAppRunsWithNoServerOnTheHolidaysBundledInTheJar() throws Exception {
         Path file = dir.resolve("holiday-counter.yml");
-        try (java.io.InputStream in = RunCommandTest.class.getResourceAsStream(WorkflowModule.DEMO_DSL)) {
+        try (java.io.InputStream in = RunCommandTest.class.getResourceAsStream(AppsModule.DEMO_DSL)) {
             Files.write(file, in.readAllBytes());
         }
 

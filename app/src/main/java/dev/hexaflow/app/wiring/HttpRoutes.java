@@ -1,0 +1,102 @@
+package dev.hexaflow.app.wiring;
+
+import dev.hexaflow.adapters.http.admin.AdminAppRoutes;
+import dev.hexaflow.adapters.http.admin.AdminAuthorization;
+import dev.hexaflow.adapters.http.admin.AdminBackupRoutes;
+import dev.hexaflow.adapters.http.admin.AdminCampusRoutes;
+import dev.hexaflow.adapters.http.admin.AdminKnowledgeRoutes;
+import dev.hexaflow.adapters.http.admin.AdminToolRoutes;
+import dev.hexaflow.adapters.http.admin.AdminWebhookRoutes;
+import dev.hexaflow.adapters.http.campus.CampusFeedRoutes;
+import dev.hexaflow.adapters.http.server.RouteGroup;
+import dev.hexaflow.adapters.http.serviceapi.ServiceApiAuthentication;
+import dev.hexaflow.adapters.http.serviceapi.ServiceApiCors;
+import dev.hexaflow.adapters.http.serviceapi.chat.ChatRoutes;
+import dev.hexaflow.adapters.http.serviceapi.chat.ConversationRoutes;
+import dev.hexaflow.adapters.http.serviceapi.datasets.DatasetKeyAuthentication;
+import dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeApiRoutes;
+import dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeMetadataRoutes;
+import dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeTagRoutes;
+import dev.hexaflow.adapters.http.serviceapi.workflow.AppInfoRoutes;
+import dev.hexaflow.adapters.http.serviceapi.workflow.FilePreviewRoutes;
+import dev.hexaflow.adapters.http.serviceapi.workflow.LogRoutes;
+import dev.hexaflow.adapters.http.serviceapi.workflow.RunRoutes;
+import dev.hexaflow.adapters.http.serviceapi.workflow.ToolFileRoutes;
+import dev.hexaflow.adapters.http.serviceapi.workflow.UploadRoutes;
+import dev.hexaflow.adapters.http.webapp.WebAppRoutes;
+import dev.hexaflow.app.config.Configuration;
+import dev.hexaflow.app.config.ServiceSettings;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Every route group the server answers, over the modules' use cases, in the order they are registered: the
+ * admin check and the campus feed, then the Service API (CORS and the key check before its routes), the Knowledge
+ * API, the admin API and the web pages.
+ */
+public final class HttpRoutes {
+
+    private HttpRoutes() {
+    }
+
+    public static List<RouteGroup> of(Configuration config, AdminAuthorization admin, Storage storage,
+            WorkflowModule workflows, CampusModule campus, ChatModule chat) {
+        List<RouteGroup> routes = new ArrayList<>();
+        routes.add(admin);
+        routes.add(new CampusFeedRoutes(campus.feed));
+        routes.add(new AdminCampusRoutes(admin, campus.issueKey, campus.banKey, campus.importData));
+        routes.addAll(serviceApi(config.service(), workflows, chat));
+        routes.addAll(admin(admin, workflows));
+        routes.addAll(knowledgeApi(workflows.knowledge));
+        routes.add(new AdminBackupRoutes(admin, BackupModule.backups(storage, config.dataDir(), Clock.systemUTC(),
+                campus::keepUsesNow), Clock.systemUTC()));
+        routes.add(new WebAppRoutes(workflows.apps.webApp));
+        return List.copyOf(routes);
+    }
+
+    /** The workflow and chat Service API under /v1, behind its CORS and its key check. */
+    private static List<RouteGroup> serviceApi(ServiceSettings service, WorkflowModule workflows, ChatModule chat) {
+        RunsModule runs = workflows.runs;
+        ServiceApiAuthentication keys = new ServiceApiAuthentication(workflows.apps.authenticate);
+        return List.of(
+                new ServiceApiCors(service.corsOrigins()),
+                keys,
+                new RunRoutes(runs.run, runs.getRun, runs.stop, runs.nodeExecutions, runs.followRun, keys,
+                        service.pingInterval(), service.requests()),
+                new ChatRoutes(chat.send, chat.stop, chat.speak, chat.listen, service.pingInterval(),
+                        service.requests()),
+                new ConversationRoutes(chat.listMessages, chat.giveFeedback, chat.listAppFeedbacks,
+                        chat.suggestQuestions, chat.listConversations, chat.deleteConversation,
+                        chat.renameConversation, chat.listVariables, chat.updateVariable, service.requests()),
+                new UploadRoutes(workflows.files.upload),
+                new ToolFileRoutes(workflows.files.toolFiles),
+                new FilePreviewRoutes(workflows.files.previewUpload),
+                new LogRoutes(runs.logs),
+                new AppInfoRoutes(workflows.apps.describe));
+    }
+
+    /** The admin API of apps, webhooks, tools and knowledge bases. */
+    private static List<RouteGroup> admin(AdminAuthorization admin, WorkflowModule workflows) {
+        AppsModule apps = workflows.apps;
+        KnowledgeModule knowledge = workflows.knowledge;
+        return List.of(
+                new AdminAppRoutes(admin, apps.importApp, apps.listApps, apps.publish, apps.exportDsl, apps.keys,
+                        apps.describe, apps.updateSite, workflows.webhooks.webhooks),
+                new AdminWebhookRoutes(admin, workflows.webhooks.webhooks, workflows.webhooks.deliveries),
+                new AdminToolRoutes(admin, workflows.tools.listTools, workflows.tools.mcpServers,
+                        workflows.tools.toolBindings),
+                new AdminKnowledgeRoutes(admin, knowledge.bases, knowledge.addDocument, knowledge.retrieve,
+                        knowledge.keys));
+    }
+
+    /** Dify's Knowledge API under /v1/datasets, behind its own key check. */
+    private static List<RouteGroup> knowledgeApi(KnowledgeModule knowledge) {
+        return List.of(
+                new DatasetKeyAuthentication(knowledge.keys),
+                new KnowledgeTagRoutes(knowledge.tags),
+                new KnowledgeMetadataRoutes(knowledge.metadata),
+                new KnowledgeApiRoutes(knowledge.bases, knowledge.addDocument, knowledge.documents,
+                        knowledge.retrieve, knowledge.tags, knowledge.metadata));
+    }
+}

@@ -1,0 +1,102 @@
+package dev.hexaflow.app.wiring;
+
+import dev.hexaflow.adapters.dsl.YamlWorkflowDslReader;
+import dev.hexaflow.adapters.http.wire.JacksonRunEventFormat;
+import dev.hexaflow.adapters.persistence.jdbi.JdbiIdempotencyKeyRepository;
+import dev.hexaflow.adapters.persistence.jdbi.JdbiRunRepository;
+import dev.hexaflow.app.config.Configuration;
+import dev.hexaflow.app.jobs.DaemonThreads;
+import dev.hexaflow.app.jobs.HeldRunTimer;
+import dev.hexaflow.application.apps.port.out.AppRepository;
+import dev.hexaflow.application.apps.port.out.EndUserRepository;
+import dev.hexaflow.application.apps.port.out.WorkflowVersionRepository;
+import dev.hexaflow.application.common.port.out.StorageHealth;
+import dev.hexaflow.application.files.port.out.UploadRepository;
+import dev.hexaflow.application.runs.port.in.DrainRunsUseCase;
+import dev.hexaflow.application.runs.port.in.FollowRunUseCase;
+import dev.hexaflow.application.runs.port.in.GetRunUseCase;
+import dev.hexaflow.application.runs.port.in.ListNodeExecutionsUseCase;
+import dev.hexaflow.application.runs.port.in.ListRunLogsUseCase;
+import dev.hexaflow.application.runs.port.in.PruneRunsUseCase;
+import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase;
+import dev.hexaflow.application.runs.port.in.StopTaskUseCase;
+import dev.hexaflow.application.runs.port.out.CompletionWebhooks;
+import dev.hexaflow.application.runs.port.out.IdempotencyKeyRepository;
+import dev.hexaflow.application.runs.service.DrainRunsService;
+import dev.hexaflow.application.runs.service.FollowRunService;
+import dev.hexaflow.application.runs.service.GetRunService;
+import dev.hexaflow.application.runs.service.HeldRecords;
+import dev.hexaflow.application.runs.service.ListNodeExecutionsService;
+import dev.hexaflow.application.runs.service.ListRunLogsService;
+import dev.hexaflow.application.runs.service.PruneRunsService;
+import dev.hexaflow.application.runs.service.RunFeeds;
+import dev.hexaflow.application.runs.service.RunWorkflowService;
+import dev.hexaflow.application.runs.service.StopTaskService;
+import dev.hexaflow.application.runs.service.TaskRegistry;
+import dev.hexaflow.domain.id.TimeOrderedIds;
+import dev.hexaflow.workflow.engine.WorkflowEngine;
+import java.time.Clock;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.jdbi.v3.core.Jdbi;
+
+/**
+ * The runs context: starting, stopping, following and reading workflow runs, with the recorder's held records and
+ * the threads that tell a run's listeners.
+ */
+public final class RunsModule implements AutoCloseable {
+
+    public final RunWorkflowUseCase run;
+    public final StopTaskUseCase stop;
+    public final GetRunUseCase getRun;
+    public final ListRunLogsUseCase logs;
+    public final ListNodeExecutionsUseCase nodeExecutions;
+    public final FollowRunUseCase followRun;
+    public final PruneRunsUseCase pruneRuns;
+    public final DrainRunsUseCase drain;
+    /** Which run each idempotency key started; a claim past its day is pruned. */
+    final IdempotencyKeyRepository idempotencyKeys;
+    /** The blocking runs whose records are held until they end; those held past the hold are kept by a timer. */
+    final HeldRunTimer heldRuns;
+    /**
+     * Calls the runs' listeners (a stream's client, a chat turn's keeper), each run's one event at a time, so that
+     * the store's single writer thread never waits on them. A run holds at most one thread at a time, and runs
+     * are bounded per app; an idle thread ends after a second, so a burst of streams leaves no threads behind.
+     */
+    private final ExecutorService listeners = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 1, TimeUnit.SECONDS,
+            new SynchronousQueue<>(), DaemonThreads.named("hexaflow-run-listener"));
+
+    /** The records a run's store keeps; shared with the webhooks context, which reads a finished run. */
+    record Stores(AppRepository apps, WorkflowVersionRepository versions, EndUserRepository endUsers,
+            UploadRepository uploads, JdbiRunRepository runs) {
+    }
+
+    RunsModule(Jdbi jdbi, Configuration config, Stores stores, WorkflowEngine engine, Clock clock,
+            StorageHealth storage, Instance instance, CompletionWebhooks webhooks) {
+        HeldRecords held = new HeldRecords();
+        this.heldRuns = new HeldRunTimer(held);
+        heldRuns.start();
+        this.idempotencyKeys = new JdbiIdempotencyKeyRepository(jdbi);
+        TaskRegistry tasks = new TaskRegistry();
+        RunFeeds feeds = new RunFeeds();
+        JacksonRunEventFormat frames = new JacksonRunEventFormat();
+        this.run = new RunWorkflowService(stores.apps(), stores.versions(), stores.endUsers(), stores.uploads(),
+                stores.runs(), new YamlWorkflowDslReader(), engine, tasks, config.service().maxRunsPerApp(), clock,
+                new TimeOrderedIds(), storage, listeners, frames, feeds, idempotencyKeys, webhooks, held);
+        this.followRun = new FollowRunService(stores.runs(), feeds, frames);
+        this.stop = new StopTaskService(tasks, instance.signals());
+        this.drain = new DrainRunsService(tasks);
+        this.getRun = new GetRunService(stores.runs());
+        this.logs = new ListRunLogsService(stores.runs());
+        this.nodeExecutions = new ListNodeExecutionsService(stores.runs());
+        this.pruneRuns = new PruneRunsService(stores.runs(), config.service().retention(), clock);
+    }
+
+    /** Stops the listeners' threads once idle; the held records are kept by closing {@link #heldRuns} first. */
+    @Override
+    public void close() {
+        listeners.shutdown();
+    }
+}

@@ -139,6 +139,19 @@ public final class Main {
                 return FAILED;
             }
         }
+        Integer done = executeKnowledgeOrApps(command, out, err);
+        if (done == null) {
+            done = executeToolsOrBackups(command, out, err);
+        }
+        if (done != null) {
+            return done;
+        }
+        Command.ImportCampusData load = (Command.ImportCampusData) command;
+        return importData(load, out, err);
+    }
+
+    /** A knowledge or apps command's exit status; null for any other command. */
+    private static Integer executeKnowledgeOrApps(Command command, PrintStream out, PrintStream err) {
         if (command instanceof Command.CreateKnowledgeBase create) {
             return KnowledgeCommands.create(create, out, err);
         }
@@ -169,6 +182,11 @@ public final class Main {
         if (command instanceof Command.ExportApp export) {
             return AppsCommands.export(export, out, err);
         }
+        return null;
+    }
+
+    /** A tools, backup, restore, compact or site command's exit status; null for any other command. */
+    private static Integer executeToolsOrBackups(Command command, PrintStream out, PrintStream err) {
         if (command instanceof Command.Backup backup) {
             return BackupCommands.backup(backup, out, err);
         }
@@ -196,8 +214,7 @@ public final class Main {
         if (command instanceof Command.UnbindTool unbind) {
             return ToolsCommands.unbind(unbind, out, err);
         }
-        Command.ImportCampusData load = (Command.ImportCampusData) command;
-        return importData(load, out, err);
+        return null;
     }
 
     private static int importData(Command.ImportCampusData load, PrintStream out, PrintStream err) {

@@ -33,102 +33,111 @@ public final class CommandLine {
      * @throws UsageException naming the first thing that is wrong
      */
     public static Command parse(List<String> args, Map<String, String> environment) {
-        List<String> words = new ArrayList<>();
-        Configuration config = null;
-        List<String[]> flags = new ArrayList<>();
-        boolean stream = false;
-        for (int i = 0; i < args.size(); i++) {
-            String arg = args.get(i);
-            if (arg.equals("-h") || arg.equals("--help")) {
-                return new Command.Help();
-            }
-            if (arg.equals("--version")) {
-                return new Command.Version();
-            }
-            if (arg.equals("--stream")) {
-                stream = true;
-                continue;
-            }
-            if (arg.startsWith("-")) {
-                String name = arg;
-                String value;
-                int equals = arg.indexOf('=');
-                if (equals > 0) {
-                    name = arg.substring(0, equals);
-                    value = arg.substring(equals + 1);
-                } else {
+        Arguments arguments = Arguments.read(args);
+        if (arguments.help()) {
+            return new Command.Help();
+        }
+        if (arguments.version()) {
+            return new Command.Version();
+        }
+        List<String> words = arguments.words();
+        String first = words.isEmpty() ? "" : words.get(0);
+        if (first.equals("run")) {
+            return runCommand(words, arguments.flags(), arguments.stream());
+        }
+        if (first.equals("chat") && !arguments.stream()) {
+            return chatCommand(words, arguments.flags());
+        }
+        if (arguments.stream()) {
+            throw new UsageException("--stream goes with the run command"
+                    + (first.equals("chat") ? "; chat always streams" : ""));
+        }
+        return storeCommand(words, Flags.read(arguments.flags(), environment), environment);
+    }
+
+    /** The words and flags of a command line, in order; {@code --help}, {@code --version} and {@code --stream} apart. */
+    private record Arguments(List<String> words, List<String[]> flags, boolean stream, boolean help,
+            boolean version) {
+
+        static Arguments read(List<String> args) {
+            List<String> words = new ArrayList<>();
+            List<String[]> flags = new ArrayList<>();
+            boolean stream = false;
+            for (int i = 0; i < args.size(); i++) {
+                String arg = args.get(i);
+                if (arg.equals("-h") || arg.equals("--help")) {
+                    return new Arguments(words, flags, stream, true, false);
+                }
+                if (arg.equals("--version")) {
+                    return new Arguments(words, flags, stream, false, true);
+                }
+                if (arg.equals("--stream")) {
+                    stream = true;
+                } else if (arg.startsWith("-")) {
+                    int equals = arg.indexOf('=');
+                    String name = equals > 0 ? arg.substring(0, equals) : arg;
                     if (!isFlag(name)) {
                         throw new UsageException("unknown flag " + name);
                     }
-                    if (i + 1 >= args.size()) {
+                    if (equals < 0 && i + 1 >= args.size()) {
                         throw new UsageException(name + " needs a value");
                     }
-                    value = args.get(++i);
+                    flags.add(new String[] {name, equals > 0 ? arg.substring(equals + 1) : args.get(++i)});
+                } else {
+                    words.add(arg);
                 }
-                if (!isFlag(name)) {
-                    throw new UsageException("unknown flag " + name);
+            }
+            return new Arguments(words, flags, stream, false, false);
+        }
+    }
+
+    /**
+     * The flags of the commands that open a store or call a server: the configuration they set, a remote server's
+     * (--url, --token, --workflow-id), the tools commands' and the knowledge base's id.
+     */
+    private record Flags(Configuration config, Map<String, String> remote, List<String[]> tools,
+            Optional<String> knowledgeId) {
+
+        static Flags read(List<String[]> flags, Map<String, String> environment) {
+            Configuration config = Configuration.fromEnvironment(environment);
+            Map<String, String> remote = new java.util.HashMap<>();
+            List<String[]> toolFlags = new ArrayList<>();
+            Optional<String> knowledgeId = Optional.empty();
+            for (String[] flag : flags) {
+                if (flag[0].equals("--id")) {
+                    knowledgeId = Optional.of(flag[1]);
+                    continue;
                 }
-                flags.add(new String[] {name, value});
-            } else {
-                words.add(arg);
+                config = switch (flag[0]) {
+                    case "--port" -> config.withPort(Configuration.port(flag[1], "--port"));
+                    case "--host" -> config.withHost(flag[1]);
+                    case "--data-dir" -> config.withDataDir(Path.of(flag[1]));
+                    // The user and password stay in the environment, off the command line and its process listing.
+                    case "--database-url" -> config.withDatabase(new DatabaseServer(flag[1],
+                            environment.get("HEXAFLOW_DATABASE_USER"), environment.get("HEXAFLOW_DATABASE_PASSWORD")));
+                    case "--url", "--token", "--workflow-id" -> {
+                        remote.put(flag[0], flag[1]);
+                        yield config;
+                    }
+                    case "--header", "--env", "--command", "--mcp", "--openapi", "--app", "--api-key",
+                            "--api-key-header", "--api-key-prefix", "--api-key-query" -> {
+                        toolFlags.add(flag);
+                        yield config;
+                    }
+                    default -> throw new UsageException(flag[0] + " goes with the run and chat commands");
+                };
             }
+            return new Flags(config, remote, toolFlags, knowledgeId);
         }
-        if (!words.isEmpty() && words.get(0).equals("run")) {
-            return runCommand(words, flags, stream);
-        }
-        if (!words.isEmpty() && words.get(0).equals("chat") && !stream) {
-            return chatCommand(words, flags);
-        }
-        if (stream) {
-            throw new UsageException("--stream goes with the run command"
-                    + (!words.isEmpty() && words.get(0).equals("chat") ? "; chat always streams" : ""));
-        }
-        config = Configuration.fromEnvironment(environment);
-        Map<String, String> remote = new java.util.HashMap<>();
-        List<String[]> toolFlags = new ArrayList<>();
-        Optional<String> knowledgeId = Optional.empty();
-        for (String[] flag : flags) {
-            if (flag[0].equals("--id")) {
-                knowledgeId = Optional.of(flag[1]);
-                continue;
-            }
-            config = switch (flag[0]) {
-                case "--port" -> config.withPort(Configuration.port(flag[1], "--port"));
-                case "--host" -> config.withHost(flag[1]);
-                case "--data-dir" -> config.withDataDir(Path.of(flag[1]));
-                // The user and password stay in the environment, off the command line and its process listing.
-                case "--database-url" -> config.withDatabase(new DatabaseServer(flag[1],
-                        environment.get("HEXAFLOW_DATABASE_USER"), environment.get("HEXAFLOW_DATABASE_PASSWORD")));
-                case "--url", "--token", "--workflow-id" -> {
-                    remote.put(flag[0], flag[1]);
-                    yield config;
-                }
-                case "--header", "--env", "--command", "--mcp", "--openapi", "--app", "--api-key", "--api-key-header",
-                        "--api-key-prefix", "--api-key-query" -> {
-                    toolFlags.add(flag);
-                    yield config;
-                }
-                default -> throw new UsageException(flag[0] + " goes with the run and chat commands");
-            };
-        }
-        if (!words.isEmpty() && words.get(0).equals("backup")) {
-            if (words.size() != 2 || !remote.containsKey("--url") || remote.containsKey("--workflow-id")) {
-                throw new UsageException("backup takes a file and the server: hexaflow backup FILE.zip --url URL "
-                        + "[--token T]");
-            }
-            return new Command.Backup(Path.of(words.get(1)), server(remote, environment), backupMaxRatio(environment));
-        }
-        if (!words.isEmpty() && words.get(0).equals("restore")) {
-            if (words.size() != 2 || !remote.isEmpty()) {
-                throw new UsageException("restore takes a file: hexaflow restore FILE.zip --data-dir DIR");
-            }
-            return new Command.Restore(Path.of(words.get(1)), config, backupMaxRatio(environment));
-        }
-        if (!words.isEmpty() && words.get(0).equals("compact")) {
-            if (words.size() != 1 || !remote.isEmpty()) {
-                throw new UsageException("compact takes no argument: hexaflow compact --data-dir DIR");
-            }
-            return new Command.Compact(config);
+    }
+
+    /** The commands that open the store, or call a server about it: backups, export, tools, knowledge, the rest. */
+    private static Command storeCommand(List<String> words, Flags flags, Map<String, String> environment) {
+        Configuration config = flags.config();
+        Map<String, String> remote = flags.remote();
+        String first = words.isEmpty() ? "" : words.get(0);
+        if (first.equals("backup") || first.equals("restore") || first.equals("compact")) {
+            return maintenanceCommand(words, config, remote, environment);
         }
         if (words.size() == 3 && words.subList(0, 2).equals(List.of("apps", "export"))) {
             Optional<AdminServer> server = remote.containsKey("--url") ? Optional.of(server(remote, environment))
@@ -143,19 +152,46 @@ public final class CommandLine {
             throw new UsageException(remote.keySet().iterator().next() + " goes with the backup and apps export "
                     + "commands");
         }
-        if (!words.isEmpty() && words.get(0).equals("tools")) {
-            return ToolsCommandLine.parse(words, toolFlags, config);
+        if (first.equals("tools")) {
+            return ToolsCommandLine.parse(words, flags.tools(), config);
         }
-        if (!toolFlags.isEmpty()) {
-            throw new UsageException(toolFlags.get(0)[0] + " goes with the tools commands");
+        if (!flags.tools().isEmpty()) {
+            throw new UsageException(flags.tools().get(0)[0] + " goes with the tools commands");
         }
-        if (!words.isEmpty() && words.get(0).equals("knowledge")) {
-            return knowledgeCommand(words, config, knowledgeId);
+        if (first.equals("knowledge")) {
+            return knowledgeCommand(words, config, flags.knowledgeId());
         }
-        if (knowledgeId.isPresent()) {
+        if (flags.knowledgeId().isPresent()) {
             throw new UsageException("--id goes with the knowledge create command");
         }
         return command(words, config);
+    }
+
+    /** backup FILE --url URL, restore FILE, compact. */
+    private static Command maintenanceCommand(List<String> words, Configuration config, Map<String, String> remote,
+            Map<String, String> environment) {
+        switch (words.get(0)) {
+            case "backup" -> {
+                if (words.size() != 2 || !remote.containsKey("--url") || remote.containsKey("--workflow-id")) {
+                    throw new UsageException("backup takes a file and the server: hexaflow backup FILE.zip --url URL "
+                            + "[--token T]");
+                }
+                return new Command.Backup(Path.of(words.get(1)), server(remote, environment),
+                        backupMaxRatio(environment));
+            }
+            case "restore" -> {
+                if (words.size() != 2 || !remote.isEmpty()) {
+                    throw new UsageException("restore takes a file: hexaflow restore FILE.zip --data-dir DIR");
+                }
+                return new Command.Restore(Path.of(words.get(1)), config, backupMaxRatio(environment));
+            }
+            default -> {
+                if (words.size() != 1 || !remote.isEmpty()) {
+                    throw new UsageException("compact takes no argument: hexaflow compact --data-dir DIR");
+                }
+                return new Command.Compact(config);
+            }
+        }
     }
 
     private static Command knowledgeCommand(List<String> words, Configuration config, Optional<String> id) {

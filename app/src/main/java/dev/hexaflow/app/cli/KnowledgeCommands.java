@@ -70,67 +70,80 @@ public final class KnowledgeCommands {
                 // The data directory is this command's alone: what a server left indexing was cut off.
                 knowledge.interrupted.closeInterrupted(CloseInterruptedIndexingUseCase.STOPPED);
             }
-            Set<String> before = new HashSet<>();
-            Set<String> failedBefore = new HashSet<>();
-            for (KnowledgeDocument kept : knowledge.documents.documents(base.id())) {
-                before.add(kept.id());
-                if (kept.status() == DocumentStatus.ERROR) {
-                    failedBefore.add(kept.id());
-                }
-            }
-            long started = System.nanoTime();
-            int done = 0;
-            int added = 0;
-            int unchanged = 0;
-            int failed = 0;
-            long chunks = 0;
-            long embedded = 0;
+            Tally tally = new Tally(knowledge.documents.documents(base.id()));
             for (Path file : command.files()) {
-                String name = file.getFileName().toString();
-                int dot = name.lastIndexOf('.');
-                KnowledgeDocument document;
-                try {
-                    byte[] bytes = Files.readAllBytes(file);
-                    document = knowledge.addDocument.add(new AddDocumentCommand(base.id(), name,
-                            new AddDocumentCommand.File(bytes, dot < 0 ? "" : name.substring(dot)
-                                    .toLowerCase(Locale.ROOT), Files.probeContentType(file)), null, null));
-                } catch (IOException | KnowledgeException e) {
-                    err.println();
-                    err.println("hexaflow: " + file + ": " + e.getMessage());
-                    failed++;
-                    done++;
-                    continue;
-                }
-                done++;
-                // Added again, one whose indexing had failed was indexed again: counted as this run's.
-                if (failedBefore.remove(document.id())) {
-                    before.remove(document.id());
-                }
-                if (before.contains(document.id())) {
-                    unchanged++;
-                } else {
-                    before.add(document.id());
-                    int count = knowledge.documents.chunks(document.id()).size();
-                    chunks += count;
-                    if (document.status() == DocumentStatus.ERROR) {
-                        err.println();
-                        err.println("hexaflow: " + file + ": kept, but not embedded: " + document.error().orElse("")
-                                + " (added again, it is retried)");
-                        failed++;
-                    } else {
-                        added++;
-                        embedded += base.keywordOnly() ? 0 : count;
-                    }
-                }
-                double seconds = Math.max(1e-3, (System.nanoTime() - started) / 1e9);
-                err.printf(Locale.ROOT, "\r%d/%d documents  %d chunks  %.1f embeddings/s  ", done,
-                        command.files().size(), chunks, embedded / seconds);
+                addOne(knowledge, base, file, tally, err);
+                double seconds = Math.max(1e-3, (System.nanoTime() - tally.started) / 1e9);
+                err.printf(Locale.ROOT, "\r%d/%d documents  %d chunks  %.1f embeddings/s  ", tally.done,
+                        command.files().size(), tally.chunks, tally.embedded / seconds);
                 err.flush();
             }
             err.println();
-            out.printf(Locale.ROOT, "%d added, %d unchanged, %d failed; %d chunks into %s (%s)%n", added, unchanged,
-                    failed, chunks, base.name(), base.id());
-            return failed == 0 ? Main.OK : Main.FAILED;
+            out.printf(Locale.ROOT, "%d added, %d unchanged, %d failed; %d chunks into %s (%s)%n", tally.added,
+                    tally.unchanged, tally.failed, tally.chunks, base.name(), base.id());
+            return tally.failed == 0 ? Main.OK : Main.FAILED;
+        }
+    }
+
+    /** What adding files has done so far, and the documents the base held before, by id. */
+    private static final class Tally {
+        final Set<String> before = new HashSet<>();
+        final Set<String> failedBefore = new HashSet<>();
+        final long started = System.nanoTime();
+        int done;
+        int added;
+        int unchanged;
+        int failed;
+        long chunks;
+        long embedded;
+
+        Tally(List<KnowledgeDocument> kept) {
+            for (KnowledgeDocument document : kept) {
+                before.add(document.id());
+                if (document.status() == DocumentStatus.ERROR) {
+                    failedBefore.add(document.id());
+                }
+            }
+        }
+    }
+
+    private static void addOne(KnowledgeModule knowledge, KnowledgeBase base, Path file, Tally tally,
+            PrintStream err) {
+        String name = file.getFileName().toString();
+        int dot = name.lastIndexOf('.');
+        KnowledgeDocument document;
+        try {
+            byte[] bytes = Files.readAllBytes(file);
+            document = knowledge.addDocument.add(new AddDocumentCommand(base.id(), name,
+                    new AddDocumentCommand.File(bytes, dot < 0 ? "" : name.substring(dot)
+                            .toLowerCase(Locale.ROOT), Files.probeContentType(file)), null, null));
+        } catch (IOException | KnowledgeException e) {
+            err.println();
+            err.println("hexaflow: " + file + ": " + e.getMessage());
+            tally.failed++;
+            tally.done++;
+            return;
+        }
+        tally.done++;
+        // Added again, one whose indexing had failed was indexed again: counted as this run's.
+        if (tally.failedBefore.remove(document.id())) {
+            tally.before.remove(document.id());
+        }
+        if (tally.before.contains(document.id())) {
+            tally.unchanged++;
+            return;
+        }
+        tally.before.add(document.id());
+        int count = knowledge.documents.chunks(document.id()).size();
+        tally.chunks += count;
+        if (document.status() == DocumentStatus.ERROR) {
+            err.println();
+            err.println("hexaflow: " + file + ": kept, but not embedded: " + document.error().orElse("")
+                    + " (added again, it is retried)");
+            tally.failed++;
+        } else {
+            tally.added++;
+            tally.embedded += base.keywordOnly() ? 0 : count;
         }
     }
 

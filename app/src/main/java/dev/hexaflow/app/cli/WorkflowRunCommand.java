@@ -69,17 +69,7 @@ public final class WorkflowRunCommand {
         String runId = UUID.randomUUID().toString();
         String taskId = UUID.randomUUID().toString();
         AnswerPrinter answer = new AnswerPrinter(out);
-        RunListener listener;
-        if (command.stream()) {
-            listener = event -> {
-                if (!(event instanceof RunEvent.ConversationVariables)) {
-                    out.print(DifyWire.frame(DifyWire.event(event, runId, taskId)));
-                    out.flush();
-                }
-            };
-        } else {
-            listener = chat ? answer : RunListener.NONE;
-        }
+        RunListener listener = listener(command.stream(), chat, answer, runId, taskId, out);
         RunHandle handle;
         try {
             Map<String, Object> files = InputFiles.resolve(local.prepared.inputForm(), inputs, command.user(),
@@ -108,5 +98,19 @@ public final class WorkflowRunCommand {
         }
         return run.status() == RunStatus.SUCCEEDED || run.status() == RunStatus.PARTIAL_SUCCEEDED
                 ? Main.OK : Main.FAILED;
+    }
+
+    /** Dify's stream events on standard output with --stream; otherwise a chatflow's answer as it comes, or nothing. */
+    private static RunListener listener(boolean stream, boolean chat, AnswerPrinter answer, String runId,
+            String taskId, PrintStream out) {
+        if (!stream) {
+            return chat ? answer : RunListener.NONE;
+        }
+        return event -> {
+            if (!(event instanceof RunEvent.ConversationVariables)) {
+                out.print(DifyWire.frame(DifyWire.event(event, runId, taskId)));
+                out.flush();
+            }
+        };
     }
 }

@@ -98,23 +98,8 @@ public final class WorkflowEngine {
         ChatTurn chat = workflow.isChat() ? request.chatTurn() : null;
         RunState state = new RunState(runId, ids, clock, settings, executor,
                 tail == null ? listener : tail.listening(listener), chat);
-        Map<String, Object> system = new LinkedHashMap<>();
-        system.put("files", request.files());
-        system.put("user_id", request.userId());
-        system.put("app_id", request.appId());
-        system.put("workflow_id", request.workflowId());
-        system.put("workflow_run_id", runId);
-        system.put("timestamp", clock.instant().getEpochSecond());
-        if (chat != null) {
-            system.put("query", chat.query());
-            system.put("conversation_id", chat.conversationId());
-            system.put("dialogue_count", (long) chat.dialogueCount());
-        }
-        VariablePool pool = VariablePool.of(system, environment(workflow));
-        if (chat != null) {
-            conversation(workflow, chat).forEach((name, value) ->
-                    pool.set(VariableSelector.CONVERSATION, name, value));
-        }
+        Map<String, Object> system = systemVariables(request, runId, chat);
+        VariablePool pool = pool(workflow, system, chat);
         Node start = workflow.graph().starts().get(0);
         pool.setAll(start.id(), inputs);
         Map<String, Object> shownInputs = new LinkedHashMap<>(inputs);
@@ -122,9 +107,7 @@ public final class WorkflowEngine {
         WorkflowRun started = WorkflowRun.started(runId, request.workflowId(), shownInputs, clock.instant()
                 .getEpochSecond());
         CompletableFuture<WorkflowRun> finished = new CompletableFuture<>();
-        ScheduledFuture<?> deadline = timers.schedule(() -> state.stop(RunState.StopKind.FAILURE,
-                        "Max execution time " + settings.maxTime().toSeconds() + "s reached."),
-                settings.maxTime().toMillis(), TimeUnit.MILLISECONDS);
+        ScheduledFuture<?> deadline = deadline(state);
         long began = System.nanoTime();
         executor.execute(() -> {
             WorkflowRun ended;
@@ -158,6 +141,40 @@ public final class WorkflowEngine {
             }
         });
         return new RunHandle(runId, taskId, state, finished);
+    }
+
+    /** Dify's {@code sys} variables of the run: who runs what, when, and in a chatflow the turn's query. */
+    private Map<String, Object> systemVariables(RunRequest request, String runId, ChatTurn chat) {
+        Map<String, Object> system = new LinkedHashMap<>();
+        system.put("files", request.files());
+        system.put("user_id", request.userId());
+        system.put("app_id", request.appId());
+        system.put("workflow_id", request.workflowId());
+        system.put("workflow_run_id", runId);
+        system.put("timestamp", clock.instant().getEpochSecond());
+        if (chat != null) {
+            system.put("query", chat.query());
+            system.put("conversation_id", chat.conversationId());
+            system.put("dialogue_count", (long) chat.dialogueCount());
+        }
+        return system;
+    }
+
+    /** The run's variables before its first node: system, environment and, in a chatflow, conversation. */
+    private static VariablePool pool(Workflow workflow, Map<String, Object> system, ChatTurn chat) {
+        VariablePool pool = VariablePool.of(system, environment(workflow));
+        if (chat != null) {
+            conversation(workflow, chat).forEach((name, value) ->
+                    pool.set(VariableSelector.CONVERSATION, name, value));
+        }
+        return pool;
+    }
+
+    /** Fails the run when it reaches the most time a run may take. */
+    private ScheduledFuture<?> deadline(RunState state) {
+        return timers.schedule(() -> state.stop(RunState.StopKind.FAILURE,
+                        "Max execution time " + settings.maxTime().toSeconds() + "s reached."),
+                settings.maxTime().toMillis(), TimeUnit.MILLISECONDS);
     }
 
     private WorkflowRun finish(WorkflowRun started, RunState state, long began) {

@@ -50,47 +50,9 @@ final class CodeOutputs {
                 case "string" -> checked.put(name, string(value, path));
                 case "number" -> checked.put(name, number(value, path));
                 case "boolean" -> checked.put(name, bool(value, path));
-                case "object" -> {
-                    if (value == null) {
-                        checked.put(name, null);
-                    } else if (value instanceof Map<?, ?> map) {
-                        DataTree children = config.tree("children");
-                        checked.put(name, children.asMap().isEmpty() ? free(asMap(map), path, depth + 1)
-                                : check(asMap(map), children, prefix + "." + name, depth + 1));
-                    } else {
-                        throw failure("OutputValidationError", "Output " + path + " is not an object, got "
-                                + pythonType(value) + " instead.");
-                    }
-                }
-                case "array[number]", "array[string]", "array[object]", "array[boolean]" -> {
-                    if (value == null) {
-                        checked.put(name, null);
-                        break;
-                    }
-                    if (!(value instanceof List<?> list)) {
-                        throw failure("OutputValidationError", "Output " + path + " is not an array, got "
-                                + pythonType(value) + " instead.");
-                    }
-                    int limit = type.equals("array[number]") ? MAX_NUMBER_ARRAY
-                            : type.equals("array[object]") ? MAX_OBJECT_ARRAY : MAX_STRING_ARRAY;
-                    if (!type.equals("array[boolean]") && list.size() > limit) {
-                        throw failure("OutputValidationError", "The length of output variable `" + path
-                                + "` must be less than " + limit + " elements.");
-                    }
-                    List<Object> items = new ArrayList<>();
-                    for (int i = 0; i < list.size(); i++) {
-                        Object item = list.get(i);
-                        String at = path + "[" + i + "]";
-                        items.add(switch (type) {
-                            case "array[number]" -> number(item, at);
-                            case "array[string]" -> string(item, at);
-                            case "array[boolean]" -> bool(item, at);
-                            default -> object(item, at, config.tree("children"), prefix + dot + name + "[" + i + "]",
-                                    depth + 1, i);
-                        });
-                    }
-                    checked.put(name, items);
-                }
+                case "object" -> checked.put(name, objectOutput(value, config, path, prefix + "." + name, depth));
+                case "array[number]", "array[string]", "array[object]", "array[boolean]" ->
+                        checked.put(name, arrayOutput(value, type, config, path, depth));
                 default -> throw failure("OutputValidationError", "Output type " + type + " is not supported.");
             }
         }
@@ -98,6 +60,50 @@ final class CodeOutputs {
             throw failure("CodeNodeError", "Not all output parameters are validated.");
         }
         return checked;
+    }
+
+    /** An object output: checked against its children when it declares some, else by each value's own kind. */
+    private static Map<String, Object> objectOutput(Object value, DataTree config, String path, String childPrefix,
+            int depth) {
+        if (value == null) {
+            return null;
+        }
+        if (!(value instanceof Map<?, ?> map)) {
+            throw failure("OutputValidationError", "Output " + path + " is not an object, got "
+                    + pythonType(value) + " instead.");
+        }
+        DataTree children = config.tree("children");
+        return children.asMap().isEmpty() ? free(asMap(map), path, depth + 1)
+                : check(asMap(map), children, childPrefix, depth + 1);
+    }
+
+    /** An array output of {@code type}: within its length limit, each item checked as its type says. */
+    private static List<Object> arrayOutput(Object value, String type, DataTree config, String path, int depth) {
+        if (value == null) {
+            return null;
+        }
+        if (!(value instanceof List<?> list)) {
+            throw failure("OutputValidationError", "Output " + path + " is not an array, got "
+                    + pythonType(value) + " instead.");
+        }
+        int limit = type.equals("array[number]") ? MAX_NUMBER_ARRAY
+                : type.equals("array[object]") ? MAX_OBJECT_ARRAY : MAX_STRING_ARRAY;
+        if (!type.equals("array[boolean]") && list.size() > limit) {
+            throw failure("OutputValidationError", "The length of output variable `" + path
+                    + "` must be less than " + limit + " elements.");
+        }
+        List<Object> items = new ArrayList<>();
+        for (int i = 0; i < list.size(); i++) {
+            Object item = list.get(i);
+            String at = path + "[" + i + "]";
+            items.add(switch (type) {
+                case "array[number]" -> number(item, at);
+                case "array[string]" -> string(item, at);
+                case "array[boolean]" -> bool(item, at);
+                default -> object(item, at, config.tree("children"), at, depth + 1, i);
+            });
+        }
+        return items;
     }
 
     private static Object object(Object item, String at, DataTree children, String prefix, int depth, int index) {

@@ -93,28 +93,33 @@ public final class HttpRequestNode implements NodeExecutor {
             } catch (HttpRequester.HttpException e) {
                 throw new NodeFailure("HttpRequestNodeError", e.getMessage(), e);
             }
-            Map<String, Object> responseHeaders = new LinkedHashMap<>();
-            answer.headers().forEach((name, values) -> responseHeaders.put(name, String.join(", ", values)));
-            Map<String, Object> outputs = new LinkedHashMap<>();
-            outputs.put("status_code", (long) answer.status());
-            List<Object> files = new ArrayList<>();
-            if (isText(answer.contentType())) {
-                if (answer.body().length > MAX_TEXT_BYTES) {
-                    throw new NodeFailure("ResponseSizeError", String.format(Locale.ROOT,
-                            "Text size is too large, max size is %.2f MB, but current size is %.2f MB.",
-                            MAX_TEXT_BYTES / 1048576.0, answer.body().length / 1048576.0), null);
-                }
-                outputs.put("body", new String(answer.body(), StandardCharsets.UTF_8));
-            } else {
-                outputs.put("body", "");
-                files.add(responseFile(answer, target));
-            }
-            outputs.put("headers", responseHeaders);
-            outputs.put("files", files);
             Map<String, Object> request = new LinkedHashMap<>();
             request.put("request", call.method() + " " + target);
-            return new NodeResult(Map.of(), request, outputs, null, 0, null);
+            return new NodeResult(Map.of(), request, outputs(answer, target), null, 0, null);
         });
+    }
+
+    /** The answer as the node's outputs: a text body as {@code body}, any other as a file of {@code files}. */
+    private static Map<String, Object> outputs(HttpAnswer answer, String target) {
+        Map<String, Object> responseHeaders = new LinkedHashMap<>();
+        answer.headers().forEach((name, values) -> responseHeaders.put(name, String.join(", ", values)));
+        Map<String, Object> outputs = new LinkedHashMap<>();
+        outputs.put("status_code", (long) answer.status());
+        List<Object> files = new ArrayList<>();
+        if (isText(answer.contentType())) {
+            if (answer.body().length > MAX_TEXT_BYTES) {
+                throw new NodeFailure("ResponseSizeError", String.format(Locale.ROOT,
+                        "Text size is too large, max size is %.2f MB, but current size is %.2f MB.",
+                        MAX_TEXT_BYTES / 1048576.0, answer.body().length / 1048576.0), null);
+            }
+            outputs.put("body", new String(answer.body(), StandardCharsets.UTF_8));
+        } else {
+            outputs.put("body", "");
+            files.add(responseFile(answer, target));
+        }
+        outputs.put("headers", responseHeaders);
+        outputs.put("files", files);
+        return outputs;
     }
 
     private static Duration seconds(DataTree timeout, String key, long otherwise) {

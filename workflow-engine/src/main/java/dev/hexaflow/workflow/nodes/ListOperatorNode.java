@@ -40,71 +40,93 @@ public final class ListOperatorNode implements NodeExecutor {
     private record Filter(String key, String operator, Object value) {
     }
 
+    /** What a node's data says, read once when the workflow is prepared. */
+    private record ListOperatorSettings(VariableSelector variable, List<Filter> filters, Optional<String> serial,
+            boolean order, boolean descending, String orderKey, Optional<Long> size) {
+
+        static ListOperatorSettings read(DataTree data) {
+            VariableSelector variable = data.selector("variable");
+            DataTree filterBy = data.tree("filter_by");
+            List<Filter> filters = new ArrayList<>();
+            if (filterBy.bool("enabled", false)) {
+                for (DataTree condition : filterBy.trees("conditions")) {
+                    filters.add(new Filter(condition.string("key", ""), condition.string("comparison_operator"),
+                            condition.get("value")));
+                }
+            }
+            DataTree extractBy = data.tree("extract_by");
+            Optional<String> serial = extractBy.bool("enabled", false)
+                    ? Optional.of(extractBy.string("serial", "1")) : Optional.empty();
+            DataTree orderBy = data.tree("order_by");
+            boolean order = orderBy.bool("enabled", false);
+            boolean descending = orderBy.string("value", "asc").equals("desc");
+            String orderKey = orderBy.string("key", "");
+            DataTree limit = data.tree("limit");
+            Optional<Long> size = limit.bool("enabled", false) ? Optional.of(limit.longValue("size", 1))
+                    : Optional.empty();
+            return new ListOperatorSettings(variable, filters, serial, order, descending, orderKey, size);
+        }
+
+        List<VariableSelector> references() {
+            List<VariableSelector> references = new ArrayList<>(List.of(variable));
+            filters.stream().filter(f -> f.value() instanceof String).forEach(f ->
+                    references.addAll(VariablePool.references((String) f.value())));
+            serial.ifPresent(s -> references.addAll(VariablePool.references(s)));
+            return references;
+        }
+    }
+
     @Override
     public PreparedNode prepare(Node node) {
-        DataTree data = node.data();
-        VariableSelector variable = data.selector("variable");
-        DataTree filterBy = data.tree("filter_by");
-        List<Filter> filters = new ArrayList<>();
-        if (filterBy.bool("enabled", false)) {
-            for (DataTree condition : filterBy.trees("conditions")) {
-                filters.add(new Filter(condition.string("key", ""), condition.string("comparison_operator"),
-                        condition.get("value")));
+        ListOperatorSettings settings = ListOperatorSettings.read(node.data());
+        return PreparedNode.of(settings.references(), Optional.of(Set.of("result", "first_record", "last_record")),
+                context -> run(settings, context.pool()));
+    }
+
+    private static NodeResult run(ListOperatorSettings settings, VariablePool pool) {
+        VariableSelector variable = settings.variable();
+        if (!pool.has(variable.nodeId(), variable.variable())) {
+            throw new NodeFailure("ListOperatorError", "Variable not found for selector: " + variable, null);
+        }
+        Object value = pool.get(variable).orElse(null);
+        List<Object> items = new ArrayList<>();
+        if (value instanceof List<?> list) {
+            items.addAll(list);
+        } else if (value != null && !"".equals(value)) {
+            throw new NodeFailure("ListOperatorError", "Variable " + variable
+                    + " is not an ArrayFileSegment, ArrayNumberSegment or ArrayStringSegment", null);
+        }
+        Map<String, Object> inputs = Map.of("variable", items);
+        if (!items.isEmpty()) {
+            items = operated(settings, items, pool);
+        }
+        Map<String, Object> outputs = new LinkedHashMap<>();
+        outputs.put("result", new ArrayList<>(items));
+        outputs.put("first_record", items.isEmpty() ? null : items.get(0));
+        outputs.put("last_record", items.isEmpty() ? null : items.get(items.size() - 1));
+        return NodeResult.of(inputs, outputs);
+    }
+
+    /** The items filtered, extracted, ordered and limited, in Dify's order; the filters see the first item's kind. */
+    private static List<Object> operated(ListOperatorSettings settings, List<Object> items, VariablePool pool) {
+        for (Filter filter : settings.filters()) {
+            items = items.stream().filter(predicate(filter, items.get(0), pool)).toList();
+            if (items.isEmpty()) {
+                break;
             }
         }
-        DataTree extractBy = data.tree("extract_by");
-        Optional<String> serial = extractBy.bool("enabled", false)
-                ? Optional.of(extractBy.string("serial", "1")) : Optional.empty();
-        DataTree orderBy = data.tree("order_by");
-        boolean order = orderBy.bool("enabled", false);
-        boolean descending = orderBy.string("value", "asc").equals("desc");
-        String orderKey = orderBy.string("key", "");
-        DataTree limit = data.tree("limit");
-        Optional<Long> size = limit.bool("enabled", false) ? Optional.of(limit.longValue("size", 1))
-                : Optional.empty();
-        List<VariableSelector> references = new ArrayList<>(List.of(variable));
-        filters.stream().filter(f -> f.value() instanceof String).forEach(f ->
-                references.addAll(VariablePool.references((String) f.value())));
-        serial.ifPresent(s -> references.addAll(VariablePool.references(s)));
-        return PreparedNode.of(references, Optional.of(Set.of("result", "first_record", "last_record")), context -> {
-            VariablePool pool = context.pool();
-            if (!pool.has(variable.nodeId(), variable.variable())) {
-                throw new NodeFailure("ListOperatorError", "Variable not found for selector: " + variable, null);
-            }
-            Object value = pool.get(variable).orElse(null);
-            List<Object> items = new ArrayList<>();
-            if (value instanceof List<?> list) {
-                items.addAll(list);
-            } else if (value != null && !"".equals(value)) {
-                throw new NodeFailure("ListOperatorError", "Variable " + variable
-                        + " is not an ArrayFileSegment, ArrayNumberSegment or ArrayStringSegment", null);
-            }
-            Map<String, Object> inputs = Map.of("variable", items);
-            if (!items.isEmpty()) {
-                for (Filter filter : filters) {
-                    items = items.stream().filter(predicate(filter, items.get(0), pool)).toList();
-                    if (items.isEmpty()) {
-                        break;
-                    }
-                }
-                if (serial.isPresent() && !items.isEmpty()) {
-                    items = List.of(extract(pool.render(serial.get()), items));
-                }
-                if (order) {
-                    items = new ArrayList<>(items);
-                    Comparator<Object> comparator = comparator(orderKey);
-                    items.sort(descending ? comparator.reversed() : comparator);
-                }
-                if (size.isPresent()) {
-                    items = items.subList(0, (int) Math.min(items.size(), Math.max(0, size.get())));
-                }
-            }
-            Map<String, Object> outputs = new LinkedHashMap<>();
-            outputs.put("result", new ArrayList<>(items));
-            outputs.put("first_record", items.isEmpty() ? null : items.get(0));
-            outputs.put("last_record", items.isEmpty() ? null : items.get(items.size() - 1));
-            return NodeResult.of(inputs, outputs);
-        });
+        if (settings.serial().isPresent() && !items.isEmpty()) {
+            items = List.of(extract(pool.render(settings.serial().get()), items));
+        }
+        if (settings.order()) {
+            items = new ArrayList<>(items);
+            Comparator<Object> comparator = comparator(settings.orderKey());
+            items.sort(settings.descending() ? comparator.reversed() : comparator);
+        }
+        if (settings.size().isPresent()) {
+            items = items.subList(0, (int) Math.min(items.size(), Math.max(0, settings.size().get())));
+        }
+        return items;
     }
 
     private static Object extract(String serialText, List<Object> items) {

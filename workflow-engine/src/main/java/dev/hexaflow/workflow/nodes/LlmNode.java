@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * llm: renders its prompts (basic, with {@code {{#node.var#}}} and {@code {{#context#}}}, or jinja2 with named
@@ -53,108 +54,147 @@ public final class LlmNode implements NodeExecutor {
     private record Prompt(String role, String text, boolean jinja2) {
     }
 
+    /** What a node's data says, read once when the workflow is prepared. */
+    private record LlmSettings(String provider, String name, String mode, Map<String, Object> parameters,
+            List<Prompt> prompts, Map<String, VariableSelector> jinjaVariables,
+            Optional<VariableSelector> contextSelector, Optional<VariableSelector> visionSelector,
+            boolean separateReasoning, Optional<ChatMemory> memory) {
+
+        static LlmSettings read(DataTree data) {
+            DataTree model = data.tree("model");
+            String provider = model.string("provider", "");
+            String name = model.string("name");
+            Map<String, Object> parameters = model.tree("completion_params").asMap();
+            List<Prompt> prompts = prompts(data);
+            Map<String, VariableSelector> jinjaVariables = new LinkedHashMap<>();
+            for (DataTree variable : data.tree("prompt_config").trees("jinja2_variables")) {
+                jinjaVariables.put(variable.string("variable"), variable.selector("value_selector"));
+            }
+            DataTree context = data.tree("context");
+            Optional<VariableSelector> contextSelector = context.bool("enabled", false)
+                    ? context.optionalSelector("variable_selector") : Optional.empty();
+            DataTree vision = data.tree("vision");
+            Optional<VariableSelector> visionSelector = vision.bool("enabled", false)
+                    ? vision.tree("configs").optionalSelector("variable_selector") : Optional.empty();
+            boolean separateReasoning = data.string("reasoning_format", "tagged").equals("separated");
+            Optional<ChatMemory> memory = ChatMemory.of(data);
+            return new LlmSettings(provider, name, model.string("mode", "chat"), parameters, prompts,
+                    jinjaVariables, contextSelector, visionSelector, separateReasoning, memory);
+        }
+
+        /** A list of prompts for a chat model, or one prompt for a completion model. */
+        private static List<Prompt> prompts(DataTree data) {
+            List<Prompt> prompts = new ArrayList<>();
+            Object template = data.get("prompt_template");
+            if (template instanceof List<?>) {
+                for (DataTree prompt : data.trees("prompt_template")) {
+                    boolean jinja2 = prompt.string("edition_type", "basic").equals("jinja2");
+                    prompts.add(new Prompt(prompt.string("role", "user"),
+                            jinja2 ? prompt.string("jinja2_text", "") : prompt.string("text", ""), jinja2));
+                }
+            } else {
+                DataTree prompt = data.tree("prompt_template");
+                boolean jinja2 = prompt.string("edition_type", "basic").equals("jinja2");
+                prompts.add(new Prompt("user", jinja2 ? prompt.string("jinja2_text", "")
+                        : prompt.string("text", ""), jinja2));
+            }
+            return prompts;
+        }
+
+        boolean completion() {
+            return mode.equals("completion");
+        }
+
+        List<VariableSelector> references() {
+            List<VariableSelector> references = new ArrayList<>(jinjaVariables.values());
+            prompts.stream().filter(p -> !p.jinja2())
+                    .forEach(p -> references.addAll(VariablePool.references(p.text())));
+            contextSelector.ifPresent(references::add);
+            visionSelector.ifPresent(references::add);
+            return references;
+        }
+    }
+
     @Override
     public PreparedNode prepare(Node node) {
-        DataTree data = node.data();
-        DataTree model = data.tree("model");
-        String provider = model.string("provider", "");
-        String name = model.string("name");
-        Map<String, Object> parameters = model.tree("completion_params").asMap();
-        List<Prompt> prompts = new ArrayList<>();
-        Object template = data.get("prompt_template");
-        if (template instanceof List<?>) {
-            for (DataTree prompt : data.trees("prompt_template")) {
-                boolean jinja2 = prompt.string("edition_type", "basic").equals("jinja2");
-                prompts.add(new Prompt(prompt.string("role", "user"),
-                        jinja2 ? prompt.string("jinja2_text", "") : prompt.string("text", ""), jinja2));
-            }
-        } else {
-            DataTree prompt = data.tree("prompt_template");
-            boolean jinja2 = prompt.string("edition_type", "basic").equals("jinja2");
-            prompts.add(new Prompt("user", jinja2 ? prompt.string("jinja2_text", "") : prompt.string("text", ""),
-                    jinja2));
-        }
-        Map<String, VariableSelector> jinjaVariables = new LinkedHashMap<>();
-        for (DataTree variable : data.tree("prompt_config").trees("jinja2_variables")) {
-            jinjaVariables.put(variable.string("variable"), variable.selector("value_selector"));
-        }
-        DataTree context = data.tree("context");
-        Optional<VariableSelector> contextSelector = context.bool("enabled", false)
-                ? context.optionalSelector("variable_selector") : Optional.empty();
-        DataTree vision = data.tree("vision");
-        Optional<VariableSelector> visionSelector = vision.bool("enabled", false)
-                ? vision.tree("configs").optionalSelector("variable_selector") : Optional.empty();
-        boolean separateReasoning = data.string("reasoning_format", "tagged").equals("separated");
-        Optional<ChatMemory> memory = ChatMemory.of(data);
-        boolean completion = model.string("mode", "chat").equals("completion");
-        List<VariableSelector> references = new ArrayList<>(jinjaVariables.values());
-        prompts.stream().filter(p -> !p.jinja2()).forEach(p -> references.addAll(VariablePool.references(p.text())));
-        contextSelector.ifPresent(references::add);
-        visionSelector.ifPresent(references::add);
+        LlmSettings settings = LlmSettings.read(node.data());
         Set<String> outputNames = Set.of("text", "reasoning_content", "usage", "finish_reason", "structured_output",
                 "files");
-        return PreparedNode.of(references, Optional.of(outputNames), ctx -> {
-            VariablePool pool = ctx.pool();
-            Optional<Object> contextValue = contextSelector.flatMap(pool::get);
-            String contextText = contextValue.map(LlmNode::contextText).orElse("");
-            Map<String, Object> jinja = new LinkedHashMap<>();
-            jinjaVariables.forEach((variable, selector) -> jinja.put(variable, pool.get(selector).orElse(null)));
-            List<ChatMessage> messages = new ArrayList<>();
-            for (Prompt prompt : prompts) {
-                String text = prompt.jinja2() ? render(prompt.text(), jinja, ctx)
-                        : basic(prompt.text(), contextText, pool);
-                messages.add(ChatMessage.of(prompt.role(), text));
-            }
-            if (memory.isPresent() && ctx.chatTurn().isPresent()) {
-                messages = remember(memory.get(), completion, messages, ctx);
-            }
-            List<String> images = visionSelector.flatMap(pool::get).map(LlmNode::imageUrls).orElse(List.of());
-            if (!images.isEmpty()) {
-                int last = lastUser(messages);
-                ChatMessage user = messages.get(last);
-                messages.set(last, new ChatMessage(user.role(), user.text(), images));
-            }
-            long started = System.nanoTime();
-            java.util.function.Consumer<String> stream = new java.util.function.Consumer<>() {
-                private java.util.function.Consumer<String> sink;
+        return PreparedNode.of(settings.references(), Optional.of(outputNames), ctx -> run(settings, node, ctx));
+    }
 
-                @Override
-                public void accept(String piece) {
-                    if (sink == null) {
-                        sink = EndStreams.of(ctx).streamFor(ctx, node.id(), "text").orElse(p -> { });
-                    }
-                    sink.accept(piece);
+    private NodeResult run(LlmSettings settings, Node node, NodeContext ctx) {
+        Optional<Object> contextValue = settings.contextSelector().flatMap(ctx.pool()::get);
+        List<ChatMessage> messages = messages(settings, contextValue, ctx);
+        long started = System.nanoTime();
+        ChatResult result = ModelNodes.chat(models, new ChatRequest(settings.provider(), settings.name(), messages,
+                settings.parameters(), List.of()), textStream(node, ctx), ctx);
+        String text = result.text();
+        String reasoning = "";
+        if (settings.separateReasoning()) {
+            String[] split = ModelNodes.splitThinking(text);
+            reasoning = split[0];
+            text = split[1];
+        }
+        Map<String, Object> usage = ModelNodes.usage(result.usage(), (System.nanoTime() - started) / 1e9);
+        Map<String, Object> outputs = new LinkedHashMap<>();
+        outputs.put("text", text);
+        outputs.put("reasoning_content", reasoning);
+        outputs.put("usage", usage);
+        outputs.put("finish_reason", result.finishReason());
+        Map<String, Object> process = new LinkedHashMap<>();
+        process.put("model_mode", settings.mode());
+        process.put("prompts", messages.stream().map(m -> Map.of("role", m.role(), "text", m.text()))
+                .toList());
+        process.put("model_provider", settings.provider());
+        process.put("model_name", settings.name());
+        process.put("usage", usage);
+        process.put("finish_reason", result.finishReason());
+        List<Map<String, Object>> cited = contextValue.map(LlmNode::retrieverResources).orElse(List.of());
+        if (!cited.isEmpty()) {
+            process.put(RETRIEVER_RESOURCES, cited);
+        }
+        return new NodeResult(Map.of(), process, outputs, null, result.usage().totalTokens(), null);
+    }
+
+    /** The rendered prompts, with the conversation's memory and the vision images in them. */
+    private List<ChatMessage> messages(LlmSettings settings, Optional<Object> contextValue, NodeContext ctx) {
+        VariablePool pool = ctx.pool();
+        String contextText = contextValue.map(LlmNode::contextText).orElse("");
+        Map<String, Object> jinja = new LinkedHashMap<>();
+        settings.jinjaVariables().forEach((variable, selector) -> jinja.put(variable, pool.get(selector).orElse(null)));
+        List<ChatMessage> messages = new ArrayList<>();
+        for (Prompt prompt : settings.prompts()) {
+            String text = prompt.jinja2() ? render(prompt.text(), jinja, ctx)
+                    : basic(prompt.text(), contextText, pool);
+            messages.add(ChatMessage.of(prompt.role(), text));
+        }
+        if (settings.memory().isPresent() && ctx.chatTurn().isPresent()) {
+            messages = remember(settings.memory().get(), settings.completion(), messages, ctx);
+        }
+        List<String> images = settings.visionSelector().flatMap(pool::get).map(LlmNode::imageUrls)
+                .orElse(List.of());
+        if (!images.isEmpty()) {
+            int last = lastUser(messages);
+            ChatMessage user = messages.get(last);
+            messages.set(last, new ChatMessage(user.role(), user.text(), images));
+        }
+        return messages;
+    }
+
+    /** Streams the model's text to the end output that shows it, looked up when the first piece comes. */
+    private static Consumer<String> textStream(Node node, NodeContext ctx) {
+        return new Consumer<>() {
+            private Consumer<String> sink;
+
+            @Override
+            public void accept(String piece) {
+                if (sink == null) {
+                    sink = EndStreams.of(ctx).streamFor(ctx, node.id(), "text").orElse(p -> { });
                 }
-            };
-            ChatResult result = ModelNodes.chat(models, new ChatRequest(provider, name, messages, parameters,
-                    List.of()), stream, ctx);
-            String text = result.text();
-            String reasoning = "";
-            if (separateReasoning) {
-                String[] split = ModelNodes.splitThinking(text);
-                reasoning = split[0];
-                text = split[1];
+                sink.accept(piece);
             }
-            Map<String, Object> usage = ModelNodes.usage(result.usage(), (System.nanoTime() - started) / 1e9);
-            Map<String, Object> outputs = new LinkedHashMap<>();
-            outputs.put("text", text);
-            outputs.put("reasoning_content", reasoning);
-            outputs.put("usage", usage);
-            outputs.put("finish_reason", result.finishReason());
-            Map<String, Object> process = new LinkedHashMap<>();
-            process.put("model_mode", model.string("mode", "chat"));
-            process.put("prompts", messages.stream().map(m -> Map.of("role", m.role(), "text", m.text()))
-                    .toList());
-            process.put("model_provider", provider);
-            process.put("model_name", name);
-            process.put("usage", usage);
-            process.put("finish_reason", result.finishReason());
-            List<Map<String, Object>> cited = contextValue.map(LlmNode::retrieverResources).orElse(List.of());
-            if (!cited.isEmpty()) {
-                process.put(RETRIEVER_RESOURCES, cited);
-            }
-            return new NodeResult(Map.of(), process, outputs, null, result.usage().totalTokens(), null);
-        });
+        };
     }
 
     /** The prompt with the conversation's memory in it, as the model's mode wants it. */

@@ -1,5 +1,6 @@
 package dev.hexaflow.workflow.nodes;
 
+import dev.hexaflow.workflow.engine.NodeContext;
 import dev.hexaflow.workflow.engine.NodeExecutor;
 import dev.hexaflow.workflow.engine.NodeResult;
 import dev.hexaflow.workflow.engine.PreparedNode;
@@ -53,75 +54,88 @@ public final class ParameterExtractorNode implements NodeExecutor {
     private record Parameter(String name, String type, String description, boolean required, List<Object> options) {
     }
 
+    /** What a node's data says, read once when the workflow is prepared; the model's fields are read as it runs. */
+    private record ExtractorSettings(DataTree model, VariableSelector query, List<Parameter> parameters,
+            boolean toolMode, String instruction, Optional<ChatMemory> memory) {
+
+        static ExtractorSettings read(DataTree data) {
+            DataTree model = data.tree("model");
+            VariableSelector query = data.selector("query");
+            List<Parameter> parameters = new ArrayList<>();
+            for (DataTree item : data.trees("parameters")) {
+                String type = item.string("type", "string");
+                if (!TYPES.contains(type)) {
+                    throw new InvalidNodeDataException("parameters." + item.string("name", "?") + ".type",
+                            "'" + type + "' is not a parameter type");
+                }
+                parameters.add(new Parameter(item.string("name"), type, item.string("description", ""),
+                        item.bool("required", false), item.list("options")));
+            }
+            boolean toolMode = data.string("reasoning_mode", "function_call").equals("function_call");
+            String instruction = data.string("instruction", "");
+            return new ExtractorSettings(model, query, parameters, toolMode, instruction, ChatMemory.of(data));
+        }
+    }
+
     @Override
     public PreparedNode prepare(Node node) {
-        DataTree data = node.data();
-        DataTree model = data.tree("model");
-        VariableSelector query = data.selector("query");
-        List<Parameter> parameters = new ArrayList<>();
-        for (DataTree item : data.trees("parameters")) {
-            String type = item.string("type", "string");
-            if (!TYPES.contains(type)) {
-                throw new InvalidNodeDataException("parameters." + item.string("name", "?") + ".type",
-                        "'" + type + "' is not a parameter type");
-            }
-            parameters.add(new Parameter(item.string("name"), type, item.string("description", ""),
-                    item.bool("required", false), item.list("options")));
-        }
-        boolean toolMode = data.string("reasoning_mode", "function_call").equals("function_call");
-        String instruction = data.string("instruction", "");
-        List<VariableSelector> references = new ArrayList<>(List.of(query));
-        references.addAll(VariablePool.references(instruction));
+        ExtractorSettings settings = ExtractorSettings.read(node.data());
+        List<VariableSelector> references = new ArrayList<>(List.of(settings.query()));
+        references.addAll(VariablePool.references(settings.instruction()));
         Set<String> outputs = new LinkedHashSet<>();
-        parameters.forEach(p -> outputs.add(p.name()));
+        settings.parameters().forEach(p -> outputs.add(p.name()));
         outputs.addAll(List.of("__is_success", "__reason", "__usage"));
-        Optional<ChatMemory> memory = ChatMemory.of(data);
-        return PreparedNode.of(references, Optional.of(outputs), ctx -> {
-            String text = Values.text(ctx.pool().get(query).orElse(null));
-            Map<String, Object> schema = schema(parameters);
-            String system = "You extract structured parameters from text. "
-                    + (instruction.isBlank() ? "" : "Instructions: " + ctx.pool().render(instruction) + " ")
-                    + (toolMode ? "Call the function " + TOOL + " with the values you find."
-                            : "Answer with one JSON object that fits this JSON schema and nothing else: "
-                            + Values.json(schema))
-                    + ChatMemory.histories(memory, ctx.chatTurn());
-            List<ModelProvider.Tool> tools = toolMode
-                    ? List.of(new ModelProvider.Tool(TOOL, "Extract the parameters from the text", schema))
-                    : List.of();
-            long started = System.nanoTime();
-            ChatResult result = ModelNodes.chat(models, new ChatRequest(model.string("provider", ""),
-                    model.string("name"), List.of(ChatMessage.of("system", system), ChatMessage.of("user", text)),
-                    model.tree("completion_params").asMap(), tools), piece -> { }, ctx);
-            String answer = result.toolCalls().stream().filter(c -> c.name().equals(TOOL)).findFirst()
-                    .map(ModelProvider.ToolCall::arguments).orElse(result.text());
-            Map<String, Object> found = ModelNodes.jsonObject(answer);
-            Map<String, Object> values = new LinkedHashMap<>();
-            String reason = null;
-            for (Parameter parameter : parameters) {
-                Object value = found.get(parameter.name());
-                Object checked = value == null ? null : check(parameter, Values.normalize(value));
-                if (value != null && checked == null && reason == null) {
-                    reason = "Invalid value for parameter " + parameter.name() + ": expected "
-                            + parameter.type() + ", got " + Values.text(value);
-                }
-                if (checked == null && parameter.required() && reason == null) {
-                    reason = "Required parameter " + parameter.name() + " is missing";
-                }
-                values.put(parameter.name(), checked == null ? empty(parameter.type()) : checked);
+        return PreparedNode.of(references, Optional.of(outputs), ctx -> run(settings, ctx));
+    }
+
+    private NodeResult run(ExtractorSettings settings, NodeContext ctx) {
+        List<Parameter> parameters = settings.parameters();
+        boolean toolMode = settings.toolMode();
+        DataTree model = settings.model();
+        String text = Values.text(ctx.pool().get(settings.query()).orElse(null));
+        Map<String, Object> schema = schema(parameters);
+        String system = "You extract structured parameters from text. "
+                + (settings.instruction().isBlank() ? ""
+                        : "Instructions: " + ctx.pool().render(settings.instruction()) + " ")
+                + (toolMode ? "Call the function " + TOOL + " with the values you find."
+                        : "Answer with one JSON object that fits this JSON schema and nothing else: "
+                        + Values.json(schema))
+                + ChatMemory.histories(settings.memory(), ctx.chatTurn());
+        List<ModelProvider.Tool> tools = toolMode
+                ? List.of(new ModelProvider.Tool(TOOL, "Extract the parameters from the text", schema))
+                : List.of();
+        long started = System.nanoTime();
+        ChatResult result = ModelNodes.chat(models, new ChatRequest(model.string("provider", ""),
+                model.string("name"), List.of(ChatMessage.of("system", system), ChatMessage.of("user", text)),
+                model.tree("completion_params").asMap(), tools), piece -> { }, ctx);
+        String answer = result.toolCalls().stream().filter(c -> c.name().equals(TOOL)).findFirst()
+                .map(ModelProvider.ToolCall::arguments).orElse(result.text());
+        Map<String, Object> found = ModelNodes.jsonObject(answer);
+        Map<String, Object> values = new LinkedHashMap<>();
+        String reason = null;
+        for (Parameter parameter : parameters) {
+            Object value = found.get(parameter.name());
+            Object checked = value == null ? null : check(parameter, Values.normalize(value));
+            if (value != null && checked == null && reason == null) {
+                reason = "Invalid value for parameter " + parameter.name() + ": expected "
+                        + parameter.type() + ", got " + Values.text(value);
             }
-            if (found.isEmpty() && !parameters.isEmpty() && reason == null) {
-                reason = "The model's answer held no parameters";
+            if (checked == null && parameter.required() && reason == null) {
+                reason = "Required parameter " + parameter.name() + " is missing";
             }
-            Map<String, Object> usage = ModelNodes.usage(result.usage(), (System.nanoTime() - started) / 1e9);
-            values.put("__is_success", reason == null ? 1L : 0L);
-            values.put("__reason", reason);
-            values.put("__usage", usage);
-            Map<String, Object> process = new LinkedHashMap<>();
-            process.put("reasoning_mode", toolMode ? "function_call" : "prompt");
-            process.put("answer", answer);
-            return new NodeResult(Map.of("query", text), process, values, null, result.usage().totalTokens(),
-                    null);
-        });
+            values.put(parameter.name(), checked == null ? empty(parameter.type()) : checked);
+        }
+        if (found.isEmpty() && !parameters.isEmpty() && reason == null) {
+            reason = "The model's answer held no parameters";
+        }
+        Map<String, Object> usage = ModelNodes.usage(result.usage(), (System.nanoTime() - started) / 1e9);
+        values.put("__is_success", reason == null ? 1L : 0L);
+        values.put("__reason", reason);
+        values.put("__usage", usage);
+        Map<String, Object> process = new LinkedHashMap<>();
+        process.put("reasoning_mode", toolMode ? "function_call" : "prompt");
+        process.put("answer", answer);
+        return new NodeResult(Map.of("query", text), process, values, null, result.usage().totalTokens(), null);
     }
 
     private static Map<String, Object> schema(List<Parameter> parameters) {

@@ -64,17 +64,7 @@ record OpenApiOperation(String id, String method, String url, List<JsonNode> par
      * @throws IllegalArgumentException "Missing required parameter ..." as Dify words it
      */
     OutboundExchange.Outgoing request(Map<String, Object> given, ApiCredential credential) {
-        Map<String, Object> arguments = new LinkedHashMap<>(given);
-        for (JsonNode parameter : parameters) {
-            String name = parameter.path("name").asText();
-            if (parameter.path("required").asBoolean(false) && !arguments.containsKey(name)) {
-                JsonNode fallback = parameter.path("schema").get("default");
-                if (fallback == null || fallback.isNull()) {
-                    throw new IllegalArgumentException("Missing required parameter " + name);
-                }
-                arguments.put(name, JSON.convertValue(fallback, Object.class));
-            }
-        }
+        Map<String, Object> arguments = withRequiredDefaults(given);
         String target = url;
         List<String> query = new ArrayList<>();
         List<Map.Entry<String, String>> headers = new ArrayList<>();
@@ -118,32 +108,55 @@ record OpenApiOperation(String id, String method, String url, List<JsonNode> par
         byte[] content = null;
         if (body != null) {
             headers.add(Map.entry("Content-Type", body.contentType()));
-            Map<String, Object> fields = new LinkedHashMap<>();
-            List<String> required = new ArrayList<>();
-            body.schema().path("required").forEach(name -> required.add(name.asText()));
-            for (var properties = body.schema().path("properties").fields(); properties.hasNext();) {
-                var property = properties.next();
-                String name = property.getKey();
-                if (arguments.containsKey(name)) {
-                    fields.put(name, property.getValue().has("$ref") ? arguments.get(name)
-                            : converted(property.getValue(), arguments.get(name)));
-                } else if (required.contains(name)) {
-                    throw new IllegalArgumentException("Missing required parameter " + name + " in operation " + id);
-                } else if (property.getValue().has("default")) {
-                    fields.put(name, JSON.convertValue(property.getValue().get("default"), Object.class));
-                }
-            }
-            content = body.contentType().equals("application/json") ? JacksonOpenApiToolRunner.jsonBody(fields)
-                    : JacksonOpenApiToolRunner.formEncoded(fields).getBytes(StandardCharsets.UTF_8);
+            content = bodyContent(arguments);
         }
-        URI uri;
+        return new OutboundExchange.Outgoing(uri(target, query), method, headers, content, originBound);
+    }
+
+    /** The arguments, with the default of each required parameter the call left out. */
+    private Map<String, Object> withRequiredDefaults(Map<String, Object> given) {
+        Map<String, Object> arguments = new LinkedHashMap<>(given);
+        for (JsonNode parameter : parameters) {
+            String name = parameter.path("name").asText();
+            if (parameter.path("required").asBoolean(false) && !arguments.containsKey(name)) {
+                JsonNode fallback = parameter.path("schema").get("default");
+                if (fallback == null || fallback.isNull()) {
+                    throw new IllegalArgumentException("Missing required parameter " + name);
+                }
+                arguments.put(name, JSON.convertValue(fallback, Object.class));
+            }
+        }
+        return arguments;
+    }
+
+    /** The request body: each property the arguments give (converted to its type) or defaults, as JSON or a form. */
+    private byte[] bodyContent(Map<String, Object> arguments) {
+        Map<String, Object> fields = new LinkedHashMap<>();
+        List<String> required = new ArrayList<>();
+        body.schema().path("required").forEach(name -> required.add(name.asText()));
+        for (var properties = body.schema().path("properties").fields(); properties.hasNext();) {
+            var property = properties.next();
+            String name = property.getKey();
+            if (arguments.containsKey(name)) {
+                fields.put(name, property.getValue().has("$ref") ? arguments.get(name)
+                        : converted(property.getValue(), arguments.get(name)));
+            } else if (required.contains(name)) {
+                throw new IllegalArgumentException("Missing required parameter " + name + " in operation " + id);
+            } else if (property.getValue().has("default")) {
+                fields.put(name, JSON.convertValue(property.getValue().get("default"), Object.class));
+            }
+        }
+        return body.contentType().equals("application/json") ? JacksonOpenApiToolRunner.jsonBody(fields)
+                : JacksonOpenApiToolRunner.formEncoded(fields).getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static URI uri(String target, List<String> query) {
         try {
-            uri = URI.create(query.isEmpty() ? target : target + (target.contains("?") ? "&" : "?")
+            return URI.create(query.isEmpty() ? target : target + (target.contains("?") ? "&" : "?")
                     + String.join("&", query));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("The operation's URL " + target + " is not a URL: " + e.getMessage());
         }
-        return new OutboundExchange.Outgoing(uri, method, headers, content, originBound);
     }
 
     /** A body property's value converted to its schema's type, as Dify's {@code _convert_body_property_type}. */

@@ -30,6 +30,9 @@ class DocumentsTest {
     private static final Pattern LINK = Pattern.compile("\\[[^\\]]*\\]\\(([^)\\s]+)\\)");
     private static final Pattern CLASS_NAME = Pattern.compile("`(dev\\.hexaflow(?:\\.[a-z0-9]+)+\\.[A-Z]\\w*)`");
     private static final Pattern TEST_NAME = Pattern.compile("`([A-Z]\\w*(?:Test|IT|Contract))`");
+    private static final Pattern ADMIN_ROUTE = Pattern.compile(
+            "routes\\.(get|post|put|delete|patch)\\(\"(/admin[^\"]*)\"");
+    private static final Pattern ADMIN_ROW = Pattern.compile("(?m)^\\| (GET|POST|PUT|DELETE|PATCH) \\| `([^`]+)` \\|");
     private static final Pattern SETTING_READ = Pattern.compile("\"(HEXAFLOW_[A-Z0-9_]+)\"");
     private static final Pattern NUMERIC_DEFAULT = Pattern.compile("\"(HEXAFLOW_[A-Z0-9_]+)\",\\s*([0-9_]+)L?[,)]");
     private static final Pattern SETTING_ROW = Pattern.compile("^\\| `(HEXAFLOW_[A-Z0-9_]+)` \\| ([^|]+) \\|",
@@ -145,6 +148,26 @@ class DocumentsTest {
         }
         assertThat(count).as("tests named in docs/guarantees.md").isGreaterThan(100);
         assertThat(missing).as("tests docs/guarantees.md names that do not exist").isEmpty();
+    }
+
+    @Test
+    void theAdminReferenceListsEveryAdminRoute() throws IOException {
+        Set<String> registered = new TreeSet<>();
+        try (Stream<Path> files = Files.walk(ROOT.resolve("adapters-http/src/main/java"))) {
+            for (Path source : files.filter(path -> path.toString().endsWith(".java")).toList()) {
+                Matcher route = ADMIN_ROUTE.matcher(Files.readString(source));
+                while (route.find()) {
+                    registered.add(route.group(1).toUpperCase(Locale.ROOT) + " " + route.group(2));
+                }
+            }
+        }
+        Set<String> documented = new TreeSet<>();
+        Matcher row = ADMIN_ROW.matcher(Files.readString(ROOT.resolve("docs/reference/admin-api.md")));
+        while (row.find()) {
+            documented.add(row.group(1) + " " + row.group(2));
+        }
+        assertThat(registered).as("admin routes the server registers").hasSizeGreaterThan(20);
+        assertThat(documented).as("docs/reference/admin-api.md against the routes").isEqualTo(registered);
     }
 
     @Test

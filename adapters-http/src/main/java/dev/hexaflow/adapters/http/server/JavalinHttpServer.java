@@ -190,6 +190,7 @@ public final class JavalinHttpServer implements AutoCloseable {
                 group.addTo(config.routes);
             }
             config.routes.after(UnreadBodies::drain);
+            Refusals.mapOnto(config.routes);
             config.routes.exception(HttpResponseException.class, (e, ctx) -> httpError(ctx, e.getStatus(),
                     e.getMessage()));
             config.routes.exception(Exception.class, (e, ctx) -> {

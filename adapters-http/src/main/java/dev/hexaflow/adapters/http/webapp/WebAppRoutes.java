@@ -3,7 +3,7 @@ package dev.hexaflow.adapters.http.webapp;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.hexaflow.adapters.http.server.RouteGroup;
-import dev.hexaflow.adapters.http.serviceapi.DifyErrors;
+import dev.hexaflow.adapters.http.support.DifyErrors;
 import dev.hexaflow.adapters.http.support.JsonResponses;
 import dev.hexaflow.adapters.http.support.ResponseBodies;
 import dev.hexaflow.application.apps.port.in.WebAppUseCase.WebToken;

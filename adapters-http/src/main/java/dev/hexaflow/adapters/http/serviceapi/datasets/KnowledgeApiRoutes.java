@@ -13,11 +13,11 @@ import dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeBodies.Page;
 import dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeBodies.QueryBody;
 import dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeBodies.RecordBody;
 import dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeBodies.RetrieveAnswer;
+import dev.hexaflow.adapters.http.support.HttpRefusal;
 import dev.hexaflow.adapters.http.support.JsonResponses;
 import dev.hexaflow.application.knowledge.port.in.AddDocumentCommand;
 import dev.hexaflow.application.knowledge.port.in.AddDocumentUseCase;
 import dev.hexaflow.application.knowledge.port.in.CreateKnowledgeBaseCommand;
-import dev.hexaflow.application.knowledge.port.in.KnowledgeException;
 import dev.hexaflow.application.knowledge.port.in.ManageDocumentsUseCase;
 import dev.hexaflow.application.knowledge.port.in.ManageKnowledgeBasesUseCase;
 import dev.hexaflow.application.knowledge.port.in.ManageKnowledgeTagsUseCase;
@@ -84,8 +84,8 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         get(routes, PREFIX, this::listBases);
         post(routes, PREFIX, this::createBase);
         get(routes, PREFIX + "/{id}", ctx -> json(ctx, 200, dataset(existing(ctx))));
-        routes.patch(PREFIX + "/{id}", guarded(this::updateBase), DatasetAccess.DATASETS);
-        routes.delete(PREFIX + "/{id}", guarded(this::deleteBase), DatasetAccess.DATASETS);
+        routes.patch(PREFIX + "/{id}", this::updateBase, DatasetAccess.DATASETS);
+        routes.delete(PREFIX + "/{id}", this::deleteBase, DatasetAccess.DATASETS);
         post(routes, PREFIX + "/{id}/document/create-by-text", this::createByText);
         post(routes, PREFIX + "/{id}/document/create_by_text", this::createByText);
         post(routes, PREFIX + "/{id}/document/create-by-file", this::createByFile);
@@ -93,7 +93,7 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         get(routes, PREFIX + "/{id}/documents", this::listDocuments);
         get(routes, PREFIX + "/{id}/documents/{batch}/indexing-status", this::indexingStatus);
         get(routes, PREFIX + "/{id}/documents/{doc}", ctx -> json(ctx, 200, documentBody(document(ctx))));
-        routes.delete(PREFIX + "/{id}/documents/{doc}", guarded(this::deleteDocument),
+        routes.delete(PREFIX + "/{id}/documents/{doc}", this::deleteDocument,
                 DatasetAccess.DATASETS);
         post(routes, PREFIX + "/{id}/documents/{doc}/update-by-text", this::updateByText);
         post(routes, PREFIX + "/{id}/documents/{doc}/update_by_text", this::updateByText);
@@ -105,43 +105,11 @@ public final class KnowledgeApiRoutes implements RouteGroup {
     }
 
     private void get(RoutesConfig routes, String path, Handler handler) {
-        routes.get(path, guarded(handler), DatasetAccess.DATASETS);
+        routes.get(path, handler, DatasetAccess.DATASETS);
     }
 
     private void post(RoutesConfig routes, String path, Handler handler) {
-        routes.post(path, guarded(handler), DatasetAccess.DATASETS);
-    }
-
-    /** A refusal in Dify's error body. */
-    static final class Refusal extends RuntimeException {
-        final int status;
-        final String code;
-
-        Refusal(int status, String code, String message) {
-            super(message);
-            this.status = status;
-            this.code = code;
-        }
-
-        static Refusal invalid(String message) {
-            return new Refusal(400, "invalid_param", message);
-        }
-
-        static Refusal notFound(String message) {
-            return new Refusal(404, "not_found", message);
-        }
-    }
-
-    static Handler guarded(Handler handler) {
-        return ctx -> {
-            try {
-                handler.handle(ctx);
-            } catch (Refusal e) {
-                JsonResponses.error(ctx, e.status, e.code, e.getMessage());
-            } catch (KnowledgeException e) {
-                KnowledgeErrors.send(ctx, e);
-            }
-        };
+        routes.post(path, handler, DatasetAccess.DATASETS);
     }
 
     // Datasets
@@ -164,15 +132,15 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         JsonNode body = object(ctx);
         String name = text(body, "name").orElse("");
         if (name.isBlank() || name.length() > KnowledgeBase.MAX_NAME) {
-            throw Refusal.invalid("Name must be between 1 to 40 characters.");
+            throw HttpRefusal.invalid("Name must be between 1 to 40 characters.");
         }
         if (bases.list().stream().anyMatch(b -> b.name().equals(name))) {
-            throw new Refusal(409, "dataset_name_duplicate",
+            throw new HttpRefusal(409, "dataset_name_duplicate",
                     "The dataset name already exists. Please modify your dataset name.");
         }
         String description = text(body, "description").orElse("");
         if (description.length() > KnowledgeBase.MAX_DESCRIPTION) {
-            throw Refusal.invalid("Description cannot exceed 400 characters.");
+            throw HttpRefusal.invalid("Description cannot exceed 400 characters.");
         }
         IndexingTechnique technique = technique(body).orElse(IndexingTechnique.HIGH_QUALITY);
         Optional<RetrievalSettings> retrieval = settings(body.path("retrieval_model"), Optional.empty());
@@ -186,11 +154,11 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         JsonNode body = object(ctx);
         Optional<String> name = text(body, "name");
         if (name.isPresent() && (name.get().isBlank() || name.get().length() > KnowledgeBase.MAX_NAME)) {
-            throw Refusal.invalid("Name must be between 1 to 40 characters.");
+            throw HttpRefusal.invalid("Name must be between 1 to 40 characters.");
         }
         Optional<String> description = text(body, "description");
         if (description.isPresent() && description.get().length() > KnowledgeBase.MAX_DESCRIPTION) {
-            throw Refusal.invalid("Description cannot exceed 400 characters.");
+            throw HttpRefusal.invalid("Description cannot exceed 400 characters.");
         }
         KnowledgeBase updated = bases.update(current.id(), name, description,
                 settings(body.path("retrieval_model"), Optional.of(current.retrieval())));
@@ -203,7 +171,7 @@ public final class KnowledgeApiRoutes implements RouteGroup {
     }
 
     private KnowledgeBase existing(Context ctx) {
-        return bases.find(ctx.pathParam("id")).orElseThrow(() -> Refusal.notFound("Dataset not found."));
+        return bases.find(ctx.pathParam("id")).orElseThrow(() -> HttpRefusal.notFound("Dataset not found."));
     }
 
     private DatasetBody dataset(KnowledgeBase base) {
@@ -214,11 +182,11 @@ public final class KnowledgeApiRoutes implements RouteGroup {
 
     private void createByText(Context ctx) {
         KnowledgeBase base = bases.find(ctx.pathParam("id")).orElseThrow(() ->
-                Refusal.invalid("Dataset does not exist."));
+                HttpRefusal.invalid("Dataset does not exist."));
         JsonNode body = object(ctx);
         String name = text(body, "name").filter(n -> !n.isBlank()).orElseThrow(() ->
-                Refusal.invalid("name is required."));
-        String text = text(body, "text").orElseThrow(() -> Refusal.invalid("text is required."));
+                HttpRefusal.invalid("name is required."));
+        String text = text(body, "text").orElseThrow(() -> HttpRefusal.invalid("text is required."));
         technique(body);
         KnowledgeDocument document = add.add(command(base.id(), name,
                 new AddDocumentCommand.Text(text), body, Map.of()));
@@ -244,23 +212,23 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         } catch (Exception e) {
             // Jetty's ServletException for a body that is no multipart at all is checked, yet thrown here.
             ctx.header("Connection", "close");
-            throw Refusal.invalid("The multipart body cannot be read.");
+            throw HttpRefusal.invalid("The multipart body cannot be read.");
         }
         if (files.isEmpty() && !fileOptional) {
-            throw new Refusal(400, "no_file_uploaded", "Please upload your file.");
+            throw new HttpRefusal(400, "no_file_uploaded", "Please upload your file.");
         }
         if (files.size() > 1) {
-            throw new Refusal(400, "too_many_files", "Only one file is allowed.");
+            throw new HttpRefusal(400, "too_many_files", "Only one file is allowed.");
         }
         JsonNode options = JSON.createObjectNode();
         if (data != null && !data.isBlank()) {
             try {
                 options = JSON.readTree(data);
             } catch (IOException e) {
-                throw Refusal.invalid("data must be a JSON object.");
+                throw HttpRefusal.invalid("data must be a JSON object.");
             }
             if (options == null || !options.isObject()) {
-                throw Refusal.invalid("data must be a JSON object.");
+                throw HttpRefusal.invalid("data must be a JSON object.");
             }
         }
         technique(options);
@@ -271,13 +239,13 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         String filename = file.filename() == null || file.filename().isBlank() ? "file" : file.filename();
         int dot = filename.lastIndexOf('.');
         if (dot < 0) {
-            throw new Refusal(415, "unsupported_file_type", "File type not allowed.");
+            throw new HttpRefusal(415, "unsupported_file_type", "File type not allowed.");
         }
         byte[] bytes;
         try (InputStream in = file.content()) {
             bytes = in.readAllBytes();
         } catch (IOException e) {
-            throw Refusal.invalid("The uploaded file cannot be read.");
+            throw HttpRefusal.invalid("The uploaded file cannot be read.");
         }
         String name = filename.length() > KnowledgeDocument.MAX_NAME ? filename.substring(0, KnowledgeDocument.MAX_NAME)
                 : filename;
@@ -287,7 +255,7 @@ public final class KnowledgeApiRoutes implements RouteGroup {
 
     private void createByFile(Context ctx) {
         KnowledgeBase base = bases.find(ctx.pathParam("id")).orElseThrow(() ->
-                Refusal.invalid("Dataset does not exist."));
+                HttpRefusal.invalid("Dataset does not exist."));
         FileUpload upload = upload(ctx, false);
         KnowledgeDocument document = add.add(command(base.id(), upload.filename(),
                 upload.file().orElseThrow(), upload.options(), Map.of()));
@@ -320,7 +288,7 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         Optional<String> name = text(body, "name").filter(n -> !n.isBlank());
         if (text.isEmpty()) {
             if (name.isPresent()) {
-                throw Refusal.invalid("text is required when name is provided.");
+                throw HttpRefusal.invalid("text is required when name is provided.");
             }
             json(ctx, 200, created(indexedAgainIfFailed(current)));
             return;
@@ -360,7 +328,7 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         String baseId = existing(ctx).id();
         KnowledgeDocument d = documents.document(ctx.pathParam("batch"))
                 .filter(doc -> doc.baseId().equals(baseId))
-                .orElseThrow(() -> Refusal.notFound("Documents not found."));
+                .orElseThrow(() -> HttpRefusal.notFound("Documents not found."));
         json(ctx, 200, new IndexingStatuses(List.of(IndexingStatusBody.of(d, documents.chunks(d.id()).size()))));
     }
 
@@ -372,7 +340,7 @@ public final class KnowledgeApiRoutes implements RouteGroup {
     private KnowledgeDocument document(Context ctx) {
         String baseId = existing(ctx).id();
         return documents.document(ctx.pathParam("doc")).filter(d -> d.baseId().equals(baseId))
-                .orElseThrow(() -> Refusal.notFound("Document not found."));
+                .orElseThrow(() -> HttpRefusal.notFound("Document not found."));
     }
 
     private CreatedDocument created(KnowledgeDocument document) {
@@ -400,9 +368,9 @@ public final class KnowledgeApiRoutes implements RouteGroup {
     private void retrieve(Context ctx) {
         KnowledgeBase base = existing(ctx);
         JsonNode body = object(ctx);
-        String query = text(body, "query").orElseThrow(() -> Refusal.invalid("query is required."));
+        String query = text(body, "query").orElseThrow(() -> HttpRefusal.invalid("query is required."));
         if (query.length() > 250) {
-            throw Refusal.invalid("Query cannot exceed 250 characters");
+            throw HttpRefusal.invalid("Query cannot exceed 250 characters");
         }
         Optional<RetrievalSettings> settings = settings(body.path("retrieval_model"),
                 Optional.of(base.retrieval()));
@@ -424,7 +392,7 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         SearchMethod method = from.method();
         if (model.hasNonNull("search_method")) {
             method = SearchMethod.fromWireName(model.path("search_method").asText()).orElseThrow(() ->
-                    Refusal.invalid("search_method must be keyword_search, semantic_search, full_text_search or "
+                    HttpRefusal.invalid("search_method must be keyword_search, semantic_search, full_text_search or "
                             + "hybrid_search"));
         }
         int topK = model.path("top_k").isInt() ? model.path("top_k").intValue() : from.topK();
@@ -442,7 +410,7 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         try {
             return Optional.of(new RetrievalSettings(method, topK, threshold, vector, keyword));
         } catch (IllegalArgumentException e) {
-            throw Refusal.invalid(e.getMessage());
+            throw HttpRefusal.invalid(e.getMessage());
         }
     }
 
@@ -457,14 +425,14 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         }
         if (!conditions.isObject() || !(conditions.path("conditions").isArray()
                 || conditions.path("conditions").isMissingNode() || conditions.path("conditions").isNull())) {
-            throw Refusal.invalid("metadata_filtering_conditions must be an object with a list of conditions.");
+            throw HttpRefusal.invalid("metadata_filtering_conditions must be an object with a list of conditions.");
         }
         List<MetadataFilter.Condition> list = new ArrayList<>();
         for (JsonNode condition : conditions.path("conditions")) {
             String name = condition.path("name").asText("");
             String operator = condition.path("comparison_operator").asText("");
             MetadataFilter.Operator known = MetadataFilter.Operator.fromWireName(operator).orElseThrow(() ->
-                    Refusal.invalid("comparison_operator '" + operator + "' is not one of Dify's metadata operators."));
+                    HttpRefusal.invalid("comparison_operator '" + operator + "' is not one of Dify's metadata operators."));
             JsonNode value = condition.path("value");
             List<String> values = new ArrayList<>();
             if (value.isArray()) {
@@ -475,13 +443,13 @@ public final class KnowledgeApiRoutes implements RouteGroup {
             try {
                 list.add(new MetadataFilter.Condition(name, known, String.join(",", values)));
             } catch (IllegalArgumentException e) {
-                throw Refusal.invalid("Each metadata condition needs a name.");
+                throw HttpRefusal.invalid("Each metadata condition needs a name.");
             }
         }
         try {
             return MetadataFilter.of(conditions.path("logical_operator").asText("and"), list);
         } catch (IllegalArgumentException e) {
-            throw Refusal.invalid(e.getMessage());
+            throw HttpRefusal.invalid(e.getMessage());
         }
     }
 
@@ -505,7 +473,7 @@ public final class KnowledgeApiRoutes implements RouteGroup {
             return Optional.empty();
         }
         return Optional.of(IndexingTechnique.fromWireName(value.asText()).orElseThrow(() ->
-                Refusal.invalid("indexing_technique must be high_quality or economy")));
+                HttpRefusal.invalid("indexing_technique must be high_quality or economy")));
     }
 
     /**
@@ -521,10 +489,10 @@ public final class KnowledgeApiRoutes implements RouteGroup {
             hierarchy = switch (form) {
                 case DOC_FORM_TEXT -> Optional.empty();
                 case DOC_FORM_HIERARCHICAL -> Optional.of(ProcessRules.hierarchy(rule));
-                default -> throw Refusal.invalid("doc_form must be text_model or hierarchical_model.");
+                default -> throw HttpRefusal.invalid("doc_form must be text_model or hierarchical_model.");
             };
         } catch (IllegalArgumentException e) {
-            throw Refusal.invalid(e.getMessage());
+            throw HttpRefusal.invalid(e.getMessage());
         }
         return new AddDocumentCommand(baseId, name, content, hierarchy.isPresent() ? SplittingRules.AUTOMATIC
                 : rules(rule), metadata, hierarchy);
@@ -537,7 +505,7 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         try {
             return ProcessRules.read(rule);
         } catch (IllegalArgumentException e) {
-            throw Refusal.invalid(e.getMessage());
+            throw HttpRefusal.invalid(e.getMessage());
         }
     }
 
@@ -551,11 +519,11 @@ public final class KnowledgeApiRoutes implements RouteGroup {
         try {
             int n = Integer.parseInt(value.strip());
             if (n < 1 || n > max) {
-                throw Refusal.invalid(name + " must be between 1 and " + max + ".");
+                throw HttpRefusal.invalid(name + " must be between 1 and " + max + ".");
             }
             return n;
         } catch (NumberFormatException e) {
-            throw Refusal.invalid(name + " must be a number.");
+            throw HttpRefusal.invalid(name + " must be a number.");
         }
     }
 
@@ -567,7 +535,7 @@ public final class KnowledgeApiRoutes implements RouteGroup {
             body = null;
         }
         if (body == null || !body.isObject()) {
-            throw Refusal.invalid("The request body must be a JSON object.");
+            throw HttpRefusal.invalid("The request body must be a JSON object.");
         }
         return body;
     }
@@ -578,7 +546,7 @@ public final class KnowledgeApiRoutes implements RouteGroup {
             return Optional.empty();
         }
         if (!value.isTextual()) {
-            throw Refusal.invalid(field + " must be a string.");
+            throw HttpRefusal.invalid(field + " must be a string.");
         }
         return Optional.of(value.asText());
     }

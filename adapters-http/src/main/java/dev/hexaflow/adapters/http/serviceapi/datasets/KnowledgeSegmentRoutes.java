@@ -1,9 +1,9 @@
 package dev.hexaflow.adapters.http.serviceapi.datasets;
 
-import static dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeApiRoutes.json;
-import static dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeApiRoutes.object;
-import static dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeApiRoutes.positive;
-import static dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeApiRoutes.text;
+import static dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeRequests.json;
+import static dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeRequests.object;
+import static dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeRequests.positive;
+import static dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeRequests.text;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hexaflow.adapters.http.server.RouteGroup;

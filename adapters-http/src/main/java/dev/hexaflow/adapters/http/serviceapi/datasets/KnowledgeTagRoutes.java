@@ -1,8 +1,8 @@
 package dev.hexaflow.adapters.http.serviceapi.datasets;
 
-import static dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeApiRoutes.json;
-import static dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeApiRoutes.object;
-import static dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeApiRoutes.text;
+import static dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeRequests.json;
+import static dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeRequests.object;
+import static dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeRequests.text;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hexaflow.adapters.http.server.RouteGroup;
@@ -86,6 +86,7 @@ public final class KnowledgeTagRoutes implements RouteGroup {
     }
 
     private static String required(JsonNode body, String field) {
-        return text(body, field).filter(v -> !v.isBlank()).orElseThrow(() -> HttpRefusal.invalid(field + " is required."));
+        return text(body, field).filter(v -> !v.isBlank())
+                .orElseThrow(() -> HttpRefusal.invalid(field + " is required."));
     }
 }

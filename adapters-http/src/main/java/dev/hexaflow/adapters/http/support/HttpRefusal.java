@@ -1,6 +1,8 @@
 package dev.hexaflow.adapters.http.support;
 
 import io.javalin.http.Context;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -24,7 +26,8 @@ public final class HttpRefusal extends RuntimeException {
         super(message, null, false, false);
         this.status = status;
         this.code = code;
-        this.extra = Map.copyOf(extra);
+        // In the order given, nulls and all: they are written as they are.
+        this.extra = Collections.unmodifiableMap(new LinkedHashMap<>(extra));
     }
 
     /** 400 {@code invalid_param}: a body or parameter that cannot be taken. */

@@ -5,8 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.hexaflow.adapters.http.server.RouteGroup;
-import dev.hexaflow.adapters.http.serviceapi.DifyErrors;
 import dev.hexaflow.adapters.http.serviceapi.SiteBody;
+import dev.hexaflow.adapters.http.support.HttpRefusal;
 import dev.hexaflow.adapters.http.support.JsonResponses;
 import dev.hexaflow.application.apps.port.in.DescribeAppUseCase;
 import dev.hexaflow.application.apps.port.in.ExportDslQuery;
@@ -28,11 +28,11 @@ import dev.hexaflow.domain.workflow.InvalidWorkflowException;
 import dev.hexaflow.domain.workflow.WorkflowProblem;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
-import io.javalin.http.Handler;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * App administration: import, publish and export DSL files, list apps, issue and revoke keys, site settings, the
@@ -68,27 +68,26 @@ public final class AdminAppRoutes implements RouteGroup {
 
     @Override
     public void addTo(RoutesConfig routes) {
-        routes.post("/admin/apps", guarded(this::importApp));
-        routes.get("/admin/apps", guarded(this::list));
-        routes.put("/admin/apps/{app_id}", guarded(this::publish));
-        routes.post("/admin/apps/{app_id}/keys", guarded(this::issueKey));
-        routes.delete("/admin/apps/{app_id}/keys/{key}", guarded(this::revokeKey));
-        routes.put("/admin/apps/{app_id}/site", guarded(this::site));
-        routes.get("/admin/apps/{app_id}/dsl", guarded(this::exportDsl));
+        routes.post("/admin/apps", admin.require(this::importApp));
+        routes.get("/admin/apps", admin.require(this::list));
+        routes.put("/admin/apps/{app_id}", admin.require(this::publish));
+        routes.post("/admin/apps/{app_id}/keys", admin.require(this::issueKey));
+        routes.delete("/admin/apps/{app_id}/keys/{key}", admin.require(this::revokeKey));
+        routes.put("/admin/apps/{app_id}/site", admin.require(this::site));
+        routes.get("/admin/apps/{app_id}/dsl", admin.require(this::exportDsl));
     }
 
-    /** The admin token, then the handler; refusals in the JSON error shape, a bad DSL with every problem. */
-    private Handler guarded(Handler handler) {
-        return admin.require(ctx -> {
-            try {
-                handler.handle(ctx);
-            } catch (ApiException e) {
-                DifyErrors.send(ctx, e.error(), e.getMessage());
-            } catch (InvalidWorkflowException e) {
-                List<Problem> problems = e.problems().stream().map(Problem::of).toList();
-                JsonResponses.error(ctx, 400, "invalid_dsl", e.getMessage(), Map.of("problems", problems));
-            }
-        });
+    /**
+     * Calls a use case that reads the request's DSL file: a file it refuses is answered 400 {@code invalid_dsl}
+     * with every problem.
+     */
+    private static <T> T readingDsl(Supplier<T> call) {
+        try {
+            return call.get();
+        } catch (InvalidWorkflowException e) {
+            List<Problem> problems = e.problems().stream().map(Problem::of).toList();
+            throw new HttpRefusal(400, "invalid_dsl", e.getMessage(), Map.of("problems", problems));
+        }
     }
 
     /** One problem of a refused DSL: the node it is in (null for the file as a whole) and what is wrong. */
@@ -101,7 +100,7 @@ public final class AdminAppRoutes implements RouteGroup {
     }
 
     private void importApp(Context ctx) {
-        ImportedApp imported = importApp.importApp(ctx.bodyAsBytes());
+        ImportedApp imported = readingDsl(() -> importApp.importApp(ctx.bodyAsBytes()));
         json(ctx, 201, new Imported(imported.appId(), imported.workflowId(), imported.apiKey(), imported.siteCode(),
                 imported.warnings()));
     }
@@ -129,7 +128,7 @@ public final class AdminAppRoutes implements RouteGroup {
             json(ctx, 200, new AppSettings(appId, webhooks.setDefaultCallback(appId, (String) url).orElse(null)));
             return;
         }
-        Published published = publish.publish(ctx.pathParam("app_id"), ctx.bodyAsBytes());
+        Published published = readingDsl(() -> publish.publish(ctx.pathParam("app_id"), ctx.bodyAsBytes()));
         json(ctx, 200, new PublishedVersion(published.workflowId(), published.version(), published.isNew(),
                 published.warnings()));
     }
@@ -194,8 +193,7 @@ public final class AdminAppRoutes implements RouteGroup {
             Map<String, Object> map = (Map<String, Object>) parsed;
             given = map;
         } catch (IOException | IllegalArgumentException e) {
-            JsonResponses.error(ctx, 400, "invalid_param", "Send the site settings as a JSON object");
-            return;
+            throw HttpRefusal.invalid("Send the site settings as a JSON object");
         }
         SiteSettings next;
         boolean enabled;
@@ -212,8 +210,7 @@ public final class AdminAppRoutes implements RouteGroup {
                     flag(given, "show_workflow_steps", current.showWorkflowSteps()),
                     flag(given, "use_icon_as_answer_icon", current.useIconAsAnswerIcon()));
         } catch (IllegalArgumentException e) {
-            JsonResponses.error(ctx, 400, "invalid_param", e.getMessage());
-            return;
+            throw HttpRefusal.invalid(e.getMessage());
         }
         updateSite.update(app.id(), next);
         if (enabled != app.siteEnabled()) {

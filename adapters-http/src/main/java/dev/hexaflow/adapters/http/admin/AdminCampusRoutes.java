@@ -1,6 +1,7 @@
 package dev.hexaflow.adapters.http.admin;
 
 import dev.hexaflow.adapters.http.server.RouteGroup;
+import dev.hexaflow.adapters.http.support.HttpRefusal;
 import dev.hexaflow.adapters.http.support.JsonResponses;
 import dev.hexaflow.application.campus.port.in.BanCampusKeyUseCase;
 import dev.hexaflow.application.campus.port.in.ImportCampusDataCommand;
@@ -49,23 +50,21 @@ public final class AdminCampusRoutes implements RouteGroup {
             banKey.ban(ctx.pathParam("key"));
             ctx.contentType("application/json").result("{\"result\":\"success\"}");
         } catch (BanCampusKeyUseCase.UnknownCampusKeyException e) {
-            JsonResponses.error(ctx, 404, "not_found", "No campus key like that was issued.");
+            throw HttpRefusal.notFound("No campus key like that was issued.");
         }
     }
 
     private void replace(Context ctx) {
         Optional<FeedMethod> dataSet = FeedMethod.ofDataSet(ctx.pathParam("dataSet"));
         if (dataSet.isEmpty()) {
-            JsonResponses.error(ctx, 404, "not_found", "No campus data set '" + ctx.pathParam("dataSet")
+            throw HttpRefusal.notFound("No campus data set '" + ctx.pathParam("dataSet")
                     + "'; the data sets are tutors, printers and holidays.");
-            return;
         }
         byte[] body = ctx.bodyAsBytes();
         Optional<DataFileFormat> format = format(ctx.contentType(), body);
         if (format.isEmpty()) {
-            JsonResponses.error(ctx, 415, "unsupported_media_type",
+            throw new HttpRefusal(415, "unsupported_media_type",
                     "Send the data as text/csv (a header row of field names) or application/json (an array).");
-            return;
         }
         try {
             int records = importData.importData(ImportCampusDataCommand.replace(dataSet.get(), format.get(), body));
@@ -74,14 +73,13 @@ public final class AdminCampusRoutes implements RouteGroup {
             answer.put("records", records);
             ctx.contentType("application/json").result(JsonResponses.json(answer));
         } catch (DataSetTooLargeException e) {
-            JsonResponses.error(ctx, 413, "data_set_too_large", "The " + dataSet.get().resource() + " data set "
+            throw new HttpRefusal(413, "data_set_too_large", "The " + dataSet.get().resource() + " data set "
                     + "was refused: " + e.getMessage() + ". Nothing was changed.");
         } catch (InvalidCampusDataException e) {
             Map<String, Object> where = new LinkedHashMap<>();
             where.put("line", e.line());
             where.put("field", e.field());
-            JsonResponses.error(ctx, 400, "invalid_campus_data",
-                    e.getMessage() + ". Nothing was changed.", where);
+            throw new HttpRefusal(400, "invalid_campus_data", e.getMessage() + ". Nothing was changed.", where);
         }
     }
 

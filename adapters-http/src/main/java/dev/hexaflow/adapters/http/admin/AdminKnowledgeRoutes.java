@@ -3,13 +3,12 @@ package dev.hexaflow.adapters.http.admin;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hexaflow.adapters.http.server.RouteGroup;
-import dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeErrors;
 import dev.hexaflow.adapters.http.serviceapi.datasets.ProcessRules;
+import dev.hexaflow.adapters.http.support.HttpRefusal;
 import dev.hexaflow.adapters.http.support.JsonResponses;
 import dev.hexaflow.application.knowledge.port.in.AddDocumentCommand;
 import dev.hexaflow.application.knowledge.port.in.AddDocumentUseCase;
 import dev.hexaflow.application.knowledge.port.in.CreateKnowledgeBaseCommand;
-import dev.hexaflow.application.knowledge.port.in.KnowledgeException;
 import dev.hexaflow.application.knowledge.port.in.ManageDatasetKeysUseCase;
 import dev.hexaflow.application.knowledge.port.in.ManageKnowledgeBasesUseCase;
 import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeQuery;
@@ -24,7 +23,6 @@ import dev.hexaflow.domain.knowledge.SearchMethod;
 import dev.hexaflow.domain.knowledge.SplittingRules;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
-import io.javalin.http.Handler;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -57,39 +55,21 @@ public final class AdminKnowledgeRoutes implements RouteGroup {
 
     @Override
     public void addTo(RoutesConfig routes) {
-        routes.get("/admin/knowledge/bases", guarded(ctx -> json(ctx, 200,
+        routes.get("/admin/knowledge/bases", admin.require(ctx -> json(ctx, 200,
                 Map.of("data", bases.list().stream().map(AdminKnowledgeRoutes::base).toList()))));
-        routes.post("/admin/knowledge/bases", guarded(this::create));
-        routes.post("/admin/knowledge/bases/{id}/documents", guarded(this::addText));
-        routes.post("/admin/knowledge/bases/{id}/retrieve", guarded(this::search));
-        routes.post("/admin/knowledge/bases/{id}/aliases", guarded(this::bind));
-        routes.delete("/admin/knowledge/aliases/{dataset_id}", guarded(ctx -> {
+        routes.post("/admin/knowledge/bases", admin.require(this::create));
+        routes.post("/admin/knowledge/bases/{id}/documents", admin.require(this::addText));
+        routes.post("/admin/knowledge/bases/{id}/retrieve", admin.require(this::search));
+        routes.post("/admin/knowledge/bases/{id}/aliases", admin.require(this::bind));
+        routes.delete("/admin/knowledge/aliases/{dataset_id}", admin.require(ctx -> {
             bases.unbind(ctx.pathParam("dataset_id"));
             json(ctx, 200, Map.of("result", "success"));
         }));
-        routes.post("/admin/datasets/keys", guarded(ctx -> json(ctx, 201, Map.of("key", keys.issue()))));
-        routes.delete("/admin/datasets/keys/{key}", guarded(ctx -> {
+        routes.post("/admin/datasets/keys", admin.require(ctx -> json(ctx, 201, Map.of("key", keys.issue()))));
+        routes.delete("/admin/datasets/keys/{key}", admin.require(ctx -> {
             keys.revoke(ctx.pathParam("key"));
             json(ctx, 200, Map.of("result", "success"));
         }));
-    }
-
-    private static final class BadRequest extends RuntimeException {
-        BadRequest(String message) {
-            super(message);
-        }
-    }
-
-    private Handler guarded(Handler handler) {
-        return admin.require(ctx -> {
-            try {
-                handler.handle(ctx);
-            } catch (BadRequest e) {
-                JsonResponses.error(ctx, 400, "invalid_param", e.getMessage());
-            } catch (KnowledgeException e) {
-                KnowledgeErrors.send(ctx, e);
-            }
-        });
     }
 
     private void create(Context ctx) {
@@ -98,7 +78,7 @@ public final class AdminKnowledgeRoutes implements RouteGroup {
         KnowledgeBase base = bases.create(new CreateKnowledgeBaseCommand(
                 Optional.ofNullable(body.path("id").textValue()), required(body, "name"),
                 body.path("description").asText(""), IndexingTechnique.fromWireName(technique).orElseThrow(() ->
-                        new BadRequest("indexing_technique must be high_quality or economy")), Optional.empty()));
+                        HttpRefusal.invalid("indexing_technique must be high_quality or economy")), Optional.empty()));
         json(ctx, 201, base(base));
     }
 
@@ -134,7 +114,7 @@ public final class AdminKnowledgeRoutes implements RouteGroup {
         Optional<RetrievalSettings> settings = Optional.empty();
         if (model.isObject()) {
             String name = model.path("search_method").asText("semantic_search");
-            SearchMethod method = SearchMethod.fromWireName(name).orElseThrow(() -> new BadRequest(
+            SearchMethod method = SearchMethod.fromWireName(name).orElseThrow(() -> HttpRefusal.invalid(
                     "search_method must be keyword_search, semantic_search, full_text_search or hybrid_search"));
             Optional<Double> threshold = model.path("score_threshold_enabled").asBoolean(false)
                     && model.path("score_threshold").isNumber()
@@ -143,7 +123,7 @@ public final class AdminKnowledgeRoutes implements RouteGroup {
                 settings = Optional.of(new RetrievalSettings(method, model.path("top_k").asInt(4), threshold, 0.7,
                         0.3));
             } catch (IllegalArgumentException e) {
-                throw new BadRequest(e.getMessage());
+                throw HttpRefusal.invalid(e.getMessage());
             }
         }
         List<RetrievedChunk> found = retrieve.retrieve(new RetrieveKnowledgeQuery(List.of(ctx.pathParam("id")),
@@ -170,7 +150,7 @@ public final class AdminKnowledgeRoutes implements RouteGroup {
         try {
             return ProcessRules.read(rule);
         } catch (IllegalArgumentException e) {
-            throw new BadRequest(e.getMessage());
+            throw HttpRefusal.invalid(e.getMessage());
         }
     }
 
@@ -205,7 +185,7 @@ public final class AdminKnowledgeRoutes implements RouteGroup {
             body = null;
         }
         if (body == null || !body.isObject()) {
-            throw new BadRequest("Send a JSON object");
+            throw HttpRefusal.invalid("Send a JSON object");
         }
         return body;
     }
@@ -213,7 +193,7 @@ public final class AdminKnowledgeRoutes implements RouteGroup {
     private static String required(JsonNode body, String field) {
         JsonNode value = body.path(field);
         if (!value.isTextual() || value.asText().isBlank()) {
-            throw new BadRequest(field + " is required");
+            throw HttpRefusal.invalid(field + " is required");
         }
         return value.asText();
     }

@@ -4,20 +4,19 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hexaflow.adapters.http.server.RouteGroup;
+import dev.hexaflow.adapters.http.support.HttpRefusal;
 import dev.hexaflow.adapters.http.support.JsonResponses;
 import dev.hexaflow.application.tools.port.in.BindToolCommand;
 import dev.hexaflow.application.tools.port.in.ListToolsUseCase;
 import dev.hexaflow.application.tools.port.in.ManageMcpServersUseCase;
 import dev.hexaflow.application.tools.port.in.ManageToolBindingsUseCase;
 import dev.hexaflow.application.tools.port.in.RegisterMcpServerCommand;
-import dev.hexaflow.application.tools.port.in.ToolRegistryException;
 import dev.hexaflow.application.tools.port.in.UnbindToolCommand;
 import dev.hexaflow.domain.tool.ApiCredential;
 import dev.hexaflow.domain.tool.McpServer;
 import dev.hexaflow.domain.tool.ToolBinding;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
-import io.javalin.http.Handler;
 import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
@@ -51,38 +50,11 @@ public final class AdminToolRoutes implements RouteGroup {
 
     @Override
     public void addTo(RoutesConfig routes) {
-        routes.get("/admin/tools", guarded(this::list));
-        routes.put("/admin/tools/servers/{name}", guarded(this::registerServer));
-        routes.delete("/admin/tools/servers/{name}", guarded(this::removeServer));
-        routes.put("/admin/tools/bindings", guarded(this::bind));
-        routes.delete("/admin/tools/bindings", guarded(this::unbind));
-    }
-
-    /** A body or parameter that cannot be taken, with what to send instead. */
-    private static final class BadRequest extends RuntimeException {
-        private final String code;
-
-        BadRequest(String code, String message) {
-            super(message);
-            this.code = code;
-        }
-    }
-
-    /** The admin token, then the handler; every refusal in the JSON error shape. */
-    private Handler guarded(Handler handler) {
-        return admin.require(ctx -> {
-            try {
-                handler.handle(ctx);
-            } catch (BadRequest e) {
-                JsonResponses.error(ctx, 400, e.code, e.getMessage());
-            } catch (ToolRegistryException e) {
-                switch (e.reason()) {
-                    case NOT_FOUND -> JsonResponses.error(ctx, 404, "not_found", e.getMessage());
-                    case IN_USE -> JsonResponses.error(ctx, 409, "in_use", e.getMessage());
-                    case INVALID -> JsonResponses.error(ctx, 400, "invalid_param", e.getMessage());
-                }
-            }
-        });
+        routes.get("/admin/tools", admin.require(this::list));
+        routes.put("/admin/tools/servers/{name}", admin.require(this::registerServer));
+        routes.delete("/admin/tools/servers/{name}", admin.require(this::removeServer));
+        routes.put("/admin/tools/bindings", admin.require(this::bind));
+        routes.delete("/admin/tools/bindings", admin.require(this::unbind));
     }
 
     /** A server as listed: where it is and the names of its secrets, not their values. */
@@ -160,7 +132,7 @@ public final class AdminToolRoutes implements RouteGroup {
         only(body, Set.of("url", "headers", "command", "env"));
         boolean http = body.has("url");
         if (http == body.has("command")) {
-            throw new BadRequest("invalid_param", "Send either {\"url\": ..., \"headers\": {...}} for a Streamable "
+            throw HttpRefusal.invalid("Send either {\"url\": ..., \"headers\": {...}} for a Streamable "
                     + "HTTP server or {\"command\": [...], \"env\": {...}} for a stdio one");
         }
         McpServer server;
@@ -168,18 +140,18 @@ public final class AdminToolRoutes implements RouteGroup {
             McpServer.Endpoint endpoint;
             if (http) {
                 if (body.has("env")) {
-                    throw new BadRequest("invalid_param", "env goes with command, not with url");
+                    throw HttpRefusal.invalid("env goes with command, not with url");
                 }
                 endpoint = new McpServer.StreamableHttp(url(text(body, "url")), texts(body, "headers"));
             } else {
                 if (body.has("headers")) {
-                    throw new BadRequest("invalid_param", "headers go with url, not with command");
+                    throw HttpRefusal.invalid("headers go with url, not with command");
                 }
                 endpoint = new McpServer.Stdio(list(body, "command"), texts(body, "env"));
             }
             server = new McpServer(ctx.pathParam("name"), endpoint);
         } catch (IllegalArgumentException e) {
-            throw new BadRequest("invalid_param", e.getMessage());
+            throw HttpRefusal.invalid(e.getMessage());
         }
         boolean isNew = servers.register(new RegisterMcpServerCommand(server));
         json(ctx, isNew ? 201 : 200, ServerBody.of(server));
@@ -201,7 +173,7 @@ public final class AdminToolRoutes implements RouteGroup {
         only(body, Set.of("provider", "tool", "mcp", "openapi", "app"));
         int targets = (body.has("mcp") ? 1 : 0) + (body.has("openapi") ? 1 : 0) + (body.has("app") ? 1 : 0);
         if (targets != 1) {
-            throw new BadRequest("invalid_param", "Send {\"provider\": ..., \"tool\": ...} and one of \"mcp\": "
+            throw HttpRefusal.invalid("Send {\"provider\": ..., \"tool\": ...} and one of \"mcp\": "
                     + "{\"server\": ..., \"tool\": ...}, \"openapi\": {\"document\": URL or text, \"operation\": "
                     + "operationId}, \"app\": APP_ID");
         }
@@ -209,7 +181,7 @@ public final class AdminToolRoutes implements RouteGroup {
         try {
             binding = new ToolBinding(text(body, "provider"), text(body, "tool"), target(body));
         } catch (IllegalArgumentException e) {
-            throw new BadRequest("invalid_param", e.getMessage());
+            throw HttpRefusal.invalid(e.getMessage());
         }
         boolean isNew = bindings.bind(new BindToolCommand(binding));
         json(ctx, isNew ? 201 : 200, BindingBody.of(binding));
@@ -222,7 +194,7 @@ public final class AdminToolRoutes implements RouteGroup {
         String kind = body.has("mcp") ? "mcp" : "openapi";
         JsonNode target = body.get(kind);
         if (!target.isObject()) {
-            throw new BadRequest("invalid_param", kind + " must be an object: " + (kind.equals("mcp")
+            throw HttpRefusal.invalid(kind + " must be an object: " + (kind.equals("mcp")
                     ? "{\"server\": ..., \"tool\": ...}" : "{\"document\": ..., \"operation\": ...}"));
         }
         if (kind.equals("mcp")) {
@@ -239,7 +211,7 @@ public final class AdminToolRoutes implements RouteGroup {
             return new ApiCredential.None();
         }
         if (!auth.isObject()) {
-            throw new BadRequest("invalid_param", "auth must be an object: {\"type\": \"api_key_header\", "
+            throw HttpRefusal.invalid("auth must be an object: {\"type\": \"api_key_header\", "
                     + "\"header\": ..., \"prefix\": \"bearer\", \"value\": ...} or {\"type\": \"api_key_query\", "
                     + "\"param\": ..., \"value\": ...}");
         }
@@ -262,7 +234,7 @@ public final class AdminToolRoutes implements RouteGroup {
         try {
             command = new UnbindToolCommand(provider, tool);
         } catch (IllegalArgumentException e) {
-            throw new BadRequest("invalid_param", "Name the tool to unbind: ?provider=...&tool=... (" + e.getMessage()
+            throw HttpRefusal.invalid("Name the tool to unbind: ?provider=...&tool=... (" + e.getMessage()
                     + ")");
         }
         bindings.unbind(command);
@@ -277,7 +249,7 @@ public final class AdminToolRoutes implements RouteGroup {
             body = null;
         }
         if (body == null || !body.isObject()) {
-            throw new BadRequest("invalid_param", "Send a JSON object");
+            throw HttpRefusal.invalid("Send a JSON object");
         }
         return body;
     }
@@ -286,7 +258,7 @@ public final class AdminToolRoutes implements RouteGroup {
         for (Iterator<String> names = object.fieldNames(); names.hasNext();) {
             String name = names.next();
             if (!fields.contains(name)) {
-                throw new BadRequest("invalid_param", "Unknown field '" + name + "'; the fields are "
+                throw HttpRefusal.invalid("Unknown field '" + name + "'; the fields are "
                         + String.join(", ", fields.stream().sorted().toList()));
             }
         }
@@ -298,31 +270,31 @@ public final class AdminToolRoutes implements RouteGroup {
             return null;
         }
         if (!value.isTextual()) {
-            throw new BadRequest("invalid_param", field + " must be text");
+            throw HttpRefusal.invalid(field + " must be text");
         }
         return value.asText();
     }
 
     private static URI url(String text) {
         if (text == null) {
-            throw new BadRequest("invalid_param", "url must be an http or https URL");
+            throw HttpRefusal.invalid("url must be an http or https URL");
         }
         try {
             return new URI(text.strip());
         } catch (java.net.URISyntaxException e) {
-            throw new BadRequest("invalid_param", "url is not a URL: " + e.getMessage());
+            throw HttpRefusal.invalid("url is not a URL: " + e.getMessage());
         }
     }
 
     private static List<String> list(JsonNode object, String field) {
         JsonNode value = object.get(field);
         if (value == null || !value.isArray()) {
-            throw new BadRequest("invalid_param", field + " must be a list of texts: the program, then its arguments");
+            throw HttpRefusal.invalid(field + " must be a list of texts: the program, then its arguments");
         }
         List<String> items = new ArrayList<>();
         for (JsonNode item : value) {
             if (!item.isTextual()) {
-                throw new BadRequest("invalid_param", field + " must be a list of texts");
+                throw HttpRefusal.invalid(field + " must be a list of texts");
             }
             items.add(item.asText());
         }
@@ -336,12 +308,12 @@ public final class AdminToolRoutes implements RouteGroup {
             return texts;
         }
         if (!value.isObject()) {
-            throw new BadRequest("invalid_param", field + " must be an object of texts");
+            throw HttpRefusal.invalid(field + " must be an object of texts");
         }
         for (Iterator<Map.Entry<String, JsonNode>> fields = value.fields(); fields.hasNext();) {
             Map.Entry<String, JsonNode> entry = fields.next();
             if (!entry.getValue().isTextual()) {
-                throw new BadRequest("invalid_param", field + ": the value of " + entry.getKey() + " must be text");
+                throw HttpRefusal.invalid(field + ": the value of " + entry.getKey() + " must be text");
             }
             texts.put(entry.getKey(), entry.getValue().asText());
         }

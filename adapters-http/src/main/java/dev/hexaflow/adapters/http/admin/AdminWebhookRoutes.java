@@ -3,10 +3,8 @@ package dev.hexaflow.adapters.http.admin;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.hexaflow.adapters.http.server.RouteGroup;
-import dev.hexaflow.adapters.http.serviceapi.DifyErrors;
 import dev.hexaflow.adapters.http.support.JsonResponses;
 import dev.hexaflow.adapters.http.support.QueryNumbers;
-import dev.hexaflow.application.common.ApiException;
 import dev.hexaflow.application.webhooks.port.in.ListDeliveriesUseCase.DeliveriesQuery;
 import dev.hexaflow.application.webhooks.port.in.ListDeliveriesUseCase.DeliveryPage;
 import dev.hexaflow.application.webhooks.port.in.ListDeliveriesUseCase.DeliveryWithAttempts;
@@ -16,7 +14,6 @@ import dev.hexaflow.domain.webhook.Delivery;
 import dev.hexaflow.domain.webhook.DeliveryAttempt;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
-import io.javalin.http.Handler;
 import java.util.List;
 
 /**
@@ -38,18 +35,8 @@ public final class AdminWebhookRoutes implements RouteGroup {
 
     @Override
     public void addTo(RoutesConfig routes) {
-        routes.get("/admin/apps/{app_id}/deliveries", guarded(this::deliveries));
-        routes.post("/admin/apps/{app_id}/webhook-secret", guarded(this::rotateSecret));
-    }
-
-    private Handler guarded(Handler handler) {
-        return admin.require(ctx -> {
-            try {
-                handler.handle(ctx);
-            } catch (ApiException e) {
-                DifyErrors.send(ctx, e.error(), e.getMessage());
-            }
-        });
+        routes.get("/admin/apps/{app_id}/deliveries", admin.require(this::deliveries));
+        routes.post("/admin/apps/{app_id}/webhook-secret", admin.require(this::rotateSecret));
     }
 
     private void deliveries(Context ctx) {

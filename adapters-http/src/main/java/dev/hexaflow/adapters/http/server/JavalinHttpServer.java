@@ -6,6 +6,8 @@ import dev.hexaflow.application.common.StorageUnavailableException;
 import dev.hexaflow.application.instances.port.in.CheckStorageUseCase;
 import io.javalin.Javalin;
 import io.javalin.compression.CompressionStrategy;
+import io.javalin.config.JavalinConfig;
+import io.javalin.config.RoutesConfig;
 import io.javalin.config.SizeUnit;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
@@ -69,10 +71,6 @@ public final class JavalinHttpServer implements AutoCloseable {
         return start(host, port, 100L * 1024 * 1024, groups);
     }
 
-    /**
-     * As {@link #start(String, int, List)}, taking multipart uploads of up to {@code maxUploadBytes}; their own
-     * limits per kind of file are checked by the upload use case.
-     */
     /** Connections waiting to be accepted (the kernel caps it at net.core.somaxconn). */
     static final int ACCEPT_QUEUE = 4096;
 
@@ -103,6 +101,10 @@ public final class JavalinHttpServer implements AutoCloseable {
         return pool;
     }
 
+    /**
+     * As {@link #start(String, int, List)}, taking multipart uploads of up to {@code maxUploadBytes}; their own
+     * limits per kind of file are checked by the upload use case.
+     */
     public static JavalinHttpServer start(String host, int port, long maxUploadBytes, List<RouteGroup> groups) {
         return start(host, port, maxUploadBytes, groups, CompletableFuture.completedFuture(null));
     }
@@ -123,98 +125,18 @@ public final class JavalinHttpServer implements AutoCloseable {
         ClientLimitHandler clientLimit = new ClientLimitHandler(limits);
         Traffic traffic = new Traffic(clientLimit);
         Javalin javalin = Javalin.create(config -> {
-            config.startup.showJavalinBanner = false;
-            config.startup.showOldJavalinVersionWarning = false;
-            config.http.prefer405over404 = true;
-            config.http.maxRequestSize = MAX_REQUEST_BYTES;
-            // Server-sent events must reach the client frame by frame; compression would hold them back.
-            config.http.compressionStrategy = CompressionStrategy.NONE;
-            config.jetty.multipartConfig.maxFileSize(maxUploadBytes + 1024 * 1024, SizeUnit.BYTES);
-            config.jetty.multipartConfig.maxTotalRequestSize(maxUploadBytes + 2 * 1024 * 1024, SizeUnit.BYTES);
-            config.jetty.multipartConfig.maxInMemoryFileSize(1, SizeUnit.MB);
-            config.jetty.modifyServer(server -> {
-                server.setErrorHandler(new JsonErrorHandler(groups));
-                // Javalin mounts its servlet context inside the innermost wrapper: the limits come first.
-                server.setHandler(clientLimit);
-            });
-            config.concurrency.useVirtualThreads = Runtime.version().feature() >= 21;
-            config.jetty.threadPool = threadPool(config.concurrency.useVirtualThreads);
-            config.jetty.addConnector((server, http) -> {
-                ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
-                connector.setHost(host);
-                connector.setPort(port);
-                // The kernel's queue of connections not yet accepted. At Java's default of 50, a burst of a
-                // thousand clients connecting at once has SYNs dropped, and those clients retry after 1, 3, 7,
-                // 15 s: the queue holds a burst instead.
-                connector.setAcceptQueueSize(ACCEPT_QUEUE);
-                connector.setIdleTimeout(limits.idleTimeout().toMillis());
-                return connector;
-            });
-            config.routes.before(ctx -> {
-                if (!ctx.path().equals("/readyz")) {
-                    gate.join();
-                }
-                if (isProbe(ctx)) {
-                    return;
-                }
-                if (traffic.draining) {
-                    unavailable(ctx, groups);
-                    UnreadBodies.answerNow(ctx);
-                    return;
-                }
-            });
-            // Liveness: the process answers. While draining, 503 as well, so that a balancer that knows only this
-            // check moves away; an orchestrator restarts nothing that is stopping already.
-            // A store that cannot take writes leaves the process alive (reads go on, and a restart frees no disk):
-            // 200, degraded, with the reason.
-            config.routes.get("/health", ctx -> {
-                Optional<StorageUnavailableException> problem = traffic.storage.problem();
-                if (!traffic.draining && problem.isPresent()) {
-                    probe(ctx, true, "degraded", problem.get().getMessage());
-                } else {
-                    probe(ctx, !traffic.draining, traffic.draining ? "draining" : "ok", null);
-                }
-            });
-            // Readiness: send traffic here. Not before the start has finished, not while draining, not while the
-            // store refuses new work (disk_low, writes_failing, with the reason).
-            config.routes.get("/readyz", ctx -> {
-                Optional<StorageUnavailableException> problem = traffic.storage.problem();
-                if (traffic.ready && !traffic.draining && problem.isPresent()) {
-                    probe(ctx, false, problem.get().kind().word(), problem.get().getMessage());
-                } else {
-                    probe(ctx, traffic.ready && !traffic.draining,
-                            traffic.draining ? "draining" : traffic.ready ? "ready" : "starting", null);
-                }
-            });
+            configureHttp(config, maxUploadBytes);
+            configureJetty(config, host, port, limits, groups, clientLimit);
+            config.routes.before(ctx -> holdOrRefuse(ctx, gate, traffic, groups));
+            addProbes(config.routes, traffic);
             for (RouteGroup group : groups) {
                 group.addTo(config.routes);
             }
             config.routes.after(UnreadBodies::drain);
+            Refusals.mapOnto(config.routes);
             config.routes.exception(HttpResponseException.class, (e, ctx) -> httpError(ctx, e.getStatus(),
                     e.getMessage()));
-            config.routes.exception(Exception.class, (e, ctx) -> {
-                if (SlowBodyException.isCauseOf(e)) {
-                    ctx.header("Connection", "close");
-                    JsonResponses.error(ctx, 408, "request_timeout", "The request body arrived slower than "
-                            + limits.minBodyBytesPerSecond() + " bytes a second.");
-                    return;
-                }
-                Optional<StorageUnavailableException> storage = storageCause(e, traffic.storage);
-                if (storage.isPresent() && storage.get().kind() == StorageUnavailableException.Kind.UNREACHABLE) {
-                    // No state of the store to log a change of: each request it failed is one line.
-                    UnreachableDatabase.log(ctx, storage.get());
-                    unreachable(ctx, groups, storage.get());
-                    return;
-                }
-                if (storage.isPresent()) {
-                    // The store logs each change of its state once; a request it failed is no news.
-                    storageError(ctx, groups, storage.get());
-                    return;
-                }
-                LOG.error("Unexpected failure on {} {}", ctx.method(), ctx.path(), e);
-                JsonResponses.error(ctx, 500, "internal_server_error",
-                        "The server encountered an internal error and was unable to complete your request.");
-            });
+            config.routes.exception(Exception.class, (e, ctx) -> failed(ctx, e, groups, traffic, limits));
         });
         try {
             javalin.start();
@@ -223,6 +145,112 @@ public final class JavalinHttpServer implements AutoCloseable {
             throw new PortUnavailableException(host, port, e);
         }
         return new JavalinHttpServer(javalin, traffic);
+    }
+
+    /** What HTTP allows: request and upload sizes, no compression, and the version warnings off. */
+    private static void configureHttp(JavalinConfig config, long maxUploadBytes) {
+        config.startup.showJavalinBanner = false;
+        config.startup.showOldJavalinVersionWarning = false;
+        config.http.prefer405over404 = true;
+        config.http.maxRequestSize = MAX_REQUEST_BYTES;
+        // Server-sent events must reach the client frame by frame; compression would hold them back.
+        config.http.compressionStrategy = CompressionStrategy.NONE;
+        config.jetty.multipartConfig.maxFileSize(maxUploadBytes + 1024 * 1024, SizeUnit.BYTES);
+        config.jetty.multipartConfig.maxTotalRequestSize(maxUploadBytes + 2 * 1024 * 1024, SizeUnit.BYTES);
+        config.jetty.multipartConfig.maxInMemoryFileSize(1, SizeUnit.MB);
+    }
+
+    /** Jetty: the error pages in JSON, the client limits in front of every request, the threads and the socket. */
+    private static void configureJetty(JavalinConfig config, String host, int port, ClientLimits limits,
+            List<RouteGroup> groups, ClientLimitHandler clientLimit) {
+        config.jetty.modifyServer(server -> {
+            server.setErrorHandler(new JsonErrorHandler(groups));
+            // Javalin mounts its servlet context inside the innermost wrapper: the limits come first.
+            server.setHandler(clientLimit);
+        });
+        config.concurrency.useVirtualThreads = Runtime.version().feature() >= 21;
+        config.jetty.threadPool = threadPool(config.concurrency.useVirtualThreads);
+        config.jetty.addConnector((server, http) -> {
+            ServerConnector connector = new ServerConnector(server, new HttpConnectionFactory(http));
+            connector.setHost(host);
+            connector.setPort(port);
+            // The kernel's queue of connections not yet accepted. At Java's default of 50, a burst of a
+            // thousand clients connecting at once has SYNs dropped, and those clients retry after 1, 3, 7,
+            // 15 s: the queue holds a burst instead.
+            connector.setAcceptQueueSize(ACCEPT_QUEUE);
+            connector.setIdleTimeout(limits.idleTimeout().toMillis());
+            return connector;
+        });
+    }
+
+    /** Before every route: each request but the readiness probe waits for the start; while draining, 503. */
+    private static void holdOrRefuse(Context ctx, CompletableFuture<?> gate, Traffic traffic,
+            List<RouteGroup> groups) {
+        if (!ctx.path().equals("/readyz")) {
+            gate.join();
+        }
+        if (isProbe(ctx)) {
+            return;
+        }
+        if (traffic.draining) {
+            unavailable(ctx, groups);
+            UnreadBodies.answerNow(ctx);
+        }
+    }
+
+    private static void addProbes(RoutesConfig routes, Traffic traffic) {
+        // Liveness: the process answers. While draining, 503 as well, so that a balancer that knows only this
+        // check moves away; an orchestrator restarts nothing that is stopping already.
+        // A store that cannot take writes leaves the process alive (reads go on, and a restart frees no disk):
+        // 200, degraded, with the reason.
+        routes.get("/health", ctx -> {
+            Optional<StorageUnavailableException> problem = traffic.storage.problem();
+            if (!traffic.draining && problem.isPresent()) {
+                probe(ctx, true, "degraded", problem.get().getMessage());
+            } else {
+                probe(ctx, !traffic.draining, traffic.draining ? "draining" : "ok", null);
+            }
+        });
+        // Readiness: send traffic here. Not before the start has finished, not while draining, not while the
+        // store refuses new work (disk_low, writes_failing, with the reason).
+        routes.get("/readyz", ctx -> {
+            Optional<StorageUnavailableException> problem = traffic.storage.problem();
+            if (traffic.ready && !traffic.draining && problem.isPresent()) {
+                probe(ctx, false, problem.get().kind().word(), problem.get().getMessage());
+            } else {
+                probe(ctx, traffic.ready && !traffic.draining,
+                        traffic.draining ? "draining" : traffic.ready ? "ready" : "starting", null);
+            }
+        });
+    }
+
+    /**
+     * A failure no mapping answered: a body that came too slowly, the store out of reach or refusing writes (in
+     * the error shape of the API the request was for), or else a 500, logged.
+     */
+    private static void failed(Context ctx, Exception e, List<RouteGroup> groups, Traffic traffic,
+            ClientLimits limits) {
+        if (SlowBodyException.isCauseOf(e)) {
+            ctx.header("Connection", "close");
+            JsonResponses.error(ctx, 408, "request_timeout", "The request body arrived slower than "
+                    + limits.minBodyBytesPerSecond() + " bytes a second.");
+            return;
+        }
+        Optional<StorageUnavailableException> storage = storageCause(e, traffic.storage);
+        if (storage.isPresent() && storage.get().kind() == StorageUnavailableException.Kind.UNREACHABLE) {
+            // No state of the store to log a change of: each request it failed is one line.
+            UnreachableDatabase.log(ctx, storage.get());
+            unreachable(ctx, groups, storage.get());
+            return;
+        }
+        if (storage.isPresent()) {
+            // The store logs each change of its state once; a request it failed is no news.
+            storageError(ctx, groups, storage.get());
+            return;
+        }
+        LOG.error("Unexpected failure on {} {}", ctx.method(), ctx.path(), e);
+        JsonResponses.error(ctx, 500, "internal_server_error",
+                "The server encountered an internal error and was unable to complete your request.");
     }
 
     private static void probe(Context ctx, boolean up, String status, String reason) {
@@ -256,12 +284,8 @@ public final class JavalinHttpServer implements AutoCloseable {
      */
     private static void unreachable(Context ctx, List<RouteGroup> groups, StorageUnavailableException e) {
         ctx.header("Retry-After", "5");
-        for (RouteGroup group : groups) {
-            Optional<RouteGroup.RefusedAnswer> answer = group.refused(ctx.path(), 503);
-            if (answer.isPresent()) {
-                ResponseBodies.write(ctx, answer.get().status(), answer.get().contentType(), answer.get().body());
-                return;
-            }
+        if (answeredByGroup(ctx, groups)) {
+            return;
         }
         JsonResponses.error(ctx, 503, "service_unavailable", e.getMessage());
     }
@@ -269,12 +293,8 @@ public final class JavalinHttpServer implements AutoCloseable {
     /** 507 with the store's reason, in the error shape of the API the request was for (503 where it has no 507). */
     private static void storageError(Context ctx, List<RouteGroup> groups, StorageUnavailableException e) {
         ctx.header("Retry-After", "5");
-        for (RouteGroup group : groups) {
-            Optional<RouteGroup.RefusedAnswer> answer = group.refused(ctx.path(), 503);
-            if (answer.isPresent()) {
-                ResponseBodies.write(ctx, answer.get().status(), answer.get().contentType(), answer.get().body());
-                return;
-            }
+        if (answeredByGroup(ctx, groups)) {
+            return;
         }
         JsonResponses.error(ctx, 507, "insufficient_storage", e.getMessage());
     }
@@ -283,14 +303,22 @@ public final class JavalinHttpServer implements AutoCloseable {
     private static void unavailable(Context ctx, List<RouteGroup> groups) {
         ctx.header("Connection", "close");
         ctx.header("Retry-After", "5");
-        for (RouteGroup group : groups) {
-            java.util.Optional<RouteGroup.RefusedAnswer> answer = group.refused(ctx.path(), 503);
-            if (answer.isPresent()) {
-                ResponseBodies.write(ctx, answer.get().status(), answer.get().contentType(), answer.get().body());
-                return;
-            }
+        if (answeredByGroup(ctx, groups)) {
+            return;
         }
         JsonResponses.error(ctx, 503, "service_unavailable", UNAVAILABLE_MESSAGE);
+    }
+
+    /** Answers 503 in the error shape of the API the request was for, where its group has a shape of its own. */
+    private static boolean answeredByGroup(Context ctx, List<RouteGroup> groups) {
+        for (RouteGroup group : groups) {
+            Optional<RouteGroup.RefusedAnswer> answer = group.refused(ctx.path(), 503);
+            if (answer.isPresent()) {
+                ResponseBodies.write(ctx, answer.get().status(), answer.get().contentType(), answer.get().body());
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The probes report the store's problems from now on, and failures it caused are answered as its refusals. */

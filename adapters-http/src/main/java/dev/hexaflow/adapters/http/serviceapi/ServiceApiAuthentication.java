@@ -1,8 +1,6 @@
 package dev.hexaflow.adapters.http.serviceapi;
 
 import dev.hexaflow.adapters.http.server.RouteGroup;
-import dev.hexaflow.adapters.http.server.UnreachableDatabase;
-import dev.hexaflow.adapters.http.serviceapi.DifyErrors;
 import dev.hexaflow.application.apps.port.in.AuthenticateUseCase.Operation;
 import dev.hexaflow.application.apps.port.in.AuthenticateUseCase;
 import dev.hexaflow.application.apps.port.in.Caller;
@@ -17,7 +15,8 @@ import io.javalin.security.RouteRole;
  * of the app (an {@link Access}), and the check finds the app that the bearer token speaks for, an app's key or
  * a token its web page handed out. A page's token acts for its own web user only: every route asks
  * {@link #user} for the end user it acts for, never the request alone. A refusal of the service, here or in a
- * route, is answered in Dify's error body.
+ * route, is answered in Dify's error body by the server's one mapping of refusals
+ * ({@link dev.hexaflow.adapters.http.server.Refusals}).
  */
 public final class ServiceApiAuthentication implements RouteGroup {
 
@@ -45,10 +44,6 @@ public final class ServiceApiAuthentication implements RouteGroup {
     @Override
     public void addTo(RoutesConfig routes) {
         routes.beforeMatched("/v1/*", this::authenticate);
-        routes.exception(ApiException.class, (e, ctx) -> {
-            UnreachableDatabase.behind(e).ifPresent(unreachable -> UnreachableDatabase.log(ctx, unreachable));
-            DifyErrors.send(ctx, e.error(), e.getMessage());
-        });
     }
 
     /** The app the request was authenticated for. */

@@ -1,6 +1,6 @@
 package dev.hexaflow.adapters.http.sse;
 
-import dev.hexaflow.adapters.http.serviceapi.DifyErrors;
+import dev.hexaflow.adapters.http.support.DifyErrors;
 import dev.hexaflow.adapters.http.wire.DifyWire;
 import dev.hexaflow.application.common.ApiException;
 import dev.hexaflow.application.runs.port.in.FollowRunUseCase.Following;

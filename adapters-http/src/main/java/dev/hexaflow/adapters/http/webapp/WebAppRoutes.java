@@ -3,7 +3,6 @@ package dev.hexaflow.adapters.http.webapp;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.hexaflow.adapters.http.server.RouteGroup;
-import dev.hexaflow.adapters.http.serviceapi.DifyErrors;
 import dev.hexaflow.adapters.http.support.JsonResponses;
 import dev.hexaflow.adapters.http.support.ResponseBodies;
 import dev.hexaflow.application.apps.port.in.WebAppUseCase.WebToken;
@@ -69,13 +68,9 @@ public final class WebAppRoutes implements RouteGroup {
 
     private void token(Context ctx) {
         ctx.header("Cache-Control", "no-store");
-        try {
-            WebToken token = webApp.issueToken(ctx.pathParam("site_code"), requestedUser(ctx));
-            ResponseBodies.write(ctx, 201, "application/json", JsonResponses.json(new TokenBody(token.token(),
-                    "Bearer", token.expiresAt(), token.user())).getBytes(StandardCharsets.UTF_8));
-        } catch (ApiException e) {
-            DifyErrors.send(ctx, e.error(), e.getMessage());
-        }
+        WebToken token = webApp.issueToken(ctx.pathParam("site_code"), requestedUser(ctx));
+        ResponseBodies.write(ctx, 201, "application/json", JsonResponses.json(new TokenBody(token.token(),
+                "Bearer", token.expiresAt(), token.user())).getBytes(StandardCharsets.UTF_8));
     }
 
     /**

@@ -1,6 +1,6 @@
 package dev.hexaflow.adapters.http.wire;
 
-import dev.hexaflow.adapters.http.serviceapi.DifyErrors;
+import dev.hexaflow.adapters.http.support.DifyErrors;
 import dev.hexaflow.adapters.http.sse.RunEventStream;
 import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase.ChatReply;
 import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase.ChatUnderWay;

@@ -63,13 +63,7 @@ public final class DifyWire {
             return envelope("text_chunk", runId, taskId, data);
         }
         if (event instanceof RunEvent.WorkflowStarted started) {
-            Map<String, Object> data = new LinkedHashMap<>();
-            data.put("id", started.run().id());
-            data.put("workflow_id", started.run().workflowId());
-            data.put("sequence_number", 1);
-            data.put("inputs", wire(started.run().inputs()));
-            data.put("created_at", started.run().createdAt());
-            return envelope("workflow_started", runId, taskId, data);
+            return envelope("workflow_started", runId, taskId, startedData(started.run()));
         }
         if (event instanceof RunEvent.WorkflowFinished finished) {
             return envelope("workflow_finished", runId, taskId, finishedData(finished.run()));
@@ -85,6 +79,14 @@ public final class DifyWire {
             data.put("retry_index", retried.retryIndex());
             return envelope("node_retry", runId, taskId, data);
         }
+        if (event instanceof RunEvent.AgentLogged logged) {
+            return envelope("agent_log", runId, taskId, agentLog(logged));
+        }
+        return containerEvent(event, runId, taskId);
+    }
+
+    /** An iteration's or a loop's event: started, on to its next round, or completed. */
+    private static Map<String, Object> containerEvent(RunEvent event, String runId, String taskId) {
         if (event instanceof RunEvent.ContainerStarted started) {
             Map<String, Object> data = containerData(started.executionId(), started.node());
             data.put("created_at", started.createdAt());
@@ -100,9 +102,6 @@ public final class DifyWire {
             data.put("extras", Map.of());
             return envelope(prefix(next.node()) + "_next", runId, taskId, data);
         }
-        if (event instanceof RunEvent.AgentLogged logged) {
-            return envelope("agent_log", runId, taskId, agentLog(logged));
-        }
         RunEvent.ContainerCompleted done = (RunEvent.ContainerCompleted) event;
         Map<String, Object> data = containerData(done.executionId(), done.node());
         data.put("outputs", wire(done.outputs()));
@@ -117,6 +116,17 @@ public final class DifyWire {
         data.put("finished_at", done.finishedAt());
         data.put("steps", done.steps());
         return envelope(prefix(done.node()) + "_completed", runId, taskId, data);
+    }
+
+    /** The workflow_started payload. */
+    private static Map<String, Object> startedData(WorkflowRun run) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("id", run.id());
+        data.put("workflow_id", run.workflowId());
+        data.put("sequence_number", 1);
+        data.put("inputs", wire(run.inputs()));
+        data.put("created_at", run.createdAt());
+        return data;
     }
 
     private static Map<String, Object> speech(String kind, String runId, String taskId, String messageId,

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hexaflow.adapters.http.server.Refusals;
 import dev.hexaflow.adapters.http.server.RequestLimits;
 import dev.hexaflow.adapters.http.server.RouteGroup;
 import dev.hexaflow.adapters.http.serviceapi.workflow.AppInfoRoutes;
@@ -120,7 +121,10 @@ class ServiceApiRoutesTest {
                             throw new ApiException(ApiError.NOT_FOUND, "Workflow run not found.");
                         }, authentication, Duration.ofSeconds(10), RequestLimits.DEFAULTS), new UploadRoutes(upload),
                 new LogRoutes(logs), new AppInfoRoutes(describe));
-        return Javalin.create(config -> groups.forEach(group -> group.addTo(config.routes)));
+        return Javalin.create(config -> {
+            groups.forEach(group -> group.addTo(config.routes));
+            Refusals.mapOnto(config.routes);
+        });
     }
 
     static JsonNode json(io.javalin.testtools.Response response) throws Exception {
@@ -323,8 +327,8 @@ class ServiceApiRoutesTest {
     @Test
     void everyRefusalOfTheServiceHasDifysCodeAndAnHttpErrorStatus() {
         for (ApiError error : ApiError.values()) {
-            assertThat(dev.hexaflow.adapters.http.serviceapi.DifyErrors.code(error)).as(error.name()).matches("[a-z_]+");
-            assertThat(dev.hexaflow.adapters.http.serviceapi.DifyErrors.status(error)).as(error.name()).isBetween(400, 599);
+            assertThat(dev.hexaflow.adapters.http.support.DifyErrors.code(error)).as(error.name()).matches("[a-z_]+");
+            assertThat(dev.hexaflow.adapters.http.support.DifyErrors.status(error)).as(error.name()).isBetween(400, 599);
         }
         assertThat(Operation.READ_RUNS.openToWebPages()).isFalse();
     }

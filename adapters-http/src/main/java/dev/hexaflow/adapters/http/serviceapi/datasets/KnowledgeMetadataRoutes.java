@@ -1,18 +1,17 @@
 package dev.hexaflow.adapters.http.serviceapi.datasets;
 
-import static dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeApiRoutes.guarded;
-import static dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeApiRoutes.json;
-import static dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeApiRoutes.object;
-import static dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeApiRoutes.text;
+import static dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeRequests.json;
+import static dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeRequests.object;
+import static dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeRequests.text;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hexaflow.adapters.http.server.RouteGroup;
 import dev.hexaflow.adapters.http.serviceapi.datasets.DatasetKeyAuthentication.DatasetAccess;
-import dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeApiRoutes.Refusal;
 import dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeBodies.BuiltInFields;
 import dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeBodies.MetadataFieldBody;
 import dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeBodies.MetadataList;
 import dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeBodies.Result;
+import dev.hexaflow.adapters.http.support.HttpRefusal;
 import dev.hexaflow.application.knowledge.port.in.ManageMetadataUseCase;
 import dev.hexaflow.application.knowledge.port.in.SetDocumentMetadataCommand.DocumentValues;
 import dev.hexaflow.application.knowledge.port.in.SetDocumentMetadataCommand.Value;
@@ -40,21 +39,21 @@ public final class KnowledgeMetadataRoutes implements RouteGroup {
 
     @Override
     public void addTo(RoutesConfig routes) {
-        routes.post(METADATA, guarded(this::create), DatasetAccess.DATASETS);
-        routes.get(METADATA, guarded(ctx -> json(ctx, 200, MetadataList.of(metadata.fields(ctx.pathParam("id"))))),
+        routes.post(METADATA, this::create, DatasetAccess.DATASETS);
+        routes.get(METADATA, ctx -> json(ctx, 200, MetadataList.of(metadata.fields(ctx.pathParam("id")))),
                 DatasetAccess.DATASETS);
-        routes.get(METADATA + "/built-in", guarded(ctx -> {
+        routes.get(METADATA + "/built-in", ctx -> {
             metadata.fields(ctx.pathParam("id"));
             json(ctx, 200, BuiltInFields.ALL);
-        }), DatasetAccess.DATASETS);
-        routes.post(METADATA + "/built-in/{action}", guarded(this::builtIn), DatasetAccess.DATASETS);
-        routes.patch(METADATA + "/{metadata}", guarded(ctx -> json(ctx, 200, MetadataFieldBody.of(metadata.rename(
-                ctx.pathParam("id"), ctx.pathParam("metadata"), name(object(ctx)))))), DatasetAccess.DATASETS);
-        routes.delete(METADATA + "/{metadata}", guarded(ctx -> {
+        }, DatasetAccess.DATASETS);
+        routes.post(METADATA + "/built-in/{action}", this::builtIn, DatasetAccess.DATASETS);
+        routes.patch(METADATA + "/{metadata}", ctx -> json(ctx, 200, MetadataFieldBody.of(metadata.rename(
+                ctx.pathParam("id"), ctx.pathParam("metadata"), name(object(ctx))))), DatasetAccess.DATASETS);
+        routes.delete(METADATA + "/{metadata}", ctx -> {
             metadata.delete(ctx.pathParam("id"), ctx.pathParam("metadata"));
             ctx.status(204);
-        }), DatasetAccess.DATASETS);
-        routes.post("/v1/datasets/{id}/documents/metadata", guarded(this::setValues), DatasetAccess.DATASETS);
+        }, DatasetAccess.DATASETS);
+        routes.post("/v1/datasets/{id}/documents/metadata", this::setValues, DatasetAccess.DATASETS);
     }
 
     /** {@code {"type": "string"|"number"|"time", "name"}}: 201 with the field. */
@@ -62,7 +61,7 @@ public final class KnowledgeMetadataRoutes implements RouteGroup {
         JsonNode body = object(ctx);
         String type = text(body, "type").orElse("");
         MetadataType known = MetadataType.fromWireName(type).orElseThrow(() ->
-                Refusal.invalid("type must be string, number or time."));
+                HttpRefusal.invalid("type must be string, number or time."));
         json(ctx, 201, MetadataFieldBody.of(metadata.create(ctx.pathParam("id"), name(body), known)));
     }
 
@@ -70,7 +69,7 @@ public final class KnowledgeMetadataRoutes implements RouteGroup {
         boolean enable = switch (ctx.pathParam("action")) {
             case "enable" -> true;
             case "disable" -> false;
-            default -> throw Refusal.invalid("action must be enable or disable.");
+            default -> throw HttpRefusal.invalid("action must be enable or disable.");
         };
         metadata.enableBuiltIn(ctx.pathParam("id"), enable);
         json(ctx, 200, Result.SUCCESS);
@@ -80,30 +79,30 @@ public final class KnowledgeMetadataRoutes implements RouteGroup {
     private void setValues(Context ctx) {
         JsonNode operations = object(ctx).path("operation_data");
         if (!operations.isArray()) {
-            throw Refusal.invalid("operation_data must be a list.");
+            throw HttpRefusal.invalid("operation_data must be a list.");
         }
         List<DocumentValues> all = new ArrayList<>();
         for (JsonNode operation : operations) {
             if (!operation.isObject()) {
-                throw Refusal.invalid("Each operation must be an object with document_id and metadata_list.");
+                throw HttpRefusal.invalid("Each operation must be an object with document_id and metadata_list.");
             }
             String documentId = text(operation, "document_id").orElseThrow(() ->
-                    Refusal.invalid("document_id is required."));
+                    HttpRefusal.invalid("document_id is required."));
             JsonNode list = operation.path("metadata_list");
             if (!list.isArray()) {
-                throw Refusal.invalid("metadata_list must be a list.");
+                throw HttpRefusal.invalid("metadata_list must be a list.");
             }
             List<Value> values = new ArrayList<>();
             for (JsonNode item : list) {
                 if (!item.isObject()) {
-                    throw Refusal.invalid("Each metadata must be an object with id, name and value.");
+                    throw HttpRefusal.invalid("Each metadata must be an object with id, name and value.");
                 }
                 JsonNode value = item.path("value");
                 if (!value.isMissingNode() && !value.isNull() && !value.isValueNode()) {
-                    throw Refusal.invalid("value must be a string or a number.");
+                    throw HttpRefusal.invalid("value must be a string or a number.");
                 }
-                values.add(new Value(text(item, "id").orElseThrow(() -> Refusal.invalid("id is required.")),
-                        text(item, "name").orElseThrow(() -> Refusal.invalid("name is required.")),
+                values.add(new Value(text(item, "id").orElseThrow(() -> HttpRefusal.invalid("id is required.")),
+                        text(item, "name").orElseThrow(() -> HttpRefusal.invalid("name is required.")),
                         value.isMissingNode() || value.isNull() ? null : value.asText()));
             }
             all.add(new DocumentValues(documentId, values));
@@ -113,6 +112,6 @@ public final class KnowledgeMetadataRoutes implements RouteGroup {
     }
 
     private static String name(JsonNode body) {
-        return text(body, "name").orElseThrow(() -> Refusal.invalid("name is required."));
+        return text(body, "name").orElseThrow(() -> HttpRefusal.invalid("name is required."));
     }
 }

@@ -1,15 +1,13 @@
 package dev.hexaflow.adapters.http.serviceapi.datasets;
 
-import static dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeApiRoutes.guarded;
-import static dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeApiRoutes.json;
-import static dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeApiRoutes.object;
-import static dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeApiRoutes.positive;
-import static dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeApiRoutes.text;
+import static dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeRequests.json;
+import static dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeRequests.object;
+import static dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeRequests.positive;
+import static dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeRequests.text;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hexaflow.adapters.http.server.RouteGroup;
 import dev.hexaflow.adapters.http.serviceapi.datasets.DatasetKeyAuthentication.DatasetAccess;
-import dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeApiRoutes.Refusal;
 import dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeBodies.ChildChunkAnswer;
 import dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeBodies.ChildChunkBody;
 import dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeBodies.ChildChunkPage;
@@ -18,6 +16,7 @@ import dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeBodies.SegmentAns
 import dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeBodies.SegmentBody;
 import dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeBodies.SegmentPage;
 import dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeBodies.SegmentsAnswer;
+import dev.hexaflow.adapters.http.support.HttpRefusal;
 import dev.hexaflow.application.knowledge.port.in.AddChunksCommand;
 import dev.hexaflow.application.knowledge.port.in.EditChunkCommand;
 import dev.hexaflow.application.knowledge.port.in.ManageDocumentsUseCase;
@@ -57,7 +56,7 @@ final class KnowledgeSegmentRoutes implements RouteGroup {
         post(routes, PREFIX + "/{id}/documents/{doc}/segments", this::createSegments);
         get(routes, PREFIX + "/{id}/documents/{doc}/segments/{segment}", this::readSegment);
         post(routes, PREFIX + "/{id}/documents/{doc}/segments/{segment}", this::editSegment);
-        routes.delete(PREFIX + "/{id}/documents/{doc}/segments/{segment}", guarded(this::deleteSegment),
+        routes.delete(PREFIX + "/{id}/documents/{doc}/segments/{segment}", this::deleteSegment,
                 DatasetAccess.DATASETS);
         String children = PREFIX + "/{id}/documents/{doc}/segments/{segment}/child_chunks";
         get(routes, children, this::listChildChunks);
@@ -66,31 +65,31 @@ final class KnowledgeSegmentRoutes implements RouteGroup {
             json(ctx, 200, new ChildChunkAnswer(ChildChunkBody.of(documents.addChildChunk(d.id(),
                     ctx.pathParam("segment"), childContent(ctx)), d)));
         });
-        routes.patch(children + "/{child}", guarded(ctx -> {
+        routes.patch(children + "/{child}", ctx -> {
             KnowledgeDocument d = document(ctx);
             json(ctx, 200, new ChildChunkAnswer(ChildChunkBody.of(documents.editChildChunk(d.id(),
                     ctx.pathParam("segment"), ctx.pathParam("child"), childContent(ctx)), d)));
-        }), DatasetAccess.DATASETS);
-        routes.delete(children + "/{child}", guarded(ctx -> {
+        }, DatasetAccess.DATASETS);
+        routes.delete(children + "/{child}", ctx -> {
             documents.deleteChildChunk(document(ctx).id(), ctx.pathParam("segment"), ctx.pathParam("child"));
             ctx.status(204);
-        }), DatasetAccess.DATASETS);
+        }, DatasetAccess.DATASETS);
     }
 
     private void get(RoutesConfig routes, String path, Handler handler) {
-        routes.get(path, guarded(handler), DatasetAccess.DATASETS);
+        routes.get(path, handler, DatasetAccess.DATASETS);
     }
 
     private void post(RoutesConfig routes, String path, Handler handler) {
-        routes.post(path, guarded(handler), DatasetAccess.DATASETS);
+        routes.post(path, handler, DatasetAccess.DATASETS);
     }
 
     /** The document the path names, in the dataset the path names. */
     private KnowledgeDocument document(Context ctx) {
-        String baseId = bases.find(ctx.pathParam("id")).orElseThrow(() -> Refusal.notFound("Dataset not found."))
+        String baseId = bases.find(ctx.pathParam("id")).orElseThrow(() -> HttpRefusal.notFound("Dataset not found."))
                 .id();
         return documents.document(ctx.pathParam("doc")).filter(d -> d.baseId().equals(baseId))
-                .orElseThrow(() -> Refusal.notFound("Document not found."));
+                .orElseThrow(() -> HttpRefusal.notFound("Document not found."));
     }
 
     // Segments
@@ -116,17 +115,17 @@ final class KnowledgeSegmentRoutes implements RouteGroup {
         KnowledgeDocument d = document(ctx);
         JsonNode segments = object(ctx).path("segments");
         if (!segments.isArray()) {
-            throw Refusal.invalid("Segments is required");
+            throw HttpRefusal.invalid("Segments is required");
         }
         List<AddChunksCommand.NewChunk> chunks = new ArrayList<>();
         for (JsonNode segment : segments) {
             if (!segment.isObject()) {
-                throw Refusal.invalid("Each segment must be an object with content.");
+                throw HttpRefusal.invalid("Each segment must be an object with content.");
             }
             List<String> keywords = new ArrayList<>();
             JsonNode given = segment.path("keywords");
             if (!given.isMissingNode() && !given.isNull() && !given.isArray()) {
-                throw Refusal.invalid("keywords must be a list of strings.");
+                throw HttpRefusal.invalid("keywords must be a list of strings.");
             }
             given.forEach(keyword -> keywords.add(keyword.asText()));
             chunks.add(new AddChunksCommand.NewChunk(text(segment, "content").orElse(""), keywords));
@@ -139,7 +138,7 @@ final class KnowledgeSegmentRoutes implements RouteGroup {
     private void readSegment(Context ctx) {
         KnowledgeDocument d = document(ctx);
         Chunk chunk = documents.chunks(d.id()).stream().filter(c -> c.id().equals(ctx.pathParam("segment")))
-                .findFirst().orElseThrow(() -> Refusal.notFound("Segment not found."));
+                .findFirst().orElseThrow(() -> HttpRefusal.notFound("Segment not found."));
         List<ChildChunk> children = documents.childChunks(d.id());
         json(ctx, 200, new SegmentAnswer(SegmentBody.of(chunk, d, null, children.stream()
                 .filter(c -> c.segmentId().equals(chunk.id())).toList()), KnowledgeBodies.docForm(children)));
@@ -150,11 +149,11 @@ final class KnowledgeSegmentRoutes implements RouteGroup {
         KnowledgeDocument d = document(ctx);
         JsonNode segment = object(ctx).path("segment");
         if (!segment.isObject()) {
-            throw Refusal.invalid("segment is required.");
+            throw HttpRefusal.invalid("segment is required.");
         }
         Optional<String> content = text(segment, "content");
         if (content.isPresent() && content.get().isBlank()) {
-            throw Refusal.invalid("Content is empty");
+            throw HttpRefusal.invalid("Content is empty");
         }
         Optional<Boolean> enabled = segment.path("enabled").isBoolean()
                 ? Optional.of(segment.path("enabled").booleanValue()) : Optional.empty();
@@ -184,7 +183,7 @@ final class KnowledgeSegmentRoutes implements RouteGroup {
     private static String childContent(Context ctx) {
         String content = text(object(ctx), "content").orElse("");
         if (content.isBlank()) {
-            throw Refusal.invalid("Content is empty");
+            throw HttpRefusal.invalid("Content is empty");
         }
         return content;
     }

@@ -1,17 +1,16 @@
 package dev.hexaflow.adapters.http.serviceapi.datasets;
 
-import static dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeApiRoutes.guarded;
-import static dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeApiRoutes.json;
-import static dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeApiRoutes.object;
-import static dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeApiRoutes.text;
+import static dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeRequests.json;
+import static dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeRequests.object;
+import static dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeRequests.text;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hexaflow.adapters.http.server.RouteGroup;
 import dev.hexaflow.adapters.http.serviceapi.datasets.DatasetKeyAuthentication.DatasetAccess;
-import dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeApiRoutes.Refusal;
 import dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeBodies.CountedTagBody;
 import dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeBodies.DatasetTags;
 import dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeBodies.NamedTag;
+import dev.hexaflow.adapters.http.support.HttpRefusal;
 import dev.hexaflow.application.knowledge.port.in.ManageKnowledgeTagsUseCase;
 import dev.hexaflow.domain.knowledge.KnowledgeTag;
 import io.javalin.config.RoutesConfig;
@@ -36,22 +35,22 @@ public final class KnowledgeTagRoutes implements RouteGroup {
 
     @Override
     public void addTo(RoutesConfig routes) {
-        routes.get(TAGS, guarded(ctx -> json(ctx, 200, tags.list().stream().map(CountedTagBody::of).toList())),
+        routes.get(TAGS, ctx -> json(ctx, 200, tags.list().stream().map(CountedTagBody::of).toList()),
                 DatasetAccess.DATASETS);
-        routes.post(TAGS, guarded(ctx -> json(ctx, 200, CountedTagBody.of(tags.create(name(object(ctx)))))),
+        routes.post(TAGS, ctx -> json(ctx, 200, CountedTagBody.of(tags.create(name(object(ctx))))),
                 DatasetAccess.DATASETS);
-        routes.patch(TAGS, guarded(this::rename), DatasetAccess.DATASETS);
-        routes.delete(TAGS, guarded(ctx -> {
+        routes.patch(TAGS, this::rename, DatasetAccess.DATASETS);
+        routes.delete(TAGS, ctx -> {
             tags.delete(required(object(ctx), "tag_id"));
             ctx.status(204);
-        }), DatasetAccess.DATASETS);
-        routes.post(TAGS + "/binding", guarded(this::bind), DatasetAccess.DATASETS);
-        routes.post(TAGS + "/unbinding", guarded(ctx -> {
+        }, DatasetAccess.DATASETS);
+        routes.post(TAGS + "/binding", this::bind, DatasetAccess.DATASETS);
+        routes.post(TAGS + "/unbinding", ctx -> {
             JsonNode body = object(ctx);
             tags.unbind(required(body, "tag_id"), required(body, "target_id"));
             ctx.status(204);
-        }), DatasetAccess.DATASETS);
-        routes.get("/v1/datasets/{id}/tags", guarded(this::datasetTags), DatasetAccess.DATASETS);
+        }, DatasetAccess.DATASETS);
+        routes.get("/v1/datasets/{id}/tags", this::datasetTags, DatasetAccess.DATASETS);
     }
 
     private void rename(Context ctx) {
@@ -64,7 +63,7 @@ public final class KnowledgeTagRoutes implements RouteGroup {
         JsonNode body = object(ctx);
         JsonNode ids = body.path("tag_ids");
         if (!ids.isMissingNode() && !ids.isNull() && !ids.isArray()) {
-            throw Refusal.invalid("tag_ids must be a list of tag ids.");
+            throw HttpRefusal.invalid("tag_ids must be a list of tag ids.");
         }
         List<String> tagIds = new ArrayList<>();
         ids.forEach(id -> tagIds.add(id.asText()));
@@ -81,12 +80,13 @@ public final class KnowledgeTagRoutes implements RouteGroup {
     private static String name(JsonNode body) {
         String name = text(body, "name").orElse("");
         if (name.isBlank() || name.length() > KnowledgeTag.MAX_NAME) {
-            throw Refusal.invalid("Tag name must be between 1 to " + KnowledgeTag.MAX_NAME + " characters.");
+            throw HttpRefusal.invalid("Tag name must be between 1 to " + KnowledgeTag.MAX_NAME + " characters.");
         }
         return name;
     }
 
     private static String required(JsonNode body, String field) {
-        return text(body, field).filter(v -> !v.isBlank()).orElseThrow(() -> Refusal.invalid(field + " is required."));
+        return text(body, field).filter(v -> !v.isBlank())
+                .orElseThrow(() -> HttpRefusal.invalid(field + " is required."));
     }
 }

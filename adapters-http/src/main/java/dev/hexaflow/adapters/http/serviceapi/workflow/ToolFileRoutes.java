@@ -1,7 +1,7 @@
 package dev.hexaflow.adapters.http.serviceapi.workflow;
 
 import dev.hexaflow.adapters.http.server.RouteGroup;
-import dev.hexaflow.adapters.http.support.JsonResponses;
+import dev.hexaflow.adapters.http.support.HttpRefusal;
 import dev.hexaflow.application.tools.port.in.ServeToolFileQuery;
 import dev.hexaflow.application.tools.port.in.ServeToolFileUseCase;
 import dev.hexaflow.application.tools.port.in.ToolFileException;
@@ -37,11 +37,10 @@ public final class ToolFileRoutes implements RouteGroup {
         try {
             content = files.serve(query);
         } catch (ToolFileException e) {
-            switch (e.reason()) {
-                case FORBIDDEN -> JsonResponses.error(ctx, 403, "forbidden", e.getMessage());
-                default -> JsonResponses.error(ctx, 404, "not_found", e.getMessage());
-            }
-            return;
+            throw switch (e.reason()) {
+                case FORBIDDEN -> new HttpRefusal(403, "forbidden", e.getMessage());
+                default -> HttpRefusal.notFound(e.getMessage());
+            };
         }
         // Served as its own type, never sniffed into HTML; a download when asked, as Dify's as_attachment.
         ctx.header("X-Content-Type-Options", "nosniff");

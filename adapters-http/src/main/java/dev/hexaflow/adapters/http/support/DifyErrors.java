@@ -1,6 +1,5 @@
-package dev.hexaflow.adapters.http.serviceapi;
+package dev.hexaflow.adapters.http.support;
 
-import dev.hexaflow.adapters.http.support.JsonResponses;
 import dev.hexaflow.application.common.ApiError;
 import io.javalin.http.Context;
 

@@ -25,7 +25,6 @@ class SourceSizeTest {
 
     /** Still to be cut, at the length each had: a file here may shrink, never grow, and no file joins the list. */
     private static final Map<String, Integer> STILL_TO_CUT = Map.of(
-            "KnowledgeApiRoutes.java", 589,
             "JdbiRunRepository.java", 663,
             "JdbiKnowledgeRepository.java", 515);
 

@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiFunction;
 import java.util.stream.Collectors;
 
 /**
@@ -136,7 +137,7 @@ public final class RetrieveKnowledgeService implements RetrieveKnowledgeUseCase 
             index.byVector(base.id(), vector, allowed, limit).forEach(hit -> candidates.add(hit.chunkId()));
         }
         float[] asked = vector;
-        java.util.function.BiFunction<String, Optional<float[]>, Double> scoreOf = (id, kept) -> {
+        BiFunction<String, Optional<float[]>, Double> scoreOf = (id, kept) -> {
             double keyword = words.getOrDefault(id, 0.0);
             double meaning = asked == null ? 0 : kept.map(v -> cosine(asked, v)).orElse(0.0);
             return round(switch (method) {
@@ -157,20 +158,28 @@ public final class RetrieveKnowledgeService implements RetrieveKnowledgeUseCase 
             }
         }
         // The rest are child chunks: each parent answers once, scored by its best child, as Dify's does.
+        found.addAll(parentsOf(children, base, documents, scoreOf));
+        return found;
+    }
+
+    /** The parents of the child chunks {@code children}, each with its children's hits, scored by the best. */
+    private List<RetrievedChunk> parentsOf(Set<String> children, KnowledgeBase base,
+            Map<String, KnowledgeDocument> documents, BiFunction<String, Optional<float[]>, Double> scoreOf) {
         Map<String, List<RetrievedChunk.ChildHit>> bySegment = new LinkedHashMap<>();
         for (StoredChildChunk child : repository.findChildChunks(children)) {
             bySegment.computeIfAbsent(child.child().segmentId(), k -> new ArrayList<>())
                     .add(new RetrievedChunk.ChildHit(child.child(), scoreOf.apply(child.id(), child.vector())));
         }
+        List<RetrievedChunk> parents = new ArrayList<>();
         for (StoredChunk parent : repository.findChunks(bySegment.keySet())) {
             KnowledgeDocument document = documents.get(parent.chunk().documentId());
             if (document != null && parent.chunk().enabled()) {
                 List<RetrievedChunk.ChildHit> hits = bySegment.get(parent.id()).stream()
                         .sorted(Comparator.comparingDouble(RetrievedChunk.ChildHit::score).reversed()).toList();
-                found.add(new RetrievedChunk(base, document, parent.chunk(), hits.get(0).score(), hits));
+                parents.add(new RetrievedChunk(base, document, parent.chunk(), hits.get(0).score(), hits));
             }
         }
-        return found;
+        return parents;
     }
 
     /** The best {@code limit} hits rescored by the rerank model, or as they are when it cannot be had. */

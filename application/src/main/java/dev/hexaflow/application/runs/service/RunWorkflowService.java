@@ -53,8 +53,7 @@ import java.util.function.Supplier;
  * provider) before anything starts, then starts the run with a recorder in front of the caller's listener.
  * Published versions are read and checked once and kept prepared. A workflow run's events are kept as its stream
  * shows them and fed live to its followers ({@link RunFeeds}). A request with an idempotency key answers the run
- * the key started within {@link #KEY_WINDOW}, if it did: a key is claimed in the store just before its run starts,
- * so that of two racing requests one starts the run and the other answers it.
+ * the key started within {@link #KEY_WINDOW}, if it did ({@link IdempotentRuns}).
  */
 public final class RunWorkflowService implements RunWorkflowUseCase {
 
@@ -74,15 +73,12 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
     private final CompletionWebhooks callbacks;
     private final RunEventFormat format;
     private final RunFeeds feeds;
-    private final IdempotencyKeyRepository keys;
+    private final IdempotentRuns idempotentRuns;
     private final HeldRecords holds;
     private final Map<String, PreparedWorkflow> prepared = new ConcurrentHashMap<>();
 
     /** How long an idempotency key answers the run it started: a day, as Stripe's do. */
     public static final Duration KEY_WINDOW = Duration.ofHours(24);
-
-    /** How often a repeated run that goes on elsewhere (another instance) is read again until it ends. */
-    private static final Duration POLL = Duration.ofMillis(200);
 
     /**
      * @param listeners calls each run's listener, off the store's writer thread (see {@link RunRecorder})
@@ -112,7 +108,7 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
         this.listeners = listeners;
         this.format = format;
         this.feeds = feeds;
-        this.keys = keys;
+        this.idempotentRuns = new IdempotentRuns(keys, runs, feeds, clock, listeners);
         this.callbacks = callbacks;
         this.holds = holds;
     }
@@ -123,23 +119,12 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
         CallbackUrl requested = command.callbackUrl() == null ? null : callbackUrl(command.callbackUrl());
         App app = apps.find(command.appId()).orElseThrow(() -> new ApiException(ApiError.NOT_FOUND,
                 "App not found."));
-        // A chat turn runs a chatflow, and only a chatflow; without one, only a workflow app runs.
-        if (command.chat() == null && !app.mode().equals(AppInfo.WORKFLOW_MODE)) {
-            throw new ApiException(ApiError.NOT_WORKFLOW_APP,
-                    "Please check if your app mode matches the right API route.");
-        }
-        if (command.chat() != null && !app.mode().equals(AppInfo.ADVANCED_CHAT_MODE)) {
-            throw new ApiException(ApiError.NOT_CHAT_APP,
-                    "Please check if your app mode matches the right API route.");
-        }
+        requireMode(app, command);
         if (command.retry() != null) {
-            Optional<KeyedRun> earlier = keys.find(app.id(), user, command.retry().key(), keyWindowStart());
-            if (earlier.isPresent() && !neverStarted(earlier.get())) {
-                return repeat(earlier.get(), command.retry());
+            Optional<RunUnderWay> earlier = idempotentRuns.earlier(app.id(), user, command.retry());
+            if (earlier.isPresent()) {
+                return earlier.get();
             }
-            // A key whose run never started (the server stopped between the claim and the run's start) is free
-            // again: this request claims it for a run of its own.
-            earlier.ifPresent(keys::release);
         }
         WorkflowVersion version = version(app.id(), command.workflowId());
         PreparedWorkflow workflow = prepared.computeIfAbsent(version.id(),
@@ -152,24 +137,16 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
         try {
             EndUser endUser = endUsers.findOrAdd(new EndUser(ids.get(), app.id(), user,
                     clock.instant().getEpochSecond()));
-            InputFiles.Uploads own = (uploadId, session) -> uploadOf(app.id(), endUser, uploadId);
-            Workflow graph = workflow.workflow();
-            Map<String, Object> inputs = InputFiles.resolve(workflow.inputForm(), command.inputs(), user, own);
-            List<FileValue> files = InputFiles.resolveAll(command.files(), user, own);
-            RunRequest request = new RunRequest(graph, app.id(), version.id(), user, inputs, files, ids.get(),
-                    ids.get());
-            if (command.chat() != null) {
-                request = request.withChat(command.chat());
-            }
+            RunRequest request = request(command, app.id(), user, version, workflow, endUser);
             feeds.open(request.runId(), app.id(), request.taskId());
             if (command.retry() != null) {
-                Optional<KeyedRun> winner = claim(new KeyedRun(app.id(), user, command.retry().key(),
-                        command.retry().fingerprint(), request.runId(), request.taskId(),
+                Optional<KeyedRun> winner = idempotentRuns.claim(new KeyedRun(app.id(), user,
+                        command.retry().key(), command.retry().fingerprint(), request.runId(), request.taskId(),
                         clock.instant().getEpochSecond()));
                 if (winner.isPresent()) {
                     feeds.close(request.runId(), null, new IllegalStateException("never started"));
                     tasks.release(app.id());
-                    return repeat(winner.get(), command.retry());
+                    return idempotentRuns.repeat(winner.get(), command.retry());
                 }
             }
             RunRecorder recorder = new RunRecorder(runs, app.id(), request.taskId(), endUser, version.version(),
@@ -177,42 +154,50 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
                     command.chat() == null ? format : RunEventFormat.NONE, feeds, holds);
             CallbackUrl callback = requested != null ? requested : callbacks.defaultOf(app.id());
             Delivery delivery = callback == null ? null : callbacks.register(app.id(), request.runId(), callback);
-            RunHandle handle;
-            try {
-                handle = startFed(workflow, request, recorder);
-            } catch (RuntimeException e) {
-                if (delivery != null) {
-                    callbacks.discard(delivery);
-                }
-                throw e;
-            }
-            RunRequest asked = request;
-            CompletableFuture<WorkflowRun> done = tasks.track(app.id(), user, handle)
-                    .handle((run, failure) -> keptOrRefused(asked, run, failure)).thenCompose(end -> end);
-            // The feed closes after the last event is published, whether the run ended or broke.
-            done.whenComplete((run, failure) -> recorder.fed().whenComplete((fed, never) ->
-                    feeds.close(handle.runId(), run, failure)));
-            if (delivery != null) {
-                // Only a run whose end is kept is due, and the caller's answer does not wait for it; a delivery
-                // not made due here (the store failed, the server stopped) is found by the deliverer's sweep.
-                try {
-                    done.thenAcceptAsync(run -> callbacks.runEnded(delivery), listeners);
-                } catch (java.util.concurrent.RejectedExecutionException e) {
-                    // Closing, the run already over: the next start's sweep makes its delivery due.
-                }
-            }
-            return new RunUnderWay(handle.runId(), handle.taskId(), done);
-        } catch (StorageUnavailableException e) {
-            tasks.release(app.id());
-            throw StorageRefusals.refused(e);
-        } catch (InvalidInputsException e) {
-            tasks.release(app.id());
-            throw new ApiException(ApiError.INVALID_PARAM, e.getMessage());
-        } catch (NodeUnavailableException e) {
-            tasks.release(app.id());
-            throw new ApiException(ApiError.PROVIDER_NOT_INITIALIZE, e.getMessage());
+            RunHandle handle = startDelivering(workflow, request, recorder, delivery);
+            return underWay(request, handle, recorder, delivery);
         } catch (RuntimeException e) {
             tasks.release(app.id());
+            throw refusal(e);
+        }
+    }
+
+    /** A chat turn runs a chatflow, and only a chatflow; without one, only a workflow app runs. */
+    private static void requireMode(App app, RunWorkflowCommand command) {
+        if (command.chat() == null && !app.mode().equals(AppInfo.WORKFLOW_MODE)) {
+            throw new ApiException(ApiError.NOT_WORKFLOW_APP,
+                    "Please check if your app mode matches the right API route.");
+        }
+        if (command.chat() != null && !app.mode().equals(AppInfo.ADVANCED_CHAT_MODE)) {
+            throw new ApiException(ApiError.NOT_CHAT_APP,
+                    "Please check if your app mode matches the right API route.");
+        }
+    }
+
+    /** The run the command asks for: its inputs and files resolved, each upload the end user's own. */
+    private RunRequest request(RunWorkflowCommand command, String appId, String user, WorkflowVersion version,
+            PreparedWorkflow workflow, EndUser endUser) {
+        InputFiles.Uploads own = (uploadId, session) -> uploadOf(appId, endUser, uploadId);
+        Workflow graph = workflow.workflow();
+        Map<String, Object> inputs = InputFiles.resolve(workflow.inputForm(), command.inputs(), user, own);
+        List<FileValue> files = InputFiles.resolveAll(command.files(), user, own);
+        RunRequest request = new RunRequest(graph, appId, version.id(), user, inputs, files, ids.get(),
+                ids.get());
+        if (command.chat() != null) {
+            request = request.withChat(command.chat());
+        }
+        return request;
+    }
+
+    /** Starts the run; a run that does not start discards its completion webhook's delivery. */
+    private RunHandle startDelivering(PreparedWorkflow workflow, RunRequest request, RunRecorder recorder,
+            Delivery delivery) {
+        try {
+            return startFed(workflow, request, recorder);
+        } catch (RuntimeException e) {
+            if (delivery != null) {
+                callbacks.discard(delivery);
+            }
             throw e;
         }
     }
@@ -226,71 +211,38 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
         }
     }
 
-    private Optional<KeyedRun> claim(KeyedRun claim) {
-        try {
-            return keys.claim(claim, keyWindowStart());
-        } catch (RuntimeException e) {
-            feeds.close(claim.runId(), null, e);
-            throw e;
-        }
-    }
-
-    private long keyWindowStart() {
-        return clock.instant().minus(KEY_WINDOW).getEpochSecond();
-    }
-
     /**
-     * The run an earlier request with the key started, for a request with the same fingerprint: its end comes
-     * from its feed while it goes on here, else from the store (read again until it ends, when it goes on
-     * elsewhere).
-     *
-     * @throws ApiException IDEMPOTENCY_KEY_CONFLICT when the key was used with another request
+     * The run as its caller follows it: tracked until it ends, its feed closed after its last event, its
+     * completion webhook's delivery made due once its end is kept.
      */
-    private RunUnderWay repeat(KeyedRun earlier, RunWorkflowUseCase.Retry retry) {
-        if (!earlier.fingerprint().equals(retry.fingerprint())) {
-            throw new ApiException(ApiError.IDEMPOTENCY_KEY_CONFLICT, "Idempotency-Key " + retry.key()
-                    + " was used with another request; a retry must send the same body.");
-        }
-        CompletableFuture<WorkflowRun> done = feeds.find(earlier.appId(), earlier.runId())
-                .map(feed -> feed.ended)
-                .orElseGet(() -> CompletableFuture.supplyAsync(() -> endOf(earlier), listeners));
-        return new RunUnderWay(earlier.runId(), earlier.taskId(), done, true);
-    }
-
-    /**
-     * Whether a key's run never started: it goes on nowhere here, is not kept, and its claim is older than a start
-     * takes anywhere ({@link #START_GRACE}: another instance may be starting it).
-     */
-    private boolean neverStarted(KeyedRun claim) {
-        return claim.createdAt() < clock.instant().minus(START_GRACE).getEpochSecond()
-                && feeds.find(claim.appId(), claim.runId()).isEmpty()
-                && runs.find(claim.appId(), claim.runId()).isEmpty();
-    }
-
-    /** How long a claimed key's run may take to be kept as started, on any instance. */
-    static final Duration START_GRACE = Duration.ofMinutes(1);
-
-    /**
-     * The end of a key's run that goes on elsewhere, read from the store until it has ended. A run not found may be
-     * one another instance starts or holds (a blocking run is kept at its end, or after its first fifth of a
-     * second): it is looked for again until its claim is {@link #START_GRACE} old.
-     */
-    private WorkflowRun endOf(KeyedRun earlier) {
-        while (true) {
-            Optional<WorkflowRun> found = runs.find(earlier.appId(), earlier.runId());
-            if (found.isEmpty() && earlier.createdAt() < clock.instant().minus(START_GRACE).getEpochSecond()) {
-                throw new ApiException(ApiError.NOT_FOUND, "Workflow run not found.");
-            }
-            if (found.isPresent() && found.get().status() != RunStatus.RUNNING) {
-                return found.get();
-            }
+    private RunUnderWay underWay(RunRequest request, RunHandle handle, RunRecorder recorder, Delivery delivery) {
+        CompletableFuture<WorkflowRun> done = tasks.track(request.appId(), request.userId(), handle)
+                .handle((run, failure) -> keptOrRefused(request, run, failure)).thenCompose(end -> end);
+        // The feed closes after the last event is published, whether the run ended or broke.
+        done.whenComplete((run, failure) -> recorder.fed().whenComplete((fed, never) ->
+                feeds.close(handle.runId(), run, failure)));
+        if (delivery != null) {
+            // Only a run whose end is kept is due, and the caller's answer does not wait for it; a delivery
+            // not made due here (the store failed, the server stopped) is found by the deliverer's sweep.
             try {
-                Thread.sleep(POLL.toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for run " + earlier.runId(), e);
+                done.thenAcceptAsync(run -> callbacks.runEnded(delivery), listeners);
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                // Closing, the run already over: the next start's sweep makes its delivery due.
             }
         }
+        return new RunUnderWay(handle.runId(), handle.taskId(), done);
+    }
+
+    /** What the caller of a run that could not start hears: the API's refusal where there is one. */
+    private static RuntimeException refusal(RuntimeException e) {
+        if (e instanceof StorageUnavailableException storage) {
+            return StorageRefusals.refused(storage);
+        } else if (e instanceof InvalidInputsException) {
+            return new ApiException(ApiError.INVALID_PARAM, e.getMessage());
+        } else if (e instanceof NodeUnavailableException) {
+            return new ApiException(ApiError.PROVIDER_NOT_INITIALIZE, e.getMessage());
+        }
+        return e;
     }
 
     private WorkflowVersion version(String appId, String workflowId) {

@@ -1,0 +1,173 @@
+package dev.hexaflow.adapters.persistence.jdbi;
+
+import dev.hexaflow.application.runs.port.out.RunRepository.KeptEvent;
+import dev.hexaflow.application.runs.port.out.RunRepository.LogEntry;
+import dev.hexaflow.application.runs.port.out.RunRepository.LogPage;
+import dev.hexaflow.application.runs.port.out.RunRepository.LogQuery;
+import dev.hexaflow.application.runs.port.out.RunRepository.NodeExecutionSlice;
+import dev.hexaflow.domain.app.EndUser;
+import dev.hexaflow.domain.workflow.NodeExecution;
+import dev.hexaflow.domain.workflow.RunStatus;
+import dev.hexaflow.domain.workflow.WorkflowRun;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.jdbi.v3.core.Handle;
+import org.jdbi.v3.core.Jdbi;
+import org.jdbi.v3.core.statement.Query;
+
+/**
+ * The run store's reads: runs, their node executions, the events their streams showed, and the logs. The logs'
+ * total comes from {@code run_count} (runs by app and status, kept with the runs) unless a keyword, a time or a
+ * user narrows it; then {@link SearchTotals} counts it, in full only the first time. The log search matches the
+ * keyword, case-insensitively, in the inputs and outputs JSON text and the user, or a run id exactly, as Dify's
+ * does.
+ */
+final class JdbiRunQueries {
+
+    private final Jdbi jdbi;
+    private final SqlDialect dialect;
+    private final SearchTotals searchTotals = new SearchTotals();
+    private volatile String primaryKeyHint;
+
+    JdbiRunQueries(Jdbi jdbi, SqlDialect dialect) {
+        this.jdbi = jdbi;
+        this.dialect = dialect;
+    }
+
+    List<KeptEvent> events(String runId, long after) {
+        List<KeptEvent> events = new ArrayList<>();
+        jdbi.useHandle(handle -> handle.createQuery("SELECT seq, first_seq, data FROM run_event WHERE run_id = "
+                + ":run_id AND seq > :after ORDER BY seq").bind("run_id", runId).bind("after", after)
+                .map((rs, ctx) -> {
+                    long seq = rs.getLong("first_seq");
+                    String text = rs.getString("data");
+                    // A row of one event is its data whole, newlines and all.
+                    String[] lines = seq == rs.getLong("seq") ? new String[] {text} : text.split("\n", -1);
+                    for (String data : lines) {
+                        if (seq > after) {
+                            events.add(new KeptEvent(runId, seq, data));
+                        }
+                        seq++;
+                    }
+                    return null;
+                }).list());
+        return events;
+    }
+
+    Optional<WorkflowRun> find(String appId, String runId) {
+        return jdbi.withHandle(handle -> handle.createQuery("SELECT * FROM workflow_run WHERE id = :id AND app_id = "
+                + ":app_id").bind("id", runId).bind("app_id", appId).map((rs, ctx) -> run(rs)).findOne());
+    }
+
+    List<NodeExecution> nodeExecutions(String runId) {
+        return jdbi.withHandle(handle -> handle.createQuery("SELECT * FROM node_execution WHERE run_id = :run_id "
+                + "ORDER BY idx").bind("run_id", runId).map((rs, ctx) -> NodeExecutionRows.execution(rs)).list());
+    }
+
+    Optional<String> taskId(String runId) {
+        return jdbi.withHandle(handle -> handle.createQuery("SELECT task_id FROM workflow_run WHERE id = :id")
+                .bind("id", runId).mapTo(String.class).findOne());
+    }
+
+    NodeExecutionSlice nodeExecutions(String runId, int offset, int limit) {
+        if (offset < 0 || limit < 1) {
+            throw new IllegalArgumentException("a slice starts at 0 or later and holds 1 or more");
+        }
+        return jdbi.withHandle(handle -> {
+            long total = handle.createQuery("SELECT COUNT(*) FROM node_execution WHERE run_id = :run_id")
+                    .bind("run_id", runId).mapTo(Long.class).one();
+            List<NodeExecution> items = handle.createQuery("SELECT * FROM node_execution WHERE run_id = :run_id "
+                    + "ORDER BY idx, id OFFSET :offset ROWS FETCH NEXT :limit ROWS ONLY").bind("run_id", runId)
+                    .bind("offset", offset).bind("limit", limit).map((rs, ctx) -> NodeExecutionRows.execution(rs))
+                    .list();
+            return new NodeExecutionSlice(total, items);
+        });
+    }
+
+    LogPage logs(LogQuery query) {
+        if (query.page() < 1 || query.limit() < 1) {
+            throw new IllegalArgumentException("a log page is 1 or more, and so is its limit");
+        }
+        StringBuilder where = new StringBuilder("app_id = :app_id");
+        Map<String, Object> values = new LinkedHashMap<>();
+        values.put("app_id", query.appId());
+        if (query.status() != null) {
+            where.append(" AND status = :status");
+            values.put("status", query.status());
+        }
+        if (query.createdBefore() != null) {
+            where.append(" AND created_at <= :before");
+            values.put("before", query.createdBefore());
+        }
+        if (query.createdAfter() != null) {
+            where.append(" AND created_at >= :after");
+            values.put("after", query.createdAfter());
+        }
+        if (query.endUserSessionId() != null) {
+            where.append(" AND session_id = :session_id");
+            values.put("session_id", query.endUserSessionId());
+        }
+        if (query.keyword() != null) {
+            // '!' escapes the pattern: Jdbi's statement lexer would read a backslash in a literal as an escape.
+            where.append(" AND (LOWER(inputs) LIKE :keyword ESCAPE '!' OR LOWER(outputs) LIKE :keyword ESCAPE '!'"
+                    + " OR LOWER(session_id) LIKE :keyword ESCAPE '!' OR id = :exact)");
+            values.put("keyword", "%" + escapeLike(query.keyword().toLowerCase(Locale.ROOT)) + "%");
+            values.put("exact", query.keyword());
+        }
+        boolean byStatusOnly = query.keyword() == null && query.createdBefore() == null
+                && query.createdAfter() == null && query.endUserSessionId() == null;
+        // The leading columns of the order are equal in every row; naming them lets H2 read the (app, status,
+        // time) or (app, time) index in its order and stop after the page, instead of sorting every match.
+        String order = query.status() != null ? " ORDER BY app_id, status, created_at DESC, seq DESC"
+                : " ORDER BY app_id, created_at DESC, seq DESC";
+        return jdbi.withHandle(handle -> {
+            long total;
+            if (byStatusOnly) {
+                Query count = handle.createQuery("SELECT COALESCE(SUM(n), 0) FROM run_count WHERE app_id = :app_id"
+                        + (query.status() != null ? " AND status = :status" : ""));
+                values.forEach(count::bind);
+                total = count.mapTo(Long.class).one();
+            } else {
+                total = searchTotals.total(handle, where.toString(), values, query.appId(), primaryKeyHint(handle));
+            }
+            Query page = handle.createQuery("SELECT * FROM workflow_run WHERE " + where + order
+                    + " LIMIT :limit OFFSET :offset");
+            values.forEach(page::bind);
+            List<LogEntry> items = page.bind("limit", query.limit())
+                    .bind("offset", (long) (query.page() - 1) * query.limit())
+                    .map((rs, ctx) -> new LogEntry(rs.getString("log_id"), run(rs), rs.getString("version"),
+                            new EndUser(rs.getString("end_user_id"), rs.getString("app_id"), rs.getString("session_id"),
+                                    rs.getLong("created_at")), rs.getLong("created_at"))).list();
+            return new LogPage(query.page(), query.limit(), total, total > (long) query.page() * query.limit(),
+                    items);
+        });
+    }
+
+    /** What makes the database read workflow_run's ranges of numbers through its primary key, found once. */
+    private String primaryKeyHint(Handle handle) {
+        String hint = primaryKeyHint;
+        if (hint == null) {
+            hint = dialect.primaryKeyHint(handle, "workflow_run");
+            primaryKeyHint = hint;
+        }
+        return hint;
+    }
+
+    private static String escapeLike(String text) {
+        return text.replace("!", "!!").replace("%", "!%").replace("_", "!_");
+    }
+
+    private static WorkflowRun run(ResultSet rs) throws SQLException {
+        return new WorkflowRun(rs.getString("id"), rs.getString("workflow_id"),
+                RunStatus.fromWireName(rs.getString("status")), JsonColumns.readMap(rs.getString("inputs")),
+                JsonColumns.readMap(rs.getString("outputs")), rs.getString("error"), rs.getDouble("elapsed_time"),
+                rs.getLong("total_tokens"), rs.getInt("total_steps"), rs.getInt("exceptions_count"),
+                rs.getLong("created_at"), rs.getObject("finished_at", Long.class));
+    }
+}

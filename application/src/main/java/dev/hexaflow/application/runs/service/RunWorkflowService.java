@@ -134,6 +134,8 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
             throw new ApiException(ApiError.TOO_MANY_REQUESTS, "Too many requests. Please try again later. The "
                     + "current maximum concurrent requests allowed for " + app.id() + " is " + maxRunsPerApp + ".");
         }
+        // The slot is given back once: by the request that lost its key's race, or by the failure below.
+        boolean holdsSlot = true;
         try {
             EndUser endUser = endUsers.findOrAdd(new EndUser(ids.get(), app.id(), user,
                     clock.instant().getEpochSecond()));
@@ -146,6 +148,7 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
                 if (winner.isPresent()) {
                     feeds.close(request.runId(), null, new IllegalStateException("never started"));
                     tasks.release(app.id());
+                    holdsSlot = false;
                     return idempotentRuns.repeat(winner.get(), command.retry());
                 }
             }
@@ -157,7 +160,9 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
             RunHandle handle = startDelivering(workflow, request, recorder, delivery);
             return underWay(request, handle, recorder, delivery);
         } catch (RuntimeException e) {
-            tasks.release(app.id());
+            if (holdsSlot) {
+                tasks.release(app.id());
+            }
             throw refusal(e);
         }
     }

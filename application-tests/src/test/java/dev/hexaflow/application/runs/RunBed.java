@@ -1,0 +1,181 @@
+package dev.hexaflow.application.runs;
+
+import dev.hexaflow.adapters.persistence.memory.InMemoryAppRepository;
+import dev.hexaflow.adapters.persistence.memory.InMemoryEndUserRepository;
+import dev.hexaflow.adapters.persistence.memory.InMemoryIdempotencyKeyRepository;
+import dev.hexaflow.adapters.persistence.memory.InMemoryRunRepository;
+import dev.hexaflow.adapters.persistence.memory.InMemoryUploadRepository;
+import dev.hexaflow.adapters.persistence.memory.InMemoryWorkflowVersionRepository;
+import dev.hexaflow.application.EchoWorkflow;
+import dev.hexaflow.application.MovableClock;
+import dev.hexaflow.application.common.port.out.StorageHealth;
+import dev.hexaflow.application.runs.port.out.CompletionWebhooks;
+import dev.hexaflow.application.runs.port.out.RunRepository.StartedRun;
+import dev.hexaflow.application.runs.service.HeldRecords;
+import dev.hexaflow.application.runs.service.RunFeeds;
+import dev.hexaflow.application.runs.service.RunWorkflowService;
+import dev.hexaflow.application.runs.service.TaskRegistry;
+import dev.hexaflow.domain.app.App;
+import dev.hexaflow.domain.app.EndUser;
+import dev.hexaflow.domain.app.SiteSettings;
+import dev.hexaflow.domain.app.WorkflowVersion;
+import dev.hexaflow.domain.secret.SecretHash;
+import dev.hexaflow.domain.webhook.CallbackUrl;
+import dev.hexaflow.domain.webhook.Delivery;
+import dev.hexaflow.domain.workflow.AppInfo;
+import dev.hexaflow.domain.workflow.Edge;
+import dev.hexaflow.domain.workflow.Graph;
+import dev.hexaflow.domain.workflow.Node;
+import dev.hexaflow.domain.workflow.NodeType;
+import dev.hexaflow.domain.workflow.RunStatus;
+import dev.hexaflow.domain.workflow.Workflow;
+import dev.hexaflow.domain.workflow.WorkflowRun;
+import dev.hexaflow.workflow.engine.StopSignal;
+import dev.hexaflow.workflow.engine.WorkflowEngine;
+import dev.hexaflow.workflow.nodes.StandardNodes;
+import dev.hexaflow.workflow.port.out.CodeRunner;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The runs context in memory: a workflow app {@link #APP} whose published workflow is the echo workflow, a
+ * chatflow app, and a run service on the real engine. Version {@code ver-gated} of the app holds a code node that
+ * waits for {@link #gate} (or for its run's stop), so that a test keeps runs in flight as long as it needs.
+ */
+final class RunBed implements AutoCloseable {
+
+    static final String APP = "app-flow";
+    static final String CHAT_APP = "app-chat";
+    static final String GATED = "ver-gated";
+
+    final InMemoryAppRepository apps = new InMemoryAppRepository();
+    final InMemoryWorkflowVersionRepository versions = new InMemoryWorkflowVersionRepository();
+    final InMemoryEndUserRepository endUsers = new InMemoryEndUserRepository();
+    final InMemoryRunRepository runs = new InMemoryRunRepository();
+    final MovableClock clock = new MovableClock(Instant.parse("2026-03-01T10:00:00Z"));
+    final TaskRegistry tasks = new TaskRegistry();
+    final RunFeeds feeds = new RunFeeds();
+    final HeldRecords holds = new HeldRecords();
+    final CountDownLatch gate = new CountDownLatch(1);
+    /** How many gated code nodes have begun to wait. */
+    final AtomicInteger waiting = new AtomicInteger();
+    private final AtomicInteger ids = new AtomicInteger();
+    private final ExecutorService listeners = Executors.newCachedThreadPool();
+    private final WorkflowEngine engine = new WorkflowEngine(StandardNodes.catalogue(StandardNodes.Services.none()
+            .withCodeRunners(List.of(new GatedRunner()))));
+
+    RunBed() {
+        apps.add(app(APP, AppInfo.WORKFLOW_MODE));
+        apps.add(app(CHAT_APP, AppInfo.ADVANCED_CHAT_MODE));
+        // ver-1, added last, is the app's newest.
+        versions.add(new WorkflowVersion(GATED, APP, "v0", "gated", SecretHash.of("gated"), 0));
+        versions.add(new WorkflowVersion("ver-1", APP, "v1", "echo", SecretHash.of("echo"), 1));
+        versions.add(new WorkflowVersion("ver-chat", CHAT_APP, "v1", "echo", SecretHash.of("echo"), 1));
+    }
+
+    /** The run service, with at most {@code maxRunsPerApp} runs of an app in flight (0 for no bound). */
+    RunWorkflowService service(int maxRunsPerApp) {
+        return new RunWorkflowService(apps, versions, endUsers, new InMemoryUploadRepository(), runs,
+                dsl -> new String(dsl).equals("gated") ? gated() : EchoWorkflow.named("Echo"), engine, tasks,
+                maxRunsPerApp, clock, () -> "id-" + ids.incrementAndGet(), StorageHealth.UNWATCHED, listeners,
+                (event, runId, taskId) -> event.getClass().getSimpleName(), feeds,
+                new InMemoryIdempotencyKeyRepository(), new NoWebhooks(), holds);
+    }
+
+    /** Waits until {@code count} gated nodes wait, so that their runs are surely in flight. */
+    void awaitWaiting(int count) throws InterruptedException {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (waiting.get() < count && System.nanoTime() < until) {
+            Thread.sleep(5);
+        }
+    }
+
+    /** Keeps an ended run of the app directly in the store, created at {@code createdAt} (Unix seconds). */
+    WorkflowRun keep(String appId, String runId, String session, RunStatus status, Map<String, Object> inputs,
+            long createdAt) {
+        EndUser user = endUsers.findOrAdd(new EndUser("eu-" + appId + "-" + session, appId, session, createdAt));
+        WorkflowRun started = WorkflowRun.started(runId, "ver-1", inputs, createdAt);
+        runs.started(new StartedRun(started, appId, "task-" + runId, user, "v1", "log-" + runId)).join();
+        if (status == RunStatus.RUNNING) {
+            return started;
+        }
+        WorkflowRun ended = started.finish(status, Map.of("answer", inputs.getOrDefault("query", "")),
+                status == RunStatus.FAILED ? "boom" : null, 1.5, 0, 2, 0, createdAt + 2);
+        runs.finished(ended).join();
+        return ended;
+    }
+
+    @Override
+    public void close() {
+        gate.countDown();
+        listeners.shutdownNow();
+    }
+
+    private static Workflow gated() {
+        Node start = Node.of("start", NodeType.START, Map.of("type", "start", "title", "Start", "variables",
+                List.of()));
+        Node code = Node.of("code", NodeType.CODE, Map.of("type", "code", "title", "Wait", "code_language",
+                "python3", "code", "wait()", "variables", List.of(), "outputs",
+                Map.of("result", Map.of("type", "string"))));
+        Node end = Node.of("end", NodeType.END, Map.of("type", "end", "title", "End", "outputs",
+                List.of(Map.of("variable", "answer", "value_selector", List.of("code", "result")))));
+        return new Workflow(new AppInfo("Gated", AppInfo.WORKFLOW_MODE, "🤖", "emoji", "#FFF", "", false), "0.3.0",
+                new Graph(List.of(start, code, end), List.of(new Edge("e1", "start", "code", Edge.DEFAULT_HANDLE),
+                        new Edge("e2", "code", "end", Edge.DEFAULT_HANDLE))), null, List.of());
+    }
+
+    private static App app(String id, String mode) {
+        return new App(id, "App " + id, "", mode, "emoji", "🤖", "#FFF", List.of(), new SiteSettings("Title",
+                "emoji", "🤖", "#FFF", null, "", "", "", "", "en-US", true, false), "code" + id.replace("-", ""), true, 1);
+    }
+
+    /** Waits for the gate or for its run's stop, then answers {@code result: done}. */
+    private final class GatedRunner implements CodeRunner {
+        @Override
+        public String language() {
+            return "python3";
+        }
+
+        @Override
+        public Map<String, Object> run(String code, Map<String, Object> inputs, StopSignal stop) {
+            waiting.incrementAndGet();
+            try {
+                while (!stop.isStopped() && !gate.await(10, TimeUnit.MILLISECONDS)) {
+                    // waits on
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return Map.of("result", "done");
+        }
+    }
+
+    /** The apps have no completion webhook, and a run names none. */
+    static final class NoWebhooks implements CompletionWebhooks {
+        @Override
+        public CallbackUrl defaultOf(String appId) {
+            return null;
+        }
+
+        @Override
+        public Delivery register(String appId, String runId, CallbackUrl url) {
+            throw new AssertionError("no run here names a callback");
+        }
+
+        @Override
+        public void runEnded(Delivery delivery) {
+            throw new AssertionError("no run here has a delivery");
+        }
+
+        @Override
+        public void discard(Delivery delivery) {
+            throw new AssertionError("no run here has a delivery");
+        }
+    }
+}

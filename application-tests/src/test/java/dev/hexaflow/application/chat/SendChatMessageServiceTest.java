@@ -8,6 +8,7 @@ import dev.hexaflow.adapters.persistence.memory.InMemoryInstanceSignals;
 import dev.hexaflow.adapters.persistence.memory.InMemoryRunRepository;
 import dev.hexaflow.adapters.persistence.memory.InMemoryUploadRepository;
 import dev.hexaflow.application.EchoWorkflow;
+import dev.hexaflow.application.NoWebhooks;
 import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase.ChatReply;
 import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase.ChatUnderWay;
 import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase.SendChatMessageCommand;
@@ -19,7 +20,6 @@ import dev.hexaflow.application.common.ApiException;
 import dev.hexaflow.application.common.FileSignatures;
 import dev.hexaflow.application.common.port.out.StorageHealth;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunObserver;
-import dev.hexaflow.application.runs.port.out.CompletionWebhooks;
 import dev.hexaflow.application.runs.service.HeldRecords;
 import dev.hexaflow.application.runs.service.RunFeeds;
 import dev.hexaflow.application.runs.service.RunWorkflowService;
@@ -27,8 +27,6 @@ import dev.hexaflow.application.runs.service.StopTaskService;
 import dev.hexaflow.application.runs.service.TaskRegistry;
 import dev.hexaflow.domain.chat.Message;
 import dev.hexaflow.domain.chat.MessageStatus;
-import dev.hexaflow.domain.webhook.CallbackUrl;
-import dev.hexaflow.domain.webhook.Delivery;
 import dev.hexaflow.domain.workflow.AppInfo;
 import dev.hexaflow.domain.workflow.Edge;
 import dev.hexaflow.domain.workflow.Graph;
@@ -163,26 +161,4 @@ class SendChatMessageServiceTest {
         });
     }
 
-    /** The chatflow has no completion webhook, and a turn names none. */
-    private static final class NoWebhooks implements CompletionWebhooks {
-        @Override
-        public CallbackUrl defaultOf(String appId) {
-            return null;
-        }
-
-        @Override
-        public Delivery register(String appId, String runId, CallbackUrl url) {
-            throw new AssertionError("no turn here names a callback");
-        }
-
-        @Override
-        public void runEnded(Delivery delivery) {
-            throw new AssertionError("no turn here has a delivery");
-        }
-
-        @Override
-        public void discard(Delivery delivery) {
-            throw new AssertionError("no turn here has a delivery");
-        }
-    }
 }

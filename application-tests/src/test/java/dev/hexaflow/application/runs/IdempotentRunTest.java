@@ -11,6 +11,7 @@ import dev.hexaflow.adapters.persistence.memory.InMemoryUploadRepository;
 import dev.hexaflow.adapters.persistence.memory.InMemoryWorkflowVersionRepository;
 import dev.hexaflow.application.EchoWorkflow;
 import dev.hexaflow.application.MovableClock;
+import dev.hexaflow.application.NoWebhooks;
 import dev.hexaflow.application.common.ApiError;
 import dev.hexaflow.application.common.ApiException;
 import dev.hexaflow.application.common.port.out.StorageHealth;
@@ -18,7 +19,6 @@ import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.Retry;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunObserver;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunUnderWay;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunWorkflowCommand;
-import dev.hexaflow.application.runs.port.out.CompletionWebhooks;
 import dev.hexaflow.application.runs.port.out.RunRepository.LogQuery;
 import dev.hexaflow.application.runs.service.HeldRecords;
 import dev.hexaflow.application.runs.service.RunFeeds;
@@ -28,8 +28,6 @@ import dev.hexaflow.domain.app.App;
 import dev.hexaflow.domain.app.SiteSettings;
 import dev.hexaflow.domain.app.WorkflowVersion;
 import dev.hexaflow.domain.secret.SecretHash;
-import dev.hexaflow.domain.webhook.CallbackUrl;
-import dev.hexaflow.domain.webhook.Delivery;
 import dev.hexaflow.domain.workflow.RunStatus;
 import dev.hexaflow.domain.workflow.WorkflowRun;
 import java.time.Duration;
@@ -155,26 +153,4 @@ class IdempotentRunTest {
         assertThat(runsKept()).isZero();
     }
 
-    /** The app has no completion webhook, and a run names none. */
-    private static final class NoWebhooks implements CompletionWebhooks {
-        @Override
-        public CallbackUrl defaultOf(String appId) {
-            return null;
-        }
-
-        @Override
-        public Delivery register(String appId, String runId, CallbackUrl url) {
-            throw new AssertionError("no run here names a callback");
-        }
-
-        @Override
-        public void runEnded(Delivery delivery) {
-            throw new AssertionError("no run here has a delivery");
-        }
-
-        @Override
-        public void discard(Delivery delivery) {
-            throw new AssertionError("no run here has a delivery");
-        }
-    }
 }

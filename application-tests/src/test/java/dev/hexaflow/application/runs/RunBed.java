@@ -8,8 +8,8 @@ import dev.hexaflow.adapters.persistence.memory.InMemoryUploadRepository;
 import dev.hexaflow.adapters.persistence.memory.InMemoryWorkflowVersionRepository;
 import dev.hexaflow.application.EchoWorkflow;
 import dev.hexaflow.application.MovableClock;
+import dev.hexaflow.application.NoWebhooks;
 import dev.hexaflow.application.common.port.out.StorageHealth;
-import dev.hexaflow.application.runs.port.out.CompletionWebhooks;
 import dev.hexaflow.application.runs.port.out.RunRepository.StartedRun;
 import dev.hexaflow.application.runs.service.HeldRecords;
 import dev.hexaflow.application.runs.service.RunFeeds;
@@ -20,8 +20,6 @@ import dev.hexaflow.domain.app.EndUser;
 import dev.hexaflow.domain.app.SiteSettings;
 import dev.hexaflow.domain.app.WorkflowVersion;
 import dev.hexaflow.domain.secret.SecretHash;
-import dev.hexaflow.domain.webhook.CallbackUrl;
-import dev.hexaflow.domain.webhook.Delivery;
 import dev.hexaflow.domain.workflow.AppInfo;
 import dev.hexaflow.domain.workflow.Edge;
 import dev.hexaflow.domain.workflow.Graph;
@@ -156,26 +154,4 @@ final class RunBed implements AutoCloseable {
         }
     }
 
-    /** The apps have no completion webhook, and a run names none. */
-    static final class NoWebhooks implements CompletionWebhooks {
-        @Override
-        public CallbackUrl defaultOf(String appId) {
-            return null;
-        }
-
-        @Override
-        public Delivery register(String appId, String runId, CallbackUrl url) {
-            throw new AssertionError("no run here names a callback");
-        }
-
-        @Override
-        public void runEnded(Delivery delivery) {
-            throw new AssertionError("no run here has a delivery");
-        }
-
-        @Override
-        public void discard(Delivery delivery) {
-            throw new AssertionError("no run here has a delivery");
-        }
-    }
 }

@@ -10,20 +10,18 @@ import dev.hexaflow.adapters.persistence.memory.InMemoryRunRepository;
 import dev.hexaflow.adapters.persistence.memory.InMemoryUploadRepository;
 import dev.hexaflow.adapters.persistence.memory.InMemoryWorkflowVersionRepository;
 import dev.hexaflow.application.EchoWorkflow;
+import dev.hexaflow.application.NoWebhooks;
 import dev.hexaflow.application.common.ApiError;
 import dev.hexaflow.application.common.ApiException;
 import dev.hexaflow.application.common.port.out.StorageHealth;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.Retry;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunObserver;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunWorkflowCommand;
-import dev.hexaflow.application.runs.port.out.CompletionWebhooks;
 import dev.hexaflow.application.runs.port.out.IdempotencyKeyRepository;
 import dev.hexaflow.domain.app.App;
 import dev.hexaflow.domain.app.SiteSettings;
 import dev.hexaflow.domain.app.WorkflowVersion;
 import dev.hexaflow.domain.secret.SecretHash;
-import dev.hexaflow.domain.webhook.CallbackUrl;
-import dev.hexaflow.domain.webhook.Delivery;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -105,25 +103,4 @@ class LostKeyRaceTest {
         }
     }
 
-    private static final class NoWebhooks implements CompletionWebhooks {
-        @Override
-        public CallbackUrl defaultOf(String appId) {
-            return null;
-        }
-
-        @Override
-        public Delivery register(String appId, String runId, CallbackUrl url) {
-            throw new AssertionError("no webhook is asked for");
-        }
-
-        @Override
-        public void runEnded(Delivery delivery) {
-            throw new AssertionError("no run here has a delivery");
-        }
-
-        @Override
-        public void discard(Delivery delivery) {
-            throw new AssertionError("no run here has a delivery");
-        }
-    }
 }

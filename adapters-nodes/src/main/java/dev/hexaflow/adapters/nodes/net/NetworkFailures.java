@@ -1,8 +1,10 @@
 package dev.hexaflow.adapters.nodes.net;
 
 import java.io.EOFException;
+import java.io.IOException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
+import java.net.SocketException;
 import java.net.UnknownHostException;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpTimeoutException;
@@ -54,10 +56,24 @@ public final class NetworkFailures {
             return "the connection was refused";
         } else if (t instanceof SSLException) {
             return "the TLS handshake failed" + (t.getMessage() == null ? "" : ": " + t.getMessage());
-        } else if (t instanceof EOFException || t instanceof ClosedChannelException) {
+        } else if (t instanceof EOFException || t instanceof ClosedChannelException || closedEarly(t)) {
             return "the connection closed before an answer came";
         }
         return null;
+    }
+
+    /**
+     * The JDK's client reports a peer that closed or reset the connection before answering as a plain
+     * {@link IOException} ("HTTP/1.1 header parser received no bytes") or a {@link SocketException} ("Connection
+     * reset"), depending on the moment it happened.
+     */
+    private static boolean closedEarly(Throwable t) {
+        String message = t.getMessage();
+        if (message == null) {
+            return false;
+        }
+        return (t instanceof SocketException && message.startsWith("Connection reset"))
+                || (t instanceof IOException && message.contains("received no bytes"));
     }
 
     private static Throwable next(Throwable t) {

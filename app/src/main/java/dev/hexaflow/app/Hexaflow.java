@@ -17,6 +17,7 @@ import dev.hexaflow.app.wiring.ChatModule;
 import dev.hexaflow.app.wiring.HttpRoutes;
 import dev.hexaflow.app.wiring.Instance;
 import dev.hexaflow.app.wiring.InstanceOrigins;
+import dev.hexaflow.app.wiring.Observability;
 import dev.hexaflow.app.wiring.Storage;
 import dev.hexaflow.app.wiring.WorkflowModule;
 import dev.hexaflow.application.apps.port.in.ImportAppUseCase.ImportedApp;
@@ -66,24 +67,27 @@ public final class Hexaflow implements AutoCloseable {
         this.renewal = renewal;
     }
 
-    /** The modules of a running server, closed in one order. */
-    private record Modules(CampusModule campus, WorkflowModule workflows, ChatModule chat) {
+    /** The modules of a running server, and what watches them, closed in one order. */
+    private record Modules(CampusModule campus, WorkflowModule workflows, ChatModule chat,
+            Observability observability) {
 
         static Modules open(Storage storage, Configuration config, SecretGenerator secrets, StorageWatch health) {
+            Observability observability = Observability.of(config);
             CampusModule campus = new CampusModule(storage.jdbi(), secrets, Clock.systemUTC(), health,
                     storage.instance().signals());
             WorkflowModule workflows = null;
             try {
                 workflows = new WorkflowModule(storage.jdbi(), config.dataDir().resolve("files"), secrets, config,
-                        Clock.systemUTC(), health, health, storage.instance());
+                        Clock.systemUTC(), health, health, storage.instance(), observability.runs());
                 workflows.serveCampusFeed(campus.feed);
                 return new Modules(campus, workflows,
-                        new ChatModule(storage.jdbi(), config.engine(), Clock.systemUTC(), workflows));
+                        new ChatModule(storage.jdbi(), config.engine(), Clock.systemUTC(), workflows), observability);
             } catch (RuntimeException e) {
                 if (workflows != null) {
                     workflows.close();
                 }
                 campus.close();
+                observability.close();
                 throw e;
             }
         }
@@ -94,6 +98,7 @@ public final class Hexaflow implements AutoCloseable {
                 chat.close();
             } finally {
                 workflows.close();
+                observability.close();
             }
         }
     }

@@ -22,6 +22,7 @@ import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase;
 import dev.hexaflow.application.runs.port.in.StopTaskUseCase;
 import dev.hexaflow.application.runs.port.out.CompletionWebhooks;
 import dev.hexaflow.application.runs.port.out.IdempotencyKeyRepository;
+import dev.hexaflow.application.runs.port.out.RunMonitor;
 import dev.hexaflow.application.runs.service.DrainRunsService;
 import dev.hexaflow.application.runs.service.FollowRunService;
 import dev.hexaflow.application.runs.service.GetRunService;
@@ -74,7 +75,7 @@ public final class RunsModule implements AutoCloseable {
     }
 
     RunsModule(Jdbi jdbi, Configuration config, Stores stores, WorkflowEngine engine, Clock clock,
-            StorageHealth storage, Instance instance, CompletionWebhooks webhooks) {
+            StorageHealth storage, Instance instance, CompletionWebhooks webhooks, RunMonitor monitor) {
         HeldRecords held = new HeldRecords();
         this.heldRuns = new HeldRunTimer(held);
         heldRuns.start();
@@ -84,7 +85,7 @@ public final class RunsModule implements AutoCloseable {
         JacksonRunEventFormat frames = new JacksonRunEventFormat();
         this.run = new RunWorkflowService(stores.apps(), stores.versions(), stores.endUsers(), stores.uploads(),
                 stores.runs(), new YamlWorkflowDslReader(), engine, tasks, config.service().maxRunsPerApp(), clock,
-                new TimeOrderedIds(), storage, listeners, frames, feeds, idempotencyKeys, webhooks, held);
+                new TimeOrderedIds(), storage, listeners, frames, feeds, idempotencyKeys, webhooks, held, monitor);
         this.followRun = new FollowRunService(stores.runs(), feeds, frames);
         this.stop = new StopTaskService(tasks, instance.signals());
         this.drain = new DrainRunsService(tasks);

@@ -20,6 +20,7 @@ import dev.hexaflow.application.common.ApiException;
 import dev.hexaflow.application.common.FileSignatures;
 import dev.hexaflow.application.common.port.out.StorageHealth;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunObserver;
+import dev.hexaflow.application.runs.port.out.RunMonitor;
 import dev.hexaflow.application.runs.service.HeldRecords;
 import dev.hexaflow.application.runs.service.RunFeeds;
 import dev.hexaflow.application.runs.service.RunWorkflowService;
@@ -56,7 +57,7 @@ class SendChatMessageServiceTest {
             new InMemoryUploadRepository(), new InMemoryRunRepository(), dsl -> echoChat(), EchoWorkflow.engine(),
             tasks, 0, bed.clock, () -> UUID.randomUUID().toString(), StorageHealth.UNWATCHED, listeners,
             (event, runId, taskId) -> "", new RunFeeds(), new InMemoryIdempotencyKeyRepository(), new NoWebhooks(),
-            new HeldRecords());
+            new HeldRecords(), RunMonitor.NONE);
     private final SendChatMessageService send = new SendChatMessageService(bed.access, runs, bed.endUsers,
             bed.conversations, bed.messages, bed.variables, new RenameConversationService(bed.access,
             bed.conversations, bed.messages, bed.systemModel, bed.clock), Runnable::run, bed.clock,

@@ -19,6 +19,7 @@ import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.Retry;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunObserver;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunUnderWay;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunWorkflowCommand;
+import dev.hexaflow.application.runs.port.out.RunMonitor;
 import dev.hexaflow.application.runs.port.out.RunRepository.LogQuery;
 import dev.hexaflow.application.runs.service.HeldRecords;
 import dev.hexaflow.application.runs.service.RunFeeds;
@@ -60,7 +61,7 @@ class IdempotentRunTest {
             new InMemoryUploadRepository(), runs, dsl -> EchoWorkflow.named("Echo"), EchoWorkflow.engine(),
             new TaskRegistry(), 10, clock, () -> "id-" + ids.incrementAndGet(), StorageHealth.UNWATCHED, listeners,
             (event, runId, taskId) -> event.getClass().getSimpleName(), new RunFeeds(), keys, new NoWebhooks(),
-            new HeldRecords());
+            new HeldRecords(), RunMonitor.NONE);
 
     IdempotentRunTest() {
         apps.add(new App(APP, "Echo", "", "workflow", "emoji", "🤖", "#FFF", List.of(), new SiteSettings("Echo",

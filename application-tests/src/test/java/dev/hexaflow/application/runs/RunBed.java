@@ -10,6 +10,7 @@ import dev.hexaflow.application.EchoWorkflow;
 import dev.hexaflow.application.MovableClock;
 import dev.hexaflow.application.NoWebhooks;
 import dev.hexaflow.application.common.port.out.StorageHealth;
+import dev.hexaflow.application.runs.port.out.RunMonitor;
 import dev.hexaflow.application.runs.port.out.RunRepository.StartedRun;
 import dev.hexaflow.application.runs.service.HeldRecords;
 import dev.hexaflow.application.runs.service.RunFeeds;
@@ -79,11 +80,16 @@ final class RunBed implements AutoCloseable {
 
     /** The run service, with at most {@code maxRunsPerApp} runs of an app in flight (0 for no bound). */
     RunWorkflowService service(int maxRunsPerApp) {
+        return service(maxRunsPerApp, RunMonitor.NONE);
+    }
+
+    /** The run service, every run of which {@code monitor} watches. */
+    RunWorkflowService service(int maxRunsPerApp, RunMonitor monitor) {
         return new RunWorkflowService(apps, versions, endUsers, new InMemoryUploadRepository(), runs,
                 dsl -> new String(dsl).equals("gated") ? gated() : EchoWorkflow.named("Echo"), engine, tasks,
                 maxRunsPerApp, clock, () -> "id-" + ids.incrementAndGet(), StorageHealth.UNWATCHED, listeners,
                 (event, runId, taskId) -> event.getClass().getSimpleName(), feeds,
-                new InMemoryIdempotencyKeyRepository(), new NoWebhooks(), holds);
+                new InMemoryIdempotencyKeyRepository(), new NoWebhooks(), holds, monitor);
     }
 
     /** Waits until {@code count} gated nodes wait, so that their runs are surely in flight. */

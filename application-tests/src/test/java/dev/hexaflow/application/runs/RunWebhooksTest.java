@@ -16,6 +16,7 @@ import dev.hexaflow.application.common.port.out.StorageHealth;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunObserver;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunUnderWay;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunWorkflowCommand;
+import dev.hexaflow.application.runs.port.out.RunMonitor;
 import dev.hexaflow.application.runs.port.out.RunRepository.LogQuery;
 import dev.hexaflow.application.runs.service.RunWorkflowService;
 import dev.hexaflow.application.webhooks.port.out.DeliveryRepository.DeliveryRecord;
@@ -62,7 +63,7 @@ class RunWebhooksTest {
             bed.tasks, 0, bed.clock, () -> "run-id-" + ids.incrementAndGet(), StorageHealth.UNWATCHED, listeners,
             (event, runId, taskId) -> event.getClass().getSimpleName(), bed.feeds,
             new InMemoryIdempotencyKeyRepository(), new RunCompletionWebhooks(new RunCallbacks(settings, deliveries,
-                    bed.clock, () -> "delivery-" + ids.incrementAndGet(), wakes::incrementAndGet)), bed.holds);
+                    bed.clock, () -> "delivery-" + ids.incrementAndGet(), wakes::incrementAndGet)), bed.holds, RunMonitor.NONE);
 
     @BeforeAll
     static void open() {

@@ -7,6 +7,7 @@ import dev.hexaflow.application.common.ApiError;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunObserver;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunUnderWay;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunWorkflowCommand;
+import dev.hexaflow.application.runs.port.out.RunMonitor;
 import dev.hexaflow.application.runs.port.out.RunRepository.LogQuery;
 import dev.hexaflow.application.runs.service.RunWorkflowService;
 import dev.hexaflow.domain.app.App;
@@ -65,6 +66,38 @@ class RunWorkflowServiceTest {
         assertThat(heard).first().isInstanceOf(RunEvent.WorkflowStarted.class);
         assertThat(heard).last().isInstanceOfSatisfying(RunEvent.WorkflowFinished.class,
                 finished -> assertThat(finished.run().outputs()).isEqualTo(Map.of("answer", "hi")));
+    }
+
+    @Test
+    void theMonitorWatchesEveryRunNamedWithItsAppAndUserEvenWhenAWatcherFails() {
+        List<RunMonitor.WatchedRun> watched = new CopyOnWriteArrayList<>();
+        List<RunEvent> heard = new CopyOnWriteArrayList<>();
+        RunMonitor failing = run -> {
+            throw new IllegalStateException("a broken watcher");
+        };
+        RunMonitor failingListener = run -> event -> {
+            throw new IllegalStateException("a broken listener");
+        };
+        RunMonitor recording = run -> {
+            watched.add(run);
+            return heard::add;
+        };
+        RunWorkflowService monitored = bed.service(2, RunMonitor.all(List.of(failing, failingListener, recording)));
+
+        WorkflowRun ended = monitored.start(new RunWorkflowCommand(RunBed.APP, null, "ada", Map.of("query", "hi"),
+                List.of()), RunObserver.NONE).await();
+
+        assertThat(ended.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(watched).singleElement().satisfies(run -> {
+            assertThat(run.appId()).isEqualTo(RunBed.APP);
+            assertThat(run.appMode()).isEqualTo("workflow");
+            assertThat(run.runId()).isEqualTo(ended.id());
+            assertThat(run.workflowId()).isEqualTo("ver-1");
+            assertThat(run.endUser()).isEqualTo("ada");
+        });
+        assertThat(heard).first().isInstanceOf(RunEvent.WorkflowStarted.class);
+        assertThat(heard).filteredOn(RunEvent.NodeFinished.class::isInstance).isNotEmpty();
+        assertThat(heard).last().isInstanceOf(RunEvent.WorkflowFinished.class);
     }
 
     @Test

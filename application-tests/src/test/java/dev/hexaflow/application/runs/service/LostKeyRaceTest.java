@@ -18,6 +18,7 @@ import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.Retry;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunObserver;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunWorkflowCommand;
 import dev.hexaflow.application.runs.port.out.IdempotencyKeyRepository;
+import dev.hexaflow.application.runs.port.out.RunMonitor;
 import dev.hexaflow.domain.app.App;
 import dev.hexaflow.domain.app.SiteSettings;
 import dev.hexaflow.domain.app.WorkflowVersion;
@@ -50,7 +51,7 @@ class LostKeyRaceTest {
             new InMemoryUploadRepository(), new InMemoryRunRepository(), dsl -> EchoWorkflow.named("Echo"),
             EchoWorkflow.engine(), tasks, 1, Clock.systemUTC(), () -> "id-" + ids.incrementAndGet(),
             StorageHealth.UNWATCHED, listeners, (event, runId, taskId) -> "", new RunFeeds(), new RivalFirst(),
-            new NoWebhooks(), new HeldRecords());
+            new NoWebhooks(), new HeldRecords(), RunMonitor.NONE);
 
     LostKeyRaceTest() {
         apps.add(new App(APP, "Echo", "", "workflow", "emoji", "🤖", "#FFF", List.of(), new SiteSettings("Echo",

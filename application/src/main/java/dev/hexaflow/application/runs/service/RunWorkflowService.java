@@ -15,6 +15,7 @@ import dev.hexaflow.application.runs.port.out.CompletionWebhooks;
 import dev.hexaflow.application.runs.port.out.IdempotencyKeyRepository.KeyedRun;
 import dev.hexaflow.application.runs.port.out.IdempotencyKeyRepository;
 import dev.hexaflow.application.runs.port.out.RunEventFormat;
+import dev.hexaflow.application.runs.port.out.RunMonitor;
 import dev.hexaflow.application.runs.port.out.RunRepository;
 import dev.hexaflow.domain.app.App;
 import dev.hexaflow.domain.app.EndUser;
@@ -75,6 +76,7 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
     private final RunFeeds feeds;
     private final IdempotentRuns idempotentRuns;
     private final HeldRecords holds;
+    private final RunMonitor monitor;
     private final Map<String, PreparedWorkflow> prepared = new ConcurrentHashMap<>();
 
     /** How long an idempotency key answers the run it started: a day, as Stripe's do. */
@@ -87,12 +89,13 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
      * @param keys      the idempotency keys' claims
      * @param callbacks keeps the completion webhook of a run that has one
      * @param holds     the runs nobody listens to, whose records are held until they end or go on too long
+     * @param monitor   watches every run started here (log lines, metrics, traces)
      */
     public RunWorkflowService(AppRepository apps, WorkflowVersionRepository versions, EndUserRepository endUsers,
             UploadRepository uploads, RunRepository runs, WorkflowDslReader reader, WorkflowEngine engine,
             TaskRegistry tasks, int maxRunsPerApp, Clock clock, Supplier<String> ids, StorageHealth storage,
             Executor listeners, RunEventFormat format, RunFeeds feeds, IdempotencyKeyRepository keys,
-            CompletionWebhooks callbacks, HeldRecords holds) {
+            CompletionWebhooks callbacks, HeldRecords holds, RunMonitor monitor) {
         this.apps = apps;
         this.versions = versions;
         this.endUsers = endUsers;
@@ -111,6 +114,7 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
         this.idempotentRuns = new IdempotentRuns(keys, runs, feeds, clock, listeners);
         this.callbacks = callbacks;
         this.holds = holds;
+        this.monitor = monitor;
     }
 
     @Override
@@ -157,7 +161,9 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
                     command.chat() == null ? format : RunEventFormat.NONE, feeds, holds);
             CallbackUrl callback = requested != null ? requested : callbacks.defaultOf(app.id());
             Delivery delivery = callback == null ? null : callbacks.register(app.id(), request.runId(), callback);
-            RunHandle handle = startDelivering(workflow, request, recorder, delivery);
+            RunListener watcher = monitor.watch(new RunMonitor.WatchedRun(app.id(), app.mode(), request.runId(),
+                    request.taskId(), version.id(), user));
+            RunHandle handle = startDelivering(workflow, request, watched(recorder, watcher), delivery);
             return underWay(request, handle, recorder, delivery);
         } catch (RuntimeException e) {
             if (holdsSlot) {
@@ -194,8 +200,23 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
         return request;
     }
 
+    /** The recorder, after the monitor's watcher has seen each event (it is quick, and never fails the run). */
+    private static RunListener watched(RunRecorder recorder, RunListener watcher) {
+        if (watcher == RunListener.NONE) {
+            return recorder;
+        }
+        return event -> {
+            try {
+                watcher.on(event);
+            } catch (RuntimeException e) {
+                // A watcher's failure is its own.
+            }
+            recorder.on(event);
+        };
+    }
+
     /** Starts the run; a run that does not start discards its completion webhook's delivery. */
-    private RunHandle startDelivering(PreparedWorkflow workflow, RunRequest request, RunRecorder recorder,
+    private RunHandle startDelivering(PreparedWorkflow workflow, RunRequest request, RunListener recorder,
             Delivery delivery) {
         try {
             return startFed(workflow, request, recorder);
@@ -207,7 +228,7 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
         }
     }
 
-    private RunHandle startFed(PreparedWorkflow workflow, RunRequest request, RunRecorder recorder) {
+    private RunHandle startFed(PreparedWorkflow workflow, RunRequest request, RunListener recorder) {
         try {
             return engine.start(workflow, request, recorder);
         } catch (RuntimeException e) {

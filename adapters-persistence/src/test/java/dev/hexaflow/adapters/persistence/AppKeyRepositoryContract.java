@@ -73,4 +73,32 @@ abstract class AppKeyRepositoryContract {
 
         assertThat(repository().find(hash)).contains(new AppKey(hash, OTHER_APP, 6));
     }
+
+    @Test
+    void anAppsKeysAreListedOldestFirstWithTheirHintsAndTheirLastUseOnlyOnceUsed() {
+        SecretHash second = SecretHash.of("app-0000000000000000000000zz");
+        repository().add(new AppKey(second, APP, 9, "app-\u2026zzzz"));
+        repository().add(new AppKey(hash, APP, 5, "app-\u2026uvwx"));
+        repository().add(new AppKey(SecretHash.of("app-1111111111111111111111yy"), OTHER_APP, 1));
+
+        repository().used(hash, 700);
+
+        assertThat(repository().list(APP)).extracting(listed -> listed.key().hash(), listed -> listed.key().hint(),
+                AppKeyRepository.ListedKey::lastUsedAt).containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(hash, "app-\u2026uvwx", 700L),
+                        org.assertj.core.groups.Tuple.tuple(second, "app-\u2026zzzz", null));
+        assertThat(repository().list("no-such-app")).isEmpty();
+    }
+
+    @Test
+    void aLaterUseMovesTheLastUseOnAndAnEarlierOneNever() {
+        repository().add(new AppKey(hash, APP, 5));
+
+        repository().used(hash, 1_000);
+        repository().used(hash, 400);
+        repository().used(SecretHash.of("app-zzzzzzzzzzzzzzzzzzzzzzzz"), 2_000);
+
+        assertThat(repository().list(APP)).singleElement()
+                .satisfies(listed -> assertThat(listed.lastUsedAt()).isEqualTo(1_000L));
+    }
 }

@@ -661,4 +661,53 @@ abstract class RunRepositoryContract {
         assertThat(user0.total()).isEqualTo(user0.items().size());
         assertThat(search(APP, "pear", null, null, 20L, null).total()).isEqualTo(5);
     }
+
+    @Test
+    void aSearchAcrossAppsPagesNewestFirstFromThePositionWithoutRepeatOrGapAndFilters() {
+        start(APP, "s1", "ada", Map.of("q", "first"), 100);
+        start(OTHER_APP, "s2", "bob", Map.of("q", "second"), 200);
+        WorkflowRun third = start(APP, "s3", "ada", Map.of("q", "third"), 200);
+        repository().finished(failed(third, 210)).join();
+        start(OTHER_APP, "s4", "ada", Map.of("q", "fourth"), 300);
+        start("app-not-searched", "s5", "ada", Map.of("q", "fifth"), 400);
+        List<String> apps = List.of(APP, OTHER_APP);
+
+        RunRepository.RunSlice first = repository().search(new RunRepository.RunSearch(apps, null, null, null, null,
+                null, null, 2));
+        RunRepository.RunSlice second = repository().search(new RunRepository.RunSearch(apps, null, null, null,
+                null, null, first.items().get(1).position(), 2));
+
+        List<String> seen = new ArrayList<>();
+        first.items().forEach(found -> seen.add(found.entry().run().id()));
+        second.items().forEach(found -> seen.add(found.entry().run().id()));
+        assertThat(first.hasMore()).isTrue();
+        assertThat(second.hasMore()).isFalse();
+        // s2 and s3 start in the same second: the one kept later is the newer.
+        assertThat(seen).containsExactly("s4", "s3", "s2", "s1");
+        assertThat(first.items().get(0).appId()).isEqualTo(OTHER_APP);
+        assertThat(first.items().get(0).taskId()).isEqualTo("task-s4");
+        assertThat(searchIds(apps, "failed", null, null)).containsExactly("s3");
+        assertThat(searchIds(apps, null, "bob", null)).containsExactly("s2");
+        assertThat(searchIds(apps, null, null, "FOURTH")).containsExactly("s4");
+        assertThat(searchIds(List.of(OTHER_APP), null, null, null)).containsExactly("s4", "s2");
+    }
+
+    private List<String> searchIds(List<String> apps, String status, String session, String keyword) {
+        return repository().search(new RunRepository.RunSearch(apps, status, session, null, null, keyword, null, 10))
+                .items().stream().map(found -> found.entry().run().id()).toList();
+    }
+
+    @Test
+    void aRunIsLocatedByItsIdAloneWithItsAppTaskAndEndUser() {
+        WorkflowRun run = start(OTHER_APP, "l1", "ada", Map.of("q", "x"), 100);
+
+        RunRepository.FoundRun found = repository().locate("l1").orElseThrow();
+
+        assertThat(found.appId()).isEqualTo(OTHER_APP);
+        assertThat(found.taskId()).isEqualTo("task-l1");
+        assertThat(found.entry().run()).isEqualTo(run);
+        assertThat(found.entry().user().sessionId()).isEqualTo("ada");
+        assertThat(found.entry().version()).isEqualTo("v-l1");
+        assertThat(repository().locate("l9")).isEmpty();
+    }
 }

@@ -62,7 +62,7 @@ public final class AppsModule {
         this.listApps = new ListAppsService(apps, versions, publications);
         this.keys = new ManageAppKeysService(publications, apps, appKeys);
         this.updateSite = new UpdateSiteService(apps);
-        this.authenticate = new AuthenticateService(appKeys, apps, webTokens);
+        this.authenticate = new AuthenticateService(appKeys, apps, webTokens, clock);
         this.webApp = new WebAppService(apps, webTokens);
         this.exportDsl = new ExportDslService(apps, versions);
         this.describe = new DescribeAppService(apps, versions, reader, limits);

@@ -5,6 +5,7 @@ import dev.hexaflow.adapters.http.admin.AdminAuthorization;
 import dev.hexaflow.adapters.http.admin.AdminBackupRoutes;
 import dev.hexaflow.adapters.http.admin.AdminCampusRoutes;
 import dev.hexaflow.adapters.http.admin.AdminKnowledgeRoutes;
+import dev.hexaflow.adapters.http.admin.AdminRunRoutes;
 import dev.hexaflow.adapters.http.admin.AdminToolRoutes;
 import dev.hexaflow.adapters.http.admin.AdminWebhookRoutes;
 import dev.hexaflow.adapters.http.campus.CampusFeedRoutes;
@@ -84,6 +85,7 @@ public final class HttpRoutes {
                 new AdminAppRoutes(admin, apps.importApp, apps.listApps, apps.publish, apps.exportDsl, apps.keys,
                         apps.describe, apps.updateSite, workflows.webhooks.webhooks),
                 new AdminWebhookRoutes(admin, workflows.webhooks.webhooks, workflows.webhooks.deliveries),
+                new AdminRunRoutes(admin, workflows.runs.inspect, workflows.runs.control),
                 new AdminToolRoutes(admin, workflows.tools.listTools, workflows.tools.mcpServers,
                         workflows.tools.toolBindings),
                 new AdminKnowledgeRoutes(admin, knowledge.bases, knowledge.addDocument, knowledge.retrieve,

@@ -12,7 +12,9 @@ import dev.hexaflow.application.apps.port.out.EndUserRepository;
 import dev.hexaflow.application.apps.port.out.WorkflowVersionRepository;
 import dev.hexaflow.application.common.port.out.StorageHealth;
 import dev.hexaflow.application.files.port.out.UploadRepository;
+import dev.hexaflow.application.runs.port.in.ControlRunUseCase;
 import dev.hexaflow.application.runs.port.in.DrainRunsUseCase;
+import dev.hexaflow.application.runs.port.in.InspectRunsUseCase;
 import dev.hexaflow.application.runs.port.in.FollowRunUseCase;
 import dev.hexaflow.application.runs.port.in.GetRunUseCase;
 import dev.hexaflow.application.runs.port.in.ListNodeExecutionsUseCase;
@@ -23,7 +25,9 @@ import dev.hexaflow.application.runs.port.in.StopTaskUseCase;
 import dev.hexaflow.application.runs.port.out.CompletionWebhooks;
 import dev.hexaflow.application.runs.port.out.IdempotencyKeyRepository;
 import dev.hexaflow.application.runs.port.out.RunMonitor;
+import dev.hexaflow.application.runs.service.ControlRunService;
 import dev.hexaflow.application.runs.service.DrainRunsService;
+import dev.hexaflow.application.runs.service.InspectRunsService;
 import dev.hexaflow.application.runs.service.FollowRunService;
 import dev.hexaflow.application.runs.service.GetRunService;
 import dev.hexaflow.application.runs.service.HeldRecords;
@@ -57,6 +61,9 @@ public final class RunsModule implements AutoCloseable {
     public final FollowRunUseCase followRun;
     public final PruneRunsUseCase pruneRuns;
     public final DrainRunsUseCase drain;
+    /** The operator's view of every app's runs, and what the operator does to one. */
+    public final InspectRunsUseCase inspect;
+    public final ControlRunUseCase control;
     /** Which run each idempotency key started; a claim past its day is pruned. */
     final IdempotencyKeyRepository idempotencyKeys;
     /** The blocking runs whose records are held until they end; those held past the hold are kept by a timer. */
@@ -92,6 +99,8 @@ public final class RunsModule implements AutoCloseable {
         this.getRun = new GetRunService(stores.runs());
         this.logs = new ListRunLogsService(stores.runs());
         this.nodeExecutions = new ListNodeExecutionsService(stores.runs());
+        this.inspect = new InspectRunsService(stores.apps(), stores.runs(), frames);
+        this.control = new ControlRunService(stores.runs(), stores.apps(), stop, run);
         this.pruneRuns = new PruneRunsService(stores.runs(), config.service().retention(), clock);
     }
 

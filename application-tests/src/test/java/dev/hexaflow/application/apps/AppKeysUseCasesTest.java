@@ -59,7 +59,7 @@ class AppKeysUseCasesTest {
     private final ManageAppKeysService appKeys = new ManageAppKeysService(publications, apps, keys);
     private final WebTokens tokens = new WebTokens(message -> ("sig" + Arrays.hashCode(message))
             .getBytes(StandardCharsets.US_ASCII), clock);
-    private final AuthenticateService authenticate = new AuthenticateService(keys, apps, tokens);
+    private final AuthenticateService authenticate = new AuthenticateService(keys, apps, tokens, java.time.Clock.systemUTC());
 
     private String secret(int length) {
         secrets.add(length);

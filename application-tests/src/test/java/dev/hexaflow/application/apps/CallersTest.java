@@ -45,7 +45,7 @@ class CallersTest {
     private final MovableClock clock = new MovableClock(Instant.parse("2026-03-01T10:00:00Z"));
     private final WebTokens tokens = tokens("here");
     private final WebAppService web = new WebAppService(apps, tokens);
-    private final AuthenticateService authenticate = new AuthenticateService(keys, apps, tokens);
+    private final AuthenticateService authenticate = new AuthenticateService(keys, apps, tokens, java.time.Clock.systemUTC());
 
     CallersTest() {
         apps.add(app("app-a", "codeaaaa1"));

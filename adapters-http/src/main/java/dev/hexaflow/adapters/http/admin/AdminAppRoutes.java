@@ -72,6 +72,7 @@ public final class AdminAppRoutes implements RouteGroup {
         routes.get("/admin/apps", admin.require(this::list));
         routes.put("/admin/apps/{app_id}", admin.require(this::publish));
         routes.post("/admin/apps/{app_id}/keys", admin.require(this::issueKey));
+        routes.get("/admin/apps/{app_id}/keys", admin.require(this::listKeys));
         routes.delete("/admin/apps/{app_id}/keys/{key}", admin.require(this::revokeKey));
         routes.put("/admin/apps/{app_id}/site", admin.require(this::site));
         routes.get("/admin/apps/{app_id}/dsl", admin.require(this::exportDsl));
@@ -169,6 +170,19 @@ public final class AdminAppRoutes implements RouteGroup {
     private void issueKey(Context ctx) {
         String key = keys.issue(ctx.pathParam("app_id"));
         json(ctx, 201, new IssuedKey(key));
+    }
+
+    /** The app's keys, masked: never a key itself, which was shown once when issued. */
+    private void listKeys(Context ctx) {
+        json(ctx, 200, Map.of("data", keys.list(ctx.pathParam("app_id")).stream().map(KeyItem::of).toList()));
+    }
+
+    @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+    record KeyItem(String id, String hint, long createdAt, Long lastUsedAt) {
+
+        static KeyItem of(ManageAppKeysUseCase.KeyInfo key) {
+            return new KeyItem(key.id(), key.hint(), key.createdAt(), key.lastUsedAt());
+        }
     }
 
     private void revokeKey(Context ctx) {

@@ -1,10 +1,14 @@
 package dev.hexaflow.adapters.persistence.jdbi;
 
+import dev.hexaflow.application.runs.port.out.RunRepository.FoundRun;
 import dev.hexaflow.application.runs.port.out.RunRepository.KeptEvent;
 import dev.hexaflow.application.runs.port.out.RunRepository.LogEntry;
 import dev.hexaflow.application.runs.port.out.RunRepository.LogPage;
 import dev.hexaflow.application.runs.port.out.RunRepository.LogQuery;
 import dev.hexaflow.application.runs.port.out.RunRepository.NodeExecutionSlice;
+import dev.hexaflow.application.runs.port.out.RunRepository.RunPosition;
+import dev.hexaflow.application.runs.port.out.RunRepository.RunSearch;
+import dev.hexaflow.application.runs.port.out.RunRepository.RunSlice;
 import dev.hexaflow.domain.app.EndUser;
 import dev.hexaflow.domain.workflow.NodeExecution;
 import dev.hexaflow.domain.workflow.RunStatus;
@@ -94,9 +98,69 @@ final class JdbiRunQueries {
         if (query.page() < 1 || query.limit() < 1) {
             throw new IllegalArgumentException("a log page is 1 or more, and so is its limit");
         }
-        StringBuilder where = new StringBuilder("app_id = :app_id");
         Map<String, Object> values = new LinkedHashMap<>();
         values.put("app_id", query.appId());
+        String where = "app_id = :app_id" + filters(query, values);
+        boolean byStatusOnly = query.keyword() == null && query.createdBefore() == null
+                && query.createdAfter() == null && query.endUserSessionId() == null;
+        return jdbi.withHandle(handle -> {
+            long total;
+            if (byStatusOnly) {
+                Query count = handle.createQuery("SELECT COALESCE(SUM(n), 0) FROM run_count WHERE app_id = :app_id"
+                        + (query.status() != null ? " AND status = :status" : ""));
+                values.forEach(count::bind);
+                total = count.mapTo(Long.class).one();
+            } else {
+                total = searchTotals.total(handle, where, values, query.appId(), primaryKeyHint(handle));
+            }
+            Query page = handle.createQuery("SELECT * FROM workflow_run WHERE " + where + order(query.status())
+                    + " LIMIT :limit OFFSET :offset");
+            values.forEach(page::bind);
+            List<LogEntry> items = page.bind("limit", query.limit())
+                    .bind("offset", (long) (query.page() - 1) * query.limit())
+                    .map((rs, ctx) -> logEntry(rs)).list();
+            return new LogPage(query.page(), query.limit(), total, total > (long) query.page() * query.limit(),
+                    items);
+        });
+    }
+
+    /**
+     * Each app's newest matches after the position, read through the app's own index (no index orders runs across
+     * apps, and none is worth its cost on every run's write), merged newest first.
+     */
+    RunSlice search(RunSearch search) {
+        LogQuery filters = new LogQuery(null, search.keyword(), search.status(), 1, search.limit(),
+                search.createdBefore(), search.createdAfter(), search.endUserSessionId());
+        List<FoundRun> found = new ArrayList<>();
+        jdbi.useHandle(handle -> {
+            for (String appId : new java.util.LinkedHashSet<>(search.appIds())) {
+                Map<String, Object> values = new LinkedHashMap<>();
+                values.put("app_id", appId);
+                StringBuilder where = new StringBuilder("app_id = :app_id").append(filters(filters, values));
+                if (search.after() != null) {
+                    where.append(" AND (created_at < :at OR (created_at = :at AND seq < :seq))");
+                    values.put("at", search.after().createdAt());
+                    values.put("seq", search.after().order());
+                }
+                Query page = handle.createQuery("SELECT * FROM workflow_run WHERE " + where + order(search.status())
+                        + " LIMIT :limit");
+                values.forEach(page::bind);
+                found.addAll(page.bind("limit", search.limit() + 1).map((rs, ctx) -> foundRun(rs)).list());
+            }
+        });
+        found.sort(java.util.Comparator.comparing((FoundRun run) -> run.position().createdAt())
+                .thenComparing(run -> run.position().order()).reversed());
+        return new RunSlice(found.subList(0, Math.min(found.size(), search.limit())), found.size() > search.limit());
+    }
+
+    Optional<FoundRun> locate(String runId) {
+        return jdbi.withHandle(handle -> handle.createQuery("SELECT * FROM workflow_run WHERE id = :id")
+                .bind("id", runId).map((rs, ctx) -> foundRun(rs)).findOne());
+    }
+
+    /** The search's filters after the app's, their values put in {@code values}. */
+    private static String filters(LogQuery query, Map<String, Object> values) {
+        StringBuilder where = new StringBuilder();
         if (query.status() != null) {
             where.append(" AND status = :status");
             values.put("status", query.status());
@@ -120,33 +184,27 @@ final class JdbiRunQueries {
             values.put("keyword", "%" + escapeLike(query.keyword().toLowerCase(Locale.ROOT)) + "%");
             values.put("exact", query.keyword());
         }
-        boolean byStatusOnly = query.keyword() == null && query.createdBefore() == null
-                && query.createdAfter() == null && query.endUserSessionId() == null;
-        // The leading columns of the order are equal in every row; naming them lets H2 read the (app, status,
-        // time) or (app, time) index in its order and stop after the page, instead of sorting every match.
-        String order = query.status() != null ? " ORDER BY app_id, status, created_at DESC, seq DESC"
+        return where.toString();
+    }
+
+    /**
+     * Newest first. The leading columns of the order are equal in every row; naming them lets H2 read the (app,
+     * status, time) or (app, time) index in its order and stop after the page, instead of sorting every match.
+     */
+    private static String order(String status) {
+        return status != null ? " ORDER BY app_id, status, created_at DESC, seq DESC"
                 : " ORDER BY app_id, created_at DESC, seq DESC";
-        return jdbi.withHandle(handle -> {
-            long total;
-            if (byStatusOnly) {
-                Query count = handle.createQuery("SELECT COALESCE(SUM(n), 0) FROM run_count WHERE app_id = :app_id"
-                        + (query.status() != null ? " AND status = :status" : ""));
-                values.forEach(count::bind);
-                total = count.mapTo(Long.class).one();
-            } else {
-                total = searchTotals.total(handle, where.toString(), values, query.appId(), primaryKeyHint(handle));
-            }
-            Query page = handle.createQuery("SELECT * FROM workflow_run WHERE " + where + order
-                    + " LIMIT :limit OFFSET :offset");
-            values.forEach(page::bind);
-            List<LogEntry> items = page.bind("limit", query.limit())
-                    .bind("offset", (long) (query.page() - 1) * query.limit())
-                    .map((rs, ctx) -> new LogEntry(rs.getString("log_id"), run(rs), rs.getString("version"),
-                            new EndUser(rs.getString("end_user_id"), rs.getString("app_id"), rs.getString("session_id"),
-                                    rs.getLong("created_at")), rs.getLong("created_at"))).list();
-            return new LogPage(query.page(), query.limit(), total, total > (long) query.page() * query.limit(),
-                    items);
-        });
+    }
+
+    private static LogEntry logEntry(ResultSet rs) throws SQLException {
+        return new LogEntry(rs.getString("log_id"), run(rs), rs.getString("version"),
+                new EndUser(rs.getString("end_user_id"), rs.getString("app_id"), rs.getString("session_id"),
+                        rs.getLong("created_at")), rs.getLong("created_at"));
+    }
+
+    private static FoundRun foundRun(ResultSet rs) throws SQLException {
+        return new FoundRun(rs.getString("app_id"), rs.getString("task_id"), logEntry(rs),
+                new RunPosition(rs.getLong("created_at"), rs.getLong("seq")));
     }
 
     /** What makes the database read workflow_run's ranges of numbers through its primary key, found once. */

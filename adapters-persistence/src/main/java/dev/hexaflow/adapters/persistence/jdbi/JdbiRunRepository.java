@@ -104,6 +104,16 @@ public final class JdbiRunRepository implements RunRepository {
     }
 
     @Override
+    public RunSlice search(RunSearch search) {
+        return queries.search(search);
+    }
+
+    @Override
+    public Optional<FoundRun> locate(String runId) {
+        return queries.locate(runId);
+    }
+
+    @Override
     public int failUnfinished(String error, long finishedAt, Set<String> spared) {
         return sweeps.failUnfinished(error, finishedAt, spared);
     }

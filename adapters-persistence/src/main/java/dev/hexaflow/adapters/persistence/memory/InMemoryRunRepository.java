@@ -185,6 +185,33 @@ public final class InMemoryRunRepository implements RunRepository {
         return new LogPage(query.page(), query.limit(), total, total > (long) query.page() * query.limit(), items);
     }
 
+    @Override
+    public synchronized RunSlice search(RunSearch search) {
+        LogQuery filters = new LogQuery(null, search.keyword(), search.status(), 1, search.limit(),
+                search.createdBefore(), search.createdAfter(), search.endUserSessionId());
+        List<Kept> matches = search.appIds().stream().distinct()
+                .flatMap(app -> runsByApp.getOrDefault(app, List.of()).stream())
+                .filter(kept -> matches(kept, filters) && before(kept, search.after())).sorted(NEWEST_FIRST)
+                .limit(search.limit() + 1L).toList();
+        List<FoundRun> items = matches.stream().limit(search.limit()).map(InMemoryRunRepository::found).toList();
+        return new RunSlice(items, matches.size() > search.limit());
+    }
+
+    private static boolean before(Kept kept, RunPosition after) {
+        return after == null || kept.run.createdAt() < after.createdAt()
+                || (kept.run.createdAt() == after.createdAt() && kept.seq < after.order());
+    }
+
+    private static FoundRun found(Kept kept) {
+        return new FoundRun(kept.appId, kept.taskId, new LogEntry(kept.logId, kept.run, kept.version, kept.user,
+                kept.run.createdAt()), new RunPosition(kept.run.createdAt(), kept.seq));
+    }
+
+    @Override
+    public synchronized Optional<FoundRun> locate(String runId) {
+        return Optional.ofNullable(runs.get(runId)).map(InMemoryRunRepository::found);
+    }
+
     private static boolean matches(Kept kept, LogQuery query) {
         WorkflowRun run = kept.run;
         return (query.status() == null || run.status().wireName().equals(query.status()))

@@ -9,6 +9,7 @@ import dev.hexaflow.application.common.ApiException;
 import dev.hexaflow.domain.app.App;
 import dev.hexaflow.domain.app.AppKey;
 import dev.hexaflow.domain.secret.SecretHash;
+import java.time.Clock;
 
 /**
  * An app key by its hash, for every operation; a web page's token by its signature and end, for what a page
@@ -21,18 +22,22 @@ public final class AuthenticateService implements AuthenticateUseCase {
     private final AppKeyRepository keys;
     private final AppRepository apps;
     private final WebTokens webTokens;
+    private final Clock clock;
 
-    public AuthenticateService(AppKeyRepository keys, AppRepository apps, WebTokens webTokens) {
+    public AuthenticateService(AppKeyRepository keys, AppRepository apps, WebTokens webTokens, Clock clock) {
         this.keys = keys;
         this.apps = apps;
         this.webTokens = webTokens;
+        this.clock = clock;
     }
 
     @Override
     public Caller callerOf(String token, Operation operation) {
         if (AppKey.looksLikeKey(token)) {
-            return keys.find(SecretHash.of(token)).map(key -> Caller.appKey(key.appId()))
+            AppKey key = keys.find(SecretHash.of(token))
                     .orElseThrow(() -> new ApiException(ApiError.UNAUTHORIZED, INVALID));
+            keys.used(key.hash(), clock.instant().getEpochSecond());
+            return Caller.appKey(key.appId());
         }
         WebTokens.Claims claims = webTokens.read(token)
                 .orElseThrow(() -> new ApiException(ApiError.UNAUTHORIZED, INVALID));

@@ -78,7 +78,7 @@ public final class Publications {
 
     String issueKey(String appId) {
         String key = AppKey.PREFIX + secrets.newSecret(AppKey.RANDOM_LENGTH);
-        keys.add(new AppKey(SecretHash.of(key), appId, clock.instant().getEpochSecond()));
+        keys.add(new AppKey(SecretHash.of(key), appId, clock.instant().getEpochSecond(), AppKey.hintOf(key)));
         return key;
     }
 

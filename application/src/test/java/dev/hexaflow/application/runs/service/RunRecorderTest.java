@@ -278,6 +278,16 @@ class RunRecorderTest {
         }
 
         @Override
+        public RunSlice search(RunSearch search) {
+            return new RunSlice(List.of(), false);
+        }
+
+        @Override
+        public Optional<FoundRun> locate(String runId) {
+            return Optional.empty();
+        }
+
+        @Override
         public int failUnfinished(String error, long finishedAt, java.util.Set<String> spared) {
             return 0;
         }

@@ -9,8 +9,7 @@ import dev.hexaflow.adapters.http.server.RouteGroup;
 import dev.hexaflow.adapters.http.serviceapi.ServiceApiAuthentication.Access;
 import dev.hexaflow.adapters.http.serviceapi.ServiceApiBodies;
 import dev.hexaflow.adapters.http.support.QueryNumbers;
-import dev.hexaflow.application.common.ApiError;
-import dev.hexaflow.application.common.ApiException;
+import dev.hexaflow.adapters.http.support.QueryTimes;
 import dev.hexaflow.application.runs.port.in.ListRunLogsUseCase.RunLogEntry;
 import dev.hexaflow.application.runs.port.in.ListRunLogsUseCase.RunLogPage;
 import dev.hexaflow.application.runs.port.in.ListRunLogsUseCase.RunLogsQuery;
@@ -18,11 +17,6 @@ import dev.hexaflow.application.runs.port.in.ListRunLogsUseCase;
 import dev.hexaflow.domain.workflow.WorkflowRun;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeParseException;
 import java.util.List;
 
 /** The run logs under {@code /v1/workflows/logs}: Dify's search by keyword, status, time and end user's session. */
@@ -42,31 +36,9 @@ public final class LogRoutes implements RouteGroup {
     private void logs(Context ctx) {
         RunLogsQuery query = new RunLogsQuery(appId(ctx), ctx.queryParam("keyword"),
                 blankToNull(ctx.queryParam("status")), QueryNumbers.number(ctx, "page", 1), QueryNumbers.number(ctx, "limit", 20),
-                time(ctx, "created_at__before"), time(ctx, "created_at__after"),
+                QueryTimes.time(ctx, "created_at__before"), QueryTimes.time(ctx, "created_at__after"),
                 blankToNull(ctx.queryParam("created_by_end_user_session_id")));
         ServiceApiBodies.json(ctx, 200, LogPageBody.of(logs.list(query)));
-    }
-
-    /** An ISO 8601 time (with or without zone, or a date) as Unix seconds; without a zone it is UTC. */
-    private static Long time(Context ctx, String name) {
-        String text = blankToNull(ctx.queryParam(name));
-        if (text == null) {
-            return null;
-        }
-        try {
-            return OffsetDateTime.parse(text).toEpochSecond();
-        } catch (DateTimeParseException notOffset) {
-            try {
-                return LocalDateTime.parse(text).toEpochSecond(ZoneOffset.UTC);
-            } catch (DateTimeParseException notLocal) {
-                try {
-                    return LocalDate.parse(text).atStartOfDay().toEpochSecond(ZoneOffset.UTC);
-                } catch (DateTimeParseException notDate) {
-                    throw new ApiException(ApiError.INVALID_PARAM, name + " must be an ISO 8601 time, was '"
-                            + text + "'");
-                }
-            }
-        }
     }
 
     private static String blankToNull(String text) {

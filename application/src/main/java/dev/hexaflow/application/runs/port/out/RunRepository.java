@@ -147,4 +147,41 @@ public interface RunRepository extends AutoCloseable {
 
     record LogEntry(String logId, WorkflowRun run, String version, EndUser user, long createdAt) {
     }
+
+    /**
+     * The runs of {@code search.appIds()} that match, newest first, from just after {@code search.after()} (null
+     * for the newest), at most {@code search.limit()}: the operator's view across apps, read page by page without
+     * counting. A run's place in that order ({@link RunPosition}) never changes, so a page never repeats nor skips
+     * a run that the next holds.
+     */
+    RunSlice search(RunSearch search);
+
+    /** A run of any app by its id, with its app and task; empty for an unknown id. */
+    Optional<FoundRun> locate(String runId);
+
+    /** A search across apps; null fields do not filter; times are Unix seconds. */
+    record RunSearch(List<String> appIds, String status, String endUserSessionId, Long createdAfter,
+            Long createdBefore, String keyword, RunPosition after, int limit) {
+        public RunSearch {
+            appIds = List.copyOf(appIds);
+            if (limit < 1) {
+                throw new IllegalArgumentException("a search answers 1 run or more, was " + limit);
+            }
+        }
+    }
+
+    /** Where a run stands in the newest-first order: its start, then the order in which it was kept. */
+    record RunPosition(long createdAt, long order) {
+    }
+
+    /** A run found across apps: its app, task and log entry, and its place in the order. */
+    record FoundRun(String appId, String taskId, LogEntry entry, RunPosition position) {
+    }
+
+    /** A page of found runs, and whether more follow the last. */
+    record RunSlice(List<FoundRun> items, boolean hasMore) {
+        public RunSlice {
+            items = List.copyOf(items);
+        }
+    }
 }

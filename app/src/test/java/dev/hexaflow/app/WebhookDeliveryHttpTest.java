@@ -159,6 +159,45 @@ class WebhookDeliveryHttpTest {
     }
 
     @Test
+    void anOperatorRedeliversADeliveredRunAndTheReceiverGetsItAgainAsAFurtherAttempt() throws Exception {
+        start(QUICK, true);
+        String runId = runWithCallback("blocking", receiver.url("/hook"));
+        Receiver.Received first = receiver.next();
+        JsonNode delivered = deliveryOf(runId, state("delivered"));
+        String path = "/admin/apps/" + appId + "/deliveries/" + delivered.get("id").asText() + "/redeliver";
+
+        HttpResponse<String> asked = server.admin("POST", path, null, null);
+
+        assertThat(asked.statusCode()).as(asked.body()).isEqualTo(202);
+        assertThat(TestServer.json(asked).get("state").asText()).isEqualTo("pending");
+        Receiver.Received again = receiver.next();
+        assertThat(new String(again.body(), StandardCharsets.UTF_8)).isEqualTo(new String(first.body(),
+                StandardCharsets.UTF_8));
+        assertThat(again.header("X-Hexaflow-Delivery")).isEqualTo(first.header("X-Hexaflow-Delivery"));
+        JsonNode redelivered = deliveryOf(runId, delivery -> delivery.get("attempts").size() == 2
+                && delivery.get("state").asText().equals("delivered"));
+        assertThat(redelivered.get("attempts").findValuesAsText("number")).containsExactly("1", "2");
+        assertThat(server.admin("POST", "/admin/apps/" + appId + "/deliveries/no-such-delivery/redeliver", null,
+                null).statusCode()).isEqualTo(404);
+        assertThat(server.admin("POST", "/admin/apps/no-such-app/deliveries/" + delivered.get("id").asText()
+                + "/redeliver", null, null).statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void aPendingDeliveryIsNotAskedAgain() throws Exception {
+        start(QUICK, true);
+        receiver.failAll(503);
+        String runId = runWithCallback("blocking", receiver.url("/hook"));
+        JsonNode pending = deliveryOf(runId, delivery -> delivery.get("attempt_count").asInt() >= 1);
+
+        HttpResponse<String> asked = server.admin("POST", "/admin/apps/" + appId + "/deliveries/"
+                + pending.get("id").asText() + "/redeliver", null, null);
+
+        assertThat(asked.statusCode()).as(asked.body()).isEqualTo(400);
+        assertThat(TestServer.json(asked).get("message").asText()).contains("pending");
+    }
+
+    @Test
     void aReceiverSlowerThanTheTimeoutIsTriedAgain() throws Exception {
         start(QUICK, true);
         receiver.answer(200, 2500);

@@ -11,6 +11,7 @@ import dev.hexaflow.application.apps.port.out.AppRepository;
 import dev.hexaflow.application.apps.port.out.EndUserRepository;
 import dev.hexaflow.application.apps.port.out.WorkflowVersionRepository;
 import dev.hexaflow.application.chat.port.in.AudioToTextUseCase;
+import dev.hexaflow.application.chat.port.in.BrowseConversationsUseCase;
 import dev.hexaflow.application.chat.port.in.DeleteConversationUseCase;
 import dev.hexaflow.application.chat.port.in.GiveFeedbackUseCase;
 import dev.hexaflow.application.chat.port.in.ListAppFeedbacksUseCase;
@@ -29,6 +30,7 @@ import dev.hexaflow.application.chat.port.out.MessageRepository;
 import dev.hexaflow.application.chat.port.out.SpeechTranscriber;
 import dev.hexaflow.application.chat.service.AudioToTextService;
 import dev.hexaflow.application.chat.service.ChatAccess;
+import dev.hexaflow.application.chat.service.BrowseConversationsService;
 import dev.hexaflow.application.chat.service.DeleteConversationService;
 import dev.hexaflow.application.chat.service.GiveFeedbackService;
 import dev.hexaflow.application.chat.service.InterruptedTurns;
@@ -85,6 +87,8 @@ public final class ChatModule implements AutoCloseable {
     public final DeleteConversationUseCase deleteConversation;
     public final RenameConversationUseCase renameConversation;
     public final ListMessagesUseCase listMessages;
+    /** The operator's view of every end user's conversations. */
+    public final BrowseConversationsUseCase browse;
     public final GiveFeedbackUseCase giveFeedback;
     public final ListAppFeedbacksUseCase listAppFeedbacks;
     public final ListConversationVariablesUseCase listVariables;
@@ -148,6 +152,7 @@ public final class ChatModule implements AutoCloseable {
         this.deleteConversation = new DeleteConversationService(access, conversations);
         this.renameConversation = new RenameConversationService(access, conversations, messages, model, clock);
         this.listMessages = new ListMessagesService(access, messages, files);
+        this.browse = new BrowseConversationsService(access, conversations, messages, files);
         this.giveFeedback = new GiveFeedbackService(access, messages, clock, ids);
         this.listAppFeedbacks = new ListAppFeedbacksService(access, messages);
         this.listVariables = new ListConversationVariablesService(access, variables);

@@ -4,6 +4,7 @@ import dev.hexaflow.adapters.http.admin.AdminAppRoutes;
 import dev.hexaflow.adapters.http.admin.AdminAuthorization;
 import dev.hexaflow.adapters.http.admin.AdminBackupRoutes;
 import dev.hexaflow.adapters.http.admin.AdminCampusRoutes;
+import dev.hexaflow.adapters.http.admin.AdminChatRoutes;
 import dev.hexaflow.adapters.http.admin.AdminKnowledgeRoutes;
 import dev.hexaflow.adapters.http.admin.AdminRunRoutes;
 import dev.hexaflow.adapters.http.admin.AdminToolRoutes;
@@ -49,6 +50,7 @@ public final class HttpRoutes {
         routes.add(new AdminCampusRoutes(admin, campus.issueKey, campus.banKey, campus.importData));
         routes.addAll(serviceApi(config.service(), workflows, chat));
         routes.addAll(admin(admin, workflows));
+        routes.add(new AdminChatRoutes(admin, chat.browse));
         routes.addAll(knowledgeApi(workflows.knowledge));
         routes.add(new AdminBackupRoutes(admin, BackupModule.backups(storage, config.dataDir(), Clock.systemUTC(),
                 campus::keepUsesNow), Clock.systemUTC()));
@@ -84,7 +86,8 @@ public final class HttpRoutes {
         return List.of(
                 new AdminAppRoutes(admin, apps.importApp, apps.listApps, apps.publish, apps.exportDsl, apps.keys,
                         apps.describe, apps.updateSite, workflows.webhooks.webhooks),
-                new AdminWebhookRoutes(admin, workflows.webhooks.webhooks, workflows.webhooks.deliveries),
+                new AdminWebhookRoutes(admin, workflows.webhooks.webhooks, workflows.webhooks.deliveries,
+                        workflows.webhooks.redeliver),
                 new AdminRunRoutes(admin, workflows.runs.inspect, workflows.runs.control),
                 new AdminToolRoutes(admin, workflows.tools.listTools, workflows.tools.mcpServers,
                         workflows.tools.toolBindings),

@@ -14,9 +14,11 @@ import dev.hexaflow.application.runs.port.out.CompletionWebhooks;
 import dev.hexaflow.application.runs.port.out.RunRepository;
 import dev.hexaflow.application.webhooks.port.in.DeliverCallbacksUseCase;
 import dev.hexaflow.application.webhooks.port.in.ListDeliveriesUseCase;
+import dev.hexaflow.application.webhooks.port.in.RedeliverUseCase;
 import dev.hexaflow.application.webhooks.port.in.ManageWebhooksUseCase;
 import dev.hexaflow.application.webhooks.service.DeliverCallbacksService;
 import dev.hexaflow.application.webhooks.service.ListDeliveriesService;
+import dev.hexaflow.application.webhooks.service.RedeliverService;
 import dev.hexaflow.application.webhooks.service.ManageWebhooksService;
 import dev.hexaflow.application.webhooks.service.RunCallbacks;
 import dev.hexaflow.application.webhooks.service.RunCompletionWebhooks;
@@ -33,6 +35,7 @@ public final class WebhooksModule implements AutoCloseable {
 
     public final ManageWebhooksUseCase webhooks;
     public final ListDeliveriesUseCase deliveries;
+    public final RedeliverUseCase redeliver;
     final DeliverCallbacksUseCase deliverCallbacks;
     /** What the runs context tells of a run with a callback that has ended. */
     final CompletionWebhooks completion;
@@ -46,6 +49,7 @@ public final class WebhooksModule implements AutoCloseable {
         this.delivery = new WebhookDelivery(retries);
         this.webhooks = new ManageWebhooksService(apps, settings, secrets);
         this.deliveries = new ListDeliveriesService(apps, records);
+        this.redeliver = new RedeliverService(apps, records, clock);
         this.deliverCallbacks = new DeliverCallbacksService(records, settings, runs, new JacksonRunDetailRenderer(),
                 new JdkHttpCallbackSender(new OutboundExchange(outbound)), secrets, new HmacWebhookSigner(), retries,
                 clock, delivery.senders(), WebhookDelivery.SENDERS);

@@ -61,6 +61,18 @@ public record Delivery(String id, String appId, String runId, CallbackUrl url, D
         return moveTo(DeliveryState.FAILED, attempts, nextAttemptAt, lastStatus, reason, dueSince);
     }
 
+    /**
+     * An ended delivery that an operator sends again: due at once, with a new day of retries from now; its
+     * attempts go on being numbered after the earlier ones. The one way out of an ended state, and only by hand.
+     */
+    public Delivery redelivered(long now) {
+        if (!state.ended()) {
+            throw new IllegalStateException("a delivery " + state.wireName() + " is not over: it is sent anyway");
+        }
+        return new Delivery(id, appId, runId, url, DeliveryState.PENDING, attempts, now, lastStatus, lastError,
+                createdAt, now);
+    }
+
     private Delivery moveTo(DeliveryState next, int tries, long nextAt, Integer status, String error, Long since) {
         if (!state.canBecome(next)) {
             throw new IllegalStateException("a delivery " + state.wireName() + " cannot become " + next.wireName());

@@ -10,6 +10,7 @@ import dev.hexaflow.application.webhooks.port.in.ListDeliveriesUseCase.DeliveryP
 import dev.hexaflow.application.webhooks.port.in.ListDeliveriesUseCase.DeliveryWithAttempts;
 import dev.hexaflow.application.webhooks.port.in.ListDeliveriesUseCase;
 import dev.hexaflow.application.webhooks.port.in.ManageWebhooksUseCase;
+import dev.hexaflow.application.webhooks.port.in.RedeliverUseCase;
 import dev.hexaflow.domain.webhook.Delivery;
 import dev.hexaflow.domain.webhook.DeliveryAttempt;
 import io.javalin.config.RoutesConfig;
@@ -25,18 +26,28 @@ public final class AdminWebhookRoutes implements RouteGroup {
     private final AdminAuthorization admin;
     private final ManageWebhooksUseCase webhooks;
     private final ListDeliveriesUseCase deliveries;
+    private final RedeliverUseCase redeliver;
 
     public AdminWebhookRoutes(AdminAuthorization admin, ManageWebhooksUseCase webhooks,
-            ListDeliveriesUseCase deliveries) {
+            ListDeliveriesUseCase deliveries, RedeliverUseCase redeliver) {
         this.admin = admin;
         this.webhooks = webhooks;
         this.deliveries = deliveries;
+        this.redeliver = redeliver;
     }
 
     @Override
     public void addTo(RoutesConfig routes) {
         routes.get("/admin/apps/{app_id}/deliveries", admin.require(this::deliveries));
         routes.post("/admin/apps/{app_id}/webhook-secret", admin.require(this::rotateSecret));
+        routes.post("/admin/apps/{app_id}/deliveries/{delivery_id}/redeliver", admin.require(this::redeliver));
+    }
+
+    /** An ended delivery due again at once; the deliverer sends it within its poll (a second at most). */
+    private void redeliver(Context ctx) {
+        Delivery due = redeliver.redeliver(ctx.pathParam("app_id"), ctx.pathParam("delivery_id"));
+        ctx.status(202).contentType("application/json").result(JsonResponses.json(
+                DeliveryBody.of(new DeliveryWithAttempts(due, List.of()))));
     }
 
     private void deliveries(Context ctx) {

@@ -47,6 +47,13 @@ public final class JdbiConversationRepository implements ConversationRepository 
     }
 
     @Override
+    public Optional<Conversation> findInApp(String appId, String conversationId) {
+        return jdbi.withHandle(handle -> handle.createQuery("SELECT * FROM conversation WHERE id = :id AND "
+                + "app_id = :app_id").bind("id", conversationId).bind("app_id", appId)
+                .map((rs, ctx) -> conversation(rs)).findOne());
+    }
+
+    @Override
     public void update(Conversation conversation) {
         int updated = jdbi.withHandle(handle -> handle.createUpdate("UPDATE conversation SET name = :name, "
                 + "status = :status, updated_at = :updated_at WHERE id = :id").bind("id", conversation.id())
@@ -70,8 +77,10 @@ public final class JdbiConversationRepository implements ConversationRepository 
         String column = sort.byUpdate() ? "updated_at" : "created_at";
         String direction = sort.ascending() ? "ASC" : "DESC";
         String beyond = sort.ascending() ? ">" : "<";
-        StringBuilder sql = new StringBuilder("SELECT * FROM conversation WHERE app_id = :app_id AND "
-                + "end_user_id = :end_user_id");
+        StringBuilder sql = new StringBuilder("SELECT * FROM conversation WHERE app_id = :app_id");
+        if (query.endUserId() != null) {
+            sql.append(" AND end_user_id = :end_user_id");
+        }
         if (query.after() != null) {
             sql.append(" AND (").append(column).append(' ').append(beyond).append(" :key OR (").append(column)
                     .append(" = :key AND id ").append(beyond).append(" :after_id))");
@@ -80,7 +89,10 @@ public final class JdbiConversationRepository implements ConversationRepository 
                 .append(" LIMIT :limit");
         List<Conversation> rows = jdbi.withHandle(handle -> {
             Query select = handle.createQuery(sql.toString()).bind("app_id", query.appId())
-                    .bind("end_user_id", query.endUserId()).bind("limit", query.limit() + 1);
+                    .bind("limit", query.limit() + 1);
+            if (query.endUserId() != null) {
+                select.bind("end_user_id", query.endUserId());
+            }
             if (query.after() != null) {
                 select.bind("key", sort.key(query.after())).bind("after_id", query.after().id());
             }

@@ -194,6 +194,12 @@ public final class JdbiDeliveryRepository implements DeliveryRepository {
         });
     }
 
+    @Override
+    public Optional<Delivery> find(String id) {
+        return jdbi.withHandle(handle -> handle.createQuery("SELECT * FROM webhook_delivery WHERE id = :id")
+                .bind("id", id).map((rs, ctx) -> delivery(rs)).findOne());
+    }
+
     private static Delivery delivery(ResultSet rs) throws SQLException {
         return new Delivery(rs.getString("id"), rs.getString("app_id"), rs.getString("run_id"),
                 new CallbackUrl(rs.getString("url")), DeliveryState.ofWireName(rs.getString("state")),

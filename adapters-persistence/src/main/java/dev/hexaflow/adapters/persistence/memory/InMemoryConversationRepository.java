@@ -39,6 +39,12 @@ public final class InMemoryConversationRepository implements ConversationReposit
     }
 
     @Override
+    public synchronized Optional<Conversation> findInApp(String appId, String conversationId) {
+        return Optional.ofNullable(conversations.get(conversationId))
+                .filter(conversation -> conversation.appId().equals(appId));
+    }
+
+    @Override
     public synchronized void update(Conversation conversation) {
         if (!conversations.containsKey(conversation.id())) {
             throw new IllegalStateException("no conversation " + conversation.id() + " to update");
@@ -61,7 +67,8 @@ public final class InMemoryConversationRepository implements ConversationReposit
     public synchronized ConversationPage list(ConversationQuery query) {
         Comparator<Conversation> order = order(query.sort());
         List<Conversation> rest = conversations.values().stream()
-                .filter(conversation -> owns(conversation, query.appId(), query.endUserId()))
+                .filter(conversation -> conversation.appId().equals(query.appId()) && (query.endUserId() == null
+                        || conversation.endUserId().equals(query.endUserId())))
                 .filter(conversation -> query.after() == null || order.compare(conversation, query.after()) > 0)
                 .sorted(order)
                 .toList();

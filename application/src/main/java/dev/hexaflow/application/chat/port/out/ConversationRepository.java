@@ -17,6 +17,9 @@ public interface ConversationRepository {
     /** The conversation, when it is this app's and this end user's; empty otherwise. */
     Optional<Conversation> find(String appId, String endUserId, String conversationId);
 
+    /** The app's conversation whoever's it is: the operator's view, never an end user's. */
+    Optional<Conversation> findInApp(String appId, String conversationId);
+
     /** Keeps a kept conversation's new name and update time (a rename, a new turn). */
     void update(Conversation conversation);
 
@@ -33,7 +36,10 @@ public interface ConversationRepository {
      */
     ConversationPage list(ConversationQuery query);
 
-    /** @param after the last conversation of the previous page, or null for the first page */
+    /**
+     * @param endUserId the end user whose conversations are listed; null for every end user's (the operator's view)
+     * @param after the last conversation of the previous page, or null for the first page
+     */
     record ConversationQuery(String appId, String endUserId, Conversation after, int limit, ConversationSort sort) {
         public ConversationQuery {
             if (limit < 1) {

@@ -77,6 +77,9 @@ public interface DeliveryRepository {
     /** An app's deliveries with their attempts, newest first. */
     DeliveryPage list(String appId, int page, int limit);
 
+    /** A delivery by its id, whatever its app; empty for an unknown one. */
+    Optional<Delivery> find(String id);
+
     /**
      * Deletes the deliveries that ended (delivered or failed) and were made before {@code createdBefore} (epoch
      * seconds), with their attempts; answers how many.

@@ -370,14 +370,11 @@ public final class JavalinHttpServer implements AutoCloseable {
         return javalin.port();
     }
 
-    /**
-     * Every route the server answers, each as its method and path template ({@code "GET /v1/info"}), sorted: what
-     * the API document is held to.
-     */
+    /** Each route as {@code "GET /v1/info"}, sorted: what the API document is held to. */
     public List<String> routes() {
         return javalin.unsafe.internalRouter.allHttpHandlers().stream().map(parsed -> parsed.endpoint)
-                .filter(endpoint -> endpoint.method.isHttpMethod())
-                .map(endpoint -> endpoint.method.name() + " " + endpoint.path).distinct().sorted().toList();
+                .filter(e -> e.method.isHttpMethod()).map(e -> e.method.name() + " " + e.path).distinct()
+                .sorted().toList();
     }
 
     /** Connections open to clients now: for operators' checks and for tests that a burst leaves none behind. */

@@ -299,6 +299,11 @@ public final class Hexaflow implements AutoCloseable {
         return server.openConnections();
     }
 
+    /** The routes the server answers, as {@code "METHOD /path/{param}"}: for the API document's tests. */
+    List<String> routes() {
+        return server.routes();
+    }
+
     public StartReport report() {
         return report;
     }

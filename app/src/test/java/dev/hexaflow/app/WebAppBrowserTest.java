@@ -312,6 +312,28 @@ class WebAppBrowserTest {
     }
 
     @Test
+    void theLandingPageFitsAPhoneAndItsTextAndLinksKeepTheirContrast() {
+        browser.manage().window().setSize(new org.openqa.selenium.Dimension(390, 844));
+        browser.get(server.hexaflow.baseUrl() + "/");
+
+        assertThat(browser.getTitle()).isEqualTo("Hexaflow");
+        assertThat(browser.executeScript(
+                "return document.documentElement.scrollWidth <= document.documentElement.clientWidth"))
+                .isEqualTo(true);
+        // WCAG 2 AA: 4.5:1 for body text; each link and paragraph against the panel it sits on.
+        Object lowest = browser.executeScript("""
+                const rgb = c => c.match(/\\d+/g).slice(0, 3).map(Number).map(v => v / 255)
+                    .map(v => v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4));
+                const lum = c => { const [r, g, b] = rgb(c); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+                const ratio = (a, b) => (Math.max(lum(a), lum(b)) + 0.05) / (Math.min(lum(a), lum(b)) + 0.05);
+                const panel = getComputedStyle(document.querySelector('.panel')).backgroundColor;
+                return Math.min(...[...document.querySelectorAll('.panel a, .panel p, .panel li')]
+                    .map(e => ratio(getComputedStyle(e).color, panel)));""");
+        assertThat(((Number) lowest).doubleValue()).isGreaterThanOrEqualTo(4.5);
+        HeadlessChromium.screenshot(browser, "landing-1-phone");
+    }
+
+    @Test
     void aFailedRunIsToldInWordsWithTheStepThatFailed() {
         open(server.importApp("fails.yml").get("site_code").asText());
 

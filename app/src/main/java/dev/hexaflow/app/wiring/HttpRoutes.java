@@ -10,6 +10,7 @@ import dev.hexaflow.adapters.http.admin.AdminRunRoutes;
 import dev.hexaflow.adapters.http.admin.AdminToolRoutes;
 import dev.hexaflow.adapters.http.admin.AdminWebhookRoutes;
 import dev.hexaflow.adapters.http.campus.CampusFeedRoutes;
+import dev.hexaflow.adapters.http.openapi.OpenApiRoutes;
 import dev.hexaflow.adapters.http.server.RouteGroup;
 import dev.hexaflow.adapters.http.serviceapi.ServiceApiAuthentication;
 import dev.hexaflow.adapters.http.serviceapi.ServiceApiCors;
@@ -35,7 +36,7 @@ import java.util.List;
 /**
  * Every route group the server answers, over the modules' use cases, in the order they are registered: the
  * admin check and the campus feed, then the Service API (CORS and the key check before its routes), the Knowledge
- * API, the admin API and the web pages.
+ * API, the admin API, the web pages (and the landing page) and the API document.
  */
 public final class HttpRoutes {
 
@@ -55,6 +56,7 @@ public final class HttpRoutes {
         routes.add(new AdminBackupRoutes(admin, BackupModule.backups(storage, config.dataDir(), Clock.systemUTC(),
                 campus::keepUsesNow), Clock.systemUTC()));
         routes.add(new WebAppRoutes(workflows.apps.webApp));
+        routes.add(new OpenApiRoutes());
         return List.copyOf(routes);
     }
 

@@ -370,6 +370,13 @@ public final class JavalinHttpServer implements AutoCloseable {
         return javalin.port();
     }
 
+    /** Each route as {@code "GET /v1/info"}, sorted: what the API document is held to. */
+    public List<String> routes() {
+        return javalin.unsafe.internalRouter.allHttpHandlers().stream().map(parsed -> parsed.endpoint)
+                .filter(e -> e.method.isHttpMethod()).map(e -> e.method.name() + " " + e.path).distinct()
+                .sorted().toList();
+    }
+
     /** Connections open to clients now: for operators' checks and for tests that a burst leaves none behind. */
     public int openConnections() {
         int open = 0;

@@ -23,7 +23,8 @@ import java.util.Optional;
  * Each app's web page: {@code GET /apps/{site_code}} serves the page (a chat for a chatflow, a form for a
  * workflow), {@code POST /apps/{site_code}/token} hands it a short-lived token for the app's {@code /v1} API, that
  * acts for the browser's own web user only, and {@code /web/...} its scripts and style. The page itself is a shell; it reads the app's site, form, runs and
- * conversations through {@code /v1} as any client does.
+ * conversations through {@code /v1} as any client does. {@code GET /} is the server's own page: what it serves
+ * and where to read more, under the same headers.
  */
 public final class WebAppRoutes implements RouteGroup {
 
@@ -47,6 +48,13 @@ public final class WebAppRoutes implements RouteGroup {
         routes.get("/apps/{site_code}", this::page);
         routes.post("/apps/{site_code}/token", this::token);
         routes.get("/web/{file}", this::asset);
+        routes.get("/", this::landing);
+    }
+
+    private void landing(Context ctx) {
+        secure(ctx);
+        ctx.header("Cache-Control", "no-cache");
+        ResponseBodies.write(ctx, 200, "text/html; charset=utf-8", assets.landingPage());
     }
 
     private void page(Context ctx) {
@@ -109,7 +117,8 @@ public final class WebAppRoutes implements RouteGroup {
         ResponseBodies.write(ctx, 200, asset.get().contentType(), asset.get().bytes());
     }
 
-    private static void secure(Context ctx) {
+    /** The headers every page and file of ours carries: its CSP, no sniffing, no referrer. */
+    static void secure(Context ctx) {
         ctx.header("Content-Security-Policy", CONTENT_SECURITY_POLICY);
         ctx.header("X-Content-Type-Options", "nosniff");
         // The page's address holds its code: links out (the privacy policy, links in outputs) do not carry it.

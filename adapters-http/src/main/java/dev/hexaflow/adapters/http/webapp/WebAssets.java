@@ -37,12 +37,14 @@ final class WebAssets {
     private final String page;
     private final String chatPage;
     private final String notFound;
+    private final byte[] landing;
 
-    private WebAssets(Map<String, Asset> files, String page, String chatPage, String notFound) {
+    private WebAssets(Map<String, Asset> files, String page, String chatPage, String notFound, byte[] landing) {
         this.files = files;
         this.page = page;
         this.chatPage = chatPage;
         this.notFound = notFound;
+        this.landing = landing;
     }
 
     static WebAssets load() {
@@ -54,7 +56,8 @@ final class WebAssets {
         String page = links(text("page.html"), files);
         String chatPage = links(text("chat.html"), files);
         String notFound = links(text("not-found.html"), files);
-        return new WebAssets(files, page, chatPage, notFound);
+        byte[] landing = links(text("landing.html"), files).getBytes(StandardCharsets.UTF_8);
+        return new WebAssets(files, page, chatPage, notFound, landing);
     }
 
     Optional<Asset> find(String name) {
@@ -66,6 +69,11 @@ final class WebAssets {
         return fill(kind == Page.CHAT ? chatPage : page, Map.of("code", siteCode,
                 "title", title == null ? "" : title,
                 "lang", language == null || language.isBlank() ? "en" : language));
+    }
+
+    /** The server's own page at {@code /}: the same for everyone, so it is made once. */
+    byte[] landingPage() {
+        return landing.clone();
     }
 
     byte[] notFoundPage(String message) {

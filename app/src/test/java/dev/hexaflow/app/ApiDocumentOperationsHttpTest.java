@@ -158,6 +158,7 @@ class ApiDocumentOperationsHttpTest {
         campus(calls, f);
         adminApps(calls, f);
         adminOthers(calls, f);
+        adminRuns(calls, f);
         return calls;
     }
 
@@ -315,6 +316,22 @@ class ApiDocumentOperationsHttpTest {
         calls.put("PUT /admin/campus/{dataSet}", new Call("PUT", "/admin/campus/holidays", "text/csv",
                 "date,holiday\n2027-02-30,Family Day\n", token));
         calls.put("GET /admin/backup", get("/admin/backup", token));
+    }
+
+    private static void adminRuns(Map<String, Call> calls, Fixtures f) {
+        String token = TestServer.ADMIN_TOKEN;
+        String app = "/admin/apps/" + f.appId();
+        calls.put("GET /admin/apps/{app_id}/keys", get(app + "/keys", token));
+        calls.put("POST /admin/apps/{app_id}/deliveries/{delivery_id}/redeliver", json("POST", app
+                + "/deliveries/nope/redeliver", null, token));
+        calls.put("GET /admin/apps/{app_id}/conversations", get(app + "/conversations", token));
+        calls.put("GET /admin/apps/{app_id}/conversations/{conversation_id}/messages", get(app
+                + "/conversations/nope/messages", token));
+        calls.put("GET /admin/runs", get("/admin/runs?limit=5&status=succeeded", token));
+        calls.put("GET /admin/runs/{run_id}", get("/admin/runs/" + f.runId(), token));
+        calls.put("POST /admin/runs/{run_id}/stop", json("POST", "/admin/runs/" + f.runId() + "/stop", null, token));
+        calls.put("POST /admin/runs/{run_id}/rerun", json("POST", "/admin/runs/" + f.runId() + "/rerun",
+                "{\"version\": \"same\"}", token));
     }
 
     private static void adminOthers(Map<String, Call> calls, Fixtures f) {

@@ -74,11 +74,11 @@ public final class Hexaflow implements AutoCloseable {
         static Modules open(Storage storage, Configuration config, SecretGenerator secrets, StorageWatch health) {
             Observability observability = Observability.of(config);
             CampusModule campus = new CampusModule(storage.jdbi(), secrets, Clock.systemUTC(), health,
-                    storage.instance().signals());
+                    storage.instance().signals(), observability.campusFeed());
             WorkflowModule workflows = null;
             try {
                 workflows = new WorkflowModule(storage.jdbi(), config.dataDir().resolve("files"), secrets, config,
-                        Clock.systemUTC(), health, health, storage.instance(), observability.runs());
+                        Clock.systemUTC(), health, health, storage.instance(), observability);
                 workflows.serveCampusFeed(campus.feed);
                 return new Modules(campus, workflows,
                         new ChatModule(storage.jdbi(), config.engine(), Clock.systemUTC(), workflows), observability);
@@ -130,7 +130,8 @@ public final class Hexaflow implements AutoCloseable {
             ready = prepareInBackground(storage, config, secrets, modules, lease, renewal, adminToken);
             AdminAuthorization admin = new AdminAuthorization(() -> adminToken.join().hash());
             JavalinHttpServer server = startServer(config, HttpRoutes.of(config, admin, storage, modules.workflows(),
-                    modules.campus(), modules.chat()), ready);
+                    modules.campus(), modules.chat(), modules.observability()), ready);
+            watched(server, modules, health, config);
             Prepared prepared = awaitReady(server, ready);
             String baseUrl = serve(config, server, instance, modules.workflows().origins, lease, renewal);
             StartReport report = new StartReport(baseUrl, config.dataDir(), adminToken.join().madeNow(),
@@ -179,6 +180,14 @@ public final class Hexaflow implements AutoCloseable {
                             + "failed its runs; the {} runs going on here are stopped", InstanceLease.LASTS
                             .toSeconds(), stopped);
                 }, workflows.knowledge.interrupted::closeOfLapsedInstances);
+    }
+
+    /** The metrics' gauges read the server's parts, and each answered request is counted. */
+    private static void watched(JavalinHttpServer server, Modules modules, StorageWatch health, Configuration config) {
+        WorkflowModule workflows = modules.workflows();
+        modules.observability().watch(workflows.runRecords::writeBacklog, workflows.runs.drain, health,
+                config.dataDir());
+        server.observeRequests(modules.observability().requests());
     }
 
     /**

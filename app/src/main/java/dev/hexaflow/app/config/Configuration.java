@@ -15,9 +15,11 @@ import java.util.Optional;
  * @param service    the workflow service's limits
  * @param database   the PostgreSQL server that keeps the data (HEXAFLOW_DATABASE_URL); when empty, H2 in the data
  *                   dir does
+ * @param metrics    whether {@code GET /metrics} answers, and the token it asks for
  */
 public record Configuration(String host, int port, Path dataDir, Optional<String> adminToken,
-        EngineConfiguration engine, ServiceSettings service, Optional<DatabaseServer> database) {
+        EngineConfiguration engine, ServiceSettings service, Optional<DatabaseServer> database,
+        MetricsSettings metrics) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 8080;
@@ -37,9 +39,16 @@ public record Configuration(String host, int port, Path dataDir, Optional<String
         engine = engine == null ? EngineConfiguration.fromEnvironment(Map.of()) : engine;
         service = service == null ? ServiceSettings.DEFAULTS : service;
         database = database == null ? Optional.empty() : database;
+        metrics = metrics == null ? MetricsSettings.OFF : metrics;
         if (adminToken.isPresent() && adminToken.get().length() < 16) {
             throw new UsageException("HEXAFLOW_ADMIN_TOKEN must be at least 16 characters long");
         }
+    }
+
+    /** With metrics off. */
+    public Configuration(String host, int port, Path dataDir, Optional<String> adminToken,
+            EngineConfiguration engine, ServiceSettings service, Optional<DatabaseServer> database) {
+        this(host, port, dataDir, adminToken, engine, service, database, MetricsSettings.OFF);
     }
 
     /** With the engine's and the service's defaults, on H2 in the data dir. */
@@ -63,35 +72,40 @@ public record Configuration(String host, int port, Path dataDir, Optional<String
                 EngineConfiguration.fromEnvironment(environment), ServiceSettings.fromEnvironment(environment),
                 Optional.ofNullable(environment.get("HEXAFLOW_DATABASE_URL")).filter(url -> !url.isBlank())
                         .map(url -> new DatabaseServer(url, environment.get("HEXAFLOW_DATABASE_USER"),
-                                environment.get("HEXAFLOW_DATABASE_PASSWORD"))));
+                                environment.get("HEXAFLOW_DATABASE_PASSWORD"))),
+                MetricsSettings.fromEnvironment(environment));
     }
 
     public Configuration withHost(String value) {
-        return new Configuration(value, port, dataDir, adminToken, engine, service, database);
+        return new Configuration(value, port, dataDir, adminToken, engine, service, database, metrics);
     }
 
     public Configuration withPort(int value) {
-        return new Configuration(host, value, dataDir, adminToken, engine, service, database);
+        return new Configuration(host, value, dataDir, adminToken, engine, service, database, metrics);
     }
 
     public Configuration withDataDir(Path value) {
-        return new Configuration(host, port, value, adminToken, engine, service, database);
+        return new Configuration(host, port, value, adminToken, engine, service, database, metrics);
     }
 
     public Configuration withAdminToken(String value) {
-        return new Configuration(host, port, dataDir, Optional.ofNullable(value), engine, service, database);
+        return new Configuration(host, port, dataDir, Optional.ofNullable(value), engine, service, database, metrics);
     }
 
     public Configuration withEngine(EngineConfiguration value) {
-        return new Configuration(host, port, dataDir, adminToken, value, service, database);
+        return new Configuration(host, port, dataDir, adminToken, value, service, database, metrics);
     }
 
     public Configuration withService(ServiceSettings value) {
-        return new Configuration(host, port, dataDir, adminToken, engine, value, database);
+        return new Configuration(host, port, dataDir, adminToken, engine, value, database, metrics);
     }
 
     public Configuration withDatabase(DatabaseServer value) {
-        return new Configuration(host, port, dataDir, adminToken, engine, service, Optional.of(value));
+        return new Configuration(host, port, dataDir, adminToken, engine, service, Optional.of(value), metrics);
+    }
+
+    public Configuration withMetrics(MetricsSettings value) {
+        return new Configuration(host, port, dataDir, adminToken, engine, service, database, value);
     }
 
     public static int port(String text, String name) {

@@ -13,6 +13,7 @@ import dev.hexaflow.application.campus.port.in.ImportCampusDataUseCase;
 import dev.hexaflow.application.campus.port.in.IssueCampusKeyUseCase;
 import dev.hexaflow.application.campus.port.in.ServeCampusFeedUseCase;
 import dev.hexaflow.application.campus.port.out.CampusDataRepository;
+import dev.hexaflow.application.campus.port.out.CampusFeedMonitor;
 import dev.hexaflow.application.campus.service.BanCampusKeyService;
 import dev.hexaflow.application.campus.service.CampusFeedService;
 import dev.hexaflow.application.campus.service.ImportCampusDataService;
@@ -46,10 +47,16 @@ public final class CampusModule implements AutoCloseable {
      * @param instances hear of data sets another instance imported, which this one then reads afresh
      */
     public CampusModule(Jdbi jdbi, SecretGenerator secrets, Clock clock, WriteGate gate, InstanceSignals instances) {
+        this(jdbi, secrets, clock, gate, instances, CampusFeedMonitor.NONE);
+    }
+
+    /** @param monitor hears each answer of the feed (metrics) */
+    public CampusModule(Jdbi jdbi, SecretGenerator secrets, Clock clock, WriteGate gate, InstanceSignals instances,
+            CampusFeedMonitor monitor) {
         this.keys = new JdbiCampusKeyRepository(jdbi, gate);
         CampusDataRepository data = new InMemoryCachingCampusDataRepository(new JdbiCampusDataRepository(jdbi),
                 instances);
-        this.feed = new CampusFeedService(keys, data, new JacksonBiweeklyFeedRenderer(), clock);
+        this.feed = new CampusFeedService(keys, data, new JacksonBiweeklyFeedRenderer(), clock, monitor);
         this.issueKey = new IssueCampusKeyService(keys, secrets);
         this.banKey = new BanCampusKeyService(keys);
         this.importData = new ImportCampusDataService(new JacksonCampusDataParser(), data);

@@ -35,8 +35,8 @@ import java.util.List;
 
 /**
  * Every route group the server answers, over the modules' use cases, in the order they are registered: the
- * admin check and the campus feed, then the Service API (CORS and the key check before its routes), the Knowledge
- * API, the admin API, the web pages (and the landing page) and the API document.
+ * admin check, the metrics (when on) and the campus feed, then the Service API (CORS and the key check before its
+ * routes), the Knowledge API, the admin API, the web pages (and the landing page) and the API document.
  */
 public final class HttpRoutes {
 
@@ -44,9 +44,10 @@ public final class HttpRoutes {
     }
 
     public static List<RouteGroup> of(Configuration config, AdminAuthorization admin, Storage storage,
-            WorkflowModule workflows, CampusModule campus, ChatModule chat) {
+            WorkflowModule workflows, CampusModule campus, ChatModule chat, Observability observability) {
         List<RouteGroup> routes = new ArrayList<>();
         routes.add(admin);
+        routes.addAll(observability.routes());
         routes.add(new CampusFeedRoutes(campus.feed));
         routes.add(new AdminCampusRoutes(admin, campus.issueKey, campus.banKey, campus.importData));
         routes.addAll(serviceApi(config.service(), workflows, chat));

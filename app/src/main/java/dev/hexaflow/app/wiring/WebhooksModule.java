@@ -16,6 +16,7 @@ import dev.hexaflow.application.webhooks.port.in.DeliverCallbacksUseCase;
 import dev.hexaflow.application.webhooks.port.in.ListDeliveriesUseCase;
 import dev.hexaflow.application.webhooks.port.in.RedeliverUseCase;
 import dev.hexaflow.application.webhooks.port.in.ManageWebhooksUseCase;
+import dev.hexaflow.application.webhooks.port.out.DeliveryMonitor;
 import dev.hexaflow.application.webhooks.service.DeliverCallbacksService;
 import dev.hexaflow.application.webhooks.service.ListDeliveriesService;
 import dev.hexaflow.application.webhooks.service.RedeliverService;
@@ -42,7 +43,7 @@ public final class WebhooksModule implements AutoCloseable {
     final WebhookDelivery delivery;
 
     WebhooksModule(Jdbi jdbi, Configuration config, AppRepository apps, RunRepository runs, SecretGenerator secrets,
-            InstanceOrigins outbound, Clock clock) {
+            InstanceOrigins outbound, Clock clock, DeliveryMonitor monitor) {
         JdbiWebhookSettingsRepository settings = new JdbiWebhookSettingsRepository(jdbi);
         JdbiDeliveryRepository records = new JdbiDeliveryRepository(jdbi);
         RetrySchedule retries = config.service().webhooks();
@@ -52,7 +53,7 @@ public final class WebhooksModule implements AutoCloseable {
         this.redeliver = new RedeliverService(apps, records, clock);
         this.deliverCallbacks = new DeliverCallbacksService(records, settings, runs, new JacksonRunDetailRenderer(),
                 new JdkHttpCallbackSender(new OutboundExchange(outbound)), secrets, new HmacWebhookSigner(), retries,
-                clock, delivery.senders(), WebhookDelivery.SENDERS);
+                clock, delivery.senders(), WebhookDelivery.SENDERS, monitor);
         delivery.deliverWith(deliverCallbacks);
         this.completion = new RunCompletionWebhooks(new RunCallbacks(settings, records, clock, new TimeOrderedIds(),
                 delivery::deliverSoon));

@@ -11,7 +11,6 @@ import dev.hexaflow.application.campus.port.in.ServeCampusFeedUseCase;
 import dev.hexaflow.application.common.port.out.SecretGenerator;
 import dev.hexaflow.application.common.port.out.StorageHealth;
 import dev.hexaflow.application.knowledge.service.KnowledgeBasesRetriever;
-import dev.hexaflow.application.runs.port.out.RunMonitor;
 import dev.hexaflow.engine.Engines;
 import dev.hexaflow.workflow.engine.WorkflowEngine;
 import java.nio.file.Path;
@@ -52,7 +51,8 @@ public final class WorkflowModule implements AutoCloseable {
 
     public WorkflowModule(Jdbi jdbi, Path blobs, SecretGenerator secrets, Configuration config, Clock clock,
             Instance instance) {
-        this(jdbi, blobs, secrets, config, clock, WriteGate.OPEN, StorageHealth.UNWATCHED, instance, RunMonitor.NONE);
+        this(jdbi, blobs, secrets, config, clock, WriteGate.OPEN, StorageHealth.UNWATCHED, instance,
+                Observability.none());
     }
 
     /**
@@ -60,10 +60,10 @@ public final class WorkflowModule implements AutoCloseable {
      * @param storage refuses new runs, uploads and knowledge writes while the store cannot keep them
      * @param instance this process among those that serve the store: its runs name it, its stops and caches hear
      *                 the others
-     * @param monitor watches every run (log lines, metrics, traces)
+     * @param observability watches every run and webhook delivery (log lines, metrics, traces)
      */
     public WorkflowModule(Jdbi jdbi, Path blobs, SecretGenerator secrets, Configuration config, Clock clock,
-            WriteGate gate, StorageHealth storage, Instance instance, RunMonitor monitor) {
+            WriteGate gate, StorageHealth storage, Instance instance, Observability observability) {
         this.clock = clock;
         this.appRecords = new JdbiAppRepository(jdbi);
         this.versionRecords = new JdbiWorkflowVersionRepository(jdbi);
@@ -80,9 +80,11 @@ public final class WorkflowModule implements AutoCloseable {
                 codeRunners::add, services -> tools.plugInto(services, files.toolFiles, retriever));
         this.apps = new AppsModule(jdbi, appRecords, versionRecords, engine, secrets, clock, instance,
                 config.service().uploads());
-        this.webhooks = new WebhooksModule(jdbi, config, appRecords, runRecords, secrets, origins, clock);
+        this.webhooks = new WebhooksModule(jdbi, config, appRecords, runRecords, secrets, origins, clock,
+                observability.deliveries());
         this.runs = new RunsModule(jdbi, config, new RunsModule.Stores(appRecords, versionRecords, endUserRecords,
-                files.uploads, runRecords), engine, clock, storage, instance, webhooks.completion, monitor);
+                files.uploads, runRecords), engine, clock, storage, instance, webhooks.completion,
+                observability.runs());
         tools.runAppsWith(runs.run, runs.stop);
         this.pruning = new Pruning(runs.idempotencyKeys, webhooks.deliverCallbacks, runs.pruneRuns,
                 config.service().retention(), clock);

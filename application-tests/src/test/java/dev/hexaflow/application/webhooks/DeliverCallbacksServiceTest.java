@@ -11,6 +11,7 @@ import dev.hexaflow.application.MovableClock;
 import dev.hexaflow.application.runs.port.out.RunRepository.StartedRun;
 import dev.hexaflow.application.webhooks.port.out.CallbackSender.Answer;
 import dev.hexaflow.application.webhooks.port.out.DeliveryRepository.DeliveryRecord;
+import dev.hexaflow.application.webhooks.port.out.DeliveryMonitor;
 import dev.hexaflow.application.webhooks.service.DeliverCallbacksService;
 import dev.hexaflow.application.webhooks.service.RunCallbacks;
 import dev.hexaflow.domain.app.App;
@@ -59,6 +60,8 @@ class DeliverCallbacksServiceTest {
     private final AtomicInteger secretsDrawn = new AtomicInteger();
     private final AtomicInteger wakes = new AtomicInteger();
     private final AtomicInteger ids = new AtomicInteger();
+    /** What the deliverer told its monitor of each attempt, in order. */
+    private final List<DeliveryMonitor.Outcome> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final RunCallbacks callbacks = new RunCallbacks(settings, deliveries, clock,
             () -> "delivery-" + ids.incrementAndGet(), wakes::incrementAndGet);
     private final DeliverCallbacksService deliver = deliverer(Runnable::run, 4);
@@ -90,7 +93,7 @@ class DeliverCallbacksServiceTest {
                         .getBytes(StandardCharsets.UTF_8),
                 receiver, length -> "s" + secretsDrawn.incrementAndGet() + "x".repeat(length - 2),
                 (secret, message) -> secret.substring(0, 2) + "|" + new String(message, StandardCharsets.UTF_8),
-                SCHEDULE, clock, sends, senders);
+                SCHEDULE, clock, sends, senders, heard::add);
     }
 
     /** A run kept as started, and ended unless {@code running}. */
@@ -194,6 +197,8 @@ class DeliverCallbacksServiceTest {
         // A receiver that got it twice can tell: each attempt carries the delivery's id.
         assertThat(receiver.posts).extracting(post -> post.headers().get(DeliverCallbacksService.DELIVERY_HEADER))
                 .containsOnly(delivery.id()).hasSize(3);
+        assertThat(heard).containsExactly(DeliveryMonitor.Outcome.FAILED_ATTEMPT,
+                DeliveryMonitor.Outcome.FAILED_ATTEMPT, DeliveryMonitor.Outcome.DELIVERED);
     }
 
     @Test
@@ -213,6 +218,9 @@ class DeliverCallbacksServiceTest {
                 at(delivery, 0), at(delivery, 10), at(delivery, 70), at(delivery, 130), at(delivery, 190),
                 at(delivery, 250));
         assertThat(receiver.posts).hasSize(6);
+        assertThat(heard).hasSize(6).endsWith(DeliveryMonitor.Outcome.GIVEN_UP)
+                .startsWith(java.util.Collections.nCopies(5, DeliveryMonitor.Outcome.FAILED_ATTEMPT)
+                        .toArray(DeliveryMonitor.Outcome[]::new));
     }
 
     private static long at(Delivery delivery, long seconds) {
@@ -247,6 +255,7 @@ class DeliverCallbacksServiceTest {
         assertThat(kept.delivery().state()).isEqualTo(DeliveryState.FAILED);
         assertThat(kept.delivery().lastError()).startsWith("The run is no longer kept (pruned)");
         assertThat(kept.attempts()).isEmpty();
+        assertThat(heard).containsExactly(DeliveryMonitor.Outcome.GIVEN_UP);
     }
 
     @Test

@@ -51,6 +51,7 @@ public final class JavalinHttpServer implements AutoCloseable {
         volatile boolean ready;
         volatile boolean draining;
         volatile CheckStorageUseCase storage = CheckStorageUseCase.UNWATCHED;
+        volatile RequestObserver observer = RequestObserver.NONE;
 
         Traffic(ClientLimitHandler requests) {
             this.requests = requests;
@@ -127,6 +128,7 @@ public final class JavalinHttpServer implements AutoCloseable {
         Javalin javalin = Javalin.create(config -> {
             configureHttp(config, maxUploadBytes);
             configureJetty(config, host, port, limits, groups, clientLimit);
+            config.requestLogger.http((ctx, millis) -> RequestObserver.report(traffic.observer, ctx));
             config.routes.before(ctx -> holdOrRefuse(ctx, gate, traffic, groups));
             addProbes(config.routes, traffic);
             for (RouteGroup group : groups) {
@@ -324,6 +326,11 @@ public final class JavalinHttpServer implements AutoCloseable {
     /** The probes report the store's problems from now on, and failures it caused are answered as its refusals. */
     public void watchStorage(CheckStorageUseCase health) {
         traffic.storage = health;
+    }
+
+    /** Each answered request is told to {@code observer} from now on. */
+    public void observeRequests(RequestObserver observer) {
+        traffic.observer = observer;
     }
 
     /** The start has finished: the readiness probe answers ready from now on, until a drain. */

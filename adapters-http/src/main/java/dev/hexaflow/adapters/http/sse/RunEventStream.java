@@ -21,6 +21,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -99,6 +100,12 @@ public final class RunEventStream implements RunObserver {
         }
     }
 
+    /**
+     * Streams being written now, in this process: streams are written by the routes' threads through the static
+     * methods below, and one process serves one server, so a count of the class is the server's.
+     */
+    private static final AtomicInteger OPEN = new AtomicInteger();
+
     private final BlockingQueue<Object> queue = new LinkedBlockingQueue<>();
     private final Duration pingInterval;
     private volatile boolean gone;
@@ -127,6 +134,7 @@ public final class RunEventStream implements RunObserver {
             stream.queue.add(END);
         });
         headers(ctx);
+        OPEN.incrementAndGet();
         try {
             stream.send(ctx.res().getOutputStream(), handle.frames());
         } catch (IOException e) {
@@ -135,7 +143,14 @@ public final class RunEventStream implements RunObserver {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             stream.leave();
+        } finally {
+            OPEN.decrementAndGet();
         }
+    }
+
+    /** Event streams (live or followed) being written to clients now, in this process. */
+    public static int openStreams() {
+        return OPEN.get();
     }
 
     private static void headers(Context ctx) {
@@ -151,6 +166,7 @@ public final class RunEventStream implements RunObserver {
      */
     public static void replay(Context ctx, Duration pingInterval, Following following) {
         headers(ctx);
+        OPEN.incrementAndGet();
         try (following) {
             OutputStream out = ctx.res().getOutputStream();
             out.flush();
@@ -171,6 +187,8 @@ public final class RunEventStream implements RunObserver {
             LOG.debug("A follower of a run went away");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        } finally {
+            OPEN.decrementAndGet();
         }
     }
 

@@ -251,6 +251,11 @@ final class GroupCommitWriter<C> implements AutoCloseable {
                 new IllegalStateException("the store is closed")));
     }
 
+    /** Changes queued and not yet taken into a batch. */
+    int backlog() {
+        return queue.size();
+    }
+
     /** Writes what is queued, then stops; changes queued after this fail at once. */
     @Override
     public void close() {

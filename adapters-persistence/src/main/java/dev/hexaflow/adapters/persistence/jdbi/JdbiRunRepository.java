@@ -42,6 +42,11 @@ public final class JdbiRunRepository implements RunRepository {
         this.writer = new JdbiRunWriter(jdbi, dialect, gate, instance);
     }
 
+    /** Writes queued for the single writer and not yet committed: how far the store is behind the runs. */
+    public int writeBacklog() {
+        return writer.backlog();
+    }
+
     @Override
     public CompletableFuture<Void> started(StartedRun started) {
         return writer.started(started);

@@ -106,6 +106,11 @@ final class JdbiRunWriter implements AutoCloseable {
         return writer.submit(new EventKept(event));
     }
 
+    /** Writes queued and not yet committed. */
+    int backlog() {
+        return writer.backlog();
+    }
+
     /** Writes what is queued, then takes no more writes. */
     @Override
     public void close() {

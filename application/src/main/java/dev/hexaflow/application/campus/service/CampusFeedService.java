@@ -3,6 +3,7 @@ package dev.hexaflow.application.campus.service;
 import dev.hexaflow.application.campus.port.in.CampusFeedAnswer;
 import dev.hexaflow.application.campus.port.in.CampusFeedQuery;
 import dev.hexaflow.application.campus.port.in.ServeCampusFeedUseCase;
+import dev.hexaflow.application.campus.port.out.CampusFeedMonitor;
 import dev.hexaflow.application.campus.port.out.CampusDataRepository;
 import dev.hexaflow.application.campus.port.out.CampusKeyRepository;
 import dev.hexaflow.application.campus.port.out.FeedRenderer;
@@ -29,17 +30,29 @@ public final class CampusFeedService implements ServeCampusFeedUseCase {
     private final CampusDataRepository data;
     private final FeedRenderer renderer;
     private final Clock clock;
+    private final CampusFeedMonitor monitor;
 
     public CampusFeedService(CampusKeyRepository keys, CampusDataRepository data, FeedRenderer renderer,
             Clock clock) {
+        this(keys, data, renderer, clock, CampusFeedMonitor.NONE);
+    }
+
+    /** @param monitor hears each answer's method and status (metrics) */
+    public CampusFeedService(CampusKeyRepository keys, CampusDataRepository data, FeedRenderer renderer,
+            Clock clock, CampusFeedMonitor monitor) {
         this.keys = keys;
         this.data = data;
         this.renderer = renderer;
         this.clock = clock;
+        this.monitor = monitor;
     }
 
     @Override
     public CampusFeedAnswer serve(CampusFeedQuery query) {
+        return heard(answerOf(query));
+    }
+
+    private CampusFeedAnswer answerOf(CampusFeedQuery query) {
         Optional<FeedMethod> method = FeedMethod.at(query.service(), query.resource());
         Optional<OutputFormat> format = OutputFormat.fromExtension(query.extension());
         // An error cannot be an iCalendar, so it goes out as JSON unless XML was asked for.
@@ -77,7 +90,16 @@ public final class CampusFeedService implements ServeCampusFeedUseCase {
 
     @Override
     public CampusFeedAnswer unavailable() {
-        return error(FeedStatus.UNAVAILABLE, FeedMeta.NO_KEY, Optional.empty(), OutputFormat.JSON, Optional.empty());
+        return heard(error(FeedStatus.UNAVAILABLE, FeedMeta.NO_KEY, Optional.empty(), OutputFormat.JSON, Optional.empty()));
+    }
+
+    private CampusFeedAnswer heard(CampusFeedAnswer answer) {
+        try {
+            monitor.served(answer.envelope().meta());
+        } catch (RuntimeException e) {
+            // Metrics never cost a client its answer.
+        }
+        return answer;
     }
 
     private CampusFeedAnswer error(FeedStatus status, long requests, Optional<FeedMethod> method,

@@ -7,6 +7,7 @@ import dev.hexaflow.application.webhooks.port.out.CallbackSender.Answer;
 import dev.hexaflow.application.webhooks.port.out.CallbackSender;
 import dev.hexaflow.application.webhooks.port.out.DeliveryRepository.Claim;
 import dev.hexaflow.application.webhooks.port.out.DeliveryRepository.PassOver;
+import dev.hexaflow.application.webhooks.port.out.DeliveryMonitor;
 import dev.hexaflow.application.webhooks.port.out.DeliveryRepository;
 import dev.hexaflow.application.webhooks.port.out.RunDetailRenderer;
 import dev.hexaflow.application.webhooks.port.out.WebhookSettingsRepository;
@@ -72,6 +73,7 @@ public final class DeliverCallbacksService implements DeliverCallbacksUseCase {
     private final int senders;
     private final int sendersPerApp;
     private final int sendersPerReceiver;
+    private final DeliveryMonitor monitor;
     private final System.Logger log = System.getLogger(DeliverCallbacksService.class.getName());
     /** The sends handed to {@link #sends} and not yet over, in all, by app and by receiver. */
     private int busy;
@@ -85,6 +87,15 @@ public final class DeliverCallbacksService implements DeliverCallbacksUseCase {
     public DeliverCallbacksService(DeliveryRepository deliveries, WebhookSettingsRepository settings,
             RunRepository runs, RunDetailRenderer renderer, CallbackSender sender, SecretGenerator secrets,
             WebhookSigner signer, RetrySchedule schedule, Clock clock, Executor sends, int senders) {
+        this(deliveries, settings, runs, renderer, sender, secrets, signer, schedule, clock, sends, senders,
+                DeliveryMonitor.NONE);
+    }
+
+    /** @param monitor hears what came of each attempt (metrics) */
+    public DeliverCallbacksService(DeliveryRepository deliveries, WebhookSettingsRepository settings,
+            RunRepository runs, RunDetailRenderer renderer, CallbackSender sender, SecretGenerator secrets,
+            WebhookSigner signer, RetrySchedule schedule, Clock clock, Executor sends, int senders,
+            DeliveryMonitor monitor) {
         if (senders < 1) {
             throw new IllegalArgumentException("senders must be 1 or more, was " + senders);
         }
@@ -101,6 +112,7 @@ public final class DeliverCallbacksService implements DeliverCallbacksUseCase {
         this.senders = senders;
         this.sendersPerApp = Math.max(1, senders / 2);
         this.sendersPerReceiver = Math.max(1, senders / 8);
+        this.monitor = monitor;
     }
 
     @Override
@@ -183,6 +195,7 @@ public final class DeliverCallbacksService implements DeliverCallbacksUseCase {
         if (run.isEmpty()) {
             deliveries.settle(claim,
                     delivery.abandoned("The run is no longer kept (pruned), so there is nothing to send."), null);
+            heard(DeliveryMonitor.Outcome.GIVEN_UP);
             return;
         }
         byte[] body = renderer.render(run.get());
@@ -205,6 +218,17 @@ public final class DeliverCallbacksService implements DeliverCallbacksUseCase {
         Delivery next = attempt.succeeded() ? delivery.delivered(attempt)
                 : answer.refused() ? delivery.refused(attempt) : delivery.failed(attempt, schedule);
         deliveries.settle(claim, next, attempt);
+        heard(next.state() == DeliveryState.DELIVERED ? DeliveryMonitor.Outcome.DELIVERED
+                : next.state() == DeliveryState.FAILED ? DeliveryMonitor.Outcome.GIVEN_UP
+                : DeliveryMonitor.Outcome.FAILED_ATTEMPT);
+    }
+
+    private void heard(DeliveryMonitor.Outcome outcome) {
+        try {
+            monitor.attempted(outcome);
+        } catch (RuntimeException e) {
+            // Metrics never cost a delivery its outcome.
+        }
     }
 
     private String secretOf(String appId) {

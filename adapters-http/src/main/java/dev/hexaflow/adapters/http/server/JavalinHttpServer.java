@@ -31,8 +31,6 @@ public final class JavalinHttpServer implements AutoCloseable {
     /** Campus data imports can be a few megabytes; nothing else comes near this. */
     static final long MAX_REQUEST_BYTES = 16L * 1024 * 1024;
 
-    private static final String UNAVAILABLE_MESSAGE =
-            "The server is shutting down and takes no new requests. Please try again shortly.";
 
     private final Javalin javalin;
     private final Traffic traffic;
@@ -138,7 +136,7 @@ public final class JavalinHttpServer implements AutoCloseable {
             Refusals.mapOnto(config.routes);
             config.routes.exception(HttpResponseException.class, (e, ctx) -> httpError(ctx, e.getStatus(),
                     e.getMessage()));
-            config.routes.exception(Exception.class, (e, ctx) -> failed(ctx, e, groups, traffic, limits));
+            config.routes.exception(Exception.class, (e, ctx) -> FailureAnswers.failed(ctx, e, groups, traffic.storage, limits));
         });
         try {
             javalin.start();
@@ -195,7 +193,7 @@ public final class JavalinHttpServer implements AutoCloseable {
             return;
         }
         if (traffic.draining) {
-            unavailable(ctx, groups);
+            FailureAnswers.unavailable(ctx, groups);
             UnreadBodies.answerNow(ctx);
         }
     }
@@ -226,101 +224,11 @@ public final class JavalinHttpServer implements AutoCloseable {
         });
     }
 
-    /**
-     * A failure no mapping answered: a body that came too slowly, the store out of reach or refusing writes (in
-     * the error shape of the API the request was for), or else a 500, logged.
-     */
-    private static void failed(Context ctx, Exception e, List<RouteGroup> groups, Traffic traffic,
-            ClientLimits limits) {
-        if (SlowBodyException.isCauseOf(e)) {
-            ctx.header("Connection", "close");
-            JsonResponses.error(ctx, 408, "request_timeout", "The request body arrived slower than "
-                    + limits.minBodyBytesPerSecond() + " bytes a second.");
-            return;
-        }
-        Optional<StorageUnavailableException> storage = storageCause(e, traffic.storage);
-        if (storage.isPresent() && storage.get().kind() == StorageUnavailableException.Kind.UNREACHABLE) {
-            // No state of the store to log a change of: each request it failed is one line.
-            UnreachableDatabase.log(ctx, storage.get());
-            unreachable(ctx, groups, storage.get());
-            return;
-        }
-        if (storage.isPresent()) {
-            // The store logs each change of its state once; a request it failed is no news.
-            storageError(ctx, groups, storage.get());
-            return;
-        }
-        LOG.error("Unexpected failure on {} {}", ctx.method(), ctx.path(), e);
-        JsonResponses.error(ctx, 500, "internal_server_error",
-                "The server encountered an internal error and was unable to complete your request.");
-    }
-
     private static void probe(Context ctx, boolean up, String status, String reason) {
         String body = reason == null ? "{\"status\":\"" + status + "\"}"
                 : "{\"status\":\"" + status + "\",\"reason\":" + JsonResponses.json(reason) + "}";
         ResponseBodies.write(ctx, up ? 200 : 503, "application/json",
                 body.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-    }
-
-    /**
-     * The store's refusal behind a failure: one the failure carries, the store's being out of reach (a database
-     * server that refused or ended the connection, as the store tells it), or, while writes are failing, the
-     * store's own (a write refused by a database that closed itself says only that it is closed).
-     */
-    private static Optional<StorageUnavailableException> storageCause(Throwable e, CheckStorageUseCase health) {
-        for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof StorageUnavailableException storage) {
-                return Optional.of(storage);
-            }
-        }
-        Optional<StorageUnavailableException> unreachable = health.unavailableBehind(e);
-        if (unreachable.isPresent()) {
-            return unreachable;
-        }
-        return health.problem().filter(problem -> problem.kind() == StorageUnavailableException.Kind.WRITES_FAILING);
-    }
-
-    /**
-     * A request that failed because the database could not be reached: 503 with Retry-After, in the error shape of
-     * the API it was for. The next request tries the database again.
-     */
-    private static void unreachable(Context ctx, List<RouteGroup> groups, StorageUnavailableException e) {
-        ctx.header("Retry-After", "5");
-        if (answeredByGroup(ctx, groups)) {
-            return;
-        }
-        JsonResponses.error(ctx, 503, "service_unavailable", e.getMessage());
-    }
-
-    /** 507 with the store's reason, in the error shape of the API the request was for (503 where it has no 507). */
-    private static void storageError(Context ctx, List<RouteGroup> groups, StorageUnavailableException e) {
-        ctx.header("Retry-After", "5");
-        if (answeredByGroup(ctx, groups)) {
-            return;
-        }
-        JsonResponses.error(ctx, 507, "insufficient_storage", e.getMessage());
-    }
-
-    /** A request that came while draining: 503, in the error shape of the API it was for. */
-    private static void unavailable(Context ctx, List<RouteGroup> groups) {
-        ctx.header("Connection", "close");
-        ctx.header("Retry-After", "5");
-        if (answeredByGroup(ctx, groups)) {
-            return;
-        }
-        JsonResponses.error(ctx, 503, "service_unavailable", UNAVAILABLE_MESSAGE);
-    }
-
-    /** Answers 503 in the error shape of the API the request was for, where its group has a shape of its own. */
-    private static boolean answeredByGroup(Context ctx, List<RouteGroup> groups) {
-        for (RouteGroup group : groups) {
-            Optional<RouteGroup.RefusedAnswer> answer = group.refused(ctx.path(), 503);
-            if (answer.isPresent()) {
-                ResponseBodies.write(ctx, answer.get().status(), answer.get().contentType(), answer.get().body());
-                return true;
-            }
-        }
-        return false;
     }
 
     /** The probes report the store's problems from now on, and failures it caused are answered as its refusals. */

@@ -15,9 +15,10 @@ import java.util.Optional;
  * @param service    the workflow service's limits
  * @param database   the PostgreSQL server that keeps the data (HEXAFLOW_DATABASE_URL); when empty, H2 in the data
  *                   dir does
+ * @param logs       how the server writes its log lines
  */
 public record Configuration(String host, int port, Path dataDir, Optional<String> adminToken,
-        EngineConfiguration engine, ServiceSettings service, Optional<DatabaseServer> database) {
+        EngineConfiguration engine, ServiceSettings service, Optional<DatabaseServer> database, LogSettings logs) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 8080;
@@ -37,9 +38,16 @@ public record Configuration(String host, int port, Path dataDir, Optional<String
         engine = engine == null ? EngineConfiguration.fromEnvironment(Map.of()) : engine;
         service = service == null ? ServiceSettings.DEFAULTS : service;
         database = database == null ? Optional.empty() : database;
+        logs = logs == null ? LogSettings.DEFAULTS : logs;
         if (adminToken.isPresent() && adminToken.get().length() < 16) {
             throw new UsageException("HEXAFLOW_ADMIN_TOKEN must be at least 16 characters long");
         }
+    }
+
+    /** With the default log lines. */
+    public Configuration(String host, int port, Path dataDir, Optional<String> adminToken,
+            EngineConfiguration engine, ServiceSettings service, Optional<DatabaseServer> database) {
+        this(host, port, dataDir, adminToken, engine, service, database, LogSettings.DEFAULTS);
     }
 
     /** With the engine's and the service's defaults, on H2 in the data dir. */
@@ -63,35 +71,40 @@ public record Configuration(String host, int port, Path dataDir, Optional<String
                 EngineConfiguration.fromEnvironment(environment), ServiceSettings.fromEnvironment(environment),
                 Optional.ofNullable(environment.get("HEXAFLOW_DATABASE_URL")).filter(url -> !url.isBlank())
                         .map(url -> new DatabaseServer(url, environment.get("HEXAFLOW_DATABASE_USER"),
-                                environment.get("HEXAFLOW_DATABASE_PASSWORD"))));
+                                environment.get("HEXAFLOW_DATABASE_PASSWORD"))),
+                LogSettings.fromEnvironment(environment));
     }
 
     public Configuration withHost(String value) {
-        return new Configuration(value, port, dataDir, adminToken, engine, service, database);
+        return new Configuration(value, port, dataDir, adminToken, engine, service, database, logs);
     }
 
     public Configuration withPort(int value) {
-        return new Configuration(host, value, dataDir, adminToken, engine, service, database);
+        return new Configuration(host, value, dataDir, adminToken, engine, service, database, logs);
     }
 
     public Configuration withDataDir(Path value) {
-        return new Configuration(host, port, value, adminToken, engine, service, database);
+        return new Configuration(host, port, value, adminToken, engine, service, database, logs);
     }
 
     public Configuration withAdminToken(String value) {
-        return new Configuration(host, port, dataDir, Optional.ofNullable(value), engine, service, database);
+        return new Configuration(host, port, dataDir, Optional.ofNullable(value), engine, service, database, logs);
     }
 
     public Configuration withEngine(EngineConfiguration value) {
-        return new Configuration(host, port, dataDir, adminToken, value, service, database);
+        return new Configuration(host, port, dataDir, adminToken, value, service, database, logs);
     }
 
     public Configuration withService(ServiceSettings value) {
-        return new Configuration(host, port, dataDir, adminToken, engine, value, database);
+        return new Configuration(host, port, dataDir, adminToken, engine, value, database, logs);
     }
 
     public Configuration withDatabase(DatabaseServer value) {
-        return new Configuration(host, port, dataDir, adminToken, engine, service, Optional.of(value));
+        return new Configuration(host, port, dataDir, adminToken, engine, service, Optional.of(value), logs);
+    }
+
+    public Configuration withLogs(LogSettings value) {
+        return new Configuration(host, port, dataDir, adminToken, engine, service, database, value);
     }
 
     public static int port(String text, String name) {

@@ -1,5 +1,6 @@
 package dev.hexaflow.app.wiring;
 
+import dev.hexaflow.app.adapters.Slf4jRunMonitor;
 import dev.hexaflow.app.config.Configuration;
 import dev.hexaflow.application.runs.port.out.RunMonitor;
 import java.util.ArrayList;
@@ -17,9 +18,11 @@ public final class Observability implements AutoCloseable {
     private Observability() {
     }
 
-    /** The parts the settings turn on. */
+    /** The parts the settings turn on; log lines are always on (a failed run is one warning). */
     public static Observability of(Configuration config) {
-        return new Observability();
+        Observability observability = new Observability();
+        observability.monitors.add(new Slf4jRunMonitor());
+        return observability;
     }
 
     /** Nothing watched: for servers made in tests that look at none of it. */

@@ -20,7 +20,7 @@ public final class LogOutput {
     /** The appender {@code logback.xml} names; an operator's own file without it keeps its own encoders. */
     static final String APPENDER = "STDERR";
     /** The text pattern, defined once in {@code logback.xml}. */
-    static final String TEXT_PATTERN = "HEXAFLOW_TEXT_PATTERN";
+    static final String TEXT_PATTERN = "hexaflow.textPattern";
 
     private LogOutput() {
     }

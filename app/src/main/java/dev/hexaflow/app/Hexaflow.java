@@ -2,12 +2,14 @@ package dev.hexaflow.app;
 
 import dev.hexaflow.adapters.http.admin.AdminAuthorization;
 import dev.hexaflow.adapters.http.server.JavalinHttpServer;
+import dev.hexaflow.adapters.http.server.RefusedCredentials;
 import dev.hexaflow.adapters.http.server.RouteGroup;
 import dev.hexaflow.adapters.persistence.StorageWatch;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiInstanceLeases;
 import dev.hexaflow.app.AdminTokens.AdminToken;
 import dev.hexaflow.app.StorePreparation.Prepared;
 import dev.hexaflow.app.adapters.SecureRandomSecretGenerator;
+import dev.hexaflow.app.cli.CommandLine;
 import dev.hexaflow.app.config.Configuration;
 import dev.hexaflow.app.config.DatabaseServer;
 import dev.hexaflow.app.jobs.LeaseRenewal;
@@ -128,10 +130,14 @@ public final class Hexaflow implements AutoCloseable {
             InstanceLease lease = lease(storage, modules);
             renewal = new LeaseRenewal(lease, modules.workflows().origins, instance.machine());
             ready = prepareInBackground(storage, config, secrets, modules, lease, renewal, adminToken);
-            AdminAuthorization admin = new AdminAuthorization(() -> adminToken.join().hash());
-            JavalinHttpServer server = startServer(config, HttpRoutes.of(config, admin, storage, modules.workflows(),
-                    modules.campus(), modules.chat(), modules.observability()), ready);
+            RefusedCredentials refusals = new RefusedCredentials();
+            AdminAuthorization admin = new AdminAuthorization(() -> adminToken.join().hash(), refusals);
+            JavalinHttpServer server = startServer(config, HttpRoutes.of(config, admin, refusals, storage,
+                    modules.workflows(), modules.campus(), modules.chat(), modules.observability()), ready);
             watched(server, modules, health, config);
+            if (config.logs().requests()) {
+                server.logRequests();
+            }
             Prepared prepared = awaitReady(server, ready);
             String baseUrl = serve(config, server, instance, modules.workflows().origins, lease, renewal);
             StartReport report = new StartReport(baseUrl, config.dataDir(), adminToken.join().madeNow(),
@@ -145,6 +151,9 @@ public final class Hexaflow implements AutoCloseable {
                 firstStartKept = true;
             }
             modules.workflows().startJobs();
+            LOG.atInfo().addKeyValue("url", baseUrl).addKeyValue("version", CommandLine.VERSION)
+                    .log("Hexaflow {} started on {} ({})", CommandLine.VERSION, baseUrl,
+                            config.database().map(DatabaseServer::shownUrl).orElse("H2 in the data directory"));
             return new Hexaflow(storage, server, report, modules, config.service().shutdownGrace(),
                     instance.shared() ? Optional.of(lease) : Optional.empty(), renewal);
         } catch (RuntimeException e) {
@@ -345,6 +354,7 @@ public final class Hexaflow implements AutoCloseable {
                     releaseLease();
                 } finally {
                     storage.close();
+                    LOG.info("Hexaflow stopped");
                 }
             }
         }

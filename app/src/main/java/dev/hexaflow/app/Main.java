@@ -117,6 +117,7 @@ public final class Main {
             return OK;
         }
         if (command instanceof Command.Serve serve) {
+            LogOutput.use(serve.config().logs().format());
             Hexaflow hexaflow = Hexaflow.start(serve.config());
             ShutdownSignals.install(hexaflow);
             serving = true;

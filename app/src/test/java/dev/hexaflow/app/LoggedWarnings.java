@@ -1,41 +1,37 @@
 package dev.hexaflow.app;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.AppenderBase;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.logging.Handler;
-import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The warnings the application's services log while it is open (they log through {@link System.Logger}, which
- * is java.util.logging in the server), each as the one line it is.
+ * reaches Logback in the server), each as the one message it is.
  */
 final class LoggedWarnings implements AutoCloseable {
 
     private static final String APPLICATION = "dev.hexaflow.application";
 
-    private final Logger logger = Logger.getLogger(APPLICATION);
+    private final Logger logger = ((LoggerContext) LoggerFactory.getILoggerFactory()).getLogger(APPLICATION);
     private final List<String> lines = new CopyOnWriteArrayList<>();
-    private final Handler handler = new Handler() {
+    private final AppenderBase<ILoggingEvent> appender = new AppenderBase<>() {
         @Override
-        public void publish(LogRecord record) {
-            if (record.getLevel().intValue() >= Level.WARNING.intValue()) {
-                lines.add(record.getMessage());
+        protected void append(ILoggingEvent event) {
+            if (event.getLevel().isGreaterOrEqual(Level.WARN)) {
+                lines.add(event.getFormattedMessage());
             }
-        }
-
-        @Override
-        public void flush() {
-        }
-
-        @Override
-        public void close() {
         }
     };
 
     LoggedWarnings() {
-        logger.addHandler(handler);
+        appender.setContext(logger.getLoggerContext());
+        appender.start();
+        logger.addAppender(appender);
     }
 
     /** The warnings logged so far that mention {@code text}. */
@@ -45,6 +41,7 @@ final class LoggedWarnings implements AutoCloseable {
 
     @Override
     public void close() {
-        logger.removeHandler(handler);
+        logger.detachAppender(appender);
+        appender.stop();
     }
 }

@@ -137,7 +137,7 @@ class PostgresOutageHttpTest {
         return answers;
     }
 
-    /** What a call answered, and the lines the server logged meanwhile (slf4j-simple writes to System.err). */
+    /** What a call answered, and the lines the server logged meanwhile (Logback writes them to System.err). */
     private record Logged<T>(T value, List<String> lines) {
     }
 

@@ -16,10 +16,11 @@ import java.util.Optional;
  * @param database   the PostgreSQL server that keeps the data (HEXAFLOW_DATABASE_URL); when empty, H2 in the data
  *                   dir does
  * @param metrics    whether {@code GET /metrics} answers, and the token it asks for
+ * @param logs       how the server writes its log lines
  */
 public record Configuration(String host, int port, Path dataDir, Optional<String> adminToken,
         EngineConfiguration engine, ServiceSettings service, Optional<DatabaseServer> database,
-        MetricsSettings metrics) {
+        MetricsSettings metrics, LogSettings logs) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 8080;
@@ -40,15 +41,16 @@ public record Configuration(String host, int port, Path dataDir, Optional<String
         service = service == null ? ServiceSettings.DEFAULTS : service;
         database = database == null ? Optional.empty() : database;
         metrics = metrics == null ? MetricsSettings.OFF : metrics;
+        logs = logs == null ? LogSettings.DEFAULTS : logs;
         if (adminToken.isPresent() && adminToken.get().length() < 16) {
             throw new UsageException("HEXAFLOW_ADMIN_TOKEN must be at least 16 characters long");
         }
     }
 
-    /** With metrics off. */
+    /** With metrics off and the default log lines. */
     public Configuration(String host, int port, Path dataDir, Optional<String> adminToken,
             EngineConfiguration engine, ServiceSettings service, Optional<DatabaseServer> database) {
-        this(host, port, dataDir, adminToken, engine, service, database, MetricsSettings.OFF);
+        this(host, port, dataDir, adminToken, engine, service, database, MetricsSettings.OFF, LogSettings.DEFAULTS);
     }
 
     /** With the engine's and the service's defaults, on H2 in the data dir. */
@@ -73,39 +75,43 @@ public record Configuration(String host, int port, Path dataDir, Optional<String
                 Optional.ofNullable(environment.get("HEXAFLOW_DATABASE_URL")).filter(url -> !url.isBlank())
                         .map(url -> new DatabaseServer(url, environment.get("HEXAFLOW_DATABASE_USER"),
                                 environment.get("HEXAFLOW_DATABASE_PASSWORD"))),
-                MetricsSettings.fromEnvironment(environment));
+                MetricsSettings.fromEnvironment(environment), LogSettings.fromEnvironment(environment));
     }
 
     public Configuration withHost(String value) {
-        return new Configuration(value, port, dataDir, adminToken, engine, service, database, metrics);
+        return new Configuration(value, port, dataDir, adminToken, engine, service, database, metrics, logs);
     }
 
     public Configuration withPort(int value) {
-        return new Configuration(host, value, dataDir, adminToken, engine, service, database, metrics);
+        return new Configuration(host, value, dataDir, adminToken, engine, service, database, metrics, logs);
     }
 
     public Configuration withDataDir(Path value) {
-        return new Configuration(host, port, value, adminToken, engine, service, database, metrics);
+        return new Configuration(host, port, value, adminToken, engine, service, database, metrics, logs);
     }
 
     public Configuration withAdminToken(String value) {
-        return new Configuration(host, port, dataDir, Optional.ofNullable(value), engine, service, database, metrics);
+        return new Configuration(host, port, dataDir, Optional.ofNullable(value), engine, service, database, metrics, logs);
     }
 
     public Configuration withEngine(EngineConfiguration value) {
-        return new Configuration(host, port, dataDir, adminToken, value, service, database, metrics);
+        return new Configuration(host, port, dataDir, adminToken, value, service, database, metrics, logs);
     }
 
     public Configuration withService(ServiceSettings value) {
-        return new Configuration(host, port, dataDir, adminToken, engine, value, database, metrics);
+        return new Configuration(host, port, dataDir, adminToken, engine, value, database, metrics, logs);
     }
 
     public Configuration withDatabase(DatabaseServer value) {
-        return new Configuration(host, port, dataDir, adminToken, engine, service, Optional.of(value), metrics);
+        return new Configuration(host, port, dataDir, adminToken, engine, service, Optional.of(value), metrics, logs);
     }
 
     public Configuration withMetrics(MetricsSettings value) {
-        return new Configuration(host, port, dataDir, adminToken, engine, service, database, value);
+        return new Configuration(host, port, dataDir, adminToken, engine, service, database, value, logs);
+    }
+
+    public Configuration withLogs(LogSettings value) {
+        return new Configuration(host, port, dataDir, adminToken, engine, service, database, metrics, value);
     }
 
     public static int port(String text, String name) {

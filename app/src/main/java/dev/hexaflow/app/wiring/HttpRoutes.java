@@ -11,6 +11,7 @@ import dev.hexaflow.adapters.http.admin.AdminToolRoutes;
 import dev.hexaflow.adapters.http.admin.AdminWebhookRoutes;
 import dev.hexaflow.adapters.http.campus.CampusFeedRoutes;
 import dev.hexaflow.adapters.http.openapi.OpenApiRoutes;
+import dev.hexaflow.adapters.http.server.RefusedCredentials;
 import dev.hexaflow.adapters.http.server.RouteGroup;
 import dev.hexaflow.adapters.http.serviceapi.ServiceApiAuthentication;
 import dev.hexaflow.adapters.http.serviceapi.ServiceApiCors;
@@ -43,17 +44,19 @@ public final class HttpRoutes {
     private HttpRoutes() {
     }
 
-    public static List<RouteGroup> of(Configuration config, AdminAuthorization admin, Storage storage,
-            WorkflowModule workflows, CampusModule campus, ChatModule chat, Observability observability) {
+    /** @param refusals logs every refused key and token, the admin check's ({@code admin}) included */
+    public static List<RouteGroup> of(Configuration config, AdminAuthorization admin, RefusedCredentials refusals,
+            Storage storage, WorkflowModule workflows, CampusModule campus, ChatModule chat,
+            Observability observability) {
         List<RouteGroup> routes = new ArrayList<>();
         routes.add(admin);
         routes.addAll(observability.routes());
-        routes.add(new CampusFeedRoutes(campus.feed));
+        routes.add(new CampusFeedRoutes(campus.feed, refusals));
         routes.add(new AdminCampusRoutes(admin, campus.issueKey, campus.banKey, campus.importData));
-        routes.addAll(serviceApi(config.service(), workflows, chat));
+        routes.addAll(serviceApi(config.service(), workflows, chat, refusals));
         routes.addAll(admin(admin, workflows));
         routes.add(new AdminChatRoutes(admin, chat.browse));
-        routes.addAll(knowledgeApi(workflows.knowledge));
+        routes.addAll(knowledgeApi(workflows.knowledge, refusals));
         routes.add(new AdminBackupRoutes(admin, BackupModule.backups(storage, config.dataDir(), Clock.systemUTC(),
                 campus::keepUsesNow), Clock.systemUTC()));
         routes.add(new WebAppRoutes(workflows.apps.webApp));
@@ -62,9 +65,10 @@ public final class HttpRoutes {
     }
 
     /** The workflow and chat Service API under /v1, behind its CORS and its key check. */
-    private static List<RouteGroup> serviceApi(ServiceSettings service, WorkflowModule workflows, ChatModule chat) {
+    private static List<RouteGroup> serviceApi(ServiceSettings service, WorkflowModule workflows, ChatModule chat,
+            RefusedCredentials refusals) {
         RunsModule runs = workflows.runs;
-        ServiceApiAuthentication keys = new ServiceApiAuthentication(workflows.apps.authenticate);
+        ServiceApiAuthentication keys = new ServiceApiAuthentication(workflows.apps.authenticate, refusals);
         return List.of(
                 new ServiceApiCors(service.corsOrigins()),
                 keys,
@@ -99,9 +103,9 @@ public final class HttpRoutes {
     }
 
     /** Dify's Knowledge API under /v1/datasets, behind its own key check. */
-    private static List<RouteGroup> knowledgeApi(KnowledgeModule knowledge) {
+    private static List<RouteGroup> knowledgeApi(KnowledgeModule knowledge, RefusedCredentials refusals) {
         return List.of(
-                new DatasetKeyAuthentication(knowledge.keys),
+                new DatasetKeyAuthentication(knowledge.keys, refusals),
                 new KnowledgeTagRoutes(knowledge.tags),
                 new KnowledgeMetadataRoutes(knowledge.metadata),
                 new KnowledgeApiRoutes(knowledge.bases, knowledge.addDocument, knowledge.documents,

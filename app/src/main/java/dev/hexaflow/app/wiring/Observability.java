@@ -5,6 +5,7 @@ import dev.hexaflow.adapters.http.server.RequestObserver;
 import dev.hexaflow.adapters.http.server.RouteGroup;
 import dev.hexaflow.adapters.http.sse.RunEventStream;
 import dev.hexaflow.adapters.metrics.PrometheusMetrics;
+import dev.hexaflow.app.adapters.Slf4jRunMonitor;
 import dev.hexaflow.app.config.Configuration;
 import dev.hexaflow.app.config.MetricsSettings;
 import dev.hexaflow.application.campus.port.out.CampusFeedMonitor;
@@ -43,9 +44,11 @@ public final class Observability implements AutoCloseable {
         });
     }
 
-    /** The parts the settings turn on. */
+    /** The parts the settings turn on; log lines are always on (a failed run is one warning). */
     public static Observability of(Configuration config) {
-        return new Observability(config.metrics());
+        Observability observability = new Observability(config.metrics());
+        observability.monitors.add(new Slf4jRunMonitor());
+        return observability;
     }
 
     /** Nothing watched: for servers made in tests that look at none of it. */

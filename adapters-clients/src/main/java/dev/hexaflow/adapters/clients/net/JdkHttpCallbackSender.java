@@ -1,6 +1,7 @@
 package dev.hexaflow.adapters.clients.net;
 
 import dev.hexaflow.adapters.nodes.net.NetworkFailures;
+import dev.hexaflow.adapters.nodes.net.OutageLog;
 import dev.hexaflow.adapters.nodes.net.OutboundExchange;
 import dev.hexaflow.application.webhooks.port.out.CallbackSender;
 import dev.hexaflow.domain.webhook.CallbackUrl;
@@ -27,6 +28,8 @@ public final class JdkHttpCallbackSender implements CallbackSender {
 
     /** What a receiver's logs show the posts as. */
     public static final String USER_AGENT = "Hexaflow-Webhook/1";
+    /** By receiver (scheme, host and port): its paths and queries may hold a key of its own. */
+    private static final OutageLog OUTAGES = new OutageLog("webhook receiver");
 
     private final OutboundExchange exchange;
     private final HttpClient client;
@@ -40,6 +43,20 @@ public final class JdkHttpCallbackSender implements CallbackSender {
 
     @Override
     public Answer post(CallbackUrl url, byte[] body, Map<String, String> headers, Duration timeout) {
+        Answer answer = send(url, body, headers, timeout);
+        if (answer.refused() || Thread.currentThread().isInterrupted()) {
+            return answer; // the policy's refusal is no outage, nor is a server that stops
+        }
+        if (answer.status() != null && answer.status() / 100 == 2) {
+            OUTAGES.answered(url.receiver());
+        } else {
+            OUTAGES.failed(url.receiver(), answer.error() != null ? answer.error()
+                    : "it answered " + answer.status() + ", not 2xx");
+        }
+        return answer;
+    }
+
+    private Answer send(CallbackUrl url, byte[] body, Map<String, String> headers, Duration timeout) {
         URI uri = URI.create(url.value());
         try {
             exchange.check(uri);

@@ -1,5 +1,7 @@
 package dev.hexaflow.adapters.http.admin;
 
+import dev.hexaflow.adapters.http.server.RefusedCredentials;
+import dev.hexaflow.adapters.http.server.RefusedCredentials.Credential;
 import dev.hexaflow.adapters.http.server.RouteGroup;
 import dev.hexaflow.adapters.http.server.UnreadBodies;
 import dev.hexaflow.adapters.http.support.JsonResponses;
@@ -21,17 +23,20 @@ public final class AdminAuthorization implements RouteGroup {
     static final long REFUSED_BODY_BYTES = 1024 * 1024;
 
     private final Supplier<SecretHash> adminToken;
+    private final RefusedCredentials refusals;
 
     public AdminAuthorization(SecretHash adminToken) {
-        this(() -> adminToken);
+        this(() -> adminToken, new RefusedCredentials());
     }
 
     /**
      * @param adminToken the admin token's hash, asked for at each request: where instances share it through their
      *                   store, it is known once the store is ready, which every request waits for
+     * @param refusals   where each refused token is logged, shared with the server's other checks
      */
-    public AdminAuthorization(Supplier<SecretHash> adminToken) {
+    public AdminAuthorization(Supplier<SecretHash> adminToken, RefusedCredentials refusals) {
         this.adminToken = adminToken;
+        this.refusals = refusals;
     }
 
     @Override
@@ -56,7 +61,11 @@ public final class AdminAuthorization implements RouteGroup {
         };
     }
 
-    private static void refuse(Context ctx) {
+    private void refuse(Context ctx) {
+        String header = ctx.header("Authorization");
+        refusals.refused(ctx, Credential.ADMIN_TOKEN, header == null || header.isBlank() ? "no Authorization header"
+                : header.regionMatches(true, 0, "Bearer ", 0, 7) ? "the token is not the admin token"
+                : "the Authorization header is not a bearer token");
         // The gate skips every later handler, the one that drops an unread body too: drop it here, or a body
         // still arriving when the answer is done gets the connection reset under the 401. A stranger's body is
         // read up to 1 MiB; past that the connection is closed instead.

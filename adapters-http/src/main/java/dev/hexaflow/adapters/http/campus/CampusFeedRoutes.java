@@ -1,5 +1,7 @@
 package dev.hexaflow.adapters.http.campus;
 
+import dev.hexaflow.adapters.http.server.RefusedCredentials;
+import dev.hexaflow.adapters.http.server.RefusedCredentials.Credential;
 import dev.hexaflow.adapters.http.server.RouteGroup;
 import dev.hexaflow.adapters.http.support.ResponseBodies;
 import dev.hexaflow.application.campus.port.in.CampusFeedAnswer;
@@ -17,9 +19,16 @@ import java.util.Optional;
 public final class CampusFeedRoutes implements RouteGroup {
 
     private final ServeCampusFeedUseCase feed;
+    private final RefusedCredentials refusals;
 
     public CampusFeedRoutes(ServeCampusFeedUseCase feed) {
+        this(feed, new RefusedCredentials());
+    }
+
+    /** @param refusals where each refused campus key is logged, shared with the server's other checks */
+    public CampusFeedRoutes(ServeCampusFeedUseCase feed, RefusedCredentials refusals) {
         this.feed = feed;
+        this.refusals = refusals;
     }
 
     @Override
@@ -38,8 +47,15 @@ public final class CampusFeedRoutes implements RouteGroup {
         int dot = file.lastIndexOf('.');
         String resource = dot < 0 ? file : file.substring(0, dot);
         String extension = dot < 0 ? "" : file.substring(dot + 1);
-        send(ctx, feed.serve(new CampusFeedQuery(ctx.pathParam("service"), resource, extension,
-                ctx.queryParam("key"), ctx.queryParam("callback"))));
+        String key = ctx.queryParam("key");
+        CampusFeedAnswer answer = feed.serve(new CampusFeedQuery(ctx.pathParam("service"), resource, extension,
+                key, ctx.queryParam("callback")));
+        // 401 an unknown key, 403 a banned one; a missing key (511) was never a credential.
+        if (key != null && (answer.httpStatus() == 401 || answer.httpStatus() == 403)) {
+            refusals.refused(ctx, Credential.CAMPUS_KEY, answer.httpStatus() == 401 ? "the key is unknown"
+                    : "the key is banned");
+        }
+        send(ctx, answer);
     }
 
     private void unknownMethod(Context ctx) {

@@ -241,6 +241,11 @@ public final class JavalinHttpServer implements AutoCloseable {
         traffic.observer = observer;
     }
 
+    /** Logs a line for each request answered from now on (method, path without its query, status, time). */
+    public void logRequests() {
+        javalin.jettyServer().server().setRequestLog(new RequestLines());
+    }
+
     /** The start has finished: the readiness probe answers ready from now on, until a drain. */
     public void markReady() {
         traffic.ready = true;

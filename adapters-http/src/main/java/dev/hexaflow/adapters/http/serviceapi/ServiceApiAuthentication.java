@@ -1,11 +1,14 @@
 package dev.hexaflow.adapters.http.serviceapi;
 
+import dev.hexaflow.adapters.http.server.RefusedCredentials;
+import dev.hexaflow.adapters.http.server.RefusedCredentials.Credential;
 import dev.hexaflow.adapters.http.server.RouteGroup;
 import dev.hexaflow.application.apps.port.in.AuthenticateUseCase.Operation;
 import dev.hexaflow.application.apps.port.in.AuthenticateUseCase;
 import dev.hexaflow.application.apps.port.in.Caller;
 import dev.hexaflow.application.common.ApiError;
 import dev.hexaflow.application.common.ApiException;
+import dev.hexaflow.domain.app.AppKey;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import io.javalin.security.RouteRole;
@@ -24,9 +27,16 @@ public final class ServiceApiAuthentication implements RouteGroup {
     private static final String TOKEN = "hexaflow.bearer-token";
 
     private final AuthenticateUseCase authenticate;
+    private final RefusedCredentials refusals;
 
     public ServiceApiAuthentication(AuthenticateUseCase authenticate) {
+        this(authenticate, new RefusedCredentials());
+    }
+
+    /** @param refusals where each refused key or token is logged, shared with the server's other checks */
+    public ServiceApiAuthentication(AuthenticateUseCase authenticate, RefusedCredentials refusals) {
         this.authenticate = authenticate;
+        this.refusals = refusals;
     }
 
     /** What a Service API route asks of the app, given with the route as its role. */
@@ -80,15 +90,34 @@ public final class ServiceApiAuthentication implements RouteGroup {
         }
         String header = ctx.header("Authorization");
         if (header == null || header.isBlank() || !header.strip().contains(" ")) {
-            throw new ApiException(ApiError.UNAUTHORIZED,
-                    "Authorization header must be provided and start with 'Bearer'");
+            throw refused(ctx, Credential.APP_KEY, new ApiException(ApiError.UNAUTHORIZED,
+                    "Authorization header must be provided and start with 'Bearer'"));
         }
         String[] parts = header.strip().split("\\s+", 2);
         if (!parts[0].equalsIgnoreCase("bearer")) {
-            throw new ApiException(ApiError.UNAUTHORIZED, "Authorization scheme must be 'Bearer'");
+            throw refused(ctx, Credential.APP_KEY, new ApiException(ApiError.UNAUTHORIZED,
+                    "Authorization scheme must be 'Bearer'"));
         }
-        ctx.attribute(CALLER, authenticate.callerOf(parts[1].strip(), access.operation));
-        ctx.attribute(TOKEN, parts[1].strip());
+        String token = parts[1].strip();
+        ctx.attribute(CALLER, callerOf(ctx, token, access.operation));
+        ctx.attribute(TOKEN, token);
+    }
+
+    /** The caller, or the refusal, logged when the token itself was refused (not what it may do). */
+    private Caller callerOf(Context ctx, String token, Operation operation) {
+        try {
+            return authenticate.callerOf(token, operation);
+        } catch (ApiException e) {
+            if (e.error() == ApiError.UNAUTHORIZED) {
+                refused(ctx, AppKey.looksLikeKey(token) ? Credential.APP_KEY : Credential.WEB_APP_TOKEN, e);
+            }
+            throw e;
+        }
+    }
+
+    private ApiException refused(Context ctx, Credential credential, ApiException refusal) {
+        refusals.refused(ctx, credential, refusal.getMessage());
+        return refusal;
     }
 
     /**
@@ -96,6 +125,6 @@ public final class ServiceApiAuthentication implements RouteGroup {
      * the body (an async run); refused as the route's own check refuses.
      */
     public void require(Context ctx, Operation operation) {
-        authenticate.callerOf(ctx.attribute(TOKEN), operation);
+        callerOf(ctx, ctx.attribute(TOKEN), operation);
     }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hexaflow.adapters.nodes.net.NetworkFailures;
+import dev.hexaflow.adapters.nodes.net.OutageLog;
 import dev.hexaflow.workflow.engine.StopSignal;
 import dev.hexaflow.workflow.port.out.ModelProvider;
 import java.io.BufferedReader;
@@ -38,6 +39,8 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
     private static final Set<String> PARAMETERS = Set.of("temperature", "top_p", "max_tokens", "presence_penalty",
             "frequency_penalty", "stop", "seed", "response_format");
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** Shared by every provider of the process: one endpoint down is one line, whichever caller found it. */
+    private static final OutageLog OUTAGES = new OutageLog("model endpoint");
 
     private final URI baseUrl;
     private final String apiKey;
@@ -87,6 +90,7 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
         })) {
             HttpResponse<InputStream> response = exchange.get();
             open[0] = response.body();
+            heard(response.statusCode());
             if (response.statusCode() >= 400) {
                 throw new ModelException(error(request, response), null);
             }
@@ -103,6 +107,8 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
         } catch (CancellationException e) {
             throw new ModelException("The model call was stopped", e);
         } catch (ExecutionException e) {
+            OUTAGES.failed(OutageLog.shown(baseUrl), "it cannot be reached: "
+                    + NetworkFailures.reason(e.getCause()));
             throw new ModelException(prefix(request) + "the model endpoint " + base + " cannot be reached: "
                     + NetworkFailures.reason(e.getCause()), e.getCause());
         } catch (InterruptedException e) {
@@ -114,8 +120,18 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
             if (stop.isStopped()) {
                 throw new ModelException("The model call was stopped", e);
             }
+            OUTAGES.failed(OutageLog.shown(baseUrl), "it broke off its answer: " + NetworkFailures.reason(e));
             throw new ModelException(prefix(request) + "the model endpoint " + base + " broke off its answer: "
                     + NetworkFailures.reason(e), e);
+        }
+    }
+
+    /** An answer came: the endpoint is up, unless it answered that it is failing itself (5xx). */
+    private void heard(int status) {
+        if (status >= 500) {
+            OUTAGES.failed(OutageLog.shown(baseUrl), "it answered " + status);
+        } else {
+            OUTAGES.answered(OutageLog.shown(baseUrl));
         }
     }
 

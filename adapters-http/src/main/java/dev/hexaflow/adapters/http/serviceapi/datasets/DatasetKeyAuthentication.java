@@ -1,5 +1,7 @@
 package dev.hexaflow.adapters.http.serviceapi.datasets;
 
+import dev.hexaflow.adapters.http.server.RefusedCredentials;
+import dev.hexaflow.adapters.http.server.RefusedCredentials.Credential;
 import dev.hexaflow.adapters.http.server.RouteGroup;
 import dev.hexaflow.adapters.http.server.UnreadBodies;
 import dev.hexaflow.adapters.http.support.JsonResponses;
@@ -21,9 +23,16 @@ public final class DatasetKeyAuthentication implements RouteGroup {
     }
 
     private final ManageDatasetKeysUseCase keys;
+    private final RefusedCredentials refusals;
 
     public DatasetKeyAuthentication(ManageDatasetKeysUseCase keys) {
+        this(keys, new RefusedCredentials());
+    }
+
+    /** @param refusals where each refused key is logged, shared with the server's other checks */
+    public DatasetKeyAuthentication(ManageDatasetKeysUseCase keys, RefusedCredentials refusals) {
         this.keys = keys;
+        this.refusals = refusals;
     }
 
     @Override
@@ -52,7 +61,8 @@ public final class DatasetKeyAuthentication implements RouteGroup {
         }
     }
 
-    private static void refuse(Context ctx, String message) {
+    private void refuse(Context ctx, String message) {
+        refusals.refused(ctx, Credential.DATASET_KEY, message);
         ctx.header("WWW-Authenticate", "Bearer realm=\"api\"");
         JsonResponses.error(ctx, 401, "unauthorized", message);
         // A stranger's body is read up to 1 MiB (past that the connection is closed), lest Jetty drop the

@@ -2,6 +2,7 @@ package dev.hexaflow.adapters.nodes.tool.mcp;
 
 import dev.hexaflow.adapters.nodes.net.NetworkFailures;
 import dev.hexaflow.adapters.nodes.net.NetworkFailures;
+import dev.hexaflow.adapters.nodes.net.OutageLog;
 import dev.hexaflow.adapters.nodes.net.OutboundExchange;
 import dev.hexaflow.workflow.engine.StopSignal;
 import dev.hexaflow.workflow.port.out.ToolRunner;
@@ -55,6 +56,8 @@ public final class McpSdkToolRunner implements ToolRunner, AutoCloseable {
     private final Function<ToolRef, Optional<McpToolAddress>> addresses;
     private final OutboundExchange outbound;
     private final Duration timeout;
+    /** Shared by every runner of the process, by server name (its URL may hold a key). */
+    private static final OutageLog OUTAGES = new OutageLog("MCP server");
     private final JsonSchemaValidator schemas = McpJsonDefaults.getSchemaValidator();
     private final Map<String, Connection> connections = new ConcurrentHashMap<>();
     /** One lock per server name, held while a connection to it opens. */
@@ -238,9 +241,12 @@ public final class McpSdkToolRunner implements ToolRunner, AutoCloseable {
         String server = connection.server().name();
         CompletableFuture<T> future = answer.toFuture();
         try (AutoCloseable cancel = stop.onStop(() -> future.cancel(true))) {
-            return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            T answered = future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            OUTAGES.answered(server);
+            return answered;
         } catch (TimeoutException e) {
             future.cancel(true);
+            OUTAGES.failed(server, "it did not answer " + what + " within " + timeout.toSeconds() + " s");
             throw new ToolException("The MCP server " + server + " did not answer " + what + " within "
                     + timeout.toSeconds() + "s");
         } catch (CancellationException e) {
@@ -252,10 +258,12 @@ public final class McpSdkToolRunner implements ToolRunner, AutoCloseable {
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
             if (cause instanceof McpError error && error.getJsonRpcError() != null) {
+                OUTAGES.answered(server); // an error of its own is an answer: the server is up
                 throw new ToolException("The MCP server " + server + " refused " + what + ": "
                         + error.getJsonRpcError().message());
             }
             drop(connection);
+            OUTAGES.failed(server, "it cannot be reached: " + reason(cause));
             throw new ToolException("The MCP server " + server + " cannot be reached: " + reason(cause), cause);
         } catch (Exception e) {
             // Only closing the stop handle throws a checked Exception; it cannot fail.

@@ -3,7 +3,7 @@
 'use strict';
 
 (() => {
-  const {el, api, time, statusBadge, announce} = HF;
+  const {el, show, api, time, statusBadge, announce} = HF;
 
   function table(label, headings, rows) {
     return el('div', {class: 'table-scroll', role: 'region', 'aria-label': label, tabindex: 0},
@@ -27,7 +27,7 @@
       el('td', {}, el('a', {href: `#/apps/${id}/conversations/${encodeURIComponent(c.id)}`, text: c.name || c.id})),
       el('td', {text: c.end_user_id}), el('td', {text: c.status}), el('td', {text: time(c.updated_at)})));
     const last = page.data[page.data.length - 1];
-    view.replaceChildren(el('p', {}, el('a', {href: '#/apps', text: '← Apps'})),
+    show(view, el('p', {}, el('a', {href: '#/apps', text: '← Apps'})),
       el('h1', {text: `Conversations of ${name}`}),
       rows.length ? table('Conversations', ['Conversation', 'End user', 'Status', 'Last message'], rows)
         : el('p', {class: 'muted', text: 'No conversation yet.'}),
@@ -46,7 +46,7 @@
       m.error ? el('p', {class: 'error', text: m.error}) : null,
       el('p', {class: 'muted'}, statusBadge(m.status), ' ', m.workflow_run_id
         ? el('a', {href: `#/runs/${encodeURIComponent(m.workflow_run_id)}`, text: 'Its run'}) : 'No run kept.')));
-    view.replaceChildren(el('p', {}, el('a', {href: `#/apps/${id}/conversations`, text: '← Conversations'})),
+    show(view, el('p', {}, el('a', {href: `#/apps/${id}/conversations`, text: '← Conversations'})),
       el('h1', {text: 'Messages'}),
       page.has_more ? el('p', {class: 'muted', text: 'The newest 100 messages.'}) : null,
       messages.length ? el('ol', {class: 'plain'}, messages) : el('p', {class: 'muted', text: 'No message.'}));
@@ -55,7 +55,7 @@
   async function showDocuments(base, holder, button) {
     button.disabled = true;
     const documents = (await api('GET', `/admin/knowledge/bases/${encodeURIComponent(base.id)}/documents`)).data;
-    holder.replaceChildren(documents.length ? table(`Documents of ${base.name}`,
+    show(holder, documents.length ? table(`Documents of ${base.name}`,
       ['Document', 'Indexing', 'Words', 'Error'], documents.map(d => el('tr', {}, el('td', {text: d.name}),
         el('td', {}, statusBadge(d.indexing_status)), el('td', {text: d.word_count}),
         el('td', {class: 'error-cell', text: d.error || ''}))))
@@ -70,7 +70,7 @@
       const holder = el('div', {});
       const button = el('button', {type: 'button', class: 'quiet', text: 'Show its documents'});
       button.addEventListener('click', () => showDocuments(base, holder, button).catch(e => {
-        holder.replaceChildren(el('p', {class: 'error', text: e.message}));
+        show(holder, el('p', {class: 'error', text: e.message}));
       }));
       return el('section', {class: 'panel', 'aria-labelledby': heading}, el('h2', {id: heading, text: base.name}),
         el('p', {text: base.description || ''}),
@@ -80,7 +80,7 @@
             : '')}), el('dt', {text: 'Created'}), el('dd', {text: time(base.created_at)})),
         button, holder);
     });
-    view.replaceChildren(el('h1', {text: 'Knowledge bases'}),
+    show(view, el('h1', {text: 'Knowledge bases'}),
       sections.length ? sections : el('p', {class: 'muted', text: 'No knowledge base.'}));
   });
 
@@ -111,7 +111,7 @@
     const [name, list] = await Promise.all([appName(appId), api('GET', `/admin/apps/${encodeURIComponent(appId)}`
       + `/deliveries?page=${page}&limit=20`)]);
     const again = () => draw(view, [appId], query);
-    view.replaceChildren(el('p', {}, el('a', {href: '#/apps', text: '← Apps'})),
+    show(view, el('p', {}, el('a', {href: '#/apps', text: '← Apps'})),
       el('h1', {text: `Webhook deliveries of ${name}`}),
       el('p', {class: 'muted', text: `${list.total} deliveries.`}),
       list.data.length ? el('ul', {class: 'plain'}, list.data.map(d => delivery(appId, d, again)))
@@ -136,7 +136,7 @@
         el('h2', {id: `probe-${name}`, text: name}), el('p', {text: what}),
         el('p', {}, statusBadge(answer.body.status), ` HTTP ${answer.code}`),
         answer.body.reason ? el('p', {class: 'error', text: answer.body.reason}) : null);
-      view.replaceChildren(el('h1', {text: 'Health'}),
+      show(view, el('h1', {text: 'Health'}),
         row('/health', 'Liveness: whether the process serves.', health),
         row('/readyz', 'Readiness: whether it takes new work.', ready),
         el('section', {class: 'panel', 'aria-labelledby': 'instances-heading'},

@@ -3,7 +3,7 @@
 'use strict';
 
 (() => {
-  const {el, api, time, seconds, statusBadge, poll, go} = HF;
+  const {el, show, api, time, seconds, statusBadge, poll, go} = HF;
   const STATUSES = ['running', 'succeeded', 'partial-succeeded', 'failed', 'stopped'];
   const CHAT_MODES = ['advanced-chat', 'chat', 'agent-chat'];
 
@@ -55,7 +55,7 @@
   HF.route(/^\/apps$/, async view => {
     const [apps, tools] = await Promise.all([api('GET', '/admin/apps'), api('GET', '/admin/tools')]);
     const sections = await Promise.all(apps.data.map(appSection));
-    view.replaceChildren(el('h1', {text: 'Apps'}),
+    show(view, el('h1', {text: 'Apps'}),
       el('p', {class: 'muted', text: `${apps.data.length} apps. Versions before the published one are kept; `
         + 'export one with GET /admin/apps/{app_id}/dsl?workflow_id=.'}),
       sections, toolsSection(tools));
@@ -136,13 +136,13 @@
     search.set('limit', '20');
     const [apps, page] = await Promise.all([api('GET', '/admin/apps'), api('GET', `/admin/runs?${search}`)]);
     const results = el('div', {id: 'runs-results'}, runsTable(page), pager(query, page));
-    view.replaceChildren(el('h1', {text: 'Runs'}), filterForm(query, apps.data),
+    show(view, el('h1', {text: 'Runs'}), filterForm(query, apps.data),
       el('h2', {class: 'visually-hidden', text: 'Results'}),
       el('p', {class: 'muted', text: 'Refreshed every few seconds while this tab is visible.'}), results);
     poll(async () => {
       if (results.contains(document.activeElement)) return; // never pull a row from under the keyboard
       const fresh = await api('GET', `/admin/runs?${search}`).catch(() => null);
-      if (fresh) results.replaceChildren(runsTable(fresh), pager(query, fresh));
+      if (fresh) show(results, runsTable(fresh), pager(query, fresh));
     });
   });
 })();

@@ -5,7 +5,8 @@
 'use strict';
 
 (() => {
-  const {el, api, time, seconds, json, statusBadge, announce, poll, go} = HF;
+  const {el, show, api, time, seconds, json, statusBadge, announce, poll, go} = HF;
+  const MIN_SHARE = 0.14;
 
   /** Each node execution with where its bar goes: start and end in seconds from the run's start, and a row. */
   function layout(run, executions) {
@@ -18,14 +19,16 @@
       ends.set(node.node_id, end);
       return {node, start, end};
     });
+    const total = Math.max(0.001, Number(run.elapsed_time) || 0, ...bars.map(b => b.end));
+    // A bar is drawn at least a readable width (MIN_SHARE of the axis): a row takes the next bar only once
+    // the last one's drawn end is passed, so that short bars never cover each other.
     const rows = [];
     for (const bar of bars.slice().sort((a, b) => a.start - b.start || a.node.index - b.node.index)) {
-      let row = rows.findIndex(end => end <= bar.start + 1e-6);
+      let row = rows.findIndex(end => end <= bar.start + 1e-9);
       if (row < 0) row = rows.push(0) - 1;
-      rows[row] = Math.max(bar.end, bar.start + 1e-6);
+      rows[row] = Math.max(bar.end, bar.start + total * MIN_SHARE);
       bar.row = row;
     }
-    const total = Math.max(0.001, Number(run.elapsed_time) || 0, ...bars.map(b => b.end));
     return {bars, rows: rows.length, total};
   }
 
@@ -82,7 +85,7 @@
         for (const other of document.querySelectorAll('.timeline .bar')) other.setAttribute('aria-expanded', 'false');
         button.setAttribute('aria-expanded', 'true');
         detail.hidden = false;
-        detail.replaceChildren(...nodeDetail(bar).flat());
+        show(detail, nodeDetail(bar));
         announce(`Showing ${bar.node.title}.`);
       });
       lanes[bar.row].append(button);
@@ -102,7 +105,7 @@
     return el('dl', {class: 'facts'}, pairs.map(([term, value]) => [el('dt', {text: term}), el('dd', {}, value)]));
   }
 
-  function actions(run, view) {
+  function actions(run) {
     const message = el('p', {class: 'muted', role: 'status', id: 'run-action-status'});
     const stop = el('button', {type: 'button', id: 'stop-run', disabled: run.status !== 'running', text: 'Stop'});
     stop.addEventListener('click', async () => {
@@ -127,8 +130,8 @@
     const detail = el('section', {id: 'node-detail', class: 'panel', 'aria-labelledby': 'node-heading',
       hidden: true});
     const heading = `Run of ${run.app.name}`;
-    view.replaceChildren(el('p', {}, el('a', {href: '#/runs', text: '← Runs'})),
-      el('h1', {text: heading}), facts(run), actions(run, view),
+    show(view, el('p', {}, el('a', {href: '#/runs', text: '← Runs'})),
+      el('h1', {text: heading}), facts(run), actions(run),
       run.error ? el('p', {class: 'error', id: 'run-error', text: run.error}) : null,
       el('h2', {text: 'Timeline'}),
       run.node_executions.length ? timeline(run, run.node_executions, detail)

@@ -17,11 +17,17 @@ const HF = (() => {
       else if (name.startsWith('on')) node.addEventListener(name.slice(2), value);
       else node.setAttribute(name, value === true ? '' : String(value));
     }
-    for (const child of children.flat()) {
+    for (const child of children.flat(Infinity)) {
       if (child === null || child === undefined || child === false) continue;
       node.append(child instanceof Node ? child : document.createTextNode(String(child)));
     }
     return node;
+  }
+
+  /** Replaces what `node` shows with `children`: arrays flattened, nothing shown for null or false. */
+  function show(node, ...children) {
+    node.replaceChildren(...children.flat(Infinity).filter(c => c !== null && c !== undefined && c !== false)
+      .map(c => (c instanceof Node ? c : document.createTextNode(String(c)))));
   }
 
   class SignedOut extends Error {}
@@ -70,7 +76,7 @@ const HF = (() => {
   /** A view's error, said in words where the view was. */
   function failed(view, error) {
     if (error instanceof SignedOut) return;
-    view.replaceChildren(el('h1', {text: 'Something went wrong'}),
+    show(view, el('h1', {text: 'Something went wrong'}),
       el('p', {class: 'error', role: 'alert', text: error.message}));
   }
 
@@ -112,12 +118,12 @@ const HF = (() => {
     for (const {pattern, render: draw} of routes) {
       const match = path.match(pattern);
       if (match) {
-        view.replaceChildren(el('p', {class: 'muted', text: 'Loading…'}));
+        show(view, el('p', {class: 'muted', text: 'Loading…'}));
         Promise.resolve(draw(view, match.slice(1).map(decodeURIComponent), query)).catch(e => failed(view, e));
         return;
       }
     }
-    view.replaceChildren(el('h1', {text: 'Not found'}), el('p', {}, 'No such page. ', el('a', {href: '#/apps'},
+    show(view, el('h1', {text: 'Not found'}), el('p', {}, 'No such page. ', el('a', {href: '#/apps'},
       'See the apps.')));
   }
 
@@ -176,5 +182,5 @@ const HF = (() => {
 
   document.addEventListener('DOMContentLoaded', start);
 
-  return {el, api, time, seconds, json, statusBadge, announce, poll, location, go, route, failed};
+  return {el, show, api, time, seconds, json, statusBadge, announce, poll, location, go, route, failed};
 })();

@@ -347,6 +347,8 @@ class ApiDocumentOperationsHttpTest {
                 + " \"indexing_technique\": \"economy\"}", token));
         calls.put("POST /admin/knowledge/bases/{id}/documents", json("POST", "/admin/knowledge/bases/"
                 + f.datasetId() + "/documents", "{\"name\": \"a.md\", \"text\": \"Some text.\"}", token));
+        calls.put("GET /admin/knowledge/bases/{id}/documents", get("/admin/knowledge/bases/" + f.datasetId()
+                + "/documents", token));
         calls.put("POST /admin/knowledge/bases/{id}/retrieve", json("POST", "/admin/knowledge/bases/"
                 + f.datasetId() + "/retrieve", "{\"query\": \"text\"}", token));
         calls.put("POST /admin/knowledge/bases/{id}/aliases", json("POST", "/admin/knowledge/bases/"

@@ -29,14 +29,18 @@ class ApiDocumentTest {
 
     /**
      * Routes that are not an API and so have no operation: pages and their files for browsers (the landing page,
-     * each app's page, the token that page asks for, its scripts and style), and the document itself.
+     * each app's page, the token that page asks for, its scripts and style; the console and its sign-in and
+     * sign-out, which only its page calls: API clients send the admin token itself), and the document itself.
      */
     static final Set<String> NOT_API = Set.of(
             "GET /",
             "GET /openapi.json",
             "GET /apps/{site_code}",
             "POST /apps/{site_code}/token",
-            "GET /web/{file}");
+            "GET /web/{file}",
+            "GET /console",
+            "POST /console/session",
+            "DELETE /console/session");
 
     /**
      * The campus feed's fallbacks: any other path or verb under /v2 is answered 501 "Invalid method" in the feed's

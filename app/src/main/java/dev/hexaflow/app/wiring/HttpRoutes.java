@@ -27,6 +27,7 @@ import dev.hexaflow.adapters.http.serviceapi.workflow.LogRoutes;
 import dev.hexaflow.adapters.http.serviceapi.workflow.RunRoutes;
 import dev.hexaflow.adapters.http.serviceapi.workflow.ToolFileRoutes;
 import dev.hexaflow.adapters.http.serviceapi.workflow.UploadRoutes;
+import dev.hexaflow.adapters.http.webapp.ConsoleRoutes;
 import dev.hexaflow.adapters.http.webapp.WebAppRoutes;
 import dev.hexaflow.app.config.Configuration;
 import dev.hexaflow.app.config.ServiceSettings;
@@ -37,7 +38,7 @@ import java.util.List;
 /**
  * Every route group the server answers, over the modules' use cases, in the order they are registered: the
  * admin check, the metrics (when on) and the campus feed, then the Service API (CORS and the key check before its
- * routes), the Knowledge API, the admin API, the web pages (and the landing page) and the API document.
+ * routes), the Knowledge API, the admin API, the web pages (and the landing page), the console and the API document.
  */
 public final class HttpRoutes {
 
@@ -60,6 +61,7 @@ public final class HttpRoutes {
         routes.add(new AdminBackupRoutes(admin, BackupModule.backups(storage, config.dataDir(), Clock.systemUTC(),
                 campus::keepUsesNow), Clock.systemUTC()));
         routes.add(new WebAppRoutes(workflows.apps.webApp));
+        routes.add(new ConsoleRoutes(admin.consoleSessions(), refusals));
         routes.add(new OpenApiRoutes());
         return List.copyOf(routes);
     }
@@ -99,7 +101,7 @@ public final class HttpRoutes {
                 new AdminToolRoutes(admin, workflows.tools.listTools, workflows.tools.mcpServers,
                         workflows.tools.toolBindings),
                 new AdminKnowledgeRoutes(admin, knowledge.bases, knowledge.addDocument, knowledge.retrieve,
-                        knowledge.keys));
+                        knowledge.keys, knowledge.documents));
     }
 
     /** Dify's Knowledge API under /v1/datasets, behind its own key check. */

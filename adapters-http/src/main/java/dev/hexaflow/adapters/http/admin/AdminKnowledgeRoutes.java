@@ -10,6 +10,7 @@ import dev.hexaflow.application.knowledge.port.in.AddDocumentCommand;
 import dev.hexaflow.application.knowledge.port.in.AddDocumentUseCase;
 import dev.hexaflow.application.knowledge.port.in.CreateKnowledgeBaseCommand;
 import dev.hexaflow.application.knowledge.port.in.ManageDatasetKeysUseCase;
+import dev.hexaflow.application.knowledge.port.in.ManageDocumentsUseCase;
 import dev.hexaflow.application.knowledge.port.in.ManageKnowledgeBasesUseCase;
 import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeQuery;
 import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeUseCase;
@@ -30,7 +31,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Knowledge bases for operators: create and list bases, add a document's text, and try a search; issue and revoke
+ * Knowledge bases for operators: create and list bases, add a document's text, list a base's documents and their
+ * indexing state, and try a search; issue and revoke
  * the dataset keys of Dify's Knowledge API. A base created with an imported app's dataset id, or that id bound to a
  * base ({@code POST /admin/knowledge/bases/{id}/aliases}), serves its knowledge-retrieval nodes.
  */
@@ -43,10 +45,13 @@ public final class AdminKnowledgeRoutes implements RouteGroup {
     private final AddDocumentUseCase documents;
     private final RetrieveKnowledgeUseCase retrieve;
     private final ManageDatasetKeysUseCase keys;
+    private final ManageDocumentsUseCase listDocuments;
 
     public AdminKnowledgeRoutes(AdminAuthorization admin, ManageKnowledgeBasesUseCase bases,
-            AddDocumentUseCase documents, RetrieveKnowledgeUseCase retrieve, ManageDatasetKeysUseCase keys) {
+            AddDocumentUseCase documents, RetrieveKnowledgeUseCase retrieve, ManageDatasetKeysUseCase keys,
+            ManageDocumentsUseCase listDocuments) {
         this.admin = admin;
+        this.listDocuments = listDocuments;
         this.keys = keys;
         this.bases = bases;
         this.documents = documents;
@@ -59,6 +64,8 @@ public final class AdminKnowledgeRoutes implements RouteGroup {
                 Map.of("data", bases.list().stream().map(AdminKnowledgeRoutes::base).toList()))));
         routes.post("/admin/knowledge/bases", admin.require(this::create));
         routes.post("/admin/knowledge/bases/{id}/documents", admin.require(this::addText));
+        routes.get("/admin/knowledge/bases/{id}/documents", admin.require(ctx -> json(ctx, 200, Map.of("data",
+                listDocuments.documents(baseId(ctx)).stream().map(AdminKnowledgeRoutes::document).toList()))));
         routes.post("/admin/knowledge/bases/{id}/retrieve", admin.require(this::search));
         routes.post("/admin/knowledge/bases/{id}/aliases", admin.require(this::bind));
         routes.delete("/admin/knowledge/aliases/{dataset_id}", admin.require(ctx -> {

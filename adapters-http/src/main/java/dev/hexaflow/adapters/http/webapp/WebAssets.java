@@ -26,10 +26,13 @@ final class WebAssets {
     record Asset(String contentType, byte[] bytes, String digest) {
     }
 
-    private static final Map<String, String> FILES = Map.of("app.js", "text/javascript; charset=utf-8",
-            "chat.js", "text/javascript; charset=utf-8", "client.js", "text/javascript; charset=utf-8",
-            "markdown.js", "text/javascript; charset=utf-8", "app.css", "text/css; charset=utf-8",
-            "icon.svg", "image/svg+xml");
+    private static final String SCRIPT = "text/javascript; charset=utf-8";
+    private static final Map<String, String> FILES = Map.ofEntries(Map.entry("app.js", SCRIPT),
+            Map.entry("chat.js", SCRIPT), Map.entry("client.js", SCRIPT), Map.entry("markdown.js", SCRIPT),
+            Map.entry("app.css", "text/css; charset=utf-8"), Map.entry("icon.svg", "image/svg+xml"),
+            Map.entry("console.js", SCRIPT), Map.entry("console-runs.js", SCRIPT),
+            Map.entry("console-timeline.js", SCRIPT), Map.entry("console-more.js", SCRIPT),
+            Map.entry("console.css", "text/css; charset=utf-8"));
 
     private static final Pattern PLACEHOLDER = Pattern.compile("\\{\\{([a-z]+)}}");
 
@@ -38,13 +41,16 @@ final class WebAssets {
     private final String chatPage;
     private final String notFound;
     private final byte[] landing;
+    private final byte[] console;
 
-    private WebAssets(Map<String, Asset> files, String page, String chatPage, String notFound, byte[] landing) {
+    private WebAssets(Map<String, Asset> files, String page, String chatPage, String notFound, byte[] landing,
+            byte[] console) {
         this.files = files;
         this.page = page;
         this.chatPage = chatPage;
         this.notFound = notFound;
         this.landing = landing;
+        this.console = console;
     }
 
     static WebAssets load() {
@@ -57,7 +63,8 @@ final class WebAssets {
         String chatPage = links(text("chat.html"), files);
         String notFound = links(text("not-found.html"), files);
         byte[] landing = links(text("landing.html"), files).getBytes(StandardCharsets.UTF_8);
-        return new WebAssets(files, page, chatPage, notFound, landing);
+        byte[] console = links(text("console.html"), files).getBytes(StandardCharsets.UTF_8);
+        return new WebAssets(files, page, chatPage, notFound, landing, console);
     }
 
     Optional<Asset> find(String name) {
@@ -74,6 +81,11 @@ final class WebAssets {
     /** The server's own page at {@code /}: the same for everyone, so it is made once. */
     byte[] landingPage() {
         return landing.clone();
+    }
+
+    /** The operator's console: one page for everyone, whose data comes from the admin API. */
+    byte[] consolePage() {
+        return console.clone();
     }
 
     byte[] notFoundPage(String message) {

@@ -1,0 +1,210 @@
+package dev.hexaflow.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.hexaflow.app.api.ServiceApi;
+import dev.hexaflow.app.web.HeadlessChromium;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The console in a real headless Chromium against a real server: signing in with the admin token, the runs list, a
+ * failed run's timeline opened from the keyboard to the failing node's error, a phone-wide window, signing out; and
+ * every page checked by axe-core (WCAG 2 A and AA, and its best practices: landmarks, heading order) with no
+ * violation. One server and one browser for the class. Skipped where Chromium is not installed.
+ */
+class ConsoleBrowserTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(20);
+    private static final String AXE = resource("/axe/axe.min.js");
+
+    @TempDir
+    static Path dataDir;
+    @TempDir
+    static Path profile;
+
+    private static TestServer server;
+    private static ChromeDriver browser;
+    private static JsonNode fails;
+    private static String failedRunId;
+
+    @BeforeAll
+    static void start() {
+        Path[] chromium = HeadlessChromium.installed().orElse(null);
+        Assumptions.assumeTrue(chromium != null, "Chromium and chromedriver are not installed "
+                + "(apt-get install chromium chromium-driver)");
+        server = TestServer.start(dataDir);
+        fails = server.importApp("fails.yml");
+        JsonNode run = ServiceApi.json(server.api(fails.get("api_key").asText()).postJson("/v1/workflows/run",
+                ServiceApi.run(Map.of(), "blocking", "ada")));
+        assertThat(run.at("/data/status").asText()).isEqualTo("failed");
+        failedRunId = run.get("workflow_run_id").asText();
+        browser = HeadlessChromium.start(chromium, profile, 1280, 900);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (browser != null) {
+            browser.quit();
+        }
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    void anOperatorSignsInFindsTheFailedRunAndReadsTheFailingNodesErrorOnItsTimeline() {
+        browser.manage().window().setSize(new Dimension(1280, 900));
+        browser.get(server.hexaflow.baseUrl() + "/");
+        browser.manage().deleteAllCookies();
+        browser.get(server.hexaflow.baseUrl() + "/console#/runs");
+        WebElement token = wait(WAIT).until(d -> d.findElement(By.id("token")).isDisplayed()
+                ? d.findElement(By.id("token")) : null);
+        assertThat(violations()).as("the sign-in page").isEmpty();
+        token.sendKeys("not the token", Keys.ENTER);
+        wait(WAIT).until(d -> d.findElement(By.id("sign-in-error")).getText().equals("That is not the admin token."));
+
+        token.sendKeys(TestServer.ADMIN_TOKEN, Keys.ENTER);
+        waitForHeading("Runs");
+        assertThat(browser.executeScript("return document.cookie")).as("a cookie no script reads").isEqualTo("");
+        new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("filter-status")))
+                .selectByValue("failed");
+        browser.findElement(By.cssSelector(".filters button[type=submit]")).click();
+        wait(WAIT).until(d -> d.getCurrentUrl().contains("status=failed")
+                && !d.findElements(By.cssSelector("#runs-table tbody tr")).isEmpty());
+        List<WebElement> rows = browser.findElements(By.cssSelector("#runs-table tbody tr"));
+        assertThat(rows).hasSize(1);
+        assertThat(rows.get(0).getText()).contains("Fails", "failed", "the printer is on fire");
+        assertThat(violations()).as("the runs list").isEmpty();
+        HeadlessChromium.screenshot(browser, "console-1-runs");
+
+        rows.get(0).findElement(By.tagName("a")).click();
+        waitForHeading("Run of Fails");
+        assertThat(browser.findElement(By.id("run-error")).getText()).contains("the printer is on fire");
+        WebElement bar = browser.findElement(By.cssSelector(".timeline .bar[data-node-id=burn]"));
+        assertThat(bar.findElement(By.className("bar-title")).getText()).isEqualTo("Print the report");
+        assertThat(bar.getAttribute("textContent")).as("its text alternative").contains("code", "failed");
+        assertThat(browser.findElements(By.cssSelector(".timeline .bar"))).as("start and the failed node").hasSize(2);
+        bar.sendKeys(Keys.ENTER);
+        WebElement error = wait(WAIT).until(d -> d.findElement(By.cssSelector("#node-detail .node-error")));
+        assertThat(error.getText()).contains("the printer is on fire");
+        assertThat(bar.getAttribute("aria-expanded")).isEqualTo("true");
+        assertThat(browser.findElement(By.id("node-heading")).getText()).isEqualTo("Node: Print the report");
+        assertThat(violations()).as("the run with its node open").isEmpty();
+        HeadlessChromium.screenshot(browser, "console-2-run");
+
+        browser.manage().window().setSize(new Dimension(390, 844));
+        assertThat(browser.executeScript("return document.documentElement.scrollWidth"
+                + " <= document.documentElement.clientWidth")).as("no sideways scroll of the page").isEqualTo(true);
+        assertThat(violations()).as("the run at 390 px").isEmpty();
+        HeadlessChromium.screenshot(browser, "console-3-run-phone");
+
+        browser.findElement(By.id("sign-out")).click();
+        wait(WAIT).until(d -> d.findElement(By.id("token")).isDisplayed());
+        assertThat(browser.executeAsyncScript("const done = arguments[0]; fetch('/admin/runs').then(r => "
+                + "done(r.status));")).as("the session has ended").isEqualTo(401L);
+    }
+
+    @Test
+    void everyPageOfTheConsoleHasNoAccessibilityViolationAndFitsAPhone() {
+        java.net.http.HttpResponse<String> base = server.admin("POST", "/admin/knowledge/bases", "application/json",
+                "{\"name\": \"Handbook\"}");
+        assertThat(base.statusCode()).as(base.body()).isEqualTo(201);
+        assertThat(server.admin("POST", "/admin/knowledge/bases/" + TestServer.json(base).get("id").asText()
+                + "/documents", "application/json", "{\"name\": \"leave.md\", \"text\": \"25 days of paid leave.\"}")
+                .statusCode()).isEqualTo(201);
+        JsonNode tea = server.importApp("tea-chat.yml");
+        String conversation = ServiceApi.json(server.api(tea.get("api_key").asText()).postJson("/v1/chat-messages",
+                Map.of("inputs", Map.of(), "query", "<b>tea?</b>", "response_mode", "blocking", "user", "ada")))
+                .get("conversation_id").asText();
+        signIn();
+        browser.manage().window().setSize(new Dimension(390, 844));
+        String appId = fails.get("app_id").asText();
+        String chat = "#/apps/" + tea.get("app_id").asText() + "/conversations";
+        Map<String, String> pages = new java.util.LinkedHashMap<>();
+        pages.put("#/apps", "Apps");
+        pages.put("#/knowledge", "Knowledge bases");
+        pages.put("#/health", "Health");
+        pages.put("#/apps/" + appId + "/deliveries", "Webhook deliveries of Fails");
+        pages.put(chat, "Conversations of Tea chat");
+        pages.put(chat + "/" + conversation, "Messages");
+        for (Map.Entry<String, String> page : pages.entrySet()) {
+            browser.get(server.hexaflow.baseUrl() + "/console" + page.getKey());
+            waitForHeading(page.getValue());
+            if (page.getKey().equals("#/knowledge")) {
+                browser.findElement(By.cssSelector("#view section button")).click();
+                wait(WAIT).until(d -> !d.findElements(By.cssSelector("#view section table")).isEmpty());
+                assertThat(browser.findElement(By.cssSelector("#view section tbody")).getText())
+                        .contains("leave.md", "completed");
+            }
+            assertThat(violations()).as(page.getKey()).isEmpty();
+            assertThat(browser.executeScript("return document.documentElement.scrollWidth"
+                    + " <= document.documentElement.clientWidth")).as(page.getKey() + " at 390 px").isEqualTo(true);
+        }
+        assertThat(browser.findElement(By.id("view")).getText()).as("text stays text").contains("Asked: <b>tea?</b>");
+        browser.findElement(By.linkText("Its run")).click();
+        waitForHeading("Run of Tea chat");
+        HeadlessChromium.screenshot(browser, "console-4-chat-run-phone");
+        browser.get(server.hexaflow.baseUrl() + "/console#/apps");
+        waitForHeading("Apps");
+        assertThat(browser.findElement(By.id("view")).getText()).contains("Fails", "app-…", "workflow");
+        HeadlessChromium.screenshot(browser, "console-5-apps-phone");
+    }
+
+    private void signIn() {
+        browser.get(server.hexaflow.baseUrl() + "/console");
+        String status = (String) browser.executeAsyncScript("const done = arguments[1]; fetch('/console/session', "
+                + "{method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify({token: "
+                + "arguments[0]})}).then(r => done(String(r.status)));", TestServer.ADMIN_TOKEN);
+        assertThat(status).isEqualTo("200");
+    }
+
+    /** axe-core's violations on the page as it is, one line each: rule, and where. */
+    @SuppressWarnings("unchecked")
+    private static List<String> violations() {
+        if (!Boolean.TRUE.equals(browser.executeScript("return typeof axe !== 'undefined'"))) {
+            browser.executeScript(AXE);
+        }
+        return (List<String>) browser.executeAsyncScript("""
+                const done = arguments[0];
+                axe.run(document, {runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa',
+                    'best-practice']}}).then(result => done(result.violations.flatMap(v => v.nodes.map(n =>
+                    v.id + ' at ' + n.target.join(' ') + ': ' + n.failureSummary))));""");
+    }
+
+    private static void waitForHeading(String text) {
+        wait(WAIT).withMessage(() -> "the heading " + text + "; the page shows: " + browser.findElement(By.tagName(
+                "main")).getText()).until(d -> d.findElements(By.cssSelector("#view h1")).stream()
+                .anyMatch(h -> h.getText().equals(text)));
+    }
+
+    private static WebDriverWait wait(Duration timeout) {
+        return new WebDriverWait(browser, timeout);
+    }
+
+    private static String resource(String name) {
+        try (InputStream in = ConsoleBrowserTest.class.getResourceAsStream(name)) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

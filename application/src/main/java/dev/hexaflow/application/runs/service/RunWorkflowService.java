@@ -156,13 +156,14 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
                     return idempotentRuns.repeat(winner.get(), command.retry());
                 }
             }
+            RunListener watcher = monitor.watch(new RunMonitor.WatchedRun(app.id(), app.mode(), request.runId(),
+                    request.taskId(), version.id(), user));
             RunRecorder recorder = new RunRecorder(runs, app.id(), request.taskId(), endUser, version.version(),
-                    ids.get(), observer == RunObserver.NONE ? RunListener.NONE : observer::on, listeners,
+                    ids.get(), RunMonitor.traceIdOf(watcher),
+                    observer == RunObserver.NONE ? RunListener.NONE : observer::on, listeners,
                     command.chat() == null ? format : RunEventFormat.NONE, feeds, holds);
             CallbackUrl callback = requested != null ? requested : callbacks.defaultOf(app.id());
             Delivery delivery = callback == null ? null : callbacks.register(app.id(), request.runId(), callback);
-            RunListener watcher = monitor.watch(new RunMonitor.WatchedRun(app.id(), app.mode(), request.runId(),
-                    request.taskId(), version.id(), user));
             RunHandle handle = startDelivering(workflow, request, watched(recorder, watcher), delivery);
             return underWay(request, handle, recorder, delivery);
         } catch (RuntimeException e) {

@@ -25,6 +25,18 @@ public interface RunMonitor {
             String endUser) {
     }
 
+    /** A run's watcher that also names the trace its spans belong to, for the run's record to keep. */
+    interface TracedListener extends RunListener {
+
+        /** The W3C trace id (32 hex digits) of the run's spans; null when the run is not traced. */
+        String traceId();
+    }
+
+    /** The trace id {@code watcher} names, or null when it names none. */
+    static String traceIdOf(RunListener watcher) {
+        return watcher instanceof TracedListener traced ? traced.traceId() : null;
+    }
+
     /** Every one of {@code monitors}, each fed every event; one that fails does not keep the others from it. */
     static RunMonitor all(List<RunMonitor> monitors) {
         List<RunMonitor> each = List.copyOf(monitors);
@@ -46,15 +58,25 @@ public interface RunMonitor {
             if (listeners.isEmpty()) {
                 return RunListener.NONE;
             }
-            return event -> {
-                for (RunListener listener : listeners) {
-                    try {
-                        listener.on(event);
-                    } catch (RuntimeException e) {
-                        // As above: no watcher fails a run.
-                    }
-                }
-            };
+            String traceId = null;
+            for (RunListener listener : listeners) {
+                traceId = traceId == null ? traceIdOf(listener) : traceId;
+            }
+            return new Together(List.copyOf(listeners), traceId);
         };
+    }
+
+    /** The watchers of one run, as one, naming the trace one of them names. */
+    record Together(List<RunListener> listeners, String traceId) implements TracedListener {
+        @Override
+        public void on(dev.hexaflow.domain.workflow.RunEvent event) {
+            for (RunListener listener : listeners) {
+                try {
+                    listener.on(event);
+                } catch (RuntimeException e) {
+                    // As above: no watcher fails a run.
+                }
+            }
+        }
     }
 }

@@ -40,6 +40,10 @@ public final class OpenTelemetryRunMonitor implements RunMonitor {
                 .setAttribute(TASK_ID, run.taskId())
                 .setAttribute(WORKFLOW_ID, run.workflowId())
                 .startSpan();
+        // A trace the sampler dropped is never exported: the run keeps no trace id then.
+        if (span.getSpanContext().isSampled()) {
+            run.tracedAs().accept(span.getSpanContext().getTraceId());
+        }
         return new RunSpans(tracer, nodes, span);
     }
 }

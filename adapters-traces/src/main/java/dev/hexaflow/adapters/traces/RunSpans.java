@@ -1,10 +1,10 @@
 package dev.hexaflow.adapters.traces;
 
-import dev.hexaflow.application.runs.port.out.RunMonitor;
 import dev.hexaflow.domain.workflow.NodeExecution;
 import dev.hexaflow.domain.workflow.NodeStatus;
 import dev.hexaflow.domain.workflow.RunEvent;
 import dev.hexaflow.domain.workflow.WorkflowRun;
+import dev.hexaflow.workflow.engine.RunListener;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.trace.Span;
@@ -19,7 +19,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * One run's spans, fed its events in order. A node inside an iteration or loop is the child of the container's
  * span, any other of the run's. Spans left open when the run ends (a run that broke off) end with it.
  */
-final class RunSpans implements RunMonitor.TracedListener {
+final class RunSpans implements RunListener {
 
     static final AttributeKey<String> RUN_STATUS = AttributeKey.stringKey("hexaflow.run.status");
     static final AttributeKey<Long> RUN_TOKENS = AttributeKey.longKey("hexaflow.run.total_tokens");
@@ -46,12 +46,6 @@ final class RunSpans implements RunMonitor.TracedListener {
         this.tracer = tracer;
         this.registry = registry;
         this.run = run;
-    }
-
-    @Override
-    public String traceId() {
-        // A trace the sampler dropped is never exported: the run names no trace then.
-        return run.getSpanContext().isSampled() ? run.getSpanContext().getTraceId() : null;
     }
 
     @Override

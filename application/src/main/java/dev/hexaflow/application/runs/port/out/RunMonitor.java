@@ -3,6 +3,7 @@ package dev.hexaflow.application.runs.port.out;
 import dev.hexaflow.workflow.engine.RunListener;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Watches every run this server starts, whoever started it (a blocking or streaming call, a chat turn, another
@@ -20,21 +21,23 @@ public interface RunMonitor {
      */
     RunListener watch(WatchedRun run);
 
-    /** A run as it starts: its app and the app's mode, its ids, its workflow version, its end user. */
+    /**
+     * A run as it starts: its app and the app's mode, its ids, its workflow version, its end user; and where a
+     * watcher that traces the run tells the id of the trace its spans belong to (W3C, 32 hex digits), for the run's
+     * record to keep.
+     */
     record WatchedRun(String appId, String appMode, String runId, String taskId, String workflowId,
-            String endUser) {
-    }
+            String endUser, Consumer<String> tracedAs) {
 
-    /** A run's watcher that also names the trace its spans belong to, for the run's record to keep. */
-    interface TracedListener extends RunListener {
+        public WatchedRun {
+            tracedAs = tracedAs == null ? traceId -> { } : tracedAs;
+        }
 
-        /** The W3C trace id (32 hex digits) of the run's spans; null when the run is not traced. */
-        String traceId();
-    }
-
-    /** The trace id {@code watcher} names, or null when it names none. */
-    static String traceIdOf(RunListener watcher) {
-        return watcher instanceof TracedListener traced ? traced.traceId() : null;
+        /** A run whose trace id nobody keeps. */
+        public WatchedRun(String appId, String appMode, String runId, String taskId, String workflowId,
+                String endUser) {
+            this(appId, appMode, runId, taskId, workflowId, endUser, null);
+        }
     }
 
     /** Every one of {@code monitors}, each fed every event; one that fails does not keep the others from it. */
@@ -58,25 +61,15 @@ public interface RunMonitor {
             if (listeners.isEmpty()) {
                 return RunListener.NONE;
             }
-            String traceId = null;
-            for (RunListener listener : listeners) {
-                traceId = traceId == null ? traceIdOf(listener) : traceId;
-            }
-            return new Together(List.copyOf(listeners), traceId);
-        };
-    }
-
-    /** The watchers of one run, as one, naming the trace one of them names. */
-    record Together(List<RunListener> listeners, String traceId) implements TracedListener {
-        @Override
-        public void on(dev.hexaflow.domain.workflow.RunEvent event) {
-            for (RunListener listener : listeners) {
-                try {
-                    listener.on(event);
-                } catch (RuntimeException e) {
-                    // As above: no watcher fails a run.
+            return event -> {
+                for (RunListener listener : listeners) {
+                    try {
+                        listener.on(event);
+                    } catch (RuntimeException e) {
+                        // As above: no watcher fails a run.
+                    }
                 }
-            }
-        }
+            };
+        };
     }
 }

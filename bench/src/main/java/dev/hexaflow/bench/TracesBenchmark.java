@@ -43,13 +43,13 @@ import org.openjdk.jmh.annotations.Warmup;
  * What traces cost a run: the events of one run of the benchmark's four-node workflow (recorded once from the real
  * engine) fed to the server's run monitor, with traces off (no monitor: the default) and on (the OpenTelemetry SDK,
  * every span sampled and batched to an OTLP/HTTP sink on loopback that answers 200), each node's span also made
- * current around its work as the engine does; and the same run with a model node and its GenAI attributes. Each
- * operation is one run.
+ * current around its work as the engine does; the same with the sampler dropping every trace; and the same run with
+ * a model node and its GenAI attributes. Each operation is one run.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 2)
+@Warmup(iterations = 6, time = 2)
 @Measurement(iterations = 5, time = 2)
 @Fork(1)
 @Threads(1)
@@ -62,8 +62,10 @@ public class TracesBenchmark {
     private final List<RunEvent> modelRun = new ArrayList<>();
     private HttpServer sink;
     private OtlpTraces traces;
+    private OtlpTraces sampledOut;
     private RunMonitor off;
     private RunMonitor on;
+    private RunMonitor onSampledOut;
 
     @Setup
     public void setUp() throws IOException {
@@ -84,6 +86,9 @@ public class TracesBenchmark {
         sink.start();
         traces = OtlpTraces.start(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:"
                 + sink.getAddress().getPort(), "OTEL_SERVICE_NAME", "bench"));
+        sampledOut = OtlpTraces.start(Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:"
+                + sink.getAddress().getPort(), "OTEL_SERVICE_NAME", "bench", "OTEL_TRACES_SAMPLER", "always_off"));
+        onSampledOut = RunMonitor.all(List.of(sampledOut.runMonitor()));
         off = RunMonitor.all(List.of());
         on = RunMonitor.all(List.of(traces.runMonitor()));
     }
@@ -100,6 +105,7 @@ public class TracesBenchmark {
     @TearDown
     public void tearDown() {
         traces.close();
+        sampledOut.close();
         sink.stop(0);
     }
 
@@ -111,6 +117,11 @@ public class TracesBenchmark {
     @Benchmark
     public int fourNodeRunTracesOn() {
         return feed(on, traces.nodeScope(), fourNodeRun);
+    }
+
+    @Benchmark
+    public int fourNodeRunTracesOnSampledOut() {
+        return feed(onSampledOut, sampledOut.nodeScope(), fourNodeRun);
     }
 
     @Benchmark

@@ -191,12 +191,13 @@ public final class Hexaflow implements AutoCloseable {
                 }, workflows.knowledge.interrupted::closeOfLapsedInstances);
     }
 
-    /** The metrics' gauges read the server's parts, and each answered request is counted. */
+    /** The metrics' gauges read the server's parts, and each answered request is counted and traced. */
     private static void watched(JavalinHttpServer server, Modules modules, StorageWatch health, Configuration config) {
         WorkflowModule workflows = modules.workflows();
         modules.observability().watch(workflows.runRecords::writeBacklog, workflows.runs.drain, health,
                 config.dataDir());
         server.observeRequests(modules.observability().requests());
+        server.traceRequests(modules.observability().traceRequests());
     }
 
     /**

@@ -33,9 +33,10 @@ class DocumentsTest {
     private static final Pattern ADMIN_ROUTE = Pattern.compile(
             "routes\\.(get|post|put|delete|patch)\\(\"(/admin[^\"]*)\"");
     private static final Pattern ADMIN_ROW = Pattern.compile("(?m)^\\| (GET|POST|PUT|DELETE|PATCH) \\| `([^`]+)` \\|");
-    private static final Pattern SETTING_READ = Pattern.compile("\"(HEXAFLOW_[A-Z0-9_]+)\"");
+    /** Hexaflow's own settings, and the standard OpenTelemetry ones its tracing reads. */
+    private static final Pattern SETTING_READ = Pattern.compile("\"((?:HEXAFLOW|OTEL)_[A-Z0-9_]+)\"");
     private static final Pattern NUMERIC_DEFAULT = Pattern.compile("\"(HEXAFLOW_[A-Z0-9_]+)\",\\s*([0-9_]+)L?[,)]");
-    private static final Pattern SETTING_ROW = Pattern.compile("^\\| `(HEXAFLOW_[A-Z0-9_]+)` \\| ([^|]+) \\|",
+    private static final Pattern SETTING_ROW = Pattern.compile("^\\| `((?:HEXAFLOW|OTEL)_[A-Z0-9_]+)` \\| ([^|]+) \\|",
             Pattern.MULTILINE);
 
     @Test

@@ -79,7 +79,7 @@ class ModuleDependencyTest {
     @Test
     void noAdapterDependsOnAnother() {
         HexaflowClasses.assertHoldsClasses("dev.hexaflow.adapters.http..", "dev.hexaflow.adapters.persistence..",
-                "dev.hexaflow.adapters.campus..", "dev.hexaflow.adapters.metrics..");
+                "dev.hexaflow.adapters.campus..", "dev.hexaflow.adapters.metrics..", "dev.hexaflow.adapters.traces..");
         no_adapter_depends_on_another.check(ALL);
     }
 

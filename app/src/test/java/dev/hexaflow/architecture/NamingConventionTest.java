@@ -72,7 +72,8 @@ class NamingConventionTest {
 
     /** The technologies an adapter's name may start with. */
     static final String TECHNOLOGY = "(Jdbi|InMemory|FileSystem|H2|Jackson|Biweekly|Yaml|Jinjava|Rhino|PythonWorker"
-            + "|Jdk|Hmac|SecureRandom|OpenAiCompatible|JinaCompatible|PdfBox|Javalin|Zip|JsonPath|Jsoup|McpSdk|Lucene|Postgres|Micrometer|Slf4j).*";
+            + "|Jdk|Hmac|SecureRandom|OpenAiCompatible|JinaCompatible|PdfBox|Javalin|Zip|JsonPath|Jsoup|McpSdk|Lucene|Postgres|Micrometer|Slf4j"
+            + "|OpenTelemetry).*";
 
     static final ArchRule adapters_are_named_for_their_technology = classes()
             .that().implement(com.tngtech.archunit.base.DescribedPredicate.describe("an outbound port",
@@ -116,7 +117,8 @@ class NamingConventionTest {
     void adaptersAreNamedForTheirTechnology() {
         HexaflowClasses.assertHoldsClasses("dev.hexaflow.adapters.persistence.jdbi..",
                 "dev.hexaflow.adapters.persistence.memory..", "dev.hexaflow.adapters.nodes..",
-                "dev.hexaflow.adapters.campus..", "dev.hexaflow.adapters.dsl..", "dev.hexaflow.adapters.metrics..");
+                "dev.hexaflow.adapters.campus..", "dev.hexaflow.adapters.dsl..", "dev.hexaflow.adapters.metrics..",
+                "dev.hexaflow.adapters.traces..");
         adapters_are_named_for_their_technology.check(ALL);
     }
 }

@@ -78,6 +78,29 @@ abstract class RunRepositoryContract {
     }
 
     @Test
+    void aTracedRunKeepsItsTraceIdThroughItsEndWhetherKeptEventByEventOrWholeAndAnUntracedOneHasNone() {
+        String trace = "4bf92f3577b34da6a3ce929d0e0e4736";
+        WorkflowRun traced = WorkflowRun.started("r1", "wf-1", Map.of(), 100);
+        StartedRun start = started(traced, APP, "ada");
+        repository().started(new StartedRun(traced, APP, start.taskId(), start.user(), start.version(),
+                start.logId(), trace)).join();
+        repository().finished(succeeded(traced, Map.of(), 101)).join();
+        WorkflowRun whole = succeeded(WorkflowRun.started("r2", "wf-1", Map.of(), 100), Map.of(), 101);
+        StartedRun wholeStart = started(whole, APP, "ada");
+        repository().kept(new RunRepository.KeptRun(new StartedRun(whole, APP, wholeStart.taskId(),
+                wholeStart.user(), wholeStart.version(), wholeStart.logId(), "0af7651916cd43dd8448eb211c80319c"),
+                List.of(), List.of())).join();
+        start(APP, "r3", "ada", Map.of(), 100);
+
+        assertThat(repository().locate("r1").orElseThrow().traceId()).isEqualTo(trace);
+        assertThat(repository().locate("r2").orElseThrow().traceId()).isEqualTo("0af7651916cd43dd8448eb211c80319c");
+        assertThat(repository().locate("r3").orElseThrow().traceId()).isNull();
+        assertThat(repository().search(new RunRepository.RunSearch(List.of(APP), null, null, null, null, null, null,
+                10)).items()).extracting(RunRepository.FoundRun::traceId)
+                .containsExactly(null, "0af7651916cd43dd8448eb211c80319c", trace);
+    }
+
+    @Test
     void aFinishedRunKeepsItsEndAndItsStart() {
         WorkflowRun run = start(APP, "r1", "ada", Map.of("q", "hello"), 100);
         WorkflowRun ended = succeeded(run, Map.of("answer", "hi"), 101);

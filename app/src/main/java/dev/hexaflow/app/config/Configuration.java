@@ -17,10 +17,11 @@ import java.util.Optional;
  *                   dir does
  * @param metrics    whether {@code GET /metrics} answers, and the token it asks for
  * @param logs       how the server writes its log lines
+ * @param traces     whether the server sends OpenTelemetry traces, and the OTEL_* settings of the exporter
  */
 public record Configuration(String host, int port, Path dataDir, Optional<String> adminToken,
         EngineConfiguration engine, ServiceSettings service, Optional<DatabaseServer> database,
-        MetricsSettings metrics, LogSettings logs) {
+        MetricsSettings metrics, LogSettings logs, TraceSettings traces) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 8080;
@@ -42,12 +43,20 @@ public record Configuration(String host, int port, Path dataDir, Optional<String
         database = database == null ? Optional.empty() : database;
         metrics = metrics == null ? MetricsSettings.OFF : metrics;
         logs = logs == null ? LogSettings.DEFAULTS : logs;
+        traces = traces == null ? TraceSettings.OFF : traces;
         if (adminToken.isPresent() && adminToken.get().length() < 16) {
             throw new UsageException("HEXAFLOW_ADMIN_TOKEN must be at least 16 characters long");
         }
     }
 
-    /** With metrics off and the default log lines. */
+    /** Without traces. */
+    public Configuration(String host, int port, Path dataDir, Optional<String> adminToken,
+            EngineConfiguration engine, ServiceSettings service, Optional<DatabaseServer> database,
+            MetricsSettings metrics, LogSettings logs) {
+        this(host, port, dataDir, adminToken, engine, service, database, metrics, logs, TraceSettings.OFF);
+    }
+
+    /** With metrics and traces off and the default log lines. */
     public Configuration(String host, int port, Path dataDir, Optional<String> adminToken,
             EngineConfiguration engine, ServiceSettings service, Optional<DatabaseServer> database) {
         this(host, port, dataDir, adminToken, engine, service, database, MetricsSettings.OFF, LogSettings.DEFAULTS);
@@ -75,43 +84,50 @@ public record Configuration(String host, int port, Path dataDir, Optional<String
                 Optional.ofNullable(environment.get("HEXAFLOW_DATABASE_URL")).filter(url -> !url.isBlank())
                         .map(url -> new DatabaseServer(url, environment.get("HEXAFLOW_DATABASE_USER"),
                                 environment.get("HEXAFLOW_DATABASE_PASSWORD"))),
-                MetricsSettings.fromEnvironment(environment), LogSettings.fromEnvironment(environment));
+                MetricsSettings.fromEnvironment(environment), LogSettings.fromEnvironment(environment),
+                TraceSettings.fromEnvironment(environment));
     }
 
     public Configuration withHost(String value) {
-        return new Configuration(value, port, dataDir, adminToken, engine, service, database, metrics, logs);
+        return new Configuration(value, port, dataDir, adminToken, engine, service, database, metrics, logs, traces);
     }
 
     public Configuration withPort(int value) {
-        return new Configuration(host, value, dataDir, adminToken, engine, service, database, metrics, logs);
+        return new Configuration(host, value, dataDir, adminToken, engine, service, database, metrics, logs, traces);
     }
 
     public Configuration withDataDir(Path value) {
-        return new Configuration(host, port, value, adminToken, engine, service, database, metrics, logs);
+        return new Configuration(host, port, value, adminToken, engine, service, database, metrics, logs, traces);
     }
 
     public Configuration withAdminToken(String value) {
-        return new Configuration(host, port, dataDir, Optional.ofNullable(value), engine, service, database, metrics, logs);
+        return new Configuration(host, port, dataDir, Optional.ofNullable(value), engine, service, database, metrics,
+                logs, traces);
     }
 
     public Configuration withEngine(EngineConfiguration value) {
-        return new Configuration(host, port, dataDir, adminToken, value, service, database, metrics, logs);
+        return new Configuration(host, port, dataDir, adminToken, value, service, database, metrics, logs, traces);
     }
 
     public Configuration withService(ServiceSettings value) {
-        return new Configuration(host, port, dataDir, adminToken, engine, value, database, metrics, logs);
+        return new Configuration(host, port, dataDir, adminToken, engine, value, database, metrics, logs, traces);
     }
 
     public Configuration withDatabase(DatabaseServer value) {
-        return new Configuration(host, port, dataDir, adminToken, engine, service, Optional.of(value), metrics, logs);
+        return new Configuration(host, port, dataDir, adminToken, engine, service, Optional.of(value), metrics, logs,
+                traces);
     }
 
     public Configuration withMetrics(MetricsSettings value) {
-        return new Configuration(host, port, dataDir, adminToken, engine, service, database, value, logs);
+        return new Configuration(host, port, dataDir, adminToken, engine, service, database, value, logs, traces);
     }
 
     public Configuration withLogs(LogSettings value) {
-        return new Configuration(host, port, dataDir, adminToken, engine, service, database, metrics, value);
+        return new Configuration(host, port, dataDir, adminToken, engine, service, database, metrics, value, traces);
+    }
+
+    public Configuration withTraces(TraceSettings value) {
+        return new Configuration(host, port, dataDir, adminToken, engine, service, database, metrics, logs, value);
     }
 
     public static int port(String text, String name) {

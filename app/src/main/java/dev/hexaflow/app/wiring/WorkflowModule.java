@@ -78,6 +78,7 @@ public final class WorkflowModule implements AutoCloseable {
         KnowledgeBasesRetriever retriever = new KnowledgeBasesRetriever(knowledge.retrieve);
         this.engine = Engines.standard(config.engine(), files::contents, origins, tools.mcpAddresses::find,
                 codeRunners::add, services -> tools.plugInto(services, files.toolFiles, retriever));
+        engine.scopeNodesWith(observability.nodes());
         this.apps = new AppsModule(jdbi, appRecords, versionRecords, engine, secrets, clock, instance,
                 config.service().uploads());
         this.webhooks = new WebhooksModule(jdbi, config, appRecords, runRecords, secrets, origins, clock,

@@ -285,7 +285,7 @@ final class GraphRunner {
                     GraphRunner.this, responses);
             Outcome failed = null;
             for (int round = 0; ; round++) {
-                try {
+                try (NodeScope.Entered entered = run.nodeScope.enter(run.runId, started.execution().id())) {
                     return Outcome.succeeded(runnable.behavior().run(context));
                 } catch (RunStoppedException e) {
                     return Outcome.stopped(failed);
@@ -394,6 +394,4 @@ final class GraphRunner {
             return false;
         }
     }
-
-
 }

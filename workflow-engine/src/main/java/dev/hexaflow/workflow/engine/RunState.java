@@ -37,10 +37,13 @@ final class RunState {
     /** The chat turn of a chatflow's run; null for a workflow app's. */
     final ChatTurn chat;
     final Map<String, Object> scoped = new ConcurrentHashMap<>();
+    /** Told around each node attempt, on its thread. */
+    final NodeScope nodeScope;
 
     RunState(String runId, Supplier<String> ids, Clock clock, EngineSettings settings, Executor executor,
-            RunListener listener, ChatTurn chat) {
+            RunListener listener, ChatTurn chat, NodeScope nodeScope) {
         this.chat = chat;
+        this.nodeScope = nodeScope;
         this.runId = runId;
         this.ids = ids;
         this.clock = clock;

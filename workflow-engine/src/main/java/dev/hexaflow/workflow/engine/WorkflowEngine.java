@@ -43,6 +43,7 @@ public final class WorkflowEngine {
     private final ExecutorService executor;
     private final ScheduledExecutorService timers;
     private final SpeechSynthesizer speech;
+    private volatile NodeScope nodeScope = NodeScope.NONE;
 
     public WorkflowEngine(NodeCatalogue catalogue, EngineSettings settings, Clock clock, Supplier<String> ids) {
         this(catalogue, settings, clock, ids, null);
@@ -62,6 +63,14 @@ public final class WorkflowEngine {
 
     public WorkflowEngine(NodeCatalogue catalogue) {
         this(catalogue, EngineSettings.DEFAULTS, Clock.systemUTC(), () -> UUID.randomUUID().toString());
+    }
+
+    /**
+     * Tells {@code scope} of each node attempt of the runs started from now on, on the thread that does it (a
+     * tracer makes the node's span current there).
+     */
+    public void scopeNodesWith(NodeScope scope) {
+        this.nodeScope = java.util.Objects.requireNonNull(scope);
     }
 
     /** Checks the workflow whole: graph, node data, node types, references. */
@@ -97,7 +106,7 @@ public final class WorkflowEngine {
         SpeechTail tail = SpeechTail.forApp(workflow.features(), speech);
         ChatTurn chat = workflow.isChat() ? request.chatTurn() : null;
         RunState state = new RunState(runId, ids, clock, settings, executor,
-                tail == null ? listener : tail.listening(listener), chat);
+                tail == null ? listener : tail.listening(listener), chat, nodeScope);
         Map<String, Object> system = systemVariables(request, runId, chat);
         VariablePool pool = pool(workflow, system, chat);
         Node start = workflow.graph().starts().get(0);

@@ -94,7 +94,7 @@ public final class AdminRunRoutes implements RouteGroup {
         json(ctx, 202, Map.of("workflow_run_id", run.runId(), "task_id", run.taskId()));
     }
 
-    /** A run as Dify's run detail shows it, with its app, task, version and end user. */
+    /** A run as Dify's run detail shows it, with its app, task, version, end user and trace. */
     private static Map<String, Object> item(RunItem item) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("app", app(item));
@@ -105,6 +105,8 @@ public final class AdminRunRoutes implements RouteGroup {
         body.remove("files");
         body.remove("created_by");
         body.put("inputs", DifyWire.wire(item.run().inputs()));
+        // The OpenTelemetry trace of the run's spans, to look up in the tracing backend; null when not traced.
+        body.put("trace_id", item.traceId());
         return body;
     }
 

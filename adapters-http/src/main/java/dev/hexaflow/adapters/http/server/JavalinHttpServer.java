@@ -122,6 +122,7 @@ public final class JavalinHttpServer implements AutoCloseable {
             CompletionStage<?> ready, ClientLimits limits) {
         CompletableFuture<?> gate = ready.toCompletableFuture();
         ClientLimitHandler clientLimit = new ClientLimitHandler(limits);
+        clientLimit.setHandler(new TracingHandler());
         Traffic traffic = new Traffic(clientLimit);
         Javalin javalin = Javalin.create(config -> {
             configureHttp(config, maxUploadBytes);
@@ -234,6 +235,11 @@ public final class JavalinHttpServer implements AutoCloseable {
     /** The probes report the store's problems from now on, and failures it caused are answered as its refusals. */
     public void watchStorage(CheckStorageUseCase health) {
         traffic.storage = health;
+    }
+
+    /** Each request is traced by {@code tracing} from now on. */
+    public void traceRequests(RequestTracing tracing) {
+        ((TracingHandler) traffic.requests.getHandler()).trace(tracing);
     }
 
     /** Each answered request is told to {@code observer} from now on. */

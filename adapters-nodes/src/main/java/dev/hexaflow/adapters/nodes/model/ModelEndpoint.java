@@ -1,5 +1,6 @@
 package dev.hexaflow.adapters.nodes.model;
 
+import dev.hexaflow.adapters.nodes.net.TraceHeaders;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.net.URI;
@@ -39,6 +40,7 @@ public record ModelEndpoint(HttpClient client, URI baseUrl, String apiKey, Durat
         if (apiKey != null && !apiKey.isBlank()) {
             request.header("Authorization", "Bearer " + apiKey);
         }
+        TraceHeaders.addTo(request);
         return client.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     }
 }

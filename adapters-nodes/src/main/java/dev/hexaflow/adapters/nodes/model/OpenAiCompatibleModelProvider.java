@@ -1,5 +1,6 @@
 package dev.hexaflow.adapters.nodes.model;
 
+import dev.hexaflow.adapters.nodes.net.TraceHeaders;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -81,6 +82,7 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
         if (apiKey != null && !apiKey.isBlank()) {
             http.header("Authorization", "Bearer " + apiKey);
         }
+        TraceHeaders.addTo(http);
         CompletableFuture<HttpResponse<InputStream>> exchange = client.sendAsync(http.build(),
                 HttpResponse.BodyHandlers.ofInputStream());
         InputStream[] open = new InputStream[1];

@@ -1,5 +1,6 @@
 package dev.hexaflow.adapters.nodes.model;
 
+import dev.hexaflow.adapters.nodes.net.TraceHeaders;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hexaflow.adapters.nodes.net.NetworkFailures;
@@ -46,6 +47,7 @@ public final class OpenAiCompatibleSpeechSynthesizer implements SpeechSynthesize
         if (apiKey != null && !apiKey.isBlank()) {
             request.header("Authorization", "Bearer " + apiKey);
         }
+        TraceHeaders.addTo(request);
         CompletableFuture<HttpResponse<byte[]>> exchange = client.sendAsync(request.build(),
                 HttpResponse.BodyHandlers.ofByteArray());
         try (AutoCloseable cancel = stop.onStop(() -> exchange.cancel(true))) {

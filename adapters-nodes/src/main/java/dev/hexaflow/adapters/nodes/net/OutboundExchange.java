@@ -175,6 +175,7 @@ public final class OutboundExchange {
                 builder.header(header.getKey(), header.getValue());
             }
         }
+        TraceHeaders.addTo(builder);
         return builder.build();
     }
 

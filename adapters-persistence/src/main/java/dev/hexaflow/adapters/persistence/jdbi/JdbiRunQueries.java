@@ -204,7 +204,7 @@ final class JdbiRunQueries {
 
     private static FoundRun foundRun(ResultSet rs) throws SQLException {
         return new FoundRun(rs.getString("app_id"), rs.getString("task_id"), logEntry(rs),
-                new RunPosition(rs.getLong("created_at"), rs.getLong("seq")));
+                new RunPosition(rs.getLong("created_at"), rs.getLong("seq")), rs.getString("trace_id"));
     }
 
     /** What makes the database read workflow_run's ranges of numbers through its primary key, found once. */

@@ -41,12 +41,15 @@ public final class InMemoryRunRepository implements RunRepository {
         final EndUser user;
         final String logId;
         final String taskId;
+        final String traceId;
         final String inputsText;
         WorkflowRun run;
         String outputsText;
 
-        Kept(long seq, String appId, WorkflowRun run, String version, EndUser user, String logId, String taskId) {
+        Kept(long seq, String appId, WorkflowRun run, String version, EndUser user, String logId, String taskId,
+                String traceId) {
             this.seq = seq;
+            this.traceId = traceId;
             this.appId = appId;
             this.version = version;
             this.user = user;
@@ -82,7 +85,7 @@ public final class InMemoryRunRepository implements RunRepository {
             return CompletableFuture.failedFuture(new IllegalStateException("run " + run.id() + " started already"));
         }
         Kept kept = new Kept(nextSeq++, started.appId(), plain(run), started.version(), started.user(),
-                started.logId(), started.taskId());
+                started.logId(), started.taskId(), started.traceId());
         runs.put(run.id(), kept);
         runsByApp.computeIfAbsent(started.appId(), app -> new ArrayList<>()).add(kept);
         return CompletableFuture.completedFuture(null);
@@ -204,7 +207,7 @@ public final class InMemoryRunRepository implements RunRepository {
 
     private static FoundRun found(Kept kept) {
         return new FoundRun(kept.appId, kept.taskId, new LogEntry(kept.logId, kept.run, kept.version, kept.user,
-                kept.run.createdAt()), new RunPosition(kept.run.createdAt(), kept.seq));
+                kept.run.createdAt()), new RunPosition(kept.run.createdAt(), kept.seq), kept.traceId);
     }
 
     @Override

@@ -98,7 +98,7 @@ public final class InspectRunsService implements InspectRunsUseCase {
     /** A found run as listed; an app deleted since leaves its runs listed under its id alone. */
     private static RunItem item(FoundRun found, App app) {
         return new RunItem(found.appId(), app == null ? null : app.name(), app == null ? null : app.mode(),
-                found.taskId(), found.entry().version(), found.entry().user(), found.entry().run());
+                found.taskId(), found.entry().version(), found.entry().user(), found.entry().run(), found.traceId());
     }
 
     /** A page's cursor: the last run's place, written {@code createdAt.order}, opaque to callers. */

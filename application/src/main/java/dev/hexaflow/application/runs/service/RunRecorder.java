@@ -42,6 +42,7 @@ final class RunRecorder implements RunListener {
     private final EndUser user;
     private final String version;
     private final String logId;
+    private final String traceId;
     private final RunListener next;
     private final Executor listeners;
     private final RunEventFormat format;
@@ -60,6 +61,14 @@ final class RunRecorder implements RunListener {
 
     RunRecorder(RunRepository runs, String appId, String taskId, EndUser user, String version, String logId,
             RunListener next, Executor listeners, RunEventFormat format, RunFeeds feeds, HeldRecords holds) {
+        this(runs, appId, taskId, user, version, logId, null, next, listeners, format, feeds, holds);
+    }
+
+    /** As above, keeping with the run the id of the trace its spans belong to (null when it is not traced). */
+    RunRecorder(RunRepository runs, String appId, String taskId, EndUser user, String version, String logId,
+            String traceId, RunListener next, Executor listeners, RunEventFormat format, RunFeeds feeds,
+            HeldRecords holds) {
+        this.traceId = traceId;
         this.runs = runs;
         this.appId = appId;
         this.taskId = taskId;
@@ -114,7 +123,7 @@ final class RunRecorder implements RunListener {
             ended |= event instanceof RunEvent.WorkflowFinished;
             if (event instanceof RunEvent.WorkflowStarted started) {
                 runId = started.run().id();
-                held = new Held(new RunRepository.StartedRun(started.run(), appId, taskId, user, version, logId));
+                held = new Held(new RunRepository.StartedRun(started.run(), appId, taskId, user, version, logId, traceId));
                 holds.hold(this);
             }
             if (held == null) {
@@ -214,7 +223,7 @@ final class RunRecorder implements RunListener {
             }
             if (event instanceof RunEvent.WorkflowFinished finished) {
                 start = new RunRepository.StartedRun(finished.run(), start.appId(), start.taskId(), start.user(),
-                        start.version(), start.logId());
+                        start.version(), start.logId(), start.traceId());
             }
             if (kept != null) {
                 events.add(new HeldEvent(event, kept));
@@ -249,7 +258,7 @@ final class RunRecorder implements RunListener {
     private CompletableFuture<Void> write(RunEvent event) {
         if (event instanceof RunEvent.WorkflowStarted started) {
             runId = started.run().id();
-            return runs.started(new RunRepository.StartedRun(started.run(), appId, taskId, user, version, logId));
+            return runs.started(new RunRepository.StartedRun(started.run(), appId, taskId, user, version, logId, traceId));
         }
         NodeExecution node = execution(event);
         if (node != null) {

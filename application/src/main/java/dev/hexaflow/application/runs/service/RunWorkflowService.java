@@ -46,6 +46,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
@@ -156,13 +157,15 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
                     return idempotentRuns.repeat(winner.get(), command.retry());
                 }
             }
+            AtomicReference<String> traceId = new AtomicReference<>();
+            RunListener watcher = monitor.watch(new RunMonitor.WatchedRun(app.id(), app.mode(), request.runId(),
+                    request.taskId(), version.id(), user, traceId::set));
             RunRecorder recorder = new RunRecorder(runs, app.id(), request.taskId(), endUser, version.version(),
-                    ids.get(), observer == RunObserver.NONE ? RunListener.NONE : observer::on, listeners,
+                    ids.get(), traceId.get(),
+                    observer == RunObserver.NONE ? RunListener.NONE : observer::on, listeners,
                     command.chat() == null ? format : RunEventFormat.NONE, feeds, holds);
             CallbackUrl callback = requested != null ? requested : callbacks.defaultOf(app.id());
             Delivery delivery = callback == null ? null : callbacks.register(app.id(), request.runId(), callback);
-            RunListener watcher = monitor.watch(new RunMonitor.WatchedRun(app.id(), app.mode(), request.runId(),
-                    request.taskId(), version.id(), user));
             RunHandle handle = startDelivering(workflow, request, watched(recorder, watcher), delivery);
             return underWay(request, handle, recorder, delivery);
         } catch (RuntimeException e) {

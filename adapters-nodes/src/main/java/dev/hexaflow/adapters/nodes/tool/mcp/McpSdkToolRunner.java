@@ -1,5 +1,6 @@
 package dev.hexaflow.adapters.nodes.tool.mcp;
 
+import dev.hexaflow.adapters.nodes.net.TraceHeaders;
 import dev.hexaflow.adapters.nodes.net.NetworkFailures;
 import dev.hexaflow.adapters.nodes.net.NetworkFailures;
 import dev.hexaflow.adapters.nodes.net.OutageLog;
@@ -221,6 +222,8 @@ public final class McpSdkToolRunner implements ToolRunner, AutoCloseable {
                             throw new UncheckedIOException(e);
                         }
                         http.headers().forEach(request::header);
+                        // Where the SDK builds the request on the caller's thread, the tool node's span is current.
+                        TraceHeaders.addTo(request);
                     })
                     .build();
         }

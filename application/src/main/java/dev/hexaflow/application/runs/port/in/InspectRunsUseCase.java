@@ -33,9 +33,15 @@ public interface InspectRunsUseCase {
         }
     }
 
-    /** A run with its app, its task and version, and its end user. */
+    /** A run with its app, its task and version, its end user, and its trace's id (null when not traced). */
     record RunItem(String appId, String appName, String appMode, String taskId, String version, EndUser endUser,
-            WorkflowRun run) {
+            WorkflowRun run, String traceId) {
+
+        /** A run that was not traced. */
+        public RunItem(String appId, String appName, String appMode, String taskId, String version,
+                EndUser endUser, WorkflowRun run) {
+            this(appId, appName, appMode, taskId, version, endUser, run, null);
+        }
     }
 
     /**

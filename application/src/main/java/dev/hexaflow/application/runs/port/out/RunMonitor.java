@@ -3,6 +3,7 @@ package dev.hexaflow.application.runs.port.out;
 import dev.hexaflow.workflow.engine.RunListener;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Watches every run this server starts, whoever started it (a blocking or streaming call, a chat turn, another
@@ -20,9 +21,23 @@ public interface RunMonitor {
      */
     RunListener watch(WatchedRun run);
 
-    /** A run as it starts: its app and the app's mode, its ids, its workflow version, its end user. */
+    /**
+     * A run as it starts: its app and the app's mode, its ids, its workflow version, its end user; and where a
+     * watcher that traces the run tells the id of the trace its spans belong to (W3C, 32 hex digits), for the run's
+     * record to keep.
+     */
     record WatchedRun(String appId, String appMode, String runId, String taskId, String workflowId,
-            String endUser) {
+            String endUser, Consumer<String> tracedAs) {
+
+        public WatchedRun {
+            tracedAs = tracedAs == null ? traceId -> { } : tracedAs;
+        }
+
+        /** A run whose trace id nobody keeps. */
+        public WatchedRun(String appId, String appMode, String runId, String taskId, String workflowId,
+                String endUser) {
+            this(appId, appMode, runId, taskId, workflowId, endUser, null);
+        }
     }
 
     /** Every one of {@code monitors}, each fed every event; one that fails does not keep the others from it. */

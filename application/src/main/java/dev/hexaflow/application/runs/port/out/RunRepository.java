@@ -133,8 +133,17 @@ public interface RunRepository extends AutoCloseable {
         }
     }
 
-    /** A run as it starts: the run, its app, task, end user, workflow version label, and log entry id. */
-    record StartedRun(WorkflowRun run, String appId, String taskId, EndUser user, String version, String logId) {
+    /**
+     * A run as it starts: the run, its app, task, end user, workflow version label, log entry id, and the id of
+     * the trace its spans belong to (null when it is not traced).
+     */
+    record StartedRun(WorkflowRun run, String appId, String taskId, EndUser user, String version, String logId,
+            String traceId) {
+
+        /** A run that is not traced. */
+        public StartedRun(WorkflowRun run, String appId, String taskId, EndUser user, String version, String logId) {
+            this(run, appId, taskId, user, version, logId, null);
+        }
     }
 
     /** A search of an app's logs; null fields do not filter; times are Unix seconds. */
@@ -174,8 +183,13 @@ public interface RunRepository extends AutoCloseable {
     record RunPosition(long createdAt, long order) {
     }
 
-    /** A run found across apps: its app, task and log entry, and its place in the order. */
-    record FoundRun(String appId, String taskId, LogEntry entry, RunPosition position) {
+    /** A run found across apps: its app, task and log entry, its place in the order, and its trace (or null). */
+    record FoundRun(String appId, String taskId, LogEntry entry, RunPosition position, String traceId) {
+
+        /** A run kept without a trace. */
+        public FoundRun(String appId, String taskId, LogEntry entry, RunPosition position) {
+            this(appId, taskId, entry, position, null);
+        }
     }
 
     /** A page of found runs, and whether more follow the last. */

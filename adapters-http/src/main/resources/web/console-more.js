@@ -1,5 +1,5 @@
 // The rest of the console: a chat app's conversations and messages, knowledge bases and their documents, an app's
-// webhook deliveries (with redeliver), and the server's health and readiness.
+// webhook deliveries (with redeliver), and the server's health, readiness, store and instances.
 'use strict';
 
 (() => {
@@ -129,9 +129,24 @@
     }
   }
 
+  /** The instances serving the store, each with its lease (times in the store's milliseconds). */
+  function instancesPanel(answer) {
+    const rows = answer.instances.map(i => el('tr', {}, el('td', {text: i.id + (i.answering ? ' (this one)' : '')}),
+      el('td', {text: i.origin ? `${i.machine || ''} ${i.origin}`.trim() : '—'}),
+      el('td', {}, statusBadge(i.live ? 'live' : 'lapsed')), el('td', {text: time(i.renewed_at / 1000)}),
+      el('td', {text: time(i.started_at / 1000)})));
+    return el('section', {class: 'panel', 'aria-labelledby': 'instances-heading'},
+      el('h2', {id: 'instances-heading', text: 'Store and instances'}),
+      el('p', {}, 'Store: ', statusBadge(answer.store.status)),
+      answer.store.reason ? el('p', {class: 'error', text: answer.store.reason}) : null,
+      rows.length ? table('Instances and their leases', ['Instance', 'Serves at', 'Lease', 'Renewed', 'Started'],
+        rows) : el('p', {class: 'muted', text: 'No lease is kept yet.'}));
+  }
+
   HF.route(/^\/health$/, async view => {
     const draw = async () => {
-      const [health, ready] = await Promise.all([probe('/health'), probe('/readyz')]);
+      const [health, ready, instances] = await Promise.all([probe('/health'), probe('/readyz'),
+        api('GET', '/admin/instances')]);
       const row = (name, what, answer) => el('section', {class: 'panel', 'aria-labelledby': `probe-${name}`},
         el('h2', {id: `probe-${name}`, text: name}), el('p', {text: what}),
         el('p', {}, statusBadge(answer.body.status), ` HTTP ${answer.code}`),
@@ -139,10 +154,7 @@
       show(view, el('h1', {text: 'Health'}),
         row('/health', 'Liveness: whether the process serves.', health),
         row('/readyz', 'Readiness: whether it takes new work.', ready),
-        el('section', {class: 'panel', 'aria-labelledby': 'instances-heading'},
-          el('h2', {id: 'instances-heading', text: 'Instances'}),
-          el('p', {text: 'No admin route lists the instances that share a PostgreSQL store and their leases yet; '
-            + 'each instance answers its own probes. See docs/postgresql.md.'})));
+        instancesPanel(instances));
     };
     await draw();
     HF.poll(draw, 5000);

@@ -327,6 +327,7 @@ class ApiDocumentOperationsHttpTest {
         calls.put("GET /admin/apps/{app_id}/conversations", get(app + "/conversations", token));
         calls.put("GET /admin/apps/{app_id}/conversations/{conversation_id}/messages", get(app
                 + "/conversations/nope/messages", token));
+        calls.put("GET /admin/instances", get("/admin/instances", token));
         calls.put("GET /admin/runs", get("/admin/runs?limit=5&status=succeeded", token));
         calls.put("GET /admin/runs/{run_id}", get("/admin/runs/" + f.runId(), token));
         calls.put("POST /admin/runs/{run_id}/stop", json("POST", "/admin/runs/" + f.runId() + "/stop", null, token));

@@ -49,6 +49,11 @@ public final class TestServer implements AutoCloseable {
         }
     }
 
+    /** Where the server answers: {@code http://127.0.0.1:<port>}. */
+    String baseUrl() {
+        return hexaflow.baseUrl();
+    }
+
     public ServiceApi api(String key) {
         return new ServiceApi(hexaflow.baseUrl(), key);
     }

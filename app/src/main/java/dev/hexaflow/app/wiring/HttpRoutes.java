@@ -5,6 +5,7 @@ import dev.hexaflow.adapters.http.admin.AdminAuthorization;
 import dev.hexaflow.adapters.http.admin.AdminBackupRoutes;
 import dev.hexaflow.adapters.http.admin.AdminCampusRoutes;
 import dev.hexaflow.adapters.http.admin.AdminChatRoutes;
+import dev.hexaflow.adapters.http.admin.AdminInstanceRoutes;
 import dev.hexaflow.adapters.http.admin.AdminKnowledgeRoutes;
 import dev.hexaflow.adapters.http.admin.AdminRunRoutes;
 import dev.hexaflow.adapters.http.admin.AdminToolRoutes;
@@ -29,8 +30,10 @@ import dev.hexaflow.adapters.http.serviceapi.workflow.ToolFileRoutes;
 import dev.hexaflow.adapters.http.serviceapi.workflow.UploadRoutes;
 import dev.hexaflow.adapters.http.webapp.ConsoleRoutes;
 import dev.hexaflow.adapters.http.webapp.WebAppRoutes;
+import dev.hexaflow.adapters.persistence.jdbi.JdbiInstanceLeases;
 import dev.hexaflow.app.config.Configuration;
 import dev.hexaflow.app.config.ServiceSettings;
+import dev.hexaflow.application.instances.service.ListInstancesService;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,6 +60,8 @@ public final class HttpRoutes {
         routes.addAll(serviceApi(config.service(), workflows, chat, refusals));
         routes.addAll(admin(admin, workflows));
         routes.add(new AdminChatRoutes(admin, chat.browse));
+        routes.add(new AdminInstanceRoutes(admin, new ListInstancesService(new JdbiInstanceLeases(storage.jdbi()),
+                storage.health(config.service().minFreeDiskMb()), storage.instance().id())));
         routes.addAll(knowledgeApi(workflows.knowledge, refusals));
         routes.add(new AdminBackupRoutes(admin, BackupModule.backups(storage, config.dataDir(), Clock.systemUTC(),
                 campus::keepUsesNow), Clock.systemUTC()));

@@ -130,6 +130,13 @@ class InstanceUseCasesTest {
         }
 
         @Override
+        public List<Lease> leases() {
+            return renewed.entrySet().stream().map(e -> new Lease(e.getKey(), 0, e.getValue(),
+                    where.containsKey(e.getKey()) ? where.get(e.getKey()).machine() : null,
+                    where.containsKey(e.getKey()) ? where.get(e.getKey()).origin() : null)).toList();
+        }
+
+        @Override
         public void release(String instance) {
             renewed.remove(instance);
         }

@@ -52,6 +52,13 @@ public final class JdbiInstanceLeases implements InstanceLeases {
     }
 
     @Override
+    public java.util.List<Lease> leases() {
+        return jdbi.withHandle(handle -> handle.createQuery("SELECT * FROM instance_lease ORDER BY started_at, id")
+                .map((rs, ctx) -> new Lease(rs.getString("id"), rs.getLong("started_at"), rs.getLong("renewed_at"),
+                        rs.getString("machine"), rs.getString("origin"))).list());
+    }
+
+    @Override
     public void release(String instance) {
         jdbi.useHandle(handle -> handle.createUpdate("DELETE FROM instance_lease WHERE id = :id")
                 .bind("id", instance).execute());

@@ -28,6 +28,16 @@ public interface InstanceLeases {
     record Served(String machine, String origin) {
     }
 
+    /** Every lease kept, live or run out (until forgotten), oldest start first: the operator's view. */
+    java.util.List<Lease> leases();
+
+    /**
+     * A lease as kept: its instance, when it was taken and last renewed (Unix milliseconds, the store's clock),
+     * and where the instance serves (null fields before it does).
+     */
+    record Lease(String instance, long startedAt, long renewedAt, String machine, String origin) {
+    }
+
     /** Gives {@code instance}'s lease up: it stops, and runs nothing more. */
     void release(String instance);
 

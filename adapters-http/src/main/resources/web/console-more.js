@@ -139,8 +139,10 @@
       el('h2', {id: 'instances-heading', text: 'Store and instances'}),
       el('p', {}, 'Store: ', statusBadge(answer.store.status)),
       answer.store.reason ? el('p', {class: 'error', text: answer.store.reason}) : null,
-      rows.length ? table('Instances and their leases', ['Instance', 'Serves at', 'Lease', 'Renewed', 'Started'],
-        rows) : el('p', {class: 'muted', text: 'No lease is kept yet.'}));
+      !answer.shared ? el('p', {class: 'muted', text: 'This server is alone on its H2 store: it holds no lease. '
+        + 'Instances sharing a PostgreSQL store are listed here with their leases.'})
+        : rows.length ? table('Instances and their leases', ['Instance', 'Serves at', 'Lease', 'Renewed',
+          'Started'], rows) : el('p', {class: 'muted', text: 'No lease is kept yet.'}));
   }
 
   HF.route(/^\/health$/, async view => {

@@ -74,6 +74,28 @@ class PostgresInstancesTest {
     }
 
     @Test
+    void eachInstanceListsBothLiveLeasesAndNamesItselfAsTheOneAnswering() throws InterruptedException {
+        JsonNode listed = null;
+        // Each instance tells where it serves with its first renewal after its start.
+        for (int i = 0; i < 100 && (listed == null || listed.get("instances").size() < 2
+                || listed.get("instances").findValuesAsText("origin").contains("null")); i++) {
+            listed = TestServer.json(first.admin("GET", "/admin/instances", null, null));
+            Thread.sleep(100);
+        }
+
+        assertThat(listed.get("shared").asBoolean()).isTrue();
+        assertThat(listed.get("store").get("status").asText()).isEqualTo("ok");
+        assertThat(listed.get("instances")).hasSize(2).allSatisfy(instance ->
+                assertThat(instance.get("live").asBoolean()).isTrue());
+        assertThat(listed.get("instances").findValuesAsText("answering")).containsExactlyInAnyOrder("true", "false");
+        String firstPort = first.baseUrl().substring(first.baseUrl().lastIndexOf(':') + 1);
+        for (JsonNode instance : listed.get("instances")) {
+            assertThat(instance.get("origin").asText().endsWith(":" + firstPort))
+                    .isEqualTo(instance.get("answering").asBoolean());
+        }
+    }
+
+    @Test
     void aRunAndAnUploadKeptByOneInstanceAreReadOnTheOther() {
         JsonNode reader = first.importApp("reader.yml");
         JsonNode echo = first.importApp("echo.yml");

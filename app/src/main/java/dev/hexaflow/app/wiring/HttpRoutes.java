@@ -61,7 +61,8 @@ public final class HttpRoutes {
         routes.addAll(admin(admin, workflows));
         routes.add(new AdminChatRoutes(admin, chat.browse));
         routes.add(new AdminInstanceRoutes(admin, new ListInstancesService(new JdbiInstanceLeases(storage.jdbi()),
-                storage.health(config.service().minFreeDiskMb()), storage.instance().id())));
+                storage.health(config.service().minFreeDiskMb()), storage.instance().id(),
+                storage.instance().shared())));
         routes.addAll(knowledgeApi(workflows.knowledge, refusals));
         routes.add(new AdminBackupRoutes(admin, BackupModule.backups(storage, config.dataDir(), Clock.systemUTC(),
                 campus::keepUsesNow), Clock.systemUTC()));

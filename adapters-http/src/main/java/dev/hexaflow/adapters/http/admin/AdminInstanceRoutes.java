@@ -33,6 +33,7 @@ public final class AdminInstanceRoutes implements RouteGroup {
         store.put("reason", now.storeReason());
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("store", store);
+        body.put("shared", now.shared());
         body.put("instances", now.instances().stream().map(AdminInstanceRoutes::instance).toList());
         ctx.status(200).contentType("application/json").result(JsonResponses.json(body));
     }

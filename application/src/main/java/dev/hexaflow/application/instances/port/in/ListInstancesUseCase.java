@@ -11,11 +11,13 @@ public interface ListInstancesUseCase {
     Instances list();
 
     /**
+     * @param shared       whether instances share the store (PostgreSQL) and hold leases; an instance alone on its
+     *                     store (H2) holds none, and the list is empty
      * @param storeProblem why the store refuses new work now ({@code disk_low}, {@code writes_failing}, out of
      *                     reach), or null while it takes it
      * @param storeReason  the store's reason in words, or null
      */
-    record Instances(String storeProblem, String storeReason, List<InstanceView> instances) {
+    record Instances(boolean shared, String storeProblem, String storeReason, List<InstanceView> instances) {
         public Instances {
             instances = List.copyOf(instances);
         }

@@ -9,6 +9,8 @@ import dev.hexaflow.workflow.engine.RunRequest;
 import dev.hexaflow.workflow.engine.WorkflowEngine;
 import dev.hexaflow.workflow.nodes.StandardNodes;
 import dev.hexaflow.workflow.port.out.WorkflowDslReader;
+import dev.hexaflow.domain.workflow.FormAnswer;
+import dev.hexaflow.domain.workflow.PausedRun;
 import dev.hexaflow.domain.workflow.Workflow;
 import dev.hexaflow.domain.workflow.WorkflowRun;
 import java.io.IOException;
@@ -106,6 +108,15 @@ public final class HexaflowEngine implements AutoCloseable {
         Map<String, Object> resolved = InputFiles.resolve(prepared.inputForm(), inputs, DEFAULT_USER,
                 InputFiles.Uploads.NONE);
         return engine.start(prepared, RunRequest.of(workflow, DEFAULT_USER, resolved), listener);
+    }
+
+    /**
+     * Goes on with a run that paused at a human-input node (it answered status {@code paused} and told
+     * {@link dev.hexaflow.domain.workflow.RunEvent.WorkflowPaused} with all it needs), with what a person answered
+     * on one of its forms, or with the form's expiry. The paused run is plain data: keep it where you like.
+     */
+    public RunHandle resume(Workflow workflow, PausedRun paused, FormAnswer answer, RunListener listener) {
+        return engine.resume(engine.prepare(workflow), paused, answer, listener);
     }
 
     /** The engine itself, for what this class does not offer (a run request with ids, user or files of its own). */

@@ -49,4 +49,22 @@ public record FileValue(String id, String type, String transferMethod, String re
         map.put("url", url != null ? url : remoteUrl);
         return map;
     }
+
+    /** Whether a plain value is a file as {@link #asMap()} shows one. */
+    public static boolean isFileMap(Object value) {
+        return value instanceof Map<?, ?> map && "__dify__file__".equals(map.get("dify_model_identity"));
+    }
+
+    /** The file {@link #asMap()} showed, read back (a paused run's variables come back from the store so). */
+    public static FileValue fromMap(Map<?, ?> map) {
+        Object size = map.get("size");
+        return new FileValue(text(map.get("id")), text(map.get("type")), text(map.get("transfer_method")),
+                text(map.get("remote_url")), text(map.get("related_id")), text(map.get("filename")),
+                text(map.get("extension")), text(map.get("mime_type")),
+                size instanceof Number number ? number.longValue() : 0, text(map.get("url")));
+    }
+
+    private static String text(Object value) {
+        return value == null ? null : value.toString();
+    }
 }

@@ -39,4 +39,13 @@ public record NodeExecution(String id, String nodeId, NodeType nodeType, String 
                 outputs, next, error, elapsedTime, metadata == null ? this.metadata : metadata, createdAt,
                 finishedAt);
     }
+
+    /** A human-input node waiting for its form: paused with the inputs it read, no end yet. */
+    public NodeExecution pause(Map<String, Object> inputs, double elapsedTime) {
+        if (!status.canBecome(NodeStatus.PAUSED)) {
+            throw new IllegalTransitionException("node execution " + id, status, NodeStatus.PAUSED);
+        }
+        return new NodeExecution(id, nodeId, nodeType, title, index, predecessorNodeId, inputs, null, null,
+                NodeStatus.PAUSED, null, elapsedTime, metadata, createdAt, null);
+    }
 }

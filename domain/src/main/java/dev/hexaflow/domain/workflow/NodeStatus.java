@@ -9,7 +9,9 @@ public enum NodeStatus {
     SUCCEEDED("succeeded"),
     FAILED("failed"),
     EXCEPTION("exception"),
-    STOPPED("stopped");
+    STOPPED("stopped"),
+    /** A human-input node waiting for its form's answer; it runs again, under the same id, when answered. */
+    PAUSED("paused");
 
     private final String wireName;
 
@@ -22,11 +24,11 @@ public enum NodeStatus {
     }
 
     public boolean isTerminal() {
-        return this != RUNNING;
+        return this != RUNNING && this != PAUSED;
     }
 
     public boolean canBecome(NodeStatus next) {
-        return this == RUNNING && next.isTerminal();
+        return this == RUNNING && (next.isTerminal() || next == PAUSED);
     }
 
     public static NodeStatus fromWireName(String name) {

@@ -27,7 +27,9 @@ public enum NodeType {
     ASSIGNER("assigner"),
     DOCUMENT_EXTRACTOR("document-extractor"),
     LIST_OPERATOR("list-operator"),
-    AGENT("agent");
+    AGENT("agent"),
+    /** Pauses the run until a person answers its form, or its time runs out. */
+    HUMAN_INPUT("human-input");
 
     private final String wireName;
 

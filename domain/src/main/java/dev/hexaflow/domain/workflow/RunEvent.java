@@ -58,6 +58,37 @@ public sealed interface RunEvent {
     record WorkflowFinished(WorkflowRun run) implements RunEvent {
     }
 
+    /**
+     * A human-input node sent its form out and waits (Dify's {@code human_input_required}); the run pauses once
+     * nothing else can go on.
+     */
+    record HumanInputRequired(HumanInputForm form) implements RunEvent {
+    }
+
+    /**
+     * The run paused, in place of {@link WorkflowFinished}: the run as it stands (status {@code paused}), all it needs
+     * to go on, and the forms it waits on (each sent before by {@link HumanInputRequired}, those of an earlier pause
+     * too). The run holds no thread from here; an answer resumes it, on any instance.
+     */
+    record WorkflowPaused(WorkflowRun run, PausedRun paused, List<HumanInputForm> forms) implements RunEvent {
+        public WorkflowPaused {
+            forms = List.copyOf(forms);
+        }
+    }
+
+    /** A paused run goes on (Dify's {@code workflow_started} with reason {@code resumption}). */
+    record WorkflowResumed(WorkflowRun run) implements RunEvent {
+    }
+
+    /** A paused node's form was answered: what the person chose and gave, and the content with their answers. */
+    record HumanInputFormFilled(String nodeId, String nodeTitle, String renderedContent, String actionId,
+            String actionText, Map<String, Object> submittedData) implements RunEvent {
+    }
+
+    /** A paused node's form expired unanswered: the node takes its timeout branch. */
+    record HumanInputFormTimeout(String nodeId, String nodeTitle, long expirationTime) implements RunEvent {
+    }
+
     /** A piece of the run's text as speech (base64 audio), when the app's text_to_speech feature is on. */
     record TtsMessage(String messageId, String audio, long createdAt) implements RunEvent {
     }

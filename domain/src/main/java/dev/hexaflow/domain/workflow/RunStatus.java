@@ -1,12 +1,17 @@
 package dev.hexaflow.domain.workflow;
 
-/** A run's status: running, then one terminal status that never changes. */
+/**
+ * A run's status: running, perhaps paused (waiting for a person) and running again, then one terminal status that
+ * never changes.
+ */
 public enum RunStatus {
     RUNNING("running"),
     SUCCEEDED("succeeded"),
     PARTIAL_SUCCEEDED("partial-succeeded"),
     FAILED("failed"),
-    STOPPED("stopped");
+    STOPPED("stopped"),
+    /** Waiting at a human-input node for a person's answer; holds no thread. */
+    PAUSED("paused");
 
     private final String wireName;
 
@@ -19,11 +24,16 @@ public enum RunStatus {
     }
 
     public boolean isTerminal() {
-        return this != RUNNING;
+        return this != RUNNING && this != PAUSED;
     }
 
+    /** Running may pause or end; a paused run may run again, or end without running (stopped, timed out). */
     public boolean canBecome(RunStatus next) {
-        return this == RUNNING && next.isTerminal();
+        return switch (this) {
+            case RUNNING -> next == PAUSED || next.isTerminal();
+            case PAUSED -> next == RUNNING || next.isTerminal();
+            default -> false;
+        };
     }
 
     public static RunStatus fromWireName(String name) {

@@ -34,6 +34,60 @@ public final class VariablePool {
         return pool;
     }
 
+    /**
+     * The pool's values node by node in plain values, a file as Dify's file object, for a paused run to keep; a
+     * fork's own writes only (a run pauses at its top level, where there is no parent).
+     */
+    public Map<String, Map<String, Object>> export() {
+        Map<String, Map<String, Object>> exported = new java.util.LinkedHashMap<>();
+        values.forEach((nodeId, variables) -> {
+            Map<String, Object> plain = new java.util.LinkedHashMap<>();
+            variables.forEach((name, value) -> plain.put(name, value == NULL ? null : plain(value)));
+            exported.put(nodeId, plain);
+        });
+        return exported;
+    }
+
+    /** A pool holding what {@link #export()} gave, files read back as files. */
+    public static VariablePool restore(Map<String, ? extends Map<String, ?>> exported) {
+        VariablePool pool = new VariablePool(null);
+        exported.forEach((nodeId, variables) -> variables.forEach((name, value) ->
+                pool.set(nodeId, name, revived(value))));
+        return pool;
+    }
+
+    private static Object plain(Object value) {
+        if (value instanceof FileValue file) {
+            return file.asMap();
+        }
+        if (value instanceof List<?> list) {
+            return list.stream().map(VariablePool::plain).toList();
+        }
+        if (value instanceof Map<?, ?> map) {
+            Map<String, Object> copy = new java.util.LinkedHashMap<>();
+            map.forEach((key, item) -> copy.put(String.valueOf(key), plain(item)));
+            return copy;
+        }
+        return value;
+    }
+
+    private static Object revived(Object value) {
+        if (FileValue.isFileMap(value)) {
+            return FileValue.fromMap((Map<?, ?>) value);
+        }
+        if (value instanceof List<?> list) {
+            List<Object> items = new java.util.ArrayList<>(list.size());
+            list.forEach(item -> items.add(revived(item)));
+            return items;
+        }
+        if (value instanceof Map<?, ?> map) {
+            Map<String, Object> copy = new java.util.LinkedHashMap<>();
+            map.forEach((key, item) -> copy.put(String.valueOf(key), revived(item)));
+            return copy;
+        }
+        return value;
+    }
+
     /** A pool whose writes stay its own while reads fall through to this one. */
     public VariablePool fork() {
         return new VariablePool(this);

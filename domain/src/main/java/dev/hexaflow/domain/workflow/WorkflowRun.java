@@ -32,4 +32,23 @@ public record WorkflowRun(String id, String workflowId, RunStatus status, Map<St
         return new WorkflowRun(id, workflowId, next, inputs, outputs, error, elapsedTime, totalTokens, totalSteps,
                 exceptionsCount, createdAt, finishedAt);
     }
+
+    /** Pauses the run where it stands: what it made so far, its time, tokens and steps, and no end yet. */
+    public WorkflowRun pause(Map<String, Object> outputs, double elapsedTime, long totalTokens, int totalSteps,
+            int exceptionsCount) {
+        if (!status.canBecome(RunStatus.PAUSED)) {
+            throw new IllegalTransitionException("run " + id, status, RunStatus.PAUSED);
+        }
+        return new WorkflowRun(id, workflowId, RunStatus.PAUSED, inputs, outputs, null, elapsedTime, totalTokens,
+                totalSteps, exceptionsCount, createdAt, null);
+    }
+
+    /** The paused run running again, from where it paused. */
+    public WorkflowRun resume() {
+        if (!status.canBecome(RunStatus.RUNNING)) {
+            throw new IllegalTransitionException("run " + id, status, RunStatus.RUNNING);
+        }
+        return new WorkflowRun(id, workflowId, RunStatus.RUNNING, inputs, outputs, null, elapsedTime, totalTokens,
+                totalSteps, exceptionsCount, createdAt, null);
+    }
 }

@@ -4,14 +4,15 @@ import dev.hexaflow.domain.workflow.Edge;
 import dev.hexaflow.domain.workflow.ErrorHandling;
 import dev.hexaflow.domain.workflow.ExecutionMetadata;
 import dev.hexaflow.domain.workflow.Graph;
+import dev.hexaflow.domain.workflow.HumanInputForm;
 import dev.hexaflow.domain.workflow.Node;
 import dev.hexaflow.domain.workflow.NodeExecution;
 import dev.hexaflow.domain.workflow.NodeStatus;
 import dev.hexaflow.domain.workflow.NodeType;
+import dev.hexaflow.domain.workflow.PausedRun;
 import dev.hexaflow.domain.workflow.RetryPolicy;
 import dev.hexaflow.domain.workflow.RunEvent;
 import dev.hexaflow.domain.workflow.VariablePool;
-import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.List;
@@ -50,9 +51,26 @@ final class GraphRunner {
         return graph;
     }
 
-    /** Runs the top level from its start node; a node failure with no error strategy stops the run. */
-    void runTopLevel(Node start, VariablePool pool) {
-        new Traversal(pool, ExecutionMetadata.NONE, null).run(start, null);
+    /**
+     * Runs the top level from its start node; a node failure with no error strategy stops the run. Answers the
+     * edges decided, by id ({@code taken} or {@code skipped}), which a paused run keeps.
+     */
+    Map<String, String> runTopLevel(Node start, VariablePool pool) {
+        Traversal traversal = new Traversal(pool, ExecutionMetadata.NONE, null);
+        traversal.run(List.of(new Traversal.Ready(start, null)));
+        return traversal.exportEdges();
+    }
+
+    /**
+     * Goes on with a paused run's top level: its edges as they were decided, and the answered nodes run again
+     * first (each takes its answer's branch). Answers the edges decided by then.
+     */
+    Map<String, String> resumeTopLevel(List<Node> answered, VariablePool pool, Map<String, String> decided) {
+        Traversal traversal = new Traversal(pool, ExecutionMetadata.NONE, null);
+        decided.forEach((edge, state) -> traversal.edges.put(edge, EdgeState.valueOf(state.toUpperCase(
+                java.util.Locale.ROOT))));
+        traversal.run(answered.stream().map(node -> new Traversal.Ready(node, null)).toList());
+        return traversal.exportEdges();
     }
 
     NodeContext.ChildrenOutcome runChildren(Node container, String startNodeId, VariablePool pool,
@@ -60,7 +78,7 @@ final class GraphRunner {
         Node start = graph.node(startNodeId).orElseThrow(() -> new NodeFailure(
                 "start node " + startNodeId + " of " + container.label() + " does not exist"));
         Traversal round = new Traversal(pool, metadata, container);
-        round.run(start, null);
+        round.run(List.of(new Traversal.Ready(start, null)));
         if (round.failure != null) {
             throw round.failure;
         }
@@ -72,40 +90,6 @@ final class GraphRunner {
 
     /** A node run begun: its execution record and when it began. */
     private record Started(Node node, String predecessor, NodeExecution execution, long began) {
-    }
-
-    /** How one node run ended, after its retries and its error strategy. */
-    private record Outcome(NodeStatus status, NodeResult result, Map<String, Object> outputs, String handle,
-            String error, String errorType) {
-
-        static Outcome succeeded(NodeResult result) {
-            return new Outcome(NodeStatus.SUCCEEDED, result, result.outputs(), result.handle(), null, null);
-        }
-
-        static Outcome failed(Exception e) {
-            return new Outcome(NodeStatus.FAILED, null, null, null,
-                    e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage(),
-                    e instanceof NodeFailure failure ? failure.type() : e.getClass().getSimpleName());
-        }
-
-        /** Stopped, keeping the error of the try before, if one failed. */
-        static Outcome stopped(Outcome before) {
-            return new Outcome(NodeStatus.STOPPED, null, null, null, before == null ? null : before.error(),
-                    before == null ? null : before.errorType());
-        }
-
-        Outcome withHandle(String next) {
-            return new Outcome(status, result, outputs, next, error, errorType);
-        }
-
-        /** A failure the error strategy handled: an exception with the strategy's outputs and branch. */
-        Outcome handled(Map<String, Object> failureOutputs, String next) {
-            return new Outcome(NodeStatus.EXCEPTION, result, failureOutputs, next, error, errorType);
-        }
-
-        long tokens() {
-            return result == null ? 0 : result.tokens();
-        }
     }
 
     /** One pass over a graph or sub-graph, with its own edge states. */
@@ -120,7 +104,7 @@ final class GraphRunner {
         private volatile boolean reachedLoopEnd;
         private volatile ResponseCoordinator responses;
 
-        private record Ready(Node node, String predecessor) {
+        record Ready(Node node, String predecessor) {
         }
 
         Traversal(VariablePool pool, ExecutionMetadata metadata, Node container) {
@@ -129,13 +113,14 @@ final class GraphRunner {
             this.container = container;
         }
 
-        void run(Node root, String predecessor) {
+        /** Runs from the roots (the start node, or a resumed run's answered nodes) until nothing more can run. */
+        void run(List<Ready> roots) {
             Optional<String> level = Optional.ofNullable(container).map(Node::id);
             if (responding.contains(level)) {
-                responses = new ResponseCoordinator(run, graph, level, root, pool);
+                responses = new ResponseCoordinator(run, graph, level, roots.get(0).node(), pool);
             }
             synchronized (this) {
-                ready.add(new Ready(root, predecessor));
+                ready.addAll(roots);
             }
             while (true) {
                 Ready next;
@@ -161,6 +146,16 @@ final class GraphRunner {
                 }
                 step(next);
             }
+        }
+
+        synchronized Map<String, String> exportEdges() {
+            Map<String, String> decided = new java.util.LinkedHashMap<>();
+            edges.forEach((edge, state) -> {
+                if (state != EdgeState.PENDING) {
+                    decided.put(edge, state.name().toLowerCase(java.util.Locale.ROOT));
+                }
+            });
+            return decided;
         }
 
         private void step(Ready item) {
@@ -240,12 +235,17 @@ final class GraphRunner {
 
         /** Runs one node with its retries and error strategy; answers the handle to follow, or null to stop. */
         private String execute(Node node, String predecessor) {
-            if (!countStep()) {
+            PausedRun.WaitingNode earlier = run.resumed.remove(node.id());
+            if (earlier == null && !run.countStep()) {
                 return null;
             }
             RunnableNode runnable = nodes.get(node.id());
-            Started started = start(node, predecessor);
-            Outcome outcome = applyErrorStrategy(runnable.errors(), attempt(runnable, started));
+            Started started = earlier == null ? start(node, predecessor) : restart(node, earlier);
+            NodeOutcome outcome = applyErrorStrategy(runnable.errors(), attempt(runnable, started));
+            if (outcome.status() == NodeStatus.PAUSED) {
+                waitForPerson(started, runnable, outcome.form());
+                return null;
+            }
             keepOutputs(node, outcome);
             boolean kept = outcome.status() == NodeStatus.SUCCEEDED || outcome.status() == NodeStatus.EXCEPTION;
             if (responses != null && kept) {
@@ -253,14 +253,6 @@ final class GraphRunner {
             }
             report(started, outcome);
             return follow(node, outcome);
-        }
-
-        private boolean countStep() {
-            if (run.steps.incrementAndGet() <= run.settings.maxSteps()) {
-                return true;
-            }
-            run.stop(RunState.StopKind.FAILURE, "Max steps " + run.settings.maxSteps() + " reached.");
-            return false;
         }
 
         private Started start(Node node, String predecessor) {
@@ -278,36 +270,60 @@ final class GraphRunner {
             return new Started(node, predecessor, execution, began);
         }
 
+        /** A paused node runs again under the execution it paused with. */
+        private Started restart(Node node, PausedRun.WaitingNode earlier) {
+            NodeExecution execution = NodeExecution.started(earlier.executionId(), node, earlier.index(),
+                    earlier.predecessorNodeId(), metadata, earlier.createdAt());
+            run.emit(new RunEvent.NodeStarted(execution));
+            return new Started(node, earlier.predecessorNodeId(), execution, System.nanoTime());
+        }
+
+        /** The node's form goes out and the node waits; its edges stay pending until it is answered. */
+        private void waitForPerson(Started started, RunnableNode runnable, HumanInputForm form) {
+            NodeExecution execution = started.execution();
+            run.emit(new RunEvent.HumanInputRequired(form));
+            run.emit(new RunEvent.NodeFinished(execution.pause(runnable.read(pool),
+                    (System.nanoTime() - started.began()) / 1e9)));
+            run.sentForms.add(form);
+            run.waiting.put(started.node().id(), new PausedRun.WaitingNode(started.node().id(), execution.id(),
+                    execution.index(), started.predecessor(), execution.createdAt(), form.formId()));
+        }
+
         /** Runs the node, and again after each failure while its retry policy allows. */
-        private Outcome attempt(RunnableNode runnable, Started started) {
+        private NodeOutcome attempt(RunnableNode runnable, Started started) {
             RetryPolicy retry = runnable.retry();
             NodeContext context = new NodeContext(run, started.node(), pool, started.execution().id(), metadata,
                     GraphRunner.this, responses);
-            Outcome failed = null;
+            NodeOutcome failed = null;
             for (int round = 0; ; round++) {
                 try (NodeScope.Entered entered = run.nodeScope.enter(run.runId, started.execution().id())) {
-                    return Outcome.succeeded(runnable.behavior().run(context));
+                    return NodeOutcome.succeeded(runnable.behavior().run(context));
                 } catch (RunStoppedException e) {
-                    return Outcome.stopped(failed);
+                    return NodeOutcome.stopped(failed);
+                } catch (PauseRequested e) {
+                    // A run pauses at its top level only: a container's rounds hold their thread till they end.
+                    return container == null ? NodeOutcome.paused(e.form()) : NodeOutcome.failed(new NodeFailure(
+                            "HumanInputNodeError", "a human-input node cannot wait inside an iteration or a loop",
+                            null));
                 } catch (Exception e) {
                     if (run.stopped()) {
-                        return Outcome.stopped(failed);
+                        return NodeOutcome.stopped(failed);
                     }
-                    failed = Outcome.failed(e);
+                    failed = NodeOutcome.failed(e);
                     if (round >= retry.retries()) {
                         return failed;
                     }
                     run.emit(new RunEvent.NodeRetried(started.execution().finish(NodeStatus.FAILED, null, null,
                             null, failed.error(), 0, null, run.now()), round + 1));
-                    if (!pause(retry.interval())) {
-                        return Outcome.stopped(failed);
+                    if (!run.sleepUnlessStopped(retry.interval())) {
+                        return NodeOutcome.stopped(failed);
                     }
                 }
             }
         }
 
         /** A success takes the strategy's branch; a failure it handles becomes an exception the run goes on from. */
-        private Outcome applyErrorStrategy(ErrorHandling errors, Outcome outcome) {
+        private NodeOutcome applyErrorStrategy(ErrorHandling errors, NodeOutcome outcome) {
             if (outcome.status() == NodeStatus.SUCCEEDED) {
                 return outcome.withHandle(errors.successHandle(outcome.handle()));
             }
@@ -319,14 +335,14 @@ final class GraphRunner {
                     errors.failureHandle());
         }
 
-        private void keepOutputs(Node node, Outcome outcome) {
+        private void keepOutputs(Node node, NodeOutcome outcome) {
             boolean kept = outcome.status() == NodeStatus.SUCCEEDED || outcome.status() == NodeStatus.EXCEPTION;
             if (kept && outcome.outputs() != null) {
                 pool.setAll(node.id(), outcome.outputs());
             }
         }
 
-        private void report(Started started, Outcome outcome) {
+        private void report(Started started, NodeOutcome outcome) {
             long tokens = outcome.tokens();
             run.tokens.addAndGet(tokens);
             double elapsed = (System.nanoTime() - started.began()) / 1e9;
@@ -349,7 +365,7 @@ final class GraphRunner {
         }
 
         /** Answers the handle to take on, or null where the traversal stops here. */
-        private String follow(Node node, Outcome outcome) {
+        private String follow(Node node, NodeOutcome outcome) {
             if (outcome.status() == NodeStatus.FAILED) {
                 if (container == null) {
                     run.stop(RunState.StopKind.FAILURE, outcome.error());
@@ -377,21 +393,5 @@ final class GraphRunner {
             return outcome.handle();
         }
 
-        private boolean pause(Duration interval) {
-            long until = System.currentTimeMillis() + interval.toMillis();
-            while (!run.stopped()) {
-                long left = until - System.currentTimeMillis();
-                if (left <= 0) {
-                    return true;
-                }
-                try {
-                    Thread.sleep(Math.min(left, 50));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return false;
-                }
-            }
-            return false;
-        }
     }
 }

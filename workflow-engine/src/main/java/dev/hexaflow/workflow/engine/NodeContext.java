@@ -1,5 +1,7 @@
 package dev.hexaflow.workflow.engine;
 
+import dev.hexaflow.domain.workflow.FormAnswer;
+
 import dev.hexaflow.domain.workflow.ExecutionMetadata;
 import dev.hexaflow.domain.workflow.Graph;
 import dev.hexaflow.domain.workflow.Node;
@@ -131,6 +133,29 @@ public final class NodeContext implements StopSignal {
 
     /** How a round of a container's children ended. */
     public record ChildrenOutcome(boolean reachedLoopEnd) {
+    }
+
+    /** In a resumed run, what came of this node's form; empty where the node runs for the first time. */
+    public Optional<FormAnswer> formAnswer() {
+        return Optional.ofNullable(run.answers.get(node.id()));
+    }
+
+    /** A new id, as the run makes them (a form's). */
+    public String newId() {
+        return run.ids.get();
+    }
+
+    /** Unix seconds by the run's clock. */
+    public long now() {
+        return run.now();
+    }
+
+    /** Tells listeners that this node's form was answered, or expired unanswered. */
+    public void emitFormOutcome(RunEvent outcome) {
+        if (!(outcome instanceof RunEvent.HumanInputFormFilled) && !(outcome instanceof RunEvent.HumanInputFormTimeout)) {
+            throw new IllegalArgumentException("not a form's outcome: " + outcome);
+        }
+        run.emit(outcome);
     }
 
     /** The graph the run works on, for nodes that look at their neighbours. */

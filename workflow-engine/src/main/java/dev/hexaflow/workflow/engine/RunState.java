@@ -1,5 +1,8 @@
 package dev.hexaflow.workflow.engine;
 
+import dev.hexaflow.domain.workflow.FormAnswer;
+import dev.hexaflow.domain.workflow.HumanInputForm;
+import dev.hexaflow.domain.workflow.PausedRun;
 import dev.hexaflow.domain.workflow.RunEvent;
 import java.time.Clock;
 import java.util.LinkedHashMap;
@@ -37,6 +40,14 @@ final class RunState {
     /** The chat turn of a chatflow's run; null for a workflow app's. */
     final ChatTurn chat;
     final Map<String, Object> scoped = new ConcurrentHashMap<>();
+    /** In a resumed run, the answers of the forms it resumes with, by node id. */
+    final Map<String, FormAnswer> answers = new ConcurrentHashMap<>();
+    /** In a resumed run, the answered nodes' executions as they paused, taken by each when it runs again. */
+    final Map<String, PausedRun.WaitingNode> resumed = new ConcurrentHashMap<>();
+    /** The nodes waiting for a person, those of an earlier pause still unanswered included, in the order they paused. */
+    final Map<String, PausedRun.WaitingNode> waiting = java.util.Collections.synchronizedMap(new LinkedHashMap<>());
+    /** The forms this leg of the run sent out. */
+    final java.util.List<HumanInputForm> sentForms = new java.util.concurrent.CopyOnWriteArrayList<>();
     /** Told around each node attempt, on its thread. */
     final NodeScope nodeScope;
 
@@ -106,5 +117,32 @@ final class RunState {
 
     synchronized Map<String, Object> outputs() {
         return new LinkedHashMap<>(outputs);
+    }
+
+    /** Counts a node run; past the run's most steps, stops the run failed and answers false. */
+    boolean countStep() {
+        if (steps.incrementAndGet() <= settings.maxSteps()) {
+            return true;
+        }
+        stop(StopKind.FAILURE, "Max steps " + settings.maxSteps() + " reached.");
+        return false;
+    }
+
+    /** Waits out a retry's interval; answers false when the run stopped meanwhile. */
+    boolean sleepUnlessStopped(java.time.Duration interval) {
+        long until = System.currentTimeMillis() + interval.toMillis();
+        while (!stopped()) {
+            long left = until - System.currentTimeMillis();
+            if (left <= 0) {
+                return true;
+            }
+            try {
+                Thread.sleep(Math.min(left, 50));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return false;
     }
 }

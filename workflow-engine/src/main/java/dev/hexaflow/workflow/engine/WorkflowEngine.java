@@ -3,7 +3,9 @@ package dev.hexaflow.workflow.engine;
 import dev.hexaflow.workflow.port.out.SpeechSynthesizer;
 import dev.hexaflow.domain.workflow.ConversationVariable;
 import dev.hexaflow.domain.workflow.EnvironmentVariable;
+import dev.hexaflow.domain.workflow.FormAnswer;
 import dev.hexaflow.domain.workflow.Node;
+import dev.hexaflow.domain.workflow.PausedRun;
 import dev.hexaflow.domain.workflow.RunEvent;
 import dev.hexaflow.domain.workflow.RunStatus;
 import dev.hexaflow.domain.workflow.Values;
@@ -116,40 +118,126 @@ public final class WorkflowEngine {
         WorkflowRun started = WorkflowRun.started(runId, request.workflowId(), shownInputs, clock.instant()
                 .getEpochSecond());
         CompletableFuture<WorkflowRun> finished = new CompletableFuture<>();
-        ScheduledFuture<?> deadline = deadline(state);
-        long began = System.nanoTime();
-        executor.execute(() -> {
-            WorkflowRun ended;
-            try {
-                state.emit(new RunEvent.WorkflowStarted(started));
-                new GraphRunner(state, workflow.graph(), prepared.nodes()).runTopLevel(start, pool);
-                ended = finish(started, state, began);
-            } catch (RuntimeException | Error e) {
-                state.stop(RunState.StopKind.FAILURE, "Internal error: " + e);
-                ended = finish(started, state, began);
-            } finally {
-                deadline.cancel(false);
-            }
-            try {
-                if (chat != null) {
-                    state.emit(new RunEvent.ConversationVariables(finalConversation(workflow, pool)));
-                }
-                state.emit(new RunEvent.WorkflowFinished(ended));
-            } catch (RuntimeException | Error e) {
-                // The end could not be kept (the store refused it): whoever waits for the run hears that, not an
-                // end that a restart would not find.
-                finished.completeExceptionally(e);
-                return;
-            }
-            try {
-                if (tail != null) {
-                    tail.speak(state, taskId);
-                }
-            } finally {
-                finished.complete(ended);
-            }
-        });
+        executor.execute(() -> play(new Leg(prepared, state, started, pool, new RunEvent.WorkflowStarted(started),
+                graph -> graph.runTopLevel(start, pool), taskId, tail, 0), finished));
         return new RunHandle(runId, taskId, state, finished);
+    }
+
+    /**
+     * Goes on with a paused run where it stopped, with the answer of one of its forms (or its expiry): the node
+     * runs again and takes the answer's branch, the other waiting nodes keep waiting. The run ends, or pauses
+     * again, as any run does; its events go to {@code listener}, starting with {@link RunEvent.WorkflowResumed}.
+     */
+    public RunHandle resume(PreparedWorkflow prepared, PausedRun paused, FormAnswer answer, RunListener listener) {
+        PausedRun.WaitingNode answered = paused.waiting().get(answer.nodeId());
+        if (answered == null) {
+            throw new IllegalArgumentException("run " + paused.run().id() + " does not wait at " + answer.nodeId());
+        }
+        Workflow workflow = prepared.workflow();
+        ChatTurn chat = workflow.isChat() ? chatTurn(paused.chat()) : null;
+        RunState state = new RunState(paused.run().id(), ids, clock, settings, executor, listener, chat, nodeScope);
+        WorkflowRun run = paused.run();
+        state.steps.set(run.totalSteps());
+        state.tokens.set(run.totalTokens());
+        state.exceptions.set(run.exceptionsCount());
+        state.nodeIndex.set(paused.nodeIndex());
+        if (run.outputs() != null) {
+            state.mergeOutputs(run.outputs());
+        }
+        state.waiting.putAll(paused.waiting());
+        state.waiting.remove(answer.nodeId());
+        state.resumed.put(answer.nodeId(), answered);
+        state.answers.put(answer.nodeId(), answer);
+        VariablePool pool = VariablePool.restore(paused.variables());
+        Node node = workflow.graph().node(answer.nodeId()).orElseThrow();
+        WorkflowRun resumed = run.resume();
+        CompletableFuture<WorkflowRun> finished = new CompletableFuture<>();
+        executor.execute(() -> play(new Leg(prepared, state, resumed, pool, new RunEvent.WorkflowResumed(resumed),
+                graph -> graph.resumeTopLevel(List.of(node), pool, paused.edges()), paused.taskId(), null,
+                run.elapsedTime()), finished));
+        return new RunHandle(run.id(), paused.taskId(), state, finished);
+    }
+
+    /** One stretch of a run, from its start or a resumption to its end or next pause. */
+    private record Leg(PreparedWorkflow prepared, RunState state, WorkflowRun run, VariablePool pool,
+            RunEvent opening, java.util.function.Function<GraphRunner, Map<String, String>> walk, String taskId,
+            SpeechTail tail, double elapsedBefore) {
+    }
+
+    private void play(Leg leg, CompletableFuture<WorkflowRun> finished) {
+        RunState state = leg.state();
+        Workflow workflow = leg.prepared().workflow();
+        ScheduledFuture<?> deadline = deadline(state);
+        long began = System.nanoTime() - (long) (leg.elapsedBefore() * 1e9);
+        WorkflowRun ended;
+        Map<String, String> edges = Map.of();
+        try {
+            state.emit(leg.opening());
+            edges = leg.walk().apply(new GraphRunner(state, workflow.graph(), leg.prepared().nodes()));
+            ended = finish(leg.run(), state, began);
+        } catch (RuntimeException | Error e) {
+            state.stop(RunState.StopKind.FAILURE, "Internal error: " + e);
+            ended = finish(leg.run(), state, began);
+        } finally {
+            deadline.cancel(false);
+        }
+        if (ended.status() == RunStatus.PAUSED) {
+            pause(leg, ended, edges, finished);
+            return;
+        }
+        end(leg, ended, finished);
+    }
+
+    /** Tells the pause, with all the run needs to go on, and answers the paused run to whoever waits. */
+    private static void pause(Leg leg, WorkflowRun paused, Map<String, String> edges,
+            CompletableFuture<WorkflowRun> finished) {
+        RunState state = leg.state();
+        Map<String, Object> chat = new LinkedHashMap<>();
+        if (state.chat != null) {
+            chat.put("query", state.chat.query());
+            chat.put("conversation_id", state.chat.conversationId());
+            chat.put("dialogue_count", state.chat.dialogueCount());
+        }
+        PausedRun snapshot = new PausedRun(paused, leg.taskId(), leg.pool().export(), edges,
+                new LinkedHashMap<>(state.waiting), state.nodeIndex.get(), chat);
+        try {
+            state.emit(new RunEvent.WorkflowPaused(paused, snapshot, List.copyOf(state.sentForms)));
+        } catch (RuntimeException | Error e) {
+            finished.completeExceptionally(e);
+            return;
+        }
+        finished.complete(paused);
+    }
+
+    /** Tells the end (a chatflow's conversation variables first), then speaks it where the app speaks. */
+    private void end(Leg leg, WorkflowRun ended, CompletableFuture<WorkflowRun> finished) {
+        RunState state = leg.state();
+        try {
+            if (state.chat != null) {
+                state.emit(new RunEvent.ConversationVariables(finalConversation(leg.prepared().workflow(),
+                        leg.pool())));
+            }
+            state.emit(new RunEvent.WorkflowFinished(ended));
+        } catch (RuntimeException | Error e) {
+            // The end could not be kept (the store refused it): whoever waits for the run hears that, not an
+            // end that a restart would not find.
+            finished.completeExceptionally(e);
+            return;
+        }
+        try {
+            if (leg.tail() != null) {
+                leg.tail().speak(state, leg.taskId());
+            }
+        } finally {
+            finished.complete(ended);
+        }
+    }
+
+    /** The chat turn a paused chatflow run kept: its query, conversation and count; its history is not needed again. */
+    private static ChatTurn chatTurn(Map<String, Object> kept) {
+        Object count = kept.get("dialogue_count");
+        return new ChatTurn((String) kept.get("query"), (String) kept.get("conversation_id"),
+                count instanceof Number number ? number.intValue() : 1, Map.of(), List.of());
     }
 
     /** Dify's {@code sys} variables of the run: who runs what, when, and in a chatflow the turn's query. */
@@ -190,6 +278,10 @@ public final class WorkflowEngine {
         RunState.Stop stop = state.stop();
         RunStatus status;
         String error = null;
+        if (stop == null && !state.waiting.isEmpty()) {
+            return started.pause(state.outputs(), (System.nanoTime() - began) / 1e9, state.tokens.get(),
+                    state.steps.get(), state.exceptions.get());
+        }
         if (stop == null) {
             status = state.exceptions.get() > 0 ? RunStatus.PARTIAL_SUCCEEDED : RunStatus.SUCCEEDED;
         } else if (stop.kind() == RunState.StopKind.USER) {

@@ -142,6 +142,7 @@ public final class StandardNodes {
                 new PassiveNode(NodeType.ITERATION_START),
                 new PassiveNode(NodeType.LOOP_START),
                 new PassiveNode(NodeType.LOOP_END),
+                new HumanInputNode(),
                 new CodeNode(services.codeRunners())));
         services.templates().ifPresent(templates -> executors.add(new TemplateTransformNode(templates)));
         services.http().ifPresent(http -> executors.add(new HttpRequestNode(http)));

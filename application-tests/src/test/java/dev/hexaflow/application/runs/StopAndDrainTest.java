@@ -164,6 +164,18 @@ class StopAndDrainTest {
         assertThat(drain.drain(Duration.ofSeconds(1))).isEqualTo(new Drained(0, 0, 0));
     }
 
+    @Test
+    void aDrainWithNothingInFlightAnswersAtOnceAndStopsNothing() {
+        long began = System.nanoTime();
+
+        Drained drained = drain.drain(Duration.ofMinutes(5));
+
+        assertThat(Duration.ofNanos(System.nanoTime() - began)).isLessThan(Duration.ofSeconds(5));
+        assertThat(drained).isEqualTo(new Drained(0, 0, 0));
+        assertThat(drain.stopInFlight("nothing to stop")).isZero();
+    }
+
+
     private static void sleep(long millis) {
         try {
             Thread.sleep(millis);

@@ -7,6 +7,7 @@ import dev.hexaflow.application.common.ApiError;
 import dev.hexaflow.application.runs.port.in.FollowRunUseCase.FollowRunQuery;
 import dev.hexaflow.application.runs.port.in.FollowRunUseCase.Following;
 import dev.hexaflow.application.runs.port.in.FollowRunUseCase.Next;
+import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunObserver;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunUnderWay;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunWorkflowCommand;
 import dev.hexaflow.application.runs.port.out.RunRepository.KeptEvent;
@@ -135,5 +136,51 @@ class FollowRunServiceTest {
                 "Workflow run not found.");
         assertRefused(() -> new FollowRunQuery(RunBed.APP, "run-1", -1), ApiError.INVALID_PARAM,
                 "Last-Event-ID must be a whole number of 0 or more.");
+    }
+
+    /** A run nobody listens to is held in memory: a follower hears nothing until its records are kept at its end. */
+    @Test
+    void aRunNobodyListensToFollowedWhileItRunsIsToldWholeOnceItsRecordsAreKept() throws InterruptedException {
+        RunUnderWay run = bed.service(0).start(new RunWorkflowCommand(RunBed.APP, RunBed.GATED, "ada", Map.of(),
+                List.of()), RunObserver.NONE);
+        bed.awaitWaiting(1);
+
+        try (Following following = follow.follow(new FollowRunQuery(RunBed.APP, run.runId(), 0))) {
+            assertThat(following.next(Duration.ofMillis(50))).isInstanceOf(Next.Quiet.class);
+            bed.gate.countDown();
+
+            assertThat(toTheEnd(following)).containsExactly("1:WorkflowStarted", "2:NodeStarted", "3:NodeFinished",
+                    "4:NodeStarted", "5:TextChunk", "6:NodeFinished", "7:NodeStarted", "8:NodeFinished",
+                    "9:WorkflowFinished");
+        }
+    }
+
+    /** Its events were kept as references to its rows: the replay makes frames of them and adds no second end. */
+    @Test
+    void aRunThatEndedHereIsReplayedFromItsRowsWithItsOwnEndOnly() throws InterruptedException {
+        RunUnderWay run = bed.service(0).start(new RunWorkflowCommand(RunBed.APP, null, "ada", Map.of("query", "hi"),
+                List.of()), RunObserver.NONE);
+        run.await();
+
+        try (Following following = follow.follow(new FollowRunQuery(RunBed.APP, run.runId(), 0))) {
+            assertThat(toTheEnd(following)).containsExactly("1:WorkflowStarted", "2:NodeStarted", "3:TextChunk",
+                    "4:NodeFinished", "5:NodeStarted", "6:NodeFinished", "7:WorkflowFinished");
+        }
+    }
+
+    @Test
+    void aFollowerWhoHasEveryEventOfAnEndedRunIsToldNothingMoreButItsEnd() throws InterruptedException {
+        bed.keep(RunBed.APP, "run-1", "ada", RunStatus.SUCCEEDED, Map.of(), 100);
+        events("run-1", "{\"event\":\"workflow_started\"}", FINISHED);
+        bed.keep(RunBed.APP, "run-2", "ada", RunStatus.FAILED, Map.of(), 100);
+        events("run-2", "{\"event\":\"workflow_started\"}");
+
+        try (Following done = follow.follow(new FollowRunQuery(RunBed.APP, "run-1", 2));
+                Following beyond = follow.follow(new FollowRunQuery(RunBed.APP, "run-2", 9));
+                Following unended = follow.follow(new FollowRunQuery(RunBed.APP, "run-2", 1))) {
+            assertThat(toTheEnd(done)).isEmpty();
+            assertThat(toTheEnd(beyond)).as("past the last event: told before").isEmpty();
+            assertThat(toTheEnd(unended)).containsExactly("2:WorkflowFinished");
+        }
     }
 }

@@ -7,6 +7,9 @@ import dev.hexaflow.application.common.ApiError;
 import dev.hexaflow.application.runs.port.in.ListRunLogsUseCase.RunLogEntry;
 import dev.hexaflow.application.runs.port.in.ListRunLogsUseCase.RunLogPage;
 import dev.hexaflow.application.runs.port.in.ListRunLogsUseCase.RunLogsQuery;
+import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunObserver;
+import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunUnderWay;
+import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunWorkflowCommand;
 import dev.hexaflow.application.runs.service.ListRunLogsService;
 import dev.hexaflow.domain.workflow.RunStatus;
 import java.util.List;
@@ -120,5 +123,61 @@ class ListRunLogsServiceTest {
         assertRefused(() -> search(null, null, 1, 101), ApiError.INVALID_PARAM, "limit must be between 1 and 100");
         assertRefused(() -> search(null, "done", 1, 10), ApiError.INVALID_PARAM,
                 "status must be one of succeeded, failed, stopped, running, partial-succeeded");
+    }
+
+    @Test
+    void aKeywordMatchesTheEndUsersSessionOrARunIdWholeButNotPartOfIt() {
+        assertThat(ids(search("BO", null, 1, 100))).containsExactly("run-4", "run-2");
+        assertThat(ids(search("run-3", null, 1, 100))).containsExactly("run-3");
+        assertThat(ids(search("run-", null, 1, 100))).isEmpty();
+    }
+
+    @Test
+    void aPagePastTheLastIsEmptyWithTheTotalStillTold() {
+        RunLogPage beyond = search(null, null, 4, 2);
+
+        assertThat(beyond.items()).isEmpty();
+        assertThat(beyond.total()).isEqualTo(5);
+        assertThat(beyond.hasMore()).isFalse();
+    }
+
+    @Test
+    void aStatusAndAnEndUserTogetherKeepOnlyTheRunsWithBoth() {
+        RunLogPage adasSucceeded = logs.list(new RunLogsQuery(RunBed.APP, null, "succeeded", 1, 100, null, null,
+                "ada"));
+        RunLogPage bobsStopped = logs.list(new RunLogsQuery(RunBed.APP, null, "stopped", 1, 100, null, null,
+                "bob"));
+
+        assertThat(ids(adasSucceeded)).containsExactly("run-1");
+        assertThat(bobsStopped.total()).isZero();
+    }
+
+    @Test
+    void aTimeOnOneSideAloneBoundsOnlyThatSide() {
+        assertThat(ids(logs.list(new RunLogsQuery(RunBed.APP, null, null, 1, 100, null, 300L, null))))
+                .containsExactly("run-5", "run-4", "run-3");
+        assertThat(ids(logs.list(new RunLogsQuery(RunBed.APP, null, null, 1, 100, 200L, null, null))))
+                .containsExactly("run-2", "run-1");
+    }
+
+    /** A blocking run is held in memory at first; once its hold is kept it shows running, long before it ends. */
+    @Test
+    void aLongBlockingRunShowsRunningOnceItsHoldIsKeptAndEndedOnceItAnswers() throws InterruptedException {
+        RunUnderWay run = bed.service(0).start(new RunWorkflowCommand(RunBed.APP, RunBed.GATED, "dee", Map.of(),
+                List.of()), RunObserver.NONE);
+        bed.awaitWaiting(1);
+        RunLogsQuery dees = new RunLogsQuery(RunBed.APP, null, null, 1, 100, null, null, "dee");
+
+        assertThat(logs.list(dees).total()).as("held, not yet kept").isZero();
+        bed.holds.keepAll();
+        assertThat(logs.list(dees).items()).singleElement()
+                .satisfies(entry -> assertThat(entry.run().status()).isEqualTo(RunStatus.RUNNING));
+        bed.gate.countDown();
+        run.await();
+        assertThat(logs.list(dees).items()).singleElement().satisfies(entry -> {
+            assertThat(entry.run().id()).isEqualTo(run.runId());
+            assertThat(entry.run().status()).isEqualTo(RunStatus.SUCCEEDED);
+            assertThat(entry.version()).isEqualTo("v0");
+        });
     }
 }

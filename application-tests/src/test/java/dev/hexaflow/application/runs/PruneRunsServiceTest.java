@@ -2,9 +2,14 @@ package dev.hexaflow.application.runs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.hexaflow.application.runs.port.out.RunRepository.KeptEvent;
 import dev.hexaflow.application.runs.port.out.RunRepository.LogQuery;
 import dev.hexaflow.application.runs.service.PruneRunsService;
 import dev.hexaflow.domain.app.RunRetention;
+import dev.hexaflow.domain.workflow.ExecutionMetadata;
+import dev.hexaflow.domain.workflow.Node;
+import dev.hexaflow.domain.workflow.NodeExecution;
+import dev.hexaflow.domain.workflow.NodeType;
 import dev.hexaflow.domain.workflow.RunStatus;
 import java.time.Duration;
 import java.util.List;
@@ -122,5 +127,43 @@ class PruneRunsServiceTest {
 
         assertThat(deleted).isEqualTo(450);
         assertThat(kept(RunBed.APP)).containsExactly("fresh");
+    }
+
+    @Test
+    void aPrunedRunGoesWithItsNodeExecutionsAndEvents() {
+        bed.keep(RunBed.APP, "old", "ada", RunStatus.SUCCEEDED, Map.of(), now - 10 * DAY);
+        bed.runs.saveNode("old", NodeExecution.started("exec-1", Node.of("n1", NodeType.CODE, Map.of("title",
+                "Node")), 1, null, ExecutionMetadata.NONE, now - 10 * DAY)).join();
+        bed.runs.event(new KeptEvent("old", 1, "{\"event\":\"workflow_started\"}")).join();
+
+        prune(Duration.ofDays(7), null).prune();
+
+        assertThat(bed.runs.locate("old")).isEmpty();
+        assertThat(bed.runs.nodeExecutions("old")).isEmpty();
+        assertThat(bed.runs.events("old", 0)).isEmpty();
+    }
+
+    /** Only runs created before the cutoff go: one created in the cutoff's very second stays. */
+    @Test
+    void aRunCreatedExactlyAtTheCutoffStaysAndOneASecondOlderGoes() {
+        bed.keep(RunBed.APP, "at-cutoff", "ada", RunStatus.SUCCEEDED, Map.of(), now - 7 * DAY);
+        bed.keep(RunBed.APP, "past-cutoff", "ada", RunStatus.SUCCEEDED, Map.of(), now - 7 * DAY - 1);
+
+        int deleted = prune(Duration.ofDays(7), null).prune();
+
+        assertThat(deleted).isEqualTo(1);
+        assertThat(kept(RunBed.APP)).containsExactly("at-cutoff");
+    }
+
+    /** A running run counts among an app's newest: it keeps its place and an older ended run goes for it. */
+    @Test
+    void aRunningRunTakesOneOfTheAppsPlacesKeptByCount() {
+        bed.keep(RunBed.APP, "ended", "ada", RunStatus.SUCCEEDED, Map.of(), now - 20);
+        bed.keep(RunBed.APP, "running", "ada", RunStatus.RUNNING, Map.of(), now - 10);
+
+        int deleted = prune(null, 1).prune();
+
+        assertThat(deleted).isEqualTo(1);
+        assertThat(kept(RunBed.APP)).containsExactly("running");
     }
 }

@@ -45,13 +45,19 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The runs context in memory: a workflow app {@link #APP} whose published workflow is the echo workflow, a
  * chatflow app, and a run service on the real engine. Version {@code ver-gated} of the app holds a code node that
- * waits for {@link #gate} (or for its run's stop), so that a test keeps runs in flight as long as it needs.
+ * waits for {@link #gate} (or for its run's stop), so that a test keeps runs in flight as long as it needs; version
+ * {@code ver-failing} holds one that reads the query and fails. App {@link #FORM_APP} asks for one input of each
+ * kind a start form has ({@link RunForms#form()}).
  */
 final class RunBed implements AutoCloseable {
 
     static final String APP = "app-flow";
     static final String CHAT_APP = "app-chat";
     static final String GATED = "ver-gated";
+    static final String FAILING = "ver-failing";
+    static final String FORM_APP = "app-form";
+    /** What the failing code node's runner says as it fails. */
+    static final String FAILURE = "the printer is on fire";
 
     final InMemoryAppRepository apps = new InMemoryAppRepository();
     final InMemoryWorkflowVersionRepository versions = new InMemoryWorkflowVersionRepository();
@@ -72,8 +78,11 @@ final class RunBed implements AutoCloseable {
     RunBed() {
         apps.add(app(APP, AppInfo.WORKFLOW_MODE));
         apps.add(app(CHAT_APP, AppInfo.ADVANCED_CHAT_MODE));
+        apps.add(app(FORM_APP, AppInfo.WORKFLOW_MODE));
         // ver-1, added last, is the app's newest.
         versions.add(new WorkflowVersion(GATED, APP, "v0", "gated", SecretHash.of("gated"), 0));
+        versions.add(new WorkflowVersion(FAILING, APP, "v0", "failing", SecretHash.of("failing"), 0));
+        versions.add(new WorkflowVersion("ver-form", FORM_APP, "v1", "form", SecretHash.of("form"), 1));
         versions.add(new WorkflowVersion("ver-1", APP, "v1", "echo", SecretHash.of("echo"), 1));
         versions.add(new WorkflowVersion("ver-chat", CHAT_APP, "v1", "echo", SecretHash.of("echo"), 1));
     }
@@ -86,7 +95,12 @@ final class RunBed implements AutoCloseable {
     /** The run service, every run of which {@code monitor} watches. */
     RunWorkflowService service(int maxRunsPerApp, RunMonitor monitor) {
         return new RunWorkflowService(apps, versions, endUsers, new InMemoryUploadRepository(), runs,
-                dsl -> new String(dsl).equals("gated") ? gated() : EchoWorkflow.named("Echo"), engine, tasks,
+                dsl -> switch (new String(dsl)) {
+                    case "gated" -> gated();
+                    case "failing" -> RunForms.failing();
+                    case "form" -> RunForms.form();
+                    default -> EchoWorkflow.named("Echo");
+                }, engine, tasks,
                 maxRunsPerApp, clock, () -> "id-" + ids.incrementAndGet(), StorageHealth.UNWATCHED, listeners,
                 (event, runId, taskId) -> event.getClass().getSimpleName(), feeds,
                 new InMemoryIdempotencyKeyRepository(), new NoWebhooks(), holds, monitor);
@@ -139,7 +153,10 @@ final class RunBed implements AutoCloseable {
                 "emoji", "🤖", "#FFF", null, "", "", "", "", "en-US", true, false), "code" + id.replace("-", ""), true, 1);
     }
 
-    /** Waits for the gate or for its run's stop, then answers {@code result: done}. */
+    /**
+     * Waits for the gate or for its run's stop, then answers {@code result: done}; code {@code fail()} fails at
+     * once with {@link #FAILURE}.
+     */
     private final class GatedRunner implements CodeRunner {
         @Override
         public String language() {
@@ -148,6 +165,9 @@ final class RunBed implements AutoCloseable {
 
         @Override
         public Map<String, Object> run(String code, Map<String, Object> inputs, StopSignal stop) {
+            if (code.equals("fail()")) {
+                throw new CodeException(FAILURE);
+            }
             waiting.incrementAndGet();
             try {
                 while (!stop.isStopped() && !gate.await(10, TimeUnit.MILLISECONDS)) {

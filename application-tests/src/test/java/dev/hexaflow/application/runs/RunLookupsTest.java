@@ -15,6 +15,7 @@ import dev.hexaflow.application.runs.service.ListNodeExecutionsService;
 import dev.hexaflow.domain.workflow.ExecutionMetadata;
 import dev.hexaflow.domain.workflow.Node;
 import dev.hexaflow.domain.workflow.NodeExecution;
+import dev.hexaflow.domain.workflow.NodeStatus;
 import dev.hexaflow.domain.workflow.NodeType;
 import dev.hexaflow.domain.workflow.RunStatus;
 import dev.hexaflow.domain.workflow.WorkflowRun;
@@ -128,6 +129,36 @@ class RunLookupsTest {
                 "limit must be between 1 and 100");
         assertRefused(() -> page(RunBed.APP, "run-9", 1, 101), ApiError.INVALID_PARAM,
                 "limit must be between 1 and 100");
+    }
+
+    @Test
+    void aRunIsAnsweredRunningWhileItGoesOnAndEndedOnceItEnds() throws InterruptedException {
+        RunUnderWay under = bed.service(0).start(new RunWorkflowCommand(RunBed.APP, RunBed.GATED, "ada", Map.of(),
+                null), event -> { });
+        bed.awaitWaiting(1);
+
+        assertThat(get.get(RunBed.APP, under.runId()).status()).isEqualTo(RunStatus.RUNNING);
+        assertThat(get.get(RunBed.APP, under.runId()).finishedAt()).isNull();
+        bed.gate.countDown();
+        under.await();
+
+        WorkflowRun ended = get.get(RunBed.APP, under.runId());
+        assertThat(ended.status()).isEqualTo(RunStatus.SUCCEEDED);
+        assertThat(ended.finishedAt()).isNotNull();
+    }
+
+    @Test
+    void aFailedRunsNodeExecutionsEndWithTheFailingNodeWhichKeptWhatItRead() {
+        RunUnderWay under = bed.service(0).start(new RunWorkflowCommand(RunBed.APP, RunBed.FAILING, "ada",
+                Map.of("query", "hot"), null), RunObserver.NONE);
+        under.await();
+
+        NodeExecutionPage all = page(RunBed.APP, under.runId(), 1, 10);
+
+        assertThat(all.items()).extracting(NodeExecution::nodeId).containsExactly("start", "burn");
+        assertThat(all.items().get(1).status()).isEqualTo(NodeStatus.FAILED);
+        assertThat(all.items().get(1).inputs()).containsEntry("start.query", "hot");
+        assertThat(all.items().get(1).error()).contains(RunBed.FAILURE);
     }
 
     static void assertRefused(ThrowingCallable call, ApiError error, String message) {

@@ -193,4 +193,27 @@ class RunWorkflowServiceTest {
         assertThat(run.await().status()).isEqualTo(RunStatus.SUCCEEDED);
         assertThat(bed.holds.size()).isZero();
     }
+
+    @Test
+    void aRunWhoseNodeFailsIsAnsweredFailedWithTheNodesErrorAndKeptSo() {
+        WorkflowRun ended = start(RunBed.APP, RunBed.FAILING, "ada", Map.of("query", "hot")).await();
+
+        assertThat(ended.status()).isEqualTo(RunStatus.FAILED);
+        assertThat(ended.error()).contains(RunBed.FAILURE);
+        assertThat(bed.runs.find(RunBed.APP, ended.id())).contains(ended);
+        assertThat(bed.runs.logs(new LogQuery(RunBed.APP, null, "failed", 1, 10, null, null, null)).items())
+                .extracting(entry -> entry.run().id()).containsExactly(ended.id());
+    }
+
+    @Test
+    void anEndUserIsKeptOnceWhateverTheNumberOfTheirRuns() {
+        WorkflowRun first = start(RunBed.APP, null, "ada", Map.of("query", "a")).await();
+        WorkflowRun second = start(RunBed.APP, null, "ada", Map.of("query", "b")).await();
+
+        List<String> userIds = bed.runs.logs(new LogQuery(RunBed.APP, null, null, 1, 10, null, null, "ada")).items()
+                .stream().map(entry -> entry.user().id()).distinct().toList();
+
+        assertThat(first.id()).isNotEqualTo(second.id());
+        assertThat(userIds).singleElement().isEqualTo(bed.endUsers.find(RunBed.APP, "ada").orElseThrow().id());
+    }
 }

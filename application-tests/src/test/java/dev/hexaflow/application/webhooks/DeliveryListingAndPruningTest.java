@@ -6,6 +6,7 @@ import static dev.hexaflow.application.webhooks.WebhookBed.URL;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hexaflow.adapters.persistence.H2Database;
+import dev.hexaflow.application.webhooks.port.in.DeliverCallbacksUseCase;
 import dev.hexaflow.application.webhooks.port.in.ListDeliveriesUseCase.DeliveriesQuery;
 import dev.hexaflow.application.webhooks.port.in.ListDeliveriesUseCase.DeliveryPage;
 import dev.hexaflow.application.webhooks.port.in.ListDeliveriesUseCase.DeliveryWithAttempts;
@@ -20,7 +21,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The operator's list of an app's deliveries as they end. */
+/** The operator's list of an app's deliveries as they end, and the pruning of ended ones after thirty days. */
 class DeliveryListingAndPruningTest {
 
     private static H2Database database;
@@ -98,5 +99,29 @@ class DeliveryListingAndPruningTest {
         assertThat(beyond.hasMore()).isFalse();
         assertThat(exactlyFull.items()).hasSize(3);
         assertThat(exactlyFull.hasMore()).isFalse();
+    }
+
+    @Test
+    void pruningDeletesEndedDeliveriesOlderThanThirtyDaysAndKeepsTheRest() {
+        bed.receiver.answers(Answer.status(200), Answer.refusedBecause("not allowed"));
+        Delivery oldDelivered = bed.dueFor("run-old-delivered");
+        deliver.deliverDue();
+        Delivery oldFailed = bed.dueFor("run-old-failed");
+        deliver.deliverDue();
+        // Still waiting for a run that goes on: not ended, so kept however old.
+        bed.run(APP, "run-old-running", true);
+        Delivery oldAwaiting = bed.callbacks.register(APP, "run-old-running", URL);
+        bed.pass(DeliverCallbacksUseCase.ENDED_KEPT.minusDays(1));
+        Delivery recent = bed.dueFor("run-recent");
+        deliver.deliverDue();
+        bed.pass(Duration.ofDays(1).plusSeconds(1));
+
+        int pruned = deliver.prune();
+
+        assertThat(pruned).isEqualTo(2);
+        assertThat(list.list(new DeliveriesQuery(APP, 1, 100)).items()).extracting(item -> item.delivery().id())
+                .containsExactlyInAnyOrder(oldAwaiting.id(), recent.id());
+        assertThat(bed.deliveries.find(oldDelivered.id())).isEmpty();
+        assertThat(bed.deliveries.find(oldFailed.id())).isEmpty();
     }
 }

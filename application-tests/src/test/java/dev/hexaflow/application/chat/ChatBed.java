@@ -8,6 +8,7 @@ import dev.hexaflow.adapters.persistence.memory.InMemoryMessageRepository;
 import dev.hexaflow.adapters.persistence.memory.InMemoryWorkflowVersionRepository;
 import dev.hexaflow.application.chat.service.ChatAccess;
 import dev.hexaflow.application.chat.service.SystemModel;
+import dev.hexaflow.application.common.FileSignatures;
 import dev.hexaflow.workflow.engine.StopSignal;
 import dev.hexaflow.workflow.port.out.ModelProvider;
 import dev.hexaflow.domain.app.App;
@@ -26,6 +27,9 @@ import dev.hexaflow.domain.workflow.Graph;
 import dev.hexaflow.domain.workflow.Node;
 import dev.hexaflow.domain.workflow.NodeType;
 import dev.hexaflow.domain.workflow.Workflow;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneId;
@@ -65,6 +69,18 @@ final class ChatBed {
         }
     };
     Map<String, Object> features = Map.of("suggested_questions_after_answer", Map.of("enabled", true));
+    /** Whether the chatflow has its LLM node; without one, titles and suggestions ask the server's model. */
+    boolean llmNode = true;
+    /** Signs with a digest of a fixed key and the message, and a constant nonce: what file URLs need here. */
+    final FileSignatures signatures = new FileSignatures(message -> {
+        try {
+            MessageDigest digest = MessageDigest.getInstance("SHA-256");
+            digest.update("test-key|".getBytes(StandardCharsets.UTF_8));
+            return digest.digest(message);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }, length -> "n".repeat(length), clock);
     final ChatAccess access;
     final SystemModel systemModel;
 
@@ -78,14 +94,17 @@ final class ChatBed {
         systemModel = new SystemModel(model, "openai", "gpt-fallback");
     }
 
-    /** The chatflow as published: one LLM node whose model titles and suggestions use, and {@link #features}. */
+    /**
+     * The chatflow as published: one LLM node whose model titles and suggestions use (unless {@link #llmNode} is
+     * off), and {@link #features}.
+     */
     Workflow workflow() {
         Node llm = Node.of("llm", NodeType.LLM, Map.of("type", "llm", "title", "LLM",
                 "model", Map.of("provider", "langgenius/openai/openai", "name", "gpt-4o", "mode", "chat")));
         Node start = Node.of("start", NodeType.START, Map.of("type", "start", "title", "Start"));
         return new Workflow(new AppInfo("Chat", AppInfo.ADVANCED_CHAT_MODE, null, null, null, "", false), "0.3.0",
-                new Graph(List.of(start, llm), List.of()), DataTree.of(features), List.of(),
-                List.of(new ConversationVariable("v1", "topic", "string", "none", "")));
+                new Graph(llmNode ? List.of(start, llm) : List.of(start), List.of()), DataTree.of(features),
+                List.of(), List.of(new ConversationVariable("v1", "topic", "string", "none", "")));
     }
 
     /** A conversation of the end user with the chatflow, begun at the clock's time. */

@@ -3,6 +3,7 @@ package dev.hexaflow.application.chat;
 import static dev.hexaflow.application.chat.ChatBed.ADA;
 import static dev.hexaflow.application.chat.ChatBed.BOB;
 import static dev.hexaflow.application.chat.ChatBed.CHAT_APP;
+import static dev.hexaflow.application.chat.ChatBed.FLOW_APP;
 import static dev.hexaflow.application.chat.ConversationUseCasesTest.assertRefused;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -94,5 +95,78 @@ class ConversationVariableUseCasesTest {
                 "x")), ApiError.NOT_FOUND, "Conversation Variable Not Exists.");
         assertRefused(() -> update.update(new UpdateConversationVariableCommand(CHAT_APP, BOB, "c1", "v-name",
                 "x")), ApiError.NOT_FOUND, "Conversation Not Exists.");
+    }
+
+    @Test
+    void aNumberTakesADecimalAndABooleanAsDifysPythonDoes() {
+        update.update(new UpdateConversationVariableCommand(CHAT_APP, ADA, "c1", "v-count", 2.5));
+        assertThat(bed.variables.find("c1", "v-count").orElseThrow().variable().value()).isEqualTo(2.5);
+
+        // Python's bool is an int, so Dify's check lets it through as a number.
+        update.update(new UpdateConversationVariableCommand(CHAT_APP, ADA, "c1", "v-count", true));
+        assertThat(bed.variables.find("c1", "v-count").orElseThrow().variable().value()).isEqualTo(true);
+    }
+
+    @Test
+    void anArrayTakesAnEmptyListOrAListOfItsItemTypeButNoSingleItem() {
+        update.update(new UpdateConversationVariableCommand(CHAT_APP, ADA, "c1", "v-tags", List.of("a", "b")));
+        assertThat(bed.variables.find("c1", "v-tags").orElseThrow().variable().value()).isEqualTo(List.of("a", "b"));
+
+        update.update(new UpdateConversationVariableCommand(CHAT_APP, ADA, "c1", "v-tags", List.of()));
+        assertThat(bed.variables.find("c1", "v-tags").orElseThrow().variable().value()).isEqualTo(List.of());
+        assertRefused(() -> update.update(new UpdateConversationVariableCommand(CHAT_APP, ADA, "c1", "v-tags",
+                "a")), ApiError.BAD_REQUEST, "Type mismatch: variable 'tags' expects array[string], but got string "
+                + "type");
+    }
+
+    @Test
+    void aNullValueIsRefusedAsDifyNamesItsType() {
+        assertRefused(() -> update.update(new UpdateConversationVariableCommand(CHAT_APP, ADA, "c1", "v-name",
+                null)), ApiError.BAD_REQUEST, "Type mismatch: variable 'user_name' expects string, but got none "
+                + "type");
+        assertRefused(() -> update.update(new UpdateConversationVariableCommand(CHAT_APP, ADA, "c1", "v-tags",
+                List.of(1L, 2.5))), ApiError.BAD_REQUEST,
+                "Type mismatch: variable 'tags' expects array[string], but got array[number] type");
+    }
+
+    @Test
+    void anUpdateChangesThatVariableOnlyAndTheListKeepsItsOrder() {
+        bed.clock.advance(60);
+
+        update.update(new UpdateConversationVariableCommand(CHAT_APP, ADA, "c1", "v-name", "Ada"));
+
+        VariableList listed = list.list(new ListConversationVariablesQuery(CHAT_APP, ADA, "c1", null, 20, null));
+        assertThat(listed.data()).extracting(KeptVariable::id).containsExactly("v-name", "v-count", "v-tags");
+        assertThat(listed.data()).extracting(kept -> kept.variable().value()).containsExactly("Ada", 0L, List.of());
+        assertThat(listed.data()).extracting(KeptVariable::updatedAt).containsExactly(
+                listed.data().get(0).createdAt() + 60, listed.data().get(1).createdAt(),
+                listed.data().get(2).createdAt());
+    }
+
+    @Test
+    void aNameFilterTakesDotsAndHyphensButNotPunctuationAloneNorSqlLookingText() {
+        VariableList none = list.list(new ListConversationVariablesQuery(CHAT_APP, ADA, "c1", null, 20,
+                "user.name-x"));
+
+        assertThat(none.data()).isEmpty();
+        assertThat(none.hasMore()).isFalse();
+        assertRefused(() -> list.list(new ListConversationVariablesQuery(CHAT_APP, ADA, "c1", null, 20, "_")),
+                ApiError.INVALID_PARAM, "Variable name can only contain letters, numbers, hyphens (-), underscores "
+                        + "(_), and periods (.)");
+        // Dify refuses what it takes for SQL, even where it is a real name's part.
+        assertRefused(() -> list.list(new ListConversationVariablesQuery(CHAT_APP, ADA, "c1", null, 20, "sp_x")),
+                ApiError.INVALID_PARAM, "Variable name contains invalid characters: sp_");
+    }
+
+    @Test
+    void variablesInAWorkflowAppOrWithALimitOutOfRangeAreRefused() {
+        assertRefused(() -> list.list(new ListConversationVariablesQuery(FLOW_APP, ADA, "c1", null, 20, null)),
+                ApiError.NOT_CHAT_APP, "Please check if your app mode matches the right API route.");
+        assertRefused(() -> update.update(new UpdateConversationVariableCommand(FLOW_APP, ADA, "c1", "v-name",
+                "x")), ApiError.NOT_CHAT_APP, "Please check if your app mode matches the right API route.");
+        assertRefused(() -> list.list(new ListConversationVariablesQuery(CHAT_APP, ADA, "c1", null, 0, null)),
+                ApiError.INVALID_PARAM, "limit must be between 1 and 100");
+        assertRefused(() -> list.list(new ListConversationVariablesQuery(CHAT_APP, ADA, "c1", null, 101, null)),
+                ApiError.INVALID_PARAM, "limit must be between 1 and 100");
     }
 }

@@ -26,6 +26,7 @@ import dev.hexaflow.application.runs.service.RunFeeds;
 import dev.hexaflow.application.runs.service.RunWorkflowService;
 import dev.hexaflow.application.runs.service.StopTaskService;
 import dev.hexaflow.application.runs.service.TaskRegistry;
+import dev.hexaflow.domain.chat.Conversation;
 import dev.hexaflow.domain.chat.Message;
 import dev.hexaflow.domain.chat.MessageStatus;
 import dev.hexaflow.domain.workflow.AppInfo;
@@ -38,8 +39,11 @@ import dev.hexaflow.domain.workflow.Workflow;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -58,9 +62,11 @@ class SendChatMessageServiceTest {
             tasks, 0, bed.clock, () -> UUID.randomUUID().toString(), StorageHealth.UNWATCHED, listeners,
             (event, runId, taskId) -> "", new RunFeeds(), new InMemoryIdempotencyKeyRepository(), new NoWebhooks(),
             new HeldRecords(), RunMonitor.NONE);
+    /** The renames of new conversations, held until a test runs them: they follow the turn on another thread. */
+    private final BlockingQueue<Runnable> namings = new LinkedBlockingQueue<>();
     private final SendChatMessageService send = new SendChatMessageService(bed.access, runs, bed.endUsers,
             bed.conversations, bed.messages, bed.variables, new RenameConversationService(bed.access,
-            bed.conversations, bed.messages, bed.systemModel, bed.clock), Runnable::run, bed.clock,
+            bed.conversations, bed.messages, bed.systemModel, bed.clock), namings::add, bed.clock,
             () -> UUID.randomUUID().toString(), new FileSignatures(message -> message, n -> "n".repeat(n),
             bed.clock));
 
@@ -153,6 +159,96 @@ class SendChatMessageServiceTest {
         stop.stop(ChatBed.CHAT_APP, "task-1", ChatBed.ADA);
         assertThat(say(ChatBed.ADA, "still here", null).await().message().answer())
                 .isEqualTo("You said: still here");
+    }
+
+    private ChatUnderWay sayNaming(String query) {
+        return send.send(new SendChatMessageCommand(ChatBed.CHAT_APP, null, ChatBed.ADA, query, Map.of(),
+                List.of(), null, true), RunObserver.NONE);
+    }
+
+    private Conversation kept(String conversationId) {
+        return bed.conversations.find(ChatBed.CHAT_APP, "e-ada", conversationId).orElseThrow();
+    }
+
+    @Test
+    void aNewConversationIsNamedAfterItsFirstQueryAndHoldsTheChatflowsVariablesAtTheirDefaults() {
+        ChatUnderWay turn = say(ChatBed.ADA, "What is the capital of France?", null);
+        turn.await();
+
+        assertThat(kept(turn.conversationId()).name()).isEqualTo("What is the capital …");
+        assertThat(bed.variables.all(turn.conversationId())).singleElement().satisfies(variable -> {
+            assertThat(variable.variable().name()).isEqualTo("topic");
+            assertThat(variable.variable().value()).isEqualTo("none");
+        });
+        assertThat(bed.messages.find(ChatBed.CHAT_APP, "e-ada", turn.messageId()).orElseThrow().parentMessageId())
+                .isNull();
+    }
+
+    @Test
+    void aNextTurnAnswersAfterThePreviousMessageAndMovesItsConversationUp() {
+        ChatUnderWay first = say(ChatBed.ADA, "one", null);
+        first.await();
+        bed.clock.advance(30);
+
+        ChatUnderWay second = say(ChatBed.ADA, "two", first.conversationId());
+        ChatReply reply = second.await();
+
+        assertThat(reply.message().parentMessageId()).isEqualTo(first.messageId());
+        assertThat(reply.message().workflowRunId()).isEqualTo(reply.run().id());
+        Conversation conversation = kept(first.conversationId());
+        assertThat(conversation.updatedAt()).isEqualTo(conversation.createdAt() + 30);
+    }
+
+    @Test
+    void aNewConversationAskedToBeNamedIsTitledByTheModelAfterItsFirstTurn() throws InterruptedException {
+        bed.model.answers("{\"Your Output\": \"Paris question\"}");
+
+        ChatUnderWay turn = sayNaming("What is the capital of France?");
+        turn.await();
+        namings.poll(5, TimeUnit.SECONDS).run();
+
+        assertThat(kept(turn.conversationId()).name()).isEqualTo("Paris question");
+        assertThat(bed.model.requests.get(0).messages().get(0).text())
+                .endsWith("User Input:\nWhat is the capital of France?\n");
+    }
+
+    @Test
+    void aModelThatFailsToNameLeavesTheFirstNameAndALaterTurnIsNeverRenamed() throws InterruptedException {
+        bed.model.fails();
+        ChatUnderWay first = sayNaming("hello");
+        first.await();
+        namings.poll(5, TimeUnit.SECONDS).run();
+
+        send.send(new SendChatMessageCommand(ChatBed.CHAT_APP, null, ChatBed.ADA, "again", Map.of(), List.of(),
+                first.conversationId(), true), RunObserver.NONE).await();
+
+        assertThat(kept(first.conversationId()).name()).isEqualTo("hello");
+        // Only a new conversation is named: the second turn queued no rename.
+        assertThat(namings).isEmpty();
+        assertThat(bed.model.requests).hasSize(1);
+    }
+
+    @Test
+    void aConversationIdWithSpacesAroundItContinuesThatConversation() {
+        ChatUnderWay first = say(ChatBed.ADA, "one", null);
+        first.await();
+
+        ChatUnderWay second = say(ChatBed.ADA, "two", "  " + first.conversationId() + " ");
+        second.await();
+
+        assertThat(second.conversationId()).isEqualTo(first.conversationId());
+        assertThat(bed.messages.count(first.conversationId())).isEqualTo(2);
+    }
+
+    @Test
+    void aDeletedConversationTakesNoFurtherTurn() {
+        ChatUnderWay first = say(ChatBed.ADA, "one", null);
+        first.await();
+        bed.conversations.delete(ChatBed.CHAT_APP, "e-ada", first.conversationId());
+
+        assertRefused(() -> say(ChatBed.ADA, "two", first.conversationId()), ApiError.NOT_FOUND,
+                "Conversation Not Exists.");
+        assertThat(bed.messages.count(first.conversationId())).isZero();
     }
 
     private static void assertRefused(ThrowingCallable call, ApiError error, String message) {

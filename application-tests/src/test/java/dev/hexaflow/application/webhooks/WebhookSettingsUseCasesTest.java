@@ -172,4 +172,65 @@ class WebhookSettingsUseCasesTest {
             assertThat(e.getMessage()).isEqualTo(message);
         });
     }
+
+    @Test
+    void aCallbackCarryingAUserNameOrPasswordIsRefused() {
+        assertRefused(() -> webhooks.setDefaultCallback(APP, "https://ops:hunter2@hooks.example/a"),
+                ApiError.INVALID_PARAM, "callback_url must not carry a user name or password");
+        assertThat(webhooks.defaultCallback(APP)).isEmpty();
+    }
+
+    @Test
+    void aCallbackOfTheLongestLengthIsKeptAndALongerOneRefused() {
+        String longest = "https://hooks.example/" + "a".repeat(CallbackUrl.MAX_LENGTH - 22);
+
+        assertThat(webhooks.setDefaultCallback(APP, longest)).contains(longest);
+        assertRefused(() -> webhooks.setDefaultCallback(APP, longest + "a"), ApiError.INVALID_PARAM,
+                "callback_url must be at most 2048 characters");
+        assertThat(webhooks.defaultCallback(APP)).contains(longest);
+    }
+
+    @Test
+    void aCallbackThatDoesNotParseOrHasNoHostIsRefusedSayingWhy() {
+        assertRefused(() -> webhooks.setDefaultCallback(APP, "http://hooks example/"), ApiError.INVALID_PARAM,
+                "callback_url is not a URL: Illegal character in authority");
+        assertRefused(() -> webhooks.setDefaultCallback(APP, "https:///runs"), ApiError.INVALID_PARAM,
+                "callback_url must be an http or https URL with a host");
+        assertRefused(() -> webhooks.setDefaultCallback(APP, "/runs"), ApiError.INVALID_PARAM,
+                "callback_url must be an http or https URL with a host");
+    }
+
+    @Test
+    void clearingACallbackNeverSetIsQuietAndAnUnknownAppHasNone() {
+        assertThat(webhooks.setDefaultCallback(APP, null)).isEmpty();
+        assertThat(webhooks.defaultCallback(APP)).isEmpty();
+        // Reading refuses nothing: an app that is not there simply has no callback.
+        assertThat(webhooks.defaultCallback("app-none")).isEmpty();
+    }
+
+    @Test
+    void theCallbackAndTheSecretAreSetApartEachLeavingTheOther() {
+        String secret = webhooks.rotateSecret(APP);
+        webhooks.setDefaultCallback(APP, "https://hooks.example/a");
+        webhooks.setDefaultCallback(APP, null);
+        webhooks.setDefaultCallback(APP, "https://hooks.example/b");
+        webhooks.rotateSecret(APP);
+
+        assertThat(settings.find(APP).defaultCallback()).isEqualTo(new CallbackUrl("https://hooks.example/b"));
+        assertThat(settings.find(APP).secret()).isNotEqualTo(secret).hasSize(48);
+    }
+
+    @Test
+    void aRunsOwnCallbackWinsOverTheAppsDefaultWhichServesWhenItNamesNone() {
+        assertThat(callbacks.callbackOf(APP, null)).isNull();
+        webhooks.setDefaultCallback(APP, "https://hooks.example/default");
+
+        assertThat(callbacks.callbackOf(APP, "https://hooks.example/own").value())
+                .isEqualTo("https://hooks.example/own");
+        assertThat(callbacks.callbackOf(APP, null).value()).isEqualTo("https://hooks.example/default");
+        assertThat(callbacks.callbackOf(OTHER, null)).isNull();
+        assertThatThrownBy(() -> callbacks.callbackOf(APP, "ftp://hooks.example/own"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("callback_url must be an http or https URL with a host");
+    }
 }

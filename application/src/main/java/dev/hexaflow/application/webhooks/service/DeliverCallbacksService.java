@@ -246,7 +246,7 @@ public final class DeliverCallbacksService implements DeliverCallbacksUseCase {
 
     @Override
     public int prune() {
-        return deliveries.pruneEnded(clock.instant().minus(ENDED_KEPT).getEpochSecond());
+        return deliveries.pruneEnded(clock.instant().minus(ENDED_KEPT).toEpochMilli());
     }
 
     @Override

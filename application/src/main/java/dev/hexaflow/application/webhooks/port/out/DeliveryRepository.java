@@ -81,8 +81,8 @@ public interface DeliveryRepository {
     Optional<Delivery> find(String id);
 
     /**
-     * Deletes the deliveries that ended (delivered or failed) and were made before {@code createdBefore} (epoch
-     * seconds), with their attempts; answers how many.
+     * Deletes the deliveries that ended (delivered or failed) and were made before {@code createdBefore} (Unix
+     * milliseconds, as a delivery's times are), with their attempts; answers how many.
      */
     int pruneEnded(long createdBefore);
 

@@ -1,7 +1,9 @@
 package dev.hexaflow.application.runs.port.out;
 
 import dev.hexaflow.domain.app.EndUser;
+import dev.hexaflow.domain.workflow.HumanInputForm;
 import dev.hexaflow.domain.workflow.NodeExecution;
+import dev.hexaflow.domain.workflow.PausedRun;
 import dev.hexaflow.domain.workflow.WorkflowRun;
 import java.util.List;
 import java.util.Optional;
@@ -49,6 +51,27 @@ public interface RunRepository extends AutoCloseable {
      * Keeps one of a run's events as its stream shows it, queued with the run's other writes; the run's recorder
      * numbers its events from 1 in their order, and keeps each once.
      */
+    /**
+     * A run paused at human-input nodes, in the writer's order after its node executions: its row takes status
+     * {@code paused} with what it made so far (outputs, time, tokens, steps; no end), its {@link PausedRun} is kept
+     * (replacing the one of an earlier pause) and its new forms are kept waiting. A later {@link #finished} of the run
+     * removes the paused run kept (its forms stay, answered or not, to say so).
+     */
+    CompletableFuture<Void> paused(RunPause pause);
+
+    /** A pause to keep: the paused run, the forms this stretch of it sent out, and whose run it is. */
+    record RunPause(PausedRun paused, List<HumanInputForm> newForms, String appId, String endUserId, long pausedAt) {
+        public RunPause {
+            if (paused == null || appId == null) {
+                throw new IllegalArgumentException("a pause names its paused run and app");
+            }
+            newForms = List.copyOf(newForms);
+        }
+    }
+
+    /** The paused runs' forms and the claims on them, kept in the same store as the runs. */
+    PauseRepository pauses();
+
     CompletableFuture<Void> event(KeptEvent event);
 
     /** The run's kept events numbered above {@code after} (0 for all of them), in their order. */

@@ -1,0 +1,96 @@
+package dev.hexaflow.application.runs.port.out;
+
+import dev.hexaflow.domain.workflow.HumanInputForm;
+import dev.hexaflow.domain.workflow.PausedRun;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Paused runs and their forms, as the store keeps them for every instance on it: each claim here is one atomic
+ * change, so that of two answers at once, or two instances, exactly one wins. Writes of a pause itself go through
+ * {@link RunRepository#paused}, in the order of the run's other writes.
+ */
+public interface PauseRepository {
+
+    /** A form's states: waiting for its answer, answered, expired unanswered (its node took __timeout), or closed. */
+    enum FormStatus {
+        WAITING("waiting"), SUBMITTED("submitted"), TIMEOUT("timeout"), EXPIRED("expired");
+
+        private final String wireName;
+
+        FormStatus(String wireName) {
+            this.wireName = wireName;
+        }
+
+        public String wireName() {
+            return wireName;
+        }
+
+        public static FormStatus fromWireName(String name) {
+            for (FormStatus status : values()) {
+                if (status.wireName.equals(name)) {
+                    return status;
+                }
+            }
+            throw new IllegalArgumentException("no form status " + name);
+        }
+    }
+
+    /**
+     * A form as kept: the form as sent, whose app and end user's run it belongs to, its state, and once answered the
+     * action and inputs (null before, and for a timeout).
+     *
+     * @param createdAt  Unix seconds
+     * @param answeredAt Unix seconds, null while waiting
+     * @param applied    whether the run has gone on with this answer (a resumption took it)
+     */
+    record KeptForm(HumanInputForm form, String appId, String endUserId, FormStatus status, String actionId,
+            Map<String, Object> submittedData, long createdAt, Long answeredAt, boolean applied) {
+        public KeptForm {
+            if (form == null || appId == null || status == null) {
+                throw new IllegalArgumentException("a kept form has its form, app and status");
+            }
+        }
+    }
+
+    /** The form this token opens, in any state; empty for a token never given. */
+    Optional<KeptForm> formByToken(String token);
+
+    /** Every form of the run, oldest first. */
+    List<KeptForm> forms(String runId);
+
+    /**
+     * Records the form's answer (status {@code submitted} with the action and inputs, or {@code timeout}) if the
+     * form is still waiting: true for the one caller that changed it, false when it was no longer waiting.
+     */
+    boolean answer(String formId, FormStatus status, String actionId, Map<String, Object> inputs, long answeredAt);
+
+    /**
+     * Takes a paused run to go on with it: its row goes from {@code paused} to {@code running} for exactly one
+     * caller, who gets the paused run kept; empty for everyone else and for a run not paused.
+     */
+    Optional<PausedRun> takeForResume(String runId);
+
+    /**
+     * Gives back a run taken by {@link #takeForResume} with nothing to go on with (its answers were applied by a
+     * resumption before): {@code running} to {@code paused} again.
+     */
+    void putBack(String runId);
+
+    /** Marks these forms' answers as taken by a resumption of their run (they are not applied a second time). */
+    void applied(List<String> formIds);
+
+    /**
+     * Ends a paused run without going on (stopped by someone): its row from {@code paused} to {@code stopped} with
+     * the error and end time, its waiting forms {@code expired}, its paused run dropped; false when it was not
+     * paused.
+     */
+    boolean stop(String runId, String error, long finishedAt);
+
+    /** Waiting forms of paused runs whose time ran out at {@code now} (expiration at or before it), oldest first. */
+    List<KeptForm> expired(long now, int limit);
+
+    /** An app's waiting forms of paused runs, newest first; of every app where {@code appId} is null. */
+    List<KeptForm> waiting(String appId, int limit);
+}

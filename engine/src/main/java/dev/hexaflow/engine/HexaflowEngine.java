@@ -116,7 +116,7 @@ public final class HexaflowEngine implements AutoCloseable {
      * on one of its forms, or with the form's expiry. The paused run is plain data: keep it where you like.
      */
     public RunHandle resume(Workflow workflow, PausedRun paused, FormAnswer answer, RunListener listener) {
-        return engine.resume(engine.prepare(workflow), paused, answer, listener);
+        return engine.resume(engine.prepare(workflow), paused, List.of(answer), listener);
     }
 
     /** The engine itself, for what this class does not offer (a run request with ids, user or files of its own). */

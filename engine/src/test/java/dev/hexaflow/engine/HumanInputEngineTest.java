@@ -107,7 +107,7 @@ class HumanInputEngineTest {
         RunEvent.WorkflowPaused pause = only(events, RunEvent.WorkflowPaused.class);
 
         WorkflowRun ended = ENGINE.resume(workflow, throughJson(pause.paused()), FormAnswer.submitted(
-                pause.forms().get(0), "reject", Map.of("feedback", "not yet")), event -> { }).await();
+                pause.newForms().get(0), "reject", Map.of("feedback", "not yet")), event -> { }).await();
 
         assertThat(ended.outputs()).containsOnly(Map.entry("shown", "Please review: v2\n\nFeedback: not yet"));
     }
@@ -121,12 +121,12 @@ class HumanInputEngineTest {
 
         List<RunEvent> after = new CopyOnWriteArrayList<>();
         WorkflowRun ended = ENGINE.resume(workflow, throughJson(pause.paused()),
-                FormAnswer.timedOut(pause.forms().get(0)), after::add).await();
+                FormAnswer.timedOut(pause.newForms().get(0)), after::add).await();
 
         assertThat(ended.status()).isEqualTo(RunStatus.SUCCEEDED);
         assertThat(ended.outputs()).containsOnly(Map.entry("action", ""));
         assertThat(only(after, RunEvent.HumanInputFormTimeout.class).expirationTime())
-                .isEqualTo(pause.forms().get(0).expirationTime());
+                .isEqualTo(pause.newForms().get(0).expirationTime());
     }
 
     @Test
@@ -146,9 +146,9 @@ class HumanInputEngineTest {
         ENGINE.run(workflow, Map.of(), events::add);
         RunEvent.WorkflowPaused first = only(events, RunEvent.WorkflowPaused.class);
         assertThat(first.paused().waitingNodes()).containsExactlyInAnyOrder("a", "b");
-        assertThat(first.forms()).hasSize(2);
-        HumanInputForm formA = first.forms().stream().filter(form -> form.nodeId().equals("a")).findFirst().orElseThrow();
-        HumanInputForm formB = first.forms().stream().filter(form -> form.nodeId().equals("b")).findFirst().orElseThrow();
+        assertThat(first.newForms()).hasSize(2);
+        HumanInputForm formA = first.newForms().stream().filter(form -> form.nodeId().equals("a")).findFirst().orElseThrow();
+        HumanInputForm formB = first.newForms().stream().filter(form -> form.nodeId().equals("b")).findFirst().orElseThrow();
 
         List<RunEvent> second = new CopyOnWriteArrayList<>();
         WorkflowRun stillPaused = ENGINE.resume(workflow, throughJson(first.paused()),
@@ -156,7 +156,8 @@ class HumanInputEngineTest {
         assertThat(stillPaused.status()).isEqualTo(RunStatus.PAUSED);
         RunEvent.WorkflowPaused again = only(second, RunEvent.WorkflowPaused.class);
         assertThat(again.paused().waitingNodes()).containsExactly("b");
-        assertThat(again.forms()).as("no new form: b's form is still out").isEmpty();
+        assertThat(again.newForms()).as("no new form: b's form is still out").isEmpty();
+        assertThat(again.paused().forms()).containsExactly(formB);
 
         WorkflowRun ended = ENGINE.resume(workflow, throughJson(again.paused()),
                 FormAnswer.submitted(formB, "yes", Map.of()), event -> { }).await();

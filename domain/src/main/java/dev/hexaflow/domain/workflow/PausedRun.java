@@ -30,7 +30,12 @@ public record PausedRun(WorkflowRun run, String taskId, Map<String, Map<String, 
 
     /** A node waiting for its form: its execution (kept under the same id when it runs again) and its form. */
     public record WaitingNode(String nodeId, String executionId, int index, String predecessorNodeId,
-            long createdAt, String formId) {
+            long createdAt, HumanInputForm form) {
+    }
+
+    /** The forms the run waits on, in the order their nodes paused. */
+    public List<HumanInputForm> forms() {
+        return waiting.values().stream().map(WaitingNode::form).toList();
     }
 
     /** The ids of the nodes the run waits at, in the order they paused. */

@@ -67,12 +67,13 @@ public sealed interface RunEvent {
 
     /**
      * The run paused, in place of {@link WorkflowFinished}: the run as it stands (status {@code paused}), all it needs
-     * to go on, and the forms it waits on (each sent before by {@link HumanInputRequired}, those of an earlier pause
-     * too). The run holds no thread from here; an answer resumes it, on any instance.
+     * to go on (with every form it waits on, {@link PausedRun#forms()}), and the forms this stretch of the run sent
+     * out (each told before by {@link HumanInputRequired}). The run holds no thread from here; an answer resumes it,
+     * on any instance.
      */
-    record WorkflowPaused(WorkflowRun run, PausedRun paused, List<HumanInputForm> forms) implements RunEvent {
+    record WorkflowPaused(WorkflowRun run, PausedRun paused, List<HumanInputForm> newForms) implements RunEvent {
         public WorkflowPaused {
-            forms = List.copyOf(forms);
+            newForms = List.copyOf(newForms);
         }
     }
 

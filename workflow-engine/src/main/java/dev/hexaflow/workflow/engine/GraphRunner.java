@@ -286,7 +286,7 @@ final class GraphRunner {
                     (System.nanoTime() - started.began()) / 1e9)));
             run.sentForms.add(form);
             run.waiting.put(started.node().id(), new PausedRun.WaitingNode(started.node().id(), execution.id(),
-                    execution.index(), started.predecessor(), execution.createdAt(), form.formId()));
+                    execution.index(), started.predecessor(), execution.createdAt(), form));
         }
 
         /** Runs the node, and again after each failure while its retry policy allows. */

@@ -124,19 +124,22 @@ public final class WorkflowEngine {
     }
 
     /**
-     * Goes on with a paused run where it stopped, with the answer of one of its forms (or its expiry): the node
-     * runs again and takes the answer's branch, the other waiting nodes keep waiting. The run ends, or pauses
-     * again, as any run does; its events go to {@code listener}, starting with {@link RunEvent.WorkflowResumed}.
+     * Goes on with a paused run where it stopped, with the answers of some of its forms (or their expiry): each
+     * answered node runs again and takes its answer's branch; the other waiting nodes keep waiting. The run ends, or
+     * pauses again, as any run does; its events go to {@code listener}, starting with
+     * {@link RunEvent.WorkflowResumed}.
+     *
+     * @throws IllegalArgumentException when an answer is for a node the run does not wait at
      */
-    public RunHandle resume(PreparedWorkflow prepared, PausedRun paused, FormAnswer answer, RunListener listener) {
-        PausedRun.WaitingNode answered = paused.waiting().get(answer.nodeId());
-        if (answered == null) {
-            throw new IllegalArgumentException("run " + paused.run().id() + " does not wait at " + answer.nodeId());
+    public RunHandle resume(PreparedWorkflow prepared, PausedRun paused, List<FormAnswer> answers,
+            RunListener listener) {
+        if (answers.isEmpty()) {
+            throw new IllegalArgumentException("a run goes on with one answer or more");
         }
         Workflow workflow = prepared.workflow();
         ChatTurn chat = workflow.isChat() ? chatTurn(paused.chat()) : null;
-        RunState state = new RunState(paused.run().id(), ids, clock, settings, executor, listener, chat, nodeScope);
         WorkflowRun run = paused.run();
+        RunState state = new RunState(run.id(), ids, clock, settings, executor, listener, chat, nodeScope);
         state.steps.set(run.totalSteps());
         state.tokens.set(run.totalTokens());
         state.exceptions.set(run.exceptionsCount());
@@ -145,15 +148,21 @@ public final class WorkflowEngine {
             state.mergeOutputs(run.outputs());
         }
         state.waiting.putAll(paused.waiting());
-        state.waiting.remove(answer.nodeId());
-        state.resumed.put(answer.nodeId(), answered);
-        state.answers.put(answer.nodeId(), answer);
+        List<Node> answered = new java.util.ArrayList<>();
+        for (FormAnswer answer : answers) {
+            PausedRun.WaitingNode waiting = state.waiting.remove(answer.nodeId());
+            if (waiting == null) {
+                throw new IllegalArgumentException("run " + run.id() + " does not wait at " + answer.nodeId());
+            }
+            state.resumed.put(answer.nodeId(), waiting);
+            state.answers.put(answer.nodeId(), answer);
+            answered.add(workflow.graph().node(answer.nodeId()).orElseThrow());
+        }
         VariablePool pool = VariablePool.restore(paused.variables());
-        Node node = workflow.graph().node(answer.nodeId()).orElseThrow();
         WorkflowRun resumed = run.resume();
         CompletableFuture<WorkflowRun> finished = new CompletableFuture<>();
         executor.execute(() -> play(new Leg(prepared, state, resumed, pool, new RunEvent.WorkflowResumed(resumed),
-                graph -> graph.resumeTopLevel(List.of(node), pool, paused.edges()), paused.taskId(), null,
+                graph -> graph.resumeTopLevel(answered, pool, paused.edges()), paused.taskId(), null,
                 run.elapsedTime()), finished));
         return new RunHandle(run.id(), paused.taskId(), state, finished);
     }

@@ -15,9 +15,9 @@ import dev.hexaflow.domain.campus.Printer;
 import dev.hexaflow.domain.campus.Tutor;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * Campus data files as an operator sends them, read by the shipped CSV and JSON parser into the in-memory campus
@@ -116,7 +116,7 @@ class CampusDataFilesTest {
     }
 
     @Test
-    void aValueLongerThanItsFieldKeepsIsRefusedWithBothLengths() {
+    void aValueLongerThanItsFieldHoldsIsRefusedWithBothLengths() {
         assertFault(() -> send(FeedMethod.HOLIDAYS, DataFileFormat.CSV, "name,date\n" + "n".repeat(501)
                 + ",2026-01-01"), 2, "name", "line 2, field name: the value is 501 characters long; at most 500 fit");
     }

@@ -25,6 +25,7 @@ import dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeTagRoutes;
 import dev.hexaflow.adapters.http.serviceapi.workflow.AppInfoRoutes;
 import dev.hexaflow.adapters.http.serviceapi.workflow.FilePreviewRoutes;
 import dev.hexaflow.adapters.http.serviceapi.workflow.LogRoutes;
+import dev.hexaflow.adapters.http.serviceapi.workflow.HumanInputRoutes;
 import dev.hexaflow.adapters.http.serviceapi.workflow.RunRoutes;
 import dev.hexaflow.adapters.http.serviceapi.workflow.ToolFileRoutes;
 import dev.hexaflow.adapters.http.serviceapi.workflow.UploadRoutes;
@@ -81,7 +82,8 @@ public final class HttpRoutes {
                 new ServiceApiCors(service.corsOrigins()),
                 keys,
                 new RunRoutes(runs.run, runs.getRun, runs.stop, runs.nodeExecutions, runs.followRun, keys,
-                        service.pingInterval(), service.requests()),
+                        service.pingInterval(), service.requests(), runs.forms),
+                new HumanInputRoutes(runs.forms, runs.followRun, service.pingInterval(), service.requests()),
                 new ChatRoutes(chat.send, chat.stop, chat.speak, chat.listen, service.pingInterval(),
                         service.requests()),
                 new ConversationRoutes(chat.listMessages, chat.giveFeedback, chat.listAppFeedbacks,

@@ -12,6 +12,7 @@ import dev.hexaflow.application.apps.port.out.EndUserRepository;
 import dev.hexaflow.application.apps.port.out.WorkflowVersionRepository;
 import dev.hexaflow.application.common.port.out.StorageHealth;
 import dev.hexaflow.application.files.port.out.UploadRepository;
+import dev.hexaflow.application.runs.port.in.AnswerFormUseCase;
 import dev.hexaflow.application.runs.port.in.ControlRunUseCase;
 import dev.hexaflow.application.runs.port.in.DrainRunsUseCase;
 import dev.hexaflow.application.runs.port.in.InspectRunsUseCase;
@@ -25,6 +26,7 @@ import dev.hexaflow.application.runs.port.in.StopTaskUseCase;
 import dev.hexaflow.application.runs.port.out.CompletionWebhooks;
 import dev.hexaflow.application.runs.port.out.IdempotencyKeyRepository;
 import dev.hexaflow.application.runs.port.out.RunMonitor;
+import dev.hexaflow.application.runs.service.AnswerFormService;
 import dev.hexaflow.application.runs.service.ControlRunService;
 import dev.hexaflow.application.runs.service.DrainRunsService;
 import dev.hexaflow.application.runs.service.InspectRunsService;
@@ -34,6 +36,7 @@ import dev.hexaflow.application.runs.service.HeldRecords;
 import dev.hexaflow.application.runs.service.ListNodeExecutionsService;
 import dev.hexaflow.application.runs.service.ListRunLogsService;
 import dev.hexaflow.application.runs.service.PruneRunsService;
+import dev.hexaflow.application.runs.service.ResumeRuns;
 import dev.hexaflow.application.runs.service.RunFeeds;
 import dev.hexaflow.application.runs.service.RunWorkflowService;
 import dev.hexaflow.application.runs.service.StopTaskService;
@@ -64,6 +67,8 @@ public final class RunsModule implements AutoCloseable {
     /** The operator's view of every app's runs, and what the operator does to one. */
     public final InspectRunsUseCase inspect;
     public final ControlRunUseCase control;
+    /** The forms of paused runs: opened and answered by token, expired when their time runs out. */
+    public final AnswerFormUseCase forms;
     /** Which run each idempotency key started; a claim past its day is pruned. */
     final IdempotencyKeyRepository idempotencyKeys;
     /** The blocking runs whose records are held until they end; those held past the hold are kept by a timer. */
@@ -102,6 +107,9 @@ public final class RunsModule implements AutoCloseable {
         this.inspect = new InspectRunsService(stores.apps(), stores.runs(), frames);
         this.control = new ControlRunService(stores.runs(), stores.apps(), stop, run);
         this.pruneRuns = new PruneRunsService(stores.runs(), config.service().retention(), clock);
+        ResumeRuns resumptions = new ResumeRuns(stores.runs(), stores.versions(), new YamlWorkflowDslReader(),
+                engine, listeners, frames, feeds, monitor, tasks, clock);
+        this.forms = new AnswerFormService(stores.runs().pauses(), stores.uploads(), resumptions, clock);
     }
 
     /** Stops the listeners' threads once idle; the held records are kept by closing {@link #heldRuns} first. */

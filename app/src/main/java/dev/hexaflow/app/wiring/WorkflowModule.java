@@ -6,6 +6,7 @@ import dev.hexaflow.adapters.persistence.jdbi.JdbiRunRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiWorkflowVersionRepository;
 import dev.hexaflow.adapters.persistence.jdbi.WriteGate;
 import dev.hexaflow.app.config.Configuration;
+import dev.hexaflow.app.jobs.FormExpiry;
 import dev.hexaflow.app.jobs.Pruning;
 import dev.hexaflow.application.campus.port.in.ServeCampusFeedUseCase;
 import dev.hexaflow.application.common.port.out.SecretGenerator;
@@ -45,6 +46,7 @@ public final class WorkflowModule implements AutoCloseable {
     public final JdbiEndUserRepository endUserRecords;
     public final JdbiRunRepository runRecords;
     private final Pruning pruning;
+    private final FormExpiry formExpiry;
     private final Clock clock;
     /** The code runners' worker processes, ended with the module. */
     private final List<AutoCloseable> codeRunners = new ArrayList<>();
@@ -89,12 +91,17 @@ public final class WorkflowModule implements AutoCloseable {
         tools.runAppsWith(runs.run, runs.stop);
         this.pruning = new Pruning(runs.idempotencyKeys, webhooks.deliverCallbacks, runs.pruneRuns,
                 config.service().retention(), clock);
+        this.formExpiry = new FormExpiry(runs.forms);
     }
 
-    /** Starts the background jobs of a serving instance: pruning, and sending webhook deliveries. */
+    /**
+     * Starts the background jobs of a serving instance: pruning, sending webhook deliveries, and ending the forms
+     * whose time ran out.
+     */
     public void startJobs() {
         webhooks.delivery.start();
         pruning.start();
+        formExpiry.start();
     }
 
     /** The campus feed the built-in tool {@code hexaflow/campus_holidays} reads, once the server has made it. */
@@ -110,6 +117,7 @@ public final class WorkflowModule implements AutoCloseable {
     @Override
     public void close() {
         pruning.close();
+        formExpiry.close();
         runs.heldRuns.close();
         webhooks.close();
         runs.close();

@@ -40,5 +40,11 @@ public enum ApiError {
     /** Hexaflow's extension: an idempotency key used again with another request body. */
     IDEMPOTENCY_KEY_CONFLICT,
     SERVICE_UNAVAILABLE,
-    INSUFFICIENT_STORAGE
+    INSUFFICIENT_STORAGE,
+    /** A human-input form's answer that does not fit the form (Dify's InvalidFormDataError, 400). */
+    INVALID_FORM_DATA,
+    /** A human-input form answered already (412). */
+    HUMAN_INPUT_FORM_SUBMITTED,
+    /** A human-input form whose time ran out, or whose run ended (412). */
+    HUMAN_INPUT_FORM_EXPIRED
 }

@@ -41,6 +41,9 @@ public final class DifyErrors {
             case IDEMPOTENCY_KEY_CONFLICT -> "idempotency_key_conflict";
             case SERVICE_UNAVAILABLE -> "service_unavailable";
             case INSUFFICIENT_STORAGE -> "insufficient_storage";
+            case INVALID_FORM_DATA -> "invalid_form_data";
+            case HUMAN_INPUT_FORM_SUBMITTED -> "human_input_form_submitted";
+            case HUMAN_INPUT_FORM_EXPIRED -> "human_input_form_expired";
         };
     }
 
@@ -49,7 +52,8 @@ public final class DifyErrors {
         return switch (error) {
             case INVALID_PARAM, APP_UNAVAILABLE, NOT_WORKFLOW_APP, NOT_CHAT_APP, CONVERSATION_COMPLETED,
                     BAD_REQUEST, PROVIDER_NOT_INITIALIZE, COMPLETION_REQUEST_ERROR, NO_FILE_UPLOADED,
-                    TOO_MANY_FILES, FILENAME_NOT_EXISTS, NO_AUDIO_UPLOADED, PROVIDER_NOT_SUPPORT_SPEECH_TO_TEXT -> 400;
+                    TOO_MANY_FILES, FILENAME_NOT_EXISTS, NO_AUDIO_UPLOADED, PROVIDER_NOT_SUPPORT_SPEECH_TO_TEXT,
+                    INVALID_FORM_DATA -> 400;
             case UNAUTHORIZED -> 401;
             case FORBIDDEN -> 403;
             case NOT_FOUND -> 404;
@@ -59,6 +63,7 @@ public final class DifyErrors {
             case TOO_MANY_REQUESTS -> 429;
             case SERVICE_UNAVAILABLE -> 503;
             case INSUFFICIENT_STORAGE -> 507;
+            case HUMAN_INPUT_FORM_SUBMITTED, HUMAN_INPUT_FORM_EXPIRED -> 412;
         };
     }
 

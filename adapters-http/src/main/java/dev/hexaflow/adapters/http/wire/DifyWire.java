@@ -50,6 +50,9 @@ public final class DifyWire {
 
     /** The stream event for a run event. */
     public static Map<String, Object> event(RunEvent event, String runId, String taskId) {
+        if (HumanInputWire.writes(event)) {
+            return HumanInputWire.event(event, runId, taskId);
+        }
         if (event instanceof RunEvent.TtsMessage tts) {
             return speech("tts_message", runId, taskId, tts.messageId(), tts.audio(), tts.createdAt());
         }

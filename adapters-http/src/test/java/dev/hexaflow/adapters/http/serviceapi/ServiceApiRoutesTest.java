@@ -119,7 +119,7 @@ class ServiceApiRoutesTest {
                 new RunRoutes(run, getRun, stop, query -> new ListNodeExecutionsUseCase.NodeExecutionPage(query.page(),
                         query.limit(), 0, false, List.of()), query -> {
                             throw new ApiException(ApiError.NOT_FOUND, "Workflow run not found.");
-                        }, authentication, Duration.ofSeconds(10), RequestLimits.DEFAULTS), new UploadRoutes(upload),
+                        }, authentication, Duration.ofSeconds(10), RequestLimits.DEFAULTS, null), new UploadRoutes(upload),
                 new LogRoutes(logs), new AppInfoRoutes(describe));
         return Javalin.create(config -> {
             groups.forEach(group -> group.addTo(config.routes));

@@ -39,6 +39,10 @@ public final class ControlRunService implements ControlRunUseCase {
     @Override
     public boolean stop(String runId) {
         FoundRun found = InspectRunsService.locate(runs, runId);
+        if (found.entry().run().status() == RunStatus.PAUSED) {
+            // A paused run runs nowhere: it ends here, its forms closed, unless an answer took it just now.
+            return runs.pauses().stop(runId, "Workflow stopped by the user.", java.time.Instant.now().getEpochSecond());
+        }
         if (found.entry().run().status() != RunStatus.RUNNING || found.taskId() == null) {
             return false;
         }

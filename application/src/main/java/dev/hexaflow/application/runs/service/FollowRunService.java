@@ -46,13 +46,72 @@ public final class FollowRunService implements FollowRunUseCase {
         return data.equals("@wf") || data.startsWith("{\"event\":\"workflow_finished\"");
     }
 
+    /** Whether a kept event is a run's {@code workflow_paused}. */
+    private static boolean pausesTheRun(String data) {
+        return data.startsWith("{\"event\":\"workflow_paused\"");
+    }
+
     @Override
     public Following follow(FollowRunQuery query) {
-        Optional<BlockingQueue<Object>> live = feeds.follow(query.appId(), query.runId());
-        if (live.isEmpty() && runs.find(query.appId(), query.runId()).isEmpty()) {
+        if (query.user() != null && !runs.locate(query.runId()).filter(found -> found.appId().equals(query.appId())
+                && found.entry().user() != null && found.entry().user().sessionId().equals(query.user())).isPresent()) {
+            throw new ApiException(ApiError.NOT_FOUND, "Workflow run not found");
+        }
+        FollowRunQuery from = query.fromLatestPause() ? query.after(latestStart(query.runId())) : query;
+        Optional<BlockingQueue<Object>> live = feeds.follow(from.appId(), from.runId());
+        if (live.isEmpty() && runs.find(from.appId(), from.runId()).isEmpty()) {
             throw new ApiException(ApiError.NOT_FOUND, "Workflow run not found.");
         }
-        return live.<Following>map(queue -> new Live(query, queue)).orElseGet(() -> new Stored(query));
+        Following first = live.<Following>map(queue -> new Live(from, queue)).orElseGet(() -> new Stored(from));
+        return from.continueOnPause() ? new PastPauses(from, first) : first;
+    }
+
+    /**
+     * Where Dify's events route starts: after the run's latest pause, or, for a run that has ended, just before its
+     * end (the end alone is told).
+     */
+    private long latestStart(String runId) {
+        List<KeptEvent> kept = runs.events(runId, 0);
+        for (int i = kept.size() - 1; i >= 0; i--) {
+            if (endsTheRun(kept.get(i).data())) {
+                return kept.get(i).seq() - 1;
+            }
+            if (pausesTheRun(kept.get(i).data())) {
+                return kept.get(i).seq();
+            }
+        }
+        return 0;
+    }
+
+    /**
+     * A follower that goes on past pauses: when the stretch it followed live ends paused, it reads the store until
+     * the run goes on (here or on another instance) and ends.
+     */
+    private final class PastPauses implements Following {
+        private final FollowRunQuery query;
+        private Following current;
+
+        PastPauses(FollowRunQuery query, Following first) {
+            this.query = query;
+            this.current = first;
+        }
+
+        @Override
+        public Next next(Duration wait) throws InterruptedException {
+            Next next = current.next(wait);
+            if (next instanceof Next.End && current instanceof Live live && runs.find(query.appId(), query.runId())
+                    .map(run -> run.status() == RunStatus.PAUSED || run.status() == RunStatus.RUNNING).orElse(false)) {
+                current.close();
+                current = new Stored(query.after(live.last));
+                return new Next.Quiet();
+            }
+            return next;
+        }
+
+        @Override
+        public void close() {
+            current.close();
+        }
     }
 
     /** Events read from the store after the last one told. */
@@ -147,8 +206,8 @@ public final class FollowRunService implements FollowRunUseCase {
 
         /** Reads the status before the events, so that a run found ended has all its events in this read. */
         private void readAgain() {
-            ended = runs.find(query.appId(), query.runId()).map(run -> run.status() != RunStatus.RUNNING)
-                    .orElse(true);
+            ended = runs.find(query.appId(), query.runId()).map(run -> run.status().isTerminal()
+                    || run.status() == RunStatus.PAUSED && !query.continueOnPause()).orElse(true);
             readStore();
         }
 
@@ -183,7 +242,7 @@ public final class FollowRunService implements FollowRunUseCase {
             if (!lastTold.isEmpty() && endsTheRun(lastTold.get(0).data())) {
                 return Optional.empty();
             }
-            return runs.find(query.appId(), query.runId()).filter(run -> run.status() != RunStatus.RUNNING)
+            return runs.find(query.appId(), query.runId()).filter(run -> run.status().isTerminal())
                     .map(run -> new KeptEvent(query.runId(), last + 1, format.data(new RunEvent.WorkflowFinished(run),
                             query.runId(), runs.taskId(query.runId()).orElse(null))));
         }

@@ -82,6 +82,19 @@ final class RunRecorder implements RunListener {
         this.holds = next == RunListener.NONE ? holds : null;
     }
 
+    /**
+     * A recorder for a paused run going on: its row exists, its events are numbered on from the last one kept, and
+     * it is not held (whoever resumed it does not wait for it).
+     */
+    static RunRecorder resuming(RunRepository runs, String appId, String taskId, EndUser user, String runId,
+            long lastSeq, Executor listeners, RunEventFormat format, RunFeeds feeds) {
+        RunRecorder recorder = new RunRecorder(runs, appId, taskId, user, null, null, RunListener.NONE, listeners,
+                format, feeds, null);
+        recorder.runId = runId;
+        recorder.seq = lastSeq;
+        return recorder;
+    }
+
     /** Completes once every event so far is published to the run's followers. */
     CompletableFuture<Void> fed() {
         return fed;
@@ -95,7 +108,7 @@ final class RunRecorder implements RunListener {
             return;
         }
         CompletableFuture<Void> write = keep(event, write(event));
-        ended |= event instanceof RunEvent.WorkflowFinished;
+        ended |= endsThisStretch(event);
         if (next == RunListener.NONE) {
             if (write != null) {
                 unconfirmed.add(write);
@@ -120,7 +133,7 @@ final class RunRecorder implements RunListener {
      */
     private void onHeld(RunEvent event) {
         synchronized (this) {
-            ended |= event instanceof RunEvent.WorkflowFinished;
+            ended |= endsThisStretch(event);
             if (event instanceof RunEvent.WorkflowStarted started) {
                 runId = started.run().id();
                 held = new Held(new RunRepository.StartedRun(started.run(), appId, taskId, user, version, logId, traceId));
@@ -135,6 +148,10 @@ final class RunRecorder implements RunListener {
                 held.add(event, heldFrame(event));
                 if (ended) {
                     unconfirmed.add(keepHeldNow());
+                }
+                if (event instanceof RunEvent.WorkflowPaused) {
+                    // The pause goes in the writer's order after the held run's own rows.
+                    unconfirmed.add(write(event));
                 }
             }
         }
@@ -255,7 +272,16 @@ final class RunRecorder implements RunListener {
         return null;
     }
 
+    /** A run's end, or its pause: either way this stretch of it is over and must be kept before it is told. */
+    private static boolean endsThisStretch(RunEvent event) {
+        return event instanceof RunEvent.WorkflowFinished || event instanceof RunEvent.WorkflowPaused;
+    }
+
     private CompletableFuture<Void> write(RunEvent event) {
+        if (event instanceof RunEvent.WorkflowPaused paused) {
+            return runs.paused(new RunRepository.RunPause(paused.paused(), paused.newForms(), appId,
+                    user == null ? null : user.id(), paused.run().createdAt() + (long) paused.run().elapsedTime()));
+        }
         if (event instanceof RunEvent.WorkflowStarted started) {
             runId = started.run().id();
             return runs.started(new RunRepository.StartedRun(started.run(), appId, taskId, user, version, logId, traceId));

@@ -254,7 +254,12 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
             // Only a run whose end is kept is due, and the caller's answer does not wait for it; a delivery
             // not made due here (the store failed, the server stopped) is found by the deliverer's sweep.
             try {
-                done.thenAcceptAsync(run -> callbacks.runEnded(delivery), listeners);
+                // A paused run is not over: its delivery waits, and the sweep makes it due once the run ends.
+                done.thenAcceptAsync(run -> {
+                    if (run.status().isTerminal()) {
+                        callbacks.runEnded(delivery);
+                    }
+                }, listeners);
             } catch (java.util.concurrent.RejectedExecutionException e) {
                 // Closing, the run already over: the next start's sweep makes its delivery due.
             }

@@ -14,9 +14,11 @@ import dev.hexaflow.adapters.http.sse.RunEventStream;
 import dev.hexaflow.adapters.http.support.JsonRequestBodies;
 import dev.hexaflow.adapters.http.support.QueryNumbers;
 import dev.hexaflow.adapters.http.wire.DifyWire;
+import dev.hexaflow.adapters.http.wire.HumanInputWire;
 import dev.hexaflow.application.apps.port.in.AuthenticateUseCase.Operation;
 import dev.hexaflow.application.common.ApiError;
 import dev.hexaflow.application.common.ApiException;
+import dev.hexaflow.application.runs.port.in.AnswerFormUseCase;
 import dev.hexaflow.application.runs.port.in.FollowRunUseCase.FollowRunQuery;
 import dev.hexaflow.application.runs.port.in.FollowRunUseCase;
 import dev.hexaflow.application.runs.port.in.GetRunUseCase;
@@ -30,6 +32,7 @@ import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunWorkflowComma
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase;
 import dev.hexaflow.application.runs.port.in.StopTaskUseCase;
 import dev.hexaflow.domain.workflow.RunEvent;
+import dev.hexaflow.domain.workflow.RunStatus;
 import dev.hexaflow.domain.workflow.Values;
 import dev.hexaflow.domain.workflow.WorkflowRun;
 import io.javalin.config.RoutesConfig;
@@ -62,11 +65,13 @@ public final class RunRoutes implements RouteGroup {
     private final FollowRunUseCase follow;
     private final ServiceApiAuthentication authentication;
     private final Duration pingInterval;
+    private final AnswerFormUseCase forms;
 
     /** @param authentication the Service API's bearer check, asked again for what only the body says */
     public RunRoutes(RunWorkflowUseCase run, GetRunUseCase getRun, StopTaskUseCase stop,
             ListNodeExecutionsUseCase nodeExecutions, FollowRunUseCase follow, ServiceApiAuthentication authentication,
-            Duration pingInterval, RequestLimits limits) {
+            Duration pingInterval, RequestLimits limits, AnswerFormUseCase forms) {
+        this.forms = forms;
         this.bodies = new JsonRequestBodies(limits);
         this.run = run;
         this.getRun = getRun;
@@ -144,7 +149,11 @@ public final class RunRoutes implements RouteGroup {
             ServiceApiBodies.json(ctx, 202, new Accepted(started.taskId(), started.runId()));
         } else {
             RunUnderWay started = run.start(command, RunObserver.NONE);
-            ServiceApiBodies.json(ctx, 200, DifyWire.completion(started.await(), started.taskId()));
+            WorkflowRun ended = started.await();
+            ServiceApiBodies.json(ctx, 200, ended.status() == RunStatus.PAUSED
+                    ? HumanInputWire.pausedCompletion(ended, started.taskId(), forms.waitingOf(command.appId(),
+                            ended.id()))
+                    : DifyWire.completion(ended, started.taskId()));
         }
     }
 
@@ -179,8 +188,9 @@ public final class RunRoutes implements RouteGroup {
         String header = ctx.header("Last-Event-ID");
         long after = header != null ? eventNumber("Last-Event-ID", header)
                 : ctx.queryParam("after") != null ? eventNumber("after", ctx.queryParam("after")) : 0;
+        String continueOnPause = ctx.queryParam("continue_on_pause");
         RunEventStream.replay(ctx, pingInterval, follow.follow(new FollowRunQuery(appId(ctx),
-                ctx.pathParam("workflow_run_id"), after)));
+                ctx.pathParam("workflow_run_id"), after, "true".equalsIgnoreCase(continueOnPause), false, null)));
     }
 
     private static long eventNumber(String name, String text) {

@@ -14,11 +14,28 @@ public interface FollowRunUseCase {
     Following follow(FollowRunQuery query);
 
     /** @param after the number of the last event the follower has (0 for none: from the first) */
-    record FollowRunQuery(String appId, String runId, long after) {
+    /**
+     * @param continueOnPause go on past a pause to the run's end (Dify's {@code continue_on_pause}); otherwise the
+     *                        stream ends with the {@code workflow_paused} of a run paused now
+     * @param fromLatestPause start after the run's latest pause, or for an ended run with its end alone, as Dify's
+     *                        {@code /workflow/{id}/events} does; {@code after} is then not read
+     * @param user            the end user the run must belong to (an unknown run otherwise); null for any
+     */
+    record FollowRunQuery(String appId, String runId, long after, boolean continueOnPause, boolean fromLatestPause,
+            String user) {
         public FollowRunQuery {
             if (after < 0) {
                 throw new ApiException(ApiError.INVALID_PARAM, "Last-Event-ID must be a whole number of 0 or more.");
             }
+        }
+
+        /** From after event {@code after}, any end user's run, ending at a pause. */
+        public FollowRunQuery(String appId, String runId, long after) {
+            this(appId, runId, after, false, false, null);
+        }
+
+        public FollowRunQuery after(long seq) {
+            return new FollowRunQuery(appId, runId, seq, continueOnPause, false, user);
         }
     }
 

@@ -73,6 +73,18 @@ public final class ServiceApi {
         return send(request);
     }
 
+    /** A GET whose body is handed back open, to read a stream as it comes. */
+    public HttpResponse<InputStream> getStreaming(String path) {
+        try {
+            return http.send(request(path).GET().build(), HttpResponse.BodyHandlers.ofInputStream());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** Starts a request and hands back the open body, to read a stream as it comes. */
     public HttpResponse<InputStream> postStreaming(String path, Object body) {
         try {

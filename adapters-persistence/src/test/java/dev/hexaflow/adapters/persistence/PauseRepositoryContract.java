@@ -296,6 +296,21 @@ abstract class PauseRepositoryContract {
         assertThat(ids(pauses().waiting(APP, 10))).containsExactly("f1");
     }
 
+    @Test
+    void aSearchTotalCountedWhileARunWasPausedCountsItOnceItHasEnded() {
+        PausedRun paused = pause(APP, start(APP, "r1", 100), 200, form("r1", "f1", 900));
+        WorkflowRun other = start(APP, "r2", 150);
+        repository().finished(other.finish(RunStatus.SUCCEEDED, Map.of(), null, 1, 0, 1, 0, 160)).join();
+        LogQuery search = new LogQuery(APP, "hello", "succeeded", 1, 20, null, null, null);
+        assertThat(repository().logs(search).total()).isEqualTo(1);
+
+        pauses().takeForResume("r1").orElseThrow();
+        repository().finished(paused.run().resume().finish(RunStatus.SUCCEEDED, Map.of(), null, 2, 0, 4, 0, 300))
+                .join();
+
+        assertThat(repository().logs(search).total()).isEqualTo(2);
+    }
+
     /** Runs the claim on two threads let go at once, and answers what each got. */
     private static List<Boolean> race(Callable<Boolean> claim) throws Exception {
         ExecutorService threads = Executors.newFixedThreadPool(2);

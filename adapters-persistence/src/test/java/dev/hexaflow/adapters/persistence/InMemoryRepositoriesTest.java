@@ -139,6 +139,16 @@ class InMemoryRepositoriesTest {
     }
 
     @Nested
+    class Pauses extends PauseRepositoryContract {
+        private final RunRepository repository = new InMemoryRunRepository();
+
+        @Override
+        protected RunRepository repository() {
+            return repository;
+        }
+    }
+
+    @Nested
     class Blobs extends BlobStoreContract {
         private final BlobStore store = new InMemoryBlobStore();
 

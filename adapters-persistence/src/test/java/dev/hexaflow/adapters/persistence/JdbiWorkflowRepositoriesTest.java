@@ -4,6 +4,7 @@ import static dev.hexaflow.adapters.persistence.WorkflowFixtures.APP;
 import static dev.hexaflow.adapters.persistence.WorkflowFixtures.OTHER_APP;
 import static dev.hexaflow.adapters.persistence.WorkflowFixtures.app;
 import static dev.hexaflow.adapters.persistence.WorkflowFixtures.uploader;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hexaflow.adapters.persistence.jdbi.JdbiAppKeyRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiAppRepository;
@@ -19,9 +20,19 @@ import dev.hexaflow.application.apps.port.out.WorkflowVersionRepository;
 import dev.hexaflow.application.files.port.out.UploadRepository;
 import dev.hexaflow.application.runs.port.out.IdempotencyKeyRepository;
 import dev.hexaflow.application.runs.port.out.RunRepository;
+import dev.hexaflow.application.runs.port.out.RunRepository.RunPause;
+import dev.hexaflow.application.runs.port.out.RunRepository.StartedRun;
+import dev.hexaflow.domain.app.EndUser;
+import dev.hexaflow.domain.workflow.HumanInputForm;
+import dev.hexaflow.domain.workflow.PausedRun;
+import dev.hexaflow.domain.workflow.RunStatus;
+import dev.hexaflow.domain.workflow.WorkflowRun;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedClass;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -152,6 +163,47 @@ class JdbiWorkflowRepositoriesTest {
         @Override
         protected RunRepository repository() {
             return repository;
+        }
+    }
+
+    @Nested
+    class Pauses extends PauseRepositoryContract {
+        private final JdbiRunRepository repository = new JdbiRunRepository(database.jdbi());
+
+        @AfterEach
+        void stopWriting() {
+            repository.close();
+        }
+
+        @Override
+        protected RunRepository repository() {
+            return repository;
+        }
+
+        /** The port cannot see a paused run kept for a run that ended; the table can. */
+        @Test
+        void aRunsEndOrStopLeavesNoPausedRunRowBehindAndAnEndThatFindsTheRunPausedTakesNone() {
+            for (String id : List.of("ended", "stopped", "paused")) {
+                WorkflowRun run = WorkflowRun.started(id, "wf-1", Map.of(), 100);
+                repository.started(new StartedRun(run, APP, "task", new EndUser("user-ada", APP, "ada", 1), "v",
+                        "log-" + id)).join();
+                HumanInputForm form = form(id, "form-" + id, 900);
+                PausedRun paused = paused(run, List.of(form));
+                repository.paused(new RunPause(paused, List.of(form), APP, "user-ada", 200)).join();
+                if (!id.equals("paused")) {
+                    repository.pauses().takeForResume(id).orElseThrow();
+                }
+            }
+            WorkflowRun ended = WorkflowRun.started("ended", "wf-1", Map.of(), 100);
+            repository.finished(ended.finish(RunStatus.SUCCEEDED, Map.of(), null, 1, 0, 1, 0, 300)).join();
+            repository.pauses().putBack("stopped");
+            repository.pauses().stop("stopped", "Stopped.", 300);
+            WorkflowRun paused = WorkflowRun.started("paused", "wf-1", Map.of(), 100);
+            repository.finished(paused.finish(RunStatus.FAILED, Map.of(), "late", 1, 0, 1, 0, 300)).join();
+
+            List<String> kept = database.jdbi().withHandle(handle -> handle.createQuery("SELECT run_id FROM "
+                    + "run_pause").mapTo(String.class).list());
+            assertThat(kept).containsExactly("paused");
         }
     }
 }

@@ -145,7 +145,7 @@ class InspectRunsServiceTest {
                 .containsExactly("form-1");
         assertRefused(() -> inspect.search(new RunsQuery(null, null, "exploded", null, null, null, null, null, 10)),
                 ApiError.INVALID_PARAM, "status must be one of succeeded, failed, stopped, running, "
-                        + "partial-succeeded");
+                        + "partial-succeeded, paused");
     }
 
     @Test

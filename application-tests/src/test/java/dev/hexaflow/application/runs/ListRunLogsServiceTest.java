@@ -122,7 +122,7 @@ class ListRunLogsServiceTest {
         assertRefused(() -> search(null, null, 1, 0), ApiError.INVALID_PARAM, "limit must be between 1 and 100");
         assertRefused(() -> search(null, null, 1, 101), ApiError.INVALID_PARAM, "limit must be between 1 and 100");
         assertRefused(() -> search(null, "done", 1, 10), ApiError.INVALID_PARAM,
-                "status must be one of succeeded, failed, stopped, running, partial-succeeded");
+                "status must be one of succeeded, failed, stopped, running, partial-succeeded, paused");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.hexaflow.adapters.persistence.jdbi;
 
+import dev.hexaflow.application.runs.port.out.PauseRepository;
 import dev.hexaflow.application.runs.port.out.RunRepository;
 import dev.hexaflow.domain.workflow.NodeExecution;
 import dev.hexaflow.domain.workflow.WorkflowRun;
@@ -13,13 +14,15 @@ import org.jdbi.v3.core.Jdbi;
  * Runs in {@code workflow_run} (each run its own log entry), node executions in {@code node_execution}, the events
  * their streams showed in {@code run_event}, and the counts of runs by app and status in {@code run_count}. Writes
  * go through {@link JdbiRunWriter} (group commit), reads and the logs through {@link JdbiRunQueries}, failing runs
- * left running and pruning through {@link JdbiRunSweeps}.
+ * left running and pruning through {@link JdbiRunSweeps}. Paused runs and their forms are kept by the writer as it
+ * keeps a pause, and claimed through {@link JdbiPauseRepository}.
  */
 public final class JdbiRunRepository implements RunRepository {
 
     private final JdbiRunWriter writer;
     private final JdbiRunQueries queries;
     private final JdbiRunSweeps sweeps;
+    private final JdbiPauseRepository pauses;
 
     public JdbiRunRepository(Jdbi jdbi) {
         this(jdbi, WriteGate.OPEN);
@@ -40,6 +43,7 @@ public final class JdbiRunRepository implements RunRepository {
         this.queries = new JdbiRunQueries(jdbi, dialect);
         this.sweeps = new JdbiRunSweeps(jdbi, dialect);
         this.writer = new JdbiRunWriter(jdbi, dialect, gate, instance);
+        this.pauses = new JdbiPauseRepository(jdbi);
     }
 
     /** Writes queued for the single writer and not yet committed: how far the store is behind the runs. */
@@ -65,6 +69,16 @@ public final class JdbiRunRepository implements RunRepository {
     @Override
     public CompletableFuture<Void> finished(WorkflowRun run) {
         return writer.finished(run);
+    }
+
+    @Override
+    public CompletableFuture<Void> paused(RunPause pause) {
+        return writer.paused(pause);
+    }
+
+    @Override
+    public PauseRepository pauses() {
+        return pauses;
     }
 
     @Override

@@ -5,15 +5,18 @@ import dev.hexaflow.domain.workflow.RunStatus;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 
 /**
  * The run store's sweeps over many runs at once: failing the runs left running (by a server that stopped, or an
  * instance whose lease ran out), and pruning old ended runs. Each keeps {@code run_count} in step with the runs.
+ * A paused run is neither: it holds no thread that could have died with its instance, and it waits for its forms.
  */
 final class JdbiRunSweeps {
 
     private static final String RUNNING = RunStatus.RUNNING.wireName();
+    private static final String PAUSED = RunStatus.PAUSED.wireName();
 
     private final Jdbi jdbi;
     /** Adds to an app's count of runs in a status: the amount, the app, the status. */
@@ -85,7 +88,8 @@ final class JdbiRunSweeps {
                     .mapTo(String.class).list()) {
                 if (pruning.createdBefore() != null) {
                     handle.createQuery("SELECT id, status FROM workflow_run WHERE app_id = :app AND created_at < "
-                            + ":before AND status <> 'running' ORDER BY app_id DESC, created_at, seq LIMIT :batch")
+                            + ":before AND status NOT IN ('running', 'paused') ORDER BY app_id DESC, created_at, seq "
+                            + "LIMIT :batch")
                             .bind("app", app).bind("before", pruning.createdBefore())
                             .bind("batch", pruning.batch() - victims.size())
                             .map((rs, ctx) -> new String[] {rs.getString("id"), app, rs.getString("status")})
@@ -94,7 +98,7 @@ final class JdbiRunSweeps {
                 if (pruning.keepPerApp() != null && victims.size() < pruning.batch()) {
                     // The app's runs past its newest keepPerApp are its oldest (total - keepPerApp), counted from
                     // run_count: read from the old end of the index, never skipped over from the new end. Running
-                    // ones among them stay, and are looked past, but never past the newest keepPerApp.
+                    // and paused ones among them stay, and are looked past, but never past the newest keepPerApp.
                     Map<String, Long> counts = new LinkedHashMap<>();
                     handle.createQuery("SELECT status, n FROM run_count WHERE app_id = :app").bind("app", app)
                             .map((rs, ctx) -> counts.put(rs.getString("status"), rs.getLong("n"))).list();
@@ -102,12 +106,14 @@ final class JdbiRunSweeps {
                     int room = pruning.batch() - victims.size();
                     // The age bound's victims of this app are the first ended runs of the same read: read past them.
                     long chosen = victims.values().stream().filter(run -> run[1].equals(app)).count();
-                    long read = Math.min(excess, room + chosen + counts.getOrDefault(RUNNING, 0L));
+                    long read = Math.min(excess, room + chosen + counts.getOrDefault(RUNNING, 0L)
+                            + counts.getOrDefault(PAUSED, 0L));
                     if (read > 0) {
                         handle.createQuery("SELECT id, status FROM workflow_run WHERE app_id = :app ORDER BY "
                                 + "app_id DESC, created_at, seq LIMIT :read").bind("app", app).bind("read", read)
                                 .map((rs, ctx) -> new String[] {rs.getString("id"), app, rs.getString("status")})
-                                .filter(run -> !RUNNING.equals(run[2]) && !victims.containsKey(run[0])).stream()
+                                .filter(run -> !RUNNING.equals(run[2]) && !PAUSED.equals(run[2])
+                                        && !victims.containsKey(run[0])).stream()
                                 .limit(room)
                                 .forEach(run -> victims.putIfAbsent(run[0], run));
                     }
@@ -119,20 +125,29 @@ final class JdbiRunSweeps {
             if (victims.isEmpty()) {
                 return 0;
             }
-            List<String> ids = List.copyOf(victims.keySet());
-            handle.createUpdate("DELETE FROM node_execution WHERE run_id IN (<ids>)").bindList("ids", ids).execute();
-            handle.createUpdate("DELETE FROM run_event WHERE run_id IN (<ids>)").bindList("ids", ids).execute();
-            handle.createUpdate("DELETE FROM workflow_run WHERE id IN (<ids>)").bindList("ids", ids).execute();
-            Map<String, Integer> gone = new java.util.TreeMap<>();
-            for (String[] run : victims.values()) {
-                gone.merge(run[1] + "\n" + run[2], 1, Integer::sum);
-            }
-            gone.forEach((appAndStatus, runs) -> {
-                String[] key = appAndStatus.split("\n", 2);
-                handle.createUpdate("UPDATE run_count SET n = n - :runs WHERE app_id = :app AND status = :status")
-                        .bind("runs", runs).bind("app", key[0]).bind("status", key[1]).execute();
-            });
-            return ids.size();
+            delete(handle, victims);
+            return victims.size();
+        });
+    }
+
+    /**
+     * Deletes the runs (id to id, app, status) with all that is kept of them, and takes them from their counts:
+     * their forms too, which outlive their run only until it is pruned.
+     */
+    private static void delete(Handle handle, Map<String, String[]> victims) {
+        List<String> ids = List.copyOf(victims.keySet());
+        for (String table : List.of("node_execution", "run_event", "human_input_form", "run_pause")) {
+            handle.createUpdate("DELETE FROM " + table + " WHERE run_id IN (<ids>)").bindList("ids", ids).execute();
+        }
+        handle.createUpdate("DELETE FROM workflow_run WHERE id IN (<ids>)").bindList("ids", ids).execute();
+        Map<String, Integer> gone = new java.util.TreeMap<>();
+        for (String[] run : victims.values()) {
+            gone.merge(run[1] + "\n" + run[2], 1, Integer::sum);
+        }
+        gone.forEach((appAndStatus, runs) -> {
+            String[] key = appAndStatus.split("\n", 2);
+            handle.createUpdate("UPDATE run_count SET n = n - :runs WHERE app_id = :app AND status = :status")
+                    .bind("runs", runs).bind("app", key[0]).bind("status", key[1]).execute();
         });
     }
 }

@@ -2,7 +2,9 @@ package dev.hexaflow.adapters.persistence.jdbi;
 
 import dev.hexaflow.application.runs.port.out.RunRepository.KeptEvent;
 import dev.hexaflow.application.runs.port.out.RunRepository.KeptRun;
+import dev.hexaflow.application.runs.port.out.RunRepository.RunPause;
 import dev.hexaflow.application.runs.port.out.RunRepository.StartedRun;
+import dev.hexaflow.domain.workflow.HumanInputForm;
 import dev.hexaflow.domain.workflow.NodeExecution;
 import dev.hexaflow.domain.workflow.RunStatus;
 import dev.hexaflow.domain.workflow.WorkflowRun;
@@ -24,7 +26,9 @@ import org.jdbi.v3.core.Jdbi;
  * is waiting. Runs in {@code workflow_run}, node executions in {@code node_execution}, the events their streams
  * showed in {@code run_event}: a run's events of one batch packed in one row (their data lines joined by newlines,
  * which a JSON line never holds), inserted with the batch's other rows in one JDBC batch. The counts of runs by app
- * and status ({@code run_count}) change with the runs.
+ * and status ({@code run_count}) change with the runs. A pause is the run's end as far as its row goes (status
+ * {@code paused}, no end time), with its paused run in {@code run_pause} and its new forms in
+ * {@code human_input_form}; a run's end drops its paused run.
  */
 final class JdbiRunWriter implements AutoCloseable {
 
@@ -50,6 +54,17 @@ final class JdbiRunWriter implements AutoCloseable {
 
     private static final String NODE_VALUES = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?";
 
+    private static final String INSERT_FORM = "INSERT INTO human_input_form (id, token, run_id, app_id, end_user_id, "
+            + "node_id, definition, status, expiration_time, created_at, applied) VALUES (?, ?, ?, ?, ?, ?, ?, "
+            + "'waiting', ?, ?, FALSE)";
+
+    /**
+     * Drops the paused run of a run that is no longer paused: a run's end, written after its pause, never leaves a
+     * paused run behind, and an end that ended nothing (the run was paused) takes nothing from it.
+     */
+    private static final String DROP_ENDED_PAUSE = "DELETE FROM run_pause WHERE run_id = ? AND NOT EXISTS (SELECT 1 "
+            + "FROM workflow_run WHERE id = run_pause.run_id AND status = 'paused')";
+
     private static final String RUNNING = RunStatus.RUNNING.wireName();
 
     private static final java.util.Comparator<List<String>> COUNT_ORDER = java.util.Comparator
@@ -61,6 +76,8 @@ final class JdbiRunWriter implements AutoCloseable {
     /** Adds to an app's count of runs in a status: the amount, the app, the status. */
     private final String addToCount;
     private final String saveNode;
+    /** Keeps a run's paused run, replacing the one of an earlier pause. */
+    private final String savePause;
     private final String instance;
 
     /**
@@ -70,6 +87,7 @@ final class JdbiRunWriter implements AutoCloseable {
     JdbiRunWriter(Jdbi jdbi, SqlDialect dialect, WriteGate gate, String instance) {
         this.addToCount = dialect.addTo("run_count", "n", "app_id, status");
         this.saveNode = dialect.upsert("node_execution", "id", NODE_COLUMNS, NODE_VALUES);
+        this.savePause = dialect.upsert("run_pause", "run_id", "run_id, app_id, snapshot, paused_at", "?, ?, ?, ?");
         this.instance = instance;
         this.writer = new GroupCommitWriter<>(jdbi, gate, "hexaflow-run-writer", this::write, JdbiRunWriter::weight);
     }
@@ -102,6 +120,22 @@ final class JdbiRunWriter implements AutoCloseable {
     /** Keeps the end of a run that is running: a run that has ended keeps its first end. */
     CompletableFuture<Void> finished(WorkflowRun run) {
         return writer.submit(new Finished(run.id(), end(run)));
+    }
+
+    /** Keeps a pause as the run's end would be kept (a run that is running pauses), with its paused run and forms. */
+    CompletableFuture<Void> paused(RunPause pause) {
+        WorkflowRun run = pause.paused().run();
+        if (run.status() != RunStatus.PAUSED) {
+            return CompletableFuture.failedFuture(new IllegalArgumentException("run " + run.id() + " is "
+                    + run.status().wireName() + ", not paused"));
+        }
+        List<Object[]> forms = new ArrayList<>(pause.newForms().size());
+        for (HumanInputForm form : pause.newForms()) {
+            forms.add(new Object[] {form.formId(), form.formToken(), run.id(), pause.appId(), pause.endUserId(),
+                    form.nodeId(), PauseColumns.write(form), form.expirationTime(), pause.pausedAt()});
+        }
+        Object[] kept = {run.id(), pause.appId(), PauseColumns.write(pause.paused()), pause.pausedAt()};
+        return writer.submit(new Paused(run.id(), end(run), kept, forms));
     }
 
     CompletableFuture<Void> event(KeptEvent event) {
@@ -137,6 +171,9 @@ final class JdbiRunWriter implements AutoCloseable {
             return weight(finished.end());
         } else if (change instanceof EventKept event) {
             return event.event().data().length();
+        } else if (change instanceof Paused paused) {
+            return weight(paused.end()) + weight(paused.pause())
+                    + paused.forms().stream().mapToLong(JdbiRunWriter::weight).sum();
         }
         RunKept kept = (RunKept) change;
         return weight(kept.start()) + weight(kept.end())
@@ -165,6 +202,10 @@ final class JdbiRunWriter implements AutoCloseable {
     private record EventKept(KeptEvent event) implements Change {
     }
 
+    /** A pause: the run's row as {@link #END_RUN} sets it, its {@code run_pause} row, its new forms' rows. */
+    private record Paused(String runId, Object[] end, Object[] pause, List<Object[]> forms) implements Change {
+    }
+
     /** A run kept in one change: its start and end columns, its node executions' columns, its events. */
     private record RunKept(Object[] start, Object[] end, List<Object[]> nodes, List<KeptEvent> events,
             String traceId) implements Change {
@@ -180,8 +221,10 @@ final class JdbiRunWriter implements AutoCloseable {
      * Writes a batch in as few statements as it needs: a run that starts and ends in the same batch is inserted
      * ended, a node execution saved twice is written once as it is last. Runs are inserted before any update, so
      * that a run's end always finds its row; only the first end of a run is written. The app's counts by status
-     * change in the same transaction. A run started twice in one batch fails the batch, so that the writer writes
-     * its changes one at a time and the second start fails alone, on the table's unique id.
+     * change in the same transaction. A pause is written as an end is (the first of a run's ends and pauses wins),
+     * and the paused runs kept and dropped after it, so that they follow what the run's row became. A run started
+     * twice in one batch fails the batch, so that the writer writes its changes one at a time and the second start
+     * fails alone, on the table's unique id.
      */
     private void write(GroupCommitWriter.Statements statements, List<Change> changes) throws SQLException {
         Map<Object, Object[]> inserts = new LinkedHashMap<>();
@@ -190,6 +233,9 @@ final class JdbiRunWriter implements AutoCloseable {
         List<Object[]> newNodes = new ArrayList<>();
         Map<String, List<KeptEvent>> events = new LinkedHashMap<>();
         Map<Object, String> traces = new HashMap<>();
+        Map<String, Object[]> pauses = new LinkedHashMap<>();
+        List<Object[]> newForms = new ArrayList<>();
+        List<Object[]> endedRuns = new ArrayList<>();
         for (Change change : changes) {
             Object[] start = change instanceof Started started ? concat(started.start(), started.end())
                     : change instanceof RunKept kept ? concat(kept.start(), kept.end()) : null;
@@ -212,7 +258,12 @@ final class JdbiRunWriter implements AutoCloseable {
             } else if (change instanceof NodeSaved node) {
                 nodes.put(node.id(), node.columns());
             } else if (change instanceof Finished finished) {
-                mergeEnd(finished, inserts, ends);
+                mergeEnd(finished.runId(), finished.end(), inserts, ends);
+                endedRuns.add(new Object[] {finished.runId()});
+            } else if (change instanceof Paused paused) {
+                mergeEnd(paused.runId(), paused.end(), inserts, ends);
+                pauses.put(paused.runId(), paused.pause());
+                newForms.addAll(paused.forms());
             }
         }
         Map<List<String>, Long> counts = counts(statements, inserts, ends);
@@ -222,18 +273,25 @@ final class JdbiRunWriter implements AutoCloseable {
         execute(statements, INSERT_NODE, newNodes);
         execute(statements, saveNode, nodes.values());
         execute(statements, END_RUN, ends.values());
+        execute(statements, savePause, pauses.values());
+        execute(statements, INSERT_FORM, newForms);
+        execute(statements, DROP_ENDED_PAUSE, endedRuns);
         execute(statements, INSERT_EVENTS, packed(events));
         count(statements, counts);
     }
 
-    /** A run's end: into its insert when it started in the batch and runs there, else an update of its row. */
-    private static void mergeEnd(Finished finished, Map<Object, Object[]> inserts, Map<Object, Object[]> ends) {
-        Object[] row = inserts.get(finished.runId());
-        int endAt = row == null ? 0 : row.length - finished.end().length;
+    /**
+     * A run's end (or pause): into its insert when it started in the batch and runs there, else an update of its
+     * row.
+     */
+    private static void mergeEnd(String runId, Object[] end, Map<Object, Object[]> inserts,
+            Map<Object, Object[]> ends) {
+        Object[] row = inserts.get(runId);
+        int endAt = row == null ? 0 : row.length - end.length;
         if (row != null && RUNNING.equals(row[endAt])) {
-            System.arraycopy(finished.end(), 0, row, endAt, finished.end().length);
+            System.arraycopy(end, 0, row, endAt, end.length);
         } else if (row == null) {
-            ends.putIfAbsent(finished.runId(), concat(finished.end(), new Object[] {finished.runId()}));
+            ends.putIfAbsent(runId, concat(end, new Object[] {runId}));
         }
     }
 

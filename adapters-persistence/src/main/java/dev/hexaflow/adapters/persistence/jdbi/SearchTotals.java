@@ -13,6 +13,7 @@ import org.jdbi.v3.core.statement.Query;
  * and how many of them a search matches stays true. A tally keeps that count and the number it reached; the next
  * total counts the final runs between that number and the oldest run going now (adding them to the tally), and
  * the rest as they are now. Paging through a search, or asking for it again, thus reads only the runs made since.
+ * A paused run is still going: it runs again, and ends, in the row it has.
  * The first total of a search reads every run of the app. Kept for the {@value #CAPACITY} searches used last.
  */
 final class SearchTotals {
@@ -46,7 +47,7 @@ final class SearchTotals {
         }
         synchronized (tally) {
             long going = handle.createQuery("SELECT COALESCE(MIN(seq), (SELECT COALESCE(MAX(seq), 0) + 1 FROM "
-                            + "workflow_run)) FROM workflow_run WHERE app_id = :app_id AND status = 'running'")
+                            + "workflow_run)) FROM workflow_run WHERE app_id = :app_id AND status IN ('running', 'paused')")
                     .bind("app_id", appId).mapTo(Long.class).one();
             if (going > tally.upTo) {
                 tally.matches += count(handle, where, values, primaryKeyHint, tally.upTo, going);

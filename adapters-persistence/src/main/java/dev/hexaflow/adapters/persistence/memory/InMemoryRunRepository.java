@@ -1,5 +1,6 @@
 package dev.hexaflow.adapters.persistence.memory;
 
+import dev.hexaflow.application.runs.port.out.PauseRepository;
 import dev.hexaflow.application.runs.port.out.RunRepository;
 import dev.hexaflow.domain.app.EndUser;
 import dev.hexaflow.domain.workflow.FileValue;
@@ -22,6 +23,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.UnaryOperator;
 
 /**
  * Runs, their node executions and log entries in maps, each write kept at once (its future is complete when it
@@ -29,7 +31,8 @@ import java.util.concurrent.CompletableFuture;
  * inputs' and outputs' JSON text and in the session id, or a run id exactly; newest first, the later-started
  * first of runs started in the same second. Values are kept as that store reads them back (plain maps and lists,
  * whole numbers as Long, files as their maps), copied, so that a caller changing its map later changes nothing
- * kept. One lock guards everything: a search reads the app's runs whole.
+ * kept. One lock guards everything: a search reads the app's runs whole, and a claim of a paused run
+ * ({@link InMemoryPauseRepository}) changes it and its forms at once.
  */
 public final class InMemoryRunRepository implements RunRepository {
 
@@ -72,6 +75,7 @@ public final class InMemoryRunRepository implements RunRepository {
     private final Map<String, List<Kept>> runsByApp = new HashMap<>();
     private final Map<String, Map<String, NodeExecution>> nodesByRun = new HashMap<>();
     private final Map<String, NavigableMap<Long, KeptEvent>> eventsByRun = new HashMap<>();
+    private final InMemoryPauseRepository pauses = new InMemoryPauseRepository(this);
     private long nextSeq;
     private boolean closed;
 
@@ -113,7 +117,51 @@ public final class InMemoryRunRepository implements RunRepository {
                     plainMap(run.outputs()), run.error(), run.elapsedTime(), run.totalTokens(), run.totalSteps(),
                     run.exceptionsCount(), before.createdAt(), run.finishedAt()));
         }
+        pauses.dropUnlessPaused(run.id());
         return CompletableFuture.completedFuture(null);
+    }
+
+    /** Pauses a run that is running (as its end would end it), and keeps its paused run and new forms. */
+    @Override
+    public synchronized CompletableFuture<Void> paused(RunPause pause) {
+        if (closed) {
+            return refusedAsClosed();
+        }
+        WorkflowRun run = pause.paused().run();
+        if (run.status() != RunStatus.PAUSED) {
+            return CompletableFuture.failedFuture(new IllegalArgumentException("run " + run.id() + " is "
+                    + run.status().wireName() + ", not paused"));
+        }
+        try {
+            pauses.keep(pause);
+        } catch (IllegalStateException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        move(run.id(), RunStatus.RUNNING, before -> new WorkflowRun(before.id(), before.workflowId(),
+                RunStatus.PAUSED, before.inputs(), plainMap(run.outputs()), null, run.elapsedTime(), run.totalTokens(),
+                run.totalSteps(), run.exceptionsCount(), before.createdAt(), null));
+        return CompletableFuture.completedFuture(null);
+    }
+
+    @Override
+    public PauseRepository pauses() {
+        return pauses;
+    }
+
+    /** The run's status; null for a run never kept. */
+    synchronized RunStatus statusOf(String runId) {
+        Kept kept = runs.get(runId);
+        return kept == null ? null : kept.run.status();
+    }
+
+    /** Changes the run if it is in status {@code from}: false when it is not, or unknown. */
+    synchronized boolean move(String runId, RunStatus from, UnaryOperator<WorkflowRun> change) {
+        Kept kept = runs.get(runId);
+        if (kept == null || kept.run.status() != from) {
+            return false;
+        }
+        kept.keep(change.apply(kept.run));
+        return true;
     }
 
     /** Keeps the event; a number the run has already is refused. */
@@ -273,7 +321,8 @@ public final class InMemoryRunRepository implements RunRepository {
                 boolean tooOld = pruning.createdBefore() != null && kept.run.createdAt() < pruning.createdBefore();
                 int newerRuns = oldestFirst.size() - 1 - i;
                 boolean pastKeep = pruning.keepPerApp() != null && newerRuns >= pruning.keepPerApp();
-                if (kept.run.status() != RunStatus.RUNNING && (tooOld || pastKeep)) {
+                boolean goesOn = kept.run.status() == RunStatus.RUNNING || kept.run.status() == RunStatus.PAUSED;
+                if (!goesOn && (tooOld || pastKeep)) {
                     victims.add(kept);
                 }
             }
@@ -283,6 +332,7 @@ public final class InMemoryRunRepository implements RunRepository {
             runsByApp.get(kept.appId).remove(kept);
             nodesByRun.remove(kept.run.id());
             eventsByRun.remove(kept.run.id());
+            pauses.forget(kept.run.id());
         }
         return victims.size();
     }
@@ -305,8 +355,13 @@ public final class InMemoryRunRepository implements RunRepository {
     }
 
     @SuppressWarnings("unchecked")
-    private static Map<String, Object> plainMap(Map<String, Object> values) {
+    static Map<String, Object> plainMap(Map<String, Object> values) {
         return (Map<String, Object>) plain(values);
+    }
+
+    /** The value as the Jdbi store reads it back from JSON; an unmodifiable copy. */
+    static Object plainValue(Object value) {
+        return plain(value);
     }
 
     /**

@@ -48,7 +48,7 @@ public final class InspectRunsService implements InspectRunsUseCase {
         }
         if (query.status() != null && !ListRunLogsService.STATUSES.contains(query.status())) {
             throw new ApiException(ApiError.INVALID_PARAM, "status must be one of succeeded, failed, stopped, "
-                    + "running, partial-succeeded");
+                    + "running, partial-succeeded, paused");
         }
         Map<String, App> byId = apps.list().stream().collect(Collectors.toMap(App::id, Function.identity()));
         List<String> appIds = byId.values().stream()

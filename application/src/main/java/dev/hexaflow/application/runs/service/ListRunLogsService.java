@@ -14,7 +14,8 @@ import java.util.Set;
 /** Checks the search as Dify does (page 1 to 99999, limit 1 to 100, a known status), then searches. */
 public final class ListRunLogsService implements ListRunLogsUseCase {
 
-    static final Set<String> STATUSES = Set.of("succeeded", "failed", "stopped", "running", "partial-succeeded");
+    static final Set<String> STATUSES = Set.of("succeeded", "failed", "stopped", "running", "partial-succeeded",
+            "paused");
 
     private final RunRepository runs;
 
@@ -32,7 +33,7 @@ public final class ListRunLogsService implements ListRunLogsUseCase {
         }
         if (query.status() != null && !STATUSES.contains(query.status())) {
             throw new ApiException(ApiError.INVALID_PARAM, "status must be one of succeeded, failed, stopped, "
-                    + "running, partial-succeeded");
+                    + "running, partial-succeeded, paused");
         }
         String keyword = query.keyword() == null || query.keyword().isBlank() ? null
                 : query.keyword().length() > 30 ? query.keyword().substring(0, 30) : query.keyword();

@@ -2,6 +2,7 @@ package dev.hexaflow.application.runs.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.hexaflow.application.runs.port.out.PauseRepository;
 import dev.hexaflow.application.runs.port.out.RunEventFormat;
 import dev.hexaflow.application.runs.port.out.RunRepository;
 import dev.hexaflow.domain.app.EndUser;
@@ -241,6 +242,16 @@ class RunRecorderTest {
         public CompletableFuture<Void> event(KeptEvent event) {
             events.add(event);
             return held();
+        }
+
+        @Override
+        public CompletableFuture<Void> paused(RunPause pause) {
+            return held();
+        }
+
+        @Override
+        public PauseRepository pauses() {
+            throw new UnsupportedOperationException("the recorder keeps no forms");
         }
 
         @Override

@@ -14,7 +14,8 @@ public interface ListRunLogsUseCase {
     /**
      * A search of an app's logs; null fields do not filter; times are Unix seconds.
      *
-     * @param status   a run status by its wire name (succeeded, failed, stopped, running, partial-succeeded)
+     * @param status   a run status by its wire name (succeeded, failed, stopped, running, partial-succeeded,
+     *                 paused)
      * @param keyword  searched in the run's inputs and outputs; only its first 30 characters count
      */
     record RunLogsQuery(String appId, String keyword, String status, int page, int limit, Long createdBefore,

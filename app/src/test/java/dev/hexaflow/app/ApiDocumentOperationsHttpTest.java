@@ -185,6 +185,12 @@ class ApiDocumentOperationsHttpTest {
         calls.put("POST /v1/workflows/tasks/{task_id}/stop", json("POST", "/v1/workflows/tasks/" + f.taskId()
                 + "/stop", "{\"user\": \"ada\"}", f.appKey()));
         calls.put("GET /v1/workflows/logs", get("/v1/workflows/logs?keyword=hi&limit=1", f.appKey()));
+        calls.put("GET /v1/form/human_input/{form_token}", get("/v1/form/human_input/nope", f.appKey()));
+        calls.put("POST /v1/form/human_input/{form_token}", json("POST", "/v1/form/human_input/nope",
+                "{\"action\": \"approve\", \"inputs\": {}, \"user\": \"ada\"}", f.appKey()));
+        calls.put("GET /v1/workflow/{workflow_run_id}/events", get("/v1/workflow/" + f.runId() + "/events?user=ada",
+                f.appKey()));
+        calls.put("GET /v1/workflows/paused", get("/v1/workflows/paused?limit=5", f.appKey()));
         calls.put("GET /v1/info", get("/v1/info", f.appKey()));
         calls.put("GET /v1/parameters", get("/v1/parameters", f.appKey()));
         calls.put("GET /v1/site", get("/v1/site", f.appKey()));

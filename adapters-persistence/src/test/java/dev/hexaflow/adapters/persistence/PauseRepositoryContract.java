@@ -5,17 +5,17 @@ import static dev.hexaflow.adapters.persistence.WorkflowFixtures.OTHER_APP;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hexaflow.application.runs.port.out.PauseRepository;
-import dev.hexaflow.application.runs.port.out.PauseRepository.FormStatus;
-import dev.hexaflow.application.runs.port.out.PauseRepository.KeptForm;
-import dev.hexaflow.application.runs.port.out.RunRepository;
 import dev.hexaflow.application.runs.port.out.RunRepository.LogQuery;
 import dev.hexaflow.application.runs.port.out.RunRepository.Pruning;
 import dev.hexaflow.application.runs.port.out.RunRepository.RunPause;
 import dev.hexaflow.application.runs.port.out.RunRepository.StartedRun;
+import dev.hexaflow.application.runs.port.out.RunRepository;
 import dev.hexaflow.domain.app.EndUser;
+import dev.hexaflow.domain.workflow.FormStatus;
 import dev.hexaflow.domain.workflow.HumanInputForm;
-import dev.hexaflow.domain.workflow.PausedRun;
+import dev.hexaflow.domain.workflow.KeptForm;
 import dev.hexaflow.domain.workflow.PausedRun.WaitingNode;
+import dev.hexaflow.domain.workflow.PausedRun;
 import dev.hexaflow.domain.workflow.RunStatus;
 import dev.hexaflow.domain.workflow.WorkflowRun;
 import java.util.ArrayList;
@@ -68,7 +68,7 @@ abstract class PauseRepositoryContract {
         start.put("list", List.of(1L, "two", Map.of("three", 3L)));
         Map<String, WaitingNode> waiting = new LinkedHashMap<>();
         forms.forEach(form -> waiting.put(form.nodeId(), new WaitingNode(form.nodeId(), "exec-" + form.formId(), 2,
-                "start", running.createdAt() + 1, form.formId())));
+                "start", running.createdAt() + 1, form)));
         return new PausedRun(running.pause(Map.of("partial", "so far"), 1.5, 12, 3, 0), "task-" + running.id(),
                 Map.of("start", start), Map.of("e1", "taken", "e2", "skipped"), waiting, 3, Map.of());
     }

@@ -1,7 +1,7 @@
 package dev.hexaflow.adapters.http.wire;
 
-import dev.hexaflow.application.runs.port.out.PauseRepository.KeptForm;
 import dev.hexaflow.domain.workflow.HumanInputForm;
+import dev.hexaflow.domain.workflow.KeptForm;
 import dev.hexaflow.domain.workflow.RunEvent;
 import dev.hexaflow.domain.workflow.WorkflowRun;
 import java.util.LinkedHashMap;

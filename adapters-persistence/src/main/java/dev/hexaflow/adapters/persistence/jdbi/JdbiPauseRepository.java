@@ -1,6 +1,8 @@
 package dev.hexaflow.adapters.persistence.jdbi;
 
 import dev.hexaflow.application.runs.port.out.PauseRepository;
+import dev.hexaflow.domain.workflow.FormStatus;
+import dev.hexaflow.domain.workflow.KeptForm;
 import dev.hexaflow.domain.workflow.PausedRun;
 import dev.hexaflow.domain.workflow.RunStatus;
 import java.sql.ResultSet;

@@ -2,7 +2,9 @@ package dev.hexaflow.adapters.persistence.memory;
 
 import dev.hexaflow.application.runs.port.out.PauseRepository;
 import dev.hexaflow.application.runs.port.out.RunRepository.RunPause;
+import dev.hexaflow.domain.workflow.FormStatus;
 import dev.hexaflow.domain.workflow.HumanInputForm;
+import dev.hexaflow.domain.workflow.KeptForm;
 import dev.hexaflow.domain.workflow.PausedRun;
 import dev.hexaflow.domain.workflow.RunStatus;
 import dev.hexaflow.domain.workflow.WorkflowRun;

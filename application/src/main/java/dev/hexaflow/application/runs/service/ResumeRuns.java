@@ -2,15 +2,15 @@ package dev.hexaflow.application.runs.service;
 
 import dev.hexaflow.application.apps.port.out.WorkflowVersionRepository;
 import dev.hexaflow.application.runs.port.out.PauseRepository;
-import dev.hexaflow.application.runs.port.out.PauseRepository.FormStatus;
-import dev.hexaflow.application.runs.port.out.PauseRepository.KeptForm;
 import dev.hexaflow.application.runs.port.out.RunEventFormat;
 import dev.hexaflow.application.runs.port.out.RunMonitor;
-import dev.hexaflow.application.runs.port.out.RunRepository;
 import dev.hexaflow.application.runs.port.out.RunRepository.KeptEvent;
+import dev.hexaflow.application.runs.port.out.RunRepository;
 import dev.hexaflow.domain.app.EndUser;
 import dev.hexaflow.domain.app.WorkflowVersion;
 import dev.hexaflow.domain.workflow.FormAnswer;
+import dev.hexaflow.domain.workflow.FormStatus;
+import dev.hexaflow.domain.workflow.KeptForm;
 import dev.hexaflow.domain.workflow.PausedRun;
 import dev.hexaflow.domain.workflow.RunStatus;
 import dev.hexaflow.domain.workflow.WorkflowRun;

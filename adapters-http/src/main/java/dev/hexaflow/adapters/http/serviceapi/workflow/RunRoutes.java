@@ -148,13 +148,17 @@ public final class RunRoutes implements RouteGroup {
             }
             ServiceApiBodies.json(ctx, 202, new Accepted(started.taskId(), started.runId()));
         } else {
-            RunUnderWay started = run.start(command, RunObserver.NONE);
-            WorkflowRun ended = started.await();
-            ServiceApiBodies.json(ctx, 200, ended.status() == RunStatus.PAUSED
-                    ? HumanInputWire.pausedCompletion(ended, started.taskId(), forms.waitingOf(command.appId(),
-                            ended.id()))
-                    : DifyWire.completion(ended, started.taskId()));
+            blocking(ctx, command);
         }
+    }
+
+    /** The run's end as its answer, or its pause with the forms it waits on. */
+    private void blocking(Context ctx, RunWorkflowCommand command) {
+        RunUnderWay started = run.start(command, RunObserver.NONE);
+        WorkflowRun ended = started.await();
+        ServiceApiBodies.json(ctx, 200, ended.status() == RunStatus.PAUSED
+                ? HumanInputWire.pausedCompletion(ended, started.taskId(), forms.waitingOf(command.appId(), ended.id()))
+                : DifyWire.completion(ended, started.taskId()));
     }
 
     /**

@@ -1,7 +1,7 @@
 package dev.hexaflow.application.runs.port.in;
 
 import dev.hexaflow.application.common.ApiException;
-import dev.hexaflow.application.runs.port.out.PauseRepository.KeptForm;
+import dev.hexaflow.domain.workflow.KeptForm;
 import java.util.List;
 import java.util.Map;
 

@@ -1,6 +1,7 @@
 package dev.hexaflow.application.runs.port.out;
 
-import dev.hexaflow.domain.workflow.HumanInputForm;
+import dev.hexaflow.domain.workflow.FormStatus;
+import dev.hexaflow.domain.workflow.KeptForm;
 import dev.hexaflow.domain.workflow.PausedRun;
 import java.util.List;
 import java.util.Map;
@@ -12,47 +13,6 @@ import java.util.Optional;
  * {@link RunRepository#paused}, in the order of the run's other writes.
  */
 public interface PauseRepository {
-
-    /** A form's states: waiting for its answer, answered, expired unanswered (its node took __timeout), or closed. */
-    enum FormStatus {
-        WAITING("waiting"), SUBMITTED("submitted"), TIMEOUT("timeout"), EXPIRED("expired");
-
-        private final String wireName;
-
-        FormStatus(String wireName) {
-            this.wireName = wireName;
-        }
-
-        public String wireName() {
-            return wireName;
-        }
-
-        public static FormStatus fromWireName(String name) {
-            for (FormStatus status : values()) {
-                if (status.wireName.equals(name)) {
-                    return status;
-                }
-            }
-            throw new IllegalArgumentException("no form status " + name);
-        }
-    }
-
-    /**
-     * A form as kept: the form as sent, whose app and end user's run it belongs to, its state, and once answered the
-     * action and inputs (null before, and for a timeout).
-     *
-     * @param createdAt  Unix seconds
-     * @param answeredAt Unix seconds, null while waiting
-     * @param applied    whether the run has gone on with this answer (a resumption took it)
-     */
-    record KeptForm(HumanInputForm form, String appId, String endUserId, FormStatus status, String actionId,
-            Map<String, Object> submittedData, long createdAt, Long answeredAt, boolean applied) {
-        public KeptForm {
-            if (form == null || appId == null || status == null) {
-                throw new IllegalArgumentException("a kept form has its form, app and status");
-            }
-        }
-    }
 
     /** The form this token opens, in any state; empty for a token never given. */
     Optional<KeptForm> formByToken(String token);

@@ -14,6 +14,7 @@ import dev.hexaflow.application.runs.port.out.RunMonitor;
 import dev.hexaflow.application.runs.port.out.RunRepository.StartedRun;
 import dev.hexaflow.application.runs.service.HeldRecords;
 import dev.hexaflow.application.runs.service.RunFeeds;
+import dev.hexaflow.application.runs.service.ResumeRuns;
 import dev.hexaflow.application.runs.service.RunWorkflowService;
 import dev.hexaflow.application.runs.service.TaskRegistry;
 import dev.hexaflow.domain.app.App;
@@ -56,6 +57,8 @@ final class RunBed implements AutoCloseable {
     static final String GATED = "ver-gated";
     static final String FAILING = "ver-failing";
     static final String FORM_APP = "app-form";
+    /** An app whose runs wait for a person ({@link RunForms#review()}). */
+    static final String REVIEW_APP = "app-review";
     /** What the failing code node's runner says as it fails. */
     static final String FAILURE = "the printer is on fire";
 
@@ -74,11 +77,16 @@ final class RunBed implements AutoCloseable {
     private final ExecutorService listeners = Executors.newCachedThreadPool();
     private final WorkflowEngine engine = new WorkflowEngine(StandardNodes.catalogue(StandardNodes.Services.none()
             .withCodeRunners(List.of(new GatedRunner()))));
+    private final WorkflowEngine clockedEngine = new WorkflowEngine(StandardNodes.catalogue(
+            StandardNodes.Services.none()), dev.hexaflow.workflow.engine.EngineSettings.DEFAULTS, clock,
+            () -> java.util.UUID.randomUUID().toString());
 
     RunBed() {
         apps.add(app(APP, AppInfo.WORKFLOW_MODE));
         apps.add(app(CHAT_APP, AppInfo.ADVANCED_CHAT_MODE));
         apps.add(app(FORM_APP, AppInfo.WORKFLOW_MODE));
+        apps.add(app(REVIEW_APP, AppInfo.WORKFLOW_MODE));
+        versions.add(new WorkflowVersion("ver-review", REVIEW_APP, "v1", "review", SecretHash.of("review"), 1));
         // ver-1, added last, is the app's newest.
         versions.add(new WorkflowVersion(GATED, APP, "v0", "gated", SecretHash.of("gated"), 0));
         versions.add(new WorkflowVersion(FAILING, APP, "v0", "failing", SecretHash.of("failing"), 0));
@@ -94,16 +102,35 @@ final class RunBed implements AutoCloseable {
 
     /** The run service, every run of which {@code monitor} watches. */
     RunWorkflowService service(int maxRunsPerApp, RunMonitor monitor) {
+        return service(maxRunsPerApp, monitor, engine);
+    }
+
+    /**
+     * The run service on an engine that tells time by the bed's clock, as the server's engine and services share
+     * one: a form's expiry is the engine's time, and its check the service's.
+     */
+    RunWorkflowService clockedService() {
+        return service(0, RunMonitor.NONE, clockedEngine);
+    }
+
+    private RunWorkflowService service(int maxRunsPerApp, RunMonitor monitor, WorkflowEngine engine) {
         return new RunWorkflowService(apps, versions, endUsers, new InMemoryUploadRepository(), runs,
                 dsl -> switch (new String(dsl)) {
                     case "gated" -> gated();
                     case "failing" -> RunForms.failing();
                     case "form" -> RunForms.form();
+                    case "review" -> RunForms.review();
                     default -> EchoWorkflow.named("Echo");
                 }, engine, tasks,
                 maxRunsPerApp, clock, () -> "id-" + ids.incrementAndGet(), StorageHealth.UNWATCHED, listeners,
                 (event, runId, taskId) -> event.getClass().getSimpleName(), feeds,
                 new InMemoryIdempotencyKeyRepository(), new NoWebhooks(), holds, monitor);
+    }
+
+    /** Lets paused runs of this bed's apps go on, on its engine and stores. */
+    ResumeRuns resumptions() {
+        return new ResumeRuns(runs, versions, dsl -> RunForms.review(), clockedEngine, listeners,
+                (event, runId, taskId) -> event.getClass().getSimpleName(), feeds, RunMonitor.NONE, tasks, clock);
     }
 
     /** Waits until {@code count} gated nodes wait, so that their runs are surely in flight. */

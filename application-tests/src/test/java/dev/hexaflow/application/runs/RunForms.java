@@ -52,6 +52,33 @@ final class RunForms {
                         Edge.DEFAULT_HANDLE)));
     }
 
+    /**
+     * start → a human-input node (a paragraph {@code feedback} with a default, actions approve and reject, one
+     * hour to answer) → an end per action, and one on its timeout branch.
+     */
+    static Workflow review() {
+        Node start = Node.of("start", NodeType.START, Map.of("type", "start", "title", "Start", "variables",
+                List.of(Map.of("variable", "draft", "label", "Draft", "type", "paragraph", "required", true))));
+        Node review = Node.of("review", NodeType.HUMAN_INPUT, Map.of("type", "human-input", "title", "Review",
+                "form_content", "Review {{#start.draft#}}: {{#$output.feedback#}}",
+                "inputs", List.of(Map.of("type", "paragraph", "output_variable_name", "feedback",
+                        "default", Map.of("type", "constant", "selector", List.of(), "value", "fine"))),
+                "user_actions", List.of(Map.of("id", "approve", "title", "Approve"),
+                        Map.of("id", "reject", "title", "Reject")),
+                "delivery_methods", List.of(Map.of("type", "webapp", "enabled", true)),
+                "timeout", 1, "timeout_unit", "hour"));
+        return workflow("Review", List.of(start, review, end("ok", "feedback"), end("no", "__rendered_content"),
+                end("late", "__action_id")), List.of(new Edge("e1", "start", "review", Edge.DEFAULT_HANDLE),
+                new Edge("e2", "review", "ok", "approve"), new Edge("e3", "review", "no", "reject"),
+                new Edge("e4", "review", "late", "__timeout")));
+    }
+
+    /** An end node naming its one output after the node it ends (ok, no, late), read from the review node. */
+    private static Node end(String id, String variable) {
+        return Node.of(id, NodeType.END, Map.of("type", "end", "title", id, "outputs", List.of(Map.of("variable",
+                id, "value_selector", List.of("review", variable)))));
+    }
+
     private static Workflow workflow(String name, List<Node> nodes, List<Edge> edges) {
         return new Workflow(new AppInfo(name, AppInfo.WORKFLOW_MODE, "🤖", "emoji", "#FFF", "", false), "0.3.0",
                 new Graph(nodes, edges), null, List.of());

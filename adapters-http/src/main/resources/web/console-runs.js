@@ -4,7 +4,7 @@
 
 (() => {
   const {el, show, api, time, seconds, statusBadge, poll, go} = HF;
-  const STATUSES = ['running', 'succeeded', 'partial-succeeded', 'failed', 'stopped'];
+  const STATUSES = ['running', 'paused', 'succeeded', 'partial-succeeded', 'failed', 'stopped'];
   const CHAT_MODES = ['advanced-chat', 'chat', 'agent-chat'];
 
   function definition(pairs) {

@@ -336,6 +336,7 @@ class ApiDocumentOperationsHttpTest {
         calls.put("GET /admin/instances", get("/admin/instances", token));
         calls.put("GET /admin/runs", get("/admin/runs?limit=5&status=succeeded", token));
         calls.put("GET /admin/runs/{run_id}", get("/admin/runs/" + f.runId(), token));
+        calls.put("GET /admin/forms", get("/admin/forms?limit=5", token));
         calls.put("POST /admin/runs/{run_id}/stop", json("POST", "/admin/runs/" + f.runId() + "/stop", null, token));
         calls.put("POST /admin/runs/{run_id}/rerun", json("POST", "/admin/runs/" + f.runId() + "/rerun",
                 "{\"version\": \"same\"}", token));

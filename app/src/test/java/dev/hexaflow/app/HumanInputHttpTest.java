@@ -57,6 +57,10 @@ class HumanInputHttpTest {
             assertThat(json(api.get("/v1/workflows/run/" + runId)).get("status").asText()).isEqualTo("paused");
             assertThat(json(api.get("/v1/workflows/paused")).get("data").findValuesAsText("workflow_run_id"))
                     .containsExactly(runId);
+            assertThat(json(server.admin("GET", "/admin/forms", null, null)).get("data")
+                    .findValuesAsText("form_token")).containsExactly(token);
+            assertThat(json(server.admin("GET", "/admin/runs/" + runId, null, null)).get("forms").get(0)
+                    .get("node_id").asText()).isEqualTo("review");
 
             CompletableFuture<List<JsonNode>> followed = CompletableFuture.supplyAsync(() -> frames(api.getStreaming(
                     "/v1/workflow/" + runId + "/events?user=ada&continue_on_pause=true")));

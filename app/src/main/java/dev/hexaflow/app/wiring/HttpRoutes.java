@@ -105,7 +105,7 @@ public final class HttpRoutes {
                         apps.describe, apps.updateSite, workflows.webhooks.webhooks),
                 new AdminWebhookRoutes(admin, workflows.webhooks.webhooks, workflows.webhooks.deliveries,
                         workflows.webhooks.redeliver),
-                new AdminRunRoutes(admin, workflows.runs.inspect, workflows.runs.control),
+                new AdminRunRoutes(admin, workflows.runs.inspect, workflows.runs.control, workflows.runs.forms),
                 new AdminToolRoutes(admin, workflows.tools.listTools, workflows.tools.mcpServers,
                         workflows.tools.toolBindings),
                 new AdminKnowledgeRoutes(admin, knowledge.bases, knowledge.addDocument, knowledge.retrieve,

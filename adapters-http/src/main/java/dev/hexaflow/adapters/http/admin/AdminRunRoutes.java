@@ -9,14 +9,17 @@ import dev.hexaflow.adapters.http.support.JsonResponses;
 import dev.hexaflow.adapters.http.support.QueryNumbers;
 import dev.hexaflow.adapters.http.support.QueryTimes;
 import dev.hexaflow.adapters.http.wire.DifyWire;
+import dev.hexaflow.adapters.http.wire.HumanInputWire;
+import dev.hexaflow.application.runs.port.in.AnswerFormUseCase;
 import dev.hexaflow.application.runs.port.in.ControlRunUseCase;
-import dev.hexaflow.application.runs.port.in.InspectRunsUseCase;
 import dev.hexaflow.application.runs.port.in.InspectRunsUseCase.RunDetail;
 import dev.hexaflow.application.runs.port.in.InspectRunsUseCase.RunItem;
 import dev.hexaflow.application.runs.port.in.InspectRunsUseCase.RunList;
 import dev.hexaflow.application.runs.port.in.InspectRunsUseCase.RunsQuery;
 import dev.hexaflow.application.runs.port.in.InspectRunsUseCase.StreamedEvent;
+import dev.hexaflow.application.runs.port.in.InspectRunsUseCase;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunUnderWay;
+import dev.hexaflow.domain.workflow.KeptForm;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
 import java.io.IOException;
@@ -35,8 +38,11 @@ public final class AdminRunRoutes implements RouteGroup {
     private final AdminAuthorization admin;
     private final InspectRunsUseCase inspect;
     private final ControlRunUseCase control;
+    private final AnswerFormUseCase forms;
 
-    public AdminRunRoutes(AdminAuthorization admin, InspectRunsUseCase inspect, ControlRunUseCase control) {
+    public AdminRunRoutes(AdminAuthorization admin, InspectRunsUseCase inspect, ControlRunUseCase control,
+            AnswerFormUseCase forms) {
+        this.forms = forms;
         this.admin = admin;
         this.inspect = inspect;
         this.control = control;
@@ -48,6 +54,19 @@ public final class AdminRunRoutes implements RouteGroup {
         routes.get("/admin/runs/{run_id}", admin.require(this::detail));
         routes.post("/admin/runs/{run_id}/stop", admin.require(this::stop));
         routes.post("/admin/runs/{run_id}/rerun", admin.require(this::rerun));
+        routes.get("/admin/forms", admin.require(this::waitingForms));
+    }
+
+    /** Every app's forms waiting for a person, newest first, or one app's with {@code app_id}. */
+    private void waitingForms(Context ctx) {
+        json(ctx, 200, Map.of("data", forms.waiting(text(ctx, "app_id"), QueryNumbers.number(ctx, "limit", 20))
+                .stream().map(AdminRunRoutes::form).toList()));
+    }
+
+    private static Map<String, Object> form(KeptForm kept) {
+        Map<String, Object> item = new LinkedHashMap<>(HumanInputWire.waiting(kept));
+        item.put("app_id", kept.appId());
+        return item;
     }
 
     private void search(Context ctx) {
@@ -68,6 +87,9 @@ public final class AdminRunRoutes implements RouteGroup {
         Map<String, Object> body = item(detail.run());
         body.put("node_executions", detail.nodeExecutions().stream().map(DifyWire::nodeExecution).toList());
         body.put("events", detail.events().stream().map(AdminRunRoutes::event).toList());
+        // A paused run waits on these forms; their tokens let the operator answer them for a person.
+        body.put("forms", forms.waitingOf(detail.run().appId(), detail.run().run().id()).stream()
+                .map(AdminRunRoutes::form).toList());
         json(ctx, 200, body);
     }
 

@@ -55,7 +55,9 @@ class RhinoCodeRunnerLimitsTest {
                 + "return {n: a.length}; }", Map.of(), StopSignal.NEVER))
                 .isInstanceOf(CodeException.class).hasMessageMatching(".*(timed out|memory).*");
 
-        assertThat(secondsSince(began)).as("the three seconds and the kill, on a loaded machine").isLessThan(4.5);
+        // Three seconds and the kill; the bound leaves room for a machine busy with other test JVMs (a CI run beside
+        // two builds took 6.9 s), while a fill nothing stopped would run for minutes.
+        assertThat(secondsSince(began)).as("the three seconds and the kill, on a loaded machine").isLessThan(9.0);
         assertThat(usedHeap() - heapBefore).as("bytes this JVM holds after the call").isLessThan(64 * MIB);
     }
 
@@ -89,7 +91,9 @@ class RhinoCodeRunnerLimitsTest {
                 + "return {n: a.length}; }", Map.of(), StopSignal.NEVER))
                 .isInstanceOf(CodeException.class).hasMessageMatching(".*(timed out|memory).*");
 
-        assertThat(secondsSince(began)).as("the three seconds and the kill, on a loaded machine").isLessThan(4.5);
+        // Three seconds and the kill; the bound leaves room for a machine busy with other test JVMs (a CI run beside
+        // two builds took 6.9 s), while a fill nothing stopped would run for minutes.
+        assertThat(secondsSince(began)).as("the three seconds and the kill, on a loaded machine").isLessThan(9.0);
     }
 
     @Test

@@ -27,6 +27,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -71,6 +73,38 @@ class PostgresInstancesTest {
                 "127.0.0.1"));
         return new Configuration(base.host(), 0, dataDir, adminToken, engine, base.service(),
                 Optional.of(new DatabaseServer(cluster.url(database), PostgresCluster.USER, PostgresCluster.PASSWORD)));
+    }
+
+    /**
+     * A run paused on one instance is answered through the other: the answer's instance takes it and plays the rest,
+     * while a follower on the first, attached before the answer, reads the rest from the store to the end; of two
+     * answers at once, one through each instance, exactly one wins.
+     */
+    @Test
+    void aRunPausedOnOneInstanceGoesOnWhenItsFormIsAnsweredThroughTheOther() throws Exception {
+        String key = first.importApp("review.yml").get("api_key").asText();
+        JsonNode paused = TestServer.json(first.api(key).postJson("/v1/workflows/run", Map.of("inputs",
+                Map.of("draft", "shared"), "response_mode", "blocking", "user", "ada")));
+        String token = paused.get("data").get("reasons").get(0).get("form_token").asText();
+        String runId = paused.get("workflow_run_id").asText();
+        CompletableFuture<String> followed = CompletableFuture.supplyAsync(
+                () -> first.api(key).get("/v1/workflow/" + runId + "/events?user=ada&continue_on_pause=true").body());
+        Thread.sleep(300);
+
+        List<CompletableFuture<Integer>> answers = new ArrayList<>();
+        for (TestServer server : List.of(first, second)) {
+            answers.add(CompletableFuture.supplyAsync(() -> server.api(key).postJson(
+                    "/v1/form/human_input/" + token, Map.of("action", "approve", "user", "ada", "inputs",
+                            Map.of("feedback", server == first ? "from one" : "from two", "priority", "low")))
+                    .statusCode()));
+        }
+        assertThat(answers.stream().map(CompletableFuture::join).sorted().toList())
+                .containsExactly(200, 412);
+        String stream = followed.get(30, TimeUnit.SECONDS);
+        assertThat(stream).contains("\"event\":\"human_input_form_filled\"").contains("\"event\":\"workflow_finished\"");
+        JsonNode run = TestServer.json(second.api(key).get("/v1/workflows/run/" + runId));
+        assertThat(run.get("status").asText()).isEqualTo("succeeded");
+        assertThat(run.get("outputs").get("feedback").asText()).isIn("from one", "from two");
     }
 
     @Test
@@ -226,9 +260,9 @@ class PostgresInstancesTest {
         first = null;
         second = null;
         database = PostgresCluster.get().createDatabase();
-        java.util.concurrent.CompletableFuture<TestServer> one = java.util.concurrent.CompletableFuture.supplyAsync(
+        CompletableFuture<TestServer> one = CompletableFuture.supplyAsync(
                 () -> TestServer.start(config(Optional.of(TestServer.ADMIN_TOKEN))));
-        java.util.concurrent.CompletableFuture<TestServer> two = java.util.concurrent.CompletableFuture.supplyAsync(
+        CompletableFuture<TestServer> two = CompletableFuture.supplyAsync(
                 () -> TestServer.start(config(Optional.of(TestServer.ADMIN_TOKEN))));
         first = one.get();
         second = two.get();

@@ -66,6 +66,13 @@ public final class MicrometerRunMonitor implements RunMonitor {
                 started = true;
                 active.incrementAndGet();
                 meters.started.increment();
+            } else if (event instanceof RunEvent.WorkflowPaused && started) {
+                // A paused run waits for a person in the store, not here: it is under way again once resumed.
+                started = false;
+                active.decrementAndGet();
+            } else if (event instanceof RunEvent.WorkflowResumed) {
+                started = true;
+                active.incrementAndGet();
             } else if (event instanceof RunEvent.WorkflowFinished finished) {
                 if (started) {
                     started = false;

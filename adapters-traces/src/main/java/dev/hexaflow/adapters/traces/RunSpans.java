@@ -87,6 +87,9 @@ final class RunSpans implements RunListener {
             closed(done.executionId(), done.status(), done.error());
         } else if (event instanceof RunEvent.WorkflowFinished finished) {
             runFinished(finished.run());
+        } else if (event instanceof RunEvent.WorkflowPaused paused) {
+            // The run's span ends with the stretch it covers; the stretch after its resumption has a span of its own.
+            runFinished(paused.run());
         }
     }
 

@@ -140,6 +140,7 @@ public final class Hexaflow implements AutoCloseable {
             }
             Prepared prepared = awaitReady(server, ready);
             String baseUrl = serve(config, server, instance, modules.workflows().origins, lease, renewal);
+            modules.workflows().runs.servingAt(baseUrl);
             StartReport report = new StartReport(baseUrl, config.dataDir(), adminToken.join().madeNow(),
                     prepared.newCampusKey(), demo(prepared, modules, AppsModule.DEMO_DSL, baseUrl),
                     demo(prepared, modules, AppsModule.CHAT_DEMO_DSL, baseUrl),

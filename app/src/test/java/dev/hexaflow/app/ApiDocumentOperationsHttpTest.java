@@ -188,6 +188,9 @@ class ApiDocumentOperationsHttpTest {
         calls.put("GET /v1/form/human_input/{form_token}", get("/v1/form/human_input/nope", f.appKey()));
         calls.put("POST /v1/form/human_input/{form_token}", json("POST", "/v1/form/human_input/nope",
                 "{\"action\": \"approve\", \"inputs\": {}, \"user\": \"ada\"}", f.appKey()));
+        calls.put("GET /api/form/human_input/{form_token}", get("/api/form/human_input/nope", null));
+        calls.put("POST /api/form/human_input/{form_token}", json("POST", "/api/form/human_input/nope",
+                "{\"action\": \"approve\", \"inputs\": {}}", null));
         calls.put("GET /v1/workflow/{workflow_run_id}/events", get("/v1/workflow/" + f.runId() + "/events?user=ada",
                 f.appKey()));
         calls.put("GET /v1/workflows/paused", get("/v1/workflows/paused?limit=5", f.appKey()));

@@ -38,6 +38,7 @@ class ApiDocumentTest {
             "GET /apps/{site_code}",
             "POST /apps/{site_code}/token",
             "GET /web/{file}",
+            "GET /form/{form_token}",
             "GET /console",
             "POST /console/session",
             "DELETE /console/session");

@@ -18,10 +18,11 @@ import java.util.Optional;
  * @param metrics    whether {@code GET /metrics} answers, and the token it asks for
  * @param logs       how the server writes its log lines
  * @param traces     whether the server sends OpenTelemetry traces, and the OTEL_* settings of the exporter
+ * @param mail       where the mails of paused runs' forms go out, and the base URL of their links
  */
 public record Configuration(String host, int port, Path dataDir, Optional<String> adminToken,
         EngineConfiguration engine, ServiceSettings service, Optional<DatabaseServer> database,
-        MetricsSettings metrics, LogSettings logs, TraceSettings traces) {
+        MetricsSettings metrics, LogSettings logs, TraceSettings traces, MailSettings mail) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 8080;
@@ -44,9 +45,17 @@ public record Configuration(String host, int port, Path dataDir, Optional<String
         metrics = metrics == null ? MetricsSettings.OFF : metrics;
         logs = logs == null ? LogSettings.DEFAULTS : logs;
         traces = traces == null ? TraceSettings.OFF : traces;
+        mail = mail == null ? MailSettings.OFF : mail;
         if (adminToken.isPresent() && adminToken.get().length() < 16) {
             throw new UsageException("HEXAFLOW_ADMIN_TOKEN must be at least 16 characters long");
         }
+    }
+
+    /** Without mail. */
+    public Configuration(String host, int port, Path dataDir, Optional<String> adminToken,
+            EngineConfiguration engine, ServiceSettings service, Optional<DatabaseServer> database,
+            MetricsSettings metrics, LogSettings logs, TraceSettings traces) {
+        this(host, port, dataDir, adminToken, engine, service, database, metrics, logs, traces, MailSettings.OFF);
     }
 
     /** Without traces. */
@@ -85,49 +94,59 @@ public record Configuration(String host, int port, Path dataDir, Optional<String
                         .map(url -> new DatabaseServer(url, environment.get("HEXAFLOW_DATABASE_USER"),
                                 environment.get("HEXAFLOW_DATABASE_PASSWORD"))),
                 MetricsSettings.fromEnvironment(environment), LogSettings.fromEnvironment(environment),
-                TraceSettings.fromEnvironment(environment));
+                TraceSettings.fromEnvironment(environment), MailSettings.fromEnvironment(environment));
     }
 
     public Configuration withHost(String value) {
-        return new Configuration(value, port, dataDir, adminToken, engine, service, database, metrics, logs, traces);
+        return new Configuration(value, port, dataDir, adminToken, engine, service, database, metrics, logs,
+                traces, mail);
     }
 
     public Configuration withPort(int value) {
-        return new Configuration(host, value, dataDir, adminToken, engine, service, database, metrics, logs, traces);
+        return new Configuration(host, value, dataDir, adminToken, engine, service, database, metrics, logs,
+                traces, mail);
     }
 
     public Configuration withDataDir(Path value) {
-        return new Configuration(host, port, value, adminToken, engine, service, database, metrics, logs, traces);
+        return new Configuration(host, port, value, adminToken, engine, service, database, metrics, logs, traces, mail);
     }
 
     public Configuration withAdminToken(String value) {
         return new Configuration(host, port, dataDir, Optional.ofNullable(value), engine, service, database, metrics,
-                logs, traces);
+                logs, traces, mail);
     }
 
     public Configuration withEngine(EngineConfiguration value) {
-        return new Configuration(host, port, dataDir, adminToken, value, service, database, metrics, logs, traces);
+        return new Configuration(host, port, dataDir, adminToken, value, service, database, metrics, logs,
+                traces, mail);
     }
 
     public Configuration withService(ServiceSettings value) {
-        return new Configuration(host, port, dataDir, adminToken, engine, value, database, metrics, logs, traces);
+        return new Configuration(host, port, dataDir, adminToken, engine, value, database, metrics, logs, traces, mail);
     }
 
     public Configuration withDatabase(DatabaseServer value) {
         return new Configuration(host, port, dataDir, adminToken, engine, service, Optional.of(value), metrics, logs,
-                traces);
+                traces, mail);
     }
 
     public Configuration withMetrics(MetricsSettings value) {
-        return new Configuration(host, port, dataDir, adminToken, engine, service, database, value, logs, traces);
+        return new Configuration(host, port, dataDir, adminToken, engine, service, database, value, logs, traces, mail);
     }
 
     public Configuration withLogs(LogSettings value) {
-        return new Configuration(host, port, dataDir, adminToken, engine, service, database, metrics, value, traces);
+        return new Configuration(host, port, dataDir, adminToken, engine, service, database, metrics, value,
+                traces, mail);
     }
 
     public Configuration withTraces(TraceSettings value) {
-        return new Configuration(host, port, dataDir, adminToken, engine, service, database, metrics, logs, value);
+        return new Configuration(host, port, dataDir, adminToken, engine, service, database, metrics, logs, value,
+                mail);
+    }
+
+    public Configuration withMail(MailSettings value) {
+        return new Configuration(host, port, dataDir, adminToken, engine, service, database, metrics, logs, traces,
+                value);
     }
 
     public static int port(String text, String name) {

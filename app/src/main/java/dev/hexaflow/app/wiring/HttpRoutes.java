@@ -30,6 +30,7 @@ import dev.hexaflow.adapters.http.serviceapi.workflow.RunRoutes;
 import dev.hexaflow.adapters.http.serviceapi.workflow.ToolFileRoutes;
 import dev.hexaflow.adapters.http.serviceapi.workflow.UploadRoutes;
 import dev.hexaflow.adapters.http.webapp.ConsoleRoutes;
+import dev.hexaflow.adapters.http.webapp.FormPageRoutes;
 import dev.hexaflow.adapters.http.webapp.WebAppRoutes;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiInstanceLeases;
 import dev.hexaflow.app.config.Configuration;
@@ -68,6 +69,7 @@ public final class HttpRoutes {
         routes.add(new AdminBackupRoutes(admin, BackupModule.backups(storage, config.dataDir(), Clock.systemUTC(),
                 campus::keepUsesNow), Clock.systemUTC()));
         routes.add(new WebAppRoutes(workflows.apps.webApp));
+        routes.add(new FormPageRoutes(workflows.runs.forms, config.service().requests()));
         routes.add(new ConsoleRoutes(admin.consoleSessions(), refusals));
         routes.add(new OpenApiRoutes());
         return List.copyOf(routes);

@@ -1,5 +1,6 @@
 package dev.hexaflow.app.wiring;
 
+import dev.hexaflow.adapters.clients.mail.SmtpFormMailer;
 import dev.hexaflow.adapters.dsl.YamlWorkflowDslReader;
 import dev.hexaflow.adapters.http.wire.JacksonRunEventFormat;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiIdempotencyKeyRepository;
@@ -24,6 +25,7 @@ import dev.hexaflow.application.runs.port.in.PruneRunsUseCase;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase;
 import dev.hexaflow.application.runs.port.in.StopTaskUseCase;
 import dev.hexaflow.application.runs.port.out.CompletionWebhooks;
+import dev.hexaflow.application.runs.port.out.FormMailer;
 import dev.hexaflow.application.runs.port.out.IdempotencyKeyRepository;
 import dev.hexaflow.application.runs.port.out.RunMonitor;
 import dev.hexaflow.application.runs.service.AnswerFormService;
@@ -35,6 +37,7 @@ import dev.hexaflow.application.runs.service.GetRunService;
 import dev.hexaflow.application.runs.service.HeldRecords;
 import dev.hexaflow.application.runs.service.ListNodeExecutionsService;
 import dev.hexaflow.application.runs.service.ListRunLogsService;
+import dev.hexaflow.application.runs.service.PausedFormMails;
 import dev.hexaflow.application.runs.service.PruneRunsService;
 import dev.hexaflow.application.runs.service.ResumeRuns;
 import dev.hexaflow.application.runs.service.RunFeeds;
@@ -78,6 +81,8 @@ public final class RunsModule implements AutoCloseable {
      * the store's single writer thread never waits on them. A run holds at most one thread at a time, and runs
      * are bounded per app; an idle thread ends after a second, so a burst of streams leaves no threads behind.
      */
+    /** The server's own address, known once it serves. */
+    private volatile String ownUrl = "";
     private final ExecutorService listeners = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 1, TimeUnit.SECONDS,
             new SynchronousQueue<>(), DaemonThreads.named("hexaflow-run-listener"));
 
@@ -95,9 +100,12 @@ public final class RunsModule implements AutoCloseable {
         TaskRegistry tasks = new TaskRegistry();
         RunFeeds feeds = new RunFeeds();
         JacksonRunEventFormat frames = new JacksonRunEventFormat();
+        PausedFormMails mails = new PausedFormMails(config.mail().smtp().<FormMailer>map(SmtpFormMailer::new)
+                .orElse(FormMailer.NONE), () -> config.mail().publicUrl().orElse(ownUrl), listeners);
         this.run = new RunWorkflowService(stores.apps(), stores.versions(), stores.endUsers(), stores.uploads(),
                 stores.runs(), new YamlWorkflowDslReader(), engine, tasks, config.service().maxRunsPerApp(), clock,
-                new TimeOrderedIds(), storage, listeners, frames, feeds, idempotencyKeys, webhooks, held, monitor);
+                new TimeOrderedIds(), storage, listeners, frames, feeds, idempotencyKeys, webhooks, held, monitor,
+                mails);
         this.followRun = new FollowRunService(stores.runs(), feeds, frames);
         this.stop = new StopTaskService(tasks, instance.signals());
         this.drain = new DrainRunsService(tasks);
@@ -108,8 +116,16 @@ public final class RunsModule implements AutoCloseable {
         this.control = new ControlRunService(stores.runs(), stores.apps(), stop, run);
         this.pruneRuns = new PruneRunsService(stores.runs(), config.service().retention(), clock);
         ResumeRuns resumptions = new ResumeRuns(stores.runs(), stores.versions(), new YamlWorkflowDslReader(),
-                engine, listeners, frames, feeds, monitor, tasks, clock);
+                engine, listeners, frames, feeds, monitor, tasks, clock, mails);
         this.forms = new AnswerFormService(stores.runs().pauses(), stores.uploads(), resumptions, clock);
+    }
+
+    /**
+     * Where this server is reached, once it serves: the base of the links in form mails when HEXAFLOW_PUBLIC_URL
+     * does not name one.
+     */
+    public void servingAt(String baseUrl) {
+        this.ownUrl = baseUrl;
     }
 
     /** Stops the listeners' threads once idle; the held records are kept by closing {@link #heldRuns} first. */

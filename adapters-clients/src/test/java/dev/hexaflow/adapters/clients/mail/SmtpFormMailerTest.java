@@ -3,6 +3,7 @@ package dev.hexaflow.adapters.clients.mail;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.hexaflow.adapters.nodes.fakes.LoopbackSmtpServer;
 import dev.hexaflow.application.runs.port.out.FormMailer.FormMail;
 import dev.hexaflow.application.runs.port.out.FormMailer.FormMailException;
 import java.io.ByteArrayOutputStream;

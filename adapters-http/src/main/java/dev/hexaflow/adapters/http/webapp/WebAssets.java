@@ -28,7 +28,7 @@ final class WebAssets {
 
     private static final String SCRIPT = "text/javascript; charset=utf-8";
     private static final Map<String, String> FILES = Map.ofEntries(Map.entry("app.js", SCRIPT),
-            Map.entry("chat.js", SCRIPT), Map.entry("client.js", SCRIPT), Map.entry("markdown.js", SCRIPT),
+            Map.entry("chat.js", SCRIPT), Map.entry("form.js", SCRIPT), Map.entry("client.js", SCRIPT), Map.entry("markdown.js", SCRIPT),
             Map.entry("app.css", "text/css; charset=utf-8"), Map.entry("icon.svg", "image/svg+xml"),
             Map.entry("console.js", SCRIPT), Map.entry("console-runs.js", SCRIPT),
             Map.entry("console-timeline.js", SCRIPT), Map.entry("console-more.js", SCRIPT),
@@ -40,15 +40,17 @@ final class WebAssets {
     private final String page;
     private final String chatPage;
     private final String notFound;
+    private final String formPage;
     private final byte[] landing;
     private final byte[] console;
 
-    private WebAssets(Map<String, Asset> files, String page, String chatPage, String notFound, byte[] landing,
-            byte[] console) {
+    private WebAssets(Map<String, Asset> files, String page, String chatPage, String notFound, String formPage,
+            byte[] landing, byte[] console) {
         this.files = files;
         this.page = page;
         this.chatPage = chatPage;
         this.notFound = notFound;
+        this.formPage = formPage;
         this.landing = landing;
         this.console = console;
     }
@@ -62,9 +64,10 @@ final class WebAssets {
         String page = links(text("page.html"), files);
         String chatPage = links(text("chat.html"), files);
         String notFound = links(text("not-found.html"), files);
+        String formPage = links(text("form.html"), files);
         byte[] landing = links(text("landing.html"), files).getBytes(StandardCharsets.UTF_8);
         byte[] console = links(text("console.html"), files).getBytes(StandardCharsets.UTF_8);
-        return new WebAssets(files, page, chatPage, notFound, landing, console);
+        return new WebAssets(files, page, chatPage, notFound, formPage, landing, console);
     }
 
     Optional<Asset> find(String name) {
@@ -76,6 +79,11 @@ final class WebAssets {
         return fill(kind == Page.CHAT ? chatPage : page, Map.of("code", siteCode,
                 "title", title == null ? "" : title,
                 "lang", language == null || language.isBlank() ? "en" : language));
+    }
+
+    /** The page of a paused run's form: its token for the script, the node's title for the first paint. */
+    byte[] formPage(String token, String title) {
+        return fill(formPage, Map.of("token", token, "title", title == null ? "" : title));
     }
 
     /** The server's own page at {@code /}: the same for everyone, so it is made once. */

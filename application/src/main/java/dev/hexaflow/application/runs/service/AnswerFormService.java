@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Opens and answers a paused run's forms by their token, and ends those whose time ran out. An answer is claimed
@@ -44,17 +45,33 @@ public final class AnswerFormService implements AnswerFormUseCase {
 
     @Override
     public void answer(String appId, String token, String user, String action, Map<String, Object> inputs) {
-        KeptForm form = find(appId, token);
+        answer(find(appId, token), () -> find(appId, token), action, inputs);
+    }
+
+    @Override
+    public KeptForm openByToken(String token) {
+        KeptForm form = find(null, token);
+        requireOpen(form);
+        return form;
+    }
+
+    @Override
+    public void answerByToken(String token, String action, Map<String, Object> inputs) {
+        answer(find(null, token), () -> find(null, token), action, inputs);
+    }
+
+    /** @param again the form as kept now, read once more when another answer came first */
+    private void answer(KeptForm form, Supplier<KeptForm> again, String action, Map<String, Object> inputs) {
         if (form.status() == FormStatus.SUBMITTED && Objects.equals(form.actionId(), action)
                 && sameAnswer(form, inputs)) {
             return; // The same answer again: taken as the one given, as a retried request expects.
         }
         requireOpen(form);
         Map<String, Object> values = FormInputs.read(form.form(), action, inputs == null ? Map.of() : inputs,
-                mapping -> file(appId, mapping));
+                mapping -> file(form.appId(), mapping));
         long now = clock.instant().getEpochSecond();
         if (!pauses.answer(form.form().formId(), FormStatus.SUBMITTED, action, values, now)) {
-            requireOpen(find(appId, token)); // Someone answered, or it expired, just before.
+            requireOpen(again.get()); // Someone answered, or it expired, just before.
         }
         resumptions.goOn(form.form().runId());
     }
@@ -86,11 +103,12 @@ public final class AnswerFormService implements AnswerFormUseCase {
         return pauses.waiting(appId, limit);
     }
 
+    /** The form of the token, of the app with {@code appId}, or of any app where it is null. */
     private KeptForm find(String appId, String token) {
         if (token == null || token.isEmpty() || token.length() > 128) {
             throw new ApiException(ApiError.NOT_FOUND, "Form not found");
         }
-        return pauses.formByToken(token).filter(form -> form.appId().equals(appId))
+        return pauses.formByToken(token).filter(form -> appId == null || form.appId().equals(appId))
                 .orElseThrow(() -> new ApiException(ApiError.NOT_FOUND, "Form not found"));
     }
 

@@ -46,11 +46,19 @@ public final class ResumeRuns {
     private final RunMonitor monitor;
     private final TaskRegistry tasks;
     private final Clock clock;
+    private final PausedFormMails mails;
     private final Map<String, PreparedWorkflow> prepared = new ConcurrentHashMap<>();
 
     public ResumeRuns(RunRepository runs, WorkflowVersionRepository versions, WorkflowDslReader reader,
             WorkflowEngine engine, Executor listeners, RunEventFormat format, RunFeeds feeds, RunMonitor monitor,
             TaskRegistry tasks, Clock clock) {
+        this(runs, versions, reader, engine, listeners, format, feeds, monitor, tasks, clock, PausedFormMails.NONE);
+    }
+
+    /** As above, sending the mails the forms of a next pause ask for with {@code mails}. */
+    public ResumeRuns(RunRepository runs, WorkflowVersionRepository versions, WorkflowDslReader reader,
+            WorkflowEngine engine, Executor listeners, RunEventFormat format, RunFeeds feeds, RunMonitor monitor,
+            TaskRegistry tasks, Clock clock, PausedFormMails mails) {
         this.runs = runs;
         this.pauses = runs.pauses();
         this.versions = versions;
@@ -62,6 +70,7 @@ public final class ResumeRuns {
         this.monitor = monitor;
         this.tasks = tasks;
         this.clock = clock;
+        this.mails = mails;
     }
 
     /** Lets the run go on if it is paused and has answers to go on with; otherwise does nothing. */
@@ -106,13 +115,14 @@ public final class ResumeRuns {
         RunListener watcher = monitor.watch(new RunMonitor.WatchedRun(found.appId(), workflow.workflow().isChat()
                 ? "advanced-chat" : "workflow", run.id(), paused.taskId(), version.id(), user == null ? null
                 : user.sessionId(), null));
+        RunListener recorded = mails.after(recorder);
         RunHandle handle = engine.resume(workflow, paused, answers, event -> {
             try {
                 watcher.on(event);
             } catch (RuntimeException e) {
                 // A watcher's failure is its own.
             }
-            recorder.on(event);
+            recorded.on(event);
         });
         tasks.track(found.appId(), user == null ? "" : user.sessionId(), handle).whenComplete((ended, failure) -> {
             recorder.fed().whenComplete((fed, never) -> feeds.close(run.id(), ended, failure));

@@ -78,6 +78,7 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
     private final IdempotentRuns idempotentRuns;
     private final HeldRecords holds;
     private final RunMonitor monitor;
+    private final PausedFormMails mails;
     private final Map<String, PreparedWorkflow> prepared = new ConcurrentHashMap<>();
 
     /** How long an idempotency key answers the run it started: a day, as Stripe's do. */
@@ -97,6 +98,16 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
             TaskRegistry tasks, int maxRunsPerApp, Clock clock, Supplier<String> ids, StorageHealth storage,
             Executor listeners, RunEventFormat format, RunFeeds feeds, IdempotencyKeyRepository keys,
             CompletionWebhooks callbacks, HeldRecords holds, RunMonitor monitor) {
+        this(apps, versions, endUsers, uploads, runs, reader, engine, tasks, maxRunsPerApp, clock, ids, storage,
+                listeners, format, feeds, keys, callbacks, holds, monitor, PausedFormMails.NONE);
+    }
+
+    /** As above, sending the mails a pause's forms ask for with {@code mails}. */
+    public RunWorkflowService(AppRepository apps, WorkflowVersionRepository versions, EndUserRepository endUsers,
+            UploadRepository uploads, RunRepository runs, WorkflowDslReader reader, WorkflowEngine engine,
+            TaskRegistry tasks, int maxRunsPerApp, Clock clock, Supplier<String> ids, StorageHealth storage,
+            Executor listeners, RunEventFormat format, RunFeeds feeds, IdempotencyKeyRepository keys,
+            CompletionWebhooks callbacks, HeldRecords holds, RunMonitor monitor, PausedFormMails mails) {
         this.apps = apps;
         this.versions = versions;
         this.endUsers = endUsers;
@@ -116,6 +127,7 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
         this.callbacks = callbacks;
         this.holds = holds;
         this.monitor = monitor;
+        this.mails = mails;
     }
 
     @Override
@@ -166,7 +178,8 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
                     command.chat() == null ? format : RunEventFormat.NONE, feeds, holds);
             CallbackUrl callback = requested != null ? requested : callbacks.defaultOf(app.id());
             Delivery delivery = callback == null ? null : callbacks.register(app.id(), request.runId(), callback);
-            RunHandle handle = startDelivering(workflow, request, watched(recorder, watcher), delivery);
+            RunHandle handle = startDelivering(workflow, request, mails.after(watched(recorder, watcher)),
+                    delivery);
             return underWay(request, handle, recorder, delivery);
         } catch (RuntimeException e) {
             if (holdsSlot) {

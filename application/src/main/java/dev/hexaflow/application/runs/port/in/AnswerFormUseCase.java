@@ -28,6 +28,20 @@ public interface AnswerFormUseCase {
      */
     void answer(String appId, String token, String user, String action, Map<String, Object> inputs);
 
+    /**
+     * The form the token opens, for a web page that has no app key: the unguessable token is the credential.
+     *
+     * @throws ApiException as {@link #open}, NOT_FOUND being only an unknown token
+     */
+    KeptForm openByToken(String token);
+
+    /**
+     * Answers the form the token opens, for a web page that has no app key; otherwise as {@link #answer}.
+     *
+     * @throws ApiException as {@link #answer}, NOT_FOUND being only an unknown token
+     */
+    void answerByToken(String token, String action, Map<String, Object> inputs);
+
     /** Ends each form whose time ran out and lets its run take the timeout branch; answers how many. */
     int expireDue();
 

@@ -1,4 +1,4 @@
-package dev.hexaflow.adapters.clients.mail;
+package dev.hexaflow.adapters.nodes.fakes;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -20,16 +20,17 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * A mail server on loopback that speaks just enough SMTP for a client's tests: greeting, EHLO with AUTH PLAIN and
  * LOGIN, MAIL, RCPT, DATA, RSET, QUIT. It keeps each message it accepts as the wire carried it and as a server
- * reads it (dot-stuffing undone), and each login; it can refuse a recipient with 550, or never say a word.
+ * reads it (dot-stuffing undone), and each login; it can refuse a recipient with 550, or never say a word. Shared
+ * with the mailer's tests in adapters-clients and the server's in app.
  */
-final class LoopbackSmtpServer implements AutoCloseable {
+public final class LoopbackSmtpServer implements AutoCloseable {
 
     /** A message accepted: its envelope, its DATA lines as sent (dot-stuffed) and as meant. */
-    record Received(String mailFrom, List<String> rcptTo, String wire, String data) {
+    public record Received(String mailFrom, List<String> rcptTo, String wire, String data) {
     }
 
     /** A login as the client sent it. */
-    record Login(String mechanism, String user, String password) {
+    public record Login(String mechanism, String user, String password) {
     }
 
     private final ServerSocket socket;
@@ -54,42 +55,42 @@ final class LoopbackSmtpServer implements AutoCloseable {
     }
 
     /** A server that answers. */
-    static LoopbackSmtpServer start() {
+    public static LoopbackSmtpServer start() {
         return new LoopbackSmtpServer(false);
     }
 
     /** A server that takes the connection and never answers anything. */
-    static LoopbackSmtpServer silent() {
+    public static LoopbackSmtpServer silent() {
         return new LoopbackSmtpServer(true);
     }
 
-    int port() {
+    public int port() {
         return socket.getLocalPort();
     }
 
     /** Answers RCPT TO for this address with 550. */
-    LoopbackSmtpServer refuse(String recipient) {
+    public LoopbackSmtpServer refuse(String recipient) {
         refused.add(recipient);
         return this;
     }
 
     /** The AUTH mechanisms EHLO offers ("PLAIN LOGIN" unless told). */
-    LoopbackSmtpServer offering(String mechanisms) {
+    public LoopbackSmtpServer offering(String mechanisms) {
         offered = mechanisms;
         return this;
     }
 
     /** Refuses a login (535) unless it comes with this password. */
-    LoopbackSmtpServer password(String expected) {
+    public LoopbackSmtpServer password(String expected) {
         password = expected;
         return this;
     }
 
-    List<Received> received() {
+    public List<Received> received() {
         return List.copyOf(received);
     }
 
-    List<Login> logins() {
+    public List<Login> logins() {
         return List.copyOf(logins);
     }
 

@@ -75,21 +75,26 @@ abstract class MessageRepositoryContract {
     }
 
     @Test
-    void onlyMessagesStillNormalWithNoAnswerAwaitTheirAnswer() {
+    void onlyMessagesStillNormalWithNoAnswerOrPausedAwaitTheirAnswer() {
         Message waiting = Message.started("m1", "c1", APP, ADA, null, Map.of(), "Hi?", List.of(), "run-1", null,
                 100);
         Message answered = Message.started("m2", "c1", APP, ADA, null, Map.of(), "Hi?", List.of(), "run-2", null,
                 101);
         Message cutOff = Message.started("m3", "c1", APP, ADA, null, Map.of(), "Hi?", List.of(), "run-3", null,
                 102);
+        Message paused = Message.started("m4", "c1", APP, ADA, null, Map.of(), "Hi?", List.of(), "run-4", null,
+                103);
         messages().add(waiting);
         messages().add(answered);
         messages().add(cutOff);
+        messages().add(paused);
         messages().finish(answered.finish(new TurnOutcome("Hello!", MessageStatus.NORMAL, null, "run-2", 1, 1, 1,
                 List.of(), List.of())));
         messages().finish(cutOff.interrupted("The server stopped."));
+        messages().finish(paused.finish(new TurnOutcome("So far", MessageStatus.PAUSED, null, "run-4", 1, 1, 1,
+                List.of(), List.of())));
 
-        assertThat(messages().awaitingAnswer()).extracting(Message::id).containsExactly("m1");
+        assertThat(messages().awaitingAnswer()).extracting(Message::id).containsExactly("m1", "m4");
         assertThat(messages().findInConversation("c1", "m3").orElseThrow().status()).isEqualTo(MessageStatus.ERROR);
     }
 

@@ -39,6 +39,7 @@ import dev.hexaflow.application.chat.service.ListConversationVariablesService;
 import dev.hexaflow.application.chat.service.ListConversationsService;
 import dev.hexaflow.application.chat.service.ListMessagesService;
 import dev.hexaflow.application.chat.service.RenameConversationService;
+import dev.hexaflow.application.chat.service.ResumedChatTurns;
 import dev.hexaflow.application.chat.service.SendChatMessageService;
 import dev.hexaflow.application.chat.service.StopChatMessageService;
 import dev.hexaflow.application.chat.service.SuggestQuestionsService;
@@ -48,6 +49,7 @@ import dev.hexaflow.application.chat.service.UpdateConversationVariableService;
 import dev.hexaflow.application.common.FileSignatures;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase;
 import dev.hexaflow.application.runs.port.in.StopTaskUseCase;
+import dev.hexaflow.application.runs.port.out.ResumedTurns;
 import dev.hexaflow.application.runs.port.out.RunRepository;
 import dev.hexaflow.domain.id.TimeOrderedIds;
 import dev.hexaflow.engine.EngineConfiguration;
@@ -99,6 +101,8 @@ public final class ChatModule implements AutoCloseable {
     public final StopChatMessageUseCase stop;
     public final TextToAudioUseCase speak;
     public final AudioToTextUseCase listen;
+    /** Completes the message of a turn whose chatflow run paused, when the run goes on. */
+    public final ResumedTurns resumedTurns;
 
     /**
      * How many new conversations may wait for their name; past that a conversation keeps its first name (its
@@ -127,6 +131,7 @@ public final class ChatModule implements AutoCloseable {
                         engine.llmApiKey().orElse(null), DEFAULT_TRANSCRIPTION_MODEL),
                 clock, workflows.endUserRecords, workflows.appRecords, workflows.versionRecords, workflows.runs.run,
                 workflows.runs.stop, workflows.files.fileSignatures);
+        workflows.resumeChatTurnsWith(resumedTurns);
     }
 
     /**
@@ -163,6 +168,7 @@ public final class ChatModule implements AutoCloseable {
         this.stop = new StopChatMessageService(access, stop);
         this.speak = new TextToAudioService(access, messages, speech);
         this.listen = new AudioToTextService(access, transcriber);
+        this.resumedTurns = new ResumedChatTurns(access, conversations, messages, variables, clock, ids, files);
     }
 
     /**

@@ -87,7 +87,7 @@ public final class HttpRoutes {
                         service.pingInterval(), service.requests(), runs.forms),
                 new HumanInputRoutes(runs.forms, runs.followRun, service.pingInterval(), service.requests()),
                 new ChatRoutes(chat.send, chat.stop, chat.speak, chat.listen, service.pingInterval(),
-                        service.requests()),
+                        service.requests(), runs.forms),
                 new ConversationRoutes(chat.listMessages, chat.giveFeedback, chat.listAppFeedbacks,
                         chat.suggestQuestions, chat.listConversations, chat.deleteConversation,
                         chat.renameConversation, chat.listVariables, chat.updateVariable, service.requests()),

@@ -27,6 +27,7 @@ import dev.hexaflow.application.runs.port.in.StopTaskUseCase;
 import dev.hexaflow.application.runs.port.out.CompletionWebhooks;
 import dev.hexaflow.application.runs.port.out.FormMailer;
 import dev.hexaflow.application.runs.port.out.IdempotencyKeyRepository;
+import dev.hexaflow.application.runs.port.out.ResumedTurns;
 import dev.hexaflow.application.runs.port.out.RunMonitor;
 import dev.hexaflow.application.runs.service.AnswerFormService;
 import dev.hexaflow.application.runs.service.ControlRunService;
@@ -51,6 +52,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.jdbi.v3.core.Jdbi;
 
 /**
@@ -86,6 +88,12 @@ public final class RunsModule implements AutoCloseable {
     private final ExecutorService listeners = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 1, TimeUnit.SECONDS,
             new SynchronousQueue<>(), DaemonThreads.named("hexaflow-run-listener"));
 
+    /**
+     * The chat turns of paused chatflow runs, completed when a run goes on: the chat context's, plugged in once it
+     * is made (it is made after the runs, whose use case it starts its turns with); none until then.
+     */
+    private final AtomicReference<ResumedTurns> chatTurns = new AtomicReference<>(ResumedTurns.NONE);
+
     /** The records a run's store keeps; shared with the webhooks context, which reads a finished run. */
     record Stores(AppRepository apps, WorkflowVersionRepository versions, EndUserRepository endUsers,
             UploadRepository uploads, JdbiRunRepository runs) {
@@ -116,7 +124,8 @@ public final class RunsModule implements AutoCloseable {
         this.control = new ControlRunService(stores.runs(), stores.apps(), stop, run);
         this.pruneRuns = new PruneRunsService(stores.runs(), config.service().retention(), clock);
         ResumeRuns resumptions = new ResumeRuns(stores.runs(), stores.versions(), new YamlWorkflowDslReader(),
-                engine, listeners, frames, feeds, monitor, tasks, clock, mails);
+                engine, listeners, frames, feeds, monitor, tasks, clock, mails,
+                (appId, paused) -> chatTurns.get().resuming(appId, paused));
         this.forms = new AnswerFormService(stores.runs().pauses(), stores.uploads(), resumptions, clock);
     }
 
@@ -126,6 +135,11 @@ public final class RunsModule implements AutoCloseable {
      */
     public void servingAt(String baseUrl) {
         this.ownUrl = baseUrl;
+    }
+
+    /** The chat context's keeper of the turns whose chatflow runs paused. */
+    void resumeChatTurnsWith(ResumedTurns turns) {
+        chatTurns.set(turns);
     }
 
     /** Stops the listeners' threads once idle; the held records are kept by closing {@link #heldRuns} first. */

@@ -12,6 +12,7 @@ import dev.hexaflow.application.campus.port.in.ServeCampusFeedUseCase;
 import dev.hexaflow.application.common.port.out.SecretGenerator;
 import dev.hexaflow.application.common.port.out.StorageHealth;
 import dev.hexaflow.application.knowledge.service.KnowledgeBasesRetriever;
+import dev.hexaflow.application.runs.port.out.ResumedTurns;
 import dev.hexaflow.engine.Engines;
 import dev.hexaflow.workflow.engine.WorkflowEngine;
 import java.nio.file.Path;
@@ -107,6 +108,11 @@ public final class WorkflowModule implements AutoCloseable {
     /** The campus feed the built-in tool {@code hexaflow/campus_holidays} reads, once the server has made it. */
     public void serveCampusFeed(ServeCampusFeedUseCase feed) {
         tools.serveCampusFeed(feed);
+    }
+
+    /** The chat context's keeper of the turns whose chatflow runs paused, told when such a run goes on. */
+    public void resumeChatTurnsWith(ResumedTurns turns) {
+        runs.resumeChatTurnsWith(turns);
     }
 
     /** Ends the runs a previous process left running: they cannot go on, and must not stay running for ever. */

@@ -71,16 +71,21 @@ public record Message(String id, String conversationId, String appId, String end
     }
 
     /**
-     * Whether the message still waits for its turn's end, as far as it shows: normal, with no answer yet. A turn
-     * under way looks so, and one a crash or a failed write cut off, until it is ended as {@link #interrupted}.
+     * Whether the message still waits for its turn's end, as far as it shows: normal with no answer yet, or paused
+     * (its run waits for a form). A turn under way looks so, and one a crash or a failed write cut off, or whose
+     * paused run was ended without going on, until it is ended as {@link #interrupted}.
      */
     public boolean awaitsAnswer() {
-        return status == MessageStatus.NORMAL && answer.isEmpty();
+        return status == MessageStatus.NORMAL && answer.isEmpty() || status == MessageStatus.PAUSED;
     }
 
-    /** The message of a turn that ended without its answer being kept: an error that says why, nothing answered. */
+    /**
+     * The message of a turn that ended without its answer being kept: an error that says why; what was kept of it
+     * before (a paused turn's answer so far) stays.
+     */
     public Message interrupted(String error) {
-        return finish(new TurnOutcome("", MessageStatus.ERROR, error, workflowRunId, 0, 0, 0, List.of(), List.of()));
+        return finish(new TurnOutcome(answer, MessageStatus.ERROR, error, workflowRunId, messageTokens, answerTokens,
+                latency, retrieverResources, List.of()));
     }
 
     /**

@@ -1,10 +1,14 @@
 package dev.hexaflow.domain.chat;
 
-/** How a message's turn ended, by Dify's names: normal (answered, or still answering), error, stopped. */
+/**
+ * How a message's turn ended, by Dify's names: normal (answered, or still answering), error, stopped, or paused
+ * (its run waits for a person's answer to a form; the answer so far is kept, the rest comes when the run goes on).
+ */
 public enum MessageStatus {
     NORMAL("normal"),
     ERROR("error"),
-    STOPPED("stopped");
+    STOPPED("stopped"),
+    PAUSED("paused");
 
     private final String wireName;
 
@@ -23,6 +27,6 @@ public enum MessageStatus {
                 return status;
             }
         }
-        throw new IllegalArgumentException("a message status is normal, error or stopped, was '" + text + "'");
+        throw new IllegalArgumentException("a message status is normal, error, stopped or paused, was '" + text + "'");
     }
 }

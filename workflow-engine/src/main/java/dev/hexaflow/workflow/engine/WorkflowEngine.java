@@ -206,6 +206,9 @@ public final class WorkflowEngine {
             chat.put("query", state.chat.query());
             chat.put("conversation_id", state.chat.conversationId());
             chat.put("dialogue_count", state.chat.dialogueCount());
+            if (state.chat.messageId() != null) {
+                chat.put("message_id", state.chat.messageId());
+            }
         }
         PausedRun snapshot = new PausedRun(paused, leg.taskId(), leg.pool().export(), edges,
                 new LinkedHashMap<>(state.waiting), state.nodeIndex.get(), chat);
@@ -242,11 +245,15 @@ public final class WorkflowEngine {
         }
     }
 
-    /** The chat turn a paused chatflow run kept: its query, conversation and count; its history is not needed again. */
+    /**
+     * The chat turn a paused chatflow run kept: its query, conversation, count and message; its history is not
+     * needed again.
+     */
     private static ChatTurn chatTurn(Map<String, Object> kept) {
         Object count = kept.get("dialogue_count");
         return new ChatTurn((String) kept.get("query"), (String) kept.get("conversation_id"),
-                count instanceof Number number ? number.intValue() : 1, Map.of(), List.of());
+                count instanceof Number number ? number.intValue() : 1, Map.of(), List.of(),
+                (String) kept.get("message_id"));
     }
 
     /** Dify's {@code sys} variables of the run: who runs what, when, and in a chatflow the turn's query. */

@@ -11,6 +11,8 @@ import dev.hexaflow.domain.chat.KeptVariable;
 import dev.hexaflow.domain.chat.Message;
 import dev.hexaflow.domain.chat.MessageFeedback;
 import dev.hexaflow.domain.chat.MessageFile;
+import dev.hexaflow.domain.workflow.HumanInputForm;
+import dev.hexaflow.domain.workflow.KeptForm;
 import dev.hexaflow.domain.workflow.ModelUsage;
 import dev.hexaflow.domain.workflow.RunEvent;
 import dev.hexaflow.domain.workflow.RunStatus;
@@ -26,8 +28,9 @@ import java.util.Map;
  * {@code event, conversation_id, message_id, created_at, task_id}; the run's own events keep their workflow
  * payload (from {@link DifyWire}); answer text is {@code message}, an answer's file {@code message_file} after its
  * answer node's {@code node_finished}; the turn ends with {@code message_end} (the answer's files in it), then
- * the answer's speech ({@code tts_message}s and {@code tts_message_end}, when the app speaks at once), or with
- * {@code error} when the run failed; and the blocking ChatbotAppBlockingResponse.
+ * the answer's speech ({@code tts_message}s and {@code tts_message_end}, when the app speaks at once), with
+ * {@code error} when the run failed, or with the run's {@code workflow_paused} alone when it waits for a form; and
+ * the blocking ChatbotAppBlockingResponse, or AdvancedChatPausedBlockingResponse for a turn that paused.
  */
 public final class ChatWire implements RunEventStream.Frames<ChatReply> {
 
@@ -84,6 +87,10 @@ public final class ChatWire implements RunEventStream.Frames<ChatReply> {
 
     @Override
     public List<Map<String, Object>> end(ChatReply reply) {
+        if (reply.run().status() == RunStatus.PAUSED) {
+            // workflow_paused, the run's own last event, ends the stream: the message ends when the run does.
+            return List.of();
+        }
         if (reply.run().status() == RunStatus.FAILED) {
             Map<String, Object> frame = head("error");
             frame.put("code", DifyErrors.code(failureKind(reply)));
@@ -145,6 +152,34 @@ public final class ChatWire implements RunEventStream.Frames<ChatReply> {
         body.put("answer", reply.message() == null ? "" : reply.message().answer());
         body.put("metadata", metadata(reply));
         body.put("created_at", turn.createdAt());
+        return body;
+    }
+
+    /**
+     * Dify's AdvancedChatPausedBlockingResponse: the message so far, and the run's pause (the nodes it waits at,
+     * a reason per form, its counts) beside it in {@code data}.
+     */
+    public static Map<String, Object> pausedBlocking(ChatUnderWay turn, ChatReply reply, List<KeptForm> waiting) {
+        Map<String, Object> body = blocking(turn, reply);
+        body.put("event", "workflow_paused");
+        body.put("workflow_run_id", reply.run().id());
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("id", turn.messageId());
+        data.put("mode", body.get("mode"));
+        data.put("conversation_id", turn.conversationId());
+        data.put("message_id", turn.messageId());
+        data.put("workflow_run_id", reply.run().id());
+        data.put("answer", body.get("answer"));
+        data.put("metadata", body.get("metadata"));
+        data.put("created_at", turn.createdAt());
+        List<HumanInputForm> forms = waiting.stream().map(KeptForm::form).toList();
+        data.put("paused_nodes", forms.stream().map(HumanInputForm::nodeId).toList());
+        data.put("reasons", forms.stream().map(HumanInputWire::reason).toList());
+        data.put("status", reply.run().status().wireName());
+        data.put("elapsed_time", reply.run().elapsedTime());
+        data.put("total_tokens", reply.run().totalTokens());
+        data.put("total_steps", reply.run().totalSteps());
+        body.put("data", data);
         return body;
     }
 

@@ -91,7 +91,8 @@ public final class HumanInputWire {
         return data;
     }
 
-    private static Map<String, Object> reason(HumanInputForm form) {
+    /** A reason the run waits, Dify's PauseReasonResponse of a form. */
+    static Map<String, Object> reason(HumanInputForm form) {
         Map<String, Object> reason = new LinkedHashMap<>();
         reason.put("TYPE", "human_input_required");
         reason.putAll(required(form));

@@ -74,9 +74,9 @@ public final class JdbiMessageRepository implements MessageRepository {
 
     @Override
     public List<Message> awaitingAnswer() {
-        return jdbi.withHandle(handle -> handle.createQuery("SELECT * FROM message WHERE status = :status AND "
-                + "(answer IS NULL OR answer = '') ORDER BY created_at, id")
-                .bind("status", MessageStatus.NORMAL.wireName()).map((rs, ctx) -> message(rs)).list());
+        return jdbi.withHandle(handle -> handle.createQuery("SELECT * FROM message WHERE (status = :status AND "
+                + "(answer IS NULL OR answer = '')) OR status = :paused ORDER BY created_at, id")
+                .bind("status", MessageStatus.NORMAL.wireName()).bind("paused", MessageStatus.PAUSED.wireName()).map((rs, ctx) -> message(rs)).list());
     }
 
     @Override

@@ -2,6 +2,7 @@ package dev.hexaflow.application.runs.service;
 
 import dev.hexaflow.application.apps.port.out.WorkflowVersionRepository;
 import dev.hexaflow.application.runs.port.out.PauseRepository;
+import dev.hexaflow.application.runs.port.out.ResumedTurns;
 import dev.hexaflow.application.runs.port.out.RunEventFormat;
 import dev.hexaflow.application.runs.port.out.RunMonitor;
 import dev.hexaflow.application.runs.port.out.RunRepository.KeptEvent;
@@ -31,7 +32,8 @@ import java.util.concurrent.Executor;
  * instance, one taker), applies every answer not yet applied, and plays the next stretch with a recorder that
  * numbers its events on from the last one kept. A stretch that pauses again is looked at once more, since a form
  * answered while it ran found the run taken (two parallel forms answered at once leave no run paused with both
- * answers given).
+ * answers given). A chatflow's run is also heard by its chat turn ({@link ResumedTurns}), which completes the
+ * turn's message from the rest of the run.
  */
 public final class ResumeRuns {
 
@@ -47,18 +49,24 @@ public final class ResumeRuns {
     private final TaskRegistry tasks;
     private final Clock clock;
     private final PausedFormMails mails;
+    private final ResumedTurns turns;
     private final Map<String, PreparedWorkflow> prepared = new ConcurrentHashMap<>();
 
+    /** Resumes runs whose chat turns, if any, nobody keeps. */
     public ResumeRuns(RunRepository runs, WorkflowVersionRepository versions, WorkflowDslReader reader,
             WorkflowEngine engine, Executor listeners, RunEventFormat format, RunFeeds feeds, RunMonitor monitor,
             TaskRegistry tasks, Clock clock) {
-        this(runs, versions, reader, engine, listeners, format, feeds, monitor, tasks, clock, PausedFormMails.NONE);
+        this(runs, versions, reader, engine, listeners, format, feeds, monitor, tasks, clock, PausedFormMails.NONE,
+                ResumedTurns.NONE);
     }
 
-    /** As above, sending the mails the forms of a next pause ask for with {@code mails}. */
+    /**
+     * @param mails sends the mails the forms of a next pause ask for
+     * @param turns keeps the message of a chatflow run's turn from the rest of the run
+     */
     public ResumeRuns(RunRepository runs, WorkflowVersionRepository versions, WorkflowDslReader reader,
             WorkflowEngine engine, Executor listeners, RunEventFormat format, RunFeeds feeds, RunMonitor monitor,
-            TaskRegistry tasks, Clock clock, PausedFormMails mails) {
+            TaskRegistry tasks, Clock clock, PausedFormMails mails, ResumedTurns turns) {
         this.runs = runs;
         this.pauses = runs.pauses();
         this.versions = versions;
@@ -71,6 +79,7 @@ public final class ResumeRuns {
         this.tasks = tasks;
         this.clock = clock;
         this.mails = mails;
+        this.turns = turns;
     }
 
     /** Lets the run go on if it is paused and has answers to go on with; otherwise does nothing. */
@@ -110,8 +119,9 @@ public final class ResumeRuns {
         List<KeptEvent> kept = runs.events(run.id(), 0);
         long lastSeq = kept.isEmpty() ? 0 : kept.get(kept.size() - 1).seq();
         feeds.open(run.id(), found.appId(), paused.taskId());
+        RunListener turn = workflow.workflow().isChat() ? turns.resuming(found.appId(), paused) : RunListener.NONE;
         RunRecorder recorder = RunRecorder.resuming(runs, found.appId(), paused.taskId(), user, run.id(), lastSeq,
-                listeners, format, feeds);
+                turn, listeners, format, feeds);
         RunListener watcher = monitor.watch(new RunMonitor.WatchedRun(found.appId(), workflow.workflow().isChat()
                 ? "advanced-chat" : "workflow", run.id(), paused.taskId(), version.id(), user == null ? null
                 : user.sessionId(), null));

@@ -84,11 +84,12 @@ final class RunRecorder implements RunListener {
 
     /**
      * A recorder for a paused run going on: its row exists, its events are numbered on from the last one kept, and
-     * it is not held (whoever resumed it does not wait for it).
+     * it is not held (whoever resumed it does not wait for it); {@code next} (a chat turn's keeper, or
+     * {@link RunListener#NONE}) hears each event once it is kept.
      */
     static RunRecorder resuming(RunRepository runs, String appId, String taskId, EndUser user, String runId,
-            long lastSeq, Executor listeners, RunEventFormat format, RunFeeds feeds) {
-        RunRecorder recorder = new RunRecorder(runs, appId, taskId, user, null, null, RunListener.NONE, listeners,
+            long lastSeq, RunListener next, Executor listeners, RunEventFormat format, RunFeeds feeds) {
+        RunRecorder recorder = new RunRecorder(runs, appId, taskId, user, null, null, next, listeners,
                 format, feeds, null);
         recorder.runId = runId;
         recorder.seq = lastSeq;

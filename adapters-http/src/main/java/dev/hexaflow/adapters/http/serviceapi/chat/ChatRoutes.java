@@ -24,6 +24,7 @@ import dev.hexaflow.application.chat.port.in.TextToAudioUseCase.TextToAudioComma
 import dev.hexaflow.application.chat.port.in.TextToAudioUseCase;
 import dev.hexaflow.application.common.ApiError;
 import dev.hexaflow.application.common.ApiException;
+import dev.hexaflow.application.runs.port.in.AnswerFormUseCase;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunObserver;
 import dev.hexaflow.domain.workflow.RunStatus;
 import io.javalin.config.RoutesConfig;
@@ -37,8 +38,8 @@ import java.util.Map;
 
 /**
  * Dify's chat Service API for sending a message to a chatflow: blocking or streamed (written frame by frame from
- * the POST itself; the turn goes on and is kept whether or not the client stays), its stop, /meta,
- * text-to-audio and audio-to-text.
+ * the POST itself; the turn goes on and is kept whether or not the client stays), answered as a pause when its
+ * run waits for a form, its stop, /meta, text-to-audio and audio-to-text.
  */
 public final class ChatRoutes implements RouteGroup {
 
@@ -48,9 +49,12 @@ public final class ChatRoutes implements RouteGroup {
     private final TextToAudioUseCase speak;
     private final AudioToTextUseCase listen;
     private final Duration pingInterval;
+    private final AnswerFormUseCase forms;
 
+    /** @param forms the forms a paused turn waits on, which its blocking answer lists */
     public ChatRoutes(SendChatMessageUseCase send, StopChatMessageUseCase stop, TextToAudioUseCase speak,
-            AudioToTextUseCase listen, Duration pingInterval, RequestLimits limits) {
+            AudioToTextUseCase listen, Duration pingInterval, RequestLimits limits, AnswerFormUseCase forms) {
+        this.forms = forms;
         this.bodies = new JsonRequestBodies(limits);
         this.send = send;
         this.stop = stop;
@@ -109,7 +113,9 @@ public final class ChatRoutes implements RouteGroup {
         if (reply.run().status() == RunStatus.FAILED) {
             throw new ApiException(ChatWire.failureKind(reply), ChatWire.runFailed(reply.run()));
         }
-        ServiceApiBodies.json(ctx, 200, ChatWire.blocking(turn, reply));
+        ServiceApiBodies.json(ctx, 200, reply.run().status() == RunStatus.PAUSED
+                ? ChatWire.pausedBlocking(turn, reply, forms.waitingOf(command.appId(), reply.run().id()))
+                : ChatWire.blocking(turn, reply));
     }
 
     @SuppressWarnings("unchecked")

@@ -23,7 +23,7 @@ public interface MessageRepository {
 
     /**
      * The messages that still wait for their turn's end ({@link Message#awaitsAnswer()}), of every conversation:
-     * turns under way, and turns a crash or a failed write cut off.
+     * turns under way, turns a crash or a failed write cut off, and turns whose run paused for a form.
      */
     List<Message> awaitingAnswer();
 

@@ -16,7 +16,6 @@ import dev.hexaflow.domain.webhook.Delivery;
 import dev.hexaflow.domain.webhook.DeliveryAttempt;
 import dev.hexaflow.domain.webhook.DeliveryState;
 import dev.hexaflow.domain.webhook.RetrySchedule;
-import dev.hexaflow.domain.workflow.RunStatus;
 import dev.hexaflow.domain.workflow.WorkflowRun;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -268,7 +267,8 @@ public final class DeliverCallbacksService implements DeliverCallbacksUseCase {
 
     private boolean sweep(Delivery delivery, long now) {
         Optional<WorkflowRun> run = runs.find(delivery.appId(), delivery.runId());
-        if (run.isPresent() && run.get().status() != RunStatus.RUNNING) {
+        // A paused run has not ended: its completion waits until it goes on and ends (or is stopped).
+        if (run.isPresent() && run.get().status().isTerminal()) {
             return deliveries.move(delivery.due(now), DeliveryState.AWAITING_RUN, null);
         }
         if (run.isEmpty() && now - delivery.createdAt() > NEVER_KEPT_AFTER_MILLIS) {

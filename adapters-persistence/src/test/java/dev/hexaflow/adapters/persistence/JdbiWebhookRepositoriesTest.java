@@ -244,6 +244,23 @@ class JdbiWebhookRepositoriesTest {
     }
 
     @Test
+    void aPausesDeliveryKeepsItsKindAndBodyAndARunsCompletionIsFoundByItsRunAmongItsPauses() {
+        Delivery completion = Delivery.awaiting("c", APP, "run-p", URL, 1_000);
+        deliveries.add(completion);
+        Delivery pause = Delivery.ofPause("p", APP, "run-p", URL, "{\"event\":\"workflow_paused\",\"n\":\"é\"}",
+                2_000);
+        deliveries.add(pause);
+
+        Optional<Claim> claimed = deliveries.claimNext(2_000, 9_000, PassOver.NONE);
+
+        assertThat(claimed).map(Claim::delivery).contains(pause);
+        assertThat(deliveries.find("p")).contains(pause);
+        assertThat(deliveries.completionOf("run-p")).contains(completion);
+        assertThat(deliveries.completionOf("run-none")).isEmpty();
+        assertThat(deliveries.awaitingRun(null, 10)).containsExactly(completion);
+    }
+
+    @Test
     void anAppsDeliveriesArePagedNewestFirstAndNoOtherAppsAreListed() {
         for (int i = 0; i < 5; i++) {
             due("d" + i, APP, 1000 + i);

@@ -233,6 +233,11 @@ class RedeliverUseCaseTest {
         }
 
         @Override
+        public Optional<Delivery> completionOf(String runId) {
+            return real.completionOf(runId);
+        }
+
+        @Override
         public Optional<Delivery> find(String id) {
             return real.find(id);
         }

@@ -47,6 +47,21 @@ class DeliveryTest {
     }
 
     @Test
+    void aPausesDeliveryIsDueAtOnceWithItsBodyAndKeepsBothThroughItsAttempts() {
+        Delivery pause = Delivery.ofPause("d", "a", "r", URL, "{\"event\":\"workflow_paused\"}", 7);
+
+        Delivery retried = pause.failed(failure(1, 7), SCHEDULE);
+
+        assertThat(pause.state()).isEqualTo(DeliveryState.PENDING);
+        assertThat(pause.nextAttemptAt()).isEqualTo(7);
+        assertThat(retried.kind()).isEqualTo(DeliveryKind.PAUSED);
+        assertThat(retried.payload()).isEqualTo("{\"event\":\"workflow_paused\"}");
+        assertThat(Delivery.awaiting("d", "a", "r", URL, 0).kind()).isEqualTo(DeliveryKind.COMPLETION);
+        assertThatThrownBy(() -> Delivery.ofPause("d", "a", "r", URL, null, 7))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("body");
+    }
+
+    @Test
     void aCallbackUrlIsAnHttpOrHttpsUrlWithAHostOfAtMost2048Characters() {
         assertThat(new CallbackUrl("http://127.0.0.1:9000/hook?x=1").value())
                 .isEqualTo("http://127.0.0.1:9000/hook?x=1");

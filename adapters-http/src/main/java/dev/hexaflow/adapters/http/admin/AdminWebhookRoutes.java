@@ -66,14 +66,18 @@ public final class AdminWebhookRoutes implements RouteGroup {
     record DeliveryList(int page, int limit, long total, boolean hasMore, List<DeliveryBody> data) {
     }
 
-    /** A delivery as the operator sees it; times in Unix seconds, as Dify's. */
+    /**
+     * A delivery as the operator sees it: {@code kind} says whether it posts the run's end ({@code completion}) or
+     * one of its pauses ({@code paused}); times in Unix seconds, as Dify's.
+     */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-    record DeliveryBody(String id, String workflowRunId, String url, String state, int attemptCount,
+    record DeliveryBody(String id, String workflowRunId, String kind, String url, String state, int attemptCount,
             Long nextAttemptAt, Integer lastStatus, String lastError, long createdAt, List<AttemptBody> attempts) {
 
         static DeliveryBody of(DeliveryWithAttempts record) {
             Delivery d = record.delivery();
-            return new DeliveryBody(d.id(), d.runId(), d.url().value(), d.state().wireName(), d.attempts(),
+            return new DeliveryBody(d.id(), d.runId(), d.kind().wireName(), d.url().value(), d.state().wireName(),
+                    d.attempts(),
                     d.state() == dev.hexaflow.domain.webhook.DeliveryState.PENDING ? d.nextAttemptAt() / 1000 : null,
                     d.lastStatus(), d.lastError(), d.createdAt() / 1000,
                     record.attempts().stream().map(AttemptBody::of).toList());

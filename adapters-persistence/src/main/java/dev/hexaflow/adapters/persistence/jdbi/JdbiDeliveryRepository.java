@@ -4,6 +4,7 @@ import dev.hexaflow.application.webhooks.port.out.DeliveryRepository;
 import dev.hexaflow.domain.webhook.CallbackUrl;
 import dev.hexaflow.domain.webhook.Delivery;
 import dev.hexaflow.domain.webhook.DeliveryAttempt;
+import dev.hexaflow.domain.webhook.DeliveryKind;
 import dev.hexaflow.domain.webhook.DeliveryState;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -37,14 +38,15 @@ public final class JdbiDeliveryRepository implements DeliveryRepository {
     @Override
     public void add(Delivery delivery) {
         jdbi.useHandle(handle -> handle.createUpdate("INSERT INTO webhook_delivery (id, app_id, run_id, url, receiver, "
-                + "state, attempts, next_attempt_at, claimed_until, last_status, last_error, created_at, due_since) "
-                + "VALUES (:id, :app_id, :run_id, :url, :receiver, :state, :attempts, :next_attempt_at, 0, "
-                + ":last_status, :last_error, :created_at, :due_since)")
+                + "state, attempts, next_attempt_at, claimed_until, last_status, last_error, created_at, due_since, "
+                + "kind, payload) VALUES (:id, :app_id, :run_id, :url, :receiver, :state, :attempts, "
+                + ":next_attempt_at, 0, :last_status, :last_error, :created_at, :due_since, :kind, :payload)")
                 .bind("id", delivery.id()).bind("app_id", delivery.appId()).bind("run_id", delivery.runId())
                 .bind("url", delivery.url().value()).bind("receiver", delivery.url().receiver()).bind("state", delivery.state().wireName())
                 .bind("attempts", delivery.attempts()).bind("next_attempt_at", delivery.nextAttemptAt())
                 .bind("last_status", delivery.lastStatus()).bind("last_error", delivery.lastError())
-                .bind("created_at", delivery.createdAt()).bind("due_since", delivery.dueSince()).execute());
+                .bind("created_at", delivery.createdAt()).bind("due_since", delivery.dueSince())
+                .bind("kind", delivery.kind().wireName()).bind("payload", delivery.payload()).execute());
     }
 
     @Override
@@ -195,6 +197,13 @@ public final class JdbiDeliveryRepository implements DeliveryRepository {
     }
 
     @Override
+    public Optional<Delivery> completionOf(String runId) {
+        return jdbi.withHandle(handle -> handle.createQuery("SELECT * FROM webhook_delivery WHERE run_id = :run_id "
+                + "AND kind = :kind ORDER BY created_at, id FETCH FIRST 1 ROWS ONLY").bind("run_id", runId)
+                .bind("kind", DeliveryKind.COMPLETION.wireName()).map((rs, ctx) -> delivery(rs)).findOne());
+    }
+
+    @Override
     public Optional<Delivery> find(String id) {
         return jdbi.withHandle(handle -> handle.createQuery("SELECT * FROM webhook_delivery WHERE id = :id")
                 .bind("id", id).map((rs, ctx) -> delivery(rs)).findOne());
@@ -204,7 +213,8 @@ public final class JdbiDeliveryRepository implements DeliveryRepository {
         return new Delivery(rs.getString("id"), rs.getString("app_id"), rs.getString("run_id"),
                 new CallbackUrl(rs.getString("url")), DeliveryState.ofWireName(rs.getString("state")),
                 rs.getInt("attempts"), rs.getLong("next_attempt_at"), (Integer) rs.getObject("last_status"),
-                rs.getString("last_error"), rs.getLong("created_at"), (Long) rs.getObject("due_since"));
+                rs.getString("last_error"), rs.getLong("created_at"), (Long) rs.getObject("due_since"),
+                DeliveryKind.ofWireName(rs.getString("kind")), rs.getString("payload"));
     }
 
     private static DeliveryAttempt attempt(ResultSet rs) throws SQLException {

@@ -8,7 +8,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Keeps deliveries of runs' ends and their attempts, durably; several instances may share it, so that a due
+ * Keeps deliveries of runs' ends and pauses and their attempts, durably; several instances may share it, so that a due
  * delivery is claimed by one sender before it is sent, and only the holder of its claim records what came of it.
  */
 public interface DeliveryRepository {
@@ -76,6 +76,9 @@ public interface DeliveryRepository {
 
     /** An app's deliveries with their attempts, newest first. */
     DeliveryPage list(String appId, int page, int limit);
+
+    /** The delivery of a run's end that was kept as the run started; empty for a run without a webhook. */
+    Optional<Delivery> completionOf(String runId);
 
     /** A delivery by its id, whatever its app; empty for an unknown one. */
     Optional<Delivery> find(String id);

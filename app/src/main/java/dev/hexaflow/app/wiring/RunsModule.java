@@ -125,7 +125,7 @@ public final class RunsModule implements AutoCloseable {
         this.pruneRuns = new PruneRunsService(stores.runs(), config.service().retention(), clock);
         ResumeRuns resumptions = new ResumeRuns(stores.runs(), stores.versions(), new YamlWorkflowDslReader(),
                 engine, listeners, frames, feeds, monitor, tasks, clock, mails,
-                (appId, paused) -> chatTurns.get().resuming(appId, paused));
+                (appId, paused) -> chatTurns.get().resuming(appId, paused), webhooks);
         this.forms = new AnswerFormService(stores.runs().pauses(), stores.uploads(), resumptions, clock);
     }
 

@@ -70,7 +70,8 @@ class PausedTurnTest {
     private final AnswerFormService forms = new AnswerFormService(runs.pauses(), new InMemoryUploadRepository(),
             new ResumeRuns(runs, bed.versions, dsl -> askingChat(), engine, listeners, (event, runId, taskId) -> "",
                     feeds, RunMonitor.NONE, tasks, bed.clock, PausedFormMails.NONE, new ResumedChatTurns(bed.access, bed.conversations,
-                    bed.messages, bed.variables, bed.clock, ids, signatures)), bed.clock);
+                    bed.messages, bed.variables, bed.clock, ids, signatures), new NoWebhooks()),
+            bed.clock);
 
     @AfterEach
     void close() {

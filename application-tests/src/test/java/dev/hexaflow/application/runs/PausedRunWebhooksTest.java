@@ -8,6 +8,7 @@ import dev.hexaflow.adapters.persistence.jdbi.JdbiDeliveryRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiWebhookSettingsRepository;
 import dev.hexaflow.adapters.persistence.memory.InMemoryUploadRepository;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunObserver;
+import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunUnderWay;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunWorkflowCommand;
 import dev.hexaflow.application.runs.service.AnswerFormService;
 import dev.hexaflow.application.runs.service.RunWorkflowService;
@@ -15,11 +16,15 @@ import dev.hexaflow.application.webhooks.port.out.CallbackSender.Answer;
 import dev.hexaflow.application.webhooks.port.out.DeliveryRepository.DeliveryRecord;
 import dev.hexaflow.application.webhooks.service.DeliverCallbacksService;
 import dev.hexaflow.application.webhooks.service.RunCallbacks;
+import dev.hexaflow.application.webhooks.service.RunCompletionWebhooks;
 import dev.hexaflow.domain.webhook.CallbackUrl;
 import dev.hexaflow.domain.webhook.Delivery;
+import dev.hexaflow.domain.webhook.DeliveryKind;
 import dev.hexaflow.domain.webhook.DeliveryState;
 import dev.hexaflow.domain.webhook.RetrySchedule;
+import dev.hexaflow.domain.workflow.HumanInputForm;
 import dev.hexaflow.domain.workflow.KeptForm;
+import dev.hexaflow.domain.workflow.RunEvent;
 import dev.hexaflow.domain.workflow.RunStatus;
 import dev.hexaflow.domain.workflow.WorkflowRun;
 import java.nio.charset.StandardCharsets;
@@ -65,9 +70,15 @@ class PausedRunWebhooksTest {
                 posted.add(new String(body, StandardCharsets.UTF_8));
                 return Answer.status(200);
             }, length -> "s".repeat(length), (secret, message) -> "signed", SCHEDULE, bed.clock, Runnable::run, 4);
+    /** Runs whose webhooks are kept by the test alone. */
     private final RunWorkflowService service = bed.clockedService();
     private final AnswerFormService forms = new AnswerFormService(bed.runs.pauses(), new InMemoryUploadRepository(),
             bed.resumptions(), bed.clock);
+    /** Runs that keep their webhooks through the webhook context, which hears of each pause and end. */
+    private final RunCompletionWebhooks webhooks = new RunCompletionWebhooks(callbacks);
+    private final RunWorkflowService hooked = bed.clockedService(webhooks, PausedRunWebhooksTest::frame);
+    private final AnswerFormService hookedForms = new AnswerFormService(bed.runs.pauses(),
+            new InMemoryUploadRepository(), bed.resumptions(webhooks, PausedRunWebhooksTest::frame), bed.clock);
 
     @BeforeAll
     static void open() {
@@ -94,6 +105,38 @@ class PausedRunWebhooksTest {
     @AfterAll
     static void close() {
         database.close();
+    }
+
+    /** A pause's frame as the test's stream writes it: the run and the tokens of its forms; other events by name. */
+    private static String frame(RunEvent event, String runId, String taskId) {
+        if (event instanceof RunEvent.WorkflowPaused paused) {
+            return "workflow_paused " + runId + " " + taskId + " " + paused.paused().forms().stream()
+                    .map(HumanInputForm::formToken).toList();
+        }
+        return event.getClass().getSimpleName();
+    }
+
+    /** Delivers what is due until the receiver has {@code count} bodies (a pause's delivery is kept off the run). */
+    private List<String> awaitPosted(int count) throws InterruptedException {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (posted.size() < count && System.nanoTime() < until) {
+            deliverer.deliverDue();
+            Thread.sleep(5);
+        }
+        return List.copyOf(posted);
+    }
+
+    private static String pauseOf(WorkflowRun run, String taskId, KeptForm form) {
+        return "workflow_paused " + run.id() + " " + taskId + " [" + form.form().formToken() + "]";
+    }
+
+    private static String endOf(WorkflowRun run) {
+        return "{\"id\":\"" + run.id() + "\",\"status\":\"succeeded\"}";
+    }
+
+    private List<DeliveryKind> kindsOf(String runId) {
+        return deliveries.list(RunBed.REVIEW_APP, 1, 100).items().stream().map(DeliveryRecord::delivery)
+                .filter(delivery -> delivery.runId().equals(runId)).map(Delivery::kind).toList();
     }
 
     private WorkflowRun pausedRun() {
@@ -141,5 +184,53 @@ class PausedRunWebhooksTest {
         assertThat(afterItsEnd).isEqualTo(1);
         assertThat(recordOf(completion).delivery().state()).isEqualTo(DeliveryState.DELIVERED);
         assertThat(posted).containsExactly("{\"id\":\"" + paused.id() + "\",\"status\":\"succeeded\"}");
+    }
+
+    @Test
+    void aRunWithACallbackPostsItsPauseWithTheFormsTokenThenOnceAnsweredItsEndOnce() throws Exception {
+        RunUnderWay under = hooked.start(new RunWorkflowCommand(RunBed.REVIEW_APP, null, "ada",
+                Map.of("draft", "the plan"), List.of()).withCallbackUrl(HOOK.value()), RunObserver.NONE);
+        WorkflowRun paused = under.await();
+        KeptForm form = hookedForms.waitingOf(RunBed.REVIEW_APP, paused.id()).get(0);
+
+        List<String> whilePaused = awaitPosted(1);
+        Delivery completion = deliveries.completionOf(paused.id()).orElseThrow();
+        hookedForms.answer(RunBed.REVIEW_APP, form.form().formToken(), "ada", "approve", Map.of("feedback", "go"));
+        WorkflowRun ended = ended(paused.id());
+        List<String> afterItsEnd = awaitPosted(2);
+        int sweptLater = deliverer.sweep();
+        int dueLater = deliverer.deliverDue();
+
+        assertThat(paused.status()).isEqualTo(RunStatus.PAUSED);
+        assertThat(whilePaused).containsExactly(pauseOf(paused, under.taskId(), form));
+        assertThat(completion.state()).as("the end waits while the run is paused")
+                .isEqualTo(DeliveryState.AWAITING_RUN);
+        assertThat(afterItsEnd).containsExactly(pauseOf(paused, under.taskId(), form), endOf(ended));
+        assertThat(sweptLater + dueLater).as("the end is sent once").isZero();
+        assertThat(kindsOf(paused.id())).containsExactlyInAnyOrder(DeliveryKind.COMPLETION, DeliveryKind.PAUSED);
+        assertThat(recordOf(completion).delivery().state()).isEqualTo(DeliveryState.DELIVERED);
+    }
+
+    @Test
+    void aRunPausedTwicePostsEachPauseAsADeliveryOfItsOwnAndItsEndOnce() throws Exception {
+        RunUnderWay under = hooked.start(new RunWorkflowCommand(RunBed.REVIEW_APP, RunBed.TWO_REVIEWS, "ada",
+                Map.of("draft", "the plan"), List.of()).withCallbackUrl(HOOK.value()), RunObserver.NONE);
+        WorkflowRun paused = under.await();
+        KeptForm review = hookedForms.waitingOf(RunBed.REVIEW_APP, paused.id()).get(0);
+        awaitPosted(1);
+
+        hookedForms.answer(RunBed.REVIEW_APP, review.form().formToken(), "ada", "approve", Map.of("feedback", "go"));
+        List<String> atTheSecondPause = awaitPosted(2);
+        KeptForm check = hookedForms.waitingOf(RunBed.REVIEW_APP, paused.id()).get(0);
+        hookedForms.answer(RunBed.REVIEW_APP, check.form().formToken(), "ada", "done", Map.of());
+        WorkflowRun ended = ended(paused.id());
+        List<String> afterItsEnd = awaitPosted(3);
+
+        assertThat(check.form().nodeId()).isEqualTo("check");
+        assertThat(atTheSecondPause).hasSize(2).last().isEqualTo(pauseOf(paused, under.taskId(), check));
+        assertThat(afterItsEnd).containsExactly(pauseOf(paused, under.taskId(), review),
+                pauseOf(paused, under.taskId(), check), endOf(ended));
+        assertThat(kindsOf(paused.id())).containsExactlyInAnyOrder(DeliveryKind.COMPLETION, DeliveryKind.PAUSED,
+                DeliveryKind.PAUSED);
     }
 }

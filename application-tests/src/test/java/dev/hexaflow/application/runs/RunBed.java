@@ -10,9 +10,13 @@ import dev.hexaflow.application.EchoWorkflow;
 import dev.hexaflow.application.MovableClock;
 import dev.hexaflow.application.NoWebhooks;
 import dev.hexaflow.application.common.port.out.StorageHealth;
+import dev.hexaflow.application.runs.port.out.CompletionWebhooks;
+import dev.hexaflow.application.runs.port.out.ResumedTurns;
+import dev.hexaflow.application.runs.port.out.RunEventFormat;
 import dev.hexaflow.application.runs.port.out.RunMonitor;
 import dev.hexaflow.application.runs.port.out.RunRepository.StartedRun;
 import dev.hexaflow.application.runs.service.HeldRecords;
+import dev.hexaflow.application.runs.service.PausedFormMails;
 import dev.hexaflow.application.runs.service.RunFeeds;
 import dev.hexaflow.application.runs.service.ResumeRuns;
 import dev.hexaflow.application.runs.service.RunWorkflowService;
@@ -59,6 +63,8 @@ final class RunBed implements AutoCloseable {
     static final String FORM_APP = "app-form";
     /** An app whose runs wait for a person ({@link RunForms#review()}). */
     static final String REVIEW_APP = "app-review";
+    /** A version of the review app whose runs pause twice ({@link RunForms#twoReviews()}). */
+    static final String TWO_REVIEWS = "ver-two-reviews";
     /** What the failing code node's runner says as it fails. */
     static final String FAILURE = "the printer is on fire";
 
@@ -86,6 +92,8 @@ final class RunBed implements AutoCloseable {
         apps.add(app(CHAT_APP, AppInfo.ADVANCED_CHAT_MODE));
         apps.add(app(FORM_APP, AppInfo.WORKFLOW_MODE));
         apps.add(app(REVIEW_APP, AppInfo.WORKFLOW_MODE));
+        // Not the app's newest: a run asks for it by its id.
+        versions.add(new WorkflowVersion(TWO_REVIEWS, REVIEW_APP, "v0", "two-reviews", SecretHash.of("two"), 0));
         versions.add(new WorkflowVersion("ver-review", REVIEW_APP, "v1", "review", SecretHash.of("review"), 1));
         // ver-1, added last, is the app's newest.
         versions.add(new WorkflowVersion(GATED, APP, "v0", "gated", SecretHash.of("gated"), 0));
@@ -113,24 +121,42 @@ final class RunBed implements AutoCloseable {
         return service(0, RunMonitor.NONE, clockedEngine);
     }
 
+    /** The clocked run service, its runs' webhooks kept by {@code webhooks}, their events written by {@code format}. */
+    RunWorkflowService clockedService(CompletionWebhooks webhooks, RunEventFormat format) {
+        return service(0, RunMonitor.NONE, clockedEngine, webhooks, format);
+    }
+
     private RunWorkflowService service(int maxRunsPerApp, RunMonitor monitor, WorkflowEngine engine) {
+        return service(maxRunsPerApp, monitor, engine, new NoWebhooks(),
+                (event, runId, taskId) -> event.getClass().getSimpleName());
+    }
+
+    private RunWorkflowService service(int maxRunsPerApp, RunMonitor monitor, WorkflowEngine engine,
+            CompletionWebhooks webhooks, RunEventFormat format) {
         return new RunWorkflowService(apps, versions, endUsers, new InMemoryUploadRepository(), runs,
                 dsl -> switch (new String(dsl)) {
                     case "gated" -> gated();
                     case "failing" -> RunForms.failing();
                     case "form" -> RunForms.form();
                     case "review" -> RunForms.review();
+                    case "two-reviews" -> RunForms.twoReviews();
                     default -> EchoWorkflow.named("Echo");
                 }, engine, tasks,
                 maxRunsPerApp, clock, () -> "id-" + ids.incrementAndGet(), StorageHealth.UNWATCHED, listeners,
-                (event, runId, taskId) -> event.getClass().getSimpleName(), feeds,
-                new InMemoryIdempotencyKeyRepository(), new NoWebhooks(), holds, monitor);
+                format, feeds, new InMemoryIdempotencyKeyRepository(), webhooks, holds, monitor);
     }
 
     /** Lets paused runs of this bed's apps go on, on its engine and stores. */
     ResumeRuns resumptions() {
         return new ResumeRuns(runs, versions, dsl -> RunForms.review(), clockedEngine, listeners,
                 (event, runId, taskId) -> event.getClass().getSimpleName(), feeds, RunMonitor.NONE, tasks, clock);
+    }
+
+    /** As {@link #resumptions()}, telling {@code webhooks} of each next pause and end, in {@code format}. */
+    ResumeRuns resumptions(CompletionWebhooks webhooks, RunEventFormat format) {
+        return new ResumeRuns(runs, versions, dsl -> new String(dsl).equals("two-reviews") ? RunForms.twoReviews()
+                : RunForms.review(), clockedEngine, listeners, format, feeds,
+                RunMonitor.NONE, tasks, clock, PausedFormMails.NONE, ResumedTurns.NONE, webhooks);
     }
 
     /** Waits until {@code count} gated nodes wait, so that their runs are surely in flight. */

@@ -73,6 +73,23 @@ final class RunForms {
                 new Edge("e4", "review", "late", "__timeout")));
     }
 
+    /**
+     * start → the review node of {@link #review()} → on approve, a second human-input node {@code check} (one
+     * action, done) → end {@code ok}: a run that pauses twice.
+     */
+    static Workflow twoReviews() {
+        Workflow once = review();
+        Node check = Node.of("check", NodeType.HUMAN_INPUT, Map.of("type", "human-input", "title", "Check",
+                "form_content", "Check it", "inputs", List.of(), "user_actions",
+                List.of(Map.of("id", "done", "title", "Done")),
+                "delivery_methods", List.of(Map.of("type", "webapp", "enabled", true))));
+        List<Node> nodes = new java.util.ArrayList<>(once.graph().nodes());
+        nodes.add(check);
+        return workflow("Two reviews", nodes, List.of(new Edge("e1", "start", "review", Edge.DEFAULT_HANDLE),
+                new Edge("e2", "review", "check", "approve"), new Edge("e3", "review", "no", "reject"),
+                new Edge("e4", "review", "late", "__timeout"), new Edge("e5", "check", "ok", "done")));
+    }
+
     /** An end node naming its one output after the node it ends (ok, no, late), read from the review node. */
     private static Node end(String id, String variable) {
         return Node.of(id, NodeType.END, Map.of("type", "end", "title", id, "outputs", List.of(Map.of("variable",

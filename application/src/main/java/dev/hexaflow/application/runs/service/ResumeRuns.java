@@ -1,6 +1,7 @@
 package dev.hexaflow.application.runs.service;
 
 import dev.hexaflow.application.apps.port.out.WorkflowVersionRepository;
+import dev.hexaflow.application.runs.port.out.CompletionWebhooks;
 import dev.hexaflow.application.runs.port.out.PauseRepository;
 import dev.hexaflow.application.runs.port.out.ResumedTurns;
 import dev.hexaflow.application.runs.port.out.RunEventFormat;
@@ -9,6 +10,7 @@ import dev.hexaflow.application.runs.port.out.RunRepository.KeptEvent;
 import dev.hexaflow.application.runs.port.out.RunRepository;
 import dev.hexaflow.domain.app.EndUser;
 import dev.hexaflow.domain.app.WorkflowVersion;
+import dev.hexaflow.domain.webhook.Delivery;
 import dev.hexaflow.domain.workflow.FormAnswer;
 import dev.hexaflow.domain.workflow.FormStatus;
 import dev.hexaflow.domain.workflow.KeptForm;
@@ -26,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 
 /**
  * Lets a paused run go on, on this instance, with the answers its forms have: takes the run in the store (one
@@ -33,7 +36,8 @@ import java.util.concurrent.Executor;
  * numbers its events on from the last one kept. A stretch that pauses again is looked at once more, since a form
  * answered while it ran found the run taken (two parallel forms answered at once leave no run paused with both
  * answers given). A chatflow's run is also heard by its chat turn ({@link ResumedTurns}), which completes the
- * turn's message from the rest of the run.
+ * turn's message from the rest of the run. A run with a completion webhook tells its receiver of each next pause, and
+ * makes its completion due once it ends.
  */
 public final class ResumeRuns {
 
@@ -50,6 +54,8 @@ public final class ResumeRuns {
     private final Clock clock;
     private final PausedFormMails mails;
     private final ResumedTurns turns;
+    private final CompletionWebhooks callbacks;
+    private final PausedRunWebhooks pauseWebhooks;
     private final Map<String, PreparedWorkflow> prepared = new ConcurrentHashMap<>();
 
     /** Resumes runs whose chat turns, if any, nobody keeps. */
@@ -57,16 +63,17 @@ public final class ResumeRuns {
             WorkflowEngine engine, Executor listeners, RunEventFormat format, RunFeeds feeds, RunMonitor monitor,
             TaskRegistry tasks, Clock clock) {
         this(runs, versions, reader, engine, listeners, format, feeds, monitor, tasks, clock, PausedFormMails.NONE,
-                ResumedTurns.NONE);
+                ResumedTurns.NONE, CompletionWebhooks.NONE);
     }
 
     /**
-     * @param mails sends the mails the forms of a next pause ask for
-     * @param turns keeps the message of a chatflow run's turn from the rest of the run
+     * @param mails     sends the mails the forms of a next pause ask for
+     * @param turns     keeps the message of a chatflow run's turn from the rest of the run
+     * @param callbacks the runs' completion webhooks, told of each next pause and of the run's end
      */
     public ResumeRuns(RunRepository runs, WorkflowVersionRepository versions, WorkflowDslReader reader,
             WorkflowEngine engine, Executor listeners, RunEventFormat format, RunFeeds feeds, RunMonitor monitor,
-            TaskRegistry tasks, Clock clock, PausedFormMails mails, ResumedTurns turns) {
+            TaskRegistry tasks, Clock clock, PausedFormMails mails, ResumedTurns turns, CompletionWebhooks callbacks) {
         this.runs = runs;
         this.pauses = runs.pauses();
         this.versions = versions;
@@ -80,6 +87,8 @@ public final class ResumeRuns {
         this.clock = clock;
         this.mails = mails;
         this.turns = turns;
+        this.callbacks = callbacks;
+        this.pauseWebhooks = new PausedRunWebhooks(callbacks, format, listeners);
     }
 
     /** Lets the run go on if it is paused and has answers to go on with; otherwise does nothing. */
@@ -125,7 +134,8 @@ public final class ResumeRuns {
         RunListener watcher = monitor.watch(new RunMonitor.WatchedRun(found.appId(), workflow.workflow().isChat()
                 ? "advanced-chat" : "workflow", run.id(), paused.taskId(), version.id(), user == null ? null
                 : user.sessionId(), null));
-        RunListener recorded = mails.after(recorder);
+        Delivery completion = callbacks.completionOf(run.id()).orElse(null);
+        RunListener recorded = pauseWebhooks.after(mails.after(recorder), completion, paused.taskId());
         RunHandle handle = engine.resume(workflow, paused, answers, event -> {
             try {
                 watcher.on(event);
@@ -138,8 +148,19 @@ public final class ResumeRuns {
             recorder.fed().whenComplete((fed, never) -> feeds.close(run.id(), ended, failure));
             if (ended != null && ended.status() == RunStatus.PAUSED) {
                 listeners.execute(() -> goOn(run.id()));
+            } else if (ended != null && ended.status().isTerminal() && completion != null) {
+                completionDue(completion);
             }
         });
+    }
+
+    /** The resumed run has ended and its end is kept: its completion is due now, off the engine's thread. */
+    private void completionDue(Delivery completion) {
+        try {
+            listeners.execute(() -> callbacks.runEnded(completion));
+        } catch (RejectedExecutionException e) {
+            // Closing, the run already over: the next start's sweep makes its delivery due.
+        }
     }
 
     private static FormAnswer answerOf(KeptForm form) {

@@ -79,6 +79,7 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
     private final HeldRecords holds;
     private final RunMonitor monitor;
     private final PausedFormMails mails;
+    private final PausedRunWebhooks pauseWebhooks;
     private final Map<String, PreparedWorkflow> prepared = new ConcurrentHashMap<>();
 
     /** How long an idempotency key answers the run it started: a day, as Stripe's do. */
@@ -89,7 +90,7 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
      * @param format    a workflow run's events as its stream shows them, to keep
      * @param feeds     the runs going on here, which followers and repeated requests wait on
      * @param keys      the idempotency keys' claims
-     * @param callbacks keeps the completion webhook of a run that has one
+     * @param callbacks keeps the completion webhook of a run that has one, and a delivery of each of its pauses
      * @param holds     the runs nobody listens to, whose records are held until they end or go on too long
      * @param monitor   watches every run started here (log lines, metrics, traces)
      */
@@ -128,6 +129,7 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
         this.holds = holds;
         this.monitor = monitor;
         this.mails = mails;
+        this.pauseWebhooks = new PausedRunWebhooks(callbacks, format, listeners);
     }
 
     @Override
@@ -178,8 +180,9 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
                     command.chat() == null ? format : RunEventFormat.NONE, feeds, holds);
             CallbackUrl callback = requested != null ? requested : callbacks.defaultOf(app.id());
             Delivery delivery = callback == null ? null : callbacks.register(app.id(), request.runId(), callback);
-            RunHandle handle = startDelivering(workflow, request, mails.after(watched(recorder, watcher)),
-                    delivery);
+            RunListener told = pauseWebhooks.after(mails.after(watched(recorder, watcher)), delivery,
+                    request.taskId());
+            RunHandle handle = startDelivering(workflow, request, told, delivery);
             return underWay(request, handle, recorder, delivery);
         } catch (RuntimeException e) {
             if (holdsSlot) {

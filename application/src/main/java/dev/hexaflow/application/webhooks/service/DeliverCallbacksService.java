@@ -14,6 +14,7 @@ import dev.hexaflow.application.webhooks.port.out.WebhookSettingsRepository;
 import dev.hexaflow.application.webhooks.port.out.WebhookSigner;
 import dev.hexaflow.domain.webhook.Delivery;
 import dev.hexaflow.domain.webhook.DeliveryAttempt;
+import dev.hexaflow.domain.webhook.DeliveryKind;
 import dev.hexaflow.domain.webhook.DeliveryState;
 import dev.hexaflow.domain.webhook.RetrySchedule;
 import dev.hexaflow.domain.workflow.WorkflowRun;
@@ -31,10 +32,11 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 
 /**
- * Posts each due delivery's run detail, signed, and keeps what came of it: delivered on a 2xx in time, due again
- * after the schedule's wait otherwise, failed once the schedule gives up or the outbound policy refuses the
- * address. A delivery is claimed before it is sent, so that of several instances on one database only one sends
- * it; a claim outlives the longest attempt, and one left by a stopped instance runs out and is claimed again.
+ * Posts each due delivery's body (its run's detail, or the pause it tells of), signed, and keeps what came of it:
+ * delivered on a 2xx in time, due again after the schedule's wait otherwise, failed once the schedule gives up or
+ * the outbound policy refuses the address. A delivery is claimed before it is sent, so that of several instances
+ * on one database only one sends it; a claim outlives the longest attempt, and one left by a stopped instance runs
+ * out and is claimed again.
  *
  * <p>It claims only as many deliveries as it has free senders, so that a claim starts as its send does and no
  * claimed delivery waits in a queue while its claim runs out; a send starts by extending its claim and records its
@@ -190,14 +192,13 @@ public final class DeliverCallbacksService implements DeliverCallbacksUseCase {
         }
         Claim claim = held.get();
         Delivery delivery = claim.delivery();
-        Optional<WorkflowRun> run = runs.find(delivery.appId(), delivery.runId());
-        if (run.isEmpty()) {
+        byte[] body = bodyOf(delivery);
+        if (body == null) {
             deliveries.settle(claim,
                     delivery.abandoned("The run is no longer kept (pruned), so there is nothing to send."), null);
             heard(DeliveryMonitor.Outcome.GIVEN_UP);
             return;
         }
-        byte[] body = renderer.render(run.get());
         long startedAt = clock.millis();
         String timestamp = String.valueOf(startedAt / 1000);
         Map<String, String> headers = new LinkedHashMap<>();
@@ -220,6 +221,17 @@ public final class DeliverCallbacksService implements DeliverCallbacksUseCase {
         heard(next.state() == DeliveryState.DELIVERED ? DeliveryMonitor.Outcome.DELIVERED
                 : next.state() == DeliveryState.FAILED ? DeliveryMonitor.Outcome.GIVEN_UP
                 : DeliveryMonitor.Outcome.FAILED_ATTEMPT);
+    }
+
+    /**
+     * What a delivery posts: a pause's body as it was kept, or the run's detail as it is now; null when the run is
+     * no longer kept.
+     */
+    private byte[] bodyOf(Delivery delivery) {
+        if (delivery.kind() == DeliveryKind.PAUSED) {
+            return delivery.payload().getBytes(StandardCharsets.UTF_8);
+        }
+        return runs.find(delivery.appId(), delivery.runId()).map(renderer::render).orElse(null);
     }
 
     private void heard(DeliveryMonitor.Outcome outcome) {

@@ -6,13 +6,15 @@ import dev.hexaflow.domain.webhook.CallbackUrl;
 import dev.hexaflow.domain.webhook.Delivery;
 import dev.hexaflow.domain.webhook.DeliveryState;
 import java.time.Clock;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
  * A run's side of its completion webhook. The delivery is kept before the run starts, waiting for its end, so
  * that no end goes unsent: a run's end and its delivery being due are two writes, and the server may stop
  * between them; a delivery kept beforehand is found by {@link DeliverCallbacksService#sweep} once its run has
- * ended (a restart ends the runs it finds running), and made due then.
+ * ended (a restart ends the runs it finds running), and made due then. Each pause of the run is a delivery of its
+ * own to the same receiver, kept once the pause is, with the body the pause had.
  */
 public final class RunCallbacks {
 
@@ -51,9 +53,21 @@ public final class RunCallbacks {
         return delivery;
     }
 
-    /** The run has ended and its end is kept: its delivery is due now. */
+    /** The delivery of the run's end kept as the run started; empty for a run without a webhook. */
+    public Optional<Delivery> completionOf(String runId) {
+        return deliveries.completionOf(runId);
+    }
+
+    /** The run has paused and its pause is kept: {@code body} goes to the completion's receiver, due now. */
+    public void runPaused(Delivery completion, String body) {
+        deliveries.add(Delivery.ofPause(ids.get(), completion.appId(), completion.runId(), completion.url(), body,
+                clock.millis()));
+        wake.run();
+    }
+
+    /** The run has ended and its end is kept: its delivery is due now, unless it no longer waits for the run. */
     public void runEnded(Delivery delivery) {
-        if (deliveries.move(delivery.due(clock.millis()), DeliveryState.AWAITING_RUN, null)) {
+        if (delivery.state() == DeliveryState.AWAITING_RUN && deliveries.move(delivery.due(clock.millis()), DeliveryState.AWAITING_RUN, null)) {
             wake.run();
         }
     }

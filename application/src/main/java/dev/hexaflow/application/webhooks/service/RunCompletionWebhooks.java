@@ -4,6 +4,7 @@ import dev.hexaflow.application.runs.port.out.CompletionWebhooks;
 import dev.hexaflow.application.webhooks.service.RunCallbacks;
 import dev.hexaflow.domain.webhook.CallbackUrl;
 import dev.hexaflow.domain.webhook.Delivery;
+import java.util.Optional;
 
 /** The webhook context's side of a run, as the run service asks for it through its own port. */
 public final class RunCompletionWebhooks implements CompletionWebhooks {
@@ -22,6 +23,16 @@ public final class RunCompletionWebhooks implements CompletionWebhooks {
     @Override
     public Delivery register(String appId, String runId, CallbackUrl url) {
         return callbacks.register(appId, runId, url);
+    }
+
+    @Override
+    public Optional<Delivery> completionOf(String runId) {
+        return callbacks.completionOf(runId);
+    }
+
+    @Override
+    public void runPaused(Delivery completion, String body) {
+        callbacks.runPaused(completion, body);
     }
 
     @Override

@@ -148,8 +148,7 @@ final class RunBed implements AutoCloseable {
 
     /** Lets paused runs of this bed's apps go on, on its engine and stores. */
     ResumeRuns resumptions() {
-        return new ResumeRuns(runs, versions, dsl -> RunForms.review(), clockedEngine, listeners,
-                (event, runId, taskId) -> event.getClass().getSimpleName(), feeds, RunMonitor.NONE, tasks, clock);
+        return resumptions(new NoWebhooks(), (event, runId, taskId) -> event.getClass().getSimpleName());
     }
 
     /** As {@link #resumptions()}, telling {@code webhooks} of each next pause and end, in {@code format}. */

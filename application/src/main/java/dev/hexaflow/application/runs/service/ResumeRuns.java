@@ -58,14 +58,6 @@ public final class ResumeRuns {
     private final PausedRunWebhooks pauseWebhooks;
     private final Map<String, PreparedWorkflow> prepared = new ConcurrentHashMap<>();
 
-    /** Resumes runs whose chat turns, if any, nobody keeps. */
-    public ResumeRuns(RunRepository runs, WorkflowVersionRepository versions, WorkflowDslReader reader,
-            WorkflowEngine engine, Executor listeners, RunEventFormat format, RunFeeds feeds, RunMonitor monitor,
-            TaskRegistry tasks, Clock clock) {
-        this(runs, versions, reader, engine, listeners, format, feeds, monitor, tasks, clock, PausedFormMails.NONE,
-                ResumedTurns.NONE, CompletionWebhooks.NONE);
-    }
-
     /**
      * @param mails     sends the mails the forms of a next pause ask for
      * @param turns     keeps the message of a chatflow run's turn from the rest of the run

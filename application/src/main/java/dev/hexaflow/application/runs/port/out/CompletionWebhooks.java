@@ -11,39 +11,6 @@ import java.util.Optional;
  */
 public interface CompletionWebhooks {
 
-    /** Runs without webhooks: no app has a default, no run has a delivery. */
-    CompletionWebhooks NONE = new CompletionWebhooks() {
-        @Override
-        public CallbackUrl defaultOf(String appId) {
-            return null;
-        }
-
-        @Override
-        public Delivery register(String appId, String runId, CallbackUrl url) {
-            throw new UnsupportedOperationException("this server keeps no webhooks");
-        }
-
-        @Override
-        public Optional<Delivery> completionOf(String runId) {
-            return Optional.empty();
-        }
-
-        @Override
-        public void runPaused(Delivery completion, String body) {
-            // No run has a delivery here.
-        }
-
-        @Override
-        public void runEnded(Delivery delivery) {
-            // No run has a delivery here.
-        }
-
-        @Override
-        public void discard(Delivery delivery) {
-            // No run has a delivery here.
-        }
-    };
-
     /** The URL the app's runs post their end to when a run names none; null for none. */
     CallbackUrl defaultOf(String appId);
 

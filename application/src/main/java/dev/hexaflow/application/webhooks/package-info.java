@@ -1,5 +1,5 @@
 /**
- * Completion webhooks: a finished run's callback, kept, signed, delivered with retries and redelivered on
- * request.
+ * Completion webhooks: a finished run's callback, and each of its pauses, kept, signed, delivered with retries and
+ * redelivered on request.
  */
 package dev.hexaflow.application.webhooks;

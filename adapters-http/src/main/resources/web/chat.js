@@ -477,6 +477,9 @@
     } else if (turn.stopped) {
       bubble.item.appendChild(text('p', 'message-note', 'Stopped.'));
       status('Stopped.', 'failed');
+    } else if (turn.paused) {
+      if (turn.form && turn.form.form_token) bubble.item.appendChild(inlineForm(turn.form, turn.conversationId));
+      status('Waiting for an answer to the form.');
     } else if (!turn.ended) {
       bubble.item.appendChild(text('p', 'message-error',
         'The connection was lost before the answer ended. It may still be written on the server.'));
@@ -484,7 +487,7 @@
     } else {
       status('');
     }
-    if (turn.messageId && !turn.failed) {
+    if (turn.messageId && !turn.failed && !turn.paused) {
       feedbackButtons(bubble, turn.messageId, null);
       const after = state.parameters.suggested_questions_after_answer;
       if (after && after.enabled === true && !turn.stopped) suggestAfter(turn.conversationId, turn.messageId);
@@ -541,6 +544,15 @@
       }
       case 'message_end':
         turn.messageId = event.id || event.message_id;
+        turn.ended = true;
+        break;
+      case 'human_input_required':
+        turn.form = event.data || null;
+        break;
+      case 'workflow_paused':
+        // The turn waits for a person: the stream ends here, and the form's answer lets the answer go on.
+        turn.messageId = event.message_id || turn.messageId;
+        turn.paused = true;
         turn.ended = true;
         break;
       case 'error':
@@ -715,6 +727,90 @@
   }
 
   /** One page of a conversation's history, oldest first, as Dify pages it: backwards from {@code firstId}. */
+  // ---- a form the answer waits on (a human-input node): answered here, by its token, as its own page does
+
+  const FORM_FIELD = /\{\{#\$output\.([a-zA-Z_][a-zA-Z0-9_]{0,29})#\}\}/g;
+  const FORM_STATES = {
+    human_input_form_submitted: 'This form has already been answered.',
+    human_input_form_expired: 'This form has expired and can no longer be answered.',
+    not_found: 'This form no longer exists.',
+  };
+
+  /** The form as a card in the answer: its content as text, a field per input, a button per action. */
+  function inlineForm(form, conversationId) {
+    const card = text('form', 'inline-form', '');
+    card.setAttribute('aria-label', form.node_title || 'A form');
+    card.appendChild(text('p', 'inline-form-content', String(form.form_content || '').replace(FORM_FIELD,
+      (whole, name) => '[' + name + ']')));
+    const fields = {};
+    (form.inputs || []).forEach((input) => {
+      const name = input.output_variable_name;
+      const label = text('label', 'inline-form-field', name + ' ');
+      let field;
+      if (input.type === 'select') {
+        field = document.createElement('select');
+        const options = input.option_source && Array.isArray(input.option_source.value)
+          ? input.option_source.value : [];
+        options.forEach((option) => field.append(new Option(String(option), String(option))));
+      } else {
+        field = document.createElement(input.type === 'paragraph' ? 'textarea' : 'input');
+      }
+      field.name = name;
+      const defaults = form.resolved_default_values || {};
+      if (defaults[name] !== undefined) field.value = defaults[name];
+      label.appendChild(field);
+      card.appendChild(label);
+      fields[name] = field;
+    });
+    const said = text('p', 'message-note', '');
+    said.setAttribute('role', 'status');
+    const actions = text('div', 'inline-form-actions', '');
+    (form.actions || []).forEach((action) => actions.appendChild(button(action.title || action.id,
+      action.button_style === 'primary' ? 'primary' : 'quiet', () => answerForm(form, action.id, fields, card, said,
+        conversationId))));
+    card.appendChild(actions);
+    card.appendChild(said);
+    card.addEventListener('submit', (event) => event.preventDefault());
+    return card;
+  }
+
+  async function answerForm(form, actionId, fields, card, said, conversationId) {
+    const inputs = {};
+    Object.keys(fields).forEach((name) => { inputs[name] = fields[name].value; });
+    card.querySelectorAll('button').forEach((b) => { b.disabled = true; });
+    try {
+      const response = await fetch('/api/form/human_input/' + encodeURIComponent(form.form_token), {
+        method: 'POST', headers: { 'Content-Type': 'application/json' }, credentials: 'omit',
+        body: JSON.stringify({ inputs, action: actionId }) });
+      const body = await readJson(response);
+      if (!response.ok) {
+        said.textContent = FORM_STATES[body && body.code] || inWords(response.status, body || {});
+        card.querySelectorAll('button').forEach((b) => { b.disabled = !!FORM_STATES[body && body.code]; });
+        return;
+      }
+      said.textContent = 'Your answer was sent. The rest of the answer follows.';
+      status('Answering…');
+      await awaitTurnEnd(conversationId);
+    } catch (e) {
+      said.textContent = OFFLINE;
+      card.querySelectorAll('button').forEach((b) => { b.disabled = false; });
+    }
+  }
+
+  /** Reads the conversation again until its last answer no longer waits, then shows it whole. */
+  async function awaitTurnEnd(conversationId) {
+    for (let i = 0; i < 60; i++) {
+      await new Promise((resolve) => window.setTimeout(resolve, 500));
+      const body = await history(conversationId, null);
+      const last = (body.data || [])[(body.data || []).length - 1];
+      if (last && last.status !== 'paused') {
+        if (state.conversationId === conversationId && !state.turn) openConversation(conversationId);
+        return;
+      }
+    }
+    status('The answer is still being written; open the conversation again to see it.');
+  }
+
   async function history(id, firstId) {
     const params = { conversation_id: id, user: state.user, limit: HISTORY_PAGE };
     if (firstId) params.first_id = firstId;
@@ -732,6 +828,9 @@
       files.filter((f) => f.belongs_to === 'assistant').forEach((f) => addAnswerFile(bubble, f.url, f.filename));
       if (message.status === 'error' && message.error) {
         bubble.item.appendChild(text('p', 'message-error', message.error));
+      }
+      if (message.status === 'paused') {
+        bubble.item.appendChild(text('p', 'message-note', 'Waiting for a form to be answered.'));
       }
       feedbackButtons(bubble, message.id, message.feedback && message.feedback.rating);
     });

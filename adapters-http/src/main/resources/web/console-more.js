@@ -1,5 +1,6 @@
 // The rest of the console: a chat app's conversations and messages, knowledge bases and their documents, an app's
-// webhook deliveries (with redeliver), and the server's health, readiness, store and instances.
+// webhook deliveries (with redeliver), the forms paused runs wait on, and the server's health, readiness, store
+// and instances.
 'use strict';
 
 (() => {
@@ -118,6 +119,22 @@
         : el('p', {class: 'muted', text: 'No delivery.'}),
       list.has_more ? el('p', {}, el('a', {href: `#/apps/${encodeURIComponent(appId)}/deliveries?page=${page + 1}`,
         text: 'Older deliveries'})) : null);
+  });
+
+  // The forms of paused runs, waiting for a person: each opens on its own page (the token is its credential).
+  HF.route(/^\/forms$/, async view => {
+    const forms = (await api('GET', '/admin/forms?limit=100')).data;
+    const rows = forms.map(f => el('tr', {},
+      el('td', {text: f.app_id}),
+      el('td', {}, el('a', {href: `#/runs/${encodeURIComponent(f.workflow_run_id)}`, text: f.node_title || f.node_id})),
+      el('td', {class: 'error-cell', text: f.form_content}),
+      el('td', {text: time(f.expiration_time)}),
+      el('td', {}, el('a', {href: `/form/${encodeURIComponent(f.form_token)}`, text: 'Open the form'}))));
+    show(view, el('h1', {text: 'Waiting for a person'}),
+      el('p', {class: 'muted', text: 'Runs paused at a human-input node, newest first. A run goes on once its form '
+        + 'is answered, or takes its timeout branch when the form expires.'}),
+      rows.length ? table('Waiting forms', ['App', 'Run, at', 'Form', 'Expires', 'Answer'], rows)
+        : el('p', {class: 'muted', text: 'No run waits for a person.'}));
   });
 
   async function probe(path) {

@@ -181,6 +181,28 @@ class ChatPageBrowserTest {
         HeadlessChromium.screenshot(browser, "chat-4-stopped");
     }
 
+    /** A chatflow that asks a person first: its form shows in the answer, is answered there, and the answer goes on. */
+    @Test
+    void aFormTheAnswerWaitsOnIsShownAndAnsweredInTheChat() {
+        open(server.importApp("ask.yml").get("site_code").asText());
+        byId("message-input").sendKeys("the menu", Keys.ENTER);
+        WebElement form = wait(WAIT).until(ExpectedConditions.visibilityOfElementLocated(
+                By.cssSelector(".message.assistant .inline-form")));
+        assertThat(browser.findElement(By.cssSelector(".message.assistant .message-body")).getText())
+                .isEqualTo("Checking the menu.");
+        assertThat(form.getText()).contains("May I answer the menu?", "Note: [note]");
+        WebElement note = form.findElement(By.name("note"));
+        assertThat(note.getAttribute("value")).isEqualTo("fine");
+        note.clear();
+        note.sendKeys("soup is fine");
+        HeadlessChromium.screenshot(browser, "chat-7-form");
+        form.findElement(By.xpath(".//button[text()='Approve']")).click();
+
+        wait(WAIT).until(d -> d.findElement(By.cssSelector(".message.assistant .message-body")).getText()
+                .contains("Approved: soup is fine!"));
+        assertThat(browser.findElements(By.cssSelector(".inline-form"))).as("the answered form is gone").isEmpty();
+    }
+
     @Test
     void aFailedAnswerIsToldInWords() {
         model.answer(Script.failure(500, "the model is down"));

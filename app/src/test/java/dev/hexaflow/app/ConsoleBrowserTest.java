@@ -135,6 +135,10 @@ class ConsoleBrowserTest {
         String conversation = ServiceApi.json(server.api(tea.get("api_key").asText()).postJson("/v1/chat-messages",
                 Map.of("inputs", Map.of(), "query", "<b>tea?</b>", "response_mode", "blocking", "user", "ada")))
                 .get("conversation_id").asText();
+        JsonNode review = server.importApp("review.yml");
+        assertThat(ServiceApi.json(server.api(review.get("api_key").asText()).postJson("/v1/workflows/run",
+                Map.of("inputs", Map.of("draft", "the plan"), "response_mode", "blocking", "user", "ada")))
+                .get("data").get("status").asText()).isEqualTo("paused");
         signIn();
         browser.manage().window().setSize(new Dimension(390, 844));
         String appId = fails.get("app_id").asText();
@@ -143,6 +147,7 @@ class ConsoleBrowserTest {
         pages.put("#/apps", "Apps");
         pages.put("#/knowledge", "Knowledge bases");
         pages.put("#/health", "Health");
+        pages.put("#/forms", "Waiting for a person");
         pages.put("#/apps/" + appId + "/deliveries", "Webhook deliveries of Fails");
         pages.put(chat, "Conversations of Tea chat");
         pages.put(chat + "/" + conversation, "Messages");
@@ -154,6 +159,11 @@ class ConsoleBrowserTest {
                 wait(WAIT).until(d -> !d.findElements(By.cssSelector("#view section table")).isEmpty());
                 assertThat(browser.findElement(By.cssSelector("#view section tbody")).getText())
                         .contains("leave.md", "completed");
+            }
+            if (page.getKey().equals("#/forms")) {
+                wait(WAIT).until(d -> !d.findElements(By.cssSelector("#view tbody tr")).isEmpty());
+                assertThat(browser.findElement(By.cssSelector("#view tbody")).getText())
+                        .contains("Review", "Please review: the plan");
             }
             assertThat(violations()).as(page.getKey()).isEmpty();
             assertThat(browser.executeScript("return document.documentElement.scrollWidth"

@@ -201,6 +201,36 @@ abstract class PauseRepositoryContract {
     }
 
     @Test
+    void aCallersFormWaitsOnItsCalledRunUntilThatRunPausesPastItsFormOrEnds() {
+        PausedRun called = pause(OTHER_APP, start(OTHER_APP, "k1", 100), 150, form("k1", "fk", 500));
+        HumanInputForm base = form("c1", "fc", 500);
+        HumanInputForm forwarding = new HumanInputForm(base.formId(), base.formToken(), base.runId(), base.nodeId(),
+                base.nodeTitle(), base.formContent(), base.inputs(), base.actions(), base.resolvedDefaultValues(),
+                base.expirationTime(), base.deliveryMethods(), new HumanInputForm.FormRef("k1", "fk"));
+        pause(APP, start(APP, "c1", 100), 200, forwarding);
+
+        assertThat(pauses().formByToken("token-fc").orElseThrow().form()).isEqualTo(forwarding);
+        assertThat(ids(pauses().expired(1000, 10))).containsExactly("fk");
+        pauses().answer("fk", FormStatus.SUBMITTED, "ok", Map.of("name", "Bo"), 250);
+        assertThat(pauses().waitingOnMovedRuns(null, 10)).isEmpty();
+        pauses().takeForResume("k1").orElseThrow();
+        pauses().applied(List.of("fk"));
+        assertThat(pauses().waitingOnMovedRuns("k1", 10)).isEmpty();
+
+        PausedRun again = pause(OTHER_APP, called.run().resume(), 300, form("k1", "fk2", 900));
+
+        assertThat(ids(pauses().waitingOnMovedRuns("k1", 10))).containsExactly("fc");
+        assertThat(ids(pauses().waitingOnMovedRuns(null, 10))).containsExactly("fc");
+        assertThat(pauses().waitingOnMovedRuns("c1", 10)).isEmpty();
+        pauses().takeForResume("k1").orElseThrow();
+        repository().finished(again.run().resume().finish(RunStatus.SUCCEEDED, Map.of(), null, 2, 0, 4, 0, 400))
+                .join();
+        assertThat(ids(pauses().waitingOnMovedRuns("k1", 10))).containsExactly("fc");
+        pauses().answer("fc", FormStatus.SUBMITTED, "ok", Map.of("name", "Bo"), 450);
+        assertThat(pauses().waitingOnMovedRuns("k1", 10)).isEmpty();
+    }
+
+    @Test
     void expiredListsTheWaitingFormsOfPausedRunsWhoseTimeRanOutOldestFirst() {
         pause(APP, start(APP, "r1", 100), 200, form("r1", "late", 500), form("r1", "later", 900));
         pause(APP, start(APP, "r2", 100), 200, form("r2", "stopped", 300));

@@ -8,8 +8,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Every {@link #EVERY}, ends the human-input forms whose time ran out, so that their runs take the timeout branch:
- * on every instance, since the store lets one of them claim each form.
+ * Every {@link #EVERY}, ends the human-input forms whose time ran out, so that their runs take the timeout branch,
+ * and lets go on the runs paused at a tool node whose called app's run has moved on (a caller the called run's own
+ * instance missed: it stopped, or the caller paused just after): on every instance, since the store lets one of them
+ * claim each form.
  */
 public final class FormExpiry implements AutoCloseable {
 
@@ -33,6 +35,10 @@ public final class FormExpiry implements AutoCloseable {
             int expired = forms.expireDue();
             if (expired > 0) {
                 LOG.info("{} human-input forms expired; their runs take the timeout branch", expired);
+            }
+            int callers = forms.goOnWaitingCallers();
+            if (callers > 0) {
+                LOG.info("{} runs waiting on an app run as a tool go on", callers);
             }
         } catch (RuntimeException e) {
             LOG.warn("Ending expired human-input forms failed; the next try is in {} s: {}", EVERY.toSeconds(),

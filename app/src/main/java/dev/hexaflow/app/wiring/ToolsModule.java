@@ -7,6 +7,8 @@ import dev.hexaflow.app.config.Configuration;
 import dev.hexaflow.application.apps.port.out.AppRepository;
 import dev.hexaflow.application.campus.port.in.ServeCampusFeedUseCase;
 import dev.hexaflow.application.knowledge.service.KnowledgeBasesRetriever;
+import dev.hexaflow.application.runs.port.in.AnswerFormUseCase;
+import dev.hexaflow.application.runs.port.in.GetRunUseCase;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase;
 import dev.hexaflow.application.runs.port.in.StopTaskUseCase;
 import dev.hexaflow.application.tools.port.in.ListToolsUseCase;
@@ -48,6 +50,8 @@ public final class ToolsModule {
     // The app tools drive the run use case, which needs the engine, which needs these tools: set once it is made.
     private final AtomicReference<RunWorkflowUseCase> runner = new AtomicReference<>();
     private final AtomicReference<StopTaskUseCase> stopper = new AtomicReference<>();
+    private final AtomicReference<GetRunUseCase> getRun = new AtomicReference<>();
+    private final AtomicReference<AnswerFormUseCase> forms = new AtomicReference<>();
     /** The campus feed of this server, for the built-in campus tool; none until the server sets it. */
     private final AtomicReference<ServeCampusFeedUseCase> campusFeed = new AtomicReference<>();
 
@@ -57,7 +61,7 @@ public final class ToolsModule {
         this.openApi = new JacksonOpenApiToolRunner(ref -> bound.target(ref, ToolBinding.OpenApiOperation.class),
                 new OutboundExchange(outbound), config.engine().toolTimeout());
         this.appTools = new WorkflowAppToolRunner(ref -> bound.target(ref, ToolBinding.App.class), runner::get,
-                stopper::get);
+                stopper::get, getRun::get, forms::get);
         this.campusTools = new CampusFeedToolRunner(campusFeed::get);
         this.mcpAddresses = new McpToolAddresses(registry);
         List<String> builtins = new ArrayList<>(Engines.builtinTools());
@@ -75,9 +79,11 @@ public final class ToolsModule {
     }
 
     /** Lets apps run as tools, once the run use cases are made. */
-    void runAppsWith(RunWorkflowUseCase run, StopTaskUseCase stop) {
+    void runAppsWith(RunWorkflowUseCase run, StopTaskUseCase stop, GetRunUseCase get, AnswerFormUseCase answers) {
         runner.set(run);
         stopper.set(stop);
+        getRun.set(get);
+        forms.set(answers);
     }
 
     /** The campus feed the built-in tool {@code hexaflow/campus_holidays} reads, once the server has made it. */

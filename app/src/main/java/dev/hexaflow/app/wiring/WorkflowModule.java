@@ -89,7 +89,7 @@ public final class WorkflowModule implements AutoCloseable {
         this.runs = new RunsModule(jdbi, config, new RunsModule.Stores(appRecords, versionRecords, endUserRecords,
                 files.uploads, runRecords), engine, clock, storage, instance, webhooks.completion,
                 observability.runs());
-        tools.runAppsWith(runs.run, runs.stop);
+        tools.runAppsWith(runs.run, runs.stop, runs.getRun, runs.forms);
         this.pruning = new Pruning(runs.idempotencyKeys, webhooks.deliverCallbacks, runs.pruneRuns,
                 config.service().retention(), clock);
         this.formExpiry = new FormExpiry(runs.forms);

@@ -4,11 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.hexaflow.adapters.persistence.memory.InMemoryInstanceSignals;
+import dev.hexaflow.adapters.persistence.memory.InMemoryUploadRepository;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunObserver;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunUnderWay;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunWorkflowCommand;
 import dev.hexaflow.application.runs.port.out.RunRepository.LogEntry;
 import dev.hexaflow.application.runs.port.out.RunRepository.LogQuery;
+import dev.hexaflow.application.runs.service.AnswerFormService;
+import dev.hexaflow.application.runs.service.GetRunService;
 import dev.hexaflow.application.runs.service.RunWorkflowService;
 import dev.hexaflow.application.runs.service.StopTaskService;
 import dev.hexaflow.application.tools.service.WorkflowAppToolRunner;
@@ -66,7 +69,9 @@ class WorkflowAppToolTest {
 
     private WorkflowAppToolRunner runner(RunWorkflowService service) {
         return new WorkflowAppToolRunner(ref -> Optional.ofNullable(bound.get(ref)).map(ToolBinding.App::new),
-                () -> service, () -> stops);
+                () -> service, () -> stops, () -> new GetRunService(bed.runs),
+                () -> new AnswerFormService(bed.runs.pauses(), new InMemoryUploadRepository(), bed.resumptions(),
+                        bed.clock));
     }
 
     /** The runs of the app its logs list, newest first. */

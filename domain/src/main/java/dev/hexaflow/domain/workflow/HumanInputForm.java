@@ -12,10 +12,30 @@ import java.util.Map;
  *
  * @param expirationTime Unix seconds
  * @param deliveryMethods the node's delivery methods as the DSL declares them (web app, e-mail)
+ * @param forwardsTo      the form of a called run this form stands for (a tool node whose app, run as a tool,
+ *                        waits for a person): its answer goes to that form; null for a human-input node's own form
  */
 public record HumanInputForm(String formId, String formToken, String runId, String nodeId, String nodeTitle,
         String formContent, List<Map<String, Object>> inputs, List<Map<String, Object>> actions,
-        Map<String, String> resolvedDefaultValues, long expirationTime, List<Map<String, Object>> deliveryMethods) {
+        Map<String, String> resolvedDefaultValues, long expirationTime, List<Map<String, Object>> deliveryMethods,
+        FormRef forwardsTo) {
+
+    /** A form of a run, by the run's id and the form's. */
+    public record FormRef(String runId, String formId) {
+        public FormRef {
+            if (runId == null || formId == null) {
+                throw new IllegalArgumentException("a form reference names its run and its form");
+            }
+        }
+    }
+
+    /** A human-input node's own form. */
+    public HumanInputForm(String formId, String formToken, String runId, String nodeId, String nodeTitle,
+            String formContent, List<Map<String, Object>> inputs, List<Map<String, Object>> actions,
+            Map<String, String> resolvedDefaultValues, long expirationTime, List<Map<String, Object>> deliveryMethods) {
+        this(formId, formToken, runId, nodeId, nodeTitle, formContent, inputs, actions, resolvedDefaultValues,
+                expirationTime, deliveryMethods, null);
+    }
 
     public HumanInputForm {
         if (formId == null || formToken == null || runId == null || nodeId == null) {

@@ -10,14 +10,13 @@ import dev.hexaflow.domain.workflow.RunEvent;
 import dev.hexaflow.domain.workflow.Values;
 import dev.hexaflow.domain.workflow.VariablePool;
 import dev.hexaflow.domain.workflow.VariableSelector;
+import dev.hexaflow.workflow.engine.FormTokens;
 import dev.hexaflow.workflow.engine.NodeContext;
 import dev.hexaflow.workflow.engine.NodeExecutor;
 import dev.hexaflow.workflow.engine.NodeResult;
 import dev.hexaflow.workflow.engine.PauseRequested;
 import dev.hexaflow.workflow.engine.PreparedNode;
-import java.security.SecureRandom;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -37,7 +36,6 @@ public final class HumanInputNode implements NodeExecutor {
 
     /** Dify's reference to a form field in the node's content. */
     private static final Pattern FIELD = Pattern.compile("\\{\\{#\\$output\\.([a-zA-Z_][a-zA-Z0-9_]{0,29})#\\}\\}");
-    private static final SecureRandom TOKENS = new SecureRandom();
 
     @Override
     public NodeType type() {
@@ -69,10 +67,8 @@ public final class HumanInputNode implements NodeExecutor {
                 defaults.put(name, Values.text(source.get("value")));
             }
         }
-        byte[] token = new byte[24];
-        TOKENS.nextBytes(token);
         Node node = context.node();
-        return new HumanInputForm(context.newId(), Base64.getUrlEncoder().withoutPadding().encodeToString(token),
+        return new HumanInputForm(context.newId(), FormTokens.next(),
                 context.runId(), node.id(), node.title(), pool.render(settings.content()),
                 settings.inputs().stream().map(DataTree::asMap).toList(), settings.actions(), defaults,
                 context.now() + settings.timeoutSeconds(), settings.deliveryMethods());

@@ -31,6 +31,15 @@ public final class JdbiPauseRepository implements PauseRepository {
     private static final String WAITING_OF_PAUSED = "SELECT f.* FROM human_input_form f JOIN workflow_run r ON r.id = "
             + "f.run_id WHERE f.status = 'waiting' AND r.status = 'paused'";
 
+    /**
+     * Of the forms waiting on a called run, those whose called run moved on: it ended, or it is paused again past
+     * the form (a resumption applied its answer).
+     */
+    private static final String CALLED_RUN_MOVED = " AND f.forwards_to_run_id IS NOT NULL AND EXISTS (SELECT 1 FROM "
+            + "workflow_run k WHERE k.id = f.forwards_to_run_id AND (k.status NOT IN ('running', 'paused') OR "
+            + "(k.status = 'paused' AND EXISTS (SELECT 1 FROM human_input_form g WHERE g.id = f.forwards_to_form_id "
+            + "AND g.applied))))";
+
     private final Jdbi jdbi;
     /** Adds to an app's count of runs in a status: the amount, the app, the status. */
     private final String addToCount;
@@ -112,8 +121,21 @@ public final class JdbiPauseRepository implements PauseRepository {
     @Override
     public List<KeptForm> expired(long now, int limit) {
         return jdbi.withHandle(handle -> handle.createQuery(WAITING_OF_PAUSED + " AND f.expiration_time <= :now "
-                + "ORDER BY f.expiration_time, f.id LIMIT :limit").bind("now", now).bind("limit", limit)
+                + "AND f.forwards_to_run_id IS NULL ORDER BY f.expiration_time, f.id LIMIT :limit").bind("now", now).bind("limit", limit)
                 .map((rs, ctx) -> form(rs)).list());
+    }
+
+    @Override
+    public List<KeptForm> waitingOnMovedRuns(String calledRunId, int limit) {
+        return jdbi.withHandle(handle -> {
+            Query query = handle.createQuery(WAITING_OF_PAUSED + CALLED_RUN_MOVED + (calledRunId == null ? ""
+                    : " AND f.forwards_to_run_id = :called") + " ORDER BY f.created_at, f.id LIMIT :limit")
+                    .bind("limit", limit);
+            if (calledRunId != null) {
+                query.bind("called", calledRunId);
+            }
+            return query.map((rs, ctx) -> form(rs)).list();
+        });
     }
 
     @Override

@@ -55,8 +55,8 @@ final class JdbiRunWriter implements AutoCloseable {
     private static final String NODE_VALUES = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?";
 
     private static final String INSERT_FORM = "INSERT INTO human_input_form (id, token, run_id, app_id, end_user_id, "
-            + "node_id, definition, status, expiration_time, created_at, applied) VALUES (?, ?, ?, ?, ?, ?, ?, "
-            + "'waiting', ?, ?, FALSE)";
+            + "node_id, definition, status, expiration_time, created_at, applied, forwards_to_run_id, forwards_to_form_id) "
+            + "VALUES (?, ?, ?, ?, ?, ?, ?, 'waiting', ?, ?, FALSE, ?, ?)";
 
     /**
      * Drops the paused run of a run that is no longer paused: a run's end, written after its pause, never leaves a
@@ -131,8 +131,10 @@ final class JdbiRunWriter implements AutoCloseable {
         }
         List<Object[]> forms = new ArrayList<>(pause.newForms().size());
         for (HumanInputForm form : pause.newForms()) {
+            HumanInputForm.FormRef forwardsTo = form.forwardsTo();
             forms.add(new Object[] {form.formId(), form.formToken(), run.id(), pause.appId(), pause.endUserId(),
-                    form.nodeId(), PauseColumns.write(form), form.expirationTime(), pause.pausedAt()});
+                    form.nodeId(), PauseColumns.write(form), form.expirationTime(), pause.pausedAt(),
+                    forwardsTo == null ? null : forwardsTo.runId(), forwardsTo == null ? null : forwardsTo.formId()});
         }
         Object[] kept = {run.id(), pause.appId(), PauseColumns.write(pause.paused()), pause.pausedAt()};
         return writer.submit(new Paused(run.id(), end(run), kept, forms));

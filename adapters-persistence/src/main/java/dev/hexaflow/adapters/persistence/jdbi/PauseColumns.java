@@ -51,7 +51,8 @@ final class PauseColumns {
         HumanInputForm read = read(text, HumanInputForm.class);
         return new HumanInputForm(read.formId(), read.formToken(), read.runId(), read.nodeId(), read.nodeTitle(),
                 read.formContent(), plainList(read.inputs()), plainList(read.actions()),
-                read.resolvedDefaultValues(), read.expirationTime(), plainList(read.deliveryMethods()));
+                read.resolvedDefaultValues(), read.expirationTime(), plainList(read.deliveryMethods()),
+                read.forwardsTo());
     }
 
     private static <T> T read(String text, Class<T> type) {

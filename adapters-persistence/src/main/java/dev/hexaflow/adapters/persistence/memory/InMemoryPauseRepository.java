@@ -175,11 +175,30 @@ final class InMemoryPauseRepository implements PauseRepository {
     @Override
     public List<KeptForm> expired(long now, int limit) {
         synchronized (runs) {
-            return waitingOfPaused().filter(form -> form.form.expirationTime() <= now)
+            return waitingOfPaused().filter(form -> form.form.expirationTime() <= now && form.form.forwardsTo() == null)
                     .sorted(Comparator.<Form>comparingLong(form -> form.form.expirationTime())
                             .thenComparing(form -> form.form.formId()))
                     .limit(limit).map(Form::kept).toList();
         }
+    }
+
+    @Override
+    public List<KeptForm> waitingOnMovedRuns(String calledRunId, int limit) {
+        synchronized (runs) {
+            return waitingOfPaused().filter(form -> form.form.forwardsTo() != null
+                    && (calledRunId == null || calledRunId.equals(form.form.forwardsTo().runId()))
+                    && movedOn(form.form.forwardsTo())).sorted(OLDEST_FIRST).limit(limit).map(Form::kept).toList();
+        }
+    }
+
+    /** Whether the called run ended, or is paused again past this form of it (a resumption applied its answer). */
+    private boolean movedOn(HumanInputForm.FormRef called) {
+        RunStatus status = runs.statusOf(called.runId());
+        if (status == null || status == RunStatus.RUNNING) {
+            return false;
+        }
+        Form form = forms.get(called.formId());
+        return status != RunStatus.PAUSED || form != null && form.applied;
     }
 
     @Override
@@ -219,6 +238,7 @@ final class InMemoryPauseRepository implements PauseRepository {
                 form.formContent(), (List<Map<String, Object>>) InMemoryRunRepository.plainValue(form.inputs()),
                 (List<Map<String, Object>>) InMemoryRunRepository.plainValue(form.actions()),
                 form.resolvedDefaultValues(), form.expirationTime(),
-                (List<Map<String, Object>>) InMemoryRunRepository.plainValue(form.deliveryMethods()));
+                (List<Map<String, Object>>) InMemoryRunRepository.plainValue(form.deliveryMethods()),
+                form.forwardsTo());
     }
 }

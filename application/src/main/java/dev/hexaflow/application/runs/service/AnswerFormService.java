@@ -39,7 +39,7 @@ public final class AnswerFormService implements AnswerFormUseCase {
     @Override
     public KeptForm open(String appId, String token) {
         KeptForm form = find(appId, token);
-        requireOpen(form);
+        requireOpen(answered(form));
         return form;
     }
 
@@ -51,7 +51,7 @@ public final class AnswerFormService implements AnswerFormUseCase {
     @Override
     public KeptForm openByToken(String token) {
         KeptForm form = find(null, token);
-        requireOpen(form);
+        requireOpen(answered(form));
         return form;
     }
 
@@ -60,18 +60,25 @@ public final class AnswerFormService implements AnswerFormUseCase {
         answer(find(null, token), () -> find(null, token), action, inputs);
     }
 
-    /** @param again the form as kept now, read once more when another answer came first */
-    private void answer(KeptForm form, Supplier<KeptForm> again, String action, Map<String, Object> inputs) {
+    /**
+     * @param opened the form the token opened; one that forwards to a called run's form answers that form, whose run
+     *               goes on (its caller goes on once it ends or pauses again: {@link ResumeRuns#goOnCallersOf})
+     * @param again  the form as kept now, read once more when another answer came first
+     */
+    private void answer(KeptForm opened, Supplier<KeptForm> again, String action, Map<String, Object> inputs) {
+        KeptForm form = answered(opened);
+        Supplier<KeptForm> now = form == opened ? again : () -> answered(opened);
         if (form.status() == FormStatus.SUBMITTED && Objects.equals(form.actionId(), action)
                 && sameAnswer(form, inputs)) {
             return; // The same answer again: taken as the one given, as a retried request expects.
         }
         requireOpen(form);
+        // Files are the uploads of the app whose token was used: a caller's client uploads to its own app.
         Map<String, Object> values = FormInputs.read(form.form(), action, inputs == null ? Map.of() : inputs,
-                mapping -> file(form.appId(), mapping));
-        long now = clock.instant().getEpochSecond();
-        if (!pauses.answer(form.form().formId(), FormStatus.SUBMITTED, action, values, now)) {
-            requireOpen(again.get()); // Someone answered, or it expired, just before.
+                mapping -> file(opened.appId(), mapping));
+        long at = clock.instant().getEpochSecond();
+        if (!pauses.answer(form.form().formId(), FormStatus.SUBMITTED, action, values, at)) {
+            requireOpen(now.get()); // Someone answered, or it expired, just before.
         }
         resumptions.goOn(form.form().runId());
     }
@@ -87,6 +94,16 @@ public final class AnswerFormService implements AnswerFormUseCase {
             }
         }
         return expired;
+    }
+
+    @Override
+    public int goOnWaitingCallers() {
+        return resumptions.goOnCallersOf(null);
+    }
+
+    @Override
+    public List<KeptForm> formsOf(String appId, String runId) {
+        return pauses.forms(runId).stream().filter(form -> form.appId().equals(appId)).toList();
     }
 
     @Override
@@ -110,6 +127,20 @@ public final class AnswerFormService implements AnswerFormUseCase {
         }
         return pauses.formByToken(token).filter(form -> appId == null || form.appId().equals(appId))
                 .orElseThrow(() -> new ApiException(ApiError.NOT_FOUND, "Form not found"));
+    }
+
+    /**
+     * The form whose state an answer to this one takes: the called run's form it forwards to, or itself. A caller's
+     * form stays waiting until its called run moves on, so the called form says whether it was answered.
+     */
+    private KeptForm answered(KeptForm form) {
+        HumanInputForm.FormRef called = form.form().forwardsTo();
+        if (called == null || form.status() != FormStatus.WAITING) {
+            return form;
+        }
+        return pauses.forms(called.runId()).stream().filter(kept -> kept.form().formId().equals(called.formId()))
+                .findFirst().orElseThrow(() -> new ApiException(ApiError.HUMAN_INPUT_FORM_EXPIRED,
+                        "This form has expired, form_id=" + form.form().formId()));
     }
 
     /** Dify's ensure_form_active: answered, expired, or past its time, each with its own 412. */

@@ -13,6 +13,7 @@ import dev.hexaflow.domain.app.WorkflowVersion;
 import dev.hexaflow.domain.webhook.Delivery;
 import dev.hexaflow.domain.workflow.FormAnswer;
 import dev.hexaflow.domain.workflow.FormStatus;
+import dev.hexaflow.domain.workflow.HumanInputForm;
 import dev.hexaflow.domain.workflow.KeptForm;
 import dev.hexaflow.domain.workflow.PausedRun;
 import dev.hexaflow.domain.workflow.RunStatus;
@@ -38,8 +39,15 @@ import java.util.concurrent.RejectedExecutionException;
  * answers given). A chatflow's run is also heard by its chat turn ({@link ResumedTurns}), which completes the
  * turn's message from the rest of the run. A run with a completion webhook tells its receiver of each next pause, and
  * makes its completion due once it ends.
+ *
+ * <p>A run paused at a tool node whose app (run as a tool) waits for a person goes on once that called run moves on:
+ * when it ends, or pauses past the form the caller's form forwards to ({@link #goOnCallersOf}). The caller's form
+ * is claimed in the store first, so that of the instances that see it, one lets the caller go on.
  */
 public final class ResumeRuns {
+
+    /** Callers let go on in one call of {@link #goOnCallersOf}; the sweep finds the rest the next time. */
+    private static final int CALLERS_PER_SWEEP = 100;
 
     private final RunRepository runs;
     private final PauseRepository pauses;
@@ -143,6 +151,9 @@ public final class ResumeRuns {
             } else if (ended != null && ended.status().isTerminal() && completion != null) {
                 completionDue(completion);
             }
+            if (ended != null && ended.status() != RunStatus.RUNNING) {
+                listeners.execute(() -> goOnCallersOf(run.id()));
+            }
         });
     }
 
@@ -153,6 +164,31 @@ public final class ResumeRuns {
         } catch (RejectedExecutionException e) {
             // Closing, the run already over: the next start's sweep makes its delivery due.
         }
+    }
+
+    /**
+     * Lets each run paused on a form of the called run {@code calledRunId} (of any called run where it is null) go
+     * on, if that called run has moved on: ended, or paused past that form. The caller's form takes the called
+     * form's answer (a timeout where the called run ended without one); the caller's tool node then reads the called
+     * run as it is now. Answers how many callers went on.
+     */
+    public int goOnCallersOf(String calledRunId) {
+        int resumed = 0;
+        for (KeptForm waiting : pauses.waitingOnMovedRuns(calledRunId, CALLERS_PER_SWEEP)) {
+            HumanInputForm.FormRef called = waiting.form().forwardsTo();
+            KeptForm answer = pauses.forms(called.runId()).stream().filter(form -> form.form().formId()
+                    .equals(called.formId()) && form.status() == FormStatus.SUBMITTED).findFirst().orElse(null);
+            long now = clock.instant().getEpochSecond();
+            boolean claimed = answer == null
+                    ? pauses.answer(waiting.form().formId(), FormStatus.TIMEOUT, null, Map.of(), now)
+                    : pauses.answer(waiting.form().formId(), FormStatus.SUBMITTED, answer.actionId(),
+                            answer.submittedData(), now);
+            if (claimed) {
+                resumed++;
+                goOn(waiting.form().runId());
+            }
+        }
+        return resumed;
     }
 
     private static FormAnswer answerOf(KeptForm form) {
@@ -167,6 +203,7 @@ public final class ResumeRuns {
             runs.finished(paused.run().resume().finish(RunStatus.FAILED, paused.run().outputs(), reason,
                     paused.run().elapsedTime(), paused.run().totalTokens(), paused.run().totalSteps(),
                     paused.run().exceptionsCount(), now)).join();
+            goOnCallersOf(paused.run().id());
         } catch (RuntimeException refused) {
             // The store refuses: the run stays taken (running) and the store's recovery fails it.
         }

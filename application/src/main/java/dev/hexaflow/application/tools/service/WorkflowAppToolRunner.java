@@ -1,6 +1,8 @@
 package dev.hexaflow.application.tools.service;
 
 import dev.hexaflow.application.common.ApiException;
+import dev.hexaflow.application.runs.port.in.AnswerFormUseCase;
+import dev.hexaflow.application.runs.port.in.GetRunUseCase;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase;
 import dev.hexaflow.application.runs.port.in.StopTaskUseCase;
 import dev.hexaflow.domain.tool.ToolBinding;
@@ -8,11 +10,17 @@ import dev.hexaflow.domain.tool.ToolDescription;
 import dev.hexaflow.domain.tool.ToolMessage;
 import dev.hexaflow.domain.tool.ToolRef;
 import dev.hexaflow.domain.workflow.FileValue;
+import dev.hexaflow.domain.workflow.FormStatus;
+import dev.hexaflow.domain.workflow.HumanInputForm;
+import dev.hexaflow.domain.workflow.KeptForm;
+import dev.hexaflow.domain.workflow.NodeType;
 import dev.hexaflow.domain.workflow.RunStatus;
 import dev.hexaflow.domain.workflow.Values;
 import dev.hexaflow.domain.workflow.VariableSelector;
 import dev.hexaflow.domain.workflow.WorkflowRun;
+import dev.hexaflow.workflow.engine.FormTokens;
 import dev.hexaflow.workflow.engine.NodeContext;
+import dev.hexaflow.workflow.engine.PauseRequested;
 import dev.hexaflow.workflow.engine.StopSignal;
 import dev.hexaflow.workflow.port.out.ToolRunner;
 import java.util.ArrayList;
@@ -29,6 +37,11 @@ import java.util.function.Supplier;
  * its own (kept and listed in the app's logs like any run), for the calling run's user, with the tool's arguments
  * as its inputs; the tool answers the run's files, then its outputs as text ({@code json.dumps}) and as a JSON
  * message, as Dify's {@code WorkflowTool} does. A failed run fails the tool with the run's error.
+ *
+ * <p>A run that pauses for a person pauses its caller's tool node too, with a form of the caller's own that forwards
+ * to the called run's form (same content, inputs and actions): answering either lets the called run go on, and when
+ * it ends (or pauses again) the caller's node runs again and reads it here, answering its outputs (or pausing with
+ * its next form).
  *
  * <p>It lives in the composition root because it drives an inbound use case, which no adapter may reach. An app
  * that calls itself (or a cycle of apps) is bounded as Dify bounds it: a run started by a workflow tool at depth
@@ -49,6 +62,8 @@ public final class WorkflowAppToolRunner implements ToolRunner {
     private final Function<ToolRef, Optional<ToolBinding.App>> bindings;
     private final Supplier<RunWorkflowUseCase> runs;
     private final Supplier<StopTaskUseCase> stops;
+    private final Supplier<GetRunUseCase> getRuns;
+    private final Supplier<AnswerFormUseCase> forms;
     /** The depth of each run this runner started and that has not ended: 1 for a run a top-level run started. */
     private final Map<String, Integer> depths = new ConcurrentHashMap<>();
     /**
@@ -69,13 +84,17 @@ public final class WorkflowAppToolRunner implements ToolRunner {
     /**
      * @param runs  the run use case, given once the composition root has made it (it needs the engine, which
      *              needs this runner)
-     * @param stops stops a child run when its caller stops
+     * @param stops   stops a child run when its caller stops
+     * @param getRuns reads a child run again when its caller goes on after waiting for it
+     * @param forms   the forms of a child run that waits for a person, which its caller's form stands for
      */
     public WorkflowAppToolRunner(Function<ToolRef, Optional<ToolBinding.App>> bindings, Supplier<RunWorkflowUseCase> runs,
-            Supplier<StopTaskUseCase> stops) {
+            Supplier<StopTaskUseCase> stops, Supplier<GetRunUseCase> getRuns, Supplier<AnswerFormUseCase> forms) {
         this.bindings = bindings;
         this.runs = runs;
         this.stops = stops;
+        this.getRuns = getRuns;
+        this.forms = forms;
     }
 
     @Override
@@ -94,6 +113,23 @@ public final class WorkflowAppToolRunner implements ToolRunner {
         ToolBinding.App app = bindings.apply(tool).orElseThrow(() -> new ToolException("the tool " + tool.label()
                 + " is not bound to an app"));
         NodeContext caller = stop instanceof NodeContext ctx ? ctx : null;
+        HumanInputForm.FormRef waitedOn = caller == null ? null : caller.formAnswer()
+                .map(answer -> answer.form().forwardsTo()).orElse(null);
+        WorkflowRun run = waitedOn != null ? calledRun(app, waitedOn.runId())
+                : startAndAwait(tool, app, arguments, caller, stop);
+        if (run.status() == RunStatus.FAILED || run.status() == RunStatus.STOPPED) {
+            throw new ToolException(run.error() == null || run.error().isBlank() ? "the run " + run.id()
+                    + " of app " + app.appId() + " ended " + run.status().wireName() : run.error());
+        }
+        if (!run.status().isTerminal()) {
+            throw new PauseRequested(forwardingForm(caller, app, run));
+        }
+        return messages(run.outputs() == null ? Map.of() : run.outputs());
+    }
+
+    /** Starts the app's run, within the depth and the top-level run's budget, and waits for its end or pause. */
+    private WorkflowRun startAndAwait(ToolRef tool, ToolBinding.App app, Map<String, Object> arguments,
+            NodeContext caller, StopSignal stop) {
         String user = caller == null ? NO_USER : caller.pool().get(VariableSelector.of(VariableSelector.SYSTEM,
                 "user_id")).map(String::valueOf).filter(id -> !id.isBlank()).orElse(NO_USER);
         RunWorkflowUseCase.RunUnderWay child;
@@ -125,9 +161,8 @@ public final class WorkflowAppToolRunner implements ToolRunner {
         } finally {
             starting.unlock();
         }
-        WorkflowRun run;
         try (AutoCloseable stopChild = stop.onStop(() -> stops.get().stop(app.appId(), child.taskId(), user))) {
-            run = child.await();
+            return child.await();
         } catch (ApiException e) {
             throw new ToolException("the run of app " + app.appId() + " was not kept: " + e.getMessage());
         } catch (Exception e) {
@@ -136,11 +171,39 @@ public final class WorkflowAppToolRunner implements ToolRunner {
             depths.remove(child.runId());
             ended(child.runId());
         }
-        if (run.status() == RunStatus.FAILED || run.status() == RunStatus.STOPPED) {
-            throw new ToolException(run.error() == null || run.error().isBlank() ? "the run " + run.id()
-                    + " of app " + app.appId() + " ended " + run.status().wireName() : run.error());
+    }
+
+    /** The called run as it is now, read again when the caller's form it paused with was answered. */
+    private WorkflowRun calledRun(ToolBinding.App app, String runId) {
+        try {
+            return getRuns.get().get(app.appId(), runId);
+        } catch (ApiException e) {
+            throw new ToolException("the run " + runId + " of app " + app.appId() + " is gone: " + e.getMessage());
         }
-        return messages(run.outputs() == null ? Map.of() : run.outputs());
+    }
+
+    /**
+     * The caller's own form (its id and token) standing for the called run's form: the form it waits on, or, once
+     * answered and the run going on, the latest it sent. Its answer goes to that form; the caller goes on when the
+     * called run ends or pauses again. Only a tool node waits: an agent's tool call cannot.
+     */
+    private HumanInputForm forwardingForm(NodeContext caller, ToolBinding.App app, WorkflowRun run) {
+        List<KeptForm> sent = forms.get().formsOf(app.appId(), run.id());
+        KeptForm latest = sent.stream().filter(form -> form.status() == FormStatus.WAITING)
+                .reduce((first, second) -> second)
+                .orElse(sent.isEmpty() ? null : sent.get(sent.size() - 1));
+        if (caller == null || caller.node().type() != NodeType.TOOL || latest == null) {
+            throw new ToolException("the run " + run.id() + " of app " + app.appId() + " waits for a person, and "
+                    + "only a tool node of a workflow can wait with it");
+        }
+        HumanInputForm form = latest.form();
+        // The called run's own mail already sent its form's link: the caller's form is not mailed again.
+        List<Map<String, Object>> delivery = form.deliveryMethods().stream()
+                .filter(method -> !"email".equals(method.get("type"))).toList();
+        return new HumanInputForm(caller.newId(), FormTokens.next(), caller.runId(), caller.node().id(),
+                caller.node().title(), form.formContent(), form.inputs(), form.actions(),
+                form.resolvedDefaultValues(), form.expirationTime(), delivery,
+                new HumanInputForm.FormRef(run.id(), form.formId()));
     }
 
     /** A child run ended: its descent is forgotten (its top-level run's budget stays until it expires). */

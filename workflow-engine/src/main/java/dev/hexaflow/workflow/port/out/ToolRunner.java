@@ -30,6 +30,8 @@ public interface ToolRunner {
      * limit and until {@code stop}.
      *
      * @throws ToolException with the message the node reports after Dify's "Failed to invoke tool ...: "
+     * @throws dev.hexaflow.workflow.engine.PauseRequested when the tool waits for a person (an app run as a tool
+     *         paused): the tool node pauses with that form, and runs again once it is answered
      */
     List<ToolMessage> run(ToolRef tool, Map<String, Object> arguments, StopSignal stop);
 

@@ -45,6 +45,15 @@ public interface AnswerFormUseCase {
     /** Ends each form whose time ran out and lets its run take the timeout branch; answers how many. */
     int expireDue();
 
+    /**
+     * Lets each run paused at a tool node, whose called app's run has moved on (ended, or paused again past the form
+     * the caller waits on), go on; answers how many. Each goes on on the instance that claims its form first.
+     */
+    int goOnWaitingCallers();
+
+    /** Every form a run of the app sent out, answered or not, oldest first. */
+    List<KeptForm> formsOf(String appId, String runId);
+
     /** The forms a run of the app waits on now, oldest first; empty for a run not paused. */
     List<KeptForm> waitingOf(String appId, String runId);
 

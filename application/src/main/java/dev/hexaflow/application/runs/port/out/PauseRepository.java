@@ -48,8 +48,18 @@ public interface PauseRepository {
      */
     boolean stop(String runId, String error, long finishedAt);
 
-    /** Waiting forms of paused runs whose time ran out at {@code now} (expiration at or before it), oldest first. */
+    /**
+     * Waiting forms of paused runs whose time ran out at {@code now} (expiration at or before it), oldest first. A
+     * form that forwards to a called run's form is never among them: it ends when that form does.
+     */
     List<KeptForm> expired(long now, int limit);
+
+    /**
+     * Waiting forms of paused runs that forward to a form of a called run which has moved on from it: the called run
+     * ended, or it is paused again and a resumption took that form's answer (so it waits on another form now). Of
+     * the called run {@code calledRunId}, or of any where it is null; oldest first.
+     */
+    List<KeptForm> waitingOnMovedRuns(String calledRunId, int limit);
 
     /** An app's waiting forms of paused runs, newest first; of every app where {@code appId} is null. */
     List<KeptForm> waiting(String appId, int limit);

@@ -225,7 +225,9 @@ class PythonCodeIsolationTest {
 
         assertThat(peak.get()).as("processes at the peak of the bomb")
                 .isLessThanOrEqualTo(baseline + PythonWorkerCodeRunner.DEFAULT_MAX_PROCESSES + 2);
-        assertThat(within(Duration.ofSeconds(2), () -> ProcessHandle.current().descendants().count() <= baseline))
+        // The bomb's processes are killed at once but reaped when the system gets to it: on a busy CI run two seconds
+        // were once not enough. What counts is that none is left behind.
+        assertThat(within(Duration.ofSeconds(10), () -> ProcessHandle.current().descendants().count() <= baseline))
                 .as("processes back to the baseline of " + baseline).isTrue();
         assertThat(runner.run("def main():\n    return {'ok': True}\n", Map.of(), StopSignal.NEVER))
                 .containsEntry("ok", true);

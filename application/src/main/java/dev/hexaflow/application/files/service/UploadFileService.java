@@ -18,6 +18,7 @@ import dev.hexaflow.domain.app.UploadLimits;
 import dev.hexaflow.domain.app.UploadedFile;
 import java.time.Clock;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
@@ -117,17 +118,31 @@ public final class UploadFileService implements UploadFileUseCase {
             requireUploadsLeft(command.appId(), endUser, pageUploads.getOrDefault(visitor, 0));
             pageUploads.merge(visitor, 1, Integer::sum);
         }
+        // An upload stops counting as under way in the same step as its record is made (else, between the two, it
+        // counted twice and a visitor got one upload fewer); one that fails stops counting when it fails.
+        AtomicBoolean counted = new AtomicBoolean(true);
+        Runnable recorded = () -> {
+            if (counted.getAndSet(false)) {
+                pageUploads.computeIfPresent(visitor, (key, count) -> count > 1 ? count - 1 : null);
+            }
+        };
         try {
-            return store(command, name, extension, category, max, endUser);
+            return store(command, name, extension, category, max, endUser, recorded);
         } finally {
             synchronized (pageUploads) {
-                pageUploads.computeIfPresent(visitor, (key, count) -> count > 1 ? count - 1 : null);
+                recorded.run();
             }
         }
     }
 
     private UploadedFile store(UploadFileCommand command, String name, String extension, FileCategory category,
             long max, EndUser endUser) {
+        return store(command, name, extension, category, max, endUser, () -> { });
+    }
+
+    /** @param recorded run under the page's lock right after a page's upload is recorded */
+    private UploadedFile store(UploadFileCommand command, String name, String extension, FileCategory category,
+            long max, EndUser endUser, Runnable recorded) {
         BlobStore.Stored stored;
         try {
             stored = blobs.put(command.content(), max);
@@ -142,6 +157,7 @@ public final class UploadFileService implements UploadFileUseCase {
                 synchronized (pageUploads) {
                     requireBytesLeft(command.appId(), stored.size());
                     uploads.add(file);
+                    recorded.run();
                 }
             } else {
                 uploads.add(file);

@@ -19,10 +19,11 @@ import java.util.Optional;
  * @param logs       how the server writes its log lines
  * @param traces     whether the server sends OpenTelemetry traces, and the OTEL_* settings of the exporter
  * @param mail       where the mails of paused runs' forms go out, and the base URL of their links
+ * @param triggers   how often schedules are looked for, and what a webhook trigger takes
  */
 public record Configuration(String host, int port, Path dataDir, Optional<String> adminToken,
         EngineConfiguration engine, ServiceSettings service, Optional<DatabaseServer> database,
-        MetricsSettings metrics, LogSettings logs, TraceSettings traces, MailSettings mail) {
+        MetricsSettings metrics, LogSettings logs, TraceSettings traces, MailSettings mail, TriggerSettings triggers) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 8080;
@@ -46,9 +47,18 @@ public record Configuration(String host, int port, Path dataDir, Optional<String
         logs = logs == null ? LogSettings.DEFAULTS : logs;
         traces = traces == null ? TraceSettings.OFF : traces;
         mail = mail == null ? MailSettings.OFF : mail;
+        triggers = triggers == null ? TriggerSettings.DEFAULTS : triggers;
         if (adminToken.isPresent() && adminToken.get().length() < 16) {
             throw new UsageException("HEXAFLOW_ADMIN_TOKEN must be at least 16 characters long");
         }
+    }
+
+    /** With the triggers' defaults. */
+    public Configuration(String host, int port, Path dataDir, Optional<String> adminToken,
+            EngineConfiguration engine, ServiceSettings service, Optional<DatabaseServer> database,
+            MetricsSettings metrics, LogSettings logs, TraceSettings traces, MailSettings mail) {
+        this(host, port, dataDir, adminToken, engine, service, database, metrics, logs, traces, mail,
+                TriggerSettings.DEFAULTS);
     }
 
     /** Without mail. */
@@ -94,59 +104,68 @@ public record Configuration(String host, int port, Path dataDir, Optional<String
                         .map(url -> new DatabaseServer(url, environment.get("HEXAFLOW_DATABASE_USER"),
                                 environment.get("HEXAFLOW_DATABASE_PASSWORD"))),
                 MetricsSettings.fromEnvironment(environment), LogSettings.fromEnvironment(environment),
-                TraceSettings.fromEnvironment(environment), MailSettings.fromEnvironment(environment));
+                TraceSettings.fromEnvironment(environment), MailSettings.fromEnvironment(environment),
+                TriggerSettings.fromEnvironment(environment));
     }
 
     public Configuration withHost(String value) {
         return new Configuration(value, port, dataDir, adminToken, engine, service, database, metrics, logs,
-                traces, mail);
+                traces, mail, triggers);
     }
 
     public Configuration withPort(int value) {
         return new Configuration(host, value, dataDir, adminToken, engine, service, database, metrics, logs,
-                traces, mail);
+                traces, mail, triggers);
     }
 
     public Configuration withDataDir(Path value) {
-        return new Configuration(host, port, value, adminToken, engine, service, database, metrics, logs, traces, mail);
+        return new Configuration(host, port, value, adminToken, engine, service, database, metrics, logs, traces, mail,
+                triggers);
     }
 
     public Configuration withAdminToken(String value) {
         return new Configuration(host, port, dataDir, Optional.ofNullable(value), engine, service, database, metrics,
-                logs, traces, mail);
+                logs, traces, mail, triggers);
     }
 
     public Configuration withEngine(EngineConfiguration value) {
         return new Configuration(host, port, dataDir, adminToken, value, service, database, metrics, logs,
-                traces, mail);
+                traces, mail, triggers);
     }
 
     public Configuration withService(ServiceSettings value) {
-        return new Configuration(host, port, dataDir, adminToken, engine, value, database, metrics, logs, traces, mail);
+        return new Configuration(host, port, dataDir, adminToken, engine, value, database, metrics, logs, traces, mail,
+                triggers);
     }
 
     public Configuration withDatabase(DatabaseServer value) {
         return new Configuration(host, port, dataDir, adminToken, engine, service, Optional.of(value), metrics, logs,
-                traces, mail);
+                traces, mail, triggers);
     }
 
     public Configuration withMetrics(MetricsSettings value) {
-        return new Configuration(host, port, dataDir, adminToken, engine, service, database, value, logs, traces, mail);
+        return new Configuration(host, port, dataDir, adminToken, engine, service, database, value, logs, traces, mail,
+                triggers);
     }
 
     public Configuration withLogs(LogSettings value) {
         return new Configuration(host, port, dataDir, adminToken, engine, service, database, metrics, value,
-                traces, mail);
+                traces, mail, triggers);
     }
 
     public Configuration withTraces(TraceSettings value) {
         return new Configuration(host, port, dataDir, adminToken, engine, service, database, metrics, logs, value,
-                mail);
+                mail, triggers);
     }
 
     public Configuration withMail(MailSettings value) {
         return new Configuration(host, port, dataDir, adminToken, engine, service, database, metrics, logs, traces,
-                value);
+                value, triggers);
+    }
+
+    public Configuration withTriggers(TriggerSettings value) {
+        return new Configuration(host, port, dataDir, adminToken, engine, service, database, metrics, logs, traces,
+                mail, value);
     }
 
     public static int port(String text, String name) {

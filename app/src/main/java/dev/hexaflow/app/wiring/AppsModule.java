@@ -25,6 +25,7 @@ import dev.hexaflow.application.apps.service.PublishWorkflowService;
 import dev.hexaflow.application.apps.service.UpdateSiteService;
 import dev.hexaflow.application.apps.service.WebAppService;
 import dev.hexaflow.application.apps.service.WebTokens;
+import dev.hexaflow.application.apps.port.out.PublicationHook;
 import dev.hexaflow.application.common.port.out.SecretGenerator;
 import dev.hexaflow.domain.app.UploadLimits;
 import dev.hexaflow.domain.id.TimeOrderedIds;
@@ -51,11 +52,13 @@ public final class AppsModule {
     public final ExportDslUseCase exportDsl;
     public final DescribeAppUseCase describe;
 
+    /** @param published told of each workflow published (the triggers context keeps its triggers) */
     AppsModule(Jdbi jdbi, JdbiAppRepository apps, JdbiWorkflowVersionRepository versions, WorkflowEngine engine,
-            SecretGenerator secrets, Clock clock, Instance instance, UploadLimits limits) {
+            SecretGenerator secrets, Clock clock, Instance instance, UploadLimits limits, PublicationHook published) {
         JdbiAppKeyRepository appKeys = new JdbiAppKeyRepository(jdbi);
         YamlWorkflowDslReader reader = new YamlWorkflowDslReader();
-        Publications publications = new Publications(reader, engine, appKeys, secrets, clock, new TimeOrderedIds());
+        Publications publications = new Publications(reader, engine, appKeys, secrets, clock, new TimeOrderedIds(),
+                published);
         WebTokens webTokens = new WebTokens(HmacSigner.of("web_tokens", instance, jdbi), clock);
         this.importApp = new ImportAppService(publications, apps, versions);
         this.publish = new PublishWorkflowService(publications, apps, versions);

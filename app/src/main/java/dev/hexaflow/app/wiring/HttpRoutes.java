@@ -9,6 +9,7 @@ import dev.hexaflow.adapters.http.admin.AdminInstanceRoutes;
 import dev.hexaflow.adapters.http.admin.AdminKnowledgeRoutes;
 import dev.hexaflow.adapters.http.admin.AdminRunRoutes;
 import dev.hexaflow.adapters.http.admin.AdminToolRoutes;
+import dev.hexaflow.adapters.http.admin.AdminTriggerRoutes;
 import dev.hexaflow.adapters.http.admin.AdminWebhookRoutes;
 import dev.hexaflow.adapters.http.campus.CampusFeedRoutes;
 import dev.hexaflow.adapters.http.openapi.OpenApiRoutes;
@@ -30,6 +31,7 @@ import dev.hexaflow.adapters.http.serviceapi.workflow.RunRoutes;
 import dev.hexaflow.adapters.http.serviceapi.workflow.ToolFileRoutes;
 import dev.hexaflow.adapters.http.serviceapi.workflow.UploadRoutes;
 import dev.hexaflow.adapters.http.webapp.ConsoleRoutes;
+import dev.hexaflow.adapters.http.triggers.WebhookTriggerRoutes;
 import dev.hexaflow.adapters.http.webapp.FormPageRoutes;
 import dev.hexaflow.adapters.http.webapp.WebAppRoutes;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiInstanceLeases;
@@ -70,6 +72,8 @@ public final class HttpRoutes {
                 campus::keepUsesNow), Clock.systemUTC()));
         routes.add(new WebAppRoutes(workflows.apps.webApp));
         routes.add(new FormPageRoutes(workflows.runs.forms, config.service().requests()));
+        routes.add(new WebhookTriggerRoutes(workflows.triggers.webhooks, config.triggers().maxBodyBytes(),
+                config.triggers().callsPerMinute()));
         routes.add(new ConsoleRoutes(admin.consoleSessions(), refusals));
         routes.add(new OpenApiRoutes());
         return List.copyOf(routes);
@@ -108,6 +112,7 @@ public final class HttpRoutes {
                 new AdminWebhookRoutes(admin, workflows.webhooks.webhooks, workflows.webhooks.deliveries,
                         workflows.webhooks.redeliver),
                 new AdminRunRoutes(admin, workflows.runs.inspect, workflows.runs.control, workflows.runs.forms),
+                new AdminTriggerRoutes(admin, workflows.triggers.manage),
                 new AdminToolRoutes(admin, workflows.tools.listTools, workflows.tools.mcpServers,
                         workflows.tools.toolBindings),
                 new AdminKnowledgeRoutes(admin, knowledge.bases, knowledge.addDocument, knowledge.retrieve,

@@ -38,6 +38,7 @@ public final class WorkflowModule implements AutoCloseable {
     public final ToolsModule tools;
     public final WebhooksModule webhooks;
     public final KnowledgeModule knowledge;
+    public final TriggersModule triggers;
     /** The outbound policy every outbound call goes through, with the origins workflows may call this server on. */
     public final InstanceOrigins origins;
     public final WorkflowEngine engine;
@@ -82,27 +83,30 @@ public final class WorkflowModule implements AutoCloseable {
         this.engine = Engines.standard(config.engine(), files::contents, origins, tools.mcpAddresses::find,
                 codeRunners::add, services -> tools.plugInto(services, files.toolFiles, retriever));
         engine.scopeNodesWith(observability.nodes());
+        this.triggers = new TriggersModule(jdbi, config.triggers(), appRecords, versionRecords, secrets, clock);
         this.apps = new AppsModule(jdbi, appRecords, versionRecords, engine, secrets, clock, instance,
-                config.service().uploads());
+                config.service().uploads(), triggers.sync);
         this.webhooks = new WebhooksModule(jdbi, config, appRecords, runRecords, secrets, origins, clock,
                 observability.deliveries());
         this.runs = new RunsModule(jdbi, config, new RunsModule.Stores(appRecords, versionRecords, endUserRecords,
                 files.uploads, runRecords), engine, clock, storage, instance, webhooks.completion,
                 observability.runs());
         tools.runAppsWith(runs.run, runs.stop, runs.getRun, runs.forms);
+        triggers.runWith(runs.run);
         this.pruning = new Pruning(runs.idempotencyKeys, webhooks.deliverCallbacks, runs.pruneRuns,
                 config.service().retention(), clock);
         this.formExpiry = new FormExpiry(runs.forms);
     }
 
     /**
-     * Starts the background jobs of a serving instance: pruning, sending webhook deliveries, and ending the forms
-     * whose time ran out.
+     * Starts the background jobs of a serving instance: pruning, sending webhook deliveries, ending the forms whose
+     * time ran out, and firing the schedules that are due.
      */
     public void startJobs() {
         webhooks.delivery.start();
         pruning.start();
         formExpiry.start();
+        triggers.start();
     }
 
     /** The campus feed the built-in tool {@code hexaflow/campus_holidays} reads, once the server has made it. */
@@ -122,6 +126,7 @@ public final class WorkflowModule implements AutoCloseable {
 
     @Override
     public void close() {
+        triggers.close();
         pruning.close();
         formExpiry.close();
         runs.heldRuns.close();

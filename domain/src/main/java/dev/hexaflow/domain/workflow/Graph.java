@@ -63,8 +63,18 @@ public final class Graph {
         return nodes.hashCode() * 31 + edges.hashCode();
     }
 
-    /** The top level's start nodes. */
+    /** The top level's roots: its start node, or its triggers (a run starts from one of them). */
     public List<Node> starts() {
-        return nodes.stream().filter(n -> n.type() == NodeType.START && n.parentId().isEmpty()).toList();
+        return nodes.stream().filter(n -> n.type().isRoot() && n.parentId().isEmpty()).toList();
+    }
+
+    /** The top level's start node (the form a caller's request fills), if the workflow has one. */
+    public Optional<Node> start() {
+        return nodes.stream().filter(n -> n.type() == NodeType.START && n.parentId().isEmpty()).findFirst();
+    }
+
+    /** The top level's triggers, in the file's order. */
+    public List<Node> triggers() {
+        return nodes.stream().filter(n -> n.type().isTrigger() && n.parentId().isEmpty()).toList();
     }
 }

@@ -22,6 +22,9 @@ public final class GraphRules {
      */
     public static final int MAX_NODES = 5_000;
 
+    /** The most webhook triggers (and, apart, plugin triggers) a workflow may have, as in Dify. */
+    public static final int MAX_WEBHOOK_TRIGGERS = 5;
+
     /** The most edges a workflow may have: four per node at the node limit, more than any branching needs. */
     public static final int MAX_EDGES = 4 * MAX_NODES;
 
@@ -47,15 +50,7 @@ public final class GraphRules {
                 }
             });
         }
-        List<Node> starts = graph.starts();
-        if (starts.isEmpty()) {
-            problems.add(WorkflowProblem.ofFile("the workflow has no start node"));
-        } else if (starts.size() > 1) {
-            for (Node extra : starts.subList(1, starts.size())) {
-                problems.add(WorkflowProblem.of(extra, "a workflow has exactly one start node; "
-                        + starts.get(0).id() + " is one already"));
-            }
-        }
+        problems.addAll(roots(graph));
         for (Edge edge : graph.edges()) {
             Optional<Node> source = graph.node(edge.source());
             Optional<Node> target = graph.node(edge.target());
@@ -85,6 +80,52 @@ public final class GraphRules {
         }
         problems.addAll(cycles(graph));
         return problems;
+    }
+
+    /**
+     * A run starts from one root: the start node (exactly one), or one of the triggers (Dify's rules: never beside a
+     * start node, at most one schedule, at most {@link #MAX_WEBHOOK_TRIGGERS} webhooks and plugin triggers each).
+     * A trigger has no incoming edge.
+     */
+    private static List<WorkflowProblem> roots(Graph graph) {
+        List<WorkflowProblem> problems = new ArrayList<>();
+        List<Node> starts = graph.starts().stream().filter(n -> n.type() == NodeType.START).toList();
+        List<Node> triggers = graph.triggers();
+        if (starts.isEmpty() && triggers.isEmpty()) {
+            problems.add(WorkflowProblem.ofFile("the workflow has no start node"));
+        } else if (starts.size() > 1) {
+            for (Node extra : starts.subList(1, starts.size())) {
+                problems.add(WorkflowProblem.of(extra, "a workflow has exactly one start node; "
+                        + starts.get(0).id() + " is one already"));
+            }
+        }
+        if (!starts.isEmpty() && !triggers.isEmpty()) {
+            problems.add(WorkflowProblem.of(triggers.get(0),
+                    "Start node and trigger nodes cannot coexist in the same workflow"));
+        }
+        countAtMost(problems, graph, NodeType.TRIGGER_SCHEDULE, 1, "a workflow has at most one schedule trigger");
+        countAtMost(problems, graph, NodeType.TRIGGER_WEBHOOK, MAX_WEBHOOK_TRIGGERS,
+                "Workflow exceeds maximum webhook node limit");
+        countAtMost(problems, graph, NodeType.TRIGGER_PLUGIN, MAX_WEBHOOK_TRIGGERS,
+                "Workflow exceeds maximum plugin trigger node limit");
+        for (Node node : graph.nodes()) {
+            if (node.type().isTrigger() && node.parentId().isPresent()) {
+                problems.add(WorkflowProblem.of(node, "a trigger starts the workflow; it cannot sit inside an "
+                        + "iteration or loop"));
+            } else if (node.type().isTrigger() && !graph.incoming(node.id()).isEmpty()) {
+                problems.add(WorkflowProblem.of(node, "a trigger starts the workflow, so no edge may lead to it"));
+            }
+        }
+        return problems;
+    }
+
+    private static void countAtMost(List<WorkflowProblem> problems, Graph graph, NodeType type, int most,
+            String message) {
+        List<Node> found = graph.triggers().stream().filter(n -> n.type() == type).toList();
+        if (found.size() > most) {
+            problems.add(WorkflowProblem.of(found.get(most), message + ". Found " + found.size() + " "
+                    + type.wireName() + " nodes, maximum allowed is " + most));
+        }
     }
 
     /** Whether the graph has more nodes or edges than a workflow may have. */

@@ -29,7 +29,13 @@ public enum NodeType {
     LIST_OPERATOR("list-operator"),
     AGENT("agent"),
     /** Pauses the run until a person answers its form, or its time runs out. */
-    HUMAN_INPUT("human-input");
+    HUMAN_INPUT("human-input"),
+    /** Starts a run on a schedule (cron, or the editor's visual frequency). */
+    TRIGGER_SCHEDULE("trigger-schedule"),
+    /** Starts a run when its URL is called. */
+    TRIGGER_WEBHOOK("trigger-webhook"),
+    /** Starts a run on a third party's event; here, when an operator binds it to a webhook. */
+    TRIGGER_PLUGIN("trigger-plugin");
 
     private final String wireName;
 
@@ -48,6 +54,16 @@ public enum NodeType {
             }
         }
         return Optional.empty();
+    }
+
+    /** A trigger starts a run by itself, as the start node does for a caller's request. */
+    public boolean isTrigger() {
+        return this == TRIGGER_SCHEDULE || this == TRIGGER_WEBHOOK || this == TRIGGER_PLUGIN;
+    }
+
+    /** A node a run starts from: the start node, or a trigger. */
+    public boolean isRoot() {
+        return this == START || isTrigger();
     }
 
     /** Iteration and loop hold a sub-graph of their own. */

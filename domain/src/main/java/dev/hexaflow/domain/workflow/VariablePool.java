@@ -48,6 +48,13 @@ public final class VariablePool {
         return exported;
     }
 
+    /** A node's variables in this pool (not its parent's), by name, in no set order. */
+    public Map<String, Object> all(String nodeId) {
+        Map<String, Object> found = new java.util.LinkedHashMap<>();
+        values.getOrDefault(nodeId, Map.of()).forEach((name, value) -> found.put(name, value == NULL ? null : value));
+        return found;
+    }
+
     /** A pool holding what {@link #export()} gave, files read back as files. */
     public static VariablePool restore(Map<String, ? extends Map<String, ?>> exported) {
         VariablePool pool = new VariablePool(null);

@@ -35,7 +35,7 @@ public record Workflow(AppInfo app, String dslVersion, Graph graph, DataTree fea
 
     /** The start node's input form, as its {@code variables} data. */
     public List<DataTree> inputForm() {
-        return graph.starts().stream().findFirst().map(start -> start.data().trees("variables")).orElse(List.of());
+        return graph.start().map(start -> start.data().trees("variables")).orElse(List.of());
     }
 
     /**

@@ -57,6 +57,8 @@ final class GraphRunner {
      */
     Map<String, String> runTopLevel(Node start, VariablePool pool) {
         Traversal traversal = new Traversal(pool, ExecutionMetadata.NONE, null);
+        // The roots a run does not start from (the other triggers) never run: their branches are skipped.
+        traversal.idleRoots = graph.starts().stream().filter(root -> !root.id().equals(start.id())).toList();
         traversal.run(List.of(new Traversal.Ready(start, null)));
         return traversal.exportEdges();
     }
@@ -103,6 +105,7 @@ final class GraphRunner {
         private volatile NodeFailure failure;
         private volatile boolean reachedLoopEnd;
         private volatile ResponseCoordinator responses;
+        private List<Node> idleRoots = List.of();
 
         record Ready(Node node, String predecessor) {
         }
@@ -121,6 +124,7 @@ final class GraphRunner {
             }
             synchronized (this) {
                 ready.addAll(roots);
+                idleRoots.forEach(idle -> release(idle, null));
             }
             while (true) {
                 Ready next;
@@ -175,7 +179,7 @@ final class GraphRunner {
             }
         }
 
-        /** Marks the node's outgoing edges by the handle it chose and queues what became ready. */
+        /** Marks the node's outgoing edges by the handle it chose (null: none) and queues what became ready. */
         private void release(Node node, String handle) {
             for (Edge edge : graph.outgoing(node.id())) {
                 edges.put(edge.id(), edge.sourceHandle().equals(handle) ? EdgeState.TAKEN : EdgeState.SKIPPED);
@@ -336,8 +340,8 @@ final class GraphRunner {
         }
 
         private void keepOutputs(Node node, NodeOutcome outcome) {
-            boolean kept = outcome.status() == NodeStatus.SUCCEEDED || outcome.status() == NodeStatus.EXCEPTION;
-            if (kept && outcome.outputs() != null) {
+            if ((outcome.status() == NodeStatus.SUCCEEDED || outcome.status() == NodeStatus.EXCEPTION)
+                    && outcome.outputs() != null) {
                 pool.setAll(node.id(), outcome.outputs());
             }
         }
@@ -392,6 +396,5 @@ final class GraphRunner {
             }
             return outcome.handle();
         }
-
     }
 }

@@ -13,7 +13,14 @@ import java.util.Map;
  * query and the DSL's conversation variables.
  */
 public record RunRequest(Workflow workflow, String appId, String workflowId, String userId,
-        Map<String, Object> inputs, List<FileValue> files, String runId, String taskId, ChatTurn chat) {
+        Map<String, Object> inputs, List<FileValue> files, String runId, String taskId, ChatTurn chat,
+        String rootNodeId) {
+
+    /** A run from the workflow's start node, for a caller. */
+    public RunRequest(Workflow workflow, String appId, String workflowId, String userId,
+            Map<String, Object> inputs, List<FileValue> files, String runId, String taskId, ChatTurn chat) {
+        this(workflow, appId, workflowId, userId, inputs, files, runId, taskId, chat, null);
+    }
 
     /** A run without a chat turn (a workflow app's, or a chatflow called as a workflow). */
     public RunRequest(Workflow workflow, String appId, String workflowId, String userId,
@@ -39,7 +46,7 @@ public record RunRequest(Workflow workflow, String appId, String workflowId, Str
     }
 
     public RunRequest withIds(String run, String task) {
-        return new RunRequest(workflow, appId, workflowId, userId, inputs, files, run, task, chat);
+        return new RunRequest(workflow, appId, workflowId, userId, inputs, files, run, task, chat, rootNodeId);
     }
 
     /** This run as one turn of a conversation with a chatflow. */
@@ -47,7 +54,18 @@ public record RunRequest(Workflow workflow, String appId, String workflowId, Str
         if (turn == null) {
             throw new IllegalArgumentException("a chat run needs its turn");
         }
-        return new RunRequest(workflow, appId, workflowId, userId, inputs, files, runId, taskId, turn);
+        return new RunRequest(workflow, appId, workflowId, userId, inputs, files, runId, taskId, turn, rootNodeId);
+    }
+
+    /**
+     * This run started by one of the workflow's triggers: {@code inputs} are what the trigger hands its node (they
+     * are not checked against a start form, which such a workflow has not), and the other triggers do not run.
+     */
+    public RunRequest fromTrigger(String triggerNodeId) {
+        if (triggerNodeId == null || triggerNodeId.isEmpty()) {
+            throw new IllegalArgumentException("a triggered run names its trigger node");
+        }
+        return new RunRequest(workflow, appId, workflowId, userId, inputs, files, runId, taskId, chat, triggerNodeId);
     }
 
     /** The chat turn, or the empty first turn a chatflow runs without one. */

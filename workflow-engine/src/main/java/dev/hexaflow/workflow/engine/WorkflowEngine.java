@@ -102,7 +102,9 @@ public final class WorkflowEngine {
         for (Node node : workflow.graph().nodes()) {
             catalogue.executor(node.type()).ifPresent(executor -> executor.checkReady(node));
         }
-        Map<String, Object> inputs = InputForm.check(prepared.inputForm(), request.inputs());
+        Node start = root(workflow, request);
+        Map<String, Object> inputs = start.type().isTrigger() ? request.inputs()
+                : InputForm.check(prepared.inputForm(), request.inputs());
         String runId = request.runId() != null ? request.runId() : ids.get();
         String taskId = request.taskId() != null ? request.taskId() : ids.get();
         SpeechTail tail = SpeechTail.forApp(workflow.features(), speech);
@@ -111,7 +113,6 @@ public final class WorkflowEngine {
                 tail == null ? listener : tail.listening(listener), chat, nodeScope);
         Map<String, Object> system = systemVariables(request, runId, chat);
         VariablePool pool = pool(workflow, system, chat);
-        Node start = workflow.graph().starts().get(0);
         pool.setAll(start.id(), inputs);
         Map<String, Object> shownInputs = new LinkedHashMap<>(inputs);
         system.forEach((name, value) -> shownInputs.put("sys." + name, Values.normalize(value)));
@@ -121,6 +122,21 @@ public final class WorkflowEngine {
         executor.execute(() -> play(new Leg(prepared, state, started, pool, new RunEvent.WorkflowStarted(started),
                 graph -> graph.runTopLevel(start, pool), taskId, tail, 0), finished));
         return new RunHandle(runId, taskId, state, finished);
+    }
+
+    /**
+     * The node the run starts from: the trigger the request names, or the start node a caller's request fills.
+     *
+     * @throws InvalidInputsException for a workflow that only its triggers start, or a trigger it does not have
+     */
+    private static Node root(Workflow workflow, RunRequest request) {
+        if (request.rootNodeId() != null) {
+            return workflow.graph().node(request.rootNodeId()).filter(node -> node.type().isTrigger()
+                    && node.parentId().isEmpty()).orElseThrow(() -> new InvalidInputsException("the workflow has "
+                    + "no trigger " + request.rootNodeId()));
+        }
+        return workflow.graph().start().orElseThrow(() -> new InvalidInputsException("This workflow starts from "
+                + "its triggers (schedule, webhook or plugin), not from a request; call its webhook URL instead."));
     }
 
     /**

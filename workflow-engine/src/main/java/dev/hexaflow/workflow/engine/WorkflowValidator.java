@@ -50,6 +50,11 @@ final class WorkflowValidator {
                         + "chatflow); a workflow app ends with an end node"));
                 continue;
             }
+            if (node.type().isTrigger() && workflow.isChat()) {
+                problems.add(WorkflowProblem.of(node, "a trigger starts only a workflow app; a chatflow starts "
+                        + "from a person's message"));
+                continue;
+            }
             if (node.type() == NodeType.END && workflow.isChat()) {
                 problems.add(WorkflowProblem.of(node, "an end node runs only in a workflow app; a chatflow "
                         + "answers with answer nodes"));

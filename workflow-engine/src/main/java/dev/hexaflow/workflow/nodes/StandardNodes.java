@@ -143,6 +143,9 @@ public final class StandardNodes {
                 new PassiveNode(NodeType.LOOP_START),
                 new PassiveNode(NodeType.LOOP_END),
                 new HumanInputNode(),
+                new TriggerNode(NodeType.TRIGGER_SCHEDULE),
+                new TriggerNode(NodeType.TRIGGER_PLUGIN),
+                new TriggerWebhookNode(),
                 new CodeNode(services.codeRunners())));
         services.templates().ifPresent(templates -> executors.add(new TemplateTransformNode(templates)));
         services.http().ifPresent(http -> executors.add(new HttpRequestNode(http)));

@@ -5,6 +5,7 @@ import dev.hexaflow.adapters.http.server.RouteGroup;
 import dev.hexaflow.adapters.http.support.HttpRefusal;
 import dev.hexaflow.adapters.http.support.JsonRequestBodies;
 import dev.hexaflow.adapters.http.support.ResponseBodies;
+import dev.hexaflow.adapters.http.support.WindowRateLimit;
 import dev.hexaflow.adapters.http.wire.DifyWire;
 import dev.hexaflow.adapters.http.wire.HumanInputWire;
 import dev.hexaflow.application.common.ApiError;
@@ -29,13 +30,13 @@ public final class FormPageRoutes implements RouteGroup {
 
     private final AnswerFormUseCase forms;
     private final JsonRequestBodies bodies;
-    private final AddressRateLimit answers;
+    private final WindowRateLimit answers;
     private final WebAssets assets = WebAssets.load();
 
     public FormPageRoutes(AnswerFormUseCase forms, RequestLimits limits) {
         this.forms = forms;
         this.bodies = new JsonRequestBodies(limits);
-        this.answers = new AddressRateLimit(ANSWERS_PER_MINUTE, Duration.ofMinutes(1), Clock.systemUTC());
+        this.answers = new WindowRateLimit(ANSWERS_PER_MINUTE, Duration.ofMinutes(1), Clock.systemUTC());
     }
 
     @Override

@@ -97,7 +97,7 @@ class ServiceApiRoutesTest {
         ListRunLogsUseCase logs = query -> {
             searched.set(query);
             return new RunLogPage(query.page(), query.limit(), 1, false, List.of(new RunLogEntry("log-1", FINISHED,
-                    "v1", new EndUser("eu-1", "app-1", "alice", 100), 100)));
+                    "v1", new EndUser("eu-1", "app-1", "alice", 100), 100, "app-run")));
         };
         UploadFileUseCase upload = command -> new UploadedFile("file-1", command.appId(), "eu-1",
                 command.filename(), 5, "txt", "text/plain", "blob-1", 100);

@@ -199,7 +199,7 @@ final class JdbiRunQueries {
     private static LogEntry logEntry(ResultSet rs) throws SQLException {
         return new LogEntry(rs.getString("log_id"), run(rs), rs.getString("version"),
                 new EndUser(rs.getString("end_user_id"), rs.getString("app_id"), rs.getString("session_id"),
-                        rs.getLong("created_at")), rs.getLong("created_at"));
+                        rs.getLong("created_at")), rs.getLong("created_at"), rs.getString("triggered_from"));
     }
 
     private static FoundRun foundRun(ResultSet rs) throws SQLException {

@@ -37,8 +37,8 @@ final class JdbiRunWriter implements AutoCloseable {
 
     private static final String INSERT_RUN = "INSERT INTO workflow_run (id, app_id, workflow_id, version, task_id, "
             + "end_user_id, session_id, log_id, inputs, created_at, status, outputs, error, elapsed_time, total_tokens, "
-            + "total_steps, exceptions_count, finished_at, instance_id, trace_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-            + "?, ?, ?, ?, ?, ?, ?, ?)";
+            + "total_steps, exceptions_count, finished_at, instance_id, trace_id, triggered_from) VALUES (?, ?, ?, ?, ?, ?, "
+            + "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
     private static final String END_RUN = "UPDATE workflow_run SET status = ?, outputs = ?, error = ?, "
             + "elapsed_time = ?, total_tokens = ?, total_steps = ?, exceptions_count = ?, finished_at = ? WHERE id = ? "
@@ -93,7 +93,12 @@ final class JdbiRunWriter implements AutoCloseable {
     }
 
     CompletableFuture<Void> started(StartedRun started) {
-        return writer.submit(new Started(start(started), end(started.run()), started.traceId()));
+        return writer.submit(new Started(start(started), end(started.run()), tags(started)));
+    }
+
+    /** The run's last columns of {@link #INSERT_RUN}, after its instance: its trace and how it started. */
+    private static Object[] tags(StartedRun started) {
+        return new Object[] {started.traceId(), started.triggeredFrom()};
     }
 
     /** What a run's start sets, in {@link #INSERT_RUN}'s order (its first ten columns). */
@@ -114,7 +119,7 @@ final class JdbiRunWriter implements AutoCloseable {
         List<Object[]> nodes = new ArrayList<>(kept.nodes().size());
         kept.nodes().forEach(node -> nodes.add(NodeExecutionRows.columns(run.id(), node)));
         return writer.submit(new RunKept(start(kept.started()), end(run), nodes, kept.events(),
-                kept.started().traceId()));
+                tags(kept.started())));
     }
 
     /** Keeps the end of a run that is running: a run that has ended keeps its first end. */
@@ -192,7 +197,7 @@ final class JdbiRunWriter implements AutoCloseable {
     }
 
     /** The start columns of {@link #INSERT_RUN} (its first ten), and the run as it is now. */
-    private record Started(Object[] start, Object[] end, String traceId) implements Change {
+    private record Started(Object[] start, Object[] end, Object[] tags) implements Change {
     }
 
     private record NodeSaved(String id, Object[] columns) implements Change {
@@ -210,7 +215,7 @@ final class JdbiRunWriter implements AutoCloseable {
 
     /** A run kept in one change: its start and end columns, its node executions' columns, its events. */
     private record RunKept(Object[] start, Object[] end, List<Object[]> nodes, List<KeptEvent> events,
-            String traceId) implements Change {
+            Object[] tags) implements Change {
     }
 
     /** What a run's end sets, in {@link #END_RUN}'s order (all of it empty while the run goes on). */
@@ -234,7 +239,7 @@ final class JdbiRunWriter implements AutoCloseable {
         Map<String, Object[]> nodes = new LinkedHashMap<>();
         List<Object[]> newNodes = new ArrayList<>();
         Map<String, List<KeptEvent>> events = new LinkedHashMap<>();
-        Map<Object, String> traces = new HashMap<>();
+        Map<Object, Object[]> tags = new HashMap<>();
         Map<String, Object[]> pauses = new LinkedHashMap<>();
         List<Object[]> newForms = new ArrayList<>();
         List<Object[]> endedRuns = new ArrayList<>();
@@ -247,8 +252,7 @@ final class JdbiRunWriter implements AutoCloseable {
                 }
                 // An end queued before its run started ended nothing, as it would have in a batch of its own.
                 ends.remove(start[0]);
-                traces.put(start[0], change instanceof Started started ? started.traceId()
-                        : ((RunKept) change).traceId());
+                tags.put(start[0], change instanceof Started started ? started.tags() : ((RunKept) change).tags());
             }
             if (change instanceof RunKept kept) {
                 // Inserted before any node saved later in the batch is merged: a later save finds its row.
@@ -270,7 +274,7 @@ final class JdbiRunWriter implements AutoCloseable {
         }
         Map<List<String>, Long> counts = counts(statements, inserts, ends);
         List<Object[]> runs = new ArrayList<>(inserts.size());
-        inserts.values().forEach(row -> runs.add(concat(row, new Object[] {instance, traces.get(row[0])})));
+        inserts.values().forEach(row -> runs.add(concat(concat(row, new Object[] {instance}), tags.get(row[0]))));
         execute(statements, INSERT_RUN, runs);
         execute(statements, INSERT_NODE, newNodes);
         execute(statements, saveNode, nodes.values());

@@ -45,6 +45,7 @@ public final class InMemoryRunRepository implements RunRepository {
         final String logId;
         final String taskId;
         final String traceId;
+        String triggeredFrom;
         final String inputsText;
         WorkflowRun run;
         String outputsText;
@@ -90,6 +91,7 @@ public final class InMemoryRunRepository implements RunRepository {
         }
         Kept kept = new Kept(nextSeq++, started.appId(), plain(run), started.version(), started.user(),
                 started.logId(), started.taskId(), started.traceId());
+        kept.triggeredFrom = started.triggeredFrom();
         runs.put(run.id(), kept);
         runsByApp.computeIfAbsent(started.appId(), app -> new ArrayList<>()).add(kept);
         return CompletableFuture.completedFuture(null);
@@ -230,7 +232,8 @@ public final class InMemoryRunRepository implements RunRepository {
                 .filter(kept -> matches(kept, query)).sorted(NEWEST_FIRST).toList();
         long offset = (long) (query.page() - 1) * query.limit();
         List<LogEntry> items = matches.stream().skip(offset).limit(query.limit())
-                .map(kept -> new LogEntry(kept.logId, kept.run, kept.version, kept.user, kept.run.createdAt()))
+                .map(kept -> new LogEntry(kept.logId, kept.run, kept.version, kept.user, kept.run.createdAt(),
+                        kept.triggeredFrom))
                 .toList();
         long total = matches.size();
         return new LogPage(query.page(), query.limit(), total, total > (long) query.page() * query.limit(), items);
@@ -255,7 +258,8 @@ public final class InMemoryRunRepository implements RunRepository {
 
     private static FoundRun found(Kept kept) {
         return new FoundRun(kept.appId, kept.taskId, new LogEntry(kept.logId, kept.run, kept.version, kept.user,
-                kept.run.createdAt()), new RunPosition(kept.run.createdAt(), kept.seq), kept.traceId);
+                kept.run.createdAt(), kept.triggeredFrom), new RunPosition(kept.run.createdAt(), kept.seq),
+                kept.traceId);
     }
 
     @Override

@@ -36,6 +36,7 @@ public final class ImportAppService implements ImportAppUseCase {
         apps.add(new App(appId, info.name(), info.description(), info.mode(), iconType(info), info.icon(),
                 info.iconBackground(), List.of(), site, siteCode, true, publications.now()));
         versions.add(version);
+        publications.published(appId, workflow);
         return new ImportedApp(appId, version.id(), publications.issueKey(appId), siteCode, checked.warnings());
     }
 

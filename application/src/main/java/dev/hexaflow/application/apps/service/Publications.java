@@ -1,6 +1,7 @@
 package dev.hexaflow.application.apps.service;
 
 import dev.hexaflow.application.apps.port.out.AppKeyRepository;
+import dev.hexaflow.application.apps.port.out.PublicationHook;
 import dev.hexaflow.application.common.ApiError;
 import dev.hexaflow.application.common.ApiException;
 import dev.hexaflow.application.common.TextLimits;
@@ -36,9 +37,17 @@ public final class Publications {
     private final SecretGenerator secrets;
     private final Clock clock;
     private final Supplier<String> ids;
+    private final PublicationHook hook;
 
     public Publications(WorkflowDslReader reader, WorkflowEngine engine, AppKeyRepository keys, SecretGenerator secrets,
             Clock clock, Supplier<String> ids) {
+        this(reader, engine, keys, secrets, clock, ids, PublicationHook.NONE);
+    }
+
+    /** As above, telling {@code hook} of each workflow checked and published. */
+    public Publications(WorkflowDslReader reader, WorkflowEngine engine, AppKeyRepository keys, SecretGenerator secrets,
+            Clock clock, Supplier<String> ids, PublicationHook hook) {
+        this.hook = hook;
         this.reader = reader;
         this.engine = engine;
         this.keys = keys;
@@ -55,6 +64,7 @@ public final class Publications {
     Checked checked(byte[] dsl) {
         Workflow workflow = reader.read(dsl);
         List<String> warnings = engine.prepare(workflow).warnings();
+        hook.check(workflow);
         AppInfo app = workflow.app();
         TextLimits.atMost("app.name", app.name(), 1000);
         TextLimits.atMost("app.description", app.description(), 20_000);
@@ -74,6 +84,11 @@ public final class Publications {
         Instant now = clock.instant();
         return new WorkflowVersion(ids.get(), appId, VERSION.format(now), text, SecretHash.of(text),
                 now.getEpochSecond());
+    }
+
+    /** Tells the hook that {@code workflow} is the app's newest version, once it is kept. */
+    void published(String appId, Workflow workflow) {
+        hook.published(appId, workflow);
     }
 
     String issueKey(String appId) {

@@ -35,6 +35,7 @@ public final class PublishWorkflowService implements PublishWorkflowUseCase {
             return new Published(current.get().id(), current.get().version(), false, checked.warnings());
         }
         versions.add(candidate);
+        publications.published(appId, workflow);
         AppInfo info = workflow.app();
         apps.update(app.describedAs(info.name(), info.description(), ImportAppService.iconType(info), info.icon(),
                 info.iconBackground()));

@@ -41,7 +41,7 @@ public final class ListRunLogsService implements ListRunLogsUseCase {
                 query.createdBefore(), query.createdAfter(), query.endUserSessionId()));
         return new RunLogPage(page.page(), page.limit(), page.total(), page.hasMore(), page.items().stream()
                 .map(entry -> new RunLogEntry(entry.logId(), entry.run(), entry.version(), entry.user(),
-                        entry.createdAt()))
+                        entry.createdAt(), entry.triggeredFrom()))
                 .toList());
     }
 }

@@ -58,6 +58,7 @@ final class RunRecorder implements RunListener {
     private CompletableFuture<Void> heard = CompletableFuture.completedFuture(null);
     private boolean ended;
     private String runId;
+    private String triggeredFrom;
 
     RunRecorder(RunRepository runs, String appId, String taskId, EndUser user, String version, String logId,
             RunListener next, Executor listeners, RunEventFormat format, RunFeeds feeds, HeldRecords holds) {
@@ -94,6 +95,11 @@ final class RunRecorder implements RunListener {
         recorder.runId = runId;
         recorder.seq = lastSeq;
         return recorder;
+    }
+
+    /** Keeps with the run how it started (a trigger's kind); set before its first event. */
+    void triggeredFrom(String kind) {
+        this.triggeredFrom = kind;
     }
 
     /** Completes once every event so far is published to the run's followers. */
@@ -137,7 +143,8 @@ final class RunRecorder implements RunListener {
             ended |= endsThisStretch(event);
             if (event instanceof RunEvent.WorkflowStarted started) {
                 runId = started.run().id();
-                held = new Held(new RunRepository.StartedRun(started.run(), appId, taskId, user, version, logId, traceId));
+                held = new Held(new RunRepository.StartedRun(started.run(), appId, taskId, user, version, logId,
+                        traceId, triggeredFrom));
                 holds.hold(this);
             }
             if (held == null) {
@@ -241,7 +248,7 @@ final class RunRecorder implements RunListener {
             }
             if (event instanceof RunEvent.WorkflowFinished finished) {
                 start = new RunRepository.StartedRun(finished.run(), start.appId(), start.taskId(), start.user(),
-                        start.version(), start.logId(), start.traceId());
+                        start.version(), start.logId(), start.traceId(), start.triggeredFrom());
             }
             if (kept != null) {
                 events.add(new HeldEvent(event, kept));
@@ -285,7 +292,8 @@ final class RunRecorder implements RunListener {
         }
         if (event instanceof RunEvent.WorkflowStarted started) {
             runId = started.run().id();
-            return runs.started(new RunRepository.StartedRun(started.run(), appId, taskId, user, version, logId, traceId));
+            return runs.started(new RunRepository.StartedRun(started.run(), appId, taskId, user, version, logId,
+                    traceId, triggeredFrom));
         }
         NodeExecution node = execution(event);
         if (node != null) {

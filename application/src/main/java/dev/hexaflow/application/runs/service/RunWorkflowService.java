@@ -22,6 +22,7 @@ import dev.hexaflow.domain.app.EndUser;
 import dev.hexaflow.domain.app.FileCategory;
 import dev.hexaflow.domain.app.UploadedFile;
 import dev.hexaflow.domain.app.WorkflowVersion;
+import dev.hexaflow.domain.trigger.TriggerKind;
 import dev.hexaflow.domain.webhook.CallbackUrl;
 import dev.hexaflow.domain.webhook.Delivery;
 import dev.hexaflow.domain.workflow.AppInfo;
@@ -178,6 +179,7 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
                     ids.get(), traceId.get(),
                     observer == RunObserver.NONE ? RunListener.NONE : observer::on, listeners,
                     command.chat() == null ? format : RunEventFormat.NONE, feeds, holds);
+            recorder.triggeredFrom(triggeredFrom(workflow, command));
             CallbackUrl callback = requested != null ? requested : callbacks.defaultOf(app.id());
             Delivery delivery = callback == null ? null : callbacks.register(app.id(), request.runId(), callback);
             RunListener told = pauseWebhooks.after(mails.after(watched(recorder, watcher)), delivery,
@@ -216,7 +218,16 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
         if (command.chat() != null) {
             request = request.withChat(command.chat());
         }
-        return request;
+        return command.triggerNodeId() == null ? request : request.fromTrigger(command.triggerNodeId());
+    }
+
+    /** How the run started, as Dify keeps it: by a trigger of the workflow's, or at a caller's request (null). */
+    private static String triggeredFrom(PreparedWorkflow workflow, RunWorkflowCommand command) {
+        if (command.triggerNodeId() == null) {
+            return null;
+        }
+        return workflow.workflow().graph().node(command.triggerNodeId()).flatMap(node -> TriggerKind.of(node.type()))
+                .map(TriggerKind::triggeredFrom).orElse(null);
     }
 
     /** The recorder, after the monitor's watcher has seen each event (it is quick, and never fails the run). */

@@ -74,7 +74,7 @@ public final class LogRoutes implements RouteGroup {
 
         static RunSummary of(RunLogEntry entry) {
             WorkflowRun run = entry.run();
-            return new RunSummary(run.id(), entry.version(), run.status().wireName(), "app-run", run.error(),
+            return new RunSummary(run.id(), entry.version(), run.status().wireName(), entry.triggeredFrom(), run.error(),
                     run.elapsedTime(), run.totalTokens(), run.totalSteps(), run.createdAt(), run.finishedAt(),
                     run.exceptionsCount());
         }

@@ -26,7 +26,11 @@ public interface ListRunLogsUseCase {
     record RunLogPage(int page, int limit, long total, boolean hasMore, List<RunLogEntry> items) {
     }
 
-    /** A run as its log shows it: with the workflow version it ran and the end user who started it. */
-    record RunLogEntry(String logId, WorkflowRun run, String version, EndUser user, long createdAt) {
+    /**
+     * A run as its log shows it: with the workflow version it ran, the end user who started it, and how it started
+     * ({@code app-run}, or the kind of trigger that started it: {@code schedule}, {@code webhook}, {@code plugin}).
+     */
+    record RunLogEntry(String logId, WorkflowRun run, String version, EndUser user, long createdAt,
+            String triggeredFrom) {
     }
 }

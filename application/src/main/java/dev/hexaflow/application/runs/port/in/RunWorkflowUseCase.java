@@ -31,12 +31,25 @@ public interface RunWorkflowUseCase {
      * @param retry      the request's idempotency key, or null for a request that is never repeated
      * @param callbackUrl where the run's final detail is posted when it ends (Hexaflow's completion webhook), or
      *                    null for the app's default, if any
+     * @param triggerNodeId the trigger the run starts from (its inputs are what the trigger hands its node), or
+     *                      null for a run from the start node's form
      */
     record RunWorkflowCommand(String appId, String workflowId, String user, Map<String, Object> inputs,
-            List<Object> files, ChatTurn chat, Retry retry, String callbackUrl) {
+            List<Object> files, ChatTurn chat, Retry retry, String callbackUrl, String triggerNodeId) {
         public RunWorkflowCommand {
             inputs = inputs == null ? Map.of() : inputs;
             files = files == null ? List.of() : files;
+        }
+
+        public RunWorkflowCommand(String appId, String workflowId, String user, Map<String, Object> inputs,
+                List<Object> files, ChatTurn chat, Retry retry, String callbackUrl) {
+            this(appId, workflowId, user, inputs, files, chat, retry, callbackUrl, null);
+        }
+
+        /** A run of the app's newest version, started by its trigger {@code nodeId} with what it hands the node. */
+        public static RunWorkflowCommand triggered(String appId, String nodeId, String user,
+                Map<String, Object> inputs) {
+            return new RunWorkflowCommand(appId, null, user, inputs, List.of(), null, null, null, nodeId);
         }
 
         /**
@@ -50,12 +63,13 @@ public interface RunWorkflowUseCase {
 
         /** The same run, whose end is posted to {@code url} (Hexaflow's completion webhook). */
         public RunWorkflowCommand withCallbackUrl(String url) {
-            return new RunWorkflowCommand(appId, workflowId, user, inputs, files, chat, retry, url);
+            return new RunWorkflowCommand(appId, workflowId, user, inputs, files, chat, retry, url, triggerNodeId);
         }
 
         /** The same run, asked again with the key: the request answers the run its key started. */
         public RunWorkflowCommand retriedWith(Retry retry) {
-            return new RunWorkflowCommand(appId, workflowId, user, inputs, files, chat, retry, callbackUrl);
+            return new RunWorkflowCommand(appId, workflowId, user, inputs, files, chat, retry, callbackUrl,
+                    triggerNodeId);
         }
 
         /** A workflow app's run. */

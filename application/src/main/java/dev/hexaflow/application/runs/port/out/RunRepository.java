@@ -161,7 +161,13 @@ public interface RunRepository extends AutoCloseable {
      * the trace its spans belong to (null when it is not traced).
      */
     record StartedRun(WorkflowRun run, String appId, String taskId, EndUser user, String version, String logId,
-            String traceId) {
+            String traceId, String triggeredFrom) {
+
+        /** A run a caller asked for ({@code app-run}). */
+        public StartedRun(WorkflowRun run, String appId, String taskId, EndUser user, String version, String logId,
+                String traceId) {
+            this(run, appId, taskId, user, version, logId, traceId, null);
+        }
 
         /** A run that is not traced. */
         public StartedRun(WorkflowRun run, String appId, String taskId, EndUser user, String version, String logId) {
@@ -177,7 +183,17 @@ public interface RunRepository extends AutoCloseable {
     record LogPage(int page, int limit, long total, boolean hasMore, List<LogEntry> items) {
     }
 
-    record LogEntry(String logId, WorkflowRun run, String version, EndUser user, long createdAt) {
+    /** @param triggeredFrom how the run started: {@code app-run}, or a trigger's kind ({@code schedule}, ...) */
+    record LogEntry(String logId, WorkflowRun run, String version, EndUser user, long createdAt,
+            String triggeredFrom) {
+
+        public LogEntry(String logId, WorkflowRun run, String version, EndUser user, long createdAt) {
+            this(logId, run, version, user, createdAt, null);
+        }
+
+        public LogEntry {
+            triggeredFrom = triggeredFrom == null ? "app-run" : triggeredFrom;
+        }
     }
 
     /**

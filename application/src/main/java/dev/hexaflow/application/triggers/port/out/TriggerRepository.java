@@ -1,0 +1,48 @@
+package dev.hexaflow.application.triggers.port.out;
+
+import dev.hexaflow.domain.trigger.Trigger;
+import java.util.List;
+import java.util.Optional;
+
+/** Keeps the apps' triggers and the ticks their schedules fired; shared by every instance on the store. */
+public interface TriggerRepository {
+
+    /** The app's triggers, in the order they were first published. */
+    List<Trigger> ofApp(String appId);
+
+    Optional<Trigger> find(String appId, String nodeId);
+
+    /** The trigger whose URL ends with this code, whichever app it is of. */
+    Optional<Trigger> findByCode(String code);
+
+    /** Adds the trigger, or replaces the one with its id. */
+    void save(Trigger trigger);
+
+    void remove(String triggerId);
+
+    /** The schedules that are on and due at {@code now} (Unix seconds), the most overdue first, at most {@code limit}. */
+    List<Trigger> due(long now, int limit);
+
+    /**
+     * Takes the tick due at {@code dueAt} for this instance: the schedule's next fire time moves from {@code dueAt}
+     * to {@code nextAt}, and the tick is recorded with its outcome, in one transaction. False when another instance
+     * took it first (or the schedule changed meanwhile): then nothing changed.
+     */
+    boolean claim(String triggerId, long dueAt, long nextAt, TickOutcome outcome, long firedAt);
+
+    /** The run a claimed tick started. */
+    void ranTick(String triggerId, long dueAt, String runId);
+
+    /** A claimed tick whose run was refused (too many runs, no published version, ...). */
+    void refusedTick(String triggerId, long dueAt);
+
+    /** The ticks the schedule fired, newest first, at most {@code limit}. */
+    List<Tick> ticks(String triggerId, int limit);
+
+    /** What became of a tick: a run started, or missed ticks skipped by the policy, or a run refused. */
+    enum TickOutcome { FIRED, SKIPPED, REFUSED }
+
+    /** A tick a schedule fired: when it was due, when an instance took it, and the run it started (if any). */
+    record Tick(String triggerId, long dueAt, long firedAt, TickOutcome outcome, String runId) {
+    }
+}

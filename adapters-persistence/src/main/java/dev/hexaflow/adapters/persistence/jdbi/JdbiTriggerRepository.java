@@ -3,6 +3,7 @@ package dev.hexaflow.adapters.persistence.jdbi;
 import dev.hexaflow.application.triggers.port.out.TriggerRepository;
 import dev.hexaflow.domain.trigger.MissedTicks;
 import dev.hexaflow.domain.trigger.ScheduleSpec;
+import dev.hexaflow.domain.trigger.Tick;
 import dev.hexaflow.domain.trigger.Trigger;
 import dev.hexaflow.domain.trigger.TriggerKind;
 import dev.hexaflow.domain.trigger.WebhookAuth;
@@ -74,7 +75,7 @@ public final class JdbiTriggerRepository implements TriggerRepository {
     }
 
     @Override
-    public boolean claim(String triggerId, long dueAt, long nextAt, TickOutcome outcome, long firedAt) {
+    public boolean claim(String triggerId, long dueAt, long nextAt, Tick.Outcome outcome, long firedAt) {
         return jdbi.inTransaction(handle -> {
             int moved = handle.createUpdate("UPDATE app_trigger SET next_fire_at = :next WHERE id = :id AND "
                     + "next_fire_at = :due AND enabled = TRUE").bind("next", nextAt).bind("id", triggerId)
@@ -106,7 +107,7 @@ public final class JdbiTriggerRepository implements TriggerRepository {
         return jdbi.withHandle(handle -> handle.createQuery("SELECT * FROM trigger_tick WHERE trigger_id = :id "
                 + "ORDER BY due_at DESC LIMIT :limit").bind("id", triggerId).bind("limit", limit)
                 .map((rs, ctx) -> new Tick(triggerId, rs.getLong("due_at"), rs.getLong("fired_at"),
-                        TickOutcome.valueOf(rs.getString("outcome")), rs.getString("run_id"))).list());
+                        Tick.Outcome.valueOf(rs.getString("outcome")), rs.getString("run_id"))).list());
     }
 
     private static Update bind(Update update, Trigger trigger) {

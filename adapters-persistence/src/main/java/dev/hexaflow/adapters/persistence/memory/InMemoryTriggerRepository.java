@@ -1,6 +1,7 @@
 package dev.hexaflow.adapters.persistence.memory;
 
 import dev.hexaflow.application.triggers.port.out.TriggerRepository;
+import dev.hexaflow.domain.trigger.Tick;
 import dev.hexaflow.domain.trigger.Trigger;
 import dev.hexaflow.domain.trigger.TriggerKind;
 import java.util.ArrayList;
@@ -53,7 +54,7 @@ public final class InMemoryTriggerRepository implements TriggerRepository {
     }
 
     @Override
-    public synchronized boolean claim(String triggerId, long dueAt, long nextAt, TickOutcome outcome, long firedAt) {
+    public synchronized boolean claim(String triggerId, long dueAt, long nextAt, Tick.Outcome outcome, long firedAt) {
         Trigger trigger = triggers.get(triggerId);
         if (trigger == null || !trigger.enabled() || !Objects.equals(trigger.nextFireAt(), dueAt)) {
             return false;
@@ -71,7 +72,7 @@ public final class InMemoryTriggerRepository implements TriggerRepository {
 
     @Override
     public synchronized void refusedTick(String triggerId, long dueAt) {
-        replaceTick(triggerId, dueAt, tick -> new Tick(triggerId, dueAt, tick.firedAt(), TickOutcome.REFUSED,
+        replaceTick(triggerId, dueAt, tick -> new Tick(triggerId, dueAt, tick.firedAt(), Tick.Outcome.REFUSED,
                 tick.runId()));
     }
 

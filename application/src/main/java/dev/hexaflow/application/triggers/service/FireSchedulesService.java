@@ -4,8 +4,8 @@ import dev.hexaflow.application.common.ApiException;
 import dev.hexaflow.application.triggers.port.in.FireSchedulesUseCase;
 import dev.hexaflow.application.triggers.port.out.CronCalendar;
 import dev.hexaflow.application.triggers.port.out.TriggerRepository;
-import dev.hexaflow.application.triggers.port.out.TriggerRepository.TickOutcome;
 import dev.hexaflow.domain.trigger.MissedTicks;
+import dev.hexaflow.domain.trigger.Tick;
 import dev.hexaflow.domain.trigger.Trigger;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
@@ -69,7 +69,7 @@ public final class FireSchedulesService implements FireSchedulesUseCase {
         }
         boolean missed = now.getEpochSecond() - dueAt > lateAfter.toSeconds();
         boolean run = !missed || trigger.missedTicks() == MissedTicks.RUN_ONCE;
-        if (!triggers.claim(trigger.id(), dueAt, next, run ? TickOutcome.FIRED : TickOutcome.SKIPPED,
+        if (!triggers.claim(trigger.id(), dueAt, next, run ? Tick.Outcome.FIRED : Tick.Outcome.SKIPPED,
                 now.getEpochSecond())) {
             return false; // another instance took this tick
         }

@@ -6,24 +6,18 @@ import dev.hexaflow.domain.workflow.Workflow;
  * Told of each workflow an app publishes (its import included), by the contexts that keep something of a published
  * workflow between runs (the triggers').
  */
+@FunctionalInterface
 public interface PublicationHook {
 
-    PublicationHook NONE = new PublicationHook() {
-        @Override
-        public void check(Workflow workflow) {
-        }
-
-        @Override
-        public void published(String appId, Workflow workflow) {
-        }
-    };
+    PublicationHook NONE = (appId, workflow) -> { };
 
     /**
      * Checks what the engine does not before anything is kept.
      *
      * @throws dev.hexaflow.domain.workflow.InvalidWorkflowException listing each problem
      */
-    void check(Workflow workflow);
+    default void check(Workflow workflow) {
+    }
 
     /** The workflow is the app's newest version now. */
     void published(String appId, Workflow workflow);

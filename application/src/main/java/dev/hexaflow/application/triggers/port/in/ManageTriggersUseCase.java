@@ -1,8 +1,8 @@
 package dev.hexaflow.application.triggers.port.in;
 
 import dev.hexaflow.application.common.ApiException;
-import dev.hexaflow.application.triggers.port.out.TriggerRepository.Tick;
 import dev.hexaflow.domain.trigger.MissedTicks;
+import dev.hexaflow.domain.trigger.Tick;
 import dev.hexaflow.domain.trigger.Trigger;
 import dev.hexaflow.domain.trigger.WebhookAuth;
 import java.util.List;

@@ -1,5 +1,6 @@
 package dev.hexaflow.application.triggers.port.out;
 
+import dev.hexaflow.domain.trigger.Tick;
 import dev.hexaflow.domain.trigger.Trigger;
 import java.util.List;
 import java.util.Optional;
@@ -28,7 +29,7 @@ public interface TriggerRepository {
      * to {@code nextAt}, and the tick is recorded with its outcome, in one transaction. False when another instance
      * took it first (or the schedule changed meanwhile): then nothing changed.
      */
-    boolean claim(String triggerId, long dueAt, long nextAt, TickOutcome outcome, long firedAt);
+    boolean claim(String triggerId, long dueAt, long nextAt, Tick.Outcome outcome, long firedAt);
 
     /** The run a claimed tick started. */
     void ranTick(String triggerId, long dueAt, String runId);
@@ -38,11 +39,4 @@ public interface TriggerRepository {
 
     /** The ticks the schedule fired, newest first, at most {@code limit}. */
     List<Tick> ticks(String triggerId, int limit);
-
-    /** What became of a tick: a run started, or missed ticks skipped by the policy, or a run refused. */
-    enum TickOutcome { FIRED, SKIPPED, REFUSED }
-
-    /** A tick a schedule fired: when it was due, when an instance took it, and the run it started (if any). */
-    record Tick(String triggerId, long dueAt, long firedAt, TickOutcome outcome, String runId) {
-    }
 }

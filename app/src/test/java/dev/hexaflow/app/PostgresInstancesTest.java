@@ -9,6 +9,7 @@ import dev.hexaflow.adapters.persistence.PostgresCluster;
 import dev.hexaflow.app.api.ServiceApi;
 import dev.hexaflow.app.config.Configuration;
 import dev.hexaflow.app.config.DatabaseServer;
+import dev.hexaflow.app.config.TriggerSettings;
 import dev.hexaflow.application.instances.service.InstanceLease;
 import dev.hexaflow.engine.EngineConfiguration;
 import java.io.BufferedReader;
@@ -71,8 +72,10 @@ class PostgresInstancesTest {
         // The webhook receiver of a test is on loopback, which the outbound policy otherwise refuses.
         EngineConfiguration engine = EngineConfiguration.fromEnvironment(Map.of("HEXAFLOW_OUTBOUND_ALLOW",
                 "127.0.0.1"));
+        // Both instances look for due schedules every second, so that they race for each tick of a test's schedule.
         return new Configuration(base.host(), 0, dataDir, adminToken, engine, base.service(),
-                Optional.of(new DatabaseServer(cluster.url(database), PostgresCluster.USER, PostgresCluster.PASSWORD)));
+                Optional.of(new DatabaseServer(cluster.url(database), PostgresCluster.USER, PostgresCluster.PASSWORD)))
+                .withTriggers(new TriggerSettings(java.time.Duration.ofSeconds(1), 1024 * 1024, 100));
     }
 
     /**
@@ -105,6 +108,37 @@ class PostgresInstancesTest {
         JsonNode run = TestServer.json(second.api(key).get("/v1/workflows/run/" + runId));
         assertThat(run.get("status").asText()).isEqualTo("succeeded");
         assertThat(run.get("outputs").get("feedback").asText()).isIn("from one", "from two");
+    }
+
+    /**
+     * A schedule every second, both instances polling every second: each tick starts exactly one run, whichever
+     * instance claims it, as the store's ticks and runs show.
+     */
+    @Test
+    void eachTickOfAScheduleStartsExactlyOneRunAcrossBothInstances() throws Exception {
+        String appId = first.importApp("schedule-trigger.yml").get("app_id").asText();
+        ScheduleTriggerHttpTest.waitFor(() -> count("SELECT COUNT(*) FROM workflow_run WHERE triggered_from = "
+                + "'schedule' AND status = 'succeeded'") >= 5, "five scheduled runs");
+        second.admin("POST", "/admin/apps/" + appId + "/triggers/tick/disable", null, null);
+        Thread.sleep(1500); // a claimed tick's run may still be starting
+        long ticks = count("SELECT COUNT(*) FROM trigger_tick");
+        assertThat(count("SELECT COUNT(DISTINCT due_at) FROM trigger_tick")).isEqualTo(ticks);
+        assertThat(count("SELECT COUNT(DISTINCT run_id) FROM trigger_tick WHERE outcome = 'FIRED'")).isEqualTo(ticks);
+        assertThat(count("SELECT COUNT(*) FROM workflow_run WHERE triggered_from = 'schedule'")).isEqualTo(ticks);
+        assertThat(count("SELECT COUNT(*) FROM trigger_tick t JOIN workflow_run r ON r.id = t.run_id"))
+                .isEqualTo(ticks);
+    }
+
+    private long count(String sql) {
+        PostgresCluster cluster = PostgresCluster.get();
+        try (Connection db = DriverManager.getConnection(cluster.url(database), PostgresCluster.USER,
+                PostgresCluster.PASSWORD); PreparedStatement query = db.prepareStatement(sql);
+                java.sql.ResultSet rows = query.executeQuery()) {
+            rows.next();
+            return rows.getLong(1);
+        } catch (SQLException e) {
+            throw new AssertionError(e);
+        }
     }
 
     @Test

@@ -48,6 +48,29 @@ class OperatorLogsHttpTest {
         }
     }
 
+    /** A run its webhook started fails as any run does: one warning, without the webhook's URL or its secret. */
+    @Test
+    void aFailedRunAWebhookStartedIsOneWarningWithoutItsUrl() {
+        try (CapturedLogs logs = new CapturedLogs(LogFormat.TEXT);
+                TestServer server = TestServer.start(TestServer.config(dataDir))) {
+            JsonNode app = server.importApp("webhook-fails.yml");
+            String appId = app.get("app_id").asText();
+            String secret = "a-webhook-secret-0123456789";
+            server.admin("PUT", "/admin/apps/" + appId + "/triggers/hook/auth", "application/json",
+                    "{\"kind\": \"bearer\", \"secret\": \"" + secret + "\"}");
+            String path = json(server.admin("GET", "/admin/apps/" + appId + "/triggers/hook", null, null))
+                    .get("url_path").asText();
+            HttpResponse<String> answer = server.send("POST", path, "application/json", "{}", secret);
+            String runId = json(answer).get("workflow_run_id").asText();
+
+            List<String> lines = awaitLines(logs, runId, 1);
+            assertThat(lines).hasSize(1);
+            assertThat(lines.get(0)).contains(" WARN ", appId, runId, "at node burn (code)", "the printer is on fire");
+            String code = path.substring(path.lastIndexOf('/') + 1);
+            assertNoSecret(logs, server, app.get("api_key").asText(), secret, code);
+        }
+    }
+
     @Test
     void refusedCredentialsAreOneLineAMinutePerAddressAndNeverTheSecret() {
         String badAppKey = "app-WRONGwrongWRONGwrong0000";
@@ -148,11 +171,14 @@ class OperatorLogsHttpTest {
                     .withLogs(LogSettings.DEFAULTS.withRequests(true)))) {
                 assertThat(server.get("/v2/events/holidays.json?secret=QUERY-SECRET-2").statusCode()).isEqualTo(200);
                 assertThat(server.get("/no/such/path?token=QUERY-SECRET-3").statusCode()).isEqualTo(404);
+                assertThat(server.send("POST", "/triggers/webhook/PATHSECRET4", "application/json", "{}", null)
+                        .statusCode()).isEqualTo(404);
             }
             assertThat(logs.mentioning("GET /v2/events/holidays.json 200 ")).singleElement().asString()
                     .matches(".* INFO RequestLines - GET /v2/events/holidays.json 200 \\d+ ms 127\\.0\\.0\\.1");
             assertThat(logs.mentioning("GET /no/such/path 404 ")).hasSize(1);
-            assertThat(String.join("\n", logs.lines())).doesNotContain("QUERY-SECRET", "?");
+            assertThat(logs.mentioning("POST /triggers/webhook/… 404 ")).hasSize(1);
+            assertThat(String.join("\n", logs.lines())).doesNotContain("QUERY-SECRET", "?", "PATHSECRET");
         }
     }
 

@@ -96,6 +96,10 @@ class WebhookTriggerHttpTest {
                 "exceeds maximum allowed size of 65536 bytes");
         assertRefused(call("POST", "/triggers/webhook/nosuchcode", "application/json", "{}", shop), 404,
                 "Webhook not found");
+        HttpResponse<String> byRequest = api.postJson("/v1/workflows/run", ServiceApi.run(Map.of(), "blocking", "ada"));
+        assertThat(byRequest.statusCode()).isEqualTo(400);
+        assertThat(ServiceApi.json(byRequest).get("code").asText()).isEqualTo("invalid_param");
+        assertThat(ServiceApi.json(byRequest).get("message").asText()).contains("starts from its triggers");
         assertThat(ServiceApi.json(api.get("/v1/workflows/logs")).get("total").asInt()).isZero();
     }
 

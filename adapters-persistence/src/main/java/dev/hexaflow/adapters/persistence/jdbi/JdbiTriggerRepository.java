@@ -86,6 +86,9 @@ public final class JdbiTriggerRepository implements TriggerRepository {
             handle.createUpdate("INSERT INTO trigger_tick (trigger_id, due_at, outcome, fired_at) VALUES (:id, :due, "
                     + ":outcome, :fired)").bind("id", triggerId).bind("due", dueAt).bind("outcome", outcome.name())
                     .bind("fired", firedAt).execute();
+            handle.createUpdate("DELETE FROM trigger_tick WHERE trigger_id = :id AND due_at < (SELECT due_at FROM "
+                    + "trigger_tick WHERE trigger_id = :id ORDER BY due_at DESC LIMIT 1 OFFSET :kept)")
+                    .bind("id", triggerId).bind("kept", KEPT_TICKS - 1).execute();
             return true;
         });
     }

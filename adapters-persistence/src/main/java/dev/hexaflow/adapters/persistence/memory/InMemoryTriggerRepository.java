@@ -60,8 +60,12 @@ public final class InMemoryTriggerRepository implements TriggerRepository {
             return false;
         }
         triggers.put(triggerId, trigger.withEnabled(true, nextAt));
-        ticks.computeIfAbsent(triggerId, id -> new ArrayList<>()).add(new Tick(triggerId, dueAt, firedAt, outcome,
-                null));
+        List<Tick> kept = ticks.computeIfAbsent(triggerId, id -> new ArrayList<>());
+        kept.add(new Tick(triggerId, dueAt, firedAt, outcome, null));
+        kept.sort(Comparator.comparingLong(Tick::dueAt));
+        while (kept.size() > KEPT_TICKS) {
+            kept.remove(0);
+        }
         return true;
     }
 

@@ -8,6 +8,9 @@ import java.util.Optional;
 /** Keeps the apps' triggers and the ticks their schedules fired; shared by every instance on the store. */
 public interface TriggerRepository {
 
+    /** The ticks kept of each schedule, the newest: an older one is dropped as a new one is recorded. */
+    int KEPT_TICKS = 100;
+
     /** The app's triggers, in the order they were first published. */
     List<Trigger> ofApp(String appId);
 

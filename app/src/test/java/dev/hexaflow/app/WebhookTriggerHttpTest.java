@@ -34,13 +34,14 @@ class WebhookTriggerHttpTest {
     TestServer server;
     ServiceApi api;
     String appId;
+    JsonNode imported;
 
     @BeforeEach
     void start() {
         Configuration config = TestServer.config(dataDir)
                 .withTriggers(new TriggerSettings(Duration.ofSeconds(10), 64 * 1024, 1000));
         server = TestServer.start(config);
-        JsonNode imported = server.importApp("webhook-trigger.yml");
+        imported = server.importApp("webhook-trigger.yml");
         appId = imported.get("app_id").asText();
         api = server.api(imported.get("api_key").asText());
     }
@@ -146,6 +147,8 @@ class WebhookTriggerHttpTest {
 
     @Test
     void aPluginTriggerRunsOnlyOnceBoundAndItsEventBecomesItsOutputs() {
+        assertThat(imported.get("warnings").toString()).contains("plugin trigger New issue (github)",
+                "langgenius/github_trigger", "issues_opened", "hexaflow triggers bind ");
         JsonNode plugin = trigger("github");
         assertThat(plugin.get("enabled").asBoolean()).isFalse();
         String path = plugin.get("url_path").asText();

@@ -7,6 +7,7 @@ import dev.hexaflow.app.api.ServiceApi;
 import dev.hexaflow.app.config.Configuration;
 import dev.hexaflow.app.config.TriggerSettings;
 import dev.hexaflow.domain.trigger.WebhookAuth;
+import dev.hexaflow.engine.EngineConfiguration;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -178,6 +179,24 @@ class WebhookTriggerHttpTest {
         HttpResponse<String> text = call("PUT", textPath, "text/plain; charset=utf-8", "call me back", Map.of());
         assertThat(text.statusCode()).isEqualTo(202);
         assertThat(TestServer.json(text).get("accepted").asBoolean()).isTrue();
+    }
+
+    /** The app's completion webhook hears of a run its trigger started, as of any run. */
+    @Test
+    void aTriggeredRunsEndIsPostedToTheAppsCompletionWebhook() throws Exception {
+        server.close();
+        Configuration config = TestServer.config(dataDir).withEngine(EngineConfiguration.fromEnvironment(
+                Map.of("HEXAFLOW_OUTBOUND_ALLOW", "127.0.0.1")));
+        server = TestServer.start(config.withService(config.service().withWebhooks(WebhookDeliveryHttpTest.QUICK)));
+        try (WebhookDeliveryHttpTest.Receiver receiver = new WebhookDeliveryHttpTest.Receiver()) {
+            assertThat(server.admin("PUT", "/admin/apps/" + appId, "application/json", "{\"callback_url\": \""
+                    + receiver.url("/ends") + "\"}").statusCode()).isEqualTo(200);
+            HttpResponse<String> answer = call("POST", trigger("hook").get("url_path").asText(), "application/json",
+                    "{\"item\": \"tea\", \"count\": 2}", Map.of("X-Shop-Id", "shop-7"));
+            String runId = TestServer.json(answer).get("workflow_run_id").asText();
+            JsonNode posted = TestServer.json(new String(receiver.next().body(), StandardCharsets.UTF_8));
+            assertThat(posted.toString()).contains(runId, "2 x tea for shop-7");
+        }
     }
 
     @Test

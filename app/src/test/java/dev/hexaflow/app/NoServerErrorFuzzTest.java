@@ -173,7 +173,7 @@ class NoServerErrorFuzzTest {
                 assertThat(body).contains("Page not found");
             } else if (feed && !(unreadableRequestLine(request) && body.startsWith("{\"code\""))) {
                 assertCampusEnvelope(request, status, response, body);
-            } else if (request.path().startsWith("/triggers/") && body.startsWith("{\"error\"")) {
+            } else if (request.path().startsWith("/triggers/") && parse(request, body).has("error")) {
                 // A webhook trigger's refusal, in Dify's shape (one the server makes before the route is the common).
                 JsonNode error = parse(request, body);
                 assertThat(error.path("error").isTextual()).as("%s: error in %s", request, body).isTrue();

@@ -1,6 +1,6 @@
 // The rest of the console: a chat app's conversations and messages, knowledge bases and their documents, an app's
-// webhook deliveries (with redeliver), the forms paused runs wait on, and the server's health, readiness, store
-// and instances.
+// webhook deliveries (with redeliver) and triggers (switched on and off), the forms paused runs wait on, and the
+// server's health, readiness, store and instances.
 'use strict';
 
 (() => {
@@ -119,6 +119,59 @@
         : el('p', {class: 'muted', text: 'No delivery.'}),
       list.has_more ? el('p', {}, el('a', {href: `#/apps/${encodeURIComponent(appId)}/deliveries?page=${page + 1}`,
         text: 'Older deliveries'})) : null);
+  });
+
+  /** Where a trigger is called, or when its schedule fires next; a webhook's secret is never in the answer. */
+  function triggerFacts(t) {
+    const auth = t.auth_kind === 'none' ? 'none: anyone with the URL'
+      : t.auth_kind + (t.auth_header && t.auth_kind !== 'bearer' ? ` (header ${t.auth_header})` : '');
+    const facts = [['Kind', t.kind], ['State', statusBadge(t.enabled ? 'on' : 'off')]];
+    if (t.kind === 'schedule') {
+      facts.push(['Schedule', el('span', {}, el('code', {text: t.cron}), ` in ${t.timezone}`)],
+        ['Next fire times', t.next_fires.length ? el('ul', {class: 'plain'}, t.next_fires.map(at => el('li', {},
+          time(at)))) : 'none while it is off'],
+        ['Missed ticks', t.missed_ticks === 'run_once' ? 'run once after a start' : 'skipped']);
+    } else {
+      facts.push(['URL path', el('code', {text: t.url_path})], ['Authentication', auth]);
+    }
+    return el('dl', {class: 'facts'}, facts.map(([term, value]) => [el('dt', {text: term}), el('dd', {}, value)]));
+  }
+
+  function trigger(appId, t, redraw) {
+    const heading = `trigger-${t.node_id}`;
+    const plugin = t.kind === 'plugin';
+    const action = t.enabled ? (plugin ? 'Unbind' : 'Turn off') : (plugin ? 'Bind' : 'Turn on');
+    const button = el('button', {type: 'button', class: 'quiet', id: `switch-${t.node_id}`, text: action});
+    button.addEventListener('click', async () => {
+      button.disabled = true;
+      const path = `/admin/apps/${encodeURIComponent(appId)}/triggers/${encodeURIComponent(t.node_id)}/`
+        + (t.enabled ? 'disable' : 'enable');
+      const answer = await api('POST', path).catch(e => e);
+      announce(answer instanceof Error ? answer.message : `${t.title || t.node_id} is ${answer.enabled
+        ? (plugin ? 'bound' : 'on') : (plugin ? 'unbound' : 'off')}.`);
+      await redraw();
+      const again = document.getElementById(`switch-${t.node_id}`);
+      if (again) again.focus();
+    });
+    return el('section', {class: 'panel', 'aria-labelledby': heading},
+      el('h2', {id: heading}, t.title || t.node_id, ' ', el('code', {text: t.node_id})),
+      triggerFacts(t), button);
+  }
+
+  // An app's triggers (schedules, webhooks, plugin triggers), each switched on and off here.
+  HF.route(/^\/apps\/([^/]+)\/triggers$/, async (view, [appId]) => {
+    const draw = async () => {
+      const [name, list] = await Promise.all([appName(appId), api('GET', `/admin/apps/${encodeURIComponent(appId)}`
+        + '/triggers')]);
+      show(view, el('p', {}, el('a', {href: '#/apps', text: '← Apps'})),
+        el('h1', {text: `Triggers of ${name}`}),
+        el('p', {class: 'muted', text: 'Webhooks are called at their URL path on this server; a plugin trigger takes '
+          + 'events at its URL once bound. A webhook\'s secret and a new URL are set with the admin API or the '
+          + 'command line (hexaflow triggers).'}),
+        list.data.length ? list.data.map(t => trigger(appId, t, draw))
+          : el('p', {class: 'muted', text: 'The published workflow has no trigger.'}));
+    };
+    await draw();
   });
 
   // The forms of paused runs, waiting for a person: each opens on its own page (the token is its credential).

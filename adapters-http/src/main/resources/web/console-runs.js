@@ -28,6 +28,7 @@
     const links = [el('a', {href: `#/runs?app_id=${id}`}, 'Runs'),
       el('a', {href: `#/apps/${id}/deliveries`}, 'Webhook deliveries')];
     if (CHAT_MODES.includes(app.mode)) links.splice(1, 0, el('a', {href: `#/apps/${id}/conversations`}, 'Conversations'));
+    if (app.mode === 'workflow') links.push(el('a', {href: `#/apps/${id}/triggers`}, 'Triggers'));
     return el('section', {class: 'panel', 'aria-labelledby': heading},
       el('h2', {id: heading, text: app.name}),
       definition([['Mode', app.mode], ['Published version', app.version || '—'],

@@ -8,6 +8,7 @@ import dev.hexaflow.app.cli.Command;
 import dev.hexaflow.app.cli.CommandLine;
 import dev.hexaflow.app.cli.KnowledgeCommands;
 import dev.hexaflow.app.cli.ToolsCommands;
+import dev.hexaflow.app.cli.TriggersCommands;
 import dev.hexaflow.app.cli.UsageException;
 import dev.hexaflow.app.cli.WorkflowRunCommand;
 import dev.hexaflow.app.wiring.CampusModule;
@@ -143,6 +144,9 @@ public final class Main {
         Integer done = executeKnowledgeOrApps(command, out, err);
         if (done == null) {
             done = executeToolsOrBackups(command, out, err);
+        }
+        if (done == null) {
+            done = TriggersCommands.execute(command, out, err);
         }
         if (done != null) {
             return done;

@@ -34,9 +34,13 @@ class ApiDocumentOperationsHttpTest {
     static JsonNode document;
     static Fixtures fixtures;
 
-    /** The ids of what the test made: an app and its run, a campus key, a knowledge base and its document. */
+    /**
+     * The ids of what the test made: an app and its run, a campus key, a knowledge base and its document, an app with
+     * triggers and its plugin trigger's URL.
+     */
     record Fixtures(String appId, String appKey, String workflowId, String runId, String taskId, String campusKey,
-            String datasetKey, String datasetId, String documentId, String batch, String segmentId) {
+            String datasetKey, String datasetId, String documentId, String batch, String segmentId,
+            String triggerAppId, String pluginPath) {
     }
 
     /** One request: method, concrete path with its query, body and its type, and the bearer token (or none). */
@@ -71,10 +75,13 @@ class ApiDocumentOperationsHttpTest {
         String documentId = added.get("document").get("id").asText();
         JsonNode segments = TestServer.json(server.send("GET", "/v1/datasets/" + datasetId + "/documents/"
                 + documentId + "/segments", null, null, datasetKey));
+        String triggerAppId = server.importApp("webhook-trigger.yml").get("app_id").asText();
+        String pluginPath = TestServer.json(server.admin("GET", "/admin/apps/" + triggerAppId + "/triggers/github",
+                null, null)).get("url_path").asText();
         return new Fixtures(app.get("app_id").asText(), appKey, app.get("workflow_id").asText(),
                 run.get("workflow_run_id").asText(), run.get("task_id").asText(), server.issueCampusKey(),
                 datasetKey, datasetId, documentId, added.get("batch").asText(),
-                segments.get("data").get(0).get("id").asText());
+                segments.get("data").get(0).get("id").asText(), triggerAppId, pluginPath);
     }
 
     @Test
@@ -111,13 +118,17 @@ class ApiDocumentOperationsHttpTest {
         if (status == 404 && answer.body().contains(NO_ROUTE)) {
             return java.util.Optional.of(said + ": no route answered it");
         }
-        if (status >= 400 && !inErrorShape(call.path(), answer.body())) {
+        // An answer to HEAD has no body, and so no shape.
+        if (status >= 400 && !call.method().equals("HEAD") && !inErrorShape(call.path(), answer.body())) {
             return java.util.Optional.of(said + ": not in its API's error shape");
         }
         return java.util.Optional.empty();
     }
 
-    /** /v2 answers in the feed's envelope; every other API in {code, message, status}. */
+    /**
+     * /v2 answers in the feed's envelope, a webhook trigger in Dify's {error, message}; every other API in
+     * {code, message, status}.
+     */
     private static boolean inErrorShape(String path, String body) {
         JsonNode json;
         try {
@@ -127,6 +138,9 @@ class ApiDocumentOperationsHttpTest {
         }
         if (path.startsWith("/v2")) {
             return json.path("meta").path("status").isInt() && json.path("data").isArray();
+        }
+        if (path.startsWith("/triggers/")) {
+            return json.path("error").isTextual() && json.path("message").isTextual();
         }
         return json.path("code").isTextual() && json.path("message").isTextual() && json.path("status").isInt();
     }
@@ -159,6 +173,7 @@ class ApiDocumentOperationsHttpTest {
         adminApps(calls, f);
         adminOthers(calls, f);
         adminRuns(calls, f);
+        triggers(calls, f);
         return calls;
     }
 
@@ -369,6 +384,31 @@ class ApiDocumentOperationsHttpTest {
         calls.put("POST /admin/datasets/keys", json("POST", "/admin/datasets/keys", null, token));
         calls.put("DELETE /admin/datasets/keys/{key}", json("DELETE", "/admin/datasets/keys/dataset-nope", null,
                 token));
+    }
+
+    /**
+     * Sent in the document's order (by method, then path): the plugin trigger is switched off, then on again, before
+     * an event is sent to its URL; the webhook gets a new URL and a secret, and is called at an unknown one.
+     */
+    private static void triggers(Map<String, Call> calls, Fixtures f) {
+        String token = TestServer.ADMIN_TOKEN;
+        String app = "/admin/apps/" + f.triggerAppId() + "/triggers";
+        calls.put("GET /admin/apps/{app_id}/triggers", get(app, token));
+        calls.put("GET /admin/apps/{app_id}/triggers/{node_id}", get(app + "/hook", token));
+        calls.put("POST /admin/apps/{app_id}/triggers/{node_id}/disable", json("POST", app + "/github/disable", null,
+                token));
+        calls.put("POST /admin/apps/{app_id}/triggers/{node_id}/enable", json("POST", app + "/github/enable", null,
+                token));
+        calls.put("PUT /admin/apps/{app_id}/triggers/{node_id}/missed-ticks", json("PUT", app + "/hook/missed-ticks",
+                "{\"policy\": \"run_once\"}", token));
+        calls.put("PUT /admin/apps/{app_id}/triggers/{node_id}/auth", json("PUT", app + "/hook/auth", "{\"kind\": "
+                + "\"header\", \"header\": \"X-Token\", \"secret\": \"a-shared-secret-of-some-length\"}", token));
+        calls.put("POST /admin/apps/{app_id}/triggers/{node_id}/new-url", json("POST", app + "/hook/new-url", null,
+                token));
+        calls.put("POST /triggers/webhook/{code}", json("POST", f.pluginPath(), "{\"title\": \"Crash\"}", null));
+        for (String method : List.of("GET", "PUT", "PATCH", "DELETE", "HEAD")) {
+            calls.put(method + " /triggers/webhook/{code}", json(method, "/triggers/webhook/nope", null, null));
+        }
     }
 
     private static Call get(String path, String token) {

@@ -27,9 +27,10 @@ import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The console in a real headless Chromium against a real server: signing in with the admin token, the runs list, a
- * failed run's timeline opened from the keyboard to the failing node's error, a phone-wide window, signing out; and
- * every page checked by axe-core (WCAG 2 A and AA, and its best practices: landmarks, heading order) with no
- * violation. One server and one browser for the class. Skipped where Chromium is not installed.
+ * failed run's timeline opened from the keyboard to the failing node's error, a phone-wide window, signing out; an
+ * app's triggers switched on and off; and every page checked by axe-core (WCAG 2 A and AA, and its best practices:
+ * landmarks, heading order) with no violation. One server and one browser for the class. Skipped where Chromium is
+ * not installed.
  */
 class ConsoleBrowserTest {
 
@@ -177,6 +178,47 @@ class ConsoleBrowserTest {
         waitForHeading("Apps");
         assertThat(browser.findElement(By.id("view")).getText()).contains("Fails", "app-…", "workflow");
         HeadlessChromium.screenshot(browser, "console-5-apps-phone");
+    }
+
+    @Test
+    void anOperatorSwitchesAnAppsTriggersOnItsTriggersPageWhichShowsNoSecret() {
+        String hooks = server.importApp("webhook-trigger.yml").get("app_id").asText();
+        String secret = "a-shared-secret-of-some-length";
+        assertThat(server.admin("PUT", "/admin/apps/" + hooks + "/triggers/hook/auth", "application/json",
+                "{\"kind\": \"header\", \"header\": \"X-Token\", \"secret\": \"" + secret + "\"}")
+                .statusCode()).isEqualTo(200);
+        String ticker = TestServer.json(server.admin("POST", "/admin/apps", "application/yaml", resource(
+                "/apps/schedule-trigger.yml").replace("'* * * * * *'", "'0 9 * * 1-5'"))).get("app_id").asText();
+        signIn();
+        browser.manage().window().setSize(new Dimension(390, 844));
+        browser.get(server.hexaflow.baseUrl() + "/console#/apps");
+        waitForHeading("Apps");
+
+        browser.findElement(By.cssSelector("a[href='#/apps/" + hooks + "/triggers']")).click();
+        waitForHeading("Triggers of Order hook");
+        assertThat(browser.findElement(By.id("view")).getText()).contains("webhook", "/triggers/webhook/",
+                "header (header X-Token)", "plugin").doesNotContain(secret);
+        assertThat(violations()).as("the webhooks' triggers at 390 px").isEmpty();
+        assertThat(browser.executeScript("return document.documentElement.scrollWidth"
+                + " <= document.documentElement.clientWidth")).as("no sideways scroll").isEqualTo(true);
+        HeadlessChromium.screenshot(browser, "console-6-triggers-phone");
+        browser.findElement(By.id("switch-github")).sendKeys(Keys.ENTER);
+        wait(WAIT).until(d -> d.findElement(By.id("switch-github")).getText().equals("Unbind"));
+        assertThat(browser.findElement(By.id("announce")).getAttribute("textContent"))
+                .isEqualTo("New issue is bound.");
+        assertThat(browser.switchTo().activeElement().getAttribute("id")).as("focus stays on the switch")
+                .isEqualTo("switch-github");
+        assertThat(TestServer.json(server.admin("GET", "/admin/apps/" + hooks + "/triggers/github", null, null))
+                .get("enabled").asBoolean()).isTrue();
+
+        browser.get(server.hexaflow.baseUrl() + "/console#/apps/" + ticker + "/triggers");
+        waitForHeading("Triggers of Ticker");
+        assertThat(browser.findElements(By.cssSelector("#view dd li"))).as("the next five fire times").hasSize(5);
+        assertThat(browser.findElement(By.id("view")).getText()).contains("0 9 * * 1-5", "Europe/Paris", "skipped");
+        browser.findElement(By.id("switch-tick")).click();
+        wait(WAIT).until(d -> d.findElement(By.id("switch-tick")).getText().equals("Turn on"));
+        assertThat(browser.findElement(By.id("view")).getText()).contains("none while it is off");
+        assertThat(violations()).as("a schedule switched off").isEmpty();
     }
 
     private void signIn() {

@@ -23,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The console's sign-in over real HTTP: the admin token buys a session cookie that never holds it; the cookie opens
  * the admin API for reading, and for changes only with the console's header; sign-out, an ended or a changed cookie
- * end it; bearer clients are judged as before; the console's page is served under the pages' headers.
+ * end it; bearer clients are judged as before; the console's page is served under the pages' headers; its triggers
+ * view reads and switches an app's triggers through the admin API, which never answers a webhook's secret.
  */
 class ConsoleHttpTest {
 
@@ -119,6 +120,34 @@ class ConsoleHttpTest {
 
         assertThat(bearer.statusCode()).isNotIn(401, 403);
         assertThat(wrongBearer.statusCode()).isEqualTo(401);
+    }
+
+    @Test
+    void theTriggersPageReadsAnAppsTriggersWithoutTheirSecretAndSwitchesOneOnlyWithTheConsoleHeader() {
+        String appId = server.importApp("webhook-trigger.yml").get("app_id").asText();
+        String triggers = "/admin/apps/" + appId + "/triggers";
+        String secret = "a-shared-secret-of-some-length";
+        assertThat(server.admin("PUT", triggers + "/hook/auth", "application/json", "{\"kind\": \"bearer\", "
+                + "\"secret\": \"" + secret + "\"}").statusCode()).isEqualTo(200);
+        String session = session();
+
+        HttpResponse<String> listed = request("GET", triggers, session, Map.of());
+        HttpResponse<String> bare = request("POST", triggers + "/github/enable", session, Map.of());
+        HttpResponse<String> fromTheConsole = request("POST", triggers + "/github/enable", session,
+                Map.of("X-Hexaflow-Console", "1"));
+
+        assertThat(listed.statusCode()).isEqualTo(200);
+        assertThat(listed.body()).contains("\"auth_kind\":\"bearer\"", "\"url_path\":\"/triggers/webhook/")
+                .doesNotContain(secret);
+        assertThat(bare.statusCode()).isEqualTo(403);
+        assertThat(fromTheConsole.statusCode()).isEqualTo(200);
+        assertThat(TestServer.json(fromTheConsole).get("enabled").asBoolean()).isTrue();
+        String page = server.get("/console").body();
+        java.util.regex.Matcher more = java.util.regex.Pattern.compile("src=\"(/web/console-more[^\"]*)\"")
+                .matcher(page);
+        assertThat(more.find()).isTrue();
+        assertThat(server.get(more.group(1)).body()).as("the console's triggers view").contains(
+                "\\/triggers$/", "'/triggers'", "(t.enabled ? 'disable' : 'enable')");
     }
 
     @Test

@@ -65,7 +65,11 @@ class NoServerErrorFuzzTest {
     private record Known(String keyA, String keyB, String appA, String workflowA, String runA, String taskA,
             String uploadA, String campusKey, String dsl, String siteA, String webTokenA, String webTokenB,
             String keyChat, String conversation, String message, String variable, String datasetKey,
-            String dataset, String document, String segment) {
+            String dataset, String document, String segment, Triggers triggers) {
+    }
+
+    /** An app with a webhook and a plugin trigger, their URLs' codes, and an app with a yearly schedule. */
+    private record Triggers(String hookApp, String hookCode, String pluginCode, String tickApp) {
     }
 
     @BeforeContainer
@@ -106,7 +110,25 @@ class NoServerErrorFuzzTest {
                 a.get("workflow_id").asText(), run.get("workflow_run_id").asText(), run.get("task_id").asText(),
                 upload, server.issueCampusKey(), dsl, a.get("site_code").asText(), webToken(a), webToken(b),
                 keyChat, conversation, sent.get("message_id").asText(), variable, datasetKey, dataset, document,
-                segment);
+                segment, triggers());
+    }
+
+    private static Triggers triggers() throws IOException {
+        String hookApp = server.importApp("webhook-trigger.yml").get("app_id").asText();
+        String schedule;
+        try (InputStream in = NoServerErrorFuzzTest.class.getResourceAsStream("/apps/schedule-trigger.yml")) {
+            // Once a year rather than every second: the schedule is there to be set, not to fire.
+            schedule = new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("'* * * * * *'", "'0 0 1 1 *'");
+        }
+        String tickApp = TestServer.json(server.admin("POST", "/admin/apps", "application/yaml", schedule))
+                .get("app_id").asText();
+        return new Triggers(hookApp, code(hookApp, "hook"), code(hookApp, "github"), tickApp);
+    }
+
+    private static String code(String app, String nodeId) {
+        String path = TestServer.json(server.admin("GET", "/admin/apps/" + app + "/triggers/" + nodeId, null, null))
+                .get("url_path").asText();
+        return path.substring(path.lastIndexOf('/') + 1);
     }
 
     private static String webToken(JsonNode app) {
@@ -151,6 +173,11 @@ class NoServerErrorFuzzTest {
                 assertThat(body).contains("Page not found");
             } else if (feed && !(unreadableRequestLine(request) && body.startsWith("{\"code\""))) {
                 assertCampusEnvelope(request, status, response, body);
+            } else if (request.path().startsWith("/triggers/") && parse(request, body).has("error")) {
+                // A webhook trigger's refusal, in Dify's shape (one the server makes before the route is the common).
+                JsonNode error = parse(request, body);
+                assertThat(error.path("error").isTextual()).as("%s: error in %s", request, body).isTrue();
+                assertThat(error.path("message").isTextual()).as("%s: message in %s", request, body).isTrue();
             } else {
                 JsonNode error = parse(request, body);
                 assertThat(error.path("code").isTextual()).as("%s: code in %s", request, body).isTrue();
@@ -249,7 +276,8 @@ class NoServerErrorFuzzTest {
 
     /** What an operation takes as its body when it is called rightly. */
     enum BodyKind { NONE, RUN, STOP, UPLOAD, DSL, SITE, CAMPUS_DATA, MCP_SERVER, TOOL_BINDING, CHAT, FEEDBACK, RENAME,
-        VARIABLE, SPEECH, DATASET, DOCUMENT_TEXT, SEGMENT, RETRIEVE, DOCUMENT_FILE }
+        VARIABLE, SPEECH, DATASET, DOCUMENT_TEXT, SEGMENT, RETRIEVE, DOCUMENT_FILE, MISSED_TICKS, TRIGGER_AUTH,
+        WEBHOOK }
 
     /** Which credential an operation takes. */
     enum Auth { APP, CHAT, ADMIN, DATASET, NONE }
@@ -333,6 +361,23 @@ class NoServerErrorFuzzTest {
             new Operation("DELETE", "/admin/tools/servers/{toolServer}", BodyKind.NONE, Auth.ADMIN),
             new Operation("PUT", "/admin/tools/bindings", BodyKind.TOOL_BINDING, Auth.ADMIN),
             new Operation("DELETE", "/admin/tools/bindings{toolQuery}", BodyKind.NONE, Auth.ADMIN),
+            new Operation("GET", "/admin/apps/{triggerApp}/triggers", BodyKind.NONE, Auth.ADMIN),
+            new Operation("GET", "/admin/apps/{triggerApp}/triggers/{trigger}", BodyKind.NONE, Auth.ADMIN),
+            new Operation("POST", "/admin/apps/{triggerApp}/triggers/{trigger}/enable", BodyKind.NONE, Auth.ADMIN),
+            new Operation("POST", "/admin/apps/{triggerApp}/triggers/{trigger}/disable", BodyKind.NONE, Auth.ADMIN),
+            new Operation("PUT", "/admin/apps/{triggerApp}/triggers/{trigger}/missed-ticks", BodyKind.MISSED_TICKS,
+                    Auth.ADMIN),
+            // Never the webhook whose calls are fuzzed below: a secret or a new URL would leave them all at its door.
+            new Operation("PUT", "/admin/apps/{triggerApp}/triggers/{otherTrigger}/auth", BodyKind.TRIGGER_AUTH,
+                    Auth.ADMIN),
+            new Operation("POST", "/admin/apps/{triggerApp}/triggers/{otherTrigger}/new-url", BodyKind.NONE,
+                    Auth.ADMIN),
+            new Operation("GET", "/triggers/webhook/{webhookCode}", BodyKind.NONE, Auth.NONE),
+            new Operation("POST", "/triggers/webhook/{webhookCode}", BodyKind.WEBHOOK, Auth.NONE),
+            new Operation("PUT", "/triggers/webhook/{webhookCode}", BodyKind.WEBHOOK, Auth.NONE),
+            new Operation("PATCH", "/triggers/webhook/{webhookCode}", BodyKind.WEBHOOK, Auth.NONE),
+            new Operation("DELETE", "/triggers/webhook/{webhookCode}", BodyKind.WEBHOOK, Auth.NONE),
+            new Operation("HEAD", "/triggers/webhook/{webhookCode}", BodyKind.NONE, Auth.NONE),
             new Operation("GET", "/v2/{service}/{resource}.{format}", BodyKind.NONE, Auth.NONE),
             new Operation("GET", "/v2/{garbage}", BodyKind.NONE, Auth.NONE),
             new Operation("GET", "/apps/{site}", BodyKind.NONE, Auth.NONE),
@@ -417,6 +462,14 @@ class NoServerErrorFuzzTest {
                 .replace("{document}", wrong ? odd(text, random)
                         : pick(random, List.of(known.document(), uuid(random))))
                 .replace("{segment}", wrong ? odd(text, random) : pick(random, List.of(known.segment(), uuid(random))))
+                .replace("{triggerApp}", wrong ? odd(text, random) : pick(random, List.of(
+                        known.triggers().hookApp(), known.triggers().tickApp(), uuid(random))))
+                .replace("{trigger}", wrong ? odd(text, random) : pick(random, List.of("hook", "github", "tick",
+                        "end", uuid(random))))
+                .replace("{otherTrigger}", wrong ? odd(text, random) : pick(random, List.of("github", "tick", "end",
+                        uuid(random))))
+                .replace("{webhookCode}", wrong ? odd(text, random) : pick(random, List.of(known.triggers().hookCode(),
+                        known.triggers().hookCode(), known.triggers().pluginCode(), "x".repeat(32))))
                 .replace("{garbage}", odd(text, random));
     }
 
@@ -534,6 +587,10 @@ class NoServerErrorFuzzTest {
             case MCP_SERVER -> "{\"url\":\"http://127.0.0.1:9/mcp\",\"headers\":{\"X-Api-Key\":\"k\"}}";
             case TOOL_BINDING -> "{\"provider\":\"jina\",\"tool\":\"reader\",\"mcp\":{\"server\":\"calc\","
                     + "\"tool\":\"read\"}}";
+            case MISSED_TICKS -> "{\"policy\":\"run_once\"}";
+            case TRIGGER_AUTH -> "{\"kind\":\"hmac\",\"header\":\"X-Sig\",\"secret\":"
+                    + "\"a-shared-secret-of-some-length\"}";
+            case WEBHOOK -> "{\"item\":\"tea\",\"count\":3,\"gift\":true,\"title\":\"Crash\"}";
             case SITE -> "{\"title\":\"Echo\",\"description\":\"Says back\",\"default_language\":\"en-US\"}";
             case CAMPUS_DATA -> contentType.equals("text/csv") ? "date,holiday\n2027-01-01,New Year's Day\n"
                     : "[{\"date\":\"2027-01-01\",\"name\":\"New Year's Day\"}]";

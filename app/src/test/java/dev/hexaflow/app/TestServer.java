@@ -50,7 +50,7 @@ public final class TestServer implements AutoCloseable {
     }
 
     /** Where the server answers: {@code http://127.0.0.1:<port>}. */
-    String baseUrl() {
+    public String baseUrl() {
         return hexaflow.baseUrl();
     }
 

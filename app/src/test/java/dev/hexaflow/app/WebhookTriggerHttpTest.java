@@ -93,6 +93,8 @@ class WebhookTriggerHttpTest {
         assertRefused(call("POST", path, "text/plain", "tea", shop), 400,
                 "Content-type mismatch. Expected application/json, got text/plain");
         assertRefused(call("POST", path, "application/json", "{\"item\": ", shop), 400, "Invalid JSON body");
+        assertRefused(call("DELETE", path, "multipart/form-data", "{\"item\": \"tea\"}", shop), 400,
+                "The multipart body cannot be read");
         String large = "{\"item\": \"" + "t".repeat(70 * 1024) + "\", \"count\": 1}";
         assertRefused(call("POST", path, "application/json", large, shop), 413,
                 "exceeds maximum allowed size of 65536 bytes");

@@ -3,6 +3,8 @@ package dev.hexaflow.app.cli;
 import dev.hexaflow.app.config.Configuration;
 import dev.hexaflow.domain.tool.McpServer;
 import dev.hexaflow.domain.tool.ToolBinding;
+import dev.hexaflow.domain.trigger.MissedTicks;
+import dev.hexaflow.domain.trigger.WebhookAuth;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -79,6 +81,24 @@ public sealed interface Command {
     }
 
     record SwitchSite(Configuration config, String appId, boolean enabled) implements Command {
+    }
+
+    /** {@code triggers list APP_ID}. */
+    record ListTriggers(Configuration config, String appId) implements Command {
+    }
+
+    /** {@code triggers enable|disable}, or {@code bind|unbind} for a plugin trigger. */
+    record SwitchTrigger(Configuration config, String appId, String nodeId, boolean enabled) implements Command {
+    }
+
+    record SetMissedTicks(Configuration config, String appId, String nodeId, MissedTicks policy) implements Command {
+    }
+
+    /** The authentication's own string form never shows its secret. */
+    record SetTriggerAuth(Configuration config, String appId, String nodeId, WebhookAuth auth) implements Command {
+    }
+
+    record NewTriggerUrl(Configuration config, String appId, String nodeId) implements Command {
     }
 
     /** Export from the data dir of a stopped server, or from a running one when {@code server} is given. */

@@ -93,9 +93,9 @@ public final class CommandLine {
 
     /**
      * The flags of the commands that open a store or call a server: the configuration they set, a remote server's
-     * (--url, --token, --workflow-id), the tools commands' and the knowledge base's id.
+     * (--url, --token, --workflow-id), the tools and triggers commands' own, and the knowledge base's id.
      */
-    private record Flags(Configuration config, Map<String, String> remote, List<String[]> tools,
+    private record Flags(Configuration config, Map<String, String> remote, List<String[]> own,
             Optional<String> knowledgeId) {
 
         static Flags read(List<String[]> flags, Map<String, String> environment) {
@@ -120,7 +120,8 @@ public final class CommandLine {
                         yield config;
                     }
                     case "--header", "--env", "--command", "--mcp", "--openapi", "--app", "--api-key",
-                            "--api-key-header", "--api-key-prefix", "--api-key-query" -> {
+                            "--api-key-header", "--api-key-prefix", "--api-key-query", "--secret",
+                            "--secret-env" -> {
                         toolFlags.add(flag);
                         yield config;
                     }
@@ -153,10 +154,15 @@ public final class CommandLine {
                     + "commands");
         }
         if (first.equals("tools")) {
-            return ToolsCommandLine.parse(words, flags.tools(), config);
+            return ToolsCommandLine.parse(words, flags.own(), config);
         }
-        if (!flags.tools().isEmpty()) {
-            throw new UsageException(flags.tools().get(0)[0] + " goes with the tools commands");
+        if (first.equals("triggers")) {
+            return TriggersCommandLine.parse(words, flags.own(), config, environment);
+        }
+        if (!flags.own().isEmpty()) {
+            String flag = flags.own().get(0)[0];
+            throw new UsageException(flag + " goes with the " + (TriggersCommandLine.FLAGS.contains(flag)
+                    ? flag.equals("--header") ? "tools and triggers auth" : "triggers auth" : "tools") + " commands");
         }
         if (first.equals("knowledge")) {
             return knowledgeCommand(words, config, flags.knowledgeId());
@@ -259,8 +265,9 @@ public final class CommandLine {
 
     private static boolean isFlag(String name) {
         return List.of("--port", "--host", "--data-dir", "--database-url", "--inputs", "--user", "--query", "--url",
-                "--token", "--workflow-id", "--tools", "--header", "--env", "--command", "--mcp", "--openapi", "--app", "--api-key",
-                "--api-key-header", "--api-key-prefix", "--api-key-query", "--id").contains(name);
+                "--token", "--workflow-id", "--tools", "--header", "--env", "--command", "--mcp", "--openapi",
+                "--app", "--api-key", "--api-key-header", "--api-key-prefix", "--api-key-query", "--id", "--secret",
+                "--secret-env").contains(name);
     }
 
     private static Command runCommand(List<String> words, List<String[]> flags, boolean stream) {

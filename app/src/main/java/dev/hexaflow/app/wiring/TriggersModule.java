@@ -2,6 +2,7 @@ package dev.hexaflow.app.wiring;
 
 import dev.hexaflow.adapters.clients.schedule.CronUtilsCalendar;
 import dev.hexaflow.adapters.dsl.YamlWorkflowDslReader;
+import dev.hexaflow.adapters.persistence.jdbi.JdbiAppRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiTriggerRepository;
 import dev.hexaflow.app.config.TriggerSettings;
 import dev.hexaflow.app.jobs.ScheduleTicks;
@@ -46,6 +47,15 @@ public final class TriggersModule implements AutoCloseable {
         this.webhooks = new CallWebhookService(triggers, versions, new YamlWorkflowDslReader(), runs);
         this.schedules = new FireSchedulesService(triggers, calendar, runs, clock, settings.lateAfter());
         this.ticks = new ScheduleTicks(schedules, settings.poll());
+    }
+
+    /**
+     * The operator's use case alone, on a store no server serves: what the command line needs of the context (it
+     * starts no run, so it needs no other).
+     */
+    public static ManageTriggersUseCase management(Jdbi jdbi, SecretGenerator secrets, Clock clock) {
+        return new ManageTriggersService(new JdbiAppRepository(jdbi), new JdbiTriggerRepository(jdbi),
+                new CronUtilsCalendar(), secrets, clock);
     }
 
     /** Triggers start their runs through the runs context's use case. */

@@ -36,16 +36,18 @@ public final class AdminTriggerRoutes implements RouteGroup {
 
     @Override
     public void addTo(RoutesConfig routes) {
-        String one = "/admin/apps/{app_id}/triggers/{node_id}";
+        // Each path written out whole: DocumentsTest reads the admin routes from these calls.
         routes.get("/admin/apps/{app_id}/triggers", admin.require(this::list));
-        routes.get(one, admin.require(ctx -> json(ctx, triggers.get(appId(ctx), nodeId(ctx)))));
-        routes.post(one + "/enable", admin.require(ctx -> json(ctx, triggers.setEnabled(appId(ctx), nodeId(ctx),
-                true))));
-        routes.post(one + "/disable", admin.require(ctx -> json(ctx, triggers.setEnabled(appId(ctx), nodeId(ctx),
-                false))));
-        routes.put(one + "/missed-ticks", admin.require(this::missedTicks));
-        routes.put(one + "/auth", admin.require(this::auth));
-        routes.post(one + "/new-url", admin.require(ctx -> json(ctx, triggers.newUrl(appId(ctx), nodeId(ctx)))));
+        routes.get("/admin/apps/{app_id}/triggers/{node_id}", admin.require(ctx -> json(ctx,
+                triggers.get(appId(ctx), nodeId(ctx)))));
+        routes.post("/admin/apps/{app_id}/triggers/{node_id}/enable", admin.require(ctx -> json(ctx,
+                triggers.setEnabled(appId(ctx), nodeId(ctx), true))));
+        routes.post("/admin/apps/{app_id}/triggers/{node_id}/disable", admin.require(ctx -> json(ctx,
+                triggers.setEnabled(appId(ctx), nodeId(ctx), false))));
+        routes.put("/admin/apps/{app_id}/triggers/{node_id}/missed-ticks", admin.require(this::missedTicks));
+        routes.put("/admin/apps/{app_id}/triggers/{node_id}/auth", admin.require(this::auth));
+        routes.post("/admin/apps/{app_id}/triggers/{node_id}/new-url", admin.require(ctx -> json(ctx,
+                triggers.newUrl(appId(ctx), nodeId(ctx)))));
     }
 
     private void list(Context ctx) {

@@ -121,7 +121,10 @@ final class WebhookRequests {
                         file.contentType() == null ? "application/octet-stream" : file.contentType(), "size",
                         file.size()));
             }
-        } catch (RuntimeException e) {
+        } catch (Exception e) {
+            // Jetty's ServletException for a body that is no multipart at all (no boundary) is checked, yet thrown
+            // here; it drops the connection of a body it gave up on, and the answer says so.
+            ctx.header("Connection", "close");
             throw new WebhookRefused(400, "Bad Request", "The multipart body cannot be read");
         }
         return new WebhookCall(ctx.method().name(), ctx.contentType(), headers, query, fields, files, new byte[0]);

@@ -58,6 +58,10 @@ public record ScheduleSpec(String cron, ZoneId zone) {
     static String visualToCron(String frequency, DataTree visual) {
         switch (frequency) {
             case "hourly" -> {
+                // Absent, it is 0 (the editor's default); given as null, Dify refuses it.
+                if (givenNull(visual, "on_minute")) {
+                    throw new IllegalArgumentException("on_minute is required for hourly schedules");
+                }
                 long minute = visual.longValue("on_minute", 0);
                 if (minute < 0 || minute > 59) {
                     throw new IllegalArgumentException("on_minute is between 0 and 59, was " + minute);
@@ -81,22 +85,29 @@ public record ScheduleSpec(String cron, ZoneId zone) {
     }
 
     private static int[] time(DataTree visual, String frequency) {
-        String time = visual.string("time", "12:00 AM");
-        if (time.isBlank()) {
+        String time = givenNull(visual, "time") ? "" : visual.string("time", "12:00 AM");
+        if (time.isEmpty()) {
             throw new IllegalArgumentException("time is required for " + frequency + " schedules");
         }
         return hourAndMinute(time);
     }
 
+    private static boolean givenNull(DataTree visual, String key) {
+        return visual.asMap().containsKey(key) && visual.get(key) == null;
+    }
+
     /** Dify's {@code convert_12h_to_24h}: "12:00 AM" is midnight, "1:30 PM" is 13:30. */
     static int[] hourAndMinute(String text) {
-        String[] parts = text.strip().split(" ");
+        if (text.isBlank()) {
+            throw new IllegalArgumentException("Time string cannot be empty");
+        }
+        String[] parts = text.strip().split("\\s+");
         if (parts.length != 2) {
             throw new IllegalArgumentException("Invalid time format: '" + text + "'. Expected 'HH:MM AM/PM'");
         }
         String period = parts[1].toUpperCase(java.util.Locale.ROOT);
         if (!period.equals("AM") && !period.equals("PM")) {
-            throw new IllegalArgumentException("Invalid period: '" + parts[1] + "'. Must be 'AM' or 'PM'");
+            throw new IllegalArgumentException("Invalid period: '" + period + "'. Must be 'AM' or 'PM'");
         }
         String[] clock = parts[0].split(":");
         int hour;

@@ -11,7 +11,12 @@ import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -30,7 +35,7 @@ public final class CronUtilsCalendar implements CronCalendar {
 
     private final CronParser minutes = new CronParser(definition(false));
     private final CronParser seconds = new CronParser(definition(true));
-    private final Map<String, ExecutionTime> parsed = new ConcurrentHashMap<>();
+    private final Map<String, Times> parsed = new ConcurrentHashMap<>();
 
     private static CronDefinition definition(boolean withSeconds) {
         CronDefinitionBuilder builder = CronDefinitionBuilder.defineCron();
@@ -47,7 +52,7 @@ public final class CronUtilsCalendar implements CronCalendar {
 
     @Override
     public Instant next(ScheduleSpec schedule, Instant after) {
-        ExecutionTime times = times(schedule.cron());
+        Times times = times(schedule.cron());
         ZoneId zone = schedule.zone();
         Instant byZone = times.nextExecution(after.atZone(zone)).map(ZonedDateTime::toInstant)
                 .orElseThrow(() -> new IllegalArgumentException("'" + schedule.cron() + "' never fires"));
@@ -59,7 +64,7 @@ public final class CronUtilsCalendar implements CronCalendar {
      * The next wall-clock time after {@code after}, if it falls in a spring gap before {@code limit}: it is taken to
      * the gap's end (ZonedDateTime.of shifts it by the gap), where the zone-aware reading skips it to a later day.
      */
-    private static Instant firstInGap(ExecutionTime times, ZoneId zone, Instant after, Instant limit) {
+    private static Instant firstInGap(Times times, ZoneId zone, Instant after, Instant limit) {
         LocalDateTime wall = after.atZone(zone).toLocalDateTime();
         LocalDateTime end = limit.atZone(zone).toLocalDateTime();
         while (wall.isBefore(end)) {
@@ -76,16 +81,63 @@ public final class CronUtilsCalendar implements CronCalendar {
         return null;
     }
 
-    private ExecutionTime times(String cron) {
-        ExecutionTime known = parsed.get(cron);
+    private Times times(String cron) {
+        Times known = parsed.get(cron);
         if (known != null) {
             return known;
         }
-        ExecutionTime times = ExecutionTime.forCron(parse(cron));
+        parse(cron); // refuses a bad expression naming it whole
+        Times times = new Times(apart(cron.strip()).stream().map(one -> ExecutionTime.forCron(parse(one)))
+                .toList());
         if (parsed.size() < MOST_CACHED) {
             parsed.put(cron, times);
         }
         return times;
+    }
+
+    /**
+     * The expression in parts cron-utils reads as croniter reads the whole, whose fire times together are the
+     * expression's: a day of month and a day of week both given fire on either (croniter's {@code day_or}, as cron
+     * daemons do; cron-utils would want both), and an {@code L} listed beside other days of the month
+     * ({@code 1,15,L}, which Dify's monthly schedule makes of its last day, and whose {@code L} cron-utils drops)
+     * is read one day at a time.
+     */
+    private static List<String> apart(String cron) {
+        String[] fields = cron.split("\\s+");
+        if (fields.length < 5) {
+            return List.of(cron);
+        }
+        List<String[]> byDay = anyDay(fields[2]) || anyDay(fields[4]) ? List.<String[]>of(fields)
+                : List.of(with(fields, 4, "*"), with(fields, 2, "*"));
+        List<String> apart = new ArrayList<>();
+        for (String[] part : byDay) {
+            if (part[2].contains(",") && part[2].toUpperCase(Locale.ROOT).contains("L")) {
+                for (String day : part[2].split(",")) {
+                    apart.add(String.join(" ", with(part, 2, day)));
+                }
+            } else {
+                apart.add(String.join(" ", part));
+            }
+        }
+        return apart;
+    }
+
+    private static boolean anyDay(String field) {
+        return field.equals("*") || field.equals("?") || field.equals("*/1");
+    }
+
+    private static String[] with(String[] fields, int index, String value) {
+        String[] copy = fields.clone();
+        copy[index] = value;
+        return copy;
+    }
+
+    /** The fire times of an expression read in parts: the earliest part's next. */
+    private record Times(List<ExecutionTime> parts) {
+        Optional<ZonedDateTime> nextExecution(ZonedDateTime after) {
+            return parts.stream().map(part -> part.nextExecution(after)).flatMap(Optional::stream)
+                    .min(Comparator.naturalOrder());
+        }
     }
 
     private com.cronutils.model.Cron parse(String cron) {

@@ -162,6 +162,33 @@ abstract class TriggerRepositoryContract {
         assertThat(repository().ticks("t2", 10)).isEmpty();
     }
 
+    /** A clock that went back brings a schedule to a tick it fired: the schedule moves on, nothing fires twice. */
+    @Test
+    void aTickFiredBeforeIsNotTakenAgainButTheScheduleMovesOn() {
+        saved(schedule("t1", APP, "sched", 100, 1));
+        assertThat(repository().claim("t1", 100, 160, Tick.Outcome.FIRED, 101)).isTrue();
+        saved(repository().find(APP, "sched").orElseThrow().withEnabled(true, 100L));
+
+        assertThat(repository().claim("t1", 100, 220, Tick.Outcome.FIRED, 102)).isFalse();
+
+        assertThat(repository().find(APP, "sched").orElseThrow().nextFireAt()).isEqualTo(220L);
+        assertThat(repository().ticks("t1", 10)).containsExactly(new Tick("t1", 100, 101, Tick.Outcome.FIRED,
+                null));
+    }
+
+    @Test
+    void onlyTheNewestTicksOfAScheduleAreKept() {
+        saved(schedule("t1", APP, "sched", 0, 1));
+        int fired = TriggerRepository.KEPT_TICKS + 5;
+        for (long due = 0; due < fired; due++) {
+            assertThat(repository().claim("t1", due, due + 1, Tick.Outcome.FIRED, due)).isTrue();
+        }
+        List<Tick> kept = repository().ticks("t1", 1000);
+        assertThat(kept).hasSize(TriggerRepository.KEPT_TICKS);
+        assertThat(kept.get(0).dueAt()).isEqualTo(fired - 1);
+        assertThat(kept.get(kept.size() - 1).dueAt()).isEqualTo(fired - TriggerRepository.KEPT_TICKS);
+    }
+
     @Test
     void ofEightClaimersRacingForOneTickExactlyOneTakesItTickAfterTick() throws Exception {
         saved(schedule("t1", APP, "sched", 100, 1));

@@ -28,7 +28,8 @@ import org.junit.jupiter.api.Test;
 class SchedulesOnSeveralInstancesTest {
 
     private static final int SCHEDULES = 3;
-    private static final int TICKS = 200;
+    /** Fewer than the ticks a store keeps of a schedule, so that every tick's record is there to check. */
+    private static final int TICKS = 90;
     private static final int THREADS_PER_INSTANCE = 2;
 
     private final TriggerBed bed = new TriggerBed();

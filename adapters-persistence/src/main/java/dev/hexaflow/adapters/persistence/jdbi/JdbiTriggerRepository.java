@@ -83,9 +83,15 @@ public final class JdbiTriggerRepository implements TriggerRepository {
             if (moved == 0) {
                 return false;
             }
-            handle.createUpdate("INSERT INTO trigger_tick (trigger_id, due_at, outcome, fired_at) VALUES (:id, :due, "
-                    + ":outcome, :fired)").bind("id", triggerId).bind("due", dueAt).bind("outcome", outcome.name())
-                    .bind("fired", firedAt).execute();
+            // A tick fired before (a clock that went back brought the schedule to it again) is not fired twice:
+            // the schedule moves on, and this claim takes nothing.
+            int recorded = handle.createUpdate("INSERT INTO trigger_tick (trigger_id, due_at, outcome, fired_at) "
+                    + "SELECT :id, :due, :outcome, :fired WHERE NOT EXISTS (SELECT 1 FROM trigger_tick WHERE "
+                    + "trigger_id = :id AND due_at = :due)").bind("id", triggerId).bind("due", dueAt)
+                    .bind("outcome", outcome.name()).bind("fired", firedAt).execute();
+            if (recorded == 0) {
+                return false;
+            }
             handle.createUpdate("DELETE FROM trigger_tick WHERE trigger_id = :id AND due_at < (SELECT due_at FROM "
                     + "trigger_tick WHERE trigger_id = :id ORDER BY due_at DESC LIMIT 1 OFFSET :kept)")
                     .bind("id", triggerId).bind("kept", KEPT_TICKS - 1).execute();

@@ -61,6 +61,9 @@ public final class InMemoryTriggerRepository implements TriggerRepository {
         }
         triggers.put(triggerId, trigger.withEnabled(true, nextAt));
         List<Tick> kept = ticks.computeIfAbsent(triggerId, id -> new ArrayList<>());
+        if (kept.stream().anyMatch(tick -> tick.dueAt() == dueAt)) {
+            return false; // fired before: the schedule moves on, and this claim takes nothing
+        }
         kept.add(new Tick(triggerId, dueAt, firedAt, outcome, null));
         kept.sort(Comparator.comparingLong(Tick::dueAt));
         while (kept.size() > KEPT_TICKS) {

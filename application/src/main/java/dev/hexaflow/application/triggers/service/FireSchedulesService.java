@@ -49,8 +49,14 @@ public final class FireSchedulesService implements FireSchedulesUseCase {
         Instant now = clock.instant();
         int taken = 0;
         for (Trigger due : triggers.due(now.getEpochSecond(), BATCH)) {
-            if (fire(due, now)) {
-                taken++;
+            try {
+                if (fire(due, now)) {
+                    taken++;
+                }
+            } catch (RuntimeException e) {
+                // One schedule the store fails on must not hold up the others behind it.
+                log.log(Level.WARNING, "Schedule " + due.nodeId() + " of app " + due.appId() + " could not fire: "
+                        + e);
             }
         }
         return taken;

@@ -52,6 +52,9 @@ public final class ManageTriggersService implements ManageTriggersUseCase {
     @Override
     public TriggerView setEnabled(String appId, String nodeId, boolean enabled) {
         Trigger trigger = trigger(appId, nodeId);
+        if (trigger.enabled() == enabled) {
+            return view(trigger); // switching on what is on keeps its tick due
+        }
         Long next = trigger.schedule() == null ? null
                 : calendar.next(trigger.schedule(), clock.instant()).getEpochSecond();
         Trigger changed = trigger.withEnabled(enabled, next);

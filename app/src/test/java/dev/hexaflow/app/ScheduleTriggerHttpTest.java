@@ -60,7 +60,9 @@ class ScheduleTriggerHttpTest {
         waitFor(() -> logs(api).get("total").asInt() >= 3, "three scheduled runs");
 
         server.admin("POST", "/admin/apps/" + appId + "/triggers/tick/disable", null, null);
-        Thread.sleep(1500); // a poll that had already claimed a tick may still be starting its run
+        // A tick claimed just before the switch may still be starting its run, kept once the run ends.
+        waitFor(() -> ticks().stream().allMatch(tick -> tick.runId() != null)
+                && logs(api).get("total").asInt() == ticks().size(), "every tick's run kept");
         int runs = logs(api).get("total").asInt();
         Thread.sleep(2500);
         assertThat(logs(api).get("total").asInt()).as("runs after the switch is off").isEqualTo(runs);

@@ -100,6 +100,9 @@ class WebhookTriggerHttpTest {
                 "exceeds maximum allowed size of 65536 bytes");
         assertRefused(call("POST", "/triggers/webhook/nosuchcode", "application/json", "{}", shop), 404,
                 "Webhook not found");
+        // An unknown URL is answered before its body is read: a large or broken one is still 404.
+        assertRefused(call("POST", "/triggers/webhook/" + "x".repeat(32), "application/json", large, shop), 404,
+                "Webhook not found");
         HttpResponse<String> byRequest = api.postJson("/v1/workflows/run", ServiceApi.run(Map.of(), "blocking", "ada"));
         assertThat(byRequest.statusCode()).isEqualTo(400);
         assertThat(ServiceApi.json(byRequest).get("code").asText()).isEqualTo("invalid_param");
@@ -148,6 +151,27 @@ class WebhookTriggerHttpTest {
                 "X-Hexaflow-Signature", signature)).statusCode()).isEqualTo(200);
     }
 
+    /** A run keeps the request's headers, never the one that holds the webhook's secret. */
+    @Test
+    void aRunKeepsNoSecretOfItsWebhookAndAnHmacWebhookTakesNoMultipartBody() {
+        String path = trigger("hook").get("url_path").asText();
+        String secret = "the-bearer-secret-0123456789";
+        server.admin("PUT", "/admin/apps/" + appId + "/triggers/hook/auth", "application/json",
+                "{\"kind\": \"bearer\", \"secret\": \"" + secret + "\"}");
+        HttpResponse<String> answer = call("POST", path, "application/json", "{\"item\": \"tea\", \"count\": 1}",
+                Map.of("X-Shop-Id", "s", "Authorization", "Bearer " + secret));
+        assertThat(answer.statusCode()).isEqualTo(200);
+        JsonNode run = finished(TestServer.json(answer).get("workflow_run_id").asText());
+        assertThat(run.toString()).contains("X-Shop-Id").doesNotContain(secret);
+
+        server.admin("PUT", "/admin/apps/" + appId + "/triggers/hook/auth", "application/json",
+                "{\"kind\": \"hmac\", \"secret\": \"" + secret + "\"}");
+        String emptySignature = "sha256=" + HexFormat.of().formatHex(WebhookAuth.signature(secret, new byte[0]));
+        assertRefused(call("POST", path, "multipart/form-data; boundary=b", "--b\r\nContent-Disposition: form-data; "
+                + "name=\"item\"\r\n\r\ntea\r\n--b--\r\n", Map.of("X-Shop-Id", "s", "X-Hexaflow-Signature",
+                emptySignature)), 401, "hmac");
+    }
+
     @Test
     void aPluginTriggerRunsOnlyOnceBoundAndItsEventBecomesItsOutputs() {
         assertThat(imported.get("warnings").toString()).contains("plugin trigger New issue (github)",
@@ -177,6 +201,8 @@ class WebhookTriggerHttpTest {
         JsonNode data = TestServer.json(waited).get("data");
         assertThat(data.get("status").asText()).isEqualTo("succeeded");
         assertThat(data.get("outputs").get("greeting").asText()).isEqualTo("Hello Ada L");
+        assertRefused(call("POST", waitsPath, "application/x-www-form-urlencoded", "name=%zz", Map.of()), 400,
+                "bad %-escape");
         String textPath = triggerOf(imported.get("app_id").asText(), "text").get("url_path").asText();
         HttpResponse<String> text = call("PUT", textPath, "text/plain; charset=utf-8", "call me back", Map.of());
         assertThat(text.statusCode()).isEqualTo(202);
@@ -233,7 +259,7 @@ class WebhookTriggerHttpTest {
     }
 
     private JsonNode finished(String runId) {
-        for (int i = 0; i < 100; i++) {
+        for (int i = 0; i < 300; i++) {
             HttpResponse<String> answer = api.get("/v1/workflows/run/" + runId);
             JsonNode run = ServiceApi.json(answer);
             // A run nobody follows is kept whole once it ends (or after a while): till then it is not found.

@@ -33,7 +33,8 @@ public final class ScheduleTicks implements AutoCloseable {
     void poll() {
         try {
             schedules.fireDue();
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | StackOverflowError e) {
+            // Anything thrown out of a poll would end the timer's repetition: no schedule would fire here again.
             LOG.warn("Firing due schedules failed; the next try is in {} s: {}", every.toSeconds(), e.toString());
         }
     }

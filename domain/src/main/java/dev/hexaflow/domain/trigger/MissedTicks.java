@@ -1,8 +1,9 @@
 package dev.hexaflow.domain.trigger;
 
 /**
- * What a schedule does with the ticks that passed while no instance was up to fire them: skip them (Dify's way:
- * its poller plans the next run from now), or run once, on the first poll after the start, for all of them.
+ * What a schedule does with the ticks that passed while no instance was up to fire them: skip them (the default: a
+ * run hours late is rarely what a schedule is for), or run once, on the first poll after the start, for all of them
+ * (what Dify's poller does: it dispatches an overdue plan once, then plans the next run from now).
  */
 public enum MissedTicks {
     SKIP("skip"),

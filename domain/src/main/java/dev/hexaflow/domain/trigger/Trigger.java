@@ -15,8 +15,14 @@ public record Trigger(String id, String appId, String nodeId, TriggerKind kind, 
         String code, ScheduleSpec schedule, Long nextFireAt, MissedTicks missedTicks, WebhookAuth auth,
         long createdAt) {
 
-    /** Characters of a URL's code: 32 of 62 letters and digits, about 190 bits. */
+    /** Characters of a URL's code: 32 lowercase letters and digits from a cryptographic source, about 165 bits. */
     public static final int CODE_LENGTH = 32;
+
+    /** Whether {@code text} has the shape of a URL's code: 32 letters and digits, nothing else. */
+    public static boolean isCode(String text) {
+        return text != null && text.length() == CODE_LENGTH && text.chars().allMatch(Character::isLetterOrDigit)
+                && text.chars().allMatch(c -> c < 128);
+    }
 
     public Trigger {
         if (id == null || appId == null || nodeId == null || kind == null) {

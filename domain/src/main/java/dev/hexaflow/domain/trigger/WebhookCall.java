@@ -68,6 +68,13 @@ public record WebhookCall(String method, String contentType, Map<String, List<St
         return firstValue(headers, name);
     }
 
+    /** The same call without the header {@code name} (in any case): what a run may keep once it is checked. */
+    public WebhookCall withoutHeader(String name) {
+        Map<String, List<String>> kept = new LinkedHashMap<>(headers);
+        kept.keySet().removeIf(header -> header.equalsIgnoreCase(name));
+        return new WebhookCall(method, contentType, kept, query, body, files, rawBody);
+    }
+
     private static Optional<String> firstValue(Map<String, List<String>> values, String name) {
         for (Map.Entry<String, List<String>> entry : values.entrySet()) {
             if (entry.getKey().equalsIgnoreCase(name) && !entry.getValue().isEmpty()) {

@@ -69,8 +69,9 @@ public record WebhookSpec(WebhookMethod method, WebhookContentType contentType, 
         params = List.copyOf(params);
         body = List.copyOf(body);
         responseBody = responseBody == null ? "" : responseBody;
-        if (statusCode < 100 || statusCode > 599) {
-            throw new InvalidNodeDataException("status_code", "must be between 100 and 599, was " + statusCode);
+        // An informational status (1xx) answers nothing final: a webhook's caller would wait for another answer.
+        if (statusCode < 200 || statusCode > 599) {
+            throw new InvalidNodeDataException("status_code", "must be between 200 and 599, was " + statusCode);
         }
         if (timeout == null || timeout.compareTo(Duration.ofSeconds(1)) < 0) {
             throw new InvalidNodeDataException("timeout", "must be at least 1 second");

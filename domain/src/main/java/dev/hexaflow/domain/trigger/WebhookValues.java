@@ -22,6 +22,8 @@ final class WebhookValues {
     private static final Map<String, Boolean> BOOLEANS = Map.of("true", true, "false", false, "1", true,
             "0", false, "yes", true, "no", false);
     private static final double LONG_LIMIT = 0x1p63;
+    /** The longest text read as a number: far more than any double or long needs. */
+    static final int MOST_NUMBER_CHARS = 1000;
 
     private WebhookValues() {
     }
@@ -65,6 +67,9 @@ final class WebhookValues {
     /** The number Python's {@code float(text)} reads, or empty where it raises. */
     static Optional<Double> pythonFloat(String text) {
         String stripped = text.strip();
+        if (stripped.length() > MOST_NUMBER_CHARS) {
+            return Optional.empty(); // a number past any double's digits, read no further (the regex recurses)
+        }
         var special = SPECIAL.matcher(stripped);
         if (special.matches()) {
             boolean negative = special.group(1).equals("-");

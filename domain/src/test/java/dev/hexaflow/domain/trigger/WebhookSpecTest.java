@@ -102,6 +102,7 @@ class WebhookSpecTest {
                 .hasFieldOrPropertyWithValue("field", "status_code");
         assertThatThrownBy(() -> spec("timeout", 0)).hasFieldOrPropertyWithValue("field", "timeout");
         assertThat(spec("status_code", 599).statusCode()).isEqualTo(599);
-        assertThat(spec("status_code", 100).statusCode()).isEqualTo(100);
+        assertThat(spec("status_code", 200).statusCode()).isEqualTo(200);
+        assertThatThrownBy(() -> spec("status_code", 100)).hasFieldOrPropertyWithValue("field", "status_code");
     }
 }

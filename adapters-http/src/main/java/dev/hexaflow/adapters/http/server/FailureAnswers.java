@@ -48,7 +48,7 @@ final class FailureAnswers {
             storageError(ctx, groups, storage.get());
             return;
         }
-        LOG.error("Unexpected failure on {} {}", ctx.method(), ctx.path(), e);
+        LOG.error("Unexpected failure on {} {}", ctx.method(), LoggedPaths.of(ctx.path()), e);
         JsonResponses.error(ctx, 500, "internal_server_error",
                 "The server encountered an internal error and was unable to complete your request.");
     }

@@ -16,25 +16,15 @@ import org.slf4j.LoggerFactory;
 final class RequestLines implements RequestLog {
 
     private static final Logger LOG = LoggerFactory.getLogger(RequestLines.class);
-    private static final int LONGEST_PATH = 300;
-    /** Paths whose last segment is the credential: a webhook's URL code, a paused run's form token. */
-    private static final java.util.regex.Pattern SECRET_TAIL = java.util.regex.Pattern.compile(
-            "^(/triggers/webhook/|/form/|/api/form/human_input/|/v1/form/human_input/)[^/]+$");
 
     @Override
     public void log(Request request, Response response) {
-        String path = SECRET_TAIL.matcher(oneLine(request.getHttpURI().getPath())).replaceFirst("$1…");
+        String path = LoggedPaths.of(request.getHttpURI().getPath());
         long millis = TimeUnit.NANOSECONDS.toMillis(NanoTime.since(request.getBeginNanoTime()));
         String address = Request.getRemoteAddr(request);
         LOG.atInfo().addKeyValue("method", request.getMethod()).addKeyValue("path", path)
                 .addKeyValue("status", response.getStatus()).addKeyValue("duration_ms", millis)
                 .addKeyValue("remote_address", address)
                 .log("{} {} {} {} ms {}", request.getMethod(), path, response.getStatus(), millis, address);
-    }
-
-    /** A path as a client sent it may hold anything: no line breaks into the log, and no more than a line. */
-    private static String oneLine(String path) {
-        String clean = path == null ? "" : path.replaceAll("\\p{Cntrl}", "?");
-        return clean.length() <= LONGEST_PATH ? clean : clean.substring(0, LONGEST_PATH) + "...";
     }
 }

@@ -30,6 +30,7 @@ public final class UnreachableDatabase {
 
     /** Logs the request's 503. */
     public static void log(Context ctx, StorageUnavailableException e) {
-        LOG.warn("{} {} answered 503: the database cannot be reached ({})", ctx.method(), ctx.path(), e.detail());
+        LOG.warn("{} {} answered 503: the database cannot be reached ({})", ctx.method(),
+                LoggedPaths.of(ctx.path()), e.detail());
     }
 }

@@ -82,7 +82,11 @@ final class WebhookRequests {
                 }
             }
             case "application/x-www-form-urlencoded" -> {
-                return form(text);
+                try {
+                    return form(text);
+                } catch (IllegalArgumentException e) {
+                    throw new WebhookRefused(400, "Bad Request", "The form body cannot be read: a bad %-escape");
+                }
             }
             case "application/octet-stream" -> {
                 return raw.length == 0 ? null : Map.of("size", raw.length, "mime_type", "application/octet-stream");

@@ -58,6 +58,8 @@ public final class WebhookTriggerRoutes implements RouteGroup {
         ctx.header("Cache-Control", "no-store");
         String code = ctx.pathParam("code");
         try {
+            // An unknown or switched-off URL is answered before its body is read, and counts against no URL.
+            webhooks.open(code);
             if (!calls.allows(code)) {
                 ctx.header("Retry-After", String.valueOf(calls.secondsLeft(code)));
                 throw new WebhookRefused(429, "Too Many Requests", "This webhook takes at most so many calls a "
@@ -87,7 +89,9 @@ public final class WebhookTriggerRoutes implements RouteGroup {
         }
         if (response.isJsonText()) {
             String text = response.jsonText();
-            if (WebhookRequests.isJson(text)) {
+            if (response.status() == 204 || response.status() == 304) {
+                ctx.status(response.status());
+            } else if (WebhookRequests.isJson(text)) {
                 ResponseBodies.write(ctx, response.status(), "application/json", text.getBytes(StandardCharsets.UTF_8));
             } else {
                 json(ctx, response.status(), response.fallbackBody());
@@ -107,6 +111,10 @@ public final class WebhookTriggerRoutes implements RouteGroup {
     }
 
     private static void json(Context ctx, int status, Object body) {
+        if (status == 204 || status == 304) {
+            ctx.status(status); // a status that carries no body, as the node asked
+            return;
+        }
         ResponseBodies.write(ctx, status, "application/json", DifyWire.json(body).getBytes(StandardCharsets.UTF_8));
     }
 }

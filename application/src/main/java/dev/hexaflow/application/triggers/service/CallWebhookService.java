@@ -1,7 +1,6 @@
 package dev.hexaflow.application.triggers.service;
 
 import dev.hexaflow.application.apps.port.out.WorkflowVersionRepository;
-import dev.hexaflow.application.common.ApiError;
 import dev.hexaflow.application.common.ApiException;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunUnderWay;
 import dev.hexaflow.application.triggers.port.in.CallWebhookUseCase;
@@ -9,6 +8,7 @@ import dev.hexaflow.application.triggers.port.out.TriggerRepository;
 import dev.hexaflow.domain.app.WorkflowVersion;
 import dev.hexaflow.domain.trigger.Trigger;
 import dev.hexaflow.domain.trigger.TriggerKind;
+import dev.hexaflow.domain.trigger.WebhookAuth;
 import dev.hexaflow.domain.trigger.WebhookCall;
 import dev.hexaflow.domain.trigger.WebhookRefusal;
 import dev.hexaflow.domain.trigger.WebhookSpec;
@@ -52,18 +52,34 @@ public final class CallWebhookService implements CallWebhookUseCase {
     }
 
     @Override
-    public WebhookAnswer call(String code, WebhookCall call) {
-        Trigger trigger = triggers.findByCode(code).filter(found -> found.kind().hasUrl())
+    public void open(String code) {
+        trigger(code);
+    }
+
+    /** The URL's trigger, on: 404 otherwise, as Dify answers an unknown or disabled webhook. */
+    private Trigger trigger(String code) {
+        Trigger trigger = (Trigger.isCode(code) ? triggers.findByCode(code) : java.util.Optional.<Trigger>empty())
+                .filter(found -> found.kind().hasUrl())
                 .orElseThrow(() -> new WebhookRefused(404, "Not Found", "Webhook not found: " + code));
         if (!trigger.enabled()) {
             throw new WebhookRefused(404, "Not Found", trigger.kind() == TriggerKind.PLUGIN
                     ? "Plugin trigger " + trigger.nodeId() + " is not bound to this webhook" : "Webhook trigger is "
                     + "disabled for webhook " + code);
         }
-        if (!trigger.auth().admits(call)) {
+        return trigger;
+    }
+
+    @Override
+    public WebhookAnswer call(String code, WebhookCall received) {
+        Trigger trigger = trigger(code);
+        if (!trigger.auth().admits(received)) {
             throw new WebhookRefused(401, "Unauthorized", "The request is not signed or authenticated as this "
                     + "webhook requires (" + trigger.auth().kind().wireName() + ")");
         }
+        // The run keeps the request's headers: never the one that holds the webhook's secret.
+        WebhookCall call = trigger.auth().kind() == WebhookAuth.Kind.HEADER
+                || trigger.auth().kind() == WebhookAuth.Kind.BEARER
+                ? received.withoutHeader(trigger.auth().headerName()) : received;
         Node node = node(trigger);
         Map<String, Object> inputs;
         WebhookSpec spec = null;
@@ -90,11 +106,14 @@ public final class CallWebhookService implements CallWebhookUseCase {
         try {
             return runs.start(trigger, inputs);
         } catch (ApiException e) {
-            if (e.error() == ApiError.TOO_MANY_REQUESTS) {
-                throw new WebhookRefused(429, "Too Many Requests", e.getMessage());
-            }
-            throw new WebhookRefused(e.error() == ApiError.INSUFFICIENT_STORAGE ? 507 : 400, "Bad Request",
-                    e.getMessage());
+            throw switch (e.error()) {
+                case TOO_MANY_REQUESTS -> new WebhookRefused(429, "Too Many Requests", e.getMessage());
+                case INVALID_PARAM, NOT_FOUND -> new WebhookRefused(404, "Not Found", "Workflow not found for app "
+                        + trigger.appId());
+                // The server's own trouble (its store, a model provider): a sender that retries on 5xx retries.
+                default -> new WebhookRefused(503, "Service Unavailable", "The server cannot start the run now; "
+                        + "try again later.");
+            };
         }
     }
 
@@ -109,7 +128,8 @@ public final class CallWebhookService implements CallWebhookUseCase {
             Thread.currentThread().interrupt();
             return null;
         } catch (ExecutionException e) {
-            throw new WebhookRefused(507, "Insufficient Storage", "The server could not keep the run.");
+            throw new WebhookRefused(503, "Service Unavailable", "The run started but the server could not keep "
+                    + "its end; try again later.");
         }
     }
 

@@ -1,6 +1,5 @@
 package dev.hexaflow.application.triggers.service;
 
-import dev.hexaflow.application.common.ApiException;
 import dev.hexaflow.application.triggers.port.in.FireSchedulesUseCase;
 import dev.hexaflow.application.triggers.port.out.CronCalendar;
 import dev.hexaflow.application.triggers.port.out.TriggerRepository;
@@ -17,7 +16,7 @@ import java.util.Map;
  * Fires the schedules that are due. Every instance polls; for each due tick one of them wins the claim in the store
  * (the schedule's next fire time moves from the tick to the next one after now, so a tick is never fired twice and
  * ticks that passed meanwhile are not replayed). A tick found later than {@code lateAfter} was missed while no
- * instance was up: its schedule's policy skips it (Dify's way) or runs it once, whatever the number missed.
+ * instance was up: its schedule's policy skips it (the default) or runs it once (as Dify does), however many.
  */
 public final class FireSchedulesService implements FireSchedulesUseCase {
 
@@ -94,7 +93,7 @@ public final class FireSchedulesService implements FireSchedulesUseCase {
         try {
             String runId = runs.start(trigger, Map.of()).runId();
             triggers.ranTick(trigger.id(), dueAt, runId);
-        } catch (ApiException | IllegalStateException e) {
+        } catch (RuntimeException e) {
             log.log(Level.WARNING, "Schedule " + trigger.nodeId() + " of app " + trigger.appId() + " could not "
                     + "start its run for " + Instant.ofEpochSecond(dueAt) + ": " + e.getMessage());
             triggers.refusedTick(trigger.id(), dueAt);

@@ -13,8 +13,14 @@ import java.util.Map;
 final class PluginEvents {
 
     /** What a plugin trigger's webhook answers an event it took: Dify's default answer of a webhook. */
-    static final WebhookSpec.Response ACCEPTED = new WebhookSpec.Response(200, Map.of("status", "success",
-            "message", "Webhook processed successfully"), null);
+    static final WebhookSpec.Response ACCEPTED = new WebhookSpec.Response(200, accepted(), null);
+
+    private static Map<String, Object> accepted() {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("status", "success");
+        body.put("message", "Webhook processed successfully");
+        return body;
+    }
 
     private PluginEvents() {
     }

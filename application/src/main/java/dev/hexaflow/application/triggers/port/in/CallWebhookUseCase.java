@@ -11,6 +11,13 @@ import dev.hexaflow.domain.workflow.WorkflowRun;
 public interface CallWebhookUseCase {
 
     /**
+     * Checks that the URL is a trigger's that is on, before its request's body is read.
+     *
+     * @throws WebhookRefused 404 otherwise
+     */
+    void open(String code);
+
+    /**
      * @throws WebhookRefused for a request that starts nothing (unknown or disabled URL, failed authentication,
      *                        a request that does not fit the node, too many runs)
      */

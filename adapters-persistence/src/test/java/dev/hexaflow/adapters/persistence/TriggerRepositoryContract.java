@@ -162,6 +162,29 @@ abstract class TriggerRepositoryContract {
         assertThat(repository().ticks("t2", 10)).isEmpty();
     }
 
+    /** A publish made while an operator changed a trigger keeps the operator's change: only its own columns move. */
+    @Test
+    void aRepublishChangesTitleAndScheduleAndKeepsWhatTheOperatorSet() {
+        Trigger hook = saved(new Trigger("h1", APP, "hook", TriggerKind.WEBHOOK, "Old", true, "a".repeat(32), null,
+                null, MissedTicks.SKIP, null, 1));
+        Trigger operators = saved(hook.withCode("b".repeat(32)).withAuth(WebhookAuth.bearer("s".repeat(16))));
+        repository().republish("h1", "New", null, null);
+        Trigger hookNow = repository().find(APP, "hook").orElseThrow();
+        assertThat(hookNow.title()).isEqualTo("New");
+        assertThat(hookNow.code()).isEqualTo(operators.code());
+        assertThat(hookNow.auth()).isEqualTo(operators.auth());
+
+        saved(schedule("t1", APP, "sched", 100, 1).withMissedTicks(MissedTicks.RUN_ONCE));
+        ScheduleSpec hourly = new ScheduleSpec("0 * * * *", ZoneId.of("UTC"));
+        repository().republish("t1", "Hourly", hourly, 3600L);
+        repository().republish("t1", "Hourly again", hourly, null);
+        Trigger tick = repository().find(APP, "sched").orElseThrow();
+        assertThat(tick.schedule()).isEqualTo(hourly);
+        assertThat(tick.nextFireAt()).as("kept when the publish names none").isEqualTo(3600L);
+        assertThat(tick.title()).isEqualTo("Hourly again");
+        assertThat(tick.missedTicks()).isEqualTo(MissedTicks.RUN_ONCE);
+    }
+
     /** A clock that went back brings a schedule to a tick it fired: the schedule moves on, nothing fires twice. */
     @Test
     void aTickFiredBeforeIsNotTakenAgainButTheScheduleMovesOn() {

@@ -68,6 +68,22 @@ public final class JdbiTriggerRepository implements TriggerRepository {
     }
 
     @Override
+    public void republish(String triggerId, String title, ScheduleSpec schedule, Long nextFireAt) {
+        String next = nextFireAt == null ? "" : ", next_fire_at = CASE WHEN enabled = TRUE THEN :next ELSE "
+                + "next_fire_at END";
+        jdbi.useHandle(handle -> {
+            var update = handle.createUpdate("UPDATE app_trigger SET title = :title, cron = :cron, timezone = :zone"
+                    + next + " WHERE id = :id").bind("id", triggerId).bind("title", title)
+                    .bind("cron", schedule == null ? null : schedule.cron())
+                    .bind("zone", schedule == null ? null : schedule.zone().getId());
+            if (nextFireAt != null) {
+                update.bind("next", nextFireAt.longValue());
+            }
+            update.execute();
+        });
+    }
+
+    @Override
     public List<Trigger> due(long now, int limit) {
         return jdbi.withHandle(handle -> handle.createQuery("SELECT * FROM app_trigger WHERE next_fire_at <= :now "
                 + "AND enabled = TRUE AND kind = 'schedule' ORDER BY next_fire_at LIMIT :limit").bind("now", now)

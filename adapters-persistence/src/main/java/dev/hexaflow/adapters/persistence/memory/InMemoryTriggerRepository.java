@@ -1,6 +1,7 @@
 package dev.hexaflow.adapters.persistence.memory;
 
 import dev.hexaflow.application.triggers.port.out.TriggerRepository;
+import dev.hexaflow.domain.trigger.ScheduleSpec;
 import dev.hexaflow.domain.trigger.Tick;
 import dev.hexaflow.domain.trigger.Trigger;
 import dev.hexaflow.domain.trigger.TriggerKind;
@@ -44,6 +45,15 @@ public final class InMemoryTriggerRepository implements TriggerRepository {
     public synchronized void remove(String triggerId) {
         triggers.remove(triggerId);
         ticks.remove(triggerId);
+    }
+
+    @Override
+    public synchronized void republish(String triggerId, String title, ScheduleSpec schedule, Long nextFireAt) {
+        Trigger trigger = triggers.get(triggerId);
+        if (trigger != null) {
+            Long next = nextFireAt == null ? trigger.nextFireAt() : nextFireAt;
+            triggers.put(triggerId, trigger.republished(title, schedule, next));
+        }
     }
 
     @Override

@@ -77,8 +77,8 @@ public final class TriggerSync implements PublicationHook {
             if (kept.isPresent()) {
                 Trigger same = kept.get();
                 boolean scheduleChanged = schedule != null && !schedule.equals(same.schedule());
-                triggers.save(same.republished(node.title(), schedule, scheduleChanged || same.nextFireAt() == null
-                        ? next : same.nextFireAt()));
+                triggers.republish(same.id(), node.title(), schedule, scheduleChanged || same.nextFireAt() == null
+                        ? next : null);
             } else {
                 triggers.find(appId, node.id()).ifPresent(other -> triggers.remove(other.id()));
                 triggers.save(new Trigger(ids.get(), appId, node.id(), kind, node.title(), kind != TriggerKind.PLUGIN,

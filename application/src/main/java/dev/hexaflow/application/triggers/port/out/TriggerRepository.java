@@ -1,5 +1,6 @@
 package dev.hexaflow.application.triggers.port.out;
 
+import dev.hexaflow.domain.trigger.ScheduleSpec;
 import dev.hexaflow.domain.trigger.Tick;
 import dev.hexaflow.domain.trigger.Trigger;
 import java.util.List;
@@ -23,6 +24,13 @@ public interface TriggerRepository {
     void save(Trigger trigger);
 
     void remove(String triggerId);
+
+    /**
+     * The trigger's node as published again: its title and schedule, and, when {@code nextFireAt} is not null and the
+     * trigger is on, its next fire time. Only these change, so that an operator's change made meanwhile (a switch, a
+     * new URL, an authentication) is kept.
+     */
+    void republish(String triggerId, String title, ScheduleSpec schedule, Long nextFireAt);
 
     /** The schedules that are on and due at {@code now} (Unix seconds), the most overdue first, at most {@code limit}. */
     List<Trigger> due(long now, int limit);

@@ -122,13 +122,17 @@ class FeedbackUseCasesTest {
     }
 
     @Test
-    void theFeedbacksOfAWorkflowAppOrAnUnknownAppAreRefusedAndTheLastPageIsStillAPage() {
-        assertRefused(() -> feedbacks.list(new ListAppFeedbacksQuery(FLOW_APP, 1, 20)), ApiError.NOT_CHAT_APP,
-                "Please check if your app mode matches the right API route.");
+    void aWorkflowAppHasNoFeedbacksAnUnknownAppIsRefusedAndAPageFarPastTheLastIsEmpty() {
+        bed.turn("m1", bed.conversation("c1", ADA, "q"), "q", "a");
+        rate(ADA, "m1", "like", null);
+
+        assertThat(feedbacks.list(new ListAppFeedbacksQuery(FLOW_APP, 1, 20))).isEmpty();
         assertRefused(() -> feedbacks.list(new ListAppFeedbacksQuery("app-none", 1, 20)), ApiError.NOT_FOUND,
                 "App not found.");
-        assertThat(ratedMessages(99999, 1)).isEmpty();
-        assertRefused(() -> feedbacks.list(new ListAppFeedbacksQuery(CHAT_APP, 100000, 1)),
-                ApiError.INVALID_PARAM, "page must be between 1 and 99999");
+        assertRefused(() -> feedbacks.list(new ListAppFeedbacksQuery(CHAT_APP, 0, 20)), ApiError.INVALID_PARAM,
+                "page must be 1 or more");
+        assertThat(ratedMessages(1, 1)).containsExactly("m1");
+        assertThat(ratedMessages(100000, 1)).isEmpty();
+        assertThat(ratedMessages(Integer.MAX_VALUE, 101)).isEmpty();
     }
 }

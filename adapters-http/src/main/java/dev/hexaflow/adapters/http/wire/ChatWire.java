@@ -1,6 +1,7 @@
 package dev.hexaflow.adapters.http.wire;
 
 import dev.hexaflow.adapters.http.support.DifyErrors;
+import dev.hexaflow.adapters.http.support.PythonTimes;
 import dev.hexaflow.adapters.http.sse.RunEventStream;
 import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase.ChatReply;
 import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase.ChatUnderWay;
@@ -275,8 +276,9 @@ public final class ChatWire implements RunEventStream.Frames<ChatReply> {
         body.put("from_source", feedback.fromSource().wireName());
         body.put("from_end_user_id", feedback.endUserId());
         body.put("from_account_id", null);
-        body.put("created_at", feedback.createdAt());
-        body.put("updated_at", feedback.updatedAt());
+        // MessageFeedback.to_dict(): the times as isoformat() strings, not the numbers a message has.
+        body.put("created_at", PythonTimes.isoformat(feedback.createdAt()));
+        body.put("updated_at", PythonTimes.isoformat(feedback.updatedAt()));
         return body;
     }
 

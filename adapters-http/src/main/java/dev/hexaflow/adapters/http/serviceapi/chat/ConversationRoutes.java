@@ -87,6 +87,9 @@ public final class ConversationRoutes implements RouteGroup {
         routes.get("/v1/conversations/{conversation_id}/variables", this::variables, Access.CHAT);
         routes.put("/v1/conversations/{conversation_id}/variables/{variable_id}", this::updateVariable,
                 Access.CHAT);
+        // Dify's server takes PUT alone, but its Python SDK's update_conversation_variable sends PATCH.
+        routes.patch("/v1/conversations/{conversation_id}/variables/{variable_id}", this::updateVariable,
+                Access.CHAT);
     }
 
     private void messages(Context ctx) {

@@ -53,6 +53,15 @@ abstract class EndUserRepositoryContract {
     }
 
     @Test
+    void findByIdKnowsTheAppsOwnEndUsersOnly() {
+        EndUser ada = repository().findOrAdd(new EndUser("e1", APP, "ada", 1));
+
+        assertThat(repository().findById(APP, "e1")).contains(ada);
+        assertThat(repository().findById(OTHER_APP, "e1")).isEmpty();
+        assertThat(repository().findById(APP, "e9")).isEmpty();
+    }
+
+    @Test
     void aCandidateWhoseIdIsTakenByAnotherSessionIsRefused() {
         repository().findOrAdd(new EndUser("e1", APP, "ada", 1));
 

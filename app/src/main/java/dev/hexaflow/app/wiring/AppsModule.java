@@ -8,6 +8,7 @@ import dev.hexaflow.app.adapters.HmacSigner;
 import dev.hexaflow.application.apps.port.in.AuthenticateUseCase;
 import dev.hexaflow.application.apps.port.in.DescribeAppUseCase;
 import dev.hexaflow.application.apps.port.in.ExportDslUseCase;
+import dev.hexaflow.application.apps.port.in.FindEndUserUseCase;
 import dev.hexaflow.application.apps.port.in.ImportAppUseCase;
 import dev.hexaflow.application.apps.port.in.ListAppsUseCase;
 import dev.hexaflow.application.apps.port.in.ManageAppKeysUseCase;
@@ -17,6 +18,7 @@ import dev.hexaflow.application.apps.port.in.WebAppUseCase;
 import dev.hexaflow.application.apps.service.AuthenticateService;
 import dev.hexaflow.application.apps.service.DescribeAppService;
 import dev.hexaflow.application.apps.service.ExportDslService;
+import dev.hexaflow.application.apps.service.FindEndUserService;
 import dev.hexaflow.application.apps.service.ImportAppService;
 import dev.hexaflow.application.apps.service.ListAppsService;
 import dev.hexaflow.application.apps.service.ManageAppKeysService;
@@ -25,6 +27,7 @@ import dev.hexaflow.application.apps.service.PublishWorkflowService;
 import dev.hexaflow.application.apps.service.UpdateSiteService;
 import dev.hexaflow.application.apps.service.WebAppService;
 import dev.hexaflow.application.apps.service.WebTokens;
+import dev.hexaflow.application.apps.port.out.EndUserRepository;
 import dev.hexaflow.application.apps.port.out.PublicationHook;
 import dev.hexaflow.application.common.port.out.SecretGenerator;
 import dev.hexaflow.domain.app.UploadLimits;
@@ -51,10 +54,15 @@ public final class AppsModule {
     public final WebAppUseCase webApp;
     public final ExportDslUseCase exportDsl;
     public final DescribeAppUseCase describe;
+    public final FindEndUserUseCase findEndUser;
 
-    /** @param published told of each workflow published (the triggers context keeps its triggers) */
+    /**
+     * @param published told of each workflow published (the triggers context keeps its triggers)
+     * @param endUsers  the end users every context makes, found here by id
+     */
     AppsModule(Jdbi jdbi, JdbiAppRepository apps, JdbiWorkflowVersionRepository versions, WorkflowEngine engine,
-            SecretGenerator secrets, Clock clock, Instance instance, UploadLimits limits, PublicationHook published) {
+            SecretGenerator secrets, Clock clock, Instance instance, UploadLimits limits, PublicationHook published,
+            EndUserRepository endUsers) {
         JdbiAppKeyRepository appKeys = new JdbiAppKeyRepository(jdbi);
         YamlWorkflowDslReader reader = new YamlWorkflowDslReader();
         Publications publications = new Publications(reader, engine, appKeys, secrets, clock, new TimeOrderedIds(),
@@ -69,6 +77,7 @@ public final class AppsModule {
         this.webApp = new WebAppService(apps, webTokens);
         this.exportDsl = new ExportDslService(apps, versions);
         this.describe = new DescribeAppService(apps, versions, reader, limits);
+        this.findEndUser = new FindEndUserService(endUsers);
     }
 
     /** Imports a demo app of the jar ({@link #DEMO_DSL}, {@link #CHAT_DEMO_DSL}), which reads this server's feed. */

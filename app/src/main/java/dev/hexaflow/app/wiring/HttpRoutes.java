@@ -24,6 +24,7 @@ import dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeApiRoutes;
 import dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeMetadataRoutes;
 import dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeTagRoutes;
 import dev.hexaflow.adapters.http.serviceapi.workflow.AppInfoRoutes;
+import dev.hexaflow.adapters.http.serviceapi.workflow.EndUserRoutes;
 import dev.hexaflow.adapters.http.serviceapi.workflow.FilePreviewRoutes;
 import dev.hexaflow.adapters.http.serviceapi.workflow.LogRoutes;
 import dev.hexaflow.adapters.http.serviceapi.workflow.HumanInputRoutes;
@@ -99,7 +100,8 @@ public final class HttpRoutes {
                 new ToolFileRoutes(workflows.files.toolFiles),
                 new FilePreviewRoutes(workflows.files.previewUpload),
                 new LogRoutes(runs.logs),
-                new AppInfoRoutes(workflows.apps.describe));
+                new AppInfoRoutes(workflows.apps.describe),
+                new EndUserRoutes(workflows.apps.findEndUser));
     }
 
     /** The admin API of apps, webhooks, tools and knowledge bases. */
@@ -126,6 +128,6 @@ public final class HttpRoutes {
                 new KnowledgeTagRoutes(knowledge.tags),
                 new KnowledgeMetadataRoutes(knowledge.metadata),
                 new KnowledgeApiRoutes(knowledge.bases, knowledge.addDocument, knowledge.documents,
-                        knowledge.retrieve, knowledge.tags, knowledge.metadata));
+                        knowledge.retrieve, knowledge.tags, knowledge.metadata, knowledge.documentStatus));
     }
 }

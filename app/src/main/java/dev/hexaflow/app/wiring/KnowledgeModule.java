@@ -10,6 +10,7 @@ import dev.hexaflow.adapters.persistence.lucene.LuceneSharedKnowledgeIndex;
 import dev.hexaflow.app.adapters.SecureRandomSecretGenerator;
 import dev.hexaflow.application.common.port.out.StorageHealth;
 import dev.hexaflow.application.knowledge.port.in.AddDocumentUseCase;
+import dev.hexaflow.application.knowledge.port.in.ChangeDocumentStatusUseCase;
 import dev.hexaflow.application.knowledge.port.in.CloseInterruptedIndexingUseCase;
 import dev.hexaflow.application.knowledge.port.in.ManageDatasetKeysUseCase;
 import dev.hexaflow.application.knowledge.port.in.ManageDocumentsUseCase;
@@ -21,6 +22,7 @@ import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeUseCase;
 import dev.hexaflow.application.knowledge.port.out.Embeddings;
 import dev.hexaflow.application.knowledge.port.out.KnowledgeIndex;
 import dev.hexaflow.application.knowledge.service.AddDocumentService;
+import dev.hexaflow.application.knowledge.service.ChangeDocumentStatusService;
 import dev.hexaflow.application.knowledge.service.CloseInterruptedIndexingService;
 import dev.hexaflow.application.knowledge.service.ManageDatasetKeysService;
 import dev.hexaflow.application.knowledge.service.ManageDocumentsService;
@@ -55,6 +57,7 @@ public final class KnowledgeModule implements AutoCloseable {
     public final ManageKnowledgeTagsUseCase tags;
     public final ManageMetadataUseCase metadata;
     public final CloseInterruptedIndexingUseCase interrupted;
+    public final ChangeDocumentStatusUseCase documentStatus;
     private final LuceneKnowledgeIndex lucene;
     private final AutoCloseable shared;
 
@@ -95,6 +98,7 @@ public final class KnowledgeModule implements AutoCloseable {
         this.addDocument = new AddDocumentService(repository, index, embeddings,
                 new PdfBoxDocumentTextExtractor(engine.documents()), clock, ids, storage, maxChunksPerDocument);
         this.documents = new ManageDocumentsService(repository, index, embeddings, ids, storage);
+        this.documentStatus = new ChangeDocumentStatusService(repository, index);
         this.interrupted = new CloseInterruptedIndexingService(repository);
         this.retrieve = new RetrieveKnowledgeService(repository, index, embeddings, new JinaCompatibleReranker(
                 engine.llmBaseUrl().orElse(null), engine.llmApiKey().orElse(null), engine.rerankModel().orElse(null),

@@ -85,7 +85,7 @@ public final class WorkflowModule implements AutoCloseable {
         engine.scopeNodesWith(observability.nodes());
         this.triggers = new TriggersModule(jdbi, config.triggers(), appRecords, versionRecords, secrets, clock);
         this.apps = new AppsModule(jdbi, appRecords, versionRecords, engine, secrets, clock, instance,
-                config.service().uploads(), triggers.sync);
+                config.service().uploads(), triggers.sync, endUserRecords);
         this.webhooks = new WebhooksModule(jdbi, config, appRecords, runRecords, secrets, origins, clock,
                 observability.deliveries());
         this.runs = new RunsModule(jdbi, config, new RunsModule.Stores(appRecords, versionRecords, endUserRecords,

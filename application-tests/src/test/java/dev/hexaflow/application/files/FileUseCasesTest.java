@@ -12,6 +12,7 @@ import dev.hexaflow.application.common.ApiException;
 import dev.hexaflow.application.common.FileSignatures;
 import dev.hexaflow.application.common.StorageUnavailableException;
 import dev.hexaflow.application.common.port.out.StorageHealth;
+import dev.hexaflow.application.files.port.in.PreviewUploadUseCase.AppFileQuery;
 import dev.hexaflow.application.files.port.in.PreviewUploadUseCase.PreviewUploadQuery;
 import dev.hexaflow.application.files.port.in.PreviewUploadUseCase.UploadContent;
 import dev.hexaflow.application.files.port.in.UploadFileUseCase.UploadFileCommand;
@@ -173,6 +174,32 @@ class FileUseCasesTest {
         assertRefused(() -> preview.preview(new PreviewUploadQuery(kept.id(), "12", "nonce", "%%")),
                 ApiError.FORBIDDEN, "Invalid request.");
         assertRefused(() -> preview.preview(other), ApiError.NOT_FOUND, "file is not found");
+    }
+
+    @Test
+    void anAppsKeyReadsItsOwnUploadsByIdWithoutASignature() {
+        UploadedFile kept = upload("page.html", "<p>hi</p>");
+
+        UploadContent content = preview.previewForApp(new AppFileQuery("app-1", kept.id()));
+
+        assertThat(new String(content.bytes(), StandardCharsets.UTF_8)).isEqualTo("<p>hi</p>");
+        assertThat(content.name()).isEqualTo("page.html");
+        assertThat(content.extension()).isEqualTo("html");
+        clock.advance(FileSignatures.ACCESS_TIMEOUT.plusSeconds(1));
+        assertThat(preview.previewForApp(new AppFileQuery("app-1", kept.id())).bytes()).hasSize(9);
+    }
+
+    @Test
+    void anotherAppsUploadIsDeniedAndAnUnknownOrLostOneIsNotFoundAsDifySaysIt() {
+        UploadedFile kept = upload("notes.txt", "hello");
+
+        assertRefused(() -> preview.previewForApp(new AppFileQuery("app-2", kept.id())),
+                ApiError.FILE_ACCESS_DENIED, "File access denied: not owned by requesting app");
+        assertRefused(() -> preview.previewForApp(new AppFileQuery("app-1", "id-none")), ApiError.FILE_NOT_FOUND,
+                "File not found in message context");
+        blobs.delete(kept.blobKey());
+        assertRefused(() -> preview.previewForApp(new AppFileQuery("app-1", kept.id())), ApiError.FILE_NOT_FOUND,
+                "Failed to load file content.");
     }
 
     /** The parts of a URL signed now for {@code id}. */

@@ -46,5 +46,11 @@ public enum ApiError {
     /** A human-input form answered already (412). */
     HUMAN_INPUT_FORM_SUBMITTED,
     /** A human-input form whose time ran out, or whose run ended (412). */
-    HUMAN_INPUT_FORM_EXPIRED
+    HUMAN_INPUT_FORM_EXPIRED,
+    /** An end user id the app does not know (Dify's EndUserNotFoundError, 404). */
+    END_USER_NOT_FOUND,
+    /** A file the app cannot show, as none of its records names it (Dify's FileNotFoundError, 404). */
+    FILE_NOT_FOUND,
+    /** A file another app's records name (Dify's FileAccessDeniedError, 403). */
+    FILE_ACCESS_DENIED
 }

@@ -35,6 +35,7 @@ public final class Refusals {
             case CONFLICT -> new HttpRefusal(409, "dataset_name_duplicate", e.getMessage());
             case INVALID -> HttpRefusal.invalid(e.getMessage());
             case UNAUTHORIZED -> new HttpRefusal(401, "unauthorized", e.getMessage());
+            case INVALID_ACTION -> new HttpRefusal(400, "invalid_action", e.getMessage());
         };
     }
 

@@ -44,6 +44,9 @@ public final class DifyErrors {
             case INVALID_FORM_DATA -> "invalid_form_data";
             case HUMAN_INPUT_FORM_SUBMITTED -> "human_input_form_submitted";
             case HUMAN_INPUT_FORM_EXPIRED -> "human_input_form_expired";
+            case END_USER_NOT_FOUND -> "end_user_not_found";
+            case FILE_NOT_FOUND -> "file_not_found";
+            case FILE_ACCESS_DENIED -> "file_access_denied";
         };
     }
 
@@ -64,6 +67,8 @@ public final class DifyErrors {
             case SERVICE_UNAVAILABLE -> 503;
             case INSUFFICIENT_STORAGE -> 507;
             case HUMAN_INPUT_FORM_SUBMITTED, HUMAN_INPUT_FORM_EXPIRED -> 412;
+            case END_USER_NOT_FOUND, FILE_NOT_FOUND -> 404;
+            case FILE_ACCESS_DENIED -> 403;
         };
     }
 

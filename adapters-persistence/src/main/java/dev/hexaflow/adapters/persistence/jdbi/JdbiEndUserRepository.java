@@ -3,6 +3,7 @@ package dev.hexaflow.adapters.persistence.jdbi;
 import dev.hexaflow.application.apps.port.out.EndUserRepository;
 import dev.hexaflow.domain.app.EndUser;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
@@ -73,10 +74,20 @@ public final class JdbiEndUserRepository implements EndUserRepository, AutoClose
         return cache.get(List.of(appId, sessionId), key -> read(appId, sessionId));
     }
 
+    @Override
+    public Optional<EndUser> findById(String appId, String id) {
+        return jdbi.withHandle(handle -> handle.createQuery("SELECT * FROM end_user WHERE id = :id AND app_id = "
+                + ":app_id").bind("id", id).bind("app_id", appId).map((rs, ctx) -> endUser(rs)).findOne());
+    }
+
+    private static EndUser endUser(ResultSet rs) throws SQLException {
+        return new EndUser(rs.getString("id"), rs.getString("app_id"), rs.getString("session_id"),
+                rs.getLong("created_at"));
+    }
+
     private Optional<EndUser> read(String appId, String sessionId) {
         return jdbi.withHandle(handle -> handle.createQuery("SELECT * FROM end_user WHERE app_id = :app_id AND "
                 + "session_id = :session_id").bind("app_id", appId).bind("session_id", sessionId)
-                .map((rs, ctx) -> new EndUser(rs.getString("id"), rs.getString("app_id"), rs.getString("session_id"),
-                        rs.getLong("created_at"))).findOne());
+                .map((rs, ctx) -> endUser(rs)).findOne());
     }
 }

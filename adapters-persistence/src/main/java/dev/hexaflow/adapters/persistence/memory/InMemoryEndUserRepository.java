@@ -17,6 +17,7 @@ public final class InMemoryEndUserRepository implements EndUserRepository {
 
     private final ConcurrentMap<List<String>, EndUser> bySession = new ConcurrentHashMap<>();
     private final Set<String> ids = new HashSet<>();
+    private final ConcurrentMap<String, EndUser> byId = new ConcurrentHashMap<>();
 
     @Override
     public EndUser findOrAdd(EndUser candidate) {
@@ -33,6 +34,7 @@ public final class InMemoryEndUserRepository implements EndUserRepository {
             if (!ids.add(candidate.id())) {
                 throw new IllegalStateException("an end user with id " + candidate.id() + " exists already");
             }
+            byId.put(candidate.id(), candidate);
             bySession.put(session, candidate);
             return candidate;
         }
@@ -41,5 +43,10 @@ public final class InMemoryEndUserRepository implements EndUserRepository {
     @Override
     public Optional<EndUser> find(String appId, String sessionId) {
         return Optional.ofNullable(bySession.get(List.of(appId, sessionId)));
+    }
+
+    @Override
+    public Optional<EndUser> findById(String appId, String id) {
+        return Optional.ofNullable(byId.get(id)).filter(user -> user.appId().equals(appId));
     }
 }

@@ -10,4 +10,7 @@ public interface EndUserRepository {
     EndUser findOrAdd(EndUser candidate);
 
     Optional<EndUser> find(String appId, String sessionId);
+
+    /** The app's end user with this id; none for another app's. */
+    Optional<EndUser> findById(String appId, String id);
 }

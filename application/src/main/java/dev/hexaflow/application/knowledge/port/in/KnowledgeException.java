@@ -12,7 +12,9 @@ public final class KnowledgeException extends RuntimeException {
         /** A base with this id exists already. */
         CONFLICT,
         /** The bearer token is no dataset key that was issued and not revoked. */
-        UNAUTHORIZED
+        UNAUTHORIZED,
+        /** A document action that is not one, or that a document's state does not allow (Dify's invalid_action). */
+        INVALID_ACTION
     }
 
     private final Reason reason;

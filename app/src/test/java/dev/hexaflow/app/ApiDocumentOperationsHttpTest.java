@@ -185,6 +185,8 @@ class ApiDocumentOperationsHttpTest {
                 + "&sign=s", null, null, null));
         calls.put("GET /files/tools/{file}", new Call("GET", "/files/tools/nope.png?timestamp=1&nonce=n&sign=s",
                 null, null, null));
+        calls.put("GET /v1/files/{file_id}/preview", get("/v1/files/nope/preview?as_attachment=true", f.appKey()));
+        calls.put("GET /v1/end-users/{end_user_id}", get("/v1/end-users/nope", f.appKey()));
     }
 
     private static void workflow(Map<String, Call> calls, Fixtures f) {
@@ -238,6 +240,8 @@ class ApiDocumentOperationsHttpTest {
         calls.put("GET /v1/conversations/{conversation_id}/variables", get("/v1/conversations/nope/variables"
                 + "?user=ada", key));
         calls.put("PUT /v1/conversations/{conversation_id}/variables/{variable_id}", json("PUT",
+                "/v1/conversations/nope/variables/nope", "{\"value\": 1, \"user\": \"ada\"}", key));
+        calls.put("PATCH /v1/conversations/{conversation_id}/variables/{variable_id}", json("PATCH",
                 "/v1/conversations/nope/variables/nope", "{\"value\": 1, \"user\": \"ada\"}", key));
     }
 
@@ -317,6 +321,8 @@ class ApiDocumentOperationsHttpTest {
         calls.put("POST /v1/datasets/tags/binding", json("POST", "/v1/datasets/tags/binding", "{}", key));
         calls.put("POST /v1/datasets/tags/unbinding", json("POST", "/v1/datasets/tags/unbinding", "{}", key));
         calls.put("GET /v1/datasets/{id}/tags", get(base + "/tags", key));
+        calls.put("PATCH /v1/datasets/{id}/documents/status/{action}", json("PATCH", base + "/documents/status/"
+                + "un_archive", "{\"document_ids\": [\"" + f.documentId() + "\"]}", key));
     }
 
     private static void campus(Map<String, Call> calls, Fixtures f) {

@@ -277,7 +277,7 @@ class NoServerErrorFuzzTest {
     /** What an operation takes as its body when it is called rightly. */
     enum BodyKind { NONE, RUN, STOP, UPLOAD, DSL, SITE, CAMPUS_DATA, MCP_SERVER, TOOL_BINDING, CHAT, FEEDBACK, RENAME,
         VARIABLE, SPEECH, DATASET, DOCUMENT_TEXT, SEGMENT, RETRIEVE, DOCUMENT_FILE, MISSED_TICKS, TRIGGER_AUTH,
-        WEBHOOK }
+        WEBHOOK, DOC_STATUS }
 
     /** Which credential an operation takes. */
     enum Auth { APP, CHAT, ADMIN, DATASET, NONE }
@@ -342,6 +342,12 @@ class NoServerErrorFuzzTest {
             new Operation("POST", "/v1/audio-to-text", BodyKind.UPLOAD, Auth.CHAT),
             new Operation("GET", "/files/{garbage}/file-preview", BodyKind.NONE, Auth.NONE),
             new Operation("GET", "/files/tools/{garbage}", BodyKind.NONE, Auth.NONE),
+            new Operation("GET", "/v1/files/{upload}/preview", BodyKind.NONE, Auth.APP),
+            new Operation("GET", "/v1/end-users/{garbage}", BodyKind.NONE, Auth.APP),
+            new Operation("PATCH", "/v1/conversations/{conversation}/variables/{variable}", BodyKind.VARIABLE,
+                    Auth.CHAT),
+            new Operation("PATCH", "/v1/datasets/{dataset}/documents/status/{docAction}", BodyKind.DOC_STATUS,
+                    Auth.DATASET),
             new Operation("GET", "/admin/knowledge/bases", BodyKind.NONE, Auth.ADMIN),
             new Operation("GET", "/admin/forms", BodyKind.NONE, Auth.ADMIN),
             new Operation("POST", "/admin/knowledge/bases", BodyKind.DATASET, Auth.ADMIN),
@@ -470,6 +476,9 @@ class NoServerErrorFuzzTest {
                         uuid(random))))
                 .replace("{webhookCode}", wrong ? odd(text, random) : pick(random, List.of(known.triggers().hookCode(),
                         known.triggers().hookCode(), known.triggers().pluginCode(), "x".repeat(32))))
+                .replace("{upload}", wrong ? odd(text, random) : pick(random, List.of(known.uploadA(), uuid(random))))
+                .replace("{docAction}", wrong ? odd(text, random) : pick(random, List.of("enable", "disable",
+                        "archive", "un_archive")))
                 .replace("{garbage}", odd(text, random));
     }
 
@@ -572,6 +581,7 @@ class NoServerErrorFuzzTest {
             case FEEDBACK -> "{\"rating\":\"like\",\"content\":\"fine\",\"user\":\"fuzz\"}";
             case RENAME -> "{\"name\":\"Fuzzed\",\"auto_generate\":false,\"user\":\"fuzz\"}";
             case VARIABLE -> "{\"value\":\"fuzzed\",\"user\":\"fuzz\"}";
+            case DOC_STATUS -> "{\"document_ids\":[\"" + known.document() + "\"]}";
             case SPEECH -> "{\"message_id\":\"" + known.message() + "\",\"text\":\"hi\",\"user\":\"fuzz\"}";
             case DSL -> known.dsl();
             case DATASET -> "{\"name\":\"Fuzzed\",\"description\":\"d\",\"indexing_technique\":\"economy\","

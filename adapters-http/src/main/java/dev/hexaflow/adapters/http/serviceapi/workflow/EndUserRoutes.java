@@ -33,7 +33,7 @@ public final class EndUserRoutes implements RouteGroup {
 
     /**
      * Dify's EndUserDetail. Hexaflow has no workspaces, so no tenant; an end user is made only by the Service API
-     * and its pages, and never renamed, so its type is Dify's {@code service_api} and its name none.
+     * and its pages, and never renamed, so its type is Dify's {@code service-api} and its name none.
      */
     @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
     record Detail(String id, String tenantId, String appId, String type, String externalUserId, String name,
@@ -44,7 +44,7 @@ public final class EndUserRoutes implements RouteGroup {
 
         static Detail of(EndUser user) {
             String created = PythonTimes.isoformat(user.createdAt());
-            return new Detail(user.id(), null, user.appId(), "service_api", user.sessionId(), null,
+            return new Detail(user.id(), null, user.appId(), "service-api", user.sessionId(), null,
                     DEFAULT_USER.equals(user.sessionId()), user.sessionId(), created, created);
         }
     }

@@ -71,6 +71,16 @@ public final class NodeContext implements StopSignal {
     }
 
     /**
+     * Streams a piece of this node's reasoning to the run's listeners, apart from its text, when a response this
+     * run reaches shows the node's text or reasoning (as Dify filters its reasoning stream); else nothing.
+     */
+    public void emitReasoning(String reasoning, boolean isFinal) {
+        if ((!reasoning.isEmpty() || isFinal) && responses != null && responses.showsReasoningOf(node.id())) {
+            run.emit(new RunEvent.ReasoningChunk(node.id(), reasoning, isFinal));
+        }
+    }
+
+    /**
      * Tells listeners that an agent node wrote an entry of its log, or began one ({@code status} start); the
      * entry's fields as Dify's {@code agent_log} names them.
      */

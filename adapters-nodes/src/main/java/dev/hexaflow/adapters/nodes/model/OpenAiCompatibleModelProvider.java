@@ -48,12 +48,23 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
     private final Map<String, String> models;
     private final Duration firstByteTimeout;
     private final HttpClient client;
+    private final Set<String> jsonSchemaModels;
 
     public OpenAiCompatibleModelProvider(URI baseUrl, String apiKey, Map<String, String> models,
             Duration connectTimeout, Duration firstByteTimeout) {
+        this(baseUrl, apiKey, models, Set.of(), connectTimeout, firstByteTimeout);
+    }
+
+    /**
+     * @param jsonSchemaModels the models that take a JSON schema as {@code response_format}, named as the DSL
+     *     names them: {@code provider/model}, a whole {@code provider}, or {@code *} for all
+     */
+    public OpenAiCompatibleModelProvider(URI baseUrl, String apiKey, Map<String, String> models,
+            Set<String> jsonSchemaModels, Duration connectTimeout, Duration firstByteTimeout) {
         this.baseUrl = baseUrl;
         this.apiKey = apiKey;
         this.models = models == null ? Map.of() : Map.copyOf(models);
+        this.jsonSchemaModels = jsonSchemaModels == null ? Set.of() : Set.copyOf(jsonSchemaModels);
         this.firstByteTimeout = firstByteTimeout;
         this.client = HttpClient.newBuilder().connectTimeout(connectTimeout).build();
     }
@@ -61,6 +72,12 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
     @Override
     public boolean isConfigured() {
         return baseUrl != null;
+    }
+
+    @Override
+    public boolean takesJsonSchema(String provider, String model) {
+        return jsonSchemaModels.contains(provider + "/" + model) || jsonSchemaModels.contains(provider)
+                || jsonSchemaModels.contains("*");
     }
 
     String modelFor(String provider, String model) {
@@ -174,6 +191,12 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
                 body.set(name, JSON.valueToTree(value));
             }
         });
+        if (request.responseSchema() != null) {
+            // As Dify's OpenAI-compatible plugin sends a structured output's schema.
+            ObjectNode format = body.putObject("response_format").put("type", "json_schema");
+            format.putObject("json_schema").put("name", "llm_response")
+                    .set("schema", JSON.valueToTree(request.responseSchema()));
+        }
         if (!request.tools().isEmpty()) {
             ArrayNode tools = body.putArray("tools");
             for (Tool tool : request.tools()) {
@@ -206,7 +229,7 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
             throw new ModelException(prefix(request) + "the model endpoint answered something "
                     + "other than a chat completion: " + shown.strip(), null);
         }
-        String content = message.path("content").asText("");
+        String content = ReasoningText.whole(message);
         if (!content.isEmpty()) {
             onText.accept(content);
         }
@@ -231,6 +254,7 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
         String finish = "stop";
         Usage usage = Usage.NONE;
         Map<Integer, String[]> calls = new TreeMap<>();
+        ReasoningText reasoning = new ReasoningText();
         BufferedReader lines = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8));
         String line;
         while ((line = lines.readLine()) != null) {
@@ -253,7 +277,7 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
             }
             JsonNode choice = chunk.path("choices").path(0);
             JsonNode delta = choice.path("delta");
-            String piece = delta.path("content").isTextual() ? delta.path("content").asText() : "";
+            String piece = reasoning.of(delta);
             if (!piece.isEmpty()) {
                 text.append(piece);
                 onText.accept(piece);

@@ -21,8 +21,8 @@ final class ReasoningText {
         String content = text(delta, "content");
         if (!reasoning.isEmpty()) {
             String piece = open ? reasoning : "<think>\n" + reasoning;
-            open = true;
-            return piece + content;
+            open = content.isEmpty();
+            return open ? piece : piece + "\n</think>" + content;
         }
         if (open && !content.isEmpty()) {
             open = false;

@@ -95,6 +95,23 @@ class StructuredOutputHttpTest {
     }
 
     @Test
+    void anAppWhoseSchemaIsTooLargeIsRefusedAtImportNamingTheNode() throws IOException {
+        String dsl;
+        try (InputStream in = StructuredOutputHttpTest.class.getResourceAsStream("/apps/structured-output.yml")) {
+            dsl = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        }
+        String large = dsl.replace("type: object\n", "type: object\n              description: '"
+                + "x".repeat(70_000) + "'\n");
+
+        var refused = server.admin("POST", "/admin/apps", "application/yaml", large);
+
+        assertThat(refused.statusCode()).isEqualTo(400);
+        assertThat(json(refused).get("code").asText()).isEqualTo("invalid_dsl");
+        assertThat(json(refused).get("message").asText()).contains("node llm (Reader)")
+                .contains("structured_output.schema has 70").contains("more than the 65536");
+    }
+
+    @Test
     void aStreamingWorkflowRunSendsTheReasoningAsReasoningChunksAndTheTextWithoutIt() throws IOException {
         model.answer(Script.text("<think>Two apples.</think>{\"item\": \"apple\", \"count\": 2}", 8, 6));
         ServiceApi api = server.api(server.importApp("structured-output.yml").get("api_key").asText());

@@ -238,11 +238,7 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
             toolCalls.add(new ToolCall(call.path("id").asText(""), call.path("function").path("name").asText(""),
                     call.path("function").path("arguments").asText("")));
         }
-        JsonNode used = completion.path("usage");
-        long prompt = used.path("prompt_tokens").asLong();
-        long completionTokens = used.path("completion_tokens").asLong();
-        Usage usage = used.isObject() ? new Usage(prompt, completionTokens,
-                used.path("total_tokens").asLong(prompt + completionTokens)) : Usage.NONE;
+        Usage usage = usage(completion.path("usage"), Usage.NONE);
         String finish = completion.path("choices").path(0).path("finish_reason").asText("stop");
         return new ChatResult(content, usage, finish, toolCalls);
     }
@@ -295,12 +291,7 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
             if (choice.hasNonNull("finish_reason")) {
                 finish = choice.get("finish_reason").asText();
             }
-            JsonNode used = chunk.path("usage");
-            if (used.isObject()) {
-                long prompt = used.path("prompt_tokens").asLong();
-                long completion = used.path("completion_tokens").asLong();
-                usage = new Usage(prompt, completion, used.path("total_tokens").asLong(prompt + completion));
-            }
+            usage = usage(chunk.path("usage"), usage);
         }
         if (!any) {
             return null;
@@ -308,6 +299,16 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
         List<ToolCall> toolCalls = new ArrayList<>();
         calls.values().forEach(parts -> toolCalls.add(new ToolCall(parts[2], parts[0], parts[1])));
         return new ChatResult(text.toString(), usage, finish, toolCalls);
+    }
+
+    /** The usage an answer reports, or {@code otherwise} where it reports none. */
+    private static Usage usage(JsonNode used, Usage otherwise) {
+        if (!used.isObject()) {
+            return otherwise;
+        }
+        long prompt = used.path("prompt_tokens").asLong();
+        long completion = used.path("completion_tokens").asLong();
+        return new Usage(prompt, completion, used.path("total_tokens").asLong(prompt + completion));
     }
 
     private static String error(ChatRequest request, HttpResponse<InputStream> response) throws IOException {

@@ -21,6 +21,8 @@ public final class NodeContext implements StopSignal {
     private final ExecutionMetadata metadata;
     private final GraphRunner graph;
     private final ResponseCoordinator responses;
+    /** Whether a reached response shows this node's reasoning, once it is known to. */
+    private boolean reasoningShown;
 
     NodeContext(RunState run, Node node, VariablePool pool, String executionId, ExecutionMetadata metadata,
             GraphRunner graph, ResponseCoordinator responses) {
@@ -75,7 +77,12 @@ public final class NodeContext implements StopSignal {
      * run reaches shows the node's text or reasoning (as Dify filters its reasoning stream); else nothing.
      */
     public void emitReasoning(String reasoning, boolean isFinal) {
-        if ((!reasoning.isEmpty() || isFinal) && responses != null && responses.showsReasoningOf(node.id())) {
+        if (reasoning.isEmpty() && !isFinal || responses == null) {
+            return;
+        }
+        // Once a response is sure to show the node, it stays sure for the rest of the node's run.
+        reasoningShown = reasoningShown || responses.showsReasoningOf(node.id());
+        if (reasoningShown) {
             run.emit(new RunEvent.ReasoningChunk(node.id(), reasoning, isFinal));
         }
     }

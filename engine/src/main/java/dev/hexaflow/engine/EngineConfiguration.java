@@ -7,8 +7,10 @@ import dev.hexaflow.domain.net.OutboundPolicy;
 import java.net.URI;
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * How the workflow engine is set up, from HEXAFLOW_* variables: the model endpoint and its key, model names
@@ -20,16 +22,19 @@ import java.util.Optional;
  * and their rerank model (HEXAFLOW_RERANK_MODEL, the same endpoint's /rerank; unset, a search asking for reranking
  * keeps its own scores), and what one document may make the document extractor produce, for the node and for
  * knowledge bases alike (HEXAFLOW_DOCUMENT_MAX_CHARS, HEXAFLOW_DOCUMENT_MAX_PAGES and
- * HEXAFLOW_DOCUMENT_MAX_INFLATED_MB).
+ * HEXAFLOW_DOCUMENT_MAX_INFLATED_MB), and which models take an LLM node's structured output schema as their
+ * {@code response_format} (HEXAFLOW_LLM_JSON_SCHEMA; the others get it in their prompt).
  *
  * @param models {@code provider=model} or {@code provider/name=model} pairs, {@code *} for every provider
+ * @param jsonSchemaModels {@code provider/name}, {@code provider} or {@code *}: the models that take a JSON schema
  */
 public record EngineConfiguration(Optional<URI> llmBaseUrl, Optional<String> llmApiKey, Map<String, String> models,
         String python, int maxSteps, Duration maxRunTime, Duration codeTimeout, String ttsModel,
         OutboundPolicy outbound, int maxTemplateLoops, Duration toolTimeout, Optional<String> embeddingModel,
-        Optional<String> rerankModel, DocumentLimits documents) {
+        Optional<String> rerankModel, DocumentLimits documents, Set<String> jsonSchemaModels) {
 
     public EngineConfiguration {
+        jsonSchemaModels = jsonSchemaModels == null ? Set.of() : Set.copyOf(jsonSchemaModels);
         documents = documents == null ? DocumentLimits.DEFAULTS : documents;
         models = Map.copyOf(models);
         outbound = outbound == null ? OutboundPolicy.DEFAULT : outbound;
@@ -60,27 +65,34 @@ public record EngineConfiguration(Optional<URI> llmBaseUrl, Optional<String> llm
                 new DocumentLimits(
                         number(env, "HEXAFLOW_DOCUMENT_MAX_CHARS", DocumentLimits.DEFAULTS.maxChars()),
                         number(env, "HEXAFLOW_DOCUMENT_MAX_PAGES", DocumentLimits.DEFAULTS.maxPages()),
-                        number(env, "HEXAFLOW_DOCUMENT_MAX_INFLATED_MB", DocumentLimits.DEFAULTS.maxInflatedMb())));
+                        number(env, "HEXAFLOW_DOCUMENT_MAX_INFLATED_MB", DocumentLimits.DEFAULTS.maxInflatedMb())),
+                names(env.getOrDefault("HEXAFLOW_LLM_JSON_SCHEMA", "")));
     }
 
     public EngineConfiguration withLlm(URI baseUrl, String apiKey) {
         return new EngineConfiguration(Optional.of(baseUrl), Optional.ofNullable(apiKey), models, python, maxSteps,
                 maxRunTime, codeTimeout, ttsModel, outbound, maxTemplateLoops, toolTimeout, embeddingModel, rerankModel,
-                documents);
+                documents, jsonSchemaModels);
     }
 
     /** The same, with knowledge bases embedded by this model at the model endpoint's /embeddings. */
     public EngineConfiguration withEmbeddingModel(String model) {
         return new EngineConfiguration(llmBaseUrl, llmApiKey, models, python, maxSteps, maxRunTime, codeTimeout,
                 ttsModel, outbound, maxTemplateLoops, toolTimeout, Optional.ofNullable(model), rerankModel,
-                documents);
+                documents, jsonSchemaModels);
     }
 
     /** The same, with knowledge searches that ask for it reranked by this model at the model endpoint's /rerank. */
     public EngineConfiguration withRerankModel(String model) {
         return new EngineConfiguration(llmBaseUrl, llmApiKey, models, python, maxSteps, maxRunTime, codeTimeout,
                 ttsModel, outbound, maxTemplateLoops, toolTimeout, embeddingModel, Optional.ofNullable(model),
-                documents);
+                documents, jsonSchemaModels);
+    }
+
+    /** The same, with these models taking a structured output's schema as their response format. */
+    public EngineConfiguration withJsonSchemaModels(Set<String> names) {
+        return new EngineConfiguration(llmBaseUrl, llmApiKey, models, python, maxSteps, maxRunTime, codeTimeout,
+                ttsModel, outbound, maxTemplateLoops, toolTimeout, embeddingModel, rerankModel, documents, names);
     }
 
     private static OutboundPolicy outbound(String allow, String deny) {
@@ -106,6 +118,17 @@ public record EngineConfiguration(Optional<URI> llmBaseUrl, Optional<String> llm
         } catch (IllegalArgumentException e) {
             throw new InvalidEngineConfigurationException("HEXAFLOW_LLM_BASE_URL must be an http(s) URL, was '" + text + "'");
         }
+    }
+
+    /** Comma-separated names, blank ones left out. */
+    private static Set<String> names(String text) {
+        Set<String> names = new LinkedHashSet<>();
+        for (String name : text.split(",")) {
+            if (!name.isBlank()) {
+                names.add(name.strip());
+            }
+        }
+        return names;
     }
 
     private static Map<String, String> models(String text) {

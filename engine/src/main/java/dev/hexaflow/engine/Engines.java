@@ -82,7 +82,8 @@ public final class Engines {
         CodeLimits limits = new CodeLimits(config.codeTimeout(), CodeLimits.DEFAULTS.memoryBytes(),
                 CodeLimits.DEFAULTS.maxResultChars());
         OpenAiCompatibleModelProvider models = new OpenAiCompatibleModelProvider(config.llmBaseUrl().orElse(null),
-                config.llmApiKey().orElse(null), config.models(), Duration.ofSeconds(10), Duration.ofSeconds(120));
+                config.llmApiKey().orElse(null), config.models(), config.jsonSchemaModels(), Duration.ofSeconds(10),
+                Duration.ofSeconds(120));
         RhinoCodeRunner javascript = new RhinoCodeRunner(limits);
         PythonWorkerCodeRunner python = new PythonWorkerCodeRunner(PythonWorkerCodeRunner.locate(config.python()),
                 limits);

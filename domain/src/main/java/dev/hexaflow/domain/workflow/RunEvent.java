@@ -28,6 +28,14 @@ public sealed interface RunEvent {
         }
     }
 
+    /**
+     * A piece of an LLM node's reasoning, kept apart from its text ({@code reasoning_format: separated}), when a
+     * response that shows the node's text or reasoning is reached (Dify's {@code reasoning_chunk}); the last of a
+     * node's run is {@code isFinal}, and may be empty.
+     */
+    record ReasoningChunk(String nodeId, String reasoning, boolean isFinal) implements RunEvent {
+    }
+
     /** An iteration or loop container began; Dify sends these instead of node_started for containers. */
     record ContainerStarted(String executionId, Node node, int index, String predecessorNodeId,
             Map<String, Object> inputs, long createdAt) implements RunEvent {

@@ -21,6 +21,8 @@ public final class NodeContext implements StopSignal {
     private final ExecutionMetadata metadata;
     private final GraphRunner graph;
     private final ResponseCoordinator responses;
+    /** Whether a reached response shows this node's reasoning, once it is known to. */
+    private boolean reasoningShown;
 
     NodeContext(RunState run, Node node, VariablePool pool, String executionId, ExecutionMetadata metadata,
             GraphRunner graph, ResponseCoordinator responses) {
@@ -67,6 +69,21 @@ public final class NodeContext implements StopSignal {
     public void emitText(String text, List<String> fromVariableSelector) {
         if (!text.isEmpty()) {
             run.emit(new RunEvent.TextChunk(text, fromVariableSelector));
+        }
+    }
+
+    /**
+     * Streams a piece of this node's reasoning to the run's listeners, apart from its text, when a response this
+     * run reaches shows the node's text or reasoning (as Dify filters its reasoning stream); else nothing.
+     */
+    public void emitReasoning(String reasoning, boolean isFinal) {
+        if (reasoning.isEmpty() && !isFinal || responses == null) {
+            return;
+        }
+        // Once a response is sure to show the node, it stays sure for the rest of the node's run.
+        reasoningShown = reasoningShown || responses.showsReasoningOf(node.id());
+        if (reasoningShown) {
+            run.emit(new RunEvent.ReasoningChunk(node.id(), reasoning, isFinal));
         }
     }
 

@@ -168,6 +168,20 @@ final class ResponseCoordinator {
     }
 
     /**
+     * Whether a response this level is sure to reach (streaming or waiting its turn) shows the node's
+     * {@code text} or {@code reasoning_content}: where Dify lets the node's reasoning stream out.
+     */
+    synchronized boolean showsReasoningOf(String nodeId) {
+        List<List<String>> sources = List.of(List.of(nodeId, "text"), List.of(nodeId, "reasoning_content"));
+        List<Session> reached = new ArrayList<>(waiting);
+        if (active != null) {
+            reached.add(active);
+        }
+        unsure.stream().filter(this::sure).forEach(reached::add);
+        return reached.stream().anyMatch(session -> sources.stream().anyMatch(session.shown::contains));
+    }
+
+    /**
      * A node of this level ended with its outputs in the pool: its streams close, the edges it took count, and
      * whatever that makes ready streams now, before the node's finished event.
      */

@@ -23,13 +23,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Consumer;
 
 /**
  * llm: renders its prompts (basic, with {@code {{#node.var#}}} and {@code {{#context#}}}, or jinja2 with named
  * variables), adds the context and vision files, asks the model, and answers {@code text}, {@code usage} and
  * {@code finish_reason}. When an end node shows its text, the text streams to the client as the model makes it.
- * In a chatflow, its {@code memory} brings the conversation's earlier turns ({@link ChatMemory}).
+ * In a chatflow, its {@code memory} brings the conversation's earlier turns ({@link ChatMemory}). With
+ * {@code reasoning_format: separated}, the model's {@code <think>} reasoning leaves {@code text} for
+ * {@code reasoning_content} and streams as reasoning events ({@link AnswerStream}); with a structured output, the
+ * answer's JSON object, checked against its schema, is {@code structured_output} ({@link StructuredOutput}).
  */
 public final class LlmNode implements NodeExecutor {
 
@@ -120,21 +122,26 @@ public final class LlmNode implements NodeExecutor {
         LlmSettings settings = LlmSettings.read(node.data());
         Set<String> outputNames = Set.of("text", "reasoning_content", "usage", "finish_reason", "structured_output",
                 "files");
-        return PreparedNode.of(settings.references(), Optional.of(outputNames), ctx -> run(settings, node, ctx));
+        Optional<StructuredOutput> structured = StructuredOutput.read(node);
+        return PreparedNode.of(settings.references(), Optional.of(outputNames),
+                ctx -> run(settings, structured, node, ctx));
     }
 
-    private NodeResult run(LlmSettings settings, Node node, NodeContext ctx) {
+    private NodeResult run(LlmSettings settings, Optional<StructuredOutput> structured, Node node,
+            NodeContext ctx) {
         Optional<Object> contextValue = settings.contextSelector().flatMap(ctx.pool()::get);
-        List<ChatMessage> messages = messages(settings, contextValue, ctx);
+        ChatRequest request = request(settings, structured, messages(settings, contextValue, ctx));
+        List<ChatMessage> messages = request.messages();
         long started = System.nanoTime();
-        ChatResult result = ModelNodes.chat(models, new ChatRequest(settings.provider(), settings.name(), messages,
-                settings.parameters(), List.of()), textStream(node, ctx), ctx);
+        AnswerStream answer = new AnswerStream(node, ctx, settings.separateReasoning());
+        ChatResult result = ModelNodes.chat(models, request, answer, ctx);
+        answer.finish();
         String text = result.text();
         String reasoning = "";
         if (settings.separateReasoning()) {
-            String[] split = ModelNodes.splitThinking(text);
-            reasoning = split[0];
-            text = split[1];
+            String[] split = ThinkStreamFilter.split(text);
+            text = split[0];
+            reasoning = split[1];
         }
         Map<String, Object> usage = ModelNodes.usage(result.usage(), (System.nanoTime() - started) / 1e9);
         Map<String, Object> outputs = new LinkedHashMap<>();
@@ -142,6 +149,7 @@ public final class LlmNode implements NodeExecutor {
         outputs.put("reasoning_content", reasoning);
         outputs.put("usage", usage);
         outputs.put("finish_reason", result.finishReason());
+        structured.ifPresent(output -> outputs.put("structured_output", output.read(result.text())));
         Map<String, Object> process = new LinkedHashMap<>();
         process.put("model_mode", settings.mode());
         process.put("prompts", messages.stream().map(m -> Map.of("role", m.role(), "text", m.text()))
@@ -182,19 +190,23 @@ public final class LlmNode implements NodeExecutor {
         return messages;
     }
 
-    /** Streams the model's text to the end output that shows it, looked up when the first piece comes. */
-    private static Consumer<String> textStream(Node node, NodeContext ctx) {
-        return new Consumer<>() {
-            private Consumer<String> sink;
-
-            @Override
-            public void accept(String piece) {
-                if (sink == null) {
-                    sink = EndStreams.of(ctx).streamFor(ctx, node.id(), "text").orElse(p -> { });
-                }
-                sink.accept(piece);
-            }
-        };
+    /**
+     * The model call: with a structured output, its schema as the response format of a model that takes one, or
+     * else in the system prompt (Dify's {@code invoke_llm_with_structured_output}).
+     */
+    @SuppressWarnings("unchecked")
+    private ChatRequest request(LlmSettings settings, Optional<StructuredOutput> structured,
+            List<ChatMessage> messages) {
+        if (structured.isEmpty()) {
+            return new ChatRequest(settings.provider(), settings.name(), messages, settings.parameters(), List.of());
+        }
+        Map<String, Object> schema = (Map<String, Object>) structured.get().schema();
+        if (models.takesJsonSchema(settings.provider(), settings.name())) {
+            return new ChatRequest(settings.provider(), settings.name(), messages, settings.parameters(), List.of(),
+                    schema);
+        }
+        return new ChatRequest(settings.provider(), settings.name(), structured.get().prompted(messages),
+                settings.parameters(), List.of());
     }
 
     /** The prompt with the conversation's memory in it, as the model's mode wants it. */

@@ -52,6 +52,12 @@ public final class ChatWire implements RunEventStream.Frames<ChatReply> {
             frame.put("from_variable_selector", chunk.fromVariableSelector());
             return List.of(frame);
         }
+        if (event instanceof RunEvent.ReasoningChunk chunk) {
+            // Dify's chat frame of reasoning carries no workflow_run_id; its data names the message.
+            Map<String, Object> frame = head("reasoning_chunk");
+            frame.put("data", DifyWire.reasoningData(chunk, turn.messageId()));
+            return List.of(frame);
+        }
         if (event instanceof RunEvent.TtsMessage tts) {
             Map<String, Object> frame = head("tts_message");
             frame.put("audio", tts.audio());

@@ -65,6 +65,9 @@ public final class DifyWire {
             data.put("from_variable_selector", chunk.fromVariableSelector());
             return envelope("text_chunk", runId, taskId, data);
         }
+        if (event instanceof RunEvent.ReasoningChunk chunk) {
+            return envelope("reasoning_chunk", runId, taskId, reasoningData(chunk, null));
+        }
         if (event instanceof RunEvent.WorkflowStarted started) {
             return envelope("workflow_started", runId, taskId, startedData(started.run()));
         }
@@ -86,6 +89,19 @@ public final class DifyWire {
             return envelope("agent_log", runId, taskId, agentLog(logged));
         }
         return containerEvent(event, runId, taskId);
+    }
+
+    /**
+     * A {@code reasoning_chunk}'s data as Dify sends it: the message it belongs to (none in a workflow app), the
+     * piece of reasoning, the LLM node, and whether it is the node's last.
+     */
+    public static Map<String, Object> reasoningData(RunEvent.ReasoningChunk chunk, String messageId) {
+        Map<String, Object> data = new LinkedHashMap<>();
+        data.put("message_id", messageId);
+        data.put("reasoning", chunk.reasoning());
+        data.put("node_id", chunk.nodeId());
+        data.put("is_final", chunk.isFinal());
+        return data;
     }
 
     /** An iteration's or a loop's event: started, on to its next round, or completed. */

@@ -48,12 +48,23 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
     private final Map<String, String> models;
     private final Duration firstByteTimeout;
     private final HttpClient client;
+    private final Set<String> jsonSchemaModels;
 
     public OpenAiCompatibleModelProvider(URI baseUrl, String apiKey, Map<String, String> models,
             Duration connectTimeout, Duration firstByteTimeout) {
+        this(baseUrl, apiKey, models, Set.of(), connectTimeout, firstByteTimeout);
+    }
+
+    /**
+     * @param jsonSchemaModels the models that take a JSON schema as {@code response_format}, named as the DSL
+     *     names them: {@code provider/model}, a whole {@code provider}, or {@code *} for all
+     */
+    public OpenAiCompatibleModelProvider(URI baseUrl, String apiKey, Map<String, String> models,
+            Set<String> jsonSchemaModels, Duration connectTimeout, Duration firstByteTimeout) {
         this.baseUrl = baseUrl;
         this.apiKey = apiKey;
         this.models = models == null ? Map.of() : Map.copyOf(models);
+        this.jsonSchemaModels = jsonSchemaModels == null ? Set.of() : Set.copyOf(jsonSchemaModels);
         this.firstByteTimeout = firstByteTimeout;
         this.client = HttpClient.newBuilder().connectTimeout(connectTimeout).build();
     }
@@ -61,6 +72,12 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
     @Override
     public boolean isConfigured() {
         return baseUrl != null;
+    }
+
+    @Override
+    public boolean takesJsonSchema(String provider, String model) {
+        return jsonSchemaModels.contains(provider + "/" + model) || jsonSchemaModels.contains(provider)
+                || jsonSchemaModels.contains("*");
     }
 
     String modelFor(String provider, String model) {
@@ -174,6 +191,12 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
                 body.set(name, JSON.valueToTree(value));
             }
         });
+        if (request.responseSchema() != null) {
+            // As Dify's OpenAI-compatible plugin sends a structured output's schema.
+            ObjectNode format = body.putObject("response_format").put("type", "json_schema");
+            format.putObject("json_schema").put("name", "llm_response")
+                    .set("schema", JSON.valueToTree(request.responseSchema()));
+        }
         if (!request.tools().isEmpty()) {
             ArrayNode tools = body.putArray("tools");
             for (Tool tool : request.tools()) {
@@ -206,7 +229,7 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
             throw new ModelException(prefix(request) + "the model endpoint answered something "
                     + "other than a chat completion: " + shown.strip(), null);
         }
-        String content = message.path("content").asText("");
+        String content = ReasoningText.whole(message);
         if (!content.isEmpty()) {
             onText.accept(content);
         }
@@ -215,11 +238,7 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
             toolCalls.add(new ToolCall(call.path("id").asText(""), call.path("function").path("name").asText(""),
                     call.path("function").path("arguments").asText("")));
         }
-        JsonNode used = completion.path("usage");
-        long prompt = used.path("prompt_tokens").asLong();
-        long completionTokens = used.path("completion_tokens").asLong();
-        Usage usage = used.isObject() ? new Usage(prompt, completionTokens,
-                used.path("total_tokens").asLong(prompt + completionTokens)) : Usage.NONE;
+        Usage usage = usage(completion.path("usage"), Usage.NONE);
         String finish = completion.path("choices").path(0).path("finish_reason").asText("stop");
         return new ChatResult(content, usage, finish, toolCalls);
     }
@@ -231,6 +250,7 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
         String finish = "stop";
         Usage usage = Usage.NONE;
         Map<Integer, String[]> calls = new TreeMap<>();
+        ReasoningText reasoning = new ReasoningText();
         BufferedReader lines = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8));
         String line;
         while ((line = lines.readLine()) != null) {
@@ -253,7 +273,7 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
             }
             JsonNode choice = chunk.path("choices").path(0);
             JsonNode delta = choice.path("delta");
-            String piece = delta.path("content").isTextual() ? delta.path("content").asText() : "";
+            String piece = reasoning.of(delta);
             if (!piece.isEmpty()) {
                 text.append(piece);
                 onText.accept(piece);
@@ -271,12 +291,7 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
             if (choice.hasNonNull("finish_reason")) {
                 finish = choice.get("finish_reason").asText();
             }
-            JsonNode used = chunk.path("usage");
-            if (used.isObject()) {
-                long prompt = used.path("prompt_tokens").asLong();
-                long completion = used.path("completion_tokens").asLong();
-                usage = new Usage(prompt, completion, used.path("total_tokens").asLong(prompt + completion));
-            }
+            usage = usage(chunk.path("usage"), usage);
         }
         if (!any) {
             return null;
@@ -284,6 +299,16 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
         List<ToolCall> toolCalls = new ArrayList<>();
         calls.values().forEach(parts -> toolCalls.add(new ToolCall(parts[2], parts[0], parts[1])));
         return new ChatResult(text.toString(), usage, finish, toolCalls);
+    }
+
+    /** The usage an answer reports, or {@code otherwise} where it reports none. */
+    private static Usage usage(JsonNode used, Usage otherwise) {
+        if (!used.isObject()) {
+            return otherwise;
+        }
+        long prompt = used.path("prompt_tokens").asLong();
+        long completion = used.path("completion_tokens").asLong();
+        return new Usage(prompt, completion, used.path("total_tokens").asLong(prompt + completion));
     }
 
     private static String error(ChatRequest request, HttpResponse<InputStream> response) throws IOException {

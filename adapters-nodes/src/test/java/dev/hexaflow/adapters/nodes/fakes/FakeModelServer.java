@@ -26,10 +26,28 @@ public final class FakeModelServer implements AutoCloseable {
 
     /** What the next calls answer. */
     public record Script(List<String> pieces, long promptTokens, long completionTokens, long pauseMillis,
-            int failStatus, String failMessage, String toolName, String toolArguments) {
+            int failStatus, String failMessage, String toolName, String toolArguments, List<String> reasoning) {
+
+        public Script {
+            reasoning = reasoning == null ? List.of() : List.copyOf(reasoning);
+        }
+
+        public Script(List<String> pieces, long promptTokens, long completionTokens, long pauseMillis,
+                int failStatus, String failMessage, String toolName, String toolArguments) {
+            this(pieces, promptTokens, completionTokens, pauseMillis, failStatus, failMessage, toolName,
+                    toolArguments, List.of());
+        }
 
         public static Script text(String text, long prompt, long completion) {
             return new Script(words(text), prompt, completion, 0, 0, null, null, null);
+        }
+
+        /**
+         * Reasoning sent apart, word by word in the deltas' {@code reasoning_content} (as DeepSeek and Qwen servers
+         * do), then the text in their {@code content}.
+         */
+        public static Script reasoning(String reasoning, String text) {
+            return new Script(words(text), 7, 3, 0, 0, null, null, null, words(reasoning));
         }
 
         public static Script failure(int status, String message) {
@@ -42,7 +60,7 @@ public final class FakeModelServer implements AutoCloseable {
 
         public Script pausing(long millis) {
             return new Script(pieces, promptTokens, completionTokens, millis, failStatus, failMessage, toolName,
-                    toolArguments);
+                    toolArguments, reasoning);
         }
 
         /** Splits as Dify's mock does: "This", " is", " a", ... */
@@ -123,6 +141,11 @@ public final class FakeModelServer implements AutoCloseable {
             exchange.getResponseHeaders().set("Content-Type", "text/event-stream");
             exchange.sendResponseHeaders(200, 0);
             OutputStream out = exchange.getResponseBody();
+            for (String piece : now.reasoning()) {
+                pause(now.pauseMillis());
+                send(out, "{\"choices\":[{\"index\":0,\"delta\":{\"content\":null,\"reasoning_content\":"
+                        + JSON.writeValueAsString(piece) + "},\"finish_reason\":null}]}");
+            }
             for (String piece : now.pieces()) {
                 pause(now.pauseMillis());
                 send(out, "{\"choices\":[{\"index\":0,\"delta\":{\"content\":" + JSON.writeValueAsString(piece)

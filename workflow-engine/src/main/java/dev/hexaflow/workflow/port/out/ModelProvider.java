@@ -19,15 +19,29 @@ public interface ModelProvider {
     ChatResult chat(ChatRequest request, Consumer<String> onText, StopSignal stop);
 
     /**
+     * Whether the model answers to a JSON schema given as its response format (OpenAI's structured outputs, Dify's
+     * "structured-output" model feature); when not, an LLM node puts the schema into its prompt instead.
+     */
+    default boolean takesJsonSchema(String provider, String model) {
+        return false;
+    }
+
+    /**
      * One call: the DSL's provider and model names, the messages, the completion parameters (temperature,
-     * max_tokens...), and tools the model may call (for extraction).
+     * max_tokens...), tools the model may call (for extraction), and the JSON schema its answer must follow (null:
+     * any text), sent only to a model that {@link #takesJsonSchema takes one}.
      */
     record ChatRequest(String provider, String model, List<ChatMessage> messages, Map<String, Object> parameters,
-            List<Tool> tools) {
+            List<Tool> tools, Map<String, Object> responseSchema) {
         public ChatRequest {
             messages = List.copyOf(messages);
             parameters = parameters == null ? Map.of() : Map.copyOf(parameters);
             tools = tools == null ? List.of() : List.copyOf(tools);
+        }
+
+        public ChatRequest(String provider, String model, List<ChatMessage> messages, Map<String, Object> parameters,
+                List<Tool> tools) {
+            this(provider, model, messages, parameters, tools, null);
         }
     }
 

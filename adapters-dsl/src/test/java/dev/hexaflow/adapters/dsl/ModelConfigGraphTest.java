@@ -39,7 +39,7 @@ class ModelConfigGraphTest {
         Workflow workflow = read("chat", """
                 pre_prompt: 'You help {{name}} in {{ lang }} with {{#query#}}.{{#histories#}}'
                 opening_statement: Hi
-                suggested_questions: [One?]
+                suggested_questions: ['One?']
                 user_input_form:
                   - text-input: {variable: name, label: Name, required: true, max_length: 20}
                   - select: {variable: lang, label: Language, options: [en, fr], required: false}

@@ -130,8 +130,22 @@ class ModelConfigAppsHttpTest {
                 Script.text("A Thursday.", 20, 3));
         List<JsonNode> events = frames(agent.postStreaming("/v1/chat-messages", message("And now?", Map.of(),
                 null, "streaming")), event -> false);
-        assertThat(events).extracting(e -> e.get("event").asText()).containsOnly("agent_message", "message_end");
-        assertThat(events.get(events.size() - 1).get("event").asText()).isEqualTo("message_end");
+        assertThat(events).extracting(e -> e.get("event").asText()).containsOnly("agent_thought", "agent_message",
+                "message_end").endsWith("agent_thought", "message_end");
+        List<JsonNode> thoughts = events.stream().filter(e -> e.get("event").asText().equals("agent_thought"))
+                .toList();
+        assertThat(thoughts).extracting(t -> t.get("position").asInt()).containsExactly(1, 2);
+        assertThat(fieldNames(thoughts.get(0))).containsExactly("event", "conversation_id", "message_id",
+                "created_at", "task_id", "id", "position", "thought", "observation", "tool", "tool_labels",
+                "tool_input", "message_files");
+        assertThat(thoughts.get(0).get("tool").asText()).isEqualTo("weekday");
+        assertThat(TestServer.json(thoughts.get(0).get("tool_input").asText()).at("/weekday/month").asInt())
+                .isEqualTo(2);
+        assertThat(TestServer.json(thoughts.get(0).get("observation").asText()).get("weekday").asText())
+                .isEqualTo("February 29, 2024 is Thursday.");
+        assertThat(thoughts.get(1).get("thought").asText()).isEqualTo("A Thursday.");
+        assertThat(events.stream().filter(e -> e.get("event").asText().equals("agent_message"))
+                .map(e -> e.get("answer").asText()).reduce("", String::concat)).isEqualTo("A Thursday.");
     }
 
     @Test

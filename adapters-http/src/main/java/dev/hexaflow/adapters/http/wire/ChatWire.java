@@ -32,8 +32,8 @@ import java.util.Map;
  * {@code error} when the run failed, or with the run's {@code workflow_paused} alone when it waits for a form; and
  * the blocking ChatbotAppBlockingResponse, or AdvancedChatPausedBlockingResponse for a turn that paused. A chat
  * or agent-chat app's turn (and a completion app's message) sends its message's events alone, as Dify's easy-UI
- * pipeline does: the agent's text as {@code agent_message}; a completion's frames and blocking answer carry no
- * conversation_id (CompletionAppBlockingResponse).
+ * pipeline does: the agent's text as {@code agent_message} and each round as {@code agent_thought}; a
+ * completion's frames and blocking answer carry no conversation_id (CompletionAppBlockingResponse).
  */
 public final class ChatWire implements RunEventStream.Frames<ChatReply> {
 
@@ -42,11 +42,14 @@ public final class ChatWire implements RunEventStream.Frames<ChatReply> {
     private static final String COMPLETION = "completion";
 
     private final ChatUnderWay turn;
+    /** An agent-chat turn's rounds, sent as agent_thought as each ends. */
+    private final AgentThoughts thoughts;
     /** The speech of the answer, held until the turn's end: Dify sends it after message_end. */
     private final List<Map<String, Object>> speech = java.util.Collections.synchronizedList(new ArrayList<>());
 
     public ChatWire(ChatUnderWay turn) {
         this.turn = turn;
+        this.thoughts = new AgentThoughts(turn.messageId());
     }
 
     @Override
@@ -69,6 +72,13 @@ public final class ChatWire implements RunEventStream.Frames<ChatReply> {
             frame.put("audio", "");
             speech.add(frame);
             return List.of();
+        }
+        if (AGENT_CHAT.equals(turn.mode()) && event instanceof RunEvent.AgentLogged logged) {
+            return thoughts.of(logged).map(thought -> {
+                Map<String, Object> frame = head("agent_thought");
+                frame.putAll(thought);
+                return List.of(frame);
+            }).orElse(List.of());
         }
         if (!ADVANCED_CHAT.equals(turn.mode())) {
             // A chatbot, agent or text generator has no graph to its clients: Dify's easy-UI pipeline sends the

@@ -98,6 +98,25 @@ class ModelConfigAppsHttpTest {
     }
 
     @Test
+    void aChatAppsMessagesTakeFeedbackAndSuggestQuestionsThroughTheModel() {
+        JsonNode sent = json(chat.postJson("/v1/chat-messages", message("hello", Map.of("name", "Cy"), null,
+                "blocking")));
+        String messageId = sent.get("message_id").asText();
+        model.answer(Script.text("[\"Why?\", \"How?\", \"When?\"]", 5, 5));
+
+        JsonNode suggested = json(chat.get("/v1/messages/" + messageId + "/suggested?user=ada"));
+        JsonNode feedback = json(chat.postJson("/v1/messages/" + messageId + "/feedbacks", Map.of("rating", "like",
+                "user", "ada")));
+
+        assertThat(suggested.get("data")).extracting(JsonNode::asText).containsExactly("Why?", "How?", "When?");
+        assertThat(model.requests()).hasSize(2);
+        assertThat(feedback.get("result").asText()).isEqualTo("success");
+        JsonNode conversations = json(chat.get("/v1/conversations?user=ada&limit=100"));
+        assertThat(conversations.get("data")).extracting(c -> c.get("id").asText())
+                .contains(sent.get("conversation_id").asText());
+    }
+
+    @Test
     void aChatAppStreamsItsMessageEventsAloneAsDifysEasyUiPipelineDoes() throws IOException {
         List<JsonNode> events = frames(chat.postStreaming("/v1/chat-messages", message("hello",
                 Map.of("name", "Bo"), null, "streaming")), event -> false);

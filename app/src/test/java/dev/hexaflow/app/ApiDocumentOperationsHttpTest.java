@@ -243,6 +243,10 @@ class ApiDocumentOperationsHttpTest {
                 "/v1/conversations/nope/variables/nope", "{\"value\": 1, \"user\": \"ada\"}", key));
         calls.put("PATCH /v1/conversations/{conversation_id}/variables/{variable_id}", json("PATCH",
                 "/v1/conversations/nope/variables/nope", "{\"value\": 1, \"user\": \"ada\"}", key));
+        calls.put("POST /v1/completion-messages", json("POST", "/v1/completion-messages", "{\"inputs\": {},"
+                + " \"user\": \"ada\"}", key));
+        calls.put("POST /v1/completion-messages/{task_id}/stop", json("POST", "/v1/completion-messages/nope/stop",
+                "{\"user\": \"ada\"}", key));
     }
 
     private static void knowledge(Map<String, Call> calls, Fixtures f) {

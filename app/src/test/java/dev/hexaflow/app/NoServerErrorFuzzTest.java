@@ -315,6 +315,8 @@ class NoServerErrorFuzzTest {
                     Auth.CHAT),
             new Operation("GET", "/v1/meta", BodyKind.NONE, Auth.CHAT),
             new Operation("POST", "/v1/text-to-audio", BodyKind.SPEECH, Auth.CHAT),
+            new Operation("POST", "/v1/completion-messages", BodyKind.RUN, Auth.CHAT),
+            new Operation("POST", "/v1/completion-messages/{task}/stop", BodyKind.STOP, Auth.CHAT),
             new Operation("GET", "/v1/datasets", BodyKind.NONE, Auth.DATASET),
             new Operation("POST", "/v1/datasets", BodyKind.DATASET, Auth.DATASET),
             new Operation("GET", "/v1/datasets/{dataset}", BodyKind.NONE, Auth.DATASET),

@@ -23,8 +23,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Reads Dify app DSL YAML of versions 0.1.0 to 0.5.x, and files without kind or version (read as 0.1.0). Notes
- * are skipped; keys only the editor uses are kept as the node's view. Every structural problem is listed.
+ * Reads Dify app DSL YAML of versions 0.1.0 to 0.7.x, and files without kind or version (read as 0.1.0). Notes
+ * are skipped; keys only the editor uses are kept as the node's view. Every structural problem is listed. A chat,
+ * agent-chat or completion app has no graph: its {@code model_config} is read into the graph it implies.
  */
 public final class YamlWorkflowDslReader implements WorkflowDslReader {
 
@@ -40,6 +41,9 @@ public final class YamlWorkflowDslReader implements WorkflowDslReader {
         List<WorkflowProblem> problems = new ArrayList<>();
         AppInfo app = app(document.get("app"), problems);
         String version = document.get("version") == null ? "0.1.0" : String.valueOf(document.get("version"));
+        if (app.isModelConfigApp()) {
+            return fromModelConfig(app, version, document, problems);
+        }
         Map<String, Object> workflow = map(document.get("workflow"));
         if (workflow == null) {
             problems.add(WorkflowProblem.ofFile("workflow is missing or is not an object"));
@@ -60,6 +64,21 @@ public final class YamlWorkflowDslReader implements WorkflowDslReader {
         }
         return new Workflow(app, version, new Graph(nodes, edges),
                 DataTree.of(features == null ? Map.of() : features), environment, conversation);
+    }
+
+    /** A chat, agent-chat or completion app: the graph its model_config implies (see {@link ModelConfigGraph}). */
+    private static Workflow fromModelConfig(AppInfo app, String version, Map<String, Object> document,
+            List<WorkflowProblem> problems) {
+        Map<String, Object> config = map(document.get("model_config"));
+        if (config == null) {
+            problems.add(WorkflowProblem.ofFile("model_config is missing or is not an object: a " + app.mode()
+                    + " app is described by its model_config"));
+        }
+        if (!problems.isEmpty()) {
+            throw new InvalidWorkflowException(problems);
+        }
+        return new Workflow(app, version, ModelConfigGraph.of(app.mode(), config),
+                DataTree.of(ModelConfigGraph.features(config)), List.of());
     }
 
     private Map<String, Object> parse(byte[] dsl) {
@@ -91,9 +110,10 @@ public final class YamlWorkflowDslReader implements WorkflowDslReader {
         String mode = text(app.get("mode"));
         if (mode == null || mode.isEmpty()) {
             problems.add(WorkflowProblem.ofFile("app.mode is missing"));
-        } else if (!mode.equals(AppInfo.WORKFLOW_MODE) && !mode.equals(AppInfo.ADVANCED_CHAT_MODE)) {
-            problems.add(WorkflowProblem.ofFile("app.mode is '" + mode + "'; Hexaflow runs workflow and "
-                    + "advanced-chat (chatflow) apps only"));
+        } else if (!mode.equals(AppInfo.WORKFLOW_MODE) && !mode.equals(AppInfo.ADVANCED_CHAT_MODE)
+                && !AppInfo.MODEL_CONFIG_MODES.contains(mode)) {
+            problems.add(WorkflowProblem.ofFile("app.mode is '" + mode + "'; Hexaflow runs workflow, "
+                    + "advanced-chat, chat, agent-chat and completion apps"));
         }
         return new AppInfo(text(app.get("name")), mode, text(app.get("icon")), text(app.get("icon_type")),
                 text(app.get("icon_background")), text(app.get("description")),

@@ -88,7 +88,7 @@ class YamlWorkflowDslTest {
     @Test
     void everyStructuralProblemIsListedAtOnceNamingTheNode() {
         assertThatThrownBy(() -> read("""
-                app: {name: chat, mode: agent-chat}
+                app: {name: pipeline, mode: rag-pipeline}
                 workflow:
                   graph:
                     nodes:
@@ -101,7 +101,8 @@ class YamlWorkflowDslTest {
                 .isInstanceOfSatisfying(InvalidWorkflowException.class, e -> assertThat(e.problems())
                         .extracting(WorkflowProblem::toString)
                         .containsExactly(
-                                "app.mode is 'agent-chat'; Hexaflow runs workflow and advanced-chat (chatflow) apps only",
+                                "app.mode is 'rag-pipeline'; Hexaflow runs workflow, advanced-chat, chat, agent-chat and "
+                                        + "completion apps",
                                 "node b (Beam me): unknown node type 'teleport'",
                                 "workflow.graph.nodes[2] has no id",
                                 "workflow.graph.edges[0] needs a source and a target"));

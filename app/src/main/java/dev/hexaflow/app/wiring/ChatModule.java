@@ -20,6 +20,7 @@ import dev.hexaflow.application.chat.port.in.ListConversationsUseCase;
 import dev.hexaflow.application.chat.port.in.ListMessagesUseCase;
 import dev.hexaflow.application.chat.port.in.RenameConversationUseCase;
 import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase;
+import dev.hexaflow.application.chat.port.in.SendCompletionMessageUseCase;
 import dev.hexaflow.application.chat.port.in.StopChatMessageUseCase;
 import dev.hexaflow.application.chat.port.in.SuggestQuestionsUseCase;
 import dev.hexaflow.application.chat.port.in.TextToAudioUseCase;
@@ -41,6 +42,7 @@ import dev.hexaflow.application.chat.service.ListMessagesService;
 import dev.hexaflow.application.chat.service.RenameConversationService;
 import dev.hexaflow.application.chat.service.ResumedChatTurns;
 import dev.hexaflow.application.chat.service.SendChatMessageService;
+import dev.hexaflow.application.chat.service.SendCompletionMessageService;
 import dev.hexaflow.application.chat.service.StopChatMessageService;
 import dev.hexaflow.application.chat.service.SuggestQuestionsService;
 import dev.hexaflow.application.chat.service.SystemModel;
@@ -99,6 +101,8 @@ public final class ChatModule implements AutoCloseable {
 
     public final SendChatMessageUseCase send;
     public final StopChatMessageUseCase stop;
+    /** Sends and stops a text generator's (completion app's) messages. */
+    public final SendCompletionMessageUseCase complete;
     public final TextToAudioUseCase speak;
     public final AudioToTextUseCase listen;
     /** Completes the message of a turn whose chatflow run paused, when the run goes on. */
@@ -163,8 +167,10 @@ public final class ChatModule implements AutoCloseable {
         this.listVariables = new ListConversationVariablesService(access, variables);
         this.updateVariable = new UpdateConversationVariableService(access, variables, clock);
         this.suggestQuestions = new SuggestQuestionsService(access, messages, model);
-        this.send = new SendChatMessageService(access, run, endUsers, conversations, messages, variables,
-                renameConversation, naming, clock, ids, files);
+        SendChatMessageService turns = new SendChatMessageService(access, run, endUsers, conversations, messages,
+                variables, renameConversation, naming, clock, ids, files);
+        this.send = turns;
+        this.complete = new SendCompletionMessageService(access, turns, stop);
         this.stop = new StopChatMessageService(access, stop);
         this.speak = new TextToAudioService(access, messages, speech);
         this.listen = new AudioToTextService(access, transcriber);

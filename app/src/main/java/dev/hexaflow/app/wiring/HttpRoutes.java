@@ -18,6 +18,7 @@ import dev.hexaflow.adapters.http.server.RouteGroup;
 import dev.hexaflow.adapters.http.serviceapi.ServiceApiAuthentication;
 import dev.hexaflow.adapters.http.serviceapi.ServiceApiCors;
 import dev.hexaflow.adapters.http.serviceapi.chat.ChatRoutes;
+import dev.hexaflow.adapters.http.serviceapi.chat.CompletionRoutes;
 import dev.hexaflow.adapters.http.serviceapi.chat.ConversationRoutes;
 import dev.hexaflow.adapters.http.serviceapi.datasets.DatasetKeyAuthentication;
 import dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeApiRoutes;
@@ -101,7 +102,8 @@ public final class HttpRoutes {
                 new FilePreviewRoutes(workflows.files.previewUpload),
                 new LogRoutes(runs.logs),
                 new AppInfoRoutes(workflows.apps.describe),
-                new EndUserRoutes(workflows.apps.findEndUser));
+                new EndUserRoutes(workflows.apps.findEndUser),
+                new CompletionRoutes(chat.complete, service.pingInterval(), service.requests()));
     }
 
     /** The admin API of apps, webhooks, tools and knowledge bases. */

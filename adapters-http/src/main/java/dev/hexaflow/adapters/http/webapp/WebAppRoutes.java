@@ -68,7 +68,7 @@ public final class WebAppRoutes implements RouteGroup {
             return;
         }
         String title = app.site().title() == null || app.site().title().isBlank() ? app.name() : app.site().title();
-        WebAssets.Page kind = AppInfo.ADVANCED_CHAT_MODE.equals(app.mode()) ? WebAssets.Page.CHAT
+        WebAssets.Page kind = AppInfo.CONVERSATION_MODES.contains(app.mode()) ? WebAssets.Page.CHAT
                 : WebAssets.Page.WORKFLOW;
         ResponseBodies.write(ctx, 200, "text/html; charset=utf-8", assets.page(kind, app.siteCode(), title,
                 app.site().defaultLanguage()));

@@ -31,22 +31,32 @@ import java.util.Map;
  * answer node's {@code node_finished}; the turn ends with {@code message_end} (the answer's files in it), then
  * the answer's speech ({@code tts_message}s and {@code tts_message_end}, when the app speaks at once), with
  * {@code error} when the run failed, or with the run's {@code workflow_paused} alone when it waits for a form; and
- * the blocking ChatbotAppBlockingResponse, or AdvancedChatPausedBlockingResponse for a turn that paused.
+ * the blocking ChatbotAppBlockingResponse, or AdvancedChatPausedBlockingResponse for a turn that paused. A chat
+ * or agent-chat app's turn (and a completion app's message) sends its message's events alone, as Dify's easy-UI
+ * pipeline does: the agent's text as {@code agent_message} and each round as {@code agent_thought}; a
+ * completion's frames and blocking answer carry no conversation_id (CompletionAppBlockingResponse).
  */
 public final class ChatWire implements RunEventStream.Frames<ChatReply> {
 
+    private static final String ADVANCED_CHAT = "advanced-chat";
+    private static final String AGENT_CHAT = "agent-chat";
+    private static final String COMPLETION = "completion";
+
     private final ChatUnderWay turn;
+    /** An agent-chat turn's rounds, sent as agent_thought as each ends. */
+    private final AgentThoughts thoughts;
     /** The speech of the answer, held until the turn's end: Dify sends it after message_end. */
     private final List<Map<String, Object>> speech = java.util.Collections.synchronizedList(new ArrayList<>());
 
     public ChatWire(ChatUnderWay turn) {
         this.turn = turn;
+        this.thoughts = new AgentThoughts(turn.messageId());
     }
 
     @Override
     public List<Map<String, Object>> of(RunEvent event) {
         if (event instanceof RunEvent.TextChunk chunk) {
-            Map<String, Object> frame = head("message");
+            Map<String, Object> frame = head(AGENT_CHAT.equals(turn.mode()) ? "agent_message" : "message");
             frame.put("id", turn.messageId());
             frame.put("answer", chunk.text());
             frame.put("from_variable_selector", chunk.fromVariableSelector());
@@ -68,6 +78,18 @@ public final class ChatWire implements RunEventStream.Frames<ChatReply> {
             Map<String, Object> frame = head("tts_message_end");
             frame.put("audio", "");
             speech.add(frame);
+            return List.of();
+        }
+        if (AGENT_CHAT.equals(turn.mode()) && event instanceof RunEvent.AgentLogged logged) {
+            return thoughts.of(logged).map(thought -> {
+                Map<String, Object> frame = head("agent_thought");
+                frame.putAll(thought);
+                return List.of(frame);
+            }).orElse(List.of());
+        }
+        if (!ADVANCED_CHAT.equals(turn.mode())) {
+            // A chatbot, agent or text generator has no graph to its clients: Dify's easy-UI pipeline sends the
+            // message's events alone.
             return List.of();
         }
         Map<String, Object> workflow = DifyWire.event(event, turn.runId(), turn.taskId());
@@ -127,7 +149,9 @@ public final class ChatWire implements RunEventStream.Frames<ChatReply> {
     private Map<String, Object> head(String kind) {
         Map<String, Object> frame = new LinkedHashMap<>();
         frame.put("event", kind);
-        frame.put("conversation_id", turn.conversationId());
+        if (!COMPLETION.equals(turn.mode())) {
+            frame.put("conversation_id", turn.conversationId());
+        }
         frame.put("message_id", turn.messageId());
         frame.put("created_at", turn.createdAt());
         frame.put("task_id", turn.taskId());
@@ -154,8 +178,10 @@ public final class ChatWire implements RunEventStream.Frames<ChatReply> {
         body.put("task_id", turn.taskId());
         body.put("id", turn.messageId());
         body.put("message_id", turn.messageId());
-        body.put("conversation_id", turn.conversationId());
-        body.put("mode", "advanced-chat");
+        if (!COMPLETION.equals(turn.mode())) {
+            body.put("conversation_id", turn.conversationId());
+        }
+        body.put("mode", turn.mode());
         body.put("answer", reply.message() == null ? "" : reply.message().answer());
         body.put("metadata", metadata(reply));
         body.put("created_at", turn.createdAt());

@@ -46,12 +46,25 @@ public final class ChatAccess {
         return apps.find(appId).orElseThrow(() -> new ApiException(ApiError.NOT_FOUND, "App not found."));
     }
 
-    /** @throws ApiException NOT_FOUND for an unknown app, NOT_CHAT_APP for one that is not a chatflow */
+    /**
+     * @throws ApiException NOT_FOUND for an unknown app, NOT_CHAT_APP for one that is not a chatflow, chatbot or
+     *                      agent (Dify's {@code AppMode} check of /chat-messages)
+     */
     App chatApp(String appId) {
         App app = app(appId);
-        if (!AppInfo.ADVANCED_CHAT_MODE.equals(app.mode())) {
+        if (!AppInfo.CONVERSATION_MODES.contains(app.mode())) {
             throw new ApiException(ApiError.NOT_CHAT_APP, "Please check if your app mode matches the right API "
                     + "route.");
+        }
+        return app;
+    }
+
+    /** @throws ApiException NOT_FOUND for an unknown app, APP_UNAVAILABLE for one that is not a text generator */
+    App completionApp(String appId) {
+        App app = app(appId);
+        if (!AppInfo.COMPLETION_MODE.equals(app.mode())) {
+            throw new ApiException(ApiError.APP_UNAVAILABLE, "App unavailable, please check your app "
+                    + "configurations.");
         }
         return app;
     }

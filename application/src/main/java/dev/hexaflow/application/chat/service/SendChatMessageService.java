@@ -19,6 +19,7 @@ import dev.hexaflow.domain.app.EndUser;
 import dev.hexaflow.domain.chat.Conversation;
 import dev.hexaflow.domain.chat.KeptVariable;
 import dev.hexaflow.domain.chat.Message;
+import dev.hexaflow.domain.workflow.AppInfo;
 import dev.hexaflow.domain.workflow.RunStatus;
 import dev.hexaflow.workflow.engine.ChatTurn;
 import java.time.Clock;
@@ -77,8 +78,13 @@ public final class SendChatMessageService implements SendChatMessageUseCase {
 
     @Override
     public ChatUnderWay send(SendChatMessageCommand command, RunObserver observer) {
+        EndUsers.requireId(command.user());
+        return turn(command, observer, access.chatApp(command.appId()).mode());
+    }
+
+    /** A checked message's turn, of an app of that mode (a text generator's message is a turn of its own). */
+    ChatUnderWay turn(SendChatMessageCommand command, RunObserver observer, String mode) {
         String user = EndUsers.requireId(command.user());
-        access.chatApp(command.appId());
         if (command.query() == null) {
             throw new ApiException(ApiError.INVALID_PARAM, "query is required");
         }
@@ -105,8 +111,11 @@ public final class SendChatMessageService implements SendChatMessageUseCase {
         TurnKeeper keeper = TurnKeeper.starting(stores, new TurnKeeper.NewTurn(command, turn.conversation,
                 turn.chat.conversationId(), turn.parentMessageId, endUser.id(), messageId, now), observer);
         // The run keeps the message's id with a pause, so that the message is completed when the run goes on.
+        // A chatbot's or agent's later turn runs on its conversation's inputs, as Dify's ChatAppGenerator does.
+        Map<String, Object> inputs = turn.conversation != null && AppInfo.MODEL_CONFIG_MODES.contains(mode)
+                ? turn.conversation.inputs() : command.inputs();
         RunUnderWay run = runs.start(new RunWorkflowCommand(command.appId(), command.workflowId(), user,
-                command.inputs(), command.files(), turn.chat.withMessageId(messageId)), keeper);
+                inputs, command.files(), turn.chat.withMessageId(messageId)), keeper);
         var done = run.done().whenComplete((kept, failure) -> {
             if (failure != null) {
                 keeper.endUnkept(failure);
@@ -118,7 +127,7 @@ public final class SendChatMessageService implements SendChatMessageUseCase {
         }
         return new ChatUnderWay(messageId, turn.chat.conversationId(), run.taskId(), run.runId(), now,
                 keeper::answerFiles,
-                done);
+                done, mode);
     }
 
     /** A kept conversation's next turn: its variables as it holds them, its history, its count. */

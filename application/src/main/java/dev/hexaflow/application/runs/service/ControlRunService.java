@@ -54,7 +54,7 @@ public final class ControlRunService implements ControlRunUseCase {
     @Override
     public RunUnderWay rerun(String runId, boolean sameVersion) {
         FoundRun found = InspectRunsService.locate(runs, runId);
-        boolean chat = apps.find(found.appId()).map(app -> app.mode().equals(AppInfo.ADVANCED_CHAT_MODE))
+        boolean chat = apps.find(found.appId()).map(app -> !app.mode().equals(AppInfo.WORKFLOW_MODE))
                 .orElse(false);
         if (chat) {
             throw new ApiException(ApiError.INVALID_PARAM, "A chat turn belongs to its conversation: send the "

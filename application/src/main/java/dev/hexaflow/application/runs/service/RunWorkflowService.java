@@ -194,13 +194,17 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
         }
     }
 
-    /** A chat turn runs a chatflow, and only a chatflow; without one, only a workflow app runs. */
+    /**
+     * A chat turn runs a chatflow, chatbot, agent or text generator (whose message is a turn of its own); without
+     * one, only a workflow app runs.
+     */
     private static void requireMode(App app, RunWorkflowCommand command) {
         if (command.chat() == null && !app.mode().equals(AppInfo.WORKFLOW_MODE)) {
             throw new ApiException(ApiError.NOT_WORKFLOW_APP,
                     "Please check if your app mode matches the right API route.");
         }
-        if (command.chat() != null && !app.mode().equals(AppInfo.ADVANCED_CHAT_MODE)) {
+        if (command.chat() != null && !AppInfo.CONVERSATION_MODES.contains(app.mode())
+                && !app.mode().equals(AppInfo.COMPLETION_MODE)) {
             throw new ApiException(ApiError.NOT_CHAT_APP,
                     "Please check if your app mode matches the right API route.");
         }

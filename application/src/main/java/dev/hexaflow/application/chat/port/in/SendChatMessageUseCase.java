@@ -44,11 +44,18 @@ public interface SendChatMessageUseCase {
     }
 
     /**
-     * A turn under way: the ids its frames carry (known before the first event), the files of its answers, and
-     * its end, which completes after the last event the observer hears, with the run and the message as kept.
+     * A turn under way, of an app of {@code mode} (advanced-chat, chat, agent-chat or completion): the ids its
+     * frames carry (known before the first event), the files of its answers, and its end, which completes after
+     * the last event the observer hears, with the run and the message as kept.
      */
     record ChatUnderWay(String messageId, String conversationId, String taskId, String runId, long createdAt,
-            AnswerFiles answerFiles, CompletableFuture<ChatReply> done) {
+            AnswerFiles answerFiles, CompletableFuture<ChatReply> done, String mode) {
+
+        /** A chatflow's turn. */
+        public ChatUnderWay(String messageId, String conversationId, String taskId, String runId, long createdAt,
+                AnswerFiles answerFiles, CompletableFuture<ChatReply> done) {
+            this(messageId, conversationId, taskId, runId, createdAt, answerFiles, done, "advanced-chat");
+        }
 
         /**
          * Waits for the turn's end.

@@ -86,20 +86,26 @@ public final class McpServerRoutes implements RouteGroup {
         McpSchema.JSONRPCMessage message;
         try {
             message = McpSchema.deserializeJsonRpcMessage(JSON, body);
-        } catch (IOException | IllegalArgumentException e) {
+        } catch (IOException | RuntimeException e) {
             error(ctx, 400, McpSchema.ErrorCodes.PARSE_ERROR, "Invalid MCP request: the body is not a JSON-RPC "
                     + "message.");
             return;
         }
-        if (message instanceof McpSchema.JSONRPCRequest request) {
-            McpSchema.JSONRPCResponse response = handler.handleRequest(AppToolServers.context(), request)
-                    .block(longest);
-            write(ctx, 200, response);
-        } else if (message instanceof McpSchema.JSONRPCNotification notification) {
-            handler.handleNotification(AppToolServers.context(), notification).block(longest);
-            ctx.status(202);
-        } else {
-            ctx.status(202); // a client's answer to a request this server never sends
+        try {
+            if (message instanceof McpSchema.JSONRPCRequest request) {
+                McpSchema.JSONRPCResponse response = handler.handleRequest(AppToolServers.context(), request)
+                        .block(longest);
+                write(ctx, 200, response);
+            } else if (message instanceof McpSchema.JSONRPCNotification notification) {
+                handler.handleNotification(AppToolServers.context(), notification).block(longest);
+                ctx.status(202);
+            } else {
+                ctx.status(202); // a client's answer to a request this server never sends
+            }
+        } catch (RuntimeException e) {
+            // The SDK answers a request's own failures as JSON-RPC errors; this is what it could not answer.
+            LOG.warn("MCP server request failed in the SDK's handler: {}", e.toString());
+            error(ctx, 503, McpSchema.ErrorCodes.INTERNAL_ERROR, "The server cannot answer now; try again later.");
         }
     }
 

@@ -18,7 +18,8 @@ public record McpServerSettings(long maxBodyBytes, int maxCalls, Duration callWa
     public McpServerSettings {
         if (maxBodyBytes < 1024 || maxBodyBytes > TriggerSettings.MOST_BODY_KB * 1024) {
             throw new UsageException("HEXAFLOW_MCP_SERVER_MAX_BODY_KB must be between 1 and "
-                    + TriggerSettings.MOST_BODY_KB + " (the largest body the server reads), was " + maxBodyBytes / 1024);
+                    + TriggerSettings.MOST_BODY_KB + " (the largest body the server reads), was "
+                    + maxBodyBytes / 1024);
         }
         if (maxCalls < 1) {
             throw new UsageException("HEXAFLOW_MCP_SERVER_MAX_CALLS must be at least 1, was " + maxCalls);

@@ -69,7 +69,8 @@ class ManageMcpServerServiceTest {
                         ApiError.INVALID_PARAM));
         assertThatThrownBy(() -> manage.describe(appId, "d", Map.of("query",
                 "x".repeat(AppMcpServer.MAX_PARAMETER_DESCRIPTION + 1))))
-                .isInstanceOfSatisfying(ApiException.class, e -> assertThat(e.getMessage()).contains("parameters.query"));
+                .isInstanceOfSatisfying(ApiException.class,
+                        e -> assertThat(e.getMessage()).contains("parameters.query"));
         assertThat(manage.show(appId).server().description()).isEqualTo("What Echo does");
     }
 

@@ -67,7 +67,8 @@ final class McpServerBed {
 
         @Override
         public AppParameters parameters(String appId) {
-            return new AppParameters(DataTree.of(Map.of()), forms.getOrDefault(appId, List.of()), UploadLimits.DIFY);
+            return new AppParameters(DataTree.of(Map.of()), forms.getOrDefault(appId, List.of()),
+                    UploadLimits.DIFY);
         }
     };
 

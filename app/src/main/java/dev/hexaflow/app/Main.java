@@ -7,6 +7,7 @@ import dev.hexaflow.app.cli.ChatCommand;
 import dev.hexaflow.app.cli.Command;
 import dev.hexaflow.app.cli.CommandLine;
 import dev.hexaflow.app.cli.KnowledgeCommands;
+import dev.hexaflow.app.cli.McpServerCommands;
 import dev.hexaflow.app.cli.ToolsCommands;
 import dev.hexaflow.app.cli.TriggersCommands;
 import dev.hexaflow.app.cli.UsageException;
@@ -147,6 +148,9 @@ public final class Main {
         }
         if (done == null) {
             done = TriggersCommands.execute(command, out, err);
+        }
+        if (done == null) {
+            done = McpServerCommands.execute(command, out, err);
         }
         if (done != null) {
             return done;

@@ -142,6 +142,9 @@ class ApiDocumentOperationsHttpTest {
         if (path.startsWith("/triggers/")) {
             return json.path("error").isTextual() && json.path("message").isTextual();
         }
+        if (path.startsWith("/mcp/")) {
+            return json.path("jsonrpc").isTextual() && json.path("error").path("message").isTextual();
+        }
         return json.path("code").isTextual() && json.path("message").isTextual() && json.path("status").isInt();
     }
 
@@ -174,6 +177,7 @@ class ApiDocumentOperationsHttpTest {
         adminOthers(calls, f);
         adminRuns(calls, f);
         triggers(calls, f);
+        mcpServers(calls, f);
         return calls;
     }
 
@@ -419,6 +423,26 @@ class ApiDocumentOperationsHttpTest {
         for (String method : List.of("GET", "PUT", "PATCH", "DELETE", "HEAD")) {
             calls.put(method + " /triggers/webhook/{code}", json(method, "/triggers/webhook/nope", null, null));
         }
+    }
+
+    /**
+     * The echo app's MCP server, in the document's order: switched off (it has none yet), then on, given a new URL;
+     * its door is called at an unknown code.
+     */
+    private static void mcpServers(Map<String, Call> calls, Fixtures f) {
+        String token = TestServer.ADMIN_TOKEN;
+        String app = "/admin/apps/" + f.appId() + "/mcp-server";
+        calls.put("GET /admin/apps/{app_id}/mcp-server", get(app, token));
+        calls.put("PUT /admin/apps/{app_id}/mcp-server", json("PUT", app, "{\"description\": \"Says it back\", "
+                + "\"parameters\": {\"query\": \"What to say\"}}", token));
+        calls.put("POST /admin/apps/{app_id}/mcp-server/disable", json("POST", app + "/disable", null, token));
+        calls.put("POST /admin/apps/{app_id}/mcp-server/enable", json("POST", app + "/enable", null, token));
+        calls.put("POST /admin/apps/{app_id}/mcp-server/new-url", json("POST", app + "/new-url", null, token));
+        String unknown = "/mcp/server/" + "0".repeat(32) + "/mcp";
+        calls.put("POST /mcp/server/{server_code}/mcp", json("POST", unknown, "{\"jsonrpc\": \"2.0\", \"id\": 1, "
+                + "\"method\": \"ping\"}", null));
+        calls.put("GET /mcp/server/{server_code}/mcp", get(unknown, null));
+        calls.put("DELETE /mcp/server/{server_code}/mcp", json("DELETE", unknown, null, null));
     }
 
     private static Call get(String path, String token) {

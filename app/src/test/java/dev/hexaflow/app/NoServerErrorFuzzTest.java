@@ -60,6 +60,8 @@ class NoServerErrorFuzzTest {
     private static TestServer server;
     private static FakeModelServer model;
     private static Known known;
+    /** The code of the echo app's MCP server, turned on. */
+    private static String mcpCode;
 
     /** Real ids and credentials, so that generated requests also reach past authentication and lookups. */
     private record Known(String keyA, String keyB, String appA, String workflowA, String runA, String taskA,
@@ -111,6 +113,8 @@ class NoServerErrorFuzzTest {
                 upload, server.issueCampusKey(), dsl, a.get("site_code").asText(), webToken(a), webToken(b),
                 keyChat, conversation, sent.get("message_id").asText(), variable, datasetKey, dataset, document,
                 segment, triggers());
+        mcpCode = TestServer.json(server.admin("POST", "/admin/apps/" + known.appA() + "/mcp-server/enable", null,
+                null)).get("server_code").asText();
     }
 
     private static Triggers triggers() throws IOException {
@@ -173,6 +177,11 @@ class NoServerErrorFuzzTest {
                 assertThat(body).contains("Page not found");
             } else if (feed && !(unreadableRequestLine(request) && body.startsWith("{\"code\""))) {
                 assertCampusEnvelope(request, status, response, body);
+            } else if (request.path().startsWith("/mcp/") && parse(request, body).has("jsonrpc")) {
+                // An MCP server's refusal, a JSON-RPC error (one the server makes before the route is the common).
+                JsonNode error = parse(request, body).path("error");
+                assertThat(error.path("code").isInt()).as("%s: error code in %s", request, body).isTrue();
+                assertThat(error.path("message").isTextual()).as("%s: message in %s", request, body).isTrue();
             } else if (request.path().startsWith("/triggers/") && parse(request, body).has("error")) {
                 // A webhook trigger's refusal, in Dify's shape (one the server makes before the route is the common).
                 JsonNode error = parse(request, body);
@@ -277,7 +286,7 @@ class NoServerErrorFuzzTest {
     /** What an operation takes as its body when it is called rightly. */
     enum BodyKind { NONE, RUN, STOP, UPLOAD, DSL, SITE, CAMPUS_DATA, MCP_SERVER, TOOL_BINDING, CHAT, FEEDBACK, RENAME,
         VARIABLE, SPEECH, DATASET, DOCUMENT_TEXT, SEGMENT, RETRIEVE, DOCUMENT_FILE, MISSED_TICKS, TRIGGER_AUTH,
-        WEBHOOK, DOC_STATUS }
+        WEBHOOK, DOC_STATUS, MCP_CALL, MCP_DESCRIPTION }
 
     /** Which credential an operation takes. */
     enum Auth { APP, CHAT, ADMIN, DATASET, NONE }
@@ -386,6 +395,14 @@ class NoServerErrorFuzzTest {
             new Operation("PATCH", "/triggers/webhook/{webhookCode}", BodyKind.WEBHOOK, Auth.NONE),
             new Operation("DELETE", "/triggers/webhook/{webhookCode}", BodyKind.WEBHOOK, Auth.NONE),
             new Operation("HEAD", "/triggers/webhook/{webhookCode}", BodyKind.NONE, Auth.NONE),
+            new Operation("GET", "/admin/apps/{app}/mcp-server", BodyKind.NONE, Auth.ADMIN),
+            new Operation("PUT", "/admin/apps/{app}/mcp-server", BodyKind.MCP_DESCRIPTION, Auth.ADMIN),
+            new Operation("POST", "/admin/apps/{app}/mcp-server/enable", BodyKind.NONE, Auth.ADMIN),
+            new Operation("POST", "/admin/apps/{app}/mcp-server/disable", BodyKind.NONE, Auth.ADMIN),
+            new Operation("POST", "/admin/apps/{app}/mcp-server/new-url", BodyKind.NONE, Auth.ADMIN),
+            new Operation("POST", "/mcp/server/{mcpCode}/mcp", BodyKind.MCP_CALL, Auth.NONE),
+            new Operation("GET", "/mcp/server/{mcpCode}/mcp", BodyKind.NONE, Auth.NONE),
+            new Operation("DELETE", "/mcp/server/{mcpCode}/mcp", BodyKind.NONE, Auth.NONE),
             new Operation("GET", "/v2/{service}/{resource}.{format}", BodyKind.NONE, Auth.NONE),
             new Operation("GET", "/v2/{garbage}", BodyKind.NONE, Auth.NONE),
             new Operation("GET", "/apps/{site}", BodyKind.NONE, Auth.NONE),
@@ -481,6 +498,8 @@ class NoServerErrorFuzzTest {
                 .replace("{upload}", wrong ? odd(text, random) : pick(random, List.of(known.uploadA(), uuid(random))))
                 .replace("{docAction}", wrong ? odd(text, random) : pick(random, List.of("enable", "disable",
                         "archive", "un_archive")))
+                .replace("{mcpCode}", wrong ? odd(text, random) : pick(random, List.of(mcpCode, mcpCode,
+                        "0".repeat(32))))
                 .replace("{garbage}", odd(text, random));
     }
 
@@ -603,6 +622,9 @@ class NoServerErrorFuzzTest {
             case TRIGGER_AUTH -> "{\"kind\":\"hmac\",\"header\":\"X-Sig\",\"secret\":"
                     + "\"a-shared-secret-of-some-length\"}";
             case WEBHOOK -> "{\"item\":\"tea\",\"count\":3,\"gift\":true,\"title\":\"Crash\"}";
+            case MCP_CALL -> "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"Echo\","
+                    + "\"arguments\":{\"query\":\"hi\"}}}";
+            case MCP_DESCRIPTION -> "{\"description\":\"Says it back\",\"parameters\":{\"query\":\"What to say\"}}";
             case SITE -> "{\"title\":\"Echo\",\"description\":\"Says back\",\"default_language\":\"en-US\"}";
             case CAMPUS_DATA -> contentType.equals("text/csv") ? "date,holiday\n2027-01-01,New Year's Day\n"
                     : "[{\"date\":\"2027-01-01\",\"name\":\"New Year's Day\"}]";

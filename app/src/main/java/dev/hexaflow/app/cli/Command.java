@@ -101,6 +101,17 @@ public sealed interface Command {
     record NewTriggerUrl(Configuration config, String appId, String nodeId) implements Command {
     }
 
+    /** {@code mcp-server show APP_ID}. */
+    record ShowMcpServer(Configuration config, String appId) implements Command {
+    }
+
+    /** {@code mcp-server enable|disable APP_ID}. */
+    record SwitchMcpServer(Configuration config, String appId, boolean enabled) implements Command {
+    }
+
+    record NewMcpServerUrl(Configuration config, String appId) implements Command {
+    }
+
     /** Export from the data dir of a stopped server, or from a running one when {@code server} is given. */
     record ExportApp(Configuration config, String appId, Optional<String> workflowId,
             Optional<CommandLine.AdminServer> server) implements Command {

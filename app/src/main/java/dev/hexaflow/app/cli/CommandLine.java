@@ -159,6 +159,9 @@ public final class CommandLine {
         if (first.equals("triggers")) {
             return TriggersCommandLine.parse(words, flags.own(), config, environment);
         }
+        if (first.equals("mcp-server") && flags.own().isEmpty()) {
+            return McpServerCommands.parse(words, config);
+        }
         if (!flags.own().isEmpty()) {
             String flag = flags.own().get(0)[0];
             throw new UsageException(flag + " goes with the " + (TriggersCommandLine.FLAGS.contains(flag)

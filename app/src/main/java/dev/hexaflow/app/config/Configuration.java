@@ -20,10 +20,12 @@ import java.util.Optional;
  * @param traces     whether the server sends OpenTelemetry traces, and the OTEL_* settings of the exporter
  * @param mail       where the mails of paused runs' forms go out, and the base URL of their links
  * @param triggers   how often schedules are looked for, and what a webhook trigger takes
+ * @param mcpServer  what a call of an app published as an MCP server takes
  */
 public record Configuration(String host, int port, Path dataDir, Optional<String> adminToken,
         EngineConfiguration engine, ServiceSettings service, Optional<DatabaseServer> database,
-        MetricsSettings metrics, LogSettings logs, TraceSettings traces, MailSettings mail, TriggerSettings triggers) {
+        MetricsSettings metrics, LogSettings logs, TraceSettings traces, MailSettings mail, TriggerSettings triggers,
+        McpServerSettings mcpServer) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 8080;
@@ -48,9 +50,19 @@ public record Configuration(String host, int port, Path dataDir, Optional<String
         traces = traces == null ? TraceSettings.OFF : traces;
         mail = mail == null ? MailSettings.OFF : mail;
         triggers = triggers == null ? TriggerSettings.DEFAULTS : triggers;
+        mcpServer = mcpServer == null ? McpServerSettings.DEFAULTS : mcpServer;
         if (adminToken.isPresent() && adminToken.get().length() < 16) {
             throw new UsageException("HEXAFLOW_ADMIN_TOKEN must be at least 16 characters long");
         }
+    }
+
+    /** With the MCP servers' defaults. */
+    public Configuration(String host, int port, Path dataDir, Optional<String> adminToken,
+            EngineConfiguration engine, ServiceSettings service, Optional<DatabaseServer> database,
+            MetricsSettings metrics, LogSettings logs, TraceSettings traces, MailSettings mail,
+            TriggerSettings triggers) {
+        this(host, port, dataDir, adminToken, engine, service, database, metrics, logs, traces, mail, triggers,
+                McpServerSettings.DEFAULTS);
     }
 
     /** With the triggers' defaults. */
@@ -105,67 +117,72 @@ public record Configuration(String host, int port, Path dataDir, Optional<String
                                 environment.get("HEXAFLOW_DATABASE_PASSWORD"))),
                 MetricsSettings.fromEnvironment(environment), LogSettings.fromEnvironment(environment),
                 TraceSettings.fromEnvironment(environment), MailSettings.fromEnvironment(environment),
-                TriggerSettings.fromEnvironment(environment));
+                TriggerSettings.fromEnvironment(environment), McpServerSettings.fromEnvironment(environment));
     }
 
     public Configuration withHost(String value) {
         return new Configuration(value, port, dataDir, adminToken, engine, service, database, metrics, logs,
-                traces, mail, triggers);
+                traces, mail, triggers, mcpServer);
     }
 
     public Configuration withPort(int value) {
         return new Configuration(host, value, dataDir, adminToken, engine, service, database, metrics, logs,
-                traces, mail, triggers);
+                traces, mail, triggers, mcpServer);
     }
 
     public Configuration withDataDir(Path value) {
         return new Configuration(host, port, value, adminToken, engine, service, database, metrics, logs, traces, mail,
-                triggers);
+                triggers, mcpServer);
     }
 
     public Configuration withAdminToken(String value) {
         return new Configuration(host, port, dataDir, Optional.ofNullable(value), engine, service, database, metrics,
-                logs, traces, mail, triggers);
+                logs, traces, mail, triggers, mcpServer);
     }
 
     public Configuration withEngine(EngineConfiguration value) {
         return new Configuration(host, port, dataDir, adminToken, value, service, database, metrics, logs,
-                traces, mail, triggers);
+                traces, mail, triggers, mcpServer);
     }
 
     public Configuration withService(ServiceSettings value) {
         return new Configuration(host, port, dataDir, adminToken, engine, value, database, metrics, logs, traces, mail,
-                triggers);
+                triggers, mcpServer);
     }
 
     public Configuration withDatabase(DatabaseServer value) {
         return new Configuration(host, port, dataDir, adminToken, engine, service, Optional.of(value), metrics, logs,
-                traces, mail, triggers);
+                traces, mail, triggers, mcpServer);
     }
 
     public Configuration withMetrics(MetricsSettings value) {
         return new Configuration(host, port, dataDir, adminToken, engine, service, database, value, logs, traces, mail,
-                triggers);
+                triggers, mcpServer);
     }
 
     public Configuration withLogs(LogSettings value) {
         return new Configuration(host, port, dataDir, adminToken, engine, service, database, metrics, value,
-                traces, mail, triggers);
+                traces, mail, triggers, mcpServer);
     }
 
     public Configuration withTraces(TraceSettings value) {
         return new Configuration(host, port, dataDir, adminToken, engine, service, database, metrics, logs, value,
-                mail, triggers);
+                mail, triggers, mcpServer);
     }
 
     public Configuration withMail(MailSettings value) {
         return new Configuration(host, port, dataDir, adminToken, engine, service, database, metrics, logs, traces,
-                value, triggers);
+                value, triggers, mcpServer);
     }
 
     public Configuration withTriggers(TriggerSettings value) {
         return new Configuration(host, port, dataDir, adminToken, engine, service, database, metrics, logs, traces,
-                mail, value);
+                mail, value, mcpServer);
+    }
+
+    public Configuration withMcpServer(McpServerSettings value) {
+        return new Configuration(host, port, dataDir, adminToken, engine, service, database, metrics, logs, traces,
+                mail, triggers, value);
     }
 
     public static int port(String text, String name) {

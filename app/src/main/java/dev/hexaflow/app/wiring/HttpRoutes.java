@@ -7,11 +7,13 @@ import dev.hexaflow.adapters.http.admin.AdminCampusRoutes;
 import dev.hexaflow.adapters.http.admin.AdminChatRoutes;
 import dev.hexaflow.adapters.http.admin.AdminInstanceRoutes;
 import dev.hexaflow.adapters.http.admin.AdminKnowledgeRoutes;
+import dev.hexaflow.adapters.http.admin.AdminMcpServerRoutes;
 import dev.hexaflow.adapters.http.admin.AdminRunRoutes;
 import dev.hexaflow.adapters.http.admin.AdminToolRoutes;
 import dev.hexaflow.adapters.http.admin.AdminTriggerRoutes;
 import dev.hexaflow.adapters.http.admin.AdminWebhookRoutes;
 import dev.hexaflow.adapters.http.campus.CampusFeedRoutes;
+import dev.hexaflow.adapters.http.mcpserver.McpServerRoutes;
 import dev.hexaflow.adapters.http.openapi.OpenApiRoutes;
 import dev.hexaflow.adapters.http.server.RefusedCredentials;
 import dev.hexaflow.adapters.http.server.RouteGroup;
@@ -37,6 +39,7 @@ import dev.hexaflow.adapters.http.triggers.WebhookTriggerRoutes;
 import dev.hexaflow.adapters.http.webapp.FormPageRoutes;
 import dev.hexaflow.adapters.http.webapp.WebAppRoutes;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiInstanceLeases;
+import dev.hexaflow.app.cli.CommandLine;
 import dev.hexaflow.app.config.Configuration;
 import dev.hexaflow.app.config.ServiceSettings;
 import dev.hexaflow.application.instances.service.ListInstancesService;
@@ -76,6 +79,10 @@ public final class HttpRoutes {
         routes.add(new FormPageRoutes(workflows.runs.forms, config.service().requests()));
         routes.add(new WebhookTriggerRoutes(workflows.triggers.webhooks, config.triggers().maxBodyBytes(),
                 config.triggers().callsPerMinute()));
+        McpServerModule mcp = new McpServerModule(storage.jdbi(), config.mcpServer(), workflows, chat);
+        routes.add(new AdminMcpServerRoutes(admin, mcp.manage));
+        routes.add(new McpServerRoutes(mcp.serve, CommandLine.VERSION, config.mcpServer().maxBodyBytes(),
+                config.mcpServer().maxCalls(), config.mcpServer().callWait()));
         routes.add(new ConsoleRoutes(admin.consoleSessions(), refusals));
         routes.add(new OpenApiRoutes());
         return List.copyOf(routes);

@@ -103,6 +103,8 @@ public final class ChatModule implements AutoCloseable {
     public final AudioToTextUseCase listen;
     /** Completes the message of a turn whose chatflow run paused, when the run goes on. */
     public final ResumedTurns resumedTurns;
+    /** The chat apps' annotations, which may answer a turn before its run starts. */
+    public final AnnotationsModule annotations;
 
     /**
      * How many new conversations may wait for their name; past that a conversation keeps its first name (its
@@ -163,8 +165,9 @@ public final class ChatModule implements AutoCloseable {
         this.listVariables = new ListConversationVariablesService(access, variables);
         this.updateVariable = new UpdateConversationVariableService(access, variables, clock);
         this.suggestQuestions = new SuggestQuestionsService(access, messages, model);
+        this.annotations = new AnnotationsModule(jdbi, apps, clock);
         this.send = new SendChatMessageService(access, run, endUsers, conversations, messages, variables,
-                renameConversation, naming, clock, ids, files);
+                renameConversation, naming, clock, ids, files, annotations.replies);
         this.stop = new StopChatMessageService(access, stop);
         this.speak = new TextToAudioService(access, messages, speech);
         this.listen = new AudioToTextService(access, transcriber);

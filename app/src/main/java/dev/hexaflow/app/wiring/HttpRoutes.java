@@ -17,6 +17,7 @@ import dev.hexaflow.adapters.http.server.RefusedCredentials;
 import dev.hexaflow.adapters.http.server.RouteGroup;
 import dev.hexaflow.adapters.http.serviceapi.ServiceApiAuthentication;
 import dev.hexaflow.adapters.http.serviceapi.ServiceApiCors;
+import dev.hexaflow.adapters.http.serviceapi.chat.AnnotationRoutes;
 import dev.hexaflow.adapters.http.serviceapi.chat.ChatRoutes;
 import dev.hexaflow.adapters.http.serviceapi.chat.ConversationRoutes;
 import dev.hexaflow.adapters.http.serviceapi.datasets.DatasetKeyAuthentication;
@@ -99,7 +100,8 @@ public final class HttpRoutes {
                 new ToolFileRoutes(workflows.files.toolFiles),
                 new FilePreviewRoutes(workflows.files.previewUpload),
                 new LogRoutes(runs.logs),
-                new AppInfoRoutes(workflows.apps.describe));
+                new AppInfoRoutes(workflows.apps.describe),
+                new AnnotationRoutes(chat.annotations.manage, chat.annotations.reply, service.requests()));
     }
 
     /** The admin API of apps, webhooks, tools and knowledge bases. */

@@ -188,6 +188,36 @@ class AnnotationsHttpTest {
     }
 
     @Test
+    void withAnEmbeddingModelTheQuestionsAreEmbeddedOnceAndTheChatModelIsAskedNothing(@TempDir Path own)
+            throws Exception {
+        try (FakeModelServer models = new FakeModelServer(); TestServer embedding = TestServer.start(
+                TestServer.config(own).withEngine(EngineConfiguration.fromEnvironment(Map.of("HEXAFLOW_LLM_MODELS",
+                        "*=local-model", "HEXAFLOW_EMBEDDING_MODEL", "embed-small")).withLlm(models.baseUrl(),
+                        "sk-t")))) {
+            ServiceApi chat = embedding.api(embedding.importApp("chatflow.yml").get("api_key").asText());
+            chat.postJson("/v1/apps/annotations", Map.of("question", "What are your opening hours?", "answer",
+                    "9 to 5"));
+            chat.postJson("/v1/apps/annotations", Map.of("question", "Where is the office?", "answer",
+                    "In Paris"));
+            chat.postJson("/v1/apps/annotation-reply/enable", Map.of("score_threshold", 0.9,
+                    "embedding_provider_name", "openai", "embedding_model_name", "embed-small"));
+
+            JsonNode first = json(chat.postJson("/v1/chat-messages", ChatApiHttpTest.message(
+                    "what are your opening hours", null, "ada", "blocking")));
+            JsonNode second = json(chat.postJson("/v1/chat-messages", ChatApiHttpTest.message(
+                    "where is the office", null, "ada", "blocking")));
+
+            assertThat(first.get("answer").asText()).isEqualTo("9 to 5");
+            assertThat(second.get("answer").asText()).isEqualTo("In Paris");
+            assertThat(models.requests()).as("the chat model is asked nothing").isEmpty();
+            // The questions once, newest first, then each turn's query alone.
+            assertThat(models.embeddingRequests()).extracting(request -> request.get("input").toString())
+                    .containsExactly("[\"Where is the office?\",\"What are your opening hours?\"]",
+                            "[\"what are your opening hours\"]", "[\"where is the office\"]");
+        }
+    }
+
+    @Test
     void aTurnNoAnnotationMatchesAndATurnWhileTheReplyIsOffReachTheModel() {
         ServiceApi chat = newChat();
         create(chat, "What are your opening hours?", "9 to 5");

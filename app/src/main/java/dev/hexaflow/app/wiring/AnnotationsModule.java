@@ -8,6 +8,7 @@ import dev.hexaflow.application.annotations.service.ChatAnnotationReplies;
 import dev.hexaflow.application.annotations.service.ManageAnnotationsService;
 import dev.hexaflow.application.apps.port.out.AppRepository;
 import dev.hexaflow.application.chat.port.out.AnnotationReplies;
+import dev.hexaflow.application.knowledge.port.out.Embeddings;
 import dev.hexaflow.domain.id.TimeOrderedIds;
 import java.time.Clock;
 import org.jdbi.v3.core.Jdbi;
@@ -23,11 +24,12 @@ public final class AnnotationsModule {
     /** What the chat context asks before a turn's run starts. */
     final AnnotationReplies replies;
 
-    AnnotationsModule(Jdbi jdbi, AppRepository apps, Clock clock) {
+    /** @param embeddings the server's embedding model (none configured: questions are matched by their words) */
+    AnnotationsModule(Jdbi jdbi, AppRepository apps, Embeddings embeddings, Clock clock) {
         JdbiAnnotationRepository annotations = new JdbiAnnotationRepository(jdbi);
         TimeOrderedIds ids = new TimeOrderedIds();
         this.manage = new ManageAnnotationsService(apps, annotations, clock, ids);
         this.reply = new AnnotationReplyService(apps, annotations, clock);
-        this.replies = new ChatAnnotationReplies(annotations, clock, ids);
+        this.replies = new ChatAnnotationReplies(annotations, embeddings, clock, ids);
     }
 }

@@ -10,6 +10,7 @@ import dev.hexaflow.application.chat.port.out.AnnotationReplies.AnnotatedAnswer;
 import dev.hexaflow.application.chat.port.out.AnnotationReplies.AnnotationQuestion;
 import dev.hexaflow.application.knowledge.port.out.Embeddings;
 import dev.hexaflow.domain.annotation.Annotation;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -20,7 +21,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Annotations matched through the server's embedding model, when one is configured, as Dify matches them: by the
  * cosine of the vectors, so a query of other words but the same meaning is answered; each question is embedded
- * once (then only the turn's query), a changed question anew; an endpoint that fails leaves the turn to the model.
+ * once, newest first (then only the turn's query), a changed question anew; an endpoint that fails leaves the turn to the model.
  */
 class EmbeddedAnnotationRepliesTest {
 
@@ -30,7 +31,9 @@ class EmbeddedAnnotationRepliesTest {
             () -> UUID.randomUUID().toString());
 
     private Annotation add(String question, String answer) {
-        return bed.manage.create(new AnnotationCommand(CHAT_APP, question, answer));
+        Annotation added = bed.manage.create(new AnnotationCommand(CHAT_APP, question, answer));
+        bed.clock.advance(Duration.ofSeconds(1));
+        return added;
     }
 
     private Optional<AnnotatedAnswer> ask(String query) {
@@ -64,7 +67,7 @@ class EmbeddedAnnotationRepliesTest {
         ask("What is the address?");
 
         assertThat(model.calls).containsExactly(
-                List.of("What are your opening hours?", "Where is the office?"), List.of("When do you open?"),
+                List.of("Where is the office?", "What are your opening hours?"), List.of("When do you open?"),
                 List.of("Where is your office?"),
                 List.of("When are you open?"), List.of("What is the address?"));
     }

@@ -251,6 +251,19 @@ class ApiDocumentOperationsHttpTest {
                 + " \"user\": \"ada\"}", key));
         calls.put("POST /v1/completion-messages/{task_id}/stop", json("POST", "/v1/completion-messages/nope/stop",
                 "{\"user\": \"ada\"}", key));
+        String reply = "{\"score_threshold\": 0.9, \"embedding_provider_name\": \"openai\", "
+                + "\"embedding_model_name\": \"text-embedding-3-small\"}";
+        calls.put("POST /v1/apps/annotation-reply/{action}", json("POST", "/v1/apps/annotation-reply/enable",
+                reply, key));
+        calls.put("GET /v1/apps/annotation-reply/{action}/status/{job_id}", get("/v1/apps/annotation-reply/enable"
+                + "/status/" + java.util.UUID.randomUUID(), key));
+        calls.put("GET /v1/apps/annotations", get("/v1/apps/annotations?page=1&limit=5", key));
+        calls.put("POST /v1/apps/annotations", json("POST", "/v1/apps/annotations", "{\"question\": \"q\", "
+                + "\"answer\": \"a\"}", key));
+        calls.put("PUT /v1/apps/annotations/{annotation_id}", json("PUT", "/v1/apps/annotations/nope",
+                "{\"question\": \"q\", \"answer\": \"a\"}", key));
+        calls.put("DELETE /v1/apps/annotations/{annotation_id}", json("DELETE", "/v1/apps/annotations/nope", null,
+                key));
     }
 
     private static void knowledge(Map<String, Call> calls, Fixtures f) {

@@ -286,7 +286,7 @@ class NoServerErrorFuzzTest {
     /** What an operation takes as its body when it is called rightly. */
     enum BodyKind { NONE, RUN, STOP, UPLOAD, DSL, SITE, CAMPUS_DATA, MCP_SERVER, TOOL_BINDING, CHAT, FEEDBACK, RENAME,
         VARIABLE, SPEECH, DATASET, DOCUMENT_TEXT, SEGMENT, RETRIEVE, DOCUMENT_FILE, MISSED_TICKS, TRIGGER_AUTH,
-        WEBHOOK, DOC_STATUS, MCP_CALL, MCP_DESCRIPTION }
+        WEBHOOK, DOC_STATUS, MCP_CALL, MCP_DESCRIPTION, ANNOTATION, ANNOTATION_REPLY }
 
     /** Which credential an operation takes. */
     enum Auth { APP, CHAT, ADMIN, DATASET, NONE }
@@ -408,7 +408,13 @@ class NoServerErrorFuzzTest {
             new Operation("GET", "/apps/{site}", BodyKind.NONE, Auth.NONE),
             new Operation("POST", "/apps/{site}/token", BodyKind.NONE, Auth.NONE),
             new Operation("GET", "/web/{garbage}", BodyKind.NONE, Auth.NONE),
-            new Operation("GET", "/{garbage}", BodyKind.NONE, Auth.NONE));
+            new Operation("GET", "/{garbage}", BodyKind.NONE, Auth.NONE),
+            new Operation("POST", "/v1/apps/annotation-reply/enable", BodyKind.ANNOTATION_REPLY, Auth.CHAT),
+            new Operation("GET", "/v1/apps/annotation-reply/enable/status/{task}", BodyKind.NONE, Auth.CHAT),
+            new Operation("GET", "/v1/apps/annotations", BodyKind.NONE, Auth.CHAT),
+            new Operation("POST", "/v1/apps/annotations", BodyKind.ANNOTATION, Auth.CHAT),
+            new Operation("PUT", "/v1/apps/annotations/{message}", BodyKind.ANNOTATION, Auth.CHAT),
+            new Operation("DELETE", "/v1/apps/annotations/{message}", BodyKind.NONE, Auth.CHAT));
 
     /** How far a request strays from the operation's right call. */
     enum Stray {
@@ -625,6 +631,9 @@ class NoServerErrorFuzzTest {
             case MCP_CALL -> "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"Echo\","
                     + "\"arguments\":{\"query\":\"hi\"}}}";
             case MCP_DESCRIPTION -> "{\"description\":\"Says it back\",\"parameters\":{\"query\":\"What to say\"}}";
+            case ANNOTATION -> "{\"question\":\"Fuzzed?\",\"answer\":\"Fuzzed.\"}";
+            case ANNOTATION_REPLY -> "{\"score_threshold\":0.99,\"embedding_provider_name\":\"openai\","
+                    + "\"embedding_model_name\":\"text-embedding-3-small\"}";
             case SITE -> "{\"title\":\"Echo\",\"description\":\"Says back\",\"default_language\":\"en-US\"}";
             case CAMPUS_DATA -> contentType.equals("text/csv") ? "date,holiday\n2027-01-01,New Year's Day\n"
                     : "[{\"date\":\"2027-01-01\",\"name\":\"New Year's Day\"}]";

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The application is cut by context (apps, runs, files, instances, chat, knowledge, tools, webhooks, backup,
- * campus, triggers, and common for what they share): a context reaches another only through its use cases and ports, and no
+ * campus, triggers, annotations, and common for what they share): a context reaches another only through its use cases and ports, and no
  * two contexts need each other, so that each can be read, tested and changed as a room of its own.
  */
 class ContextsTest {
@@ -29,7 +29,7 @@ class ContextsTest {
 
     /** The contexts docs/architecture/contexts.md describes; a new one is added there and here. */
     static final List<String> CONTEXTS = List.of("common", "apps", "runs", "files", "instances", "chat", "knowledge",
-            "tools", "webhooks", "backup", "campus", "triggers", "mcpserver");
+            "tools", "webhooks", "backup", "campus", "triggers", "mcpserver", "annotations");
 
     static final ArchRule every_class_lives_in_a_named_context = classes()
             .that().resideInAPackage(APPLICATION)

@@ -1,5 +1,6 @@
 package dev.hexaflow.app.wiring;
 
+import dev.hexaflow.adapters.clients.model.OpenAiCompatibleEmbeddings;
 import dev.hexaflow.adapters.clients.model.OpenAiCompatibleSpeechTranscriber;
 import dev.hexaflow.adapters.dsl.YamlWorkflowDslReader;
 import dev.hexaflow.adapters.nodes.model.OpenAiCompatibleModelProvider;
@@ -49,6 +50,7 @@ import dev.hexaflow.application.chat.service.SystemModel;
 import dev.hexaflow.application.chat.service.TextToAudioService;
 import dev.hexaflow.application.chat.service.UpdateConversationVariableService;
 import dev.hexaflow.application.common.FileSignatures;
+import dev.hexaflow.application.knowledge.port.out.Embeddings;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase;
 import dev.hexaflow.application.runs.port.in.StopTaskUseCase;
 import dev.hexaflow.application.runs.port.out.ResumedTurns;
@@ -107,6 +109,8 @@ public final class ChatModule implements AutoCloseable {
     public final AudioToTextUseCase listen;
     /** Completes the message of a turn whose chatflow run paused, when the run goes on. */
     public final ResumedTurns resumedTurns;
+    /** The chat apps' annotations, which may answer a turn before its run starts. */
+    public final AnnotationsModule annotations;
 
     /**
      * How many new conversations may wait for their name; past that a conversation keeps its first name (its
@@ -134,7 +138,9 @@ public final class ChatModule implements AutoCloseable {
                 new OpenAiCompatibleSpeechTranscriber(engine.llmBaseUrl().orElse(null),
                         engine.llmApiKey().orElse(null), DEFAULT_TRANSCRIPTION_MODEL),
                 clock, workflows.endUserRecords, workflows.appRecords, workflows.versionRecords, workflows.runs.run,
-                workflows.runs.stop, workflows.files.fileSignatures);
+                workflows.runs.stop, workflows.files.fileSignatures, new OpenAiCompatibleEmbeddings(
+                        engine.llmBaseUrl().orElse(null), engine.llmApiKey().orElse(null),
+                        engine.embeddingModel().orElse(null), Duration.ofSeconds(10), Duration.ofSeconds(120)));
         workflows.resumeChatTurnsWith(resumedTurns);
     }
 
@@ -151,6 +157,14 @@ public final class ChatModule implements AutoCloseable {
     public ChatModule(Jdbi jdbi, ModelProvider models, SpeechSynthesizer speech, SpeechTranscriber transcriber, Clock clock,
             EndUserRepository endUsers, AppRepository apps, WorkflowVersionRepository versions, RunWorkflowUseCase run,
             StopTaskUseCase stop, FileSignatures files) {
+        this(jdbi, models, speech, transcriber, clock, endUsers, apps, versions, run, stop, files,
+                new OpenAiCompatibleEmbeddings(null, null, null, Duration.ofSeconds(10), Duration.ofSeconds(120)));
+    }
+
+    /** @param embeddings what annotations' questions are matched with (a model of none: their words) */
+    ChatModule(Jdbi jdbi, ModelProvider models, SpeechSynthesizer speech, SpeechTranscriber transcriber, Clock clock,
+            EndUserRepository endUsers, AppRepository apps, WorkflowVersionRepository versions, RunWorkflowUseCase run,
+            StopTaskUseCase stop, FileSignatures files, Embeddings embeddings) {
         this.conversations = new JdbiConversationRepository(jdbi);
         this.messages = new JdbiMessageRepository(jdbi);
         this.variables = new JdbiConversationVariableRepository(jdbi);
@@ -167,8 +181,9 @@ public final class ChatModule implements AutoCloseable {
         this.listVariables = new ListConversationVariablesService(access, variables);
         this.updateVariable = new UpdateConversationVariableService(access, variables, clock);
         this.suggestQuestions = new SuggestQuestionsService(access, messages, model);
+        this.annotations = new AnnotationsModule(jdbi, apps, embeddings, clock);
         SendChatMessageService turns = new SendChatMessageService(access, run, endUsers, conversations, messages,
-                variables, renameConversation, naming, clock, ids, files);
+                variables, renameConversation, naming, clock, ids, files, annotations.replies);
         this.send = turns;
         this.complete = new SendCompletionMessageService(access, turns, stop);
         this.stop = new StopChatMessageService(access, stop);

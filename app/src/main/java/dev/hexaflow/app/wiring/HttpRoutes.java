@@ -19,6 +19,7 @@ import dev.hexaflow.adapters.http.server.RefusedCredentials;
 import dev.hexaflow.adapters.http.server.RouteGroup;
 import dev.hexaflow.adapters.http.serviceapi.ServiceApiAuthentication;
 import dev.hexaflow.adapters.http.serviceapi.ServiceApiCors;
+import dev.hexaflow.adapters.http.serviceapi.chat.AnnotationRoutes;
 import dev.hexaflow.adapters.http.serviceapi.chat.ChatRoutes;
 import dev.hexaflow.adapters.http.serviceapi.chat.CompletionRoutes;
 import dev.hexaflow.adapters.http.serviceapi.chat.ConversationRoutes;
@@ -110,7 +111,8 @@ public final class HttpRoutes {
                 new LogRoutes(runs.logs),
                 new AppInfoRoutes(workflows.apps.describe),
                 new EndUserRoutes(workflows.apps.findEndUser),
-                new CompletionRoutes(chat.complete, service.pingInterval(), service.requests()));
+                new CompletionRoutes(chat.complete, service.pingInterval(), service.requests()),
+                new AnnotationRoutes(chat.annotations.manage, chat.annotations.reply, service.requests()));
     }
 
     /** The admin API of apps, webhooks, tools and knowledge bases. */

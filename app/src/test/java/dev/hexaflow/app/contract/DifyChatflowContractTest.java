@@ -19,6 +19,9 @@ import io.github.imfangs.dify.client.event.MessageEvent;
 import io.github.imfangs.dify.client.event.WorkflowFinishedEvent;
 import io.github.imfangs.dify.client.event.WorkflowStartedEvent;
 import io.github.imfangs.dify.client.exception.DifyApiException;
+import io.github.imfangs.dify.client.model.chat.Annotation;
+import io.github.imfangs.dify.client.model.chat.AnnotationListResponse;
+import io.github.imfangs.dify.client.model.chat.AnnotationReply;
 import io.github.imfangs.dify.client.model.chat.ChatMessage;
 import io.github.imfangs.dify.client.model.chat.ChatMessageResponse;
 import io.github.imfangs.dify.client.model.chat.Conversation;
@@ -52,6 +55,7 @@ class DifyChatflowContractTest {
     static FakeModelServer model;
     static Hexaflow server;
     static DifyChatflowClient chat;
+    static String chatKey;
 
     @BeforeAll
     static void start() throws Exception {
@@ -60,7 +64,8 @@ class DifyChatflowContractTest {
         server = Hexaflow.start(new Configuration("127.0.0.1", 0, dataDir, Optional.of(ADMIN))
                 .withEngine(EngineConfiguration.fromEnvironment(Map.of("HEXAFLOW_LLM_MODELS", "*=local-model"))
                         .withLlm(model.baseUrl(), "sk-t")));
-        chat = DifyClientFactory.createChatWorkflowClient(server.baseUrl() + "/v1", importApp("chatflow.yml"));
+        chatKey = importApp("chatflow.yml");
+        chat = DifyClientFactory.createChatWorkflowClient(server.baseUrl() + "/v1", chatKey);
     }
 
     @AfterAll
@@ -181,4 +186,44 @@ class DifyChatflowContractTest {
             return body.get("api_key").asText();
         }
     }
+
+    @Test
+    void annotationsAndTheirReplyReadAsTheClientsModels() throws Exception {
+        Annotation saved = chat.saveAnnotation("What is the contract's secret word?", "Swordfish");
+        AnnotationListResponse listed = chat.getAnnotations(1, 20);
+        Annotation updated = chat.updateAnnotation(saved.getId(), "What is the contract's secret word?",
+                "Swordfish, twice");
+        // The client names the reply's fields in camelCase, which Dify's parser refuses as Hexaflow does: the
+        // switch is sent as Dify's own clients send it, and the client reads the job's status.
+        assertThatThrownBy(() -> chat.annotationReply("enable", "openai", "text-embedding-3-small", 1))
+                .isInstanceOf(DifyApiException.class).hasMessageContaining("score_threshold is required");
+        String jobId = JSON.readTree(replyAction("enable")).get("job_id").asText();
+        AnnotationReply status = chat.getAnnotationReply("enable", jobId);
+        ChatMessageResponse answered = chat.sendChatMessage(message("what is the contract's secret word", null,
+                "client-dee", ResponseMode.BLOCKING));
+        replyAction("disable");
+        chat.deleteAnnotation(saved.getId());
+
+        assertThat(saved.getId()).isNotBlank();
+        assertThat(saved.getHitCount()).isZero();
+        assertThat(saved.getCreatedAt()).isPositive();
+        assertThat(listed.getData()).extracting(Annotation::getId).contains(saved.getId());
+        assertThat(listed.getPage()).isEqualTo(1);
+        assertThat(updated.getAnswer()).isEqualTo("Swordfish, twice");
+        assertThat(status.getJobStatus()).isEqualTo("completed");
+        assertThat(status.getJobId()).isEqualTo(jobId);
+        assertThat(status.getErrorMsg()).isEmpty();
+        assertThat(answered.getAnswer()).isEqualTo("Swordfish, twice");
+        assertThat(chat.getAnnotations(1, 20).getData()).extracting(Annotation::getId).doesNotContain(saved.getId());
+    }
+
+    private static String replyAction(String action) throws Exception {
+        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(server.baseUrl()
+                + "/v1/apps/annotation-reply/" + action)).header("Authorization", "Bearer " + chatKey)
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(
+                        "{\"score_threshold\": 1, \"embedding_provider_name\": \"openai\", "
+                        + "\"embedding_model_name\": \"text-embedding-3-small\"}")).build(),
+                HttpResponse.BodyHandlers.ofString()).body();
+    }
+
 }

@@ -42,7 +42,8 @@ public final class ServiceApiAuthentication implements RouteGroup {
     /** What a Service API route asks of the app, given with the route as its role. */
     public enum Access implements RouteRole {
         RUN(Operation.RUN), STOP(Operation.STOP), UPLOAD(Operation.UPLOAD), DESCRIBE(Operation.DESCRIBE),
-        READ_RUNS(Operation.READ_RUNS), CHAT(Operation.CHAT);
+        READ_RUNS(Operation.READ_RUNS), CHAT(Operation.CHAT),
+        MANAGE_ANNOTATIONS(Operation.MANAGE_ANNOTATIONS);
 
         private final Operation operation;
 

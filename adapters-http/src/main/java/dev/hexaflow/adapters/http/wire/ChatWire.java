@@ -116,6 +116,10 @@ public final class ChatWire implements RunEventStream.Frames<ChatReply> {
 
     @Override
     public List<Map<String, Object>> end(ChatReply reply) {
+        if (reply.run() == null) {
+            // An annotation answered the turn: no run, so no pause and no failure.
+            return List.of(messageEnd(reply));
+        }
         if (reply.run().status() == RunStatus.PAUSED) {
             // workflow_paused, the run's own last event, ends the stream: the message ends when the run does.
             return List.of();
@@ -127,16 +131,20 @@ public final class ChatWire implements RunEventStream.Frames<ChatReply> {
             frame.put("message", runFailed(reply.run()));
             return List.of(frame);
         }
+        List<Map<String, Object>> frames = new ArrayList<>();
+        frames.add(messageEnd(reply));
+        frames.addAll(speech);
+        return frames;
+    }
+
+    private Map<String, Object> messageEnd(ChatReply reply) {
         Map<String, Object> frame = head("message_end");
         frame.put("id", turn.messageId());
         frame.put("metadata", metadata(reply));
         List<Map<String, Object>> files = reply.message() == null ? List.of() : reply.message().files().stream()
                 .filter(file -> "assistant".equals(file.belongsTo())).map(ChatWire::recordedFile).toList();
         frame.put("files", files.isEmpty() ? null : files);
-        List<Map<String, Object>> frames = new ArrayList<>();
-        frames.add(frame);
-        frames.addAll(speech);
-        return frames;
+        return frame;
     }
 
     @Override
@@ -216,9 +224,22 @@ public final class ChatWire implements RunEventStream.Frames<ChatReply> {
         return body;
     }
 
-    /** The knowledge the answer cited (when the app shows it: its retriever_resource feature) and the usage. */
+    /**
+     * The annotation that answered the turn (when one did), the knowledge the answer cited (when the app shows
+     * it: its retriever_resource feature) and the usage.
+     */
     private static Map<String, Object> metadata(ChatReply reply) {
         Map<String, Object> metadata = new LinkedHashMap<>();
+        if (reply.annotationReply() != null) {
+            // Dify names the account that wrote the annotation; Hexaflow has no accounts: Dify's name for none.
+            Map<String, Object> account = new LinkedHashMap<>();
+            account.put("id", null);
+            account.put("name", "Dify user");
+            Map<String, Object> annotation = new LinkedHashMap<>();
+            annotation.put("id", reply.annotationReply().annotationId());
+            annotation.put("account", account);
+            metadata.put("annotation_reply", annotation);
+        }
         metadata.put("retriever_resources", reply.message() == null ? List.of()
                 : reply.message().retrieverResources());
         metadata.put("usage", usage(reply.usage()));

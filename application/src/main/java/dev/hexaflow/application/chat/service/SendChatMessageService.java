@@ -4,6 +4,9 @@ import dev.hexaflow.application.apps.port.out.EndUserRepository;
 import dev.hexaflow.application.chat.port.in.RenameConversationUseCase.RenameConversationCommand;
 import dev.hexaflow.application.chat.port.in.RenameConversationUseCase;
 import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase;
+import dev.hexaflow.application.chat.port.out.AnnotationReplies.AnnotatedAnswer;
+import dev.hexaflow.application.chat.port.out.AnnotationReplies.AnnotationQuestion;
+import dev.hexaflow.application.chat.port.out.AnnotationReplies;
 import dev.hexaflow.application.chat.port.out.ConversationRepository;
 import dev.hexaflow.application.chat.port.out.ConversationVariableRepository;
 import dev.hexaflow.application.chat.port.out.MessageRepository;
@@ -26,6 +29,8 @@ import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
@@ -53,6 +58,7 @@ public final class SendChatMessageService implements SendChatMessageUseCase {
     private final Clock clock;
     private final Supplier<String> ids;
     private final TurnKeeper.Stores stores;
+    private final AnnotationReplies annotations;
     private final System.Logger log = System.getLogger(SendChatMessageService.class.getName());
 
     /**
@@ -63,6 +69,16 @@ public final class SendChatMessageService implements SendChatMessageUseCase {
             ConversationRepository conversations, MessageRepository messages,
             ConversationVariableRepository variables, RenameConversationUseCase rename, Executor naming,
             Clock clock, Supplier<String> ids, FileSignatures signatures) {
+        this(access, runs, endUsers, conversations, messages, variables, rename, naming, clock, ids, signatures,
+                AnnotationReplies.NONE);
+    }
+
+    /** @param annotations the app's annotation reply, asked before any run starts */
+    public SendChatMessageService(ChatAccess access, RunWorkflowUseCase runs, EndUserRepository endUsers,
+            ConversationRepository conversations, MessageRepository messages,
+            ConversationVariableRepository variables, RenameConversationUseCase rename, Executor naming,
+            Clock clock, Supplier<String> ids, FileSignatures signatures, AnnotationReplies annotations) {
+        this.annotations = annotations;
         this.access = access;
         this.runs = runs;
         this.endUsers = endUsers;
@@ -110,6 +126,11 @@ public final class SendChatMessageService implements SendChatMessageUseCase {
         String messageId = ids.get();
         TurnKeeper keeper = TurnKeeper.starting(stores, new TurnKeeper.NewTurn(command, turn.conversation,
                 turn.chat.conversationId(), turn.parentMessageId, endUser.id(), messageId, now), observer);
+        Optional<AnnotatedAnswer> annotated = annotations.answer(new AnnotationQuestion(command.appId(),
+                command.query(), messageId, endUser.id()));
+        if (annotated.isPresent()) {
+            return answered(annotated.get(), keeper, turn, command, now, mode);
+        }
         // The run keeps the message's id with a pause, so that the message is completed when the run goes on.
         // A chatbot's or agent's later turn runs on its conversation's inputs, as Dify's ChatAppGenerator does.
         Map<String, Object> inputs = turn.conversation != null && AppInfo.MODEL_CONFIG_MODES.contains(mode)
@@ -128,6 +149,22 @@ public final class SendChatMessageService implements SendChatMessageUseCase {
         return new ChatUnderWay(messageId, turn.chat.conversationId(), run.taskId(), run.runId(), now,
                 keeper::answerFiles,
                 done, mode);
+    }
+
+    /**
+     * A turn an annotation answered, as Dify's runner ends one before its workflow starts: the answer kept and
+     * streamed, no run (so a task id of its own), and the new conversation named as any other.
+     */
+    private ChatUnderWay answered(AnnotatedAnswer annotated, TurnKeeper keeper, Turn turn,
+            SendChatMessageCommand command, long now, String mode) {
+        keeper.answerWith(annotated.answer());
+        var reply = CompletableFuture.completedFuture(ChatReply.annotated(keeper.finished(),
+                new AnnotationReply(annotated.annotationId())));
+        if (turn.conversation == null && command.autoGenerateName()) {
+            nameLater(command.appId(), EndUsers.requireId(command.user()), turn.chat.conversationId());
+        }
+        return new ChatUnderWay(keeper.finished().id(), turn.chat.conversationId(), ids.get(), null, now,
+                keeper::answerFiles, reply, mode);
     }
 
     /** A kept conversation's next turn: its variables as it holds them, its history, its count. */

@@ -148,6 +148,22 @@ final class TurnKeeper implements RunObserver {
     }
 
     private void begin(WorkflowRun run) {
+        begin(userFiles(run.inputs().get("sys.files")), run.id());
+    }
+
+    /**
+     * A turn an annotation answered, with no run: the conversation and message kept as a run's start and end keep
+     * them, and the next observer told the answer as one text chunk, as Dify streams it.
+     */
+    void answerWith(String text) {
+        begin(List.of(), null);
+        answer.append(text);
+        next.on(new RunEvent.TextChunk(text, List.of()));
+        keep(message.finish(new Message.TurnOutcome(text, MessageStatus.NORMAL, null, null, 0, 0, 0, List.of(),
+                List.of())));
+    }
+
+    private void begin(List<MessageFile> userFiles, String runId) {
         SendChatMessageCommand command = turn.command();
         Workflow workflow = stores.access().workflow(appId);
         showSources = sourcesShown(workflow);
@@ -160,8 +176,7 @@ final class TurnKeeper implements RunObserver {
                     turn.createdAt()));
         }
         message = Message.started(turn.messageId(), conversation.id(), appId, turn.endUserId(),
-                turn.parentMessageId(), command.inputs(), command.query(), userFiles(run.inputs().get("sys.files")),
-                run.id(), null, turn.createdAt());
+                turn.parentMessageId(), command.inputs(), command.query(), userFiles, runId, null, turn.createdAt());
         stores.messages().add(message);
     }
 

@@ -110,10 +110,12 @@ public final class ChatRoutes implements RouteGroup {
         }
         ChatUnderWay turn = send.send(command, RunObserver.NONE);
         ChatReply reply = turn.await();
-        if (reply.run().status() == RunStatus.FAILED) {
+        // A turn an annotation answered has no run to fail or pause.
+        RunStatus status = reply.run() == null ? RunStatus.SUCCEEDED : reply.run().status();
+        if (status == RunStatus.FAILED) {
             throw new ApiException(ChatWire.failureKind(reply), ChatWire.runFailed(reply.run()));
         }
-        ServiceApiBodies.json(ctx, 200, reply.run().status() == RunStatus.PAUSED
+        ServiceApiBodies.json(ctx, 200, status == RunStatus.PAUSED
                 ? ChatWire.pausedBlocking(turn, reply, forms.waitingOf(command.appId(), reply.run().id()))
                 : ChatWire.blocking(turn, reply));
     }

@@ -30,7 +30,9 @@ public interface AuthenticateUseCase {
          * A run that names where its end is posted (its {@code callback_url}): the post is signed with the app's
          * webhook secret, so only whoever holds the app's key may choose where it goes.
          */
-        NAME_CALLBACK("name a callback_url");
+        NAME_CALLBACK("name a callback_url"),
+        /** An app's annotations and its annotation reply: what answers every user, so the app's key's alone. */
+        MANAGE_ANNOTATIONS("manage annotations");
 
         private final boolean openToWebPages;
         private final String forKeysOnly;

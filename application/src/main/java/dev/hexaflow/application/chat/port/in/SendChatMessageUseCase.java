@@ -78,13 +78,29 @@ public interface SendChatMessageUseCase {
     }
 
     /**
-     * A turn's end: its run, its message as kept, and what the models it asked used.
+     * A turn's end: its run (null when an annotation answered it), its message as kept, and what the models it
+     * asked used.
      *
      * @param failedAtModel whether the run failed in a node that calls a model (an llm, agent, classifier or
      *                      extractor node): a model call's failure, which Dify answers with its own code, not a
      *                      mistake in the client's request
      */
-    record ChatReply(WorkflowRun run, Message message, TurnUsage usage, boolean failedAtModel) {
+    record ChatReply(WorkflowRun run, Message message, TurnUsage usage, boolean failedAtModel,
+            AnnotationReply annotationReply) {
+
+        /** A turn a run answered. */
+        public ChatReply(WorkflowRun run, Message message, TurnUsage usage, boolean failedAtModel) {
+            this(run, message, usage, failedAtModel, null);
+        }
+
+        /** A turn an annotation answered: no run started, no model asked. */
+        public static ChatReply annotated(Message message, AnnotationReply annotation) {
+            return new ChatReply(null, message, TurnUsage.NONE, false, annotation);
+        }
+    }
+
+    /** The annotation that answered a turn (Dify's metadata.annotation_reply), with no run behind it. */
+    record AnnotationReply(String annotationId) {
     }
 
     /**

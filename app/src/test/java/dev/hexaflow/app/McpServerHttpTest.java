@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.hexaflow.adapters.nodes.fakes.FakeModelServer.Script;
+import dev.hexaflow.adapters.nodes.fakes.FakeModelServer;
 import dev.hexaflow.app.api.ServiceApi;
 import dev.hexaflow.app.config.McpServerSettings;
+import dev.hexaflow.engine.EngineConfiguration;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
 import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
@@ -110,6 +113,43 @@ class McpServerHttpTest {
                     Map.of("query", "Is green tea hot?")));
             assertThat(result.isError()).isFalse();
             assertThat(text(result)).startsWith("You said: Is green tea hot?");
+        }
+    }
+
+    @Test
+    void aChatbotTakesAQueryAndATextGeneratorItsInputsAlone() {
+        server.close();
+        try (FakeModelServer model = new FakeModelServer()) {
+            server = TestServer.start(TestServer.config(dataDir).withMcpServer(new McpServerSettings(4 * 1024, 1,
+                    Duration.ofSeconds(60))).withEngine(EngineConfiguration.fromEnvironment(Map.of(
+                    "HEXAFLOW_LLM_MODELS", "*=local-model")).withLlm(model.baseUrl(), "sk-t")));
+            model.answer(Script.text("Welcome Ada", 7, 3));
+            String chatbot = admin("POST", server.importApp("easy-chat.yml").get("app_id").asText(), "/enable")
+                    .get("url_path").asText();
+            try (McpSyncClient client = client(chatbot)) {
+                client.initialize();
+                McpSchema.Tool tool = client.listTools().tools().get(0);
+                assertThat(tool.inputSchema().get("required")).isEqualTo(List.of("query", "name"));
+                McpSchema.CallToolResult said = client.callTool(new McpSchema.CallToolRequest(tool.name(),
+                        Map.of("query", "hello", "name", "Ada")));
+                assertThat(said.isError()).isFalse();
+                assertThat(text(said)).isEqualTo("Welcome Ada");
+            }
+
+            model.answer(Script.text("Waves fold on the shore", 9, 5));
+            String poet = admin("POST", server.importApp("easy-completion.yml").get("app_id").asText(), "/enable")
+                    .get("url_path").asText();
+            try (McpSyncClient client = client(poet)) {
+                client.initialize();
+                McpSchema.Tool tool = client.listTools().tools().get(0);
+                assertThat(tool.inputSchema().get("required")).isEqualTo(List.of("subject"));
+                assertThat(properties(tool)).containsOnlyKeys("subject", "style");
+                McpSchema.CallToolResult poem = client.callTool(new McpSchema.CallToolRequest(tool.name(),
+                        Map.of("subject", "the sea", "style", "haiku")));
+                assertThat(poem.isError()).isFalse();
+                assertThat(text(poem)).isEqualTo("Waves fold on the shore");
+            }
+            assertThat(model.requests()).hasSize(2);
         }
     }
 

@@ -26,7 +26,7 @@ public final class McpServerModule {
         this.manage = new ManageMcpServerService(workflows.appRecords, servers, new SecureRandomSecretGenerator(),
                 Clock.systemUTC());
         this.serve = new ServeMcpServerService(servers, workflows.appRecords, workflows.versionRecords,
-                workflows.apps.describe, workflows.runs.run, chat.send, settings.callWait());
+                workflows.apps.describe, workflows.runs.run, chat.send, chat.complete, settings.callWait());
     }
 
     /** The operator's use case alone, on a store no server serves: what the command line needs of the context. */

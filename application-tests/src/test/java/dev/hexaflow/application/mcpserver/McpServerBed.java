@@ -5,15 +5,18 @@ import dev.hexaflow.adapters.persistence.memory.InMemoryAppRepository;
 import dev.hexaflow.adapters.persistence.memory.InMemoryWorkflowVersionRepository;
 import dev.hexaflow.application.MovableClock;
 import dev.hexaflow.application.apps.port.in.DescribeAppUseCase;
+import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase.ChatUnderWay;
 import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase;
+import dev.hexaflow.application.chat.port.in.SendCompletionMessageUseCase;
 import dev.hexaflow.application.common.ApiError;
 import dev.hexaflow.application.common.ApiException;
 import dev.hexaflow.application.common.port.out.SecretGenerator;
 import dev.hexaflow.application.mcpserver.service.ManageMcpServerService;
 import dev.hexaflow.application.mcpserver.service.ServeMcpServerService;
-import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase;
+import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunObserver;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunUnderWay;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunWorkflowCommand;
+import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase;
 import dev.hexaflow.domain.app.App;
 import dev.hexaflow.domain.app.SiteSettings;
 import dev.hexaflow.domain.app.UploadLimits;
@@ -59,6 +62,17 @@ final class McpServerBed {
     private final SendChatMessageUseCase chats = (command, observer) -> {
         throw new AssertionError("no chat turn was expected: " + command);
     };
+    private final SendCompletionMessageUseCase completions = new SendCompletionMessageUseCase() {
+        @Override
+        public ChatUnderWay complete(CompletionCommand command, RunObserver observer) {
+            throw new AssertionError("no text generator's message was expected: " + command);
+        }
+
+        @Override
+        public void stop(String appId, String taskId, String user) {
+            throw new AssertionError("no stop was expected");
+        }
+    };
     private final DescribeAppUseCase describe = new DescribeAppUseCase() {
         @Override
         public App app(String appId) {
@@ -77,7 +91,7 @@ final class McpServerBed {
     }
 
     ServeMcpServerService serve(Duration wait) {
-        return new ServeMcpServerService(servers, apps, versions, describe, runs, chats, wait);
+        return new ServeMcpServerService(servers, apps, versions, describe, runs, chats, completions, wait);
     }
 
     /** Adds an app of this mode, published when {@code published}; answers its id. */

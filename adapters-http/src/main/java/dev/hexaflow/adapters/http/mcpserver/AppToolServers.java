@@ -92,8 +92,10 @@ final class AppToolServers {
         if (answer.failed()) {
             LOG.info("MCP server call of app tool ended in error, run {}", answer.runId());
         }
+        // A turn an annotation answered started no run, so it has no run to name.
+        Map<String, Object> meta = answer.runId() == null ? Map.of() : Map.of("workflow_run_id", answer.runId());
         return McpSchema.CallToolResult.builder().addTextContent(answer.text()).isError(answer.failed())
-                .meta(Map.of("workflow_run_id", answer.runId())).build();
+                .meta(meta).build();
     }
 
     /** A transport the route drives: it only keeps the handler the SDK's server sets on it. */

@@ -3,18 +3,20 @@ package dev.hexaflow.application.mcpserver.service;
 import dev.hexaflow.application.apps.port.in.DescribeAppUseCase;
 import dev.hexaflow.application.apps.port.out.AppRepository;
 import dev.hexaflow.application.apps.port.out.WorkflowVersionRepository;
-import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase;
 import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase.ChatReply;
 import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase.ChatUnderWay;
 import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase.SendChatMessageCommand;
+import dev.hexaflow.application.chat.port.in.SendChatMessageUseCase;
+import dev.hexaflow.application.chat.port.in.SendCompletionMessageUseCase.CompletionCommand;
+import dev.hexaflow.application.chat.port.in.SendCompletionMessageUseCase;
 import dev.hexaflow.application.common.ApiError;
 import dev.hexaflow.application.common.ApiException;
 import dev.hexaflow.application.mcpserver.port.in.ServeMcpServerUseCase;
 import dev.hexaflow.application.mcpserver.port.out.AppMcpServerRepository;
-import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunObserver;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunUnderWay;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunWorkflowCommand;
+import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase;
 import dev.hexaflow.domain.app.App;
 import dev.hexaflow.domain.mcpserver.AppMcpServer;
 import dev.hexaflow.domain.mcpserver.McpToolSchema;
@@ -35,7 +37,8 @@ import java.util.concurrent.TimeoutException;
  * An app's MCP server, as Dify's {@code handle_mcp_request} serves it: the one tool named for the app, its input
  * schema from the start form; a call runs the app for the server's end user (named by the server's id, as Dify's
  * {@code mcp} end user is by its session) and answers the workflow's outputs as JSON text or the chat's answer. The
- * arguments are the run's inputs, checked against the form as any run's are. The caller waits at most
+ * arguments are the run's inputs, checked against the form as any run's are; a chatbot, an agent or a chatflow
+ * takes a {@code query} besides, a text generator its inputs alone (Dify's {@code invoke_app}). The caller waits at most
  * {@link #wait}; a run that goes on past it is kept and ends as it would have.
  */
 public final class ServeMcpServerService implements ServeMcpServerUseCase {
@@ -46,17 +49,20 @@ public final class ServeMcpServerService implements ServeMcpServerUseCase {
     private final DescribeAppUseCase describe;
     private final RunWorkflowUseCase runs;
     private final SendChatMessageUseCase chats;
+    private final SendCompletionMessageUseCase completions;
     private final Duration wait;
 
     /** @param wait the longest a call waits for its run's end */
     public ServeMcpServerService(AppMcpServerRepository servers, AppRepository apps, WorkflowVersionRepository versions,
-            DescribeAppUseCase describe, RunWorkflowUseCase runs, SendChatMessageUseCase chats, Duration wait) {
+            DescribeAppUseCase describe, RunWorkflowUseCase runs, SendChatMessageUseCase chats,
+            SendCompletionMessageUseCase completions, Duration wait) {
         this.servers = servers;
         this.apps = apps;
         this.versions = versions;
         this.describe = describe;
         this.runs = runs;
         this.chats = chats;
+        this.completions = completions;
         this.wait = wait;
     }
 
@@ -79,6 +85,10 @@ public final class ServeMcpServerService implements ServeMcpServerUseCase {
         App app = apps.find(server.appId()).orElseThrow(() -> new ApiException(ApiError.NOT_FOUND,
                 "App Not Found"));
         Map<String, Object> inputs = new LinkedHashMap<>(arguments == null ? Map.of() : arguments);
+        if (AppInfo.COMPLETION_MODE.equals(app.mode())) {
+            return answered(completions.complete(new CompletionCommand(app.id(), server.id(), "", inputs, List.of()),
+                    RunObserver.NONE));
+        }
         if (!isChat(app)) {
             RunUnderWay run = runs.start(new RunWorkflowCommand(app.id(), null, server.id(), inputs, List.of()),
                     RunObserver.NONE);
@@ -90,10 +100,18 @@ public final class ServeMcpServerService implements ServeMcpServerUseCase {
         if (!(query instanceof String text) || text.isBlank()) {
             throw new ApiException(ApiError.INVALID_PARAM, "query is required and must be a text");
         }
-        ChatUnderWay turn = chats.send(new SendChatMessageCommand(app.id(), null, server.id(), text, inputs,
-                List.of(), "", false), RunObserver.NONE);
+        return answered(chats.send(new SendChatMessageCommand(app.id(), null, server.id(), text, inputs,
+                List.of(), "", false), RunObserver.NONE));
+    }
+
+    /** A message's answer; one an annotation answered had no run, and cannot have failed. */
+    private McpToolAnswer answered(ChatUnderWay turn) {
         ChatReply reply = awaited(turn.done(), turn.runId());
-        return reply == null ? pastWait(turn.runId()) : answer(reply.run(), reply.message().answer());
+        if (reply == null) {
+            return pastWait(turn.runId());
+        }
+        return reply.run() == null ? new McpToolAnswer(reply.message().answer(), false, null)
+                : answer(reply.run(), reply.message().answer());
     }
 
     private AppMcpServer server(String code) {
@@ -102,8 +120,9 @@ public final class ServeMcpServerService implements ServeMcpServerUseCase {
                 .orElseThrow(() -> new ApiException(ApiError.NOT_FOUND, "Server Not Found"));
     }
 
+    /** An app whose tool takes a query: one Dify's /chat-messages serves. */
     private static boolean isChat(App app) {
-        return AppInfo.ADVANCED_CHAT_MODE.equals(app.mode());
+        return AppInfo.CONVERSATION_MODES.contains(app.mode());
     }
 
     /** A run that failed or stopped answers its error; one that ended well, its text. */

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.hexaflow.app.api.ServiceApi;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -14,7 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Dify's {@code PATCH /v1/datasets/{dataset_id}/documents/status/{action}} on the real server: documents disabled
- * leave retrieval and come back enabled, and each refusal answers in Dify's code and message.
+ * leave retrieval and come back enabled, archived ones leave it, are shown archived and refuse edits until
+ * un-archived, and each refusal answers in Dify's code and message.
  */
 class DocumentStatusHttpTest {
 
@@ -86,6 +88,45 @@ class DocumentStatusHttpTest {
     }
 
     @Test
+    void anArchivedDocumentLeavesRetrievalIsShownArchivedAndRefusesEditsUntilUnArchived() {
+        String dataset = dataset("Archive");
+        String lunch = document(dataset, "lunch.md", "Lunch is served at noon in the canteen.");
+        document(dataset, "dinner.md", "Dinner is served in the canteen at seven.");
+        String path = "/v1/datasets/" + dataset + "/documents/" + lunch;
+        String segment = ServiceApi.json(api.get(path + "/segments")).get("data").get(0).get("id").asText();
+
+        HttpResponse<String> archived = patch(dataset, "archive", "{\"document_ids\": [\"" + lunch + "\"]}");
+
+        assertThat(archived.statusCode()).as(archived.body()).isEqualTo(200);
+        assertThat(found(dataset, "canteen")).isEqualTo(1);
+        assertThat(shown(dataset, lunch).get("archived").asBoolean()).isTrue();
+        assertThat(shown(dataset, lunch).get("display_status").asText()).isEqualTo("archived");
+        JsonNode listed = ServiceApi.json(api.get("/v1/datasets/" + dataset + "/documents?status=archived"))
+                .get("data");
+        assertThat(listed).hasSize(1);
+        assertThat(listed.get(0).get("id").asText()).isEqualTo(lunch);
+        assertThat(listed.get(0).get("archived").asBoolean()).isTrue();
+        String notEditable = "The archived document is not editable.";
+        assertError(api.postJson(path + "/update-by-text", Map.of("name", "lunch.md", "text", "Lunch moved.")),
+                403, "archived_document_immutable", notEditable);
+        assertError(api.postJson(path + "/segments", Map.of("segments", List.of(Map.of("content",
+                "More lunch.")))), 403, "archived_document_immutable", notEditable);
+        assertError(api.postJson(path + "/segments/" + segment, Map.of("segment", Map.of("content", "Changed."))),
+                403, "archived_document_immutable", notEditable);
+        assertError(server.send("DELETE", path, null, null, key), 403, "archived_document_immutable", notEditable);
+
+        assertThat(patch(dataset, "un_archive", "{\"document_ids\": [\"" + lunch + "\"]}").statusCode())
+                .isEqualTo(200);
+
+        assertThat(found(dataset, "canteen")).isEqualTo(2);
+        assertThat(shown(dataset, lunch).get("archived").asBoolean()).isFalse();
+        assertThat(shown(dataset, lunch).get("display_status").asText()).isEqualTo("available");
+        HttpResponse<String> edited = api.postJson(path + "/update-by-text", Map.of("name", "lunch.md",
+                "text", "Lunch is served at one in the canteen."));
+        assertThat(edited.statusCode()).as(edited.body()).isEqualTo(200);
+    }
+
+    @Test
     void eachRefusalIsDifys() {
         String dataset = dataset("Refusals");
         String lunch = document(dataset, "lunch.md", "Lunch is at noon.");
@@ -93,8 +134,6 @@ class DocumentStatusHttpTest {
 
         assertError(patch(dataset, "delete", ids), 400, "invalid_action",
                 "Invalid action: delete. Must be one of ['enable', 'disable', 'archive', 'un_archive']");
-        assertError(patch(dataset, "archive", ids), 400, "invalid_action",
-                "Hexaflow keeps no archived documents: archive is not supported.");
         assertError(patch("no-such-dataset", "enable", ids), 404, "not_found", "Dataset not found.");
         assertError(patch(dataset, "enable", "{\"document_ids\": \"" + lunch + "\"}"), 400, "invalid_param",
                 "document_ids must be a list of document ids.");

@@ -68,6 +68,12 @@ final class TestWorkflows {
         return this;
     }
 
+    /** The graph as a chatflow ({@code advanced-chat}). */
+    Workflow buildChat() {
+        return new Workflow(new AppInfo("test", "advanced-chat", null, null, null, "", false), "0.5.0",
+                new Graph(nodes, edges), null, List.of());
+    }
+
     Workflow build() {
         return new Workflow(new AppInfo("test", "workflow", null, null, null, "", false), "0.5.0",
                 new Graph(nodes, edges), null, List.of());

@@ -275,4 +275,35 @@ abstract class KnowledgeRepositoryContract {
         assertThat(repository().childChunks("d1")).isEmpty();
         assertThat(repository().countSearchableChunks()).isEqualTo(1);
     }
+
+    @Test
+    void anArchivedDocumentIsKeptWithItsTimeAndItsChunksAreNotSearchableUntilUnArchived() {
+        repository().saveBase(base("b1", Instant.EPOCH));
+        KnowledgeDocument kept = document("d1", "b1", "h1", DocumentStatus.COMPLETED);
+        repository().saveDocument(kept);
+        repository().saveDocument(document("d2", "b1", "h2", DocumentStatus.COMPLETED));
+        repository().replaceChunks("d1", List.of(chunk("c1", "d1", 1, null)));
+        repository().replaceChunks("d2", List.of(chunk("c2", "d2", 1, null)));
+        repository().replaceChildChunks("d2", List.of(StoredChildChunk.of(new ChildChunk("k1", "c2", "d2", "b1", 1,
+                "child"), null)));
+        KnowledgeDocument archived = kept.withArchivedAt(Optional.of(Instant.parse("2026-11-02T08:30:00Z")));
+
+        repository().saveDocument(archived);
+        repository().saveDocument(repository().findDocument("d2").orElseThrow()
+                .withArchivedAt(Optional.of(Instant.parse("2026-11-02T08:31:00Z"))));
+
+        assertThat(repository().findDocument("d1")).contains(archived);
+        assertThat(repository().documents("b1")).extracting(KnowledgeDocument::archived).containsExactly(true, true);
+        assertThat(repository().countSearchableChunks()).isZero();
+        List<String> searched = new ArrayList<>();
+        repository().forEachSearchableChunk(c -> searched.add(c.id()));
+        assertThat(searched).isEmpty();
+        assertThat(repository().searchableChunks("d2")).as("children of an archived document").isEmpty();
+
+        repository().saveDocument(archived.withArchivedAt(Optional.empty()));
+
+        assertThat(repository().findDocument("d1")).contains(kept);
+        assertThat(repository().searchableChunks("d1")).extracting(StoredChunk::id).containsExactly("c1");
+        assertThat(repository().countSearchableChunks()).isEqualTo(1);
+    }
 }

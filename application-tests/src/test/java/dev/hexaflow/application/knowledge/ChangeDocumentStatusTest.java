@@ -3,22 +3,29 @@ package dev.hexaflow.application.knowledge;
 import static dev.hexaflow.application.knowledge.ManageKnowledgeBasesServiceTest.assertRefused;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.hexaflow.application.knowledge.port.in.AddChunksCommand;
+import dev.hexaflow.application.knowledge.port.in.AddDocumentCommand;
 import dev.hexaflow.application.knowledge.port.in.ChangeDocumentStatusUseCase.ChangeDocumentStatusCommand;
+import dev.hexaflow.application.knowledge.port.in.EditChunkCommand;
 import dev.hexaflow.application.knowledge.port.in.KnowledgeException.Reason;
 import dev.hexaflow.application.knowledge.service.ChangeDocumentStatusService;
 import dev.hexaflow.domain.knowledge.DocumentStatus;
 import dev.hexaflow.domain.knowledge.IndexingTechnique;
 import dev.hexaflow.domain.knowledge.KnowledgeDocument;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** Dify's batch document status: enable and disable many documents at once, and each refusal it has. */
+/** Dify's batch document status: enable, disable, archive and un-archive many documents at once, and each refusal. */
 class ChangeDocumentStatusTest {
 
     private final KnowledgeBed bed = new KnowledgeBed();
-    private final ChangeDocumentStatusService status = new ChangeDocumentStatusService(bed.repository, bed.index);
+    private final ChangeDocumentStatusService status = new ChangeDocumentStatusService(bed.repository, bed.index,
+            bed.clock);
     private final KnowledgeDocument handbook;
     private final KnowledgeDocument policy;
 
@@ -89,13 +96,66 @@ class ChangeDocumentStatusTest {
     }
 
     @Test
-    void archiveIsRefusedAndUnArchiveLeavesEveryDocumentAsItIs() {
-        assertRefused(() -> change("archive", handbook.id()), Reason.INVALID_ACTION,
-                "Hexaflow keeps no archived documents: archive is not supported.");
+    void anArchivedDocumentLeavesSearchesAndTheIndexIsDatedAndComesBackUnArchived() {
+        change("archive", handbook.id(), "no-such-document");
+
+        KnowledgeDocument archived = bed.repository.findDocument(handbook.id()).orElseThrow();
+        assertThat(archived.archived()).isTrue();
+        assertThat(archived.archivedAt()).contains(bed.clock.instant());
+        assertThat(archived.enabled()).as("archiving leaves enabled as it was").isTrue();
+        assertThat(bed.found("kb", "holidays")).containsExactly("Holidays need a manager's approval.");
+        assertThat(indexed()).containsExactly(policy.id());
+        assertThat(bed.index.count()).isEqualTo(bed.repository.countSearchableChunks());
+
+        change("enable", handbook.id());
+        assertThat(indexed()).as("enabled but still archived").containsExactly(policy.id());
+
         change("un_archive", handbook.id(), policy.id());
 
-        assertThat(enabled(handbook)).isTrue();
+        assertThat(bed.repository.findDocument(handbook.id()).orElseThrow().archived()).isFalse();
+        assertThat(bed.repository.findDocument(policy.id()).orElseThrow().archived()).isFalse();
         assertThat(bed.found("kb", "holidays")).hasSize(2);
+        assertThat(indexed()).containsExactlyInAnyOrder(handbook.id(), policy.id());
+    }
+
+    @Test
+    void aDisabledDocumentUnArchivedStaysOutOfSearchesAndArchivingTwiceKeepsTheFirstTime() {
+        change("disable", handbook.id());
+        change("archive", handbook.id());
+        Instant first = bed.repository.findDocument(handbook.id()).orElseThrow().archivedAt().orElseThrow();
+        bed.clock.advance(Duration.ofMinutes(5));
+        change("archive", handbook.id());
+        assertThat(bed.repository.findDocument(handbook.id()).orElseThrow().archivedAt()).contains(first);
+
+        change("un_archive", handbook.id());
+
+        assertThat(enabled(handbook)).isFalse();
+        assertThat(indexed()).containsExactly(policy.id());
+    }
+
+    @Test
+    void anArchivedDocumentRefusesEditsOfItsTextItsSegmentsAndItsDeletion() {
+        String chunk = bed.manage.chunks(handbook.id()).get(0).id();
+        change("archive", handbook.id());
+
+        assertRefused(() -> bed.documents.replace(handbook.id(), AddDocumentCommand.text("kb", "handbook",
+                "New text.")), Reason.ARCHIVED, "The archived document is not editable.");
+        assertRefused(() -> bed.manage.addChunks(new AddChunksCommand(handbook.id(), List.of(
+                new AddChunksCommand.NewChunk("More.", List.of())))), Reason.ARCHIVED,
+                "The archived document is not editable.");
+        assertRefused(() -> bed.manage.edit(new EditChunkCommand(handbook.id(), chunk, Optional.of("Changed."),
+                Optional.empty())), Reason.ARCHIVED, "The archived document is not editable.");
+        assertRefused(() -> bed.manage.deleteChunk(handbook.id(), chunk), Reason.ARCHIVED,
+                "The archived document is not editable.");
+        assertRefused(() -> bed.manage.delete(handbook.id()), Reason.ARCHIVED,
+                "The archived document is not editable.");
+        assertThat(bed.manage.chunks(handbook.id())).extracting(c -> c.content())
+                .containsExactly("Holidays are booked in the portal.");
+
+        change("un_archive", handbook.id());
+        bed.manage.edit(new EditChunkCommand(handbook.id(), chunk, Optional.of("Holidays are changed."),
+                Optional.empty()));
+        assertThat(bed.found("kb", "changed")).containsExactly("Holidays are changed.");
     }
 
     @Test

@@ -10,10 +10,12 @@ import java.util.Optional;
  *
  * @param source Dify's {@code data_source_type}: {@code upload_file} or, for text given whole, {@code text}
  * @param error why indexing failed, when {@code status} is {@link DocumentStatus#ERROR}
+ * @param archivedAt when it was archived (Dify's {@code archived_at}): an archived document is out of searches and
+ *     not editable until it is un-archived
  */
 public record KnowledgeDocument(String id, String baseId, String name, String source, int wordCount,
         String contentHash, DocumentStatus status, Optional<String> error, boolean enabled,
-        Map<String, String> metadata, Instant created) {
+        Map<String, String> metadata, Instant created, Optional<Instant> archivedAt) {
 
     public static final int MAX_NAME = 255;
 
@@ -35,6 +37,15 @@ public record KnowledgeDocument(String id, String baseId, String name, String so
             error = Optional.empty();
         }
         metadata = metadata == null ? Map.of() : Map.copyOf(metadata);
+        archivedAt = archivedAt == null ? Optional.empty() : archivedAt;
+    }
+
+    /** A document not archived. */
+    public KnowledgeDocument(String id, String baseId, String name, String source, int wordCount,
+            String contentHash, DocumentStatus status, Optional<String> error, boolean enabled,
+            Map<String, String> metadata, Instant created) {
+        this(id, baseId, name, source, wordCount, contentHash, status, error, enabled, metadata, created,
+                Optional.empty());
     }
 
     public KnowledgeDocument completed() {
@@ -51,18 +62,29 @@ public record KnowledgeDocument(String id, String baseId, String name, String so
 
     public KnowledgeDocument withEnabled(boolean on) {
         return new KnowledgeDocument(id, baseId, name, source, wordCount, contentHash, status, error, on, metadata,
-                created);
+                created, archivedAt);
     }
 
     /** The document with these metadata values (Dify's {@code doc_metadata}), by field name. */
     public KnowledgeDocument withMetadata(Map<String, String> values) {
         return new KnowledgeDocument(id, baseId, name, source, wordCount, contentHash, status, error, enabled, values,
-                created);
+                created, archivedAt);
     }
 
-    /** Whether its chunks are found by searches: indexed and not turned off. */
+    /** The document archived at {@code at}, or, with none, un-archived. */
+    public KnowledgeDocument withArchivedAt(Optional<Instant> at) {
+        return new KnowledgeDocument(id, baseId, name, source, wordCount, contentHash, status, error, enabled,
+                metadata, created, at);
+    }
+
+    /** Dify's {@code archived}. */
+    public boolean archived() {
+        return archivedAt.isPresent();
+    }
+
+    /** Whether its chunks are found by searches: indexed, not turned off and not archived. */
     public boolean searchable() {
-        return enabled && status == DocumentStatus.COMPLETED;
+        return enabled && !archived() && status == DocumentStatus.COMPLETED;
     }
 
     private KnowledgeDocument move(DocumentStatus next, String reason) {
@@ -70,6 +92,6 @@ public record KnowledgeDocument(String id, String baseId, String name, String so
             throw new IllegalStateException("a document " + status.wireName() + " cannot become " + next.wireName());
         }
         return new KnowledgeDocument(id, baseId, name, source, wordCount, contentHash, next,
-                Optional.ofNullable(reason), enabled, metadata, created);
+                Optional.ofNullable(reason), enabled, metadata, created, archivedAt);
     }
 }

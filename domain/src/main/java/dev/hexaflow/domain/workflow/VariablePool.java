@@ -177,7 +177,7 @@ public final class VariablePool {
         while (matcher.find()) {
             out.append(template, last, matcher.start());
             String dotted = matcher.group(1);
-            Optional<Object> value = get(new VariableSelector(List.of(dotted.split("\\."))));
+            Optional<Object> value = get(VariableSelector.ofDotted(dotted));
             out.append(value.isPresent() || has(dotted) ? Values.text(value.orElse(null)) : dotted);
             last = matcher.end();
         }
@@ -185,8 +185,8 @@ public final class VariablePool {
     }
 
     private boolean has(String dotted) {
-        String[] parts = dotted.split("\\.");
-        return parts.length == 2 && has(parts[0], parts[1]);
+        VariableSelector selector = VariableSelector.ofDotted(dotted);
+        return selector.rest().isEmpty() && has(selector.nodeId(), selector.variable());
     }
 
     /** The selectors of the references in a text, for validation. */
@@ -197,7 +197,7 @@ public final class VariablePool {
         Matcher matcher = REFERENCE.matcher(template);
         java.util.ArrayList<VariableSelector> found = new java.util.ArrayList<>();
         while (matcher.find()) {
-            found.add(new VariableSelector(List.of(matcher.group(1).split("\\."))));
+            found.add(VariableSelector.ofDotted(matcher.group(1)));
         }
         return found;
     }

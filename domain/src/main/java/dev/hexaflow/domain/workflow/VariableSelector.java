@@ -1,5 +1,6 @@
 package dev.hexaflow.domain.workflow;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -28,6 +29,26 @@ public record VariableSelector(List<String> path) {
 
     public static VariableSelector of(String... path) {
         return new VariableSelector(List.of(path));
+    }
+
+    /**
+     * The selector of a template's {@code node.var.path}. {@code node.sys.X} is the system variable {@code sys.X}
+     * as its root node shows it (Dify's start node outputs each as {@code sys.X}), so it reads
+     * {@code [node, "sys.X"]}, as the selector form does.
+     */
+    public static VariableSelector ofDotted(String dotted) {
+        List<String> parts = List.of(dotted.split("\\."));
+        if (parts.size() >= 3 && parts.get(1).equals(SYSTEM) && !parts.get(0).equals(SYSTEM)) {
+            List<String> joined = new ArrayList<>(List.of(parts.get(0), SYSTEM + "." + parts.get(2)));
+            joined.addAll(parts.subList(3, parts.size()));
+            return new VariableSelector(joined);
+        }
+        return new VariableSelector(parts);
+    }
+
+    /** Whether this reads a system variable through a node's {@code sys.X} output: {@code [node, "sys.X"]}. */
+    public boolean isSystemOfNode() {
+        return !isSystem() && variable().startsWith(SYSTEM + ".");
     }
 
     public String nodeId() {

@@ -135,7 +135,7 @@ final class ResponseCoordinator {
             if (matcher.start() > last) {
                 segments.add(new Segment(template.substring(last, matcher.start()), null));
             }
-            segments.add(new Segment(null, new VariableSelector(List.of(matcher.group(1).split("\\.")))));
+            segments.add(new Segment(null, VariableSelector.ofDotted(matcher.group(1))));
             last = matcher.end();
         }
         if (last < template.length()) {

@@ -114,6 +114,11 @@ public final class WorkflowEngine {
         Map<String, Object> system = systemVariables(request, runId, chat);
         VariablePool pool = pool(workflow, system, chat);
         pool.setAll(start.id(), inputs);
+        if (!start.type().isTrigger()) {
+            // Older DSLs read sys.X under the start node's id, where Dify's start node outputs it (a trigger does so
+            // itself).
+            system.forEach((name, value) -> pool.set(start.id(), VariableSelector.SYSTEM + "." + name, value));
+        }
         Map<String, Object> shownInputs = new LinkedHashMap<>(inputs);
         system.forEach((name, value) -> shownInputs.put("sys." + name, Values.normalize(value)));
         WorkflowRun started = WorkflowRun.started(runId, request.workflowId(), shownInputs, clock.instant()

@@ -120,6 +120,9 @@ final class WorkflowValidator {
             return Optional.of(WorkflowProblem.of(node, "refers to " + reference + ", but there is no node "
                     + reference.nodeId()));
         }
+        if (reference.isSystemOfNode() && source.get().type().isRoot()) {
+            return systemOfRoot(node, reference, source.get());
+        }
         RunnableNode sourceNode = prepared.get(source.get().id());
         if (sourceNode == null) {
             return Optional.empty();
@@ -136,4 +139,14 @@ final class WorkflowValidator {
         return Optional.empty();
     }
 
+    /** {@code [root, "sys.X"]}: the system variable {@code sys.X}, as Dify's start node outputs it. */
+    private static Optional<WorkflowProblem> systemOfRoot(Node node, VariableSelector reference, Node root) {
+        String name = reference.variable().substring(VariableSelector.SYSTEM.length() + 1);
+        if (SYSTEM_VARIABLES.contains(name)) {
+            return Optional.empty();
+        }
+        return Optional.of(WorkflowProblem.of(node, "refers to " + reference + ", but " + root.label()
+                + " has no system variable " + reference.variable() + " (there are sys." + String.join(", sys.",
+                SYSTEM_VARIABLES.stream().sorted().toList()) + ")"));
+    }
 }

@@ -42,7 +42,7 @@ public final class AnswerNode implements NodeExecutor {
             int last = 0;
             while (matcher.find()) {
                 answer.append(template, last, matcher.start());
-                VariableSelector selector = new VariableSelector(List.of(matcher.group(1).split("\\.")));
+                VariableSelector selector = VariableSelector.ofDotted(matcher.group(1));
                 Optional<Object> value = pool.get(selector);
                 if (value.isPresent() || pool.has(selector.nodeId(), selector.variable())) {
                     answer.append(Values.markdown(value.orElse(null)));

@@ -36,6 +36,7 @@ public final class Refusals {
             case INVALID -> HttpRefusal.invalid(e.getMessage());
             case UNAUTHORIZED -> new HttpRefusal(401, "unauthorized", e.getMessage());
             case INVALID_ACTION -> new HttpRefusal(400, "invalid_action", e.getMessage());
+            case ARCHIVED -> new HttpRefusal(403, "archived_document_immutable", e.getMessage());
         };
     }
 

@@ -20,18 +20,18 @@ import org.jdbi.v3.core.statement.PreparedBatch;
 
 /**
  * Chunks (a document's segments) in {@code knowledge_chunk} and their child chunks in
- * {@code knowledge_child_chunk}, each with its vector; and the searchable ones, those of enabled chunks of enabled
- * documents that completed indexing: a chunk with children is searched through its children.
+ * {@code knowledge_child_chunk}, each with its vector; and the searchable ones, those of enabled chunks of enabled,
+ * unarchived documents that completed indexing: a chunk with children is searched through its children.
  */
 final class JdbiKnowledgeChunks {
 
     private static final String SEARCHABLE = "FROM knowledge_chunk c JOIN knowledge_document d ON d.id = c.document_id"
-            + " WHERE c.enabled AND d.enabled AND d.status = 'completed'";
+            + " WHERE c.enabled AND d.enabled AND d.archived_at IS NULL AND d.status = 'completed'";
     private static final String CHILDLESS = " AND NOT EXISTS (SELECT 1 FROM knowledge_child_chunk k WHERE "
             + "k.chunk_id = c.id)";
     private static final String SEARCHABLE_CHILDREN = "FROM knowledge_child_chunk k JOIN knowledge_chunk c ON "
             + "c.id = k.chunk_id JOIN knowledge_document d ON d.id = c.document_id"
-            + " WHERE c.enabled AND d.enabled AND d.status = 'completed'";
+            + " WHERE c.enabled AND d.enabled AND d.archived_at IS NULL AND d.status = 'completed'";
 
     private final Jdbi jdbi;
     private final String insertChunk;

@@ -50,14 +50,17 @@ final class JdbiKnowledgeDocuments {
     /** Saves a document with the caller's handle, in its transaction. */
     void saveDocument(Handle h, KnowledgeDocument d) {
         h.createUpdate(dialect.upsert("knowledge_document", "id", "id, base_id, name, source, word_count, "
-                + "content_hash, status, error, enabled, metadata, created_at, instance_id", ":id, :base, :name, "
-                + ":source, :words, :hash, :status, :error, :enabled, :metadata, :created, :instance"))
+                + "content_hash, status, error, enabled, metadata, created_at, instance_id, archived_at", ":id, :base, "
+                + ":name, :source, :words, :hash, :status, :error, :enabled, :metadata, :created, :instance, "
+                + ":archived"))
                 .bind("id", d.id()).bind("base", d.baseId()).bind("name", d.name()).bind("source", d.source())
                 .bind("words", d.wordCount()).bind("hash", d.contentHash()).bind("status", d.status().wireName())
                 .bind("error", d.error().orElse(null)).bind("enabled", d.enabled())
                 .bind("metadata", json(d.metadata()))
                 .bind("created", OffsetDateTime.ofInstant(d.created(), ZoneOffset.UTC))
-                .bind("instance", instanceId).execute();
+                .bind("instance", instanceId)
+                .bind("archived", d.archivedAt().map(at -> OffsetDateTime.ofInstant(at, ZoneOffset.UTC))
+                        .orElse(null)).execute();
     }
 
     Optional<KnowledgeDocument> findDocument(String id) {
@@ -123,6 +126,7 @@ final class JdbiKnowledgeDocuments {
                 DocumentStatus.valueOf(rs.getString("status").toUpperCase(java.util.Locale.ROOT)),
                 Optional.ofNullable(rs.getString("error")), rs.getBoolean("enabled"),
                 read(rs.getString("metadata"), new TypeReference<Map<String, String>>() { }),
-                instant(rs, "created_at"));
+                instant(rs, "created_at"), Optional.ofNullable(rs.getObject("archived_at", OffsetDateTime.class))
+                        .map(OffsetDateTime::toInstant));
     }
 }

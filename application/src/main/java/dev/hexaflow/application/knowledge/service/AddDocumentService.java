@@ -96,6 +96,9 @@ public final class AddDocumentService implements AddDocumentUseCase {
             KnowledgeDocument current = repository.findDocument(documentId)
                     .filter(d -> d.baseId().equals(command.baseId())).orElseThrow(() ->
                             new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "Document not found."));
+            if (current.archived()) {
+                throw KnowledgeException.archived();
+            }
             KnowledgeBase base = repository.findBase(command.baseId()).orElseThrow(() ->
                     new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "Dataset does not exist."));
             String text = text(command.content());

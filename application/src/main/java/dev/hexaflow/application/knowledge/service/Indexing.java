@@ -79,7 +79,7 @@ final class Indexing {
         // when told, and finds it searchable.
         repository.saveDocument(completed);
         index.removeDocument(document.id());
-        if (completed.enabled()) {
+        if (completed.searchable()) {
             index.add(searchable(chunks, children));
         }
         return completed;

@@ -58,8 +58,7 @@ public final class ManageDocumentsService implements ManageDocumentsUseCase {
     @Override
     public void delete(String documentId) {
         DocumentLocks.run(documentId, () -> {
-            document(documentId).orElseThrow(() -> new KnowledgeException(KnowledgeException.Reason.NOT_FOUND,
-                    "Document not found."));
+            editable(documentId);
             repository.deleteDocument(documentId);
             IndexChanges.afterDeletion("deleting document " + documentId, () -> index.removeDocument(documentId));
         });
@@ -73,8 +72,7 @@ public final class ManageDocumentsService implements ManageDocumentsUseCase {
     @Override
     public void deleteChunk(String documentId, String chunkId) {
         DocumentLocks.run(documentId, () -> {
-            document(documentId).orElseThrow(() -> new KnowledgeException(KnowledgeException.Reason.NOT_FOUND,
-                    "Document not found."));
+            editable(documentId);
             List<StoredChunk> chunks = repository.chunks(documentId);
             List<StoredChunk> kept = chunks.stream().filter(c -> !c.id().equals(chunkId)).toList();
             if (kept.size() == chunks.size()) {
@@ -96,8 +94,7 @@ public final class ManageDocumentsService implements ManageDocumentsUseCase {
     public List<Chunk> addChunks(AddChunksCommand command) {
         StorageRoom.require(storage);
         return DocumentLocks.with(command.documentId(), () -> {
-            KnowledgeDocument document = document(command.documentId()).orElseThrow(() ->
-                    new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "Document not found."));
+            KnowledgeDocument document = editable(command.documentId());
             if (document.status() != DocumentStatus.COMPLETED) {
                 throw new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "Document is not completed.");
             }
@@ -151,8 +148,7 @@ public final class ManageDocumentsService implements ManageDocumentsUseCase {
     public Chunk edit(EditChunkCommand command) {
         StorageRoom.require(storage);
         return DocumentLocks.with(command.documentId(), () -> {
-            KnowledgeDocument document = document(command.documentId()).orElseThrow(() ->
-                    new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "Document not found."));
+            KnowledgeDocument document = editable(command.documentId());
             StoredChunk stored = repository.findChunks(List.of(command.chunkId())).stream()
                     .filter(c -> c.chunk().documentId().equals(document.id())).findFirst().orElseThrow(() ->
                             new KnowledgeException(KnowledgeException.Reason.NOT_FOUND, "Segment not found."));
@@ -234,7 +230,7 @@ public final class ManageDocumentsService implements ManageDocumentsUseCase {
         StorageRoom.require(storage);
         return DocumentLocks.with(documentId, () -> {
             StoredChunk parent = segment(documentId, segmentId);
-            KnowledgeDocument document = repository.findDocument(documentId).orElseThrow();
+            KnowledgeDocument document = editable(documentId);
             int position = childrenOf(documentId, parent.id()).stream().mapToInt(c -> c.child().position()).max()
                     .orElse(0);
             StoredChildChunk child = embedded(document, StoredChildChunk.of(childChunk(() -> new ChildChunk(
@@ -255,7 +251,7 @@ public final class ManageDocumentsService implements ManageDocumentsUseCase {
         StorageRoom.require(storage);
         return DocumentLocks.with(documentId, () -> {
             StoredChunk parent = segment(documentId, segmentId);
-            KnowledgeDocument document = repository.findDocument(documentId).orElseThrow();
+            KnowledgeDocument document = editable(documentId);
             StoredChildChunk current = child(documentId, parent.id(), childId);
             StoredChildChunk edited = embedded(document, StoredChildChunk.of(childChunk(() ->
                     current.child().withContent(content)), null), "changed");
@@ -273,13 +269,23 @@ public final class ManageDocumentsService implements ManageDocumentsUseCase {
     public void deleteChildChunk(String documentId, String segmentId, String childId) {
         DocumentLocks.run(documentId, () -> {
             StoredChunk parent = segment(documentId, segmentId);
-            KnowledgeDocument document = repository.findDocument(documentId).orElseThrow();
+            KnowledgeDocument document = editable(documentId);
             repository.deleteChildChunk(child(documentId, parent.id(), childId).id());
             IndexChanges.afterDeletion("deleting child chunk " + childId + " of document " + documentId, () -> {
                 index.remove(documentId, childId);
                 reindex(document, parent);
             });
         });
+    }
+
+    /** The document, refused when unknown or archived (Dify's archived_document_immutable). */
+    private KnowledgeDocument editable(String documentId) {
+        KnowledgeDocument document = document(documentId).orElseThrow(() -> new KnowledgeException(
+                KnowledgeException.Reason.NOT_FOUND, "Document not found."));
+        if (document.archived()) {
+            throw KnowledgeException.archived();
+        }
+        return document;
     }
 
     private StoredChunk segment(String documentId, String segmentId) {

@@ -120,19 +120,19 @@ final class KnowledgeBodies {
                 List<ManageMetadataUseCase.MetadataValue> values, String docForm) {
             return new DocumentBody(d.id(), position, "upload_file", Map.of(), null, d.name(), "api", "",
                     d.created().getEpochSecond(), chunks.stream().mapToLong(Chunk::tokens).sum(),
-                    d.status().wireName(), d.error().orElse(null), d.enabled(), null, null, false, shownStatus(d),
+                    d.status().wireName(), d.error().orElse(null), d.enabled(), null, null, d.archived(), shownStatus(d),
                     d.wordCount(), chunks.stream().mapToLong(Chunk::hitCount).sum(), docForm,
                     values.stream().map(v -> new DocMetadataBody(v.fieldId(), v.name(), v.type().wireName(),
                             v.value())).toList());
         }
     }
 
-    /** Dify's display status: what a person sees of the indexing status and whether the document is on. */
+    /** Dify's display status: what a person sees of the indexing status, and whether the document is on. */
     static String shownStatus(KnowledgeDocument d) {
         return switch (d.status()) {
             case INDEXING -> "indexing";
             case ERROR -> "error";
-            case COMPLETED -> d.enabled() ? "available" : "disabled";
+            case COMPLETED -> d.archived() ? "archived" : d.enabled() ? "available" : "disabled";
         };
     }
 

@@ -14,8 +14,7 @@ public interface ChangeDocumentStatusUseCase {
      * refusal changes none. A document already so, or not of the base, is passed over, as Dify does.
      *
      * @throws KnowledgeException NOT_FOUND for an unknown base; INVALID_ACTION for an action Dify does not have,
-     *     {@code archive} (Hexaflow keeps no archived documents), a document still indexing, or one to disable
-     *     that did not complete
+     *     a document still indexing, or one to disable that did not complete
      */
     void change(ChangeDocumentStatusCommand command);
 

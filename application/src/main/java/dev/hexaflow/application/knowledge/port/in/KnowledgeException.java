@@ -14,7 +14,14 @@ public final class KnowledgeException extends RuntimeException {
         /** The bearer token is no dataset key that was issued and not revoked. */
         UNAUTHORIZED,
         /** A document action that is not one, or that a document's state does not allow (Dify's invalid_action). */
-        INVALID_ACTION
+        INVALID_ACTION,
+        /** An edit of an archived document (Dify's archived_document_immutable). */
+        ARCHIVED
+    }
+
+    /** Dify's ArchivedDocumentImmutableError, for an edit of an archived document. */
+    public static KnowledgeException archived() {
+        return new KnowledgeException(Reason.ARCHIVED, "The archived document is not editable.");
     }
 
     private final Reason reason;

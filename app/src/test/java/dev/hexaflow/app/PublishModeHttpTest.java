@@ -18,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A file published over an app must be of the app's mode: Dify overwrites only workflow and advanced-chat apps and
- * keeps their mode, so a file of another mode is refused in the admin API's error shape and changes nothing.
+ * keeps their mode, so a file of another mode is refused in the admin API's error shape and changes nothing. An
+ * agent-chat file whose agent would need its knowledge bases as a tool is refused at import, naming the gap.
  */
 class PublishModeHttpTest {
 
@@ -72,6 +73,26 @@ class PublishModeHttpTest {
         assertThat(changed.statusCode()).as(changed.body()).isEqualTo(200);
         assertThat(json(changed).get("published").asBoolean()).isTrue();
         assertThat(modeOf(chat)).isEqualTo("chat");
+    }
+
+    @Test
+    void anAgentWhoseConfigNamesKnowledgeBasesIsRefusedAtImportNamingTheGap() throws Exception {
+        int before = json(server.admin("GET", "/admin/apps", null, null)).get("data").size();
+        String withBases = resource("easy-agent.yml").replace("      datasets: []", """
+                      datasets:
+                      - dataset: {enabled: true, id: 6f1c2b9e-handbook}
+                """.stripTrailing());
+
+        HttpResponse<String> response = server.admin("POST", "/admin/apps", "application/yaml", withBases);
+
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(400);
+        JsonNode body = json(response);
+        assertThat(body.get("code").asText()).isEqualTo("invalid_dsl");
+        assertThat(body.get("problems")).extracting(problem -> problem.get("message").asText()).singleElement()
+                .asString().startsWith("model_config.dataset_configs names knowledge bases (6f1c2b9e-handbook)")
+                .contains("as a retrieval tool");
+        assertThat(json(server.admin("GET", "/admin/apps", null, null)).get("data").size()).isEqualTo(before);
+        assertThat(server.importApp("easy-agent.yml").get("app_id").asText()).as("with no bases").isNotBlank();
     }
 
     private static void assertRefused(HttpResponse<String> response, String appMode, String fileMode) {

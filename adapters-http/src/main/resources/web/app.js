@@ -1,9 +1,11 @@
-// The workflow web page: the app's form, a run streamed into its result and steps. What it shares with the chat
+// The workflow web page: the app's form, a run streamed into its result and steps; for a text generator
+// (data-mode "completion") the same form sends a completion message and streams its answer. What it shares with the chat
 // page (the token, the user id, errors in words, the header, reading the stream) is in client.js.
 (function () {
   'use strict';
 
   const code = document.body.dataset.siteCode;
+  const textGenerator = document.body.dataset.mode === 'completion';
   const $ = (id) => document.getElementById(id);
   const page = window.HexaflowPage;
   const { OFFLINE, KINDS, KIND_WORDS, PageError, readJson } = page;
@@ -91,7 +93,7 @@
     if (state.fields.length === 0) {
       const none = document.createElement('p');
       none.className = 'muted';
-      none.textContent = 'This workflow takes no inputs.';
+      none.textContent = textGenerator ? 'This app takes no inputs.' : 'This workflow takes no inputs.';
       container.appendChild(none);
     }
   }
@@ -496,23 +498,23 @@
     $('result').replaceChildren();
     $('outputs').hidden = true;
     $('steps').replaceChildren();
-    $('steps-panel').hidden = !(state.site && state.site.show_workflow_steps);
+    $('steps-panel').hidden = textGenerator || !(state.site && state.site.show_workflow_steps);
     setRunning(true);
     status('Starting…');
     try {
-      const response = await api('/workflows/run', {
+      const response = await api(textGenerator ? '/completion-messages' : '/workflows/run', {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify({ inputs, response_mode: 'streaming', user: state.user }),
       });
       if (!response.ok) {
         const message = inWords(response.status, await readJson(response));
-        status('The workflow did not start.', 'failed');
+        status(textGenerator ? 'The answer did not start.' : 'The workflow did not start.', 'failed');
         formError(message);
         $('result-panel').hidden = true;
         return;
       }
-      await page.readStream(response, (event) => onEvent(event, run));
+      await page.readStream(response, (event) => (textGenerator ? onMessageEvent : onEvent)(event, run));
       if (!run.ended) {
         status('The connection was lost before the run ended. It may still finish on the server.', 'failed');
       }
@@ -560,6 +562,43 @@
         endRun(run);
         break;
       default:
+        break;
+    }
+  }
+
+  /** A text generator's stream: its answer in message events, ended by message_end (a stop too) or error. */
+  function onMessageEvent(event, run) {
+    switch (event.event) {
+      case 'message':
+        if (!run.taskId) {
+          run.taskId = event.task_id;
+          status('Running…');
+          if (run.stopAsked) stopRun();
+        }
+        run.text += event.answer || '';
+        run.streamed = true;
+        queueRender(run);
+        break;
+      case 'message_replace':
+        run.text = event.answer || '';
+        queueRender(run);
+        break;
+      case 'message_end':
+        run.ended = true;
+        window.HexaflowMarkdown.render(run.text, $('result'));
+        status(run.stopSent ? 'Stopped.' : 'Finished.', run.stopSent ? 'failed' : 'succeeded');
+        endRun(run);
+        break;
+      case 'error':
+        run.ended = true;
+        status(inWords(event.status || 400, event), 'failed');
+        endRun(run);
+        break;
+      default:
+        if (!run.taskId && event.task_id) {
+          run.taskId = event.task_id;
+          if (run.stopAsked) stopRun();
+        }
         break;
     }
   }
@@ -697,7 +736,9 @@
     if (!run.taskId) return; // asked again once the run has said its task
     run.stopSent = true;
     try {
-      const response = await api('/workflows/tasks/' + encodeURIComponent(run.taskId) + '/stop', {
+      const stopPath = textGenerator ? '/completion-messages/' + encodeURIComponent(run.taskId) + '/stop'
+        : '/workflows/tasks/' + encodeURIComponent(run.taskId) + '/stop';
+      const response = await api(stopPath, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json' },
         body: JSON.stringify({ user: state.user }),

@@ -165,6 +165,28 @@ class ModelConfigAppsHttpTest {
         assertThat(thoughts.get(1).get("thought").asText()).isEqualTo("A Thursday.");
         assertThat(events.stream().filter(e -> e.get("event").asText().equals("agent_message"))
                 .map(e -> e.get("answer").asText()).reduce("", String::concat)).isEqualTo("A Thursday.");
+        assertKeptAsStreamed(events, thoughts);
+    }
+
+    /** GET /v1/messages answers the thoughts the stream showed, under their ids, in position order. */
+    private static void assertKeptAsStreamed(List<JsonNode> events, List<JsonNode> streamed) {
+        JsonNode end = events.get(events.size() - 1);
+        JsonNode listed = json(agent.get("/v1/messages?user=ada&conversation_id="
+                + end.get("conversation_id").asText()));
+        JsonNode kept = listed.get("data").get(listed.get("data").size() - 1).get("agent_thoughts");
+        assertThat(kept).as(listed.toString()).hasSize(2);
+        assertThat(fieldNames(kept.get(0))).containsExactly("id", "chain_id", "message_id", "position", "thought",
+                "tool", "tool_labels", "tool_input", "created_at", "observation", "files");
+        for (int i = 0; i < 2; i++) {
+            JsonNode thought = kept.get(i);
+            assertThat(thought.get("id").asText()).isEqualTo(streamed.get(i).get("id").asText());
+            assertThat(thought.get("message_id").asText()).isEqualTo(end.get("message_id").asText());
+            assertThat(thought.get("position").asInt()).isEqualTo(i + 1);
+            for (String field : List.of("thought", "tool", "tool_input", "observation")) {
+                assertThat(thought.get(field).asText()).as(field).isEqualTo(streamed.get(i).get(field).asText());
+            }
+            assertThat(thought.get("created_at").asLong()).isPositive();
+        }
     }
 
     @Test

@@ -72,7 +72,15 @@ final class ModelConfigGraph {
         String last = START;
         Optional<String> context = Optional.empty();
         List<String> bases = baseIds(config);
-        if (!bases.isEmpty() && !AppInfo.AGENT_CHAT_MODE.equals(mode)) {
+        if (!bases.isEmpty() && AppInfo.AGENT_CHAT_MODE.equals(mode)) {
+            // Dify offers an agent's bases as retrieval tools it may call; running the agent without them would
+            // answer without the knowledge the author gave it, so the app is refused rather than changed.
+            throw new InvalidWorkflowException(List.of(WorkflowProblem.ofFile("model_config.dataset_configs names "
+                    + "knowledge bases (" + String.join(", ", bases) + "), which Dify offers an agent-chat app's "
+                    + "agent as a retrieval tool; Hexaflow cannot offer them to an agent yet: remove them from the "
+                    + "agent, or build the app as a chatflow with a knowledge-retrieval node")));
+        }
+        if (!bases.isEmpty()) {
             nodes.add(node(KNOWLEDGE, NodeType.KNOWLEDGE_RETRIEVAL, "Knowledge Retrieval",
                     knowledge(config, bases, mode)));
             edges.add(edge(last, KNOWLEDGE));

@@ -15,6 +15,7 @@ import dev.hexaflow.adapters.persistence.ChatFixtures.ChatStore;
 import dev.hexaflow.application.chat.port.out.MessageRepository;
 import dev.hexaflow.application.chat.port.out.MessageRepository.ListedMessage;
 import dev.hexaflow.application.chat.port.out.MessageRepository.MessagePage;
+import dev.hexaflow.domain.chat.AgentThought;
 import dev.hexaflow.domain.chat.Conversation;
 import dev.hexaflow.domain.chat.FeedbackRating;
 import dev.hexaflow.domain.chat.FeedbackSource;
@@ -62,6 +63,35 @@ abstract class MessageRepositoryContract {
 
         assertThat(messages().find(APP, ADA, "m1")).contains(finished);
         assertThat(messages().find(APP, ADA, "m1").orElseThrow().files()).containsExactly(upload, made);
+    }
+
+    @Test
+    void anAgentsThoughtsAreKeptWithItsMessageInPositionOrder() {
+        Message started = Message.started("m1", "c1", APP, ADA, null, Map.of(), "What day?", List.of(), "run-1",
+                "task-1", 100);
+        messages().add(started);
+        Map<String, Object> input = new java.util.LinkedHashMap<>();
+        input.put("year", 2024L);
+        input.put("nothing", null);
+        AgentThought first = new AgentThought("t1", 1, "Let me look.", "weekday", Map.of("weekday", input),
+                Map.of("weekday", "Thursday"), 101);
+        AgentThought last = new AgentThought("t2", 2, "It is a Thursday.", "", Map.of(), Map.of(), 102);
+        Message finished = started.finish(new TurnOutcome("It is a Thursday.", MessageStatus.NORMAL, null, "run-1",
+                9, 4, 1.0, List.of(), List.of())).withAgentThoughts(List.of(first, last));
+
+        messages().finish(finished);
+
+        Message read = messages().find(APP, ADA, "m1").orElseThrow();
+        assertThat(read.agentThoughts()).containsExactly(first, last);
+        assertThat(read.agentThoughts().get(0).toolInput().get("weekday")).isEqualTo(input);
+        assertThat(messages().find(APP, ADA, "m1")).contains(finished);
+    }
+
+    @Test
+    void aMessageWithNoAgentHasNoThoughts() {
+        messages().add(message("m1", chat, 100));
+
+        assertThat(messages().find(APP, ADA, "m1").orElseThrow().agentThoughts()).isEmpty();
     }
 
     @Test

@@ -16,11 +16,13 @@ import java.util.Map;
  * @param latency            seconds from the query to the whole answer
  * @param files              the user's files and the answer's, in Dify's message_files shape
  * @param retrieverResources the knowledge the answer cited, kept as the run gave it
+ * @param agentThoughts      an agent's rounds, by position (none for other apps)
  */
 public record Message(String id, String conversationId, String appId, String endUserId, String parentMessageId,
         Map<String, Object> inputs, String query, String answer, MessageStatus status, String error,
         String workflowRunId, String taskId, long messageTokens, long answerTokens, double latency,
-        List<MessageFile> files, List<Map<String, Object>> retrieverResources, long createdAt) {
+        List<MessageFile> files, List<Map<String, Object>> retrieverResources, long createdAt,
+        List<AgentThought> agentThoughts) {
 
     public Message {
         Conversation.requireText(id, "message id");
@@ -43,6 +45,7 @@ public record Message(String id, String conversationId, String appId, String end
         files = files == null ? List.of() : List.copyOf(files);
         retrieverResources = retrieverResources == null ? List.of()
                 : Collections.unmodifiableList(new ArrayList<>(retrieverResources));
+        agentThoughts = agentThoughts == null ? List.of() : List.copyOf(agentThoughts);
     }
 
     /** The message as the turn starts: the query and its files, no answer yet. */
@@ -50,7 +53,7 @@ public record Message(String id, String conversationId, String appId, String end
             String parentMessageId, Map<String, Object> inputs, String query, List<MessageFile> files,
             String workflowRunId, String taskId, long createdAt) {
         return new Message(id, conversationId, appId, endUserId, parentMessageId, inputs, query, "",
-                MessageStatus.NORMAL, null, workflowRunId, taskId, 0, 0, 0, files, List.of(), createdAt);
+                MessageStatus.NORMAL, null, workflowRunId, taskId, 0, 0, 0, files, List.of(), createdAt, List.of());
     }
 
     /** The message as its turn ended: the answer and what it cost; the answer's files join the user's. */
@@ -60,14 +63,22 @@ public record Message(String id, String conversationId, String appId, String end
         String runId = outcome.workflowRunId() == null ? workflowRunId : outcome.workflowRunId();
         return new Message(id, conversationId, appId, endUserId, parentMessageId, inputs, query, outcome.answer(),
                 outcome.status(), outcome.error(), runId, taskId, outcome.messageTokens(),
-                outcome.answerTokens(), outcome.latency(), all, outcome.retrieverResources(), createdAt);
+                outcome.answerTokens(), outcome.latency(), all, outcome.retrieverResources(), createdAt,
+                agentThoughts);
     }
 
     /** The same message with its files as given (shown at other URLs). */
     public Message withFiles(List<MessageFile> shown) {
         return new Message(id, conversationId, appId, endUserId, parentMessageId, inputs, query, answer, status,
                 error, workflowRunId, taskId, messageTokens, answerTokens, latency, shown, retrieverResources,
-                createdAt);
+                createdAt, agentThoughts);
+    }
+
+    /** The same message with its agent's rounds as the turn left them. */
+    public Message withAgentThoughts(List<AgentThought> thoughts) {
+        return new Message(id, conversationId, appId, endUserId, parentMessageId, inputs, query, answer, status,
+                error, workflowRunId, taskId, messageTokens, answerTokens, latency, files, retrieverResources,
+                createdAt, thoughts);
     }
 
     /**

@@ -20,8 +20,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Each app's web page: {@code GET /apps/{site_code}} serves the page (a chat for a chatflow, a form for a
- * workflow), {@code POST /apps/{site_code}/token} hands it a short-lived token for the app's {@code /v1} API, that
+ * Each app's web page: {@code GET /apps/{site_code}} serves the page (a chat for a chatflow, chatbot or agent, a
+ * form for a workflow, a form and its streamed answer for a text generator), {@code POST /apps/{site_code}/token} hands it a short-lived token for the app's {@code /v1} API, that
  * acts for the browser's own web user only, and {@code /web/...} its scripts and style. The page itself is a shell; it reads the app's site, form, runs and
  * conversations through {@code /v1} as any client does. {@code GET /} is the server's own page: what it serves
  * and where to read more, under the same headers.
@@ -69,7 +69,7 @@ public final class WebAppRoutes implements RouteGroup {
         }
         String title = app.site().title() == null || app.site().title().isBlank() ? app.name() : app.site().title();
         WebAssets.Page kind = AppInfo.CONVERSATION_MODES.contains(app.mode()) ? WebAssets.Page.CHAT
-                : WebAssets.Page.WORKFLOW;
+                : AppInfo.COMPLETION_MODE.equals(app.mode()) ? WebAssets.Page.COMPLETION : WebAssets.Page.WORKFLOW;
         ResponseBodies.write(ctx, 200, "text/html; charset=utf-8", assets.page(kind, app.siteCode(), title,
                 app.site().defaultLanguage()));
     }

@@ -17,9 +17,12 @@ import java.util.regex.Pattern;
  */
 final class WebAssets {
 
-    /** The page an app gets: a chat for a chatflow, a form and its result for a workflow. */
+    /**
+     * The page an app gets: a chat for a chatflow, chatbot or agent, a form and its result for a workflow, the
+     * same form and its streamed answer for a text generator.
+     */
     enum Page {
-        WORKFLOW, CHAT
+        WORKFLOW, CHAT, COMPLETION
     }
 
     /** A file served as it is. */
@@ -77,6 +80,7 @@ final class WebAssets {
     /** The page of one app: its code for the script, its title and language for the first paint. */
     byte[] page(Page kind, String siteCode, String title, String language) {
         return fill(kind == Page.CHAT ? chatPage : page, Map.of("code", siteCode,
+                "mode", kind == Page.COMPLETION ? "completion" : "workflow",
                 "title", title == null ? "" : title,
                 "lang", language == null || language.isBlank() ? "en" : language));
     }

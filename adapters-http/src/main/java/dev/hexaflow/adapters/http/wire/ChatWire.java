@@ -278,7 +278,8 @@ public final class ChatWire implements RunEventStream.Frames<ChatReply> {
         body.put("feedback", feedback == null ? null : Map.of("rating", feedback.rating().wireName()));
         body.put("retriever_resources", message.retrieverResources());
         body.put("created_at", message.createdAt());
-        body.put("agent_thoughts", List.of());
+        body.put("agent_thoughts", message.agentThoughts().stream()
+                .map(thought -> AgentThoughts.listed(thought, message.id())).toList());
         body.put("status", message.status().wireName());
         body.put("error", message.error());
         return body;

@@ -1,6 +1,7 @@
 package dev.hexaflow.adapters.persistence.jdbi;
 
 import dev.hexaflow.application.chat.port.out.MessageRepository;
+import dev.hexaflow.domain.chat.AgentThought;
 import dev.hexaflow.domain.chat.FeedbackRating;
 import dev.hexaflow.domain.chat.FeedbackSource;
 import dev.hexaflow.domain.chat.Message;
@@ -62,13 +63,14 @@ public final class JdbiMessageRepository implements MessageRepository {
         int updated = jdbi.withHandle(handle -> handle.createUpdate("UPDATE message SET answer = :answer, "
                 + "status = :status, error = :error, workflow_run_id = :workflow_run_id, message_tokens = "
                 + ":message_tokens, answer_tokens = :answer_tokens, latency = :latency, files = :files, "
-                + "retriever_resources = :retriever_resources WHERE id = :id")
+                + "retriever_resources = :retriever_resources, agent_thoughts = :agent_thoughts WHERE id = :id")
                 .bind("id", message.id()).bind("answer", message.answer())
                 .bind("status", message.status().wireName()).bind("error", message.error())
                 .bind("workflow_run_id", message.workflowRunId())
                 .bind("message_tokens", message.messageTokens()).bind("answer_tokens", message.answerTokens())
                 .bind("latency", message.latency()).bind("files", JsonColumns.write(files(message.files())))
-                .bind("retriever_resources", JsonColumns.write(message.retrieverResources())).execute());
+                .bind("retriever_resources", JsonColumns.write(message.retrieverResources()))
+                .bind("agent_thoughts", JsonColumns.write(thoughts(message.agentThoughts()))).execute());
         return updated > 0;
     }
 
@@ -178,7 +180,41 @@ public final class JdbiMessageRepository implements MessageRepository {
                 rs.getString("answer"), MessageStatus.fromWire(rs.getString("status")), rs.getString("error"),
                 rs.getString("workflow_run_id"), rs.getString("task_id"), rs.getLong("message_tokens"),
                 rs.getLong("answer_tokens"), rs.getDouble("latency"), files(rs.getString("files")),
-                maps(JsonColumns.read(rs.getString("retriever_resources"))), rs.getLong("created_at"));
+                maps(JsonColumns.read(rs.getString("retriever_resources"))), rs.getLong("created_at"),
+                thoughts(rs.getString("agent_thoughts")));
+    }
+
+    /** An agent's rounds as JSON objects; the tools' inputs and answers stay objects by tool name. */
+    private static List<Map<String, Object>> thoughts(List<AgentThought> thoughts) {
+        List<Map<String, Object>> rows = new ArrayList<>();
+        for (AgentThought thought : thoughts) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("id", thought.id());
+            row.put("position", thought.position());
+            row.put("thought", thought.thought());
+            row.put("tool", thought.tool());
+            row.put("tool_input", thought.toolInput());
+            row.put("observation", thought.observation());
+            row.put("created_at", thought.createdAt());
+            rows.add(row);
+        }
+        return rows;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<AgentThought> thoughts(String column) {
+        if (column == null) {
+            return List.of();
+        }
+        List<AgentThought> thoughts = new ArrayList<>();
+        for (Map<String, Object> row : maps(JsonColumns.read(column))) {
+            thoughts.add(new AgentThought((String) row.get("id"), ((Number) row.get("position")).intValue(),
+                    (String) row.get("thought"), (String) row.get("tool"),
+                    row.get("tool_input") instanceof Map<?, ?> input ? (Map<String, Object>) input : Map.of(),
+                    row.get("observation") instanceof Map<?, ?> seen ? (Map<String, Object>) seen : Map.of(),
+                    ((Number) row.get("created_at")).longValue()));
+        }
+        return thoughts;
     }
 
     private static MessageFeedback feedback(ResultSet rs) throws SQLException {

@@ -6,11 +6,13 @@ import dev.hexaflow.application.chat.port.out.ConversationRepository;
 import dev.hexaflow.application.chat.port.out.ConversationVariableRepository;
 import dev.hexaflow.application.chat.port.out.MessageRepository;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunObserver;
+import dev.hexaflow.domain.chat.AgentThought;
 import dev.hexaflow.domain.chat.Conversation;
 import dev.hexaflow.domain.chat.KeptVariable;
 import dev.hexaflow.domain.chat.Message;
 import dev.hexaflow.domain.chat.MessageFile;
 import dev.hexaflow.domain.chat.MessageStatus;
+import dev.hexaflow.domain.workflow.AppInfo;
 import dev.hexaflow.domain.workflow.FileValue;
 import dev.hexaflow.domain.workflow.NodeStatus;
 import dev.hexaflow.domain.workflow.NodeType;
@@ -72,6 +74,8 @@ final class TurnKeeper implements RunObserver {
     private List<Map<String, Object>> cited = List.of();
     private boolean showSources;
     private volatile boolean modelNodeFailed;
+    /** An agent-chat turn's rounds, kept with its message as Dify keeps them; null for other apps. */
+    private volatile AgentThought.Collector thoughts;
 
     private TurnKeeper(Stores stores, NewTurn turn, String appId, Conversation conversation, RunObserver next) {
         this.stores = stores;
@@ -94,6 +98,9 @@ final class TurnKeeper implements RunObserver {
         keeper.usage = new TurnUsage(paused.messageTokens(), paused.answerTokens(),
                 paused.messageTokens() + paused.answerTokens(), 0);
         keeper.cited = paused.retrieverResources();
+        if (!paused.agentThoughts().isEmpty()) {
+            keeper.thoughts = new AgentThought.Collector(paused.id(), paused.agentThoughts());
+        }
         return keeper;
     }
 
@@ -107,6 +114,8 @@ final class TurnKeeper implements RunObserver {
             answer.append(chunk.text());
         } else if (event instanceof RunEvent.NodeFinished node) {
             nodeFinished(node);
+        } else if (event instanceof RunEvent.AgentLogged logged && thoughts != null) {
+            thoughts.add(logged, stores.clock().instant().getEpochSecond());
         } else if (event instanceof RunEvent.ConversationVariables values) {
             keepVariables(values.values());
         } else if (event instanceof RunEvent.WorkflowFinished end) {
@@ -167,6 +176,9 @@ final class TurnKeeper implements RunObserver {
         SendChatMessageCommand command = turn.command();
         Workflow workflow = stores.access().workflow(appId);
         showSources = sourcesShown(workflow);
+        if (AppInfo.AGENT_CHAT_MODE.equals(workflow.app().mode())) {
+            thoughts = new AgentThought.Collector(turn.messageId(), List.of());
+        }
         if (conversation == null) {
             String opening = workflow.features().string("opening_statement", "");
             conversation = Conversation.start(turn.conversationId(), appId, turn.endUserId(), command.query(),
@@ -210,7 +222,8 @@ final class TurnKeeper implements RunObserver {
     private Message outcome(WorkflowRun run, MessageStatus status, String error) {
         return message.finish(new Message.TurnOutcome(answer.toString(), status, error, run.id(),
                 usage.promptTokens(), usage.completionTokens(), run.elapsedTime(),
-                showSources ? cited : List.of(), answerFiles));
+                showSources ? cited : List.of(), answerFiles))
+                .withAgentThoughts(thoughts == null ? message.agentThoughts() : thoughts.thoughts());
     }
 
     private void keep(Message done) {

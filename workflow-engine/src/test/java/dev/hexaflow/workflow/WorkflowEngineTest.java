@@ -344,6 +344,28 @@ class WorkflowEngineTest {
     }
 
     @Test
+    void anOptionalSelectLeftEmptyKeepsItsEmptyDefaultAsDifyExportsIt() {
+        // Dify's exports write `default: ''` on every select; leaving an optional one empty is no choice.
+        Workflow workflow = workflow().startWith(List.of(
+                Map.of("variable", "style", "type", "select", "required", false, "default", "",
+                        "options", List.of("haiku", "limerick")),
+                Map.of("variable", "mood", "type", "select", "required", true, "default", "",
+                        "options", List.of("calm", "loud"))))
+                .end("end", Map.of("style", List.of("start", "style"))).edge("start", "end").build();
+        PreparedWorkflow prepared = engine.prepare(workflow);
+
+        assertThat(engine.run(prepared, RunRequest.of(workflow, "u", Map.of("mood", "calm")), events::add)
+                .outputs()).isEqualTo(Map.of("style", ""));
+        assertThat(engine.run(prepared, RunRequest.of(workflow, "u", Map.of("mood", "calm", "style", "")),
+                events::add).outputs()).isEqualTo(Map.of("style", ""));
+        assertThatThrownBy(() -> engine.start(prepared, RunRequest.of(workflow, "u", Map.of("mood", "calm",
+                "style", "sonnet")), events::add))
+                .hasMessage("style in input form must be one of the following: ['haiku', 'limerick']");
+        assertThatThrownBy(() -> engine.start(prepared, RunRequest.of(workflow, "u", Map.of("mood", "")),
+                events::add)).hasMessage("mood in input form must be one of the following: ['calm', 'loud']");
+    }
+
+    @Test
     void aWorkflowWithProblemsIsRefusedWithAllOfThemAtOnce() {
         Workflow workflow = workflow().start("q")
                 .node("kr", NodeType.KNOWLEDGE_RETRIEVAL, Map.of())

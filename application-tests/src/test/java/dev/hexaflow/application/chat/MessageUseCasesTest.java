@@ -142,10 +142,12 @@ class MessageUseCasesTest {
     @Test
     void anAppsFeedbackPagesAreCheckedAsDifyChecksThem() {
         assertRefused(() -> feedbacks.list(new ListAppFeedbacksQuery(CHAT_APP, 0, 20)), ApiError.INVALID_PARAM,
-                "page must be between 1 and 99999");
+                "page must be 1 or more");
         assertRefused(() -> feedbacks.list(new ListAppFeedbacksQuery(CHAT_APP, 1, 102)), ApiError.INVALID_PARAM,
                 "limit must be between 1 and 101");
         assertThat(feedbacks.list(new ListAppFeedbacksQuery(CHAT_APP, 1, 101))).isEmpty();
+        // Dify's page has no upper bound: a page far past the last is empty, not refused.
+        assertThat(feedbacks.list(new ListAppFeedbacksQuery(CHAT_APP, 100_000, 20))).isEmpty();
     }
 
     @Test

@@ -2,6 +2,7 @@ package dev.hexaflow.workflow.engine;
 
 import dev.hexaflow.domain.workflow.FileValue;
 import dev.hexaflow.domain.workflow.InputField;
+import dev.hexaflow.domain.workflow.InputFieldKind;
 import dev.hexaflow.domain.workflow.Values;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -38,9 +39,15 @@ public final class InputForm {
     }
 
     private static Object check(InputField field, Object given) {
-        Object value = given != null ? given : defaultOf(field);
+        boolean left = given == null || !field.required() && field.kind() == InputFieldKind.SELECT && "".equals(given);
+        Object value = left ? defaultOf(field) : given;
         if (value == null || !field.required() && field.kind().isFile() && "".equals(value)) {
             return null;
+        }
+        if (left && "".equals(value)) {
+            // An optional field left empty keeps its empty default unchecked, as Dify's generators do: an empty
+            // select is no choice, not a wrong one.
+            return value;
         }
         return switch (field.kind()) {
             case TEXT_INPUT, PARAGRAPH -> text(field, value);

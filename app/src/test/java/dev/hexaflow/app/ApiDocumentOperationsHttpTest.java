@@ -215,6 +215,7 @@ class ApiDocumentOperationsHttpTest {
         calls.put("GET /v1/workflow/{workflow_run_id}/events", get("/v1/workflow/" + f.runId() + "/events?user=ada",
                 f.appKey()));
         calls.put("GET /v1/workflows/paused", get("/v1/workflows/paused?limit=5", f.appKey()));
+        calls.put("GET /v1/", get("/v1/", null));
         calls.put("GET /v1/info", get("/v1/info", f.appKey()));
         calls.put("GET /v1/parameters", get("/v1/parameters", f.appKey()));
         calls.put("GET /v1/site", get("/v1/site", f.appKey()));

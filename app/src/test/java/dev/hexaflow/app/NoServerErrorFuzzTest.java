@@ -306,6 +306,7 @@ class NoServerErrorFuzzTest {
             new Operation("GET", "/v1/workflows/paused", BodyKind.NONE, Auth.APP),
             new Operation("GET", "/v1/form/human_input/{task}", BodyKind.NONE, Auth.APP),
             new Operation("POST", "/v1/form/human_input/{task}", BodyKind.STOP, Auth.APP),
+            new Operation("GET", "/v1/", BodyKind.NONE, Auth.NONE),
             new Operation("GET", "/v1/info", BodyKind.NONE, Auth.APP),
             new Operation("GET", "/v1/parameters", BodyKind.NONE, Auth.APP),
             new Operation("GET", "/v1/site", BodyKind.NONE, Auth.APP),

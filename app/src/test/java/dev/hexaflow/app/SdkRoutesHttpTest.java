@@ -4,10 +4,14 @@ import static dev.hexaflow.app.api.ServiceApi.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.hexaflow.adapters.nodes.fakes.FakeModelServer;
 import dev.hexaflow.adapters.nodes.fakes.FakeModelServer.Script;
+import dev.hexaflow.adapters.nodes.fakes.FakeModelServer;
 import dev.hexaflow.app.api.ServiceApi;
+import dev.hexaflow.app.cli.CommandLine;
 import dev.hexaflow.engine.EngineConfiguration;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -60,6 +64,21 @@ class SdkRoutesHttpTest {
                 ServiceApi.Part.file(name, type, text.getBytes(StandardCharsets.UTF_8))));
         assertThat(sent.statusCode()).as(sent.body()).isEqualTo(201);
         return json(sent);
+    }
+
+    @Test
+    void theIndexSaysWhichApiAndServerAnswerHereWithNoKeyAsDifysDoes() throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        for (String path : List.of("/v1/", "/v1")) {
+            HttpResponse<String> index = http.send(HttpRequest.newBuilder(URI.create(server.baseUrl() + path)).GET()
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(index.statusCode()).as(path).isEqualTo(200);
+            JsonNode body = TestServer.json(index.body());
+            assertThat(body.fieldNames()).toIterable().containsExactly("welcome", "api_version", "server_version");
+            assertThat(body.get("welcome").asText()).isEqualTo("Dify OpenAPI");
+            assertThat(body.get("api_version").asText()).isEqualTo("v1");
+            assertThat(body.get("server_version").asText()).isEqualTo(CommandLine.VERSION);
+        }
     }
 
     @Test

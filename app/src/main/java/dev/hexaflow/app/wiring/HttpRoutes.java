@@ -19,6 +19,7 @@ import dev.hexaflow.adapters.http.server.RefusedCredentials;
 import dev.hexaflow.adapters.http.server.RouteGroup;
 import dev.hexaflow.adapters.http.serviceapi.ServiceApiAuthentication;
 import dev.hexaflow.adapters.http.serviceapi.ServiceApiCors;
+import dev.hexaflow.adapters.http.serviceapi.ServiceApiIndexRoutes;
 import dev.hexaflow.adapters.http.serviceapi.chat.AnnotationRoutes;
 import dev.hexaflow.adapters.http.serviceapi.chat.ChatRoutes;
 import dev.hexaflow.adapters.http.serviceapi.chat.CompletionRoutes;
@@ -96,6 +97,7 @@ public final class HttpRoutes {
         ServiceApiAuthentication keys = new ServiceApiAuthentication(workflows.apps.authenticate, refusals);
         return List.of(
                 new ServiceApiCors(service.corsOrigins()),
+                new ServiceApiIndexRoutes(CommandLine.VERSION),
                 keys,
                 new RunRoutes(runs.run, runs.getRun, runs.stop, runs.nodeExecutions, runs.followRun, keys,
                         service.pingInterval(), service.requests(), runs.forms),

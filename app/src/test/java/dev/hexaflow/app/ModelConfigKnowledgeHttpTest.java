@@ -61,7 +61,8 @@ class ModelConfigKnowledgeHttpTest {
 
         JsonNode answered = json(server.api(imported.get("api_key").asText()).postJson("/v1/chat-messages",
                 Map.of("query", "How many days of paid leave?", "inputs", Map.of(), "user", "ada",
-                        "response_mode", "blocking")));
+                        // No title asked of the model after the answer: the last request is the turn's own.
+                        "response_mode", "blocking", "auto_generate_name", false)));
 
         assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
         assertThat(imported.get("warnings")).isEmpty();

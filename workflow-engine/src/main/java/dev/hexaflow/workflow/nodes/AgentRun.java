@@ -178,7 +178,7 @@ final class AgentRun {
             map.forEach((key, value) -> given.put(String.valueOf(key), value));
             given.putAll(tool.fixedArguments());
             try {
-                response = answer(tool.runner().run(tool.tool().ref(), given, ctx));
+                response = answer(tool.runner().run(given, ctx));
             } catch (ToolRunner.ToolException e) {
                 ctx.checkStopped();
                 response = "tool invoke error: " + e.getMessage();

@@ -3,7 +3,6 @@ package dev.hexaflow.workflow.nodes;
 import dev.hexaflow.domain.knowledge.KnowledgeBase;
 import dev.hexaflow.domain.knowledge.RetrievalSettings;
 import dev.hexaflow.domain.knowledge.SearchMethod;
-import dev.hexaflow.domain.tool.ToolDescription;
 import dev.hexaflow.domain.tool.ToolMessage;
 import dev.hexaflow.domain.tool.ToolProviderType;
 import dev.hexaflow.domain.tool.ToolRef;
@@ -109,29 +108,24 @@ record KnowledgeTools(List<String> baseIds, boolean multiple, Optional<Retrieval
                 Map.of()), runner, new ModelProvider.Tool(name, description, schema), Map.of());
     }
 
-    /** Searches its bases with the model's {@code query}; runs only the tools this node made. */
+    /** Searches its bases with the model's {@code query}. */
     private record Runner(KnowledgeRetriever knowledge, List<String> baseIds, Optional<RetrievalSettings> settings)
-            implements ToolRunner {
+            implements OfferedTool.Call {
 
         @Override
-        public Optional<ToolDescription> describe(ToolRef tool) {
-            return Optional.empty();
-        }
-
-        @Override
-        public List<ToolMessage> run(ToolRef tool, Map<String, Object> arguments, StopSignal stop) {
+        public List<ToolMessage> run(Map<String, Object> arguments, StopSignal stop) {
             String query = Values.text(arguments.get("query"));
             if (query == null || query.isBlank()) {
                 return List.of(new ToolMessage.Text(""));
             }
             if (stop.isStopped()) {
-                throw new ToolException("the run was stopped");
+                throw new ToolRunner.ToolException("the run was stopped");
             }
             List<KnowledgeRetriever.Hit> hits;
             try {
                 hits = knowledge.search(new KnowledgeRetriever.Search(baseIds, query, settings, null, null));
             } catch (KnowledgeRetriever.RetrievalFailure e) {
-                throw new ToolException(e.getMessage(), e);
+                throw new ToolRunner.ToolException(e.getMessage(), e);
             }
             List<String> texts = hits.stream().map(hit -> hit.chunk().content()).toList();
             return List.of(new ToolMessage.Text(String.join("\n", texts)));

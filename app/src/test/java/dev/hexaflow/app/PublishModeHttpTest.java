@@ -75,26 +75,6 @@ class PublishModeHttpTest {
         assertThat(modeOf(chat)).isEqualTo("chat");
     }
 
-    @Test
-    void anAgentWhoseConfigNamesKnowledgeBasesIsRefusedAtImportNamingTheGap() throws Exception {
-        int before = json(server.admin("GET", "/admin/apps", null, null)).get("data").size();
-        String withBases = resource("easy-agent.yml").replace("      datasets: []", """
-                      datasets:
-                      - dataset: {enabled: true, id: 6f1c2b9e-handbook}
-                """.stripTrailing());
-
-        HttpResponse<String> response = server.admin("POST", "/admin/apps", "application/yaml", withBases);
-
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(400);
-        JsonNode body = json(response);
-        assertThat(body.get("code").asText()).isEqualTo("invalid_dsl");
-        assertThat(body.get("problems")).extracting(problem -> problem.get("message").asText()).singleElement()
-                .asString().startsWith("model_config.dataset_configs names knowledge bases (6f1c2b9e-handbook)")
-                .contains("as a retrieval tool");
-        assertThat(json(server.admin("GET", "/admin/apps", null, null)).get("data").size()).isEqualTo(before);
-        assertThat(server.importApp("easy-agent.yml").get("app_id").asText()).as("with no bases").isNotBlank();
-    }
-
     private static void assertRefused(HttpResponse<String> response, String appMode, String fileMode) {
         assertThat(response.statusCode()).as(response.body()).isEqualTo(400);
         JsonNode body = json(response);

@@ -19,7 +19,8 @@ import java.util.regex.Pattern;
 /**
  * The graph Dify's runtime implies for an app it describes by {@code model_config} (chat, agent-chat,
  * completion), so that the one engine runs it: start (the {@code user_input_form}) → knowledge-retrieval (when
- * {@code dataset_configs} names bases) → llm, or agent for agent-chat → answer. A chatbot's {@code pre_prompt} is
+ * {@code dataset_configs} names bases) → llm, or agent for agent-chat (which is offered the bases as retrieval
+ * tools instead, as Dify's agent runner offers them) → answer. A chatbot's {@code pre_prompt} is
  * its system prompt, with the conversation's memory and the query as the user's message, as Dify's simple prompt
  * transform places them; a text generator's is one user message (context, pre_prompt, query) with no memory.
  */
@@ -72,15 +73,8 @@ final class ModelConfigGraph {
         String last = START;
         Optional<String> context = Optional.empty();
         List<String> bases = baseIds(config);
-        if (!bases.isEmpty() && AppInfo.AGENT_CHAT_MODE.equals(mode)) {
-            // Dify offers an agent's bases as retrieval tools it may call; running the agent without them would
-            // answer without the knowledge the author gave it, so the app is refused rather than changed.
-            throw new InvalidWorkflowException(List.of(WorkflowProblem.ofFile("model_config.dataset_configs names "
-                    + "knowledge bases (" + String.join(", ", bases) + "), which Dify offers an agent-chat app's "
-                    + "agent as a retrieval tool; Hexaflow cannot offer them to an agent yet: remove them from the "
-                    + "agent, or build the app as a chatflow with a knowledge-retrieval node")));
-        }
-        if (!bases.isEmpty()) {
+        boolean agentChat = AppInfo.AGENT_CHAT_MODE.equals(mode);
+        if (!bases.isEmpty() && !agentChat) {
             nodes.add(node(KNOWLEDGE, NodeType.KNOWLEDGE_RETRIEVAL, "Knowledge Retrieval",
                     knowledge(config, bases, mode)));
             edges.add(edge(last, KNOWLEDGE));
@@ -88,8 +82,8 @@ final class ModelConfigGraph {
             context = Optional.of(KNOWLEDGE);
         }
         String prompt = prompt(text(config.get("pre_prompt")));
-        String answerer = AppInfo.AGENT_CHAT_MODE.equals(mode) ? AGENT : MODEL;
-        nodes.add(AppInfo.AGENT_CHAT_MODE.equals(mode) ? agent(config, prompt)
+        String answerer = agentChat ? AGENT : MODEL;
+        nodes.add(agentChat ? agent(config, prompt, bases)
                 : llm(model.asMap(), prompt, context, AppInfo.COMPLETION_MODE.equals(mode), config));
         edges.add(edge(last, answerer));
         nodes.add(node(ANSWER, NodeType.ANSWER, "Answer", Map.of("answer", "{{#" + answerer + ".text#}}")));
@@ -172,7 +166,7 @@ final class ModelConfigGraph {
     }
 
     /** Dify's agent-chat runner: function_call or react over the model, the enabled tools of agent_mode. */
-    private static Node agent(Map<String, Object> config, String instruction) {
+    private static Node agent(Map<String, Object> config, String instruction, List<String> bases) {
         DataTree agentMode = DataTree.of(config).tree("agent_mode");
         String strategy = agentMode.string("strategy", "function_call");
         List<Map<String, Object>> tools = new ArrayList<>();
@@ -210,7 +204,26 @@ final class ModelConfigGraph {
         data.put("agent_strategy_name", strategy.equals("react") ? "ReAct" : "function_calling");
         data.put("agent_parameters", parameters);
         data.put("memory", Map.of("window", Map.of("enabled", false, "size", 0)));
+        if (!bases.isEmpty()) {
+            data.put("dataset_ids", bases);
+            data.put("dataset_retrieval", agentRetrieval(DataTree.of(config).tree("dataset_configs")));
+        }
         return node(AGENT, NodeType.AGENT, "Agent", data);
+    }
+
+    /**
+     * How the agent's retrieval tools search (Hexaflow's own field of the agent node): Dify's single tool per base
+     * searches by the base's settings; its multi tool by dataset_configs' top_k and score_threshold.
+     */
+    private static Map<String, Object> agentRetrieval(DataTree settings) {
+        Map<String, Object> retrieval = new LinkedHashMap<>();
+        retrieval.put("retrieval_model", settings.string("retrieval_model", "multiple").equals("single")
+                ? "single" : "multiple");
+        retrieval.put("top_k", settings.longValue("top_k", 4));
+        if (settings.bool("score_threshold_enabled", false) && settings.get("score_threshold") != null) {
+            retrieval.put("score_threshold", settings.get("score_threshold"));
+        }
+        return retrieval;
     }
 
     private static Map<String, Object> knowledge(Map<String, Object> config, List<String> bases, String mode) {

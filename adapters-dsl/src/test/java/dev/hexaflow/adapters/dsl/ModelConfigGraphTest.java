@@ -112,6 +112,39 @@ class ModelConfigGraphTest {
     }
 
     @Test
+    void anAgentChatAppsBasesAreOfferedToItsAgentNotSearchedBeforeIt() {
+        Workflow workflow = read("agent-chat", """
+                pre_prompt: Answer from the handbook.
+                agent_mode: {enabled: true, strategy: function_call, tools: []}
+                dataset_configs:
+                  retrieval_model: multiple
+                  top_k: 3
+                  score_threshold: 0.5
+                  score_threshold_enabled: true
+                  datasets:
+                    datasets:
+                      - dataset: {enabled: true, id: base-1}
+                      - dataset: {enabled: false, id: base-2}
+                      - dataset: {enabled: true, id: base-3}
+                """);
+
+        assertThat(chain(workflow)).containsExactly("start>agent", "agent>answer");
+        DataTree agent = workflow.graph().node("agent").orElseThrow().data();
+        assertThat(agent.list("dataset_ids")).containsExactly("base-1", "base-3");
+        DataTree retrieval = agent.tree("dataset_retrieval");
+        assertThat(retrieval.string("retrieval_model")).isEqualTo("multiple");
+        assertThat(retrieval.longValue("top_k", 0)).isEqualTo(3);
+        assertThat(retrieval.get("score_threshold")).isEqualTo(0.5);
+        DataTree single = read("agent-chat", """
+                dataset_configs:
+                  retrieval_model: single
+                  datasets: {datasets: [{dataset: {enabled: true, id: base-1}}]}
+                """).graph().node("agent").orElseThrow().data();
+        assertThat(single.tree("dataset_retrieval").string("retrieval_model")).isEqualTo("single");
+        assertThat(single.tree("dataset_retrieval").has("score_threshold")).isFalse();
+    }
+
+    @Test
     void aCompletionAppSendsOneUserMessageWithNoMemory() {
         Workflow workflow = read("completion", """
                 pre_prompt: 'Translate {{text}}.'

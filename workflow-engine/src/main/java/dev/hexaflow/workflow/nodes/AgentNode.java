@@ -7,6 +7,7 @@ import dev.hexaflow.domain.workflow.VariableSelector;
 import dev.hexaflow.workflow.engine.NodeExecutor;
 import dev.hexaflow.workflow.engine.PreparedNode;
 import dev.hexaflow.workflow.nodes.AgentSettings.AgentTool;
+import dev.hexaflow.workflow.port.out.KnowledgeRetriever;
 import dev.hexaflow.workflow.port.out.ModelProvider;
 import dev.hexaflow.workflow.port.out.ToolRunner;
 import java.util.ArrayList;
@@ -24,6 +25,7 @@ import java.util.Set;
  * {@code agent_log}, and to the run's listeners as it begins and as it ends, as Dify's {@code agent_log} events.
  * In a chatflow, its {@code memory} puts the conversation's earlier turns between the instruction and the query,
  * as Dify's agent node hands them to the strategy ({@code history_prompt_messages}) and the strategies place them.
+ * Its {@code dataset_ids} (set by the import of an agent-chat app) are offered as retrieval tools: {@link KnowledgeTools}.
  *
  * <p>The node reads its {@link AgentSettings}; an {@link AgentRun} plays one run with the
  * {@link FunctionCallingStrategy} or the {@link ReActStrategy}, and keeps its {@link AgentLog}.
@@ -32,10 +34,17 @@ public final class AgentNode implements NodeExecutor {
 
     private final ModelProvider models;
     private final List<ToolRunner> runners;
+    private final Optional<KnowledgeRetriever> knowledge;
 
     public AgentNode(ModelProvider models, List<ToolRunner> runners) {
+        this(models, runners, null);
+    }
+
+    /** With the knowledge bases the node may offer as retrieval tools ({@code dataset_ids}); none when null. */
+    public AgentNode(ModelProvider models, List<ToolRunner> runners, KnowledgeRetriever knowledge) {
         this.models = models;
         this.runners = List.copyOf(runners);
+        this.knowledge = Optional.ofNullable(knowledge);
     }
 
     @Override
@@ -56,7 +65,7 @@ public final class AgentNode implements NodeExecutor {
         List<VariableSelector> references = NodeArgument.references(params);
         Set<String> outputs = Set.of("text", "files", "json", "usage");
         return PreparedNode.of(references, Optional.of(outputs),
-                ctx -> new AgentRun(settings, node, ctx, models, this::runnerOf).run());
+                ctx -> new AgentRun(settings, node, ctx, models, this::runnerOf, knowledge).run());
     }
 
     /** Names the tools no runner runs now and a strategy Hexaflow does not have, each with what to do. */
@@ -72,6 +81,7 @@ public final class AgentNode implements NodeExecutor {
                 warnings.add(UnboundTools.warning(tool.ref()));
             }
         }
+        warnings.addAll(settings.knowledge().warnings(knowledge, node.data().string("title", node.id())));
         return warnings;
     }
 

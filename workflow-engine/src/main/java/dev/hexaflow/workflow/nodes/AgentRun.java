@@ -12,6 +12,7 @@ import dev.hexaflow.workflow.engine.NodeFailure;
 import dev.hexaflow.workflow.engine.NodeResult;
 import dev.hexaflow.workflow.nodes.AgentSettings.AgentTool;
 import dev.hexaflow.workflow.nodes.AgentSettings.Strategy;
+import dev.hexaflow.workflow.port.out.KnowledgeRetriever;
 import dev.hexaflow.workflow.port.out.ModelProvider;
 import dev.hexaflow.workflow.port.out.ModelProvider.ChatMessage;
 import dev.hexaflow.workflow.port.out.ModelProvider.ChatRequest;
@@ -47,10 +48,12 @@ final class AgentRun {
     private long promptTokens;
     private long completionTokens;
     private long totalTokens;
+    private final Optional<KnowledgeRetriever> knowledge;
     private Consumer<String> sink;
 
     AgentRun(AgentSettings settings, Node node, NodeContext ctx, ModelProvider models,
-            Function<ToolRef, Optional<ToolRunner>> runnerOf) {
+            Function<ToolRef, Optional<ToolRunner>> runnerOf, Optional<KnowledgeRetriever> knowledge) {
+        this.knowledge = knowledge;
         this.settings = settings;
         this.node = node;
         this.ctx = ctx;
@@ -70,7 +73,7 @@ final class AgentRun {
                 ? settings.memory().get().historyMessages(ctx.chatTurn().get()) : List.of();
         Map<String, Object> inputs = new LinkedHashMap<>();
         inputs.put("model", Map.of("provider", settings.provider(), "model", settings.model()));
-        inputs.put("tools", settings.tools().stream().map(t -> t.ref().label()).toList());
+        inputs.put("tools", tools.values().stream().map(t -> t.tool().ref().label()).toList());
         inputs.put("instruction", instruction);
         inputs.put("query", query);
         inputs.put("maximum_iterations", settings.maximumIterations());
@@ -105,6 +108,7 @@ final class AgentRun {
                     null));
             offered.putIfAbsent(tool.ref().tool(), OfferedTool.of(tool, runner, description, pool));
         }
+        settings.knowledge().offer(knowledge).forEach(tool -> offered.putIfAbsent(tool.function().name(), tool));
         return offered;
     }
 
@@ -174,7 +178,7 @@ final class AgentRun {
             map.forEach((key, value) -> given.put(String.valueOf(key), value));
             given.putAll(tool.fixedArguments());
             try {
-                response = answer(tool.runner().run(tool.tool().ref(), given, ctx));
+                response = answer(tool.runner().run(given, ctx));
             } catch (ToolRunner.ToolException e) {
                 ctx.checkStopped();
                 response = "tool invoke error: " + e.getMessage();

@@ -13,7 +13,7 @@ import java.util.Optional;
 /** What an agent node's data says, read once when the workflow is prepared. */
 record AgentSettings(Optional<Strategy> strategy, String strategyName, String provider, String model,
         Map<String, Object> completionParams, NodeArgument instruction, NodeArgument query, int maximumIterations,
-        List<AgentTool> tools, Optional<ChatMemory> memory) {
+        List<AgentTool> tools, Optional<ChatMemory> memory, KnowledgeTools knowledge) {
 
     private static final int DEFAULT_ITERATIONS = 3;
     private static final int MOST_ITERATIONS = 99;
@@ -53,7 +53,8 @@ record AgentSettings(Optional<Strategy> strategy, String strategyName, String pr
         List<AgentTool> tools = tools(parameters);
         return new AgentSettings(Strategy.fromWireName(strategyName), strategyName, model.string("provider", ""),
                 modelName, model.tree("completion_params").asMap(), param(parameters, "instruction"),
-                param(parameters, "query"), iterations, tools, ChatMemory.forAgent(data));
+                param(parameters, "query"), iterations, tools, ChatMemory.forAgent(data),
+                KnowledgeTools.read(data));
     }
 
     private static int maximumIterations(DataTree parameters) {

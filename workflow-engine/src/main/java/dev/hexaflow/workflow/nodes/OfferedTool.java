@@ -1,7 +1,9 @@
 package dev.hexaflow.workflow.nodes;
 
 import dev.hexaflow.domain.tool.ToolDescription;
+import dev.hexaflow.domain.tool.ToolMessage;
 import dev.hexaflow.domain.workflow.VariablePool;
+import dev.hexaflow.workflow.engine.StopSignal;
 import dev.hexaflow.workflow.nodes.AgentSettings.AgentTool;
 import dev.hexaflow.workflow.port.out.ModelProvider;
 import dev.hexaflow.workflow.port.out.ToolRunner;
@@ -11,16 +13,24 @@ import java.util.Map;
 import java.util.Set;
 
 /** A tool an agent offers in one run: how the model sees it, and the runner that runs it. */
-record OfferedTool(AgentTool tool, ToolRunner runner, ModelProvider.Tool function,
+record OfferedTool(AgentTool tool, Call runner, ModelProvider.Tool function,
         Map<String, Object> fixedArguments) {
+
+    /** Runs one call of the tool with the model's arguments and the fixed ones, until {@code stop}. */
+    @FunctionalInterface
+    interface Call {
+        /** @throws ToolRunner.ToolException with what the model is told went wrong */
+        List<ToolMessage> run(Map<String, Object> arguments, StopSignal stop);
+    }
 
     /** The tool as its runner describes it (the node's description first, if any), its fixed arguments resolved. */
     static OfferedTool of(AgentTool tool, ToolRunner runner, ToolDescription description, VariablePool pool) {
         Map<String, Object> fixed = new LinkedHashMap<>();
         tool.fixed().forEach((name, param) -> fixed.put(name, param.resolve(pool)));
         String said = tool.description().isBlank() ? description.description() : tool.description();
-        return new OfferedTool(tool, runner, new ModelProvider.Tool(tool.ref().tool(), said,
-                schemaWithout(description.inputSchema(), fixed.keySet())), fixed);
+        return new OfferedTool(tool, (arguments, stop) -> runner.run(tool.ref(), arguments, stop),
+                new ModelProvider.Tool(tool.ref().tool(), said, schemaWithout(description.inputSchema(),
+                        fixed.keySet())), fixed);
     }
 
     /** The tool's schema without the parameters the node fixes, which the model must not be asked for. */

@@ -154,7 +154,7 @@ public final class StandardNodes {
         executors.add(new QuestionClassifierNode(models));
         executors.add(new ParameterExtractorNode(models));
         executors.add(new ToolNode(services.tools));
-        executors.add(new AgentNode(models, services.tools));
+        executors.add(new AgentNode(models, services.tools, services.knowledge));
         if (services.files != null) {
             executors.add(new DocumentExtractorNode(services.files, services.documents));
         }

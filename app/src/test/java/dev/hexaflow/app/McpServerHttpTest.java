@@ -44,13 +44,17 @@ class McpServerHttpTest {
 
     @BeforeEach
     void start() {
-        server = started(Duration.ofSeconds(60));
+        server = started(Duration.ofSeconds(60), 8);
     }
 
-    /** A server whose MCP servers read 4 KiB, answer one request at once and wait {@code callWait} for a run. */
-    private TestServer started(Duration callWait) {
+    /**
+     * A server whose MCP servers read 4 KiB, answer {@code maxCalls} requests at once and wait {@code callWait} for
+     * a run. The SDK's client may send its "initialized" notification while its next request is on the way, so only
+     * the test of the limit itself allows one.
+     */
+    private TestServer started(Duration callWait, int maxCalls) {
         return TestServer.start(TestServer.config(dataDir)
-                .withMcpServer(new McpServerSettings(4 * 1024, 1, callWait)));
+                .withMcpServer(new McpServerSettings(4 * 1024, maxCalls, callWait)));
     }
 
     @AfterEach
@@ -120,7 +124,7 @@ class McpServerHttpTest {
     void aChatbotTakesAQueryAndATextGeneratorItsInputsAlone() {
         server.close();
         try (FakeModelServer model = new FakeModelServer()) {
-            server = TestServer.start(TestServer.config(dataDir).withMcpServer(new McpServerSettings(4 * 1024, 1,
+            server = TestServer.start(TestServer.config(dataDir).withMcpServer(new McpServerSettings(4 * 1024, 8,
                     Duration.ofSeconds(60))).withEngine(EngineConfiguration.fromEnvironment(Map.of(
                     "HEXAFLOW_LLM_MODELS", "*=local-model")).withLlm(model.baseUrl(), "sk-t")));
             model.answer(Script.text("Welcome Ada", 7, 3));
@@ -204,7 +208,7 @@ class McpServerHttpTest {
     @Test
     void aBodyPastTheLimitACallPastTheCallsAtOnceAndARunPastTheWaitAreRefusedOrCutShort() throws Exception {
         server.close();
-        server = started(Duration.ofSeconds(2));
+        server = started(Duration.ofSeconds(2), 1);
         JsonNode app = server.importApp("slow.yml");
         String path = admin("POST", app.get("app_id").asText(), "/enable").get("url_path").asText();
         String large = "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"ping\", \"params\": {\"x\": \""

@@ -38,8 +38,9 @@ import java.util.regex.Pattern;
  * manual conditions on the documents' metadata; automatic filtering (conditions a model writes) is not run, and
  * searches without a filter.
  *
- * <p>An id names a base by its own id or one bound to it; an id that names none is told at import and fails the node
- * when a run reaches it.
+ * <p>An id names a base by its own id or one bound to it; an id that names none is told at import and passed over
+ * when a run reaches the node, as Dify passes over a dataset it cannot find: with none left, {@code result} is empty
+ * and the run goes on.
  */
 public final class KnowledgeRetrievalNode implements NodeExecutor {
 
@@ -84,14 +85,14 @@ public final class KnowledgeRetrievalNode implements NodeExecutor {
             if (baseIds.isEmpty() || query.isBlank()) {
                 return NodeResult.of(inputs, Map.of("result", List.of()));
             }
-            for (String id : baseIds) {
-                if (!knowledge.exists(id)) {
-                    throw new NodeFailure("KnowledgeRetrievalNodeError", unbound(id), null);
-                }
+            // As Dify's _fetch_dataset_retriever: a base this server does not have is passed over.
+            List<String> available = baseIds.stream().filter(knowledge::exists).toList();
+            if (available.isEmpty()) {
+                return NodeResult.of(inputs, Map.of("result", List.of()));
             }
-            List<String> searched = baseIds;
+            List<String> searched = available;
             if (single) {
-                Optional<String> chosen = route(baseIds, query, router, ctx);
+                Optional<String> chosen = route(available, query, router, ctx);
                 if (chosen.isEmpty()) {
                     return NodeResult.of(inputs, Map.of("result", List.of()));
                 }
@@ -158,8 +159,9 @@ public final class KnowledgeRetrievalNode implements NodeExecutor {
         List<String> warnings = new ArrayList<>();
         for (Object id : node.data().list("dataset_ids")) {
             if (!knowledge.exists(String.valueOf(id))) {
-                warnings.add("The knowledge base " + id + " is not in Hexaflow, so a run that reaches "
-                        + node.data().string("title", node.id()) + " fails; create a base with that id "
+                warnings.add("The knowledge base " + id + " is not in Hexaflow, so "
+                        + node.data().string("title", node.id()) + " finds nothing in it (as in Dify, the run goes "
+                        + "on without it); create a base with that id "
                         + "(POST /admin/knowledge/bases {\"id\": \"" + id + "\", \"name\": ...}) or bind the id to "
                         + "a base (hexaflow knowledge bind " + id + " BASE, or POST "
                         + "/admin/knowledge/bases/BASE/aliases {\"dataset_id\": \"" + id + "\"}).");

@@ -376,7 +376,8 @@ class WorkflowEngineTest {
 
         assertThatThrownBy(() -> engine.prepare(workflow)).isInstanceOfSatisfying(InvalidWorkflowException.class,
                 e -> assertThat(e.problems()).extracting(WorkflowProblem::toString).containsExactlyInAnyOrder(
-                        "node kr (kr): node type 'knowledge-retrieval' is not one Hexaflow runs",
+                        "node kr (kr): node type 'knowledge-retrieval' is not one Hexaflow runs; remove the node or "
+                                + "replace it with one of the types docs/command-line.md lists",
                         "node bad (bad): comparison_operator 'like' is not one of Dify's operators",
                         "node end (end): refers to [start, nope], but Start (start) has no output nope (it has q)",
                         "node end (end): refers to [ghost, x], but there is no node ghost",

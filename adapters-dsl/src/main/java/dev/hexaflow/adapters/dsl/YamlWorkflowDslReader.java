@@ -149,7 +149,8 @@ public final class YamlWorkflowDslReader implements WorkflowDslReader {
             String typeName = text(data.get("type"));
             Optional<NodeType> type = NodeType.fromWireName(typeName == null ? "" : typeName);
             if (type.isEmpty()) {
-                problems.add(new WorkflowProblem(id, title, "unknown node type '" + typeName + "'"));
+                problems.add(new WorkflowProblem(id, title, "unknown node type '" + typeName + "'; remove the node or "
+                        + "replace it with one of the types docs/command-line.md lists"));
                 continue;
             }
             Map<String, Object> view = new LinkedHashMap<>(node);

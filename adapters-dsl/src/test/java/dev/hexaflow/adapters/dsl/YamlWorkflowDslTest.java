@@ -103,7 +103,8 @@ class YamlWorkflowDslTest {
                         .containsExactly(
                                 "app.mode is 'rag-pipeline'; Hexaflow runs workflow, advanced-chat, chat, agent-chat and "
                                         + "completion apps",
-                                "node b (Beam me): unknown node type 'teleport'",
+                                "node b (Beam me): unknown node type 'teleport'; remove the node or replace it with "
+                                        + "one of the types docs/command-line.md lists",
                                 "workflow.graph.nodes[2] has no id",
                                 "workflow.graph.edges[0] needs a source and a target"));
     }

@@ -63,7 +63,8 @@ final class WorkflowValidator {
             Optional<NodeExecutor> executor = catalogue.executor(node.type());
             if (executor.isEmpty()) {
                 problems.add(WorkflowProblem.of(node, "node type '" + node.type().wireName()
-                        + "' is not one Hexaflow runs"));
+                        + "' is not one Hexaflow runs; remove the node or replace it with one of the types "
+                        + "docs/command-line.md lists"));
                 continue;
             }
             PreparedNode behavior = read(node, problems, () -> executor.get().prepare(node));

@@ -37,6 +37,7 @@ public final class UnboundTools {
         };
         return "bind it with `hexaflow tools bind " + tool.provider() + " " + tool.tool() + " " + flag
                 + "` or PUT /admin/tools/bindings {\"provider\": \"" + tool.provider() + "\", \"tool\": \""
-                + tool.tool() + "\", " + target + "}.";
+                + tool.tool() + "\", " + target + "}; under hexaflow run or chat, bind it in a --tools BINDINGS.yml "
+                + "file (see hexaflow --help).";
     }
 }

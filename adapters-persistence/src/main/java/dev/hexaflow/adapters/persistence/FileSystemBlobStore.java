@@ -125,7 +125,7 @@ public final class FileSystemBlobStore implements BlobStore {
     }
 
     /** The blob's file, for a key of the store's own form only: a key never names a path of its choosing. */
-    private Path path(String key) {
+    public Path path(String key) {
         if (key == null || !KEY.matcher(key).matches()) {
             throw new IllegalArgumentException("not a blob key: " + key);
         }

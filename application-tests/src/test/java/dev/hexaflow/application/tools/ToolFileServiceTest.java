@@ -64,6 +64,23 @@ class ToolFileServiceTest {
     }
 
     @Test
+    void whereNoServerServesToolFilesAKeptFilesUrlIsWhereItIsAndNoSignedUrlServesIt() {
+        ToolFileService local = new ToolFileService(blobs, new InMemoryToolFileRepository(),
+                kept -> "/tmp/tool-files/" + kept.blobKey(), clock, () -> "local-1");
+
+        FileValue file = local.keep(new KeepToolFileCommand(new ToolMessage.Blob(new byte[] {1, 2}, "image/png",
+                null)));
+
+        assertThat(file.url()).startsWith("/tmp/tool-files/").doesNotContain("file://", "?");
+        assertThat(blobs.read(file.url().substring("/tmp/tool-files/".length()))).containsExactly(1, 2);
+        assertThat(file.transferMethod()).isEqualTo("tool_file");
+        assertThat(file.extension()).isEqualTo(".png");
+        assertThatThrownBy(() -> local.serve(new ServeToolFileQuery("local-1", ".png", "1", "n", "s")))
+                .isInstanceOfSatisfying(ToolFileException.class, e -> assertThat(e.reason())
+                        .isEqualTo(Reason.FORBIDDEN));
+    }
+
+    @Test
     void aKeptFileIsAToolFileMappingWithASignedUrlThatServesIt() {
         FileValue file = keep("hello", "text/plain; charset=utf-8", "greeting.TXT");
 

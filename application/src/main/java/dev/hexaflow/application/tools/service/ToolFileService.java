@@ -15,6 +15,7 @@ import java.io.ByteArrayInputStream;
 import java.time.Clock;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -37,15 +38,31 @@ public final class ToolFileService implements KeepToolFileUseCase, ServeToolFile
     private final BlobStore blobs;
     private final ToolFileRepository files;
     private final FileSignatures signatures;
+    private final Function<ToolFile, String> locate;
     private final Clock clock;
     private final Supplier<String> ids;
 
     /** @param ids new file ids (UUIDs, as Dify's route takes) */
     public ToolFileService(BlobStore blobs, ToolFileRepository files, FileSignatures signatures, Clock clock,
             Supplier<String> ids) {
+        this(blobs, files, signatures, null, clock, ids);
+    }
+
+    /**
+     * Tool files kept where no server serves them (the command line): each file's {@code url} is what
+     * {@code locate} answers (where to find it), and none is served.
+     */
+    public ToolFileService(BlobStore blobs, ToolFileRepository files, Function<ToolFile, String> locate,
+            Clock clock, Supplier<String> ids) {
+        this(blobs, files, null, locate, clock, ids);
+    }
+
+    private ToolFileService(BlobStore blobs, ToolFileRepository files, FileSignatures signatures,
+            Function<ToolFile, String> locate, Clock clock, Supplier<String> ids) {
         this.blobs = blobs;
         this.files = files;
         this.signatures = signatures;
+        this.locate = locate != null ? locate : this::url;
         this.clock = clock;
         this.ids = ids;
     }
@@ -65,14 +82,14 @@ public final class ToolFileService implements KeepToolFileUseCase, ServeToolFile
         ToolFile file = new ToolFile(id, stored.key(), blob.filename(), extension(blob.filename(), mimeType),
                 mimeType, stored.size(), clock.instant().getEpochSecond());
         files.save(file);
-        String url = url(file);
+        String url = locate.apply(file);
         return new FileValue(id, file.category(), "tool_file", null, id, file.name(), file.extension(),
                 file.mimeType(), file.size(), url);
     }
 
     @Override
     public ToolFileContent serve(ServeToolFileQuery query) {
-        if (!signatures.valid(query.id(), query.timestamp(), query.nonce(), query.sign())) {
+        if (signatures == null || !signatures.valid(query.id(), query.timestamp(), query.nonce(), query.sign())) {
             throw new ToolFileException(ToolFileException.Reason.FORBIDDEN, "Invalid request.");
         }
         ToolFile file = files.find(query.id()).filter(found -> found.extension().equalsIgnoreCase(

@@ -1,6 +1,7 @@
 package dev.hexaflow.app.cli;
 
 import dev.hexaflow.app.Main;
+import dev.hexaflow.app.StartupException;
 import dev.hexaflow.domain.workflow.InvalidWorkflowException;
 import dev.hexaflow.domain.workflow.RunEvent;
 import dev.hexaflow.domain.workflow.RunStatus;
@@ -47,12 +48,15 @@ public final class ChatCommand {
             boolean terminal, PrintStream out, PrintStream err) {
         LocalWorkflow local;
         try {
-            local = LocalWorkflow.open(command.file(), command.tools(), environment, err);
+            local = LocalWorkflow.open(command.file(), command.tools(), command.dataDir(), environment, err);
         } catch (IOException e) {
             err.println("hexaflow: cannot read " + command.file() + ": " + e.getMessage());
             return Main.USAGE;
         } catch (InvalidWorkflowException e) {
             err.println("hexaflow: " + command.file() + ": " + e.getMessage());
+            return Main.USAGE;
+        } catch (UsageException | StartupException e) {
+            err.println("hexaflow: " + e.getMessage());
             return Main.USAGE;
         }
         try (local) {

@@ -29,13 +29,18 @@ public sealed interface Command {
     record ImportCampusData(Configuration config, String dataSet, Path file) implements Command {
     }
 
-    /** One run of a DSL file; for a chatflow, one turn with {@code query}. */
+    /**
+     * One run of a DSL file; for a chatflow, one turn with {@code query}.
+     *
+     * @param dataDir a stopped server's data dir, whose knowledge bases the knowledge-retrieval nodes search
+     */
     record RunWorkflow(Path file, String inputs, String user, boolean stream, Optional<Path> tools,
-            Optional<String> query) implements Command {
+            Optional<String> query, Optional<Path> dataDir) implements Command {
     }
 
     /** A chat in the terminal with a chatflow, each line of standard input a turn. */
-    record Chat(Path file, String inputs, String user, Optional<Path> tools) implements Command {
+    record Chat(Path file, String inputs, String user, Optional<Path> tools, Optional<Path> dataDir)
+            implements Command {
     }
 
     record ListTools(Configuration config) implements Command {

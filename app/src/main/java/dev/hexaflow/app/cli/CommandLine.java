@@ -276,46 +276,51 @@ public final class CommandLine {
     private static Command runCommand(List<String> words, List<String[]> flags, boolean stream) {
         if (words.size() != 2) {
             throw new UsageException("run takes one DSL file: hexaflow run FILE.yml [--inputs JSON] [--user U] "
-                    + "[--query TEXT] [--stream] [--tools BINDINGS.yml]");
+                    + "[--query TEXT] [--stream] [--tools BINDINGS.yml] [--data-dir DIR]");
         }
         RunFlags run = RunFlags.read(flags, "run");
         return new Command.RunWorkflow(Path.of(words.get(1)), run.inputs(), run.user(), stream, run.tools(),
-                run.query());
+                run.query(), run.dataDir());
     }
 
     private static Command chatCommand(List<String> words, List<String[]> flags) {
         if (words.size() != 2) {
             throw new UsageException("chat takes one chatflow DSL file: hexaflow chat FILE.yml [--inputs JSON] "
-                    + "[--user U] [--tools BINDINGS.yml]");
+                    + "[--user U] [--tools BINDINGS.yml] [--data-dir DIR]");
         }
         RunFlags chat = RunFlags.read(flags, "chat");
         if (chat.query().isPresent()) {
             throw new UsageException("--query does not go with the chat command: each line typed is a query");
         }
-        return new Command.Chat(Path.of(words.get(1)), chat.inputs(), chat.user(), chat.tools());
+        return new Command.Chat(Path.of(words.get(1)), chat.inputs(), chat.user(), chat.tools(), chat.dataDir());
     }
 
     /** The flags that {@code run} and {@code chat} share. */
-    private record RunFlags(String inputs, String user, Optional<Path> tools, Optional<String> query) {
+    private record RunFlags(String inputs, String user, Optional<Path> tools, Optional<String> query,
+            Optional<Path> dataDir) {
 
         static RunFlags read(List<String[]> flags, String command) {
             String inputs = "{}";
             String user = "cli";
             Optional<Path> tools = Optional.empty();
             Optional<String> query = Optional.empty();
+            Optional<Path> dataDir = Optional.empty();
             for (String[] flag : flags) {
                 switch (flag[0]) {
                     case "--tools" -> tools = Optional.of(Path.of(flag[1]));
+                    case "--data-dir" -> dataDir = Optional.of(Path.of(flag[1]));
                     case "--inputs" -> inputs = flag[1];
                     case "--user" -> user = flag[1];
                     case "--query" -> query = Optional.of(flag[1]);
-                    default -> throw new UsageException(flag[0] + " does not go with the " + command + " command");
+                    default -> throw new UsageException(flag[0] + " does not go with the " + command + " command; "
+                            + "it takes --inputs, --user, --tools, --data-dir" + (command.equals("run")
+                                    ? ", --query and --stream" : "") + " (see hexaflow --help)");
                 }
             }
             if (user.isBlank()) {
                 throw new UsageException("--user must not be empty");
             }
-            return new RunFlags(inputs, user, tools, query);
+            return new RunFlags(inputs, user, tools, query, dataDir);
         }
     }
 

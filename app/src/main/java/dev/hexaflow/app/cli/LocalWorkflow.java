@@ -12,11 +12,13 @@ import dev.hexaflow.application.tools.service.BoundTools;
 import dev.hexaflow.application.tools.service.CampusFeedToolRunner;
 import dev.hexaflow.application.tools.service.McpToolAddresses;
 import dev.hexaflow.domain.tool.ToolBinding;
+import dev.hexaflow.domain.workflow.NodeType;
 import dev.hexaflow.domain.workflow.Workflow;
 import dev.hexaflow.engine.EngineConfiguration;
 import dev.hexaflow.engine.Engines;
 import dev.hexaflow.workflow.engine.PreparedWorkflow;
 import dev.hexaflow.workflow.engine.WorkflowEngine;
+import dev.hexaflow.workflow.nodes.StandardNodes;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -25,6 +27,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /**
  * A DSL file read and prepared on an engine of its own, with the tools a bindings file gives it, for the commands
@@ -63,13 +66,16 @@ final class LocalWorkflow implements AutoCloseable {
     }
 
     /**
-     * Reads and prepares the file.
+     * Reads and prepares the file, its knowledge-retrieval nodes searching the bases of {@code dataDir} (none
+     * without it), and prints the import's warnings on {@code err}.
      *
      * @throws IOException when the file cannot be read
      * @throws dev.hexaflow.domain.workflow.InvalidWorkflowException listing what is wrong with it
+     * @throws UsageException when the data dir is not a directory
+     * @throws dev.hexaflow.app.StartupException when the data dir's store cannot be opened
      */
-    static LocalWorkflow open(Path file, Optional<Path> toolBindings, Map<String, String> environment,
-            PrintStream err) throws IOException {
+    static LocalWorkflow open(Path file, Optional<Path> toolBindings, Optional<Path> dataDir,
+            Map<String, String> environment, PrintStream err) throws IOException {
         List<AutoCloseable> owned = new ArrayList<>();
         try {
             Workflow workflow = new YamlWorkflowDslReader().read(Files.readAllBytes(file));
@@ -80,14 +86,33 @@ final class LocalWorkflow implements AutoCloseable {
                     ref -> bound.target(ref, ToolBinding.OpenApiOperation.class),
                     new OutboundExchange(engineConfig::outbound), engineConfig.toolTimeout());
             toolBindings.ifPresent(bindings -> ToolBindingsFile.load(bindings, tools, openApi));
+            LocalKnowledge knowledge = LocalKnowledge.open(dataDir, environment);
+            owned.add(knowledge);
+            UnaryOperator<StandardNodes.Services> toolFiles = keptToolFiles(workflow, owned, err);
             WorkflowEngine engine = Engines.standard(engineConfig, null, engineConfig::outbound,
-                    new McpToolAddresses(tools)::find, owned::add, services -> BoundToolRunners.first(services,
-                            openApi, new CampusFeedToolRunner(bundledCampusFeed())));
-            return new LocalWorkflow(workflow, engine, engine.prepare(workflow), owned, err);
+                    new McpToolAddresses(tools)::find, owned::add, services -> toolFiles.apply(
+                            BoundToolRunners.first(services, openApi, new CampusFeedToolRunner(bundledCampusFeed())))
+                            .withKnowledge(knowledge.retriever));
+            PreparedWorkflow prepared = engine.prepare(workflow);
+            knowledge.warn(workflow, prepared.warnings(), err);
+            return new LocalWorkflow(workflow, engine, prepared, owned, err);
         } catch (IOException | RuntimeException e) {
             closeAll(owned, err);
             throw e;
         }
+    }
+
+    /** Where a workflow that calls tools keeps the files they make; nothing for one that calls none. */
+    private static UnaryOperator<StandardNodes.Services> keptToolFiles(Workflow workflow, List<AutoCloseable> owned,
+            PrintStream err) {
+        boolean callsTools = workflow.graph().nodes().stream()
+                .anyMatch(node -> node.type() == NodeType.TOOL || node.type() == NodeType.AGENT);
+        if (!callsTools) {
+            return UnaryOperator.identity();
+        }
+        LocalToolFiles files = LocalToolFiles.create(err);
+        owned.add(files);
+        return files::around;
     }
 
     /**

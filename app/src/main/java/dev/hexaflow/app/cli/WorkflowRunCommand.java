@@ -2,6 +2,7 @@ package dev.hexaflow.app.cli;
 
 import dev.hexaflow.adapters.http.wire.DifyWire;
 import dev.hexaflow.app.Main;
+import dev.hexaflow.app.StartupException;
 import dev.hexaflow.domain.workflow.InvalidWorkflowException;
 import dev.hexaflow.domain.workflow.RunEvent;
 import dev.hexaflow.domain.workflow.RunStatus;
@@ -33,12 +34,15 @@ public final class WorkflowRunCommand {
             PrintStream err) {
         LocalWorkflow local;
         try {
-            local = LocalWorkflow.open(command.file(), command.tools(), environment, err);
+            local = LocalWorkflow.open(command.file(), command.tools(), command.dataDir(), environment, err);
         } catch (IOException e) {
             err.println("hexaflow: cannot read " + command.file() + ": " + e.getMessage());
             return Main.USAGE;
         } catch (InvalidWorkflowException e) {
             err.println("hexaflow: " + command.file() + ": " + e.getMessage());
+            return Main.USAGE;
+        } catch (UsageException | StartupException e) {
+            err.println("hexaflow: " + e.getMessage());
             return Main.USAGE;
         }
         try (local) {

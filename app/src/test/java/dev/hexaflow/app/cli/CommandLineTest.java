@@ -88,15 +88,19 @@ class CommandLineTest {
     void runTakesAQueryAndChatTakesTheRunFlagsButNotAQuery() {
         assertThat(parse("run", "c.yml", "--query", "hi there", "--user", "ada")).isEqualTo(
                 new Command.RunWorkflow(Path.of("c.yml"), "{}", "ada", false, Optional.empty(),
-                        Optional.of("hi there")));
-        assertThat(parse("chat", "c.yml", "--inputs", "{\"x\": 1}", "--tools", "t.yml")).isEqualTo(
-                new Command.Chat(Path.of("c.yml"), "{\"x\": 1}", "cli", Optional.of(Path.of("t.yml"))));
+                        Optional.of("hi there"), Optional.empty()));
+        assertThat(parse("chat", "c.yml", "--inputs", "{\"x\": 1}", "--tools", "t.yml", "--data-dir", "d")).isEqualTo(
+                new Command.Chat(Path.of("c.yml"), "{\"x\": 1}", "cli", Optional.of(Path.of("t.yml")),
+                        Optional.of(Path.of("d"))));
+        assertThatThrownBy(() -> parse("run", "c.yml", "--port", "1")).hasMessageContaining(
+                "--port does not go with the run command; it takes --inputs, --user, --tools, --data-dir");
         assertThatThrownBy(() -> parse("chat", "c.yml", "--query", "hi"))
                 .hasMessageContaining("--query does not go with the chat command");
         assertThatThrownBy(() -> parse("chat", "c.yml", "--stream")).hasMessageContaining("chat always streams");
         assertThatThrownBy(() -> parse("chat")).hasMessageContaining("chat takes one chatflow DSL file");
         assertThatThrownBy(() -> parse("chat", "c.yml", "--port", "1"))
-                .hasMessage("--port does not go with the chat command");
+                .hasMessage("--port does not go with the chat command; it takes --inputs, --user, --tools, --data-dir "
+                        + "(see hexaflow --help)");
         assertThatThrownBy(() -> parse("serve", "--query", "hi"))
                 .hasMessage("--query goes with the run and chat commands");
     }

@@ -138,7 +138,7 @@ class RunCommandTest {
                     nodes:
                       - {id: s, data: {type: start, title: S, variables: [{variable: n, type: number, required: true}]}}
                       - {id: e, data: {type: end, title: E, outputs: [{variable: x, value_selector: [s, missing]}]}}
-                      - {id: k, data: {type: knowledge-retrieval, title: K}}
+                      - {id: k, data: {type: answer, title: K, answer: hi}}
                     edges:
                       - {source: s, target: e}
                 """);
@@ -158,7 +158,7 @@ class RunCommandTest {
         Outcome notJson = run("run", good.toString(), "--inputs", "[1]");
 
         assertThat(problems.exit()).isEqualTo(2);
-        assertThat(problems.err()).contains("2 problems", "refers to [s, missing]", "knowledge-retrieval");
+        assertThat(problems.err()).contains("2 problems", "refers to [s, missing]", "a workflow app ends with an end node");
         assertThat(problems.out()).isEmpty();
         assertThat(missing.exit()).isEqualTo(2);
         assertThat(missing.err()).contains("n is required in input form");

@@ -74,7 +74,7 @@ public final class ChatCommand {
                 err.println("hexaflow: " + e.getMessage());
                 return Main.USAGE;
             } catch (InvalidInputsException e) {
-                err.println("hexaflow: inputs: " + e.getMessage());
+                err.println("hexaflow: inputs: " + e.getMessage() + " (give the inputs with --inputs JSON)");
                 return Main.USAGE;
             }
             return chat(local, command.user(), files, new BufferedReader(new InputStreamReader(in,

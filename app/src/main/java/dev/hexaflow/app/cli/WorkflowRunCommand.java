@@ -85,7 +85,7 @@ public final class WorkflowRunCommand {
             }
             handle = local.engine.start(local.prepared, request, listener);
         } catch (InvalidInputsException e) {
-            err.println("hexaflow: inputs: " + e.getMessage());
+            err.println("hexaflow: inputs: " + e.getMessage() + " (give the inputs with --inputs JSON)");
             return Main.USAGE;
         } catch (NodeUnavailableException e) {
             err.println("hexaflow: " + e.code() + ": " + e.getMessage());

@@ -161,7 +161,7 @@ class RunCommandTest {
         assertThat(problems.err()).contains("2 problems", "refers to [s, missing]", "a workflow app ends with an end node");
         assertThat(problems.out()).isEmpty();
         assertThat(missing.exit()).isEqualTo(2);
-        assertThat(missing.err()).contains("n is required in input form");
+        assertThat(missing.err()).contains("n is required in input form", "give the inputs with --inputs JSON");
         assertThat(notJson.exit()).isEqualTo(2);
         assertThat(notJson.err()).contains("--inputs must be a JSON object");
     }

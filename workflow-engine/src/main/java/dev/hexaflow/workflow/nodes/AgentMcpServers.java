@@ -22,56 +22,63 @@ import java.util.regex.Pattern;
  * URL, or the JSON below) or {@code mcp_servers_config} of {@code junjiem/mcp_see_agent}: a JSON object of servers
  * by name ({@code mcpServers} around it allowed), each {@code {url, headers, timeout, sse_read_timeout,
  * transport}}, {@code transport} (or {@code type}) {@code sse} (the default, as in both plugins) or
- * {@code streamable_http}. A call waits {@code timeout} seconds (over SSE {@code sse_read_timeout}, as the answer
- * comes on the stream), 50 by default as in junjiem's plugin. A config without references is read at import, so
+ * {@code streamable_http}. The handshake and the list of tools wait {@code timeout} seconds, a call as long (over
+ * SSE {@code sse_read_timeout}, as the answer comes on the stream), by default as each plugin: {@link Waits}. A config without references is read at import, so
  * that a fault is named there; one with references is read when the run reaches the node.
  */
-record AgentMcpServers(String field, NodeArgument config) {
+record AgentMcpServers(String field, NodeArgument config, Waits waits) {
+
+    /** The seconds a handshake (and the list of tools) and a call may take when a server's config says nothing. */
+    record Waits(double timeout, double sseReadTimeout) {
+        /** hjlarry's plugin: the MCP Python SDK's sse_client defaults. */
+        static final Waits HJLARRY = new Waits(5, 300);
+        /** junjiem's plugin. */
+        static final Waits JUNJIEM = new Waits(50, 50);
+    }
 
     /** The most servers one node may name; junjiem's plugin connects to them ten at a time. */
     static final int MOST_SERVERS = 10;
-    private static final double DEFAULT_SECONDS = 50;
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
     private static final Set<String> SSE = Set.of("sse");
     private static final Set<String> STREAMABLE = Set.of("streamable_http", "streamable-http", "streamablehttp",
             "http");
 
     /** The parameter among {@code keys} the node gives; a constant one is checked now. */
-    static AgentMcpServers read(DataTree parameters, List<String> keys) {
+    static AgentMcpServers read(DataTree parameters, List<String> keys, Waits waits) {
         for (String key : keys) {
             if (parameters.has(key)) {
                 String field = "agent_parameters." + key + ".value";
                 NodeArgument config = AgentSettings.param(parameters, key);
                 if (config instanceof NodeArgument.Template template
                         && VariablePool.references(template.text()).isEmpty()) {
-                    parse(field, template.text());
+                    parse(field, template.text(), waits);
                 } else if (config instanceof NodeArgument.Value value) {
-                    parse(field, Values.text(value.value()));
+                    parse(field, Values.text(value.value()), waits);
                 }
-                return new AgentMcpServers(field, config);
+                return new AgentMcpServers(field, config, waits);
             }
         }
-        return new AgentMcpServers("agent_parameters." + keys.get(0) + ".value", NodeArgument.given(""));
+        return new AgentMcpServers("agent_parameters." + keys.get(0) + ".value", NodeArgument.given(""), waits);
     }
 
     /** The servers as the run sees them, references rendered; a fault fails the node, naming the field. */
     List<Server> resolve(VariablePool pool) {
         Object given = config.resolve(pool);
         try {
-            return parse(field, given instanceof Map<?, ?> ? Values.json(given) : Values.text(given));
+            return parse(field, given instanceof Map<?, ?> ? Values.json(given) : Values.text(given), waits);
         } catch (InvalidNodeDataException e) {
             throw new NodeFailure("AgentNodeError", "Failed to read the MCP servers config: " + e.getMessage(), e);
         }
     }
 
-    static List<Server> parse(String field, String text) {
+    static List<Server> parse(String field, String text, Waits waits) {
         String config = text == null ? "" : text.strip();
         if (config.isEmpty()) {
             return List.of();
         }
         if (!config.startsWith("{")) {
             // hjlarry's plugin also takes one SSE server's URL alone.
-            return List.of(server(field, "mcp_server", Map.of("url", config)));
+            return List.of(server(field, "mcp_server", Map.of("url", config), waits));
         }
         Object parsed;
         try {
@@ -97,12 +104,12 @@ record AgentMcpServers(String field, NodeArgument config) {
             if (!(entry.getValue() instanceof Map<?, ?> settings)) {
                 throw new InvalidNodeDataException(field, "the MCP server " + name + " must be a JSON object");
             }
-            read.add(server(field, name, settings));
+            read.add(server(field, name, settings, waits));
         }
         return read;
     }
 
-    private static Server server(String field, String name, Map<?, ?> settings) {
+    private static Server server(String field, String name, Map<?, ?> settings, Waits waits) {
         if (!NAME.matcher(name).matches()) {
             throw new InvalidNodeDataException(field, "'" + name + "' is not an MCP server name (1 to 64 letters, "
                     + "digits, '_', '.' or '-')");
@@ -129,15 +136,16 @@ record AgentMcpServers(String field, NodeArgument config) {
                     + " is not sse or streamable_http");
         }
         boolean sse = SSE.contains(kind);
-        double wait = seconds(field, name, settings, sse ? "sse_read_timeout" : "timeout");
+        double timeout = seconds(field, name, settings, "timeout", waits.timeout());
+        double read = sse ? seconds(field, name, settings, "sse_read_timeout", waits.sseReadTimeout()) : timeout;
         return new Server(name, uri, headers(field, name, settings.get("headers")), sse,
-                Duration.ofMillis((long) (wait * 1000)));
+                Duration.ofMillis((long) (timeout * 1000)), Duration.ofMillis((long) (read * 1000)));
     }
 
-    private static double seconds(String field, String name, Map<?, ?> settings, String key) {
+    private static double seconds(String field, String name, Map<?, ?> settings, String key, double otherwise) {
         Object given = settings.get(key);
         if (given == null) {
-            return DEFAULT_SECONDS;
+            return otherwise;
         }
         if (!(given instanceof Number number) || number.doubleValue() <= 0) {
             throw new InvalidNodeDataException(field, "the " + key + " of MCP server " + name + " must be a "

@@ -34,6 +34,10 @@ record AgentSettings(Optional<Strategy> strategy, String strategyName, String st
         MCP_FUNCTION_CALLING(false, List.of("mcp_servers_config", "servers_config")),
         MCP_REACT(true, List.of("mcp_servers_config", "servers_config"));
 
+        AgentMcpServers.Waits waits() {
+            return this == HJLARRY_MCP ? AgentMcpServers.Waits.HJLARRY : AgentMcpServers.Waits.JUNJIEM;
+        }
+
         private final boolean react;
         /** The parameters that may hold the MCP servers, the first one the plugin's own. */
         private final List<String> serverKeys;
@@ -101,7 +105,7 @@ record AgentSettings(Optional<Strategy> strategy, String strategyName, String st
         int iterations = maximumIterations(parameters);
         List<AgentTool> tools = tools(parameters);
         Optional<AgentMcpServers> servers = strategy.filter(s -> !s.serverKeys().isEmpty())
-                .map(s -> AgentMcpServers.read(parameters, s.serverKeys()));
+                .map(s -> AgentMcpServers.read(parameters, s.serverKeys(), s.waits()));
         return new AgentSettings(strategy, strategyName, strategyProvider, model.string("provider", ""),
                 modelName, model.tree("completion_params").asMap(), param(parameters, "instruction"),
                 param(parameters, "query"), iterations, tools, ChatMemory.forAgent(data),

@@ -15,9 +15,11 @@ public interface McpSessions {
 
     /**
      * A server as the node's config gives it: its name there, its URL and headers, whether it speaks the older
-     * HTTP+SSE transport (else Streamable HTTP), and how long a call may wait (the runner bounds it further).
+     * HTTP+SSE transport (else Streamable HTTP), how long the handshake and the list of tools may take, and how
+     * long a call may (the runner bounds both further).
      */
-    record Server(String name, URI url, Map<String, String> headers, boolean sse, Duration timeout) {
+    record Server(String name, URI url, Map<String, String> headers, boolean sse, Duration timeout,
+            Duration callTimeout) {
         public Server {
             headers = Map.copyOf(headers);
         }

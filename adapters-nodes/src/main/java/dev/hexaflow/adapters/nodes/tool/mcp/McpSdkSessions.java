@@ -53,7 +53,8 @@ public final class McpSdkSessions implements McpSessions {
 
     @Override
     public Session open(Server server, StopSignal stop) {
-        Duration timeout = server.timeout().compareTo(toolTimeout) < 0 ? server.timeout() : toolTimeout;
+        Duration timeout = bounded(server.timeout());
+        Duration callTimeout = bounded(server.callTimeout());
         try {
             outbound.check(server.url());
         } catch (OutboundExchange.RefusedException e) {
@@ -65,13 +66,14 @@ public final class McpSdkSessions implements McpSessions {
         }
         McpAsyncClient client = McpClient.async(transport(server, timeout))
                 .clientInfo(new McpSchema.Implementation("hexaflow", "1"))
-                .requestTimeout(timeout.plusSeconds(1))
+                .requestTimeout((callTimeout.compareTo(timeout) > 0 ? callTimeout : timeout).plusSeconds(1))
                 .initializationTimeout(timeout.plusSeconds(1))
                 .build();
-        SdkSession session = new SdkSession(server, client, timeout);
+        SdkSession session = new SdkSession(server, client, callTimeout);
         try {
-            session.await(client.initialize(), "the handshake", stop);
-            McpSchema.ListToolsResult listed = session.await(client.listTools(), "the list of tools", stop);
+            session.await(client.initialize(), "the handshake", stop, timeout);
+            McpSchema.ListToolsResult listed = session.await(client.listTools(), "the list of tools", stop,
+                    timeout);
             listed.tools().forEach(tool -> session.tools.add(new Tool(tool.name(),
                     tool.description() == null ? "" : tool.description(), schema(tool))));
         } catch (RuntimeException e) {
@@ -79,6 +81,10 @@ public final class McpSdkSessions implements McpSessions {
             throw e;
         }
         return session;
+    }
+
+    private Duration bounded(Duration asked) {
+        return asked.compareTo(toolTimeout) < 0 ? asked : toolTimeout;
     }
 
     private static Map<String, Object> schema(McpSchema.Tool tool) {
@@ -114,13 +120,13 @@ public final class McpSdkSessions implements McpSessions {
 
         private final Server server;
         private final McpAsyncClient client;
-        private final Duration timeout;
+        private final Duration callTimeout;
         private final List<Tool> tools = new java.util.ArrayList<>();
 
-        SdkSession(Server server, McpAsyncClient client, Duration timeout) {
+        SdkSession(Server server, McpAsyncClient client, Duration callTimeout) {
             this.server = server;
             this.client = client;
-            this.timeout = timeout;
+            this.callTimeout = callTimeout;
         }
 
         @Override
@@ -131,13 +137,13 @@ public final class McpSdkSessions implements McpSessions {
         @Override
         public List<ToolMessage> call(String tool, Map<String, Object> arguments, StopSignal stop) {
             McpSchema.CallToolResult result = await(client.callTool(new McpSchema.CallToolRequest(tool,
-                    arguments)), "the call of tool " + tool, stop);
+                    arguments)), "the call of tool " + tool, stop, callTimeout);
             // The server's name in the node's config, for the messages; the address is not registered anywhere.
             McpServer named = new McpServer(server.name(), new McpServer.StreamableHttp(server.url(), Map.of()));
             return McpToolResults.messages(new McpToolAddress(named, tool), result);
         }
 
-        <T> T await(Mono<T> answer, String what, StopSignal stop) {
+        <T> T await(Mono<T> answer, String what, StopSignal stop, Duration timeout) {
             CompletableFuture<T> future = answer.toFuture();
             try (AutoCloseable cancel = stop.onStop(() -> future.cancel(true))) {
                 return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);

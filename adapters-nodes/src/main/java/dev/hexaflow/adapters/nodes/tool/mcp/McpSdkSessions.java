@@ -1,6 +1,7 @@
 package dev.hexaflow.adapters.nodes.tool.mcp;
 
 import dev.hexaflow.adapters.nodes.net.NetworkFailures;
+import dev.hexaflow.adapters.nodes.net.OutageLog;
 import dev.hexaflow.adapters.nodes.net.OutboundExchange;
 import dev.hexaflow.adapters.nodes.net.TraceHeaders;
 import dev.hexaflow.domain.tool.McpServer;
@@ -39,6 +40,8 @@ import reactor.core.publisher.Mono;
  */
 public final class McpSdkSessions implements McpSessions {
 
+    /** By the server's name and host (a URL may hold a key in its query), for every node of the process. */
+    private static final OutageLog OUTAGES = new OutageLog("MCP server of an agent node");
     private final OutboundExchange outbound;
     private final Duration toolTimeout;
 
@@ -145,10 +148,14 @@ public final class McpSdkSessions implements McpSessions {
 
         <T> T await(Mono<T> answer, String what, StopSignal stop, Duration timeout) {
             CompletableFuture<T> future = answer.toFuture();
+            String target = server.name() + " (" + server.url().getHost() + ")";
             try (AutoCloseable cancel = stop.onStop(() -> future.cancel(true))) {
-                return future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                T answered = future.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                OUTAGES.answered(target);
+                return answered;
             } catch (TimeoutException e) {
                 future.cancel(true);
+                OUTAGES.failed(target, "it did not answer " + what + " within " + timeout.toSeconds() + " s");
                 throw new ToolException("The MCP server " + server.name() + " did not answer " + what + " within "
                         + timeout.toSeconds() + " s");
             } catch (CancellationException e) {
@@ -161,9 +168,11 @@ public final class McpSdkSessions implements McpSessions {
             } catch (ExecutionException e) {
                 Throwable cause = e.getCause();
                 if (cause instanceof McpError error && error.getJsonRpcError() != null) {
+                    OUTAGES.answered(target);
                     throw new ToolException("The MCP server " + server.name() + " refused " + what + ": "
                             + error.getJsonRpcError().message());
                 }
+                OUTAGES.failed(target, "it cannot be reached: " + reason(cause));
                 throw new ToolException("The MCP server " + server.name() + " cannot be reached: "
                         + reason(cause), cause);
             } catch (Exception e) {

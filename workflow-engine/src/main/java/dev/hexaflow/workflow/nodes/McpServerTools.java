@@ -11,6 +11,7 @@ import dev.hexaflow.workflow.port.out.McpSessions.Session;
 import dev.hexaflow.workflow.port.out.ModelProvider;
 import dev.hexaflow.workflow.port.out.ToolRunner;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -43,7 +44,7 @@ final class McpServerTools implements AutoCloseable {
     /** The servers' tools, each under a name not in {@code taken}. */
     List<OfferedTool> offer(Set<String> taken, List<Server> servers) {
         List<OfferedTool> offered = new ArrayList<>();
-        Set<String> names = new java.util.HashSet<>(taken);
+        Set<String> names = new HashSet<>(taken);
         for (int i = 0; i < sessions.size(); i++) {
             Session session = sessions.get(i);
             String server = servers.get(i).name();

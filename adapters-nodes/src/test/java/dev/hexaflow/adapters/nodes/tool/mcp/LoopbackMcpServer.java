@@ -21,7 +21,7 @@ import org.eclipse.jetty.server.Server;
 /**
  * An MCP server over Streamable HTTP on loopback (or HTTP+SSE: {@link #sse}), made with the SDK's server side in
  * Jetty, serving {@link McpTestTools} at {@code /mcp}; it answers 401 to a request without {@code X-Api-Key: the key given}
- * (any request when the key is null).
+ * (no request when the key is null).
  */
 public final class LoopbackMcpServer implements AutoCloseable {
 

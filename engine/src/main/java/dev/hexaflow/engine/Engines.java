@@ -14,6 +14,7 @@ import dev.hexaflow.adapters.nodes.tool.JdkTimeToolRunner;
 import dev.hexaflow.adapters.nodes.tool.JsonPathToolRunner;
 import dev.hexaflow.adapters.nodes.tool.JsoupWebscraperToolRunner;
 import dev.hexaflow.adapters.nodes.tool.OpenAiCompatibleSpeechToolRunner;
+import dev.hexaflow.adapters.nodes.tool.mcp.McpSdkSessions;
 import dev.hexaflow.adapters.nodes.tool.mcp.McpSdkToolRunner;
 import dev.hexaflow.domain.id.TimeOrderedIds;
 import dev.hexaflow.domain.net.OutboundPolicy;
@@ -98,6 +99,7 @@ public final class Engines {
                 .withCodeRunners(List.of(javascript, python))
                 .withHttp(new JdkHttpRequester(exchange))
                 .withModels(models)
+                .withMcpSessions(new McpSdkSessions(exchange, config.toolTimeout()))
                 .withDocuments(files(exchange, uploads), new PdfBoxDocumentTextExtractor(config.documents()))
                 // An operator's binding (MCP) comes first: it wins over a built-in of the same name.
                 .withTools(List.of(mcp, new JdkTimeToolRunner(Clock.systemUTC()), new JsonPathToolRunner(),

@@ -8,6 +8,7 @@ import dev.hexaflow.workflow.engine.NodeExecutor;
 import dev.hexaflow.workflow.engine.PreparedNode;
 import dev.hexaflow.workflow.nodes.AgentSettings.AgentTool;
 import dev.hexaflow.workflow.port.out.KnowledgeRetriever;
+import dev.hexaflow.workflow.port.out.McpSessions;
 import dev.hexaflow.workflow.port.out.ModelProvider;
 import dev.hexaflow.workflow.port.out.ToolRunner;
 import java.util.ArrayList;
@@ -35,16 +36,22 @@ public final class AgentNode implements NodeExecutor {
     private final ModelProvider models;
     private final List<ToolRunner> runners;
     private final Optional<KnowledgeRetriever> knowledge;
+    private final Optional<McpSessions> mcp;
 
     public AgentNode(ModelProvider models, List<ToolRunner> runners) {
-        this(models, runners, null);
+        this(models, runners, null, null);
     }
 
-    /** With the knowledge bases the node may offer as retrieval tools ({@code dataset_ids}); none when null. */
-    public AgentNode(ModelProvider models, List<ToolRunner> runners, KnowledgeRetriever knowledge) {
+    /**
+     * With the knowledge bases the node may offer as retrieval tools ({@code dataset_ids}) and the client of the
+     * MCP servers an MCP strategy names; none when null.
+     */
+    public AgentNode(ModelProvider models, List<ToolRunner> runners, KnowledgeRetriever knowledge,
+            McpSessions mcp) {
         this.models = models;
         this.runners = List.copyOf(runners);
         this.knowledge = Optional.ofNullable(knowledge);
+        this.mcp = Optional.ofNullable(mcp);
     }
 
     @Override
@@ -65,7 +72,7 @@ public final class AgentNode implements NodeExecutor {
         List<VariableSelector> references = NodeArgument.references(params);
         Set<String> outputs = Set.of("text", "files", "json", "usage");
         return PreparedNode.of(references, Optional.of(outputs),
-                ctx -> new AgentRun(settings, node, ctx, models, this::runnerOf, knowledge).run());
+                ctx -> new AgentRun(settings, node, ctx, models, this::runnerOf, knowledge, mcp).run());
     }
 
     /** Names the tools no runner runs now and a strategy Hexaflow does not have, each with what to do. */
@@ -74,7 +81,10 @@ public final class AgentNode implements NodeExecutor {
         AgentSettings settings = AgentSettings.read(node.data());
         List<String> warnings = new ArrayList<>();
         if (settings.strategy().isEmpty()) {
-            warnings.add(AgentSettings.unknownStrategy(settings.strategyName()));
+            warnings.add(AgentSettings.unknownStrategy(settings.strategyName(), settings.strategyProvider()));
+        } else if (settings.mcpServers().isPresent() && mcp.isEmpty()) {
+            warnings.add("The agent strategy " + settings.strategyName() + " names MCP servers and this engine "
+                    + "has no MCP client, so a run that reaches it fails.");
         }
         for (AgentTool tool : settings.tools()) {
             if (runnerOf(tool.ref()).isEmpty()) {

@@ -13,6 +13,8 @@ import dev.hexaflow.workflow.engine.NodeResult;
 import dev.hexaflow.workflow.nodes.AgentSettings.AgentTool;
 import dev.hexaflow.workflow.nodes.AgentSettings.Strategy;
 import dev.hexaflow.workflow.port.out.KnowledgeRetriever;
+import dev.hexaflow.workflow.port.out.McpSessions;
+import dev.hexaflow.workflow.port.out.McpSessions.Server;
 import dev.hexaflow.workflow.port.out.ModelProvider;
 import dev.hexaflow.workflow.port.out.ModelProvider.ChatMessage;
 import dev.hexaflow.workflow.port.out.ModelProvider.ChatRequest;
@@ -51,9 +53,13 @@ final class AgentRun {
     private final Optional<KnowledgeRetriever> knowledge;
     private Consumer<String> sink;
 
+    private final Optional<McpSessions> mcp;
+
     AgentRun(AgentSettings settings, Node node, NodeContext ctx, ModelProvider models,
-            Function<ToolRef, Optional<ToolRunner>> runnerOf, Optional<KnowledgeRetriever> knowledge) {
+            Function<ToolRef, Optional<ToolRunner>> runnerOf, Optional<KnowledgeRetriever> knowledge,
+            Optional<McpSessions> mcp) {
         this.knowledge = knowledge;
+        this.mcp = mcp;
         this.settings = settings;
         this.node = node;
         this.ctx = ctx;
@@ -64,11 +70,25 @@ final class AgentRun {
 
     NodeResult run() {
         Strategy strategy = settings.strategy().orElseThrow(() -> new NodeFailure("AgentNodeError",
-                "Failed to get agent strategy: " + AgentSettings.unknownStrategy(settings.strategyName()), null));
+                "Failed to get agent strategy: " + AgentSettings.unknownStrategy(settings.strategyName(),
+                        settings.strategyProvider()), null));
         VariablePool pool = ctx.pool();
         String instruction = Values.text(settings.instruction().resolve(pool));
         String query = Values.text(settings.query().resolve(pool));
         Map<String, OfferedTool> tools = offer(pool);
+        List<Server> servers = settings.mcpServers().map(config -> config.resolve(pool)).orElse(List.of());
+        if (!servers.isEmpty() && mcp.isEmpty()) {
+            throw new NodeFailure("AgentNodeError", "Failed to get agent strategy: this engine has no MCP client "
+                    + "for the servers of " + settings.strategyName(), null);
+        }
+        try (McpServerTools serverTools = servers.isEmpty() ? new McpServerTools()
+                : McpServerTools.open(servers, mcp.get(), ctx)) {
+            serverTools.offer(tools.keySet(), servers).forEach(tool -> tools.put(tool.function().name(), tool));
+            return run(strategy, instruction, query, tools);
+        }
+    }
+
+    private NodeResult run(Strategy strategy, String instruction, String query, Map<String, OfferedTool> tools) {
         List<ChatMessage> history = settings.memory().isPresent() && ctx.chatTurn().isPresent()
                 ? settings.memory().get().historyMessages(ctx.chatTurn().get()) : List.of();
         Map<String, Object> inputs = new LinkedHashMap<>();
@@ -77,10 +97,10 @@ final class AgentRun {
         inputs.put("instruction", instruction);
         inputs.put("query", query);
         inputs.put("maximum_iterations", settings.maximumIterations());
-        if (strategy == Strategy.FUNCTION_CALLING) {
-            FunctionCallingStrategy.run(this, instruction, history, query, tools);
-        } else {
+        if (strategy.react()) {
             ReActStrategy.run(this, instruction, history, query, tools);
+        } else {
+            FunctionCallingStrategy.run(this, instruction, history, query, tools);
         }
         Usage usage = new Usage(promptTokens, completionTokens, totalTokens);
         Map<String, Object> usageMap = ModelNodes.usage(usage, (System.nanoTime() - started) / 1e9);

@@ -7,27 +7,76 @@ import dev.hexaflow.domain.workflow.InvalidNodeDataException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /** What an agent node's data says, read once when the workflow is prepared. */
-record AgentSettings(Optional<Strategy> strategy, String strategyName, String provider, String model,
-        Map<String, Object> completionParams, NodeArgument instruction, NodeArgument query, int maximumIterations,
-        List<AgentTool> tools, Optional<ChatMemory> memory, KnowledgeTools knowledge) {
+record AgentSettings(Optional<Strategy> strategy, String strategyName, String strategyProvider, String provider,
+        String model, Map<String, Object> completionParams, NodeArgument instruction, NodeArgument query,
+        int maximumIterations, List<AgentTool> tools, Optional<ChatMemory> memory, KnowledgeTools knowledge,
+        Optional<AgentMcpServers> mcpServers) {
 
     private static final int DEFAULT_ITERATIONS = 3;
     private static final int MOST_ITERATIONS = 99;
 
-    /** The strategies of Dify's agent plugin that Hexaflow runs, by the name a DSL gives them. */
+    /**
+     * The strategies Hexaflow runs, by the plugin that gives them ({@code agent_strategy_provider_name}) and their
+     * name: function calling and ReAct of Dify's own {@code langgenius/agent/agent} (or no provider); the MCP
+     * strategy of {@code hjlarry/agent} (function calling with the servers of {@code mcp_server}); the MCP
+     * strategies of {@code junjiem/mcp_see_agent} ({@code mcp_sse_function_calling}, {@code mcp_sse_ReAct}, with
+     * {@code mcp_servers_config}). Any other is none: another plugin's {@code function_calling} may do otherwise.
+     */
     enum Strategy {
-        FUNCTION_CALLING, REACT;
+        FUNCTION_CALLING(false, List.of()), REACT(true, List.of()),
+        HJLARRY_MCP(false, List.of("mcp_server", "mcp_servers_config")),
+        MCP_FUNCTION_CALLING(false, List.of("mcp_servers_config", "servers_config")),
+        MCP_REACT(true, List.of("mcp_servers_config", "servers_config"));
 
-        static Optional<Strategy> fromWireName(String name) {
-            return switch (name.toLowerCase(java.util.Locale.ROOT)) {
-                case "function_calling" -> Optional.of(FUNCTION_CALLING);
-                case "react", "cot" -> Optional.of(REACT);
-                default -> Optional.empty();
-            };
+        AgentMcpServers.Waits waits() {
+            return this == HJLARRY_MCP ? AgentMcpServers.Waits.HJLARRY : AgentMcpServers.Waits.JUNJIEM;
+        }
+
+        private final boolean react;
+        /** The parameters that may hold the MCP servers, the first one the plugin's own. */
+        private final List<String> serverKeys;
+
+        Strategy(boolean react, List<String> serverKeys) {
+            this.react = react;
+            this.serverKeys = serverKeys;
+        }
+
+        boolean react() {
+            return react;
+        }
+
+        List<String> serverKeys() {
+            return serverKeys;
+        }
+
+        static Optional<Strategy> fromWireName(String provider, String name) {
+            String plugin = provider.toLowerCase(Locale.ROOT);
+            String strategy = name.toLowerCase(Locale.ROOT);
+            if (plugin.isBlank() || plugin.startsWith("langgenius/agent/")) {
+                return switch (strategy) {
+                    case "function_calling" -> Optional.of(FUNCTION_CALLING);
+                    case "react", "cot" -> Optional.of(REACT);
+                    default -> Optional.empty();
+                };
+            }
+            if (plugin.startsWith("hjlarry/agent/") && Set.of("function_calling", "mcp_agent",
+                    "mcp_function_calling").contains(strategy)) {
+                return Optional.of(HJLARRY_MCP);
+            }
+            if (plugin.startsWith("junjiem/mcp_s")) {
+                return switch (strategy) {
+                    case "mcp_sse_function_calling" -> Optional.of(MCP_FUNCTION_CALLING);
+                    case "mcp_sse_react" -> Optional.of(MCP_REACT);
+                    default -> Optional.empty();
+                };
+            }
+            return Optional.empty();
         }
     }
 
@@ -35,13 +84,17 @@ record AgentSettings(Optional<Strategy> strategy, String strategyName, String pr
     record AgentTool(ToolRef ref, String description, Map<String, NodeArgument> fixed) {
     }
 
-    static String unknownStrategy(String name) {
-        return "The agent strategy " + name + " is not one Hexaflow runs (function_calling or ReAct of "
-                + "langgenius/agent/agent), so a run that reaches it fails.";
+    static String unknownStrategy(String name, String provider) {
+        return "The agent strategy " + name + (provider.isBlank() ? "" : " of " + provider) + " is not one "
+                + "Hexaflow runs (function_calling or ReAct of langgenius/agent/agent, the MCP strategy of "
+                + "hjlarry/agent, mcp_sse_function_calling or mcp_sse_ReAct of junjiem/mcp_see_agent), so a run that "
+                + "reaches it fails.";
     }
 
     static AgentSettings read(DataTree data) {
         String strategyName = data.string("agent_strategy_name", "function_calling");
+        String strategyProvider = data.string("agent_strategy_provider_name", "");
+        Optional<Strategy> strategy = Strategy.fromWireName(strategyProvider, strategyName);
         DataTree parameters = data.tree("agent_parameters");
         DataTree model = parameters.has("model") ? parameters.tree("model").tree("value") : data.tree("model");
         String modelName = model.optionalString("model").filter(m -> !m.isBlank())
@@ -51,10 +104,12 @@ record AgentSettings(Optional<Strategy> strategy, String strategyName, String pr
         }
         int iterations = maximumIterations(parameters);
         List<AgentTool> tools = tools(parameters);
-        return new AgentSettings(Strategy.fromWireName(strategyName), strategyName, model.string("provider", ""),
+        Optional<AgentMcpServers> servers = strategy.filter(s -> !s.serverKeys().isEmpty())
+                .map(s -> AgentMcpServers.read(parameters, s.serverKeys(), s.waits()));
+        return new AgentSettings(strategy, strategyName, strategyProvider, model.string("provider", ""),
                 modelName, model.tree("completion_params").asMap(), param(parameters, "instruction"),
                 param(parameters, "query"), iterations, tools, ChatMemory.forAgent(data),
-                KnowledgeTools.read(data));
+                KnowledgeTools.read(data), servers);
     }
 
     private static int maximumIterations(DataTree parameters) {
@@ -92,7 +147,7 @@ record AgentSettings(Optional<Strategy> strategy, String strategyName, String pr
         return given instanceof Map<?, ?> pair && pair.containsKey("value") ? pair.get("value") : given;
     }
 
-    private static NodeArgument param(DataTree parameters, String key) {
+    static NodeArgument param(DataTree parameters, String key) {
         Object given = parameters.get(key);
         if (given instanceof Map<?, ?> pair && "variable".equals(pair.get("type"))) {
             if (!(pair.get("value") instanceof List<?> path)) {

@@ -7,6 +7,7 @@ import dev.hexaflow.workflow.port.out.DocumentTextExtractor;
 import dev.hexaflow.workflow.port.out.FileContents;
 import dev.hexaflow.workflow.port.out.HttpRequester;
 import dev.hexaflow.workflow.port.out.KnowledgeRetriever;
+import dev.hexaflow.workflow.port.out.McpSessions;
 import dev.hexaflow.workflow.port.out.ModelProvider;
 import dev.hexaflow.workflow.port.out.TemplateRenderer;
 import dev.hexaflow.workflow.port.out.ToolRunner;
@@ -28,7 +29,8 @@ public final class StandardNodes {
      */
     public static final class Services {
 
-        private static final Services NONE = new Services(null, List.of(), null, null, null, null, List.of(), null);
+        private static final Services NONE = new Services(null, List.of(), null, null, null, null, List.of(), null,
+                null);
 
         private final TemplateRenderer templates;
         private final List<CodeRunner> codeRunners;
@@ -38,10 +40,12 @@ public final class StandardNodes {
         private final DocumentTextExtractor documents;
         private final List<ToolRunner> tools;
         private final KnowledgeRetriever knowledge;
+        private final McpSessions mcpSessions;
 
         private Services(TemplateRenderer templates, List<CodeRunner> codeRunners, HttpRequester http,
                 ModelProvider models, FileContents files, DocumentTextExtractor documents, List<ToolRunner> tools,
-                KnowledgeRetriever knowledge) {
+                KnowledgeRetriever knowledge, McpSessions mcpSessions) {
+            this.mcpSessions = mcpSessions;
             this.templates = templates;
             this.codeRunners = List.copyOf(codeRunners);
             this.http = http;
@@ -59,40 +63,46 @@ public final class StandardNodes {
 
         public Services withTemplates(TemplateRenderer renderer) {
             return new Services(required(renderer, "template renderer"), codeRunners, http, models, files,
-                    documents, tools, knowledge);
+                    documents, tools, knowledge, mcpSessions);
         }
 
         public Services withCodeRunners(List<CodeRunner> runners) {
             return new Services(templates, required(runners, "code runners"), http, models, files, documents,
-                    tools, knowledge);
+                    tools, knowledge, mcpSessions);
         }
 
         public Services withHttp(HttpRequester requester) {
             return new Services(templates, codeRunners, required(requester, "HTTP requester"), models, files,
-                    documents, tools, knowledge);
+                    documents, tools, knowledge, mcpSessions);
         }
 
         public Services withModels(ModelProvider provider) {
             return new Services(templates, codeRunners, http, required(provider, "model provider"), files,
-                    documents, tools, knowledge);
+                    documents, tools, knowledge, mcpSessions);
         }
 
         /** What the document extractor needs: where a file's bytes are read, and what reads text out of them. */
         public Services withDocuments(FileContents contents, DocumentTextExtractor extractor) {
             return new Services(templates, codeRunners, http, models, required(contents, "file contents"),
-                    required(extractor, "document text extractor"), tools, knowledge);
+                    required(extractor, "document text extractor"), tools, knowledge, mcpSessions);
         }
 
         /** The runners a tool node asks, in order, for the tool it names: the built-ins first, then bindings. */
         public Services withTools(List<ToolRunner> runners) {
             return new Services(templates, codeRunners, http, models, files, documents,
-                    required(runners, "tool runners"), knowledge);
+                    required(runners, "tool runners"), knowledge, mcpSessions);
         }
 
         /** The knowledge bases the knowledge-retrieval node searches. */
         public Services withKnowledge(KnowledgeRetriever retrieve) {
             return new Services(templates, codeRunners, http, models, files, documents, tools,
-                    required(retrieve, "knowledge retrieval"));
+                    required(retrieve, "knowledge retrieval"), mcpSessions);
+        }
+
+        /** The client of the MCP servers an agent's MCP strategy names in its own settings. */
+        public Services withMcpSessions(McpSessions sessions) {
+            return new Services(templates, codeRunners, http, models, files, documents, tools, knowledge,
+                    required(sessions, "MCP sessions"));
         }
 
         public Optional<TemplateRenderer> templates() {
@@ -154,7 +164,7 @@ public final class StandardNodes {
         executors.add(new QuestionClassifierNode(models));
         executors.add(new ParameterExtractorNode(models));
         executors.add(new ToolNode(services.tools));
-        executors.add(new AgentNode(models, services.tools, services.knowledge));
+        executors.add(new AgentNode(models, services.tools, services.knowledge, services.mcpSessions));
         if (services.files != null) {
             executors.add(new DocumentExtractorNode(services.files, services.documents));
         }

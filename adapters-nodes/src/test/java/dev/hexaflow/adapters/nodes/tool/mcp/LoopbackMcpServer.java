@@ -2,6 +2,7 @@ package dev.hexaflow.adapters.nodes.tool.mcp;
 
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpSyncServer;
+import io.modelcontextprotocol.server.transport.HttpServletSseServerTransportProvider;
 import io.modelcontextprotocol.server.transport.HttpServletStreamableServerTransportProvider;
 import io.modelcontextprotocol.spec.McpSchema;
 import jakarta.servlet.DispatcherType;
@@ -18,8 +19,9 @@ import org.eclipse.jetty.ee10.servlet.ServletHolder;
 import org.eclipse.jetty.server.Server;
 
 /**
- * An MCP server over Streamable HTTP on loopback, made with the SDK's server side in Jetty, serving
- * {@link McpTestTools} at {@code /mcp}; it answers 401 to a request without {@code X-Api-Key: the key given}.
+ * An MCP server over Streamable HTTP on loopback (or HTTP+SSE: {@link #sse}), made with the SDK's server side in
+ * Jetty, serving {@link McpTestTools} at {@code /mcp}; it answers 401 to a request without {@code X-Api-Key: the key given}
+ * (no request when the key is null).
  */
 public final class LoopbackMcpServer implements AutoCloseable {
 
@@ -27,10 +29,27 @@ public final class LoopbackMcpServer implements AutoCloseable {
     private final McpSyncServer mcp;
     private final AtomicInteger sessions = new AtomicInteger();
 
+    private final boolean sse;
+
     public LoopbackMcpServer(String apiKey) throws Exception {
-        HttpServletStreamableServerTransportProvider transport = HttpServletStreamableServerTransportProvider
-                .builder().mcpEndpoint("/mcp").build();
-        mcp = McpServer.sync(transport)
+        this(apiKey, false);
+    }
+
+    /** Over the older HTTP+SSE transport: the stream at {@code /sse}, the client's messages to {@code /message}. */
+    public static LoopbackMcpServer sse(String apiKey) throws Exception {
+        return new LoopbackMcpServer(apiKey, true);
+    }
+
+    private LoopbackMcpServer(String apiKey, boolean sse) throws Exception {
+        this.sse = sse;
+        jakarta.servlet.http.HttpServlet transport = sse
+                ? HttpServletSseServerTransportProvider.builder().sseEndpoint("/sse").messageEndpoint("/message")
+                        .build()
+                : HttpServletStreamableServerTransportProvider.builder().mcpEndpoint("/mcp").build();
+        McpServer.SyncSpecification<?> spec = sse
+                ? McpServer.sync((HttpServletSseServerTransportProvider) transport)
+                : McpServer.sync((HttpServletStreamableServerTransportProvider) transport);
+        mcp = spec
                 .serverInfo("loopback-test", "1")
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
                 .validateToolInputs(false)
@@ -40,11 +59,12 @@ public final class LoopbackMcpServer implements AutoCloseable {
         ServletContextHandler context = new ServletContextHandler();
         Filter key = (request, response, chain) -> {
             HttpServletRequest http = (HttpServletRequest) request;
-            if (!apiKey.equals(http.getHeader("X-Api-Key"))) {
+            if (apiKey != null && !apiKey.equals(http.getHeader("X-Api-Key"))) {
                 ((HttpServletResponse) response).sendError(401);
                 return;
             }
-            if ("POST".equals(http.getMethod()) && http.getHeader("Mcp-Session-Id") == null) {
+            if (sse ? "GET".equals(http.getMethod())
+                    : "POST".equals(http.getMethod()) && http.getHeader("Mcp-Session-Id") == null) {
                 sessions.incrementAndGet();
             }
             chain.doFilter(request, response);
@@ -58,14 +78,14 @@ public final class LoopbackMcpServer implements AutoCloseable {
     }
 
     public URI url() {
-        return URI.create("http://127.0.0.1:" + port() + "/mcp");
+        return URI.create("http://127.0.0.1:" + port() + (sse ? "/sse" : "/mcp"));
     }
 
     public int port() {
         return ((org.eclipse.jetty.server.ServerConnector) jetty.getConnectors()[0]).getLocalPort();
     }
 
-    /** How many sessions clients opened (POSTs without a session id: the handshakes). */
+    /** How many sessions clients opened (POSTs without a session id, or SSE streams: the handshakes). */
     public int handshakes() {
         return sessions.get();
     }

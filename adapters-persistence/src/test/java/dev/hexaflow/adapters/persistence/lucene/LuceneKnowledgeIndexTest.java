@@ -9,6 +9,7 @@ import dev.hexaflow.application.knowledge.port.out.KnowledgeIndex.Hit;
 import dev.hexaflow.application.knowledge.port.out.StoredChunk;
 import dev.hexaflow.domain.knowledge.Chunk;
 import dev.hexaflow.domain.knowledge.DocumentStatus;
+import dev.hexaflow.domain.knowledge.KeywordAnalyzer;
 import dev.hexaflow.domain.knowledge.KnowledgeBase;
 import dev.hexaflow.domain.knowledge.KnowledgeDocument;
 import dev.hexaflow.domain.knowledge.RetrievalSettings;
@@ -83,20 +84,20 @@ class LuceneKnowledgeIndexTest {
                             .isEqualTo(StorageUnavailableException.Kind.WRITES_FAILING))
                     .hasMessageContaining("knowledge index").hasMessageContaining("Not a directory")
                     .hasMessageNotContaining(dir.toString());
-            assertThat(onDisk.byWords("b1", "leave", null, 10)).as("searches go on over what was committed")
+            assertThat(onDisk.byWords("b1", KeywordAnalyzer.AUTO, "leave", null, 10)).as("searches go on over what was committed")
                     .extracting(Hit::chunkId).containsExactly("c1");
 
             Files.delete(path);
             Files.move(dir.resolve("aside"), path);
             onDisk.add(List.of(chunk("c3", "d1", "parental leave is 16 weeks")));
 
-            assertThat(onDisk.byWords("b1", "leave", null, 10)).extracting(Hit::chunkId)
+            assertThat(onDisk.byWords("b1", KeywordAnalyzer.AUTO, "leave", null, 10)).extracting(Hit::chunkId)
                     .containsExactlyInAnyOrder("c1", "c3");
         }
     }
 
     private List<String> found(String words) {
-        return index.byWords("b1", words, null, 10).stream().map(Hit::chunkId).toList();
+        return index.byWords("b1", KeywordAnalyzer.AUTO, words, null, 10).stream().map(Hit::chunkId).toList();
     }
 
     private static KnowledgeDocument document(String id) {

@@ -8,6 +8,7 @@ import dev.hexaflow.application.knowledge.port.out.StoredChunk;
 import dev.hexaflow.domain.knowledge.ChildChunk;
 import dev.hexaflow.domain.knowledge.Chunk;
 import dev.hexaflow.domain.knowledge.DocumentStatus;
+import dev.hexaflow.domain.knowledge.KeywordAnalyzer;
 import dev.hexaflow.domain.knowledge.KnowledgeBase;
 import dev.hexaflow.domain.knowledge.KnowledgeDocument;
 import dev.hexaflow.domain.knowledge.KnowledgeTag;
@@ -54,6 +55,20 @@ abstract class KnowledgeRepositoryContract {
         assertThat(repository().findBase("b1")).contains(base("b1", Instant.parse("2026-11-01T10:00:00Z")));
         assertThat(repository().bases()).extracting(KnowledgeBase::id).containsExactly("b2", "b1");
         assertThat(repository().findBase("b3")).isEmpty();
+    }
+
+    @Test
+    void aBaseKeepsItsKeywordAnalyzerAndAChangeOfIt() {
+        KnowledgeBase english = new KnowledgeBase("b1", "Base", "", Optional.empty(), new RetrievalSettings(
+                SearchMethod.KEYWORD_SEARCH, 3, Optional.empty(), 0.5, 0.5), Instant.EPOCH, KeywordAnalyzer.ENGLISH);
+        repository().saveBase(english);
+        assertThat(repository().findBase("b1")).contains(english);
+        assertThat(repository().findBase("b1").orElseThrow().analyzer()).isEqualTo(KeywordAnalyzer.ENGLISH);
+
+        KnowledgeBase cjk = new KnowledgeBase("b1", "Base", "", Optional.empty(), english.retrieval(), Instant.EPOCH,
+                KeywordAnalyzer.CJK);
+        repository().saveBase(cjk);
+        assertThat(repository().bases()).extracting(KnowledgeBase::analyzer).containsExactly(KeywordAnalyzer.CJK);
     }
 
     @Test

@@ -11,6 +11,7 @@ import dev.hexaflow.application.knowledge.port.in.KnowledgeException.Reason;
 import dev.hexaflow.application.knowledge.service.ChangeDocumentStatusService;
 import dev.hexaflow.domain.knowledge.DocumentStatus;
 import dev.hexaflow.domain.knowledge.IndexingTechnique;
+import dev.hexaflow.domain.knowledge.KeywordAnalyzer;
 import dev.hexaflow.domain.knowledge.KnowledgeDocument;
 import java.time.Duration;
 import java.time.Instant;
@@ -49,7 +50,7 @@ class ChangeDocumentStatusTest {
     }
 
     private Set<String> indexed() {
-        return Set.copyOf(bed.index.byWords("kb", "holidays", null, 10).stream()
+        return Set.copyOf(bed.index.byWords("kb", KeywordAnalyzer.AUTO, "holidays", null, 10).stream()
                 .map(hit -> hit.documentId()).toList());
     }
 

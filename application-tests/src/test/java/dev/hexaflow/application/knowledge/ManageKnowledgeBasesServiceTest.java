@@ -80,9 +80,10 @@ class ManageKnowledgeBasesServiceTest {
         RetrievalSettings full = new RetrievalSettings(SearchMethod.FULL_TEXT_SEARCH, 7, Optional.empty(), 0.7,
                 0.3);
 
-        KnowledgeBase renamed = bed.bases.update("kb-1", Optional.of("Manual"), Optional.empty(), Optional.empty());
+        KnowledgeBase renamed = bed.bases.update("kb-1", Optional.of("Manual"), Optional.empty(), Optional.empty(),
+                Optional.empty());
         KnowledgeBase retuned = bed.bases.update("kb-1", Optional.empty(), Optional.of("All of it"),
-                Optional.of(full));
+                Optional.of(full), Optional.empty());
 
         assertThat(renamed.name()).isEqualTo("Manual");
         assertThat(retuned.name()).isEqualTo("Manual");
@@ -95,10 +96,11 @@ class ManageKnowledgeBasesServiceTest {
     void anUpdateOfAnUnknownBaseOrWithATooLongDescriptionIsRefused() {
         create("kb-1", "Handbook", IndexingTechnique.ECONOMY);
 
-        assertRefused(() -> bed.bases.update("kb-9", Optional.of("x"), Optional.empty(), Optional.empty()),
+        assertRefused(() -> bed.bases.update("kb-9", Optional.of("x"), Optional.empty(), Optional.empty(),
+                Optional.empty()),
                 Reason.NOT_FOUND, "Dataset not found.");
         assertRefused(() -> bed.bases.update("kb-1", Optional.empty(), Optional.of("d".repeat(401)),
-                Optional.empty()), Reason.INVALID, "description must be at most 400 characters");
+                Optional.empty(), Optional.empty()), Reason.INVALID, "description must be at most 400 characters");
         assertThat(bed.bases.find("kb-1").orElseThrow().description()).isEmpty();
     }
 

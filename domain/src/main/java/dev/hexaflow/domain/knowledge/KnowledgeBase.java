@@ -9,9 +9,10 @@ import java.util.Optional;
  *
  * @param id Dify's dataset id when the base serves an imported app's {@code dataset_ids}, or one of Hexaflow's
  * @param embeddingModel the model its chunk vectors come from; empty for a keyword-only base
+ * @param analyzer how its keyword search reads words
  */
 public record KnowledgeBase(String id, String name, String description, Optional<String> embeddingModel,
-        RetrievalSettings retrieval, Instant created) {
+        RetrievalSettings retrieval, Instant created, KeywordAnalyzer analyzer) {
 
     public static final int MAX_NAME = 40;
     public static final int MAX_DESCRIPTION = 400;
@@ -34,6 +35,13 @@ public record KnowledgeBase(String id, String name, String description, Optional
         if (embeddingModel.isEmpty() && retrieval.method().needsVectors()) {
             retrieval = retrieval.withMethod(SearchMethod.KEYWORD_SEARCH);
         }
+        analyzer = analyzer == null ? KeywordAnalyzer.AUTO : analyzer;
+    }
+
+    /** A base whose keyword search reads words by their script ({@link KeywordAnalyzer#AUTO}). */
+    public KnowledgeBase(String id, String name, String description, Optional<String> embeddingModel,
+            RetrievalSettings retrieval, Instant created) {
+        this(id, name, description, embeddingModel, retrieval, created, KeywordAnalyzer.AUTO);
     }
 
     public boolean keywordOnly() {

@@ -16,6 +16,7 @@ import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeQuery;
 import dev.hexaflow.application.knowledge.port.in.RetrieveKnowledgeUseCase;
 import dev.hexaflow.application.knowledge.port.in.RetrievedChunk;
 import dev.hexaflow.domain.knowledge.IndexingTechnique;
+import dev.hexaflow.domain.knowledge.KeywordAnalyzer;
 import dev.hexaflow.domain.knowledge.KnowledgeBase;
 import dev.hexaflow.domain.knowledge.KnowledgeDocument;
 import dev.hexaflow.domain.knowledge.MetadataFilter;
@@ -82,10 +83,13 @@ public final class AdminKnowledgeRoutes implements RouteGroup {
     private void create(Context ctx) {
         JsonNode body = object(ctx);
         String technique = body.path("indexing_technique").asText("high_quality");
+        KeywordAnalyzer analyzer = KeywordAnalyzer.fromWireName(body.path("keyword_analyzer").asText("auto"))
+                .orElseThrow(() -> HttpRefusal.invalid("keyword_analyzer must be auto, english, cjk or standard."));
         KnowledgeBase base = bases.create(new CreateKnowledgeBaseCommand(
                 Optional.ofNullable(body.path("id").textValue()), required(body, "name"),
                 body.path("description").asText(""), IndexingTechnique.fromWireName(technique).orElseThrow(() ->
-                        HttpRefusal.invalid("indexing_technique must be high_quality or economy")), Optional.empty()));
+                        HttpRefusal.invalid("indexing_technique must be high_quality or economy")), Optional.empty(),
+                analyzer));
         json(ctx, 201, base(base));
     }
 
@@ -170,6 +174,7 @@ public final class AdminKnowledgeRoutes implements RouteGroup {
         body.put("embedding_model", base.embeddingModel().orElse(null));
         body.put("keyword_only", base.keywordOnly());
         body.put("search_method", base.retrieval().method().wireName());
+        body.put("keyword_analyzer", base.analyzer().wireName());
         body.put("created_at", base.created().getEpochSecond());
         return body;
     }

@@ -2,6 +2,7 @@ package dev.hexaflow.adapters.persistence.jdbi;
 
 import static dev.hexaflow.adapters.persistence.jdbi.KnowledgeColumns.instant;
 
+import dev.hexaflow.domain.knowledge.KeywordAnalyzer;
 import dev.hexaflow.domain.knowledge.KnowledgeBase;
 import dev.hexaflow.domain.knowledge.RetrievalSettings;
 import dev.hexaflow.domain.knowledge.SearchMethod;
@@ -27,13 +28,15 @@ final class JdbiKnowledgeBases {
     void saveBase(KnowledgeBase base) {
         RetrievalSettings r = base.retrieval();
         jdbi.useHandle(h -> h.createUpdate(dialect.upsert("knowledge_base", "id", "id, name, description, "
-                + "embedding_model, search_method, top_k, score_threshold, vector_weight, keyword_weight, created_at",
-                ":id, :name, :description, :model, :method, :top_k, :threshold, :vw, :kw, :created"))
+                + "embedding_model, search_method, top_k, score_threshold, vector_weight, keyword_weight, created_at, "
+                + "keyword_analyzer",
+                ":id, :name, :description, :model, :method, :top_k, :threshold, :vw, :kw, :created, :analyzer"))
                 .bind("id", base.id()).bind("name", base.name()).bind("description", base.description())
                 .bind("model", base.embeddingModel().orElse(null)).bind("method", r.method().wireName())
                 .bind("top_k", r.topK()).bind("threshold", r.scoreThreshold().orElse(null))
                 .bind("vw", r.vectorWeight()).bind("kw", r.keywordWeight())
-                .bind("created", OffsetDateTime.ofInstant(base.created(), ZoneOffset.UTC)).execute());
+                .bind("created", OffsetDateTime.ofInstant(base.created(), ZoneOffset.UTC))
+                .bind("analyzer", base.analyzer().wireName()).execute());
     }
 
     Optional<KnowledgeBase> findBase(String id) {
@@ -72,6 +75,7 @@ final class JdbiKnowledgeBases {
                 .orElse(SearchMethod.KEYWORD_SEARCH), rs.getInt("top_k"), scoreThreshold,
                 rs.getDouble("vector_weight"), rs.getDouble("keyword_weight"));
         return new KnowledgeBase(rs.getString("id"), rs.getString("name"), rs.getString("description"),
-                Optional.ofNullable(rs.getString("embedding_model")), retrieval, instant(rs, "created_at"));
+                Optional.ofNullable(rs.getString("embedding_model")), retrieval, instant(rs, "created_at"),
+                KeywordAnalyzer.fromWireName(rs.getString("keyword_analyzer")).orElse(KeywordAnalyzer.AUTO));
     }
 }

@@ -4,6 +4,7 @@ import dev.hexaflow.application.common.StorageUnavailableException;
 import dev.hexaflow.application.knowledge.port.out.KnowledgeIndex;
 import dev.hexaflow.application.knowledge.port.out.KnowledgeRepository;
 import dev.hexaflow.application.knowledge.port.out.StoredChunk;
+import dev.hexaflow.domain.knowledge.KeywordAnalyzer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.FileSystemException;
@@ -13,11 +14,11 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
-import org.apache.lucene.analysis.cjk.CJKAnalyzer;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.document.Document;
 import org.apache.lucene.document.Field;
@@ -47,10 +48,10 @@ import org.apache.lucene.util.BytesRef;
 /**
  * The knowledge search index in a directory ({@code <data dir>/knowledge/}), one Lucene index for every base.
  *
- * <p>Words: a chunk's text is analysed by Lucene's {@link CJKAnalyzer}: English and other space-separated text
- * by the standard tokenizer (lower-cased, English stop words out), and Chinese, Japanese and Korean text as
- * overlapping pairs of characters, which needs no dictionary and no guess at a chunk's language (a mixed text is
- * common); matches are scored by BM25. Meaning: each chunk's vector in an HNSW graph ({@link KnnFloatVectorField},
+ * <p>Words: a chunk's text is indexed once per {@link KeywordAnalyzer}, a field each ({@link LuceneAnalyzers}), and
+ * a base's search reads the field of its own analyzer; matches are scored by BM25. The index's commits carry the
+ * version of those fields ({@link #FORMAT}): an index written before them is found stale, and rebuilt at start.
+ * Meaning: each chunk's vector in an HNSW graph ({@link KnnFloatVectorField},
  * cosine), one field per vector length so that bases with different models can share the index.
  *
  * <p>Every change is committed and visible to searches when its call returns.
@@ -60,21 +61,30 @@ public final class LuceneKnowledgeIndex implements KnowledgeIndex, AutoCloseable
     private static final String ID = "id";
     private static final String BASE = "base";
     private static final String DOCUMENT = "document";
-    private static final String CONTENT = "content";
+    /** The commit data that names the fields' version; an index without it has the one CJK field of old. */
+    private static final String FORMAT_KEY = "hexaflow.keyword-fields";
+    static final String FORMAT = "auto,english,cjk,standard";
     /** The most words of a query searched for: Lucene refuses a query of more than 1024 clauses. */
     static final int MAX_QUERY_TERMS = 1000;
 
     private final Directory directory;
-    private final Analyzer analyzer = new CJKAnalyzer();
+    private final Analyzer analyzer = LuceneAnalyzers.perField();
     private volatile IndexWriter writer;
     private volatile SearcherManager searchers;
     private volatile boolean foundOnDisk;
+    /** Whether the index holds today's fields: false for one written before them, until it is rebuilt. */
+    private volatile boolean currentFormat = true;
 
     public LuceneKnowledgeIndex(Path path) {
         try {
             Files.createDirectories(path);
             directory = FSDirectory.open(path);
             foundOnDisk = DirectoryReader.indexExists(directory);
+            if (foundOnDisk) {
+                try (DirectoryReader reader = DirectoryReader.open(directory)) {
+                    currentFormat = FORMAT.equals(reader.getIndexCommit().getUserData().get(FORMAT_KEY));
+                }
+            }
             open();
         } catch (IOException e) {
             throw new UncheckedIOException("the knowledge index at " + path + " cannot be opened", e);
@@ -100,8 +110,7 @@ public final class LuceneKnowledgeIndex implements KnowledgeIndex, AutoCloseable
     }
 
     private void open() throws IOException {
-        writer = new IndexWriter(directory, new IndexWriterConfig(analyzer)
-                .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND));
+        writer = newWriter();
         writer.commit();
         searchers = new SearcherManager(writer, null);
     }
@@ -131,14 +140,16 @@ public final class LuceneKnowledgeIndex implements KnowledgeIndex, AutoCloseable
     }
 
     @Override
-    public List<Hit> byWords(String baseId, String query, Set<String> documentIds, int limit) {
-        Set<String> terms = terms(query);
+    public List<Hit> byWords(String baseId, KeywordAnalyzer analysis, String query, Set<String> documentIds,
+            int limit) {
+        String field = LuceneAnalyzers.field(analysis);
+        Set<String> terms = terms(field, query);
         if (terms.isEmpty()) {
             return List.of();
         }
         BooleanQuery.Builder words = new BooleanQuery.Builder();
         for (String term : terms) {
-            words.add(new TermQuery(new Term(CONTENT, term)), BooleanClause.Occur.SHOULD);
+            words.add(new TermQuery(new Term(field, term)), BooleanClause.Occur.SHOULD);
         }
         BooleanQuery.Builder search = new BooleanQuery.Builder().add(words.build(), BooleanClause.Occur.MUST)
                 .add(scope(baseId, documentIds), BooleanClause.Occur.FILTER);
@@ -161,7 +172,7 @@ public final class LuceneKnowledgeIndex implements KnowledgeIndex, AutoCloseable
      */
     @Override
     public boolean isStale(long kept) {
-        return !foundOnDisk && kept > 0 || count() != kept;
+        return !foundOnDisk && kept > 0 || !currentFormat || count() != kept;
     }
 
     @Override
@@ -179,8 +190,10 @@ public final class LuceneKnowledgeIndex implements KnowledgeIndex, AutoCloseable
             if (!failures.isEmpty()) {
                 throw failures.get(0);
             }
+            writer.setLiveCommitData(Map.of(FORMAT_KEY, FORMAT).entrySet());
         });
         foundOnDisk = true;
+        currentFormat = true;
     }
 
     @Override
@@ -254,9 +267,9 @@ public final class LuceneKnowledgeIndex implements KnowledgeIndex, AutoCloseable
         }
     }
 
-    private Set<String> terms(String text) {
+    private Set<String> terms(String field, String text) {
         Set<String> terms = new LinkedHashSet<>();
-        try (TokenStream tokens = analyzer.tokenStream(CONTENT, text)) {
+        try (TokenStream tokens = analyzer.tokenStream(field, text)) {
             CharTermAttribute term = tokens.addAttribute(CharTermAttribute.class);
             tokens.reset();
             while (tokens.incrementToken() && terms.size() < MAX_QUERY_TERMS) {
@@ -274,7 +287,9 @@ public final class LuceneKnowledgeIndex implements KnowledgeIndex, AutoCloseable
         doc.add(new StringField(ID, stored.id(), Field.Store.YES));
         doc.add(new StringField(BASE, stored.chunk().baseId(), Field.Store.NO));
         doc.add(new StringField(DOCUMENT, stored.chunk().documentId(), Field.Store.YES));
-        doc.add(new TextField(CONTENT, stored.chunk().content(), Field.Store.NO));
+        for (KeywordAnalyzer analysis : KeywordAnalyzer.values()) {
+            doc.add(new TextField(LuceneAnalyzers.field(analysis), stored.chunk().content(), Field.Store.NO));
+        }
         stored.vector().filter(v -> !isZero(v)).ifPresent(v -> doc.add(new KnnFloatVectorField(vectorField(v.length),
                 v, VectorSimilarityFunction.COSINE)));
         return doc;
@@ -344,10 +359,19 @@ public final class LuceneKnowledgeIndex implements KnowledgeIndex, AutoCloseable
             return;
         }
         SearcherManager old = searchers;
-        writer = new IndexWriter(directory, new IndexWriterConfig(analyzer)
-                .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND));
+        writer = newWriter();
         searchers = new SearcherManager(writer, null);
         old.close();
+    }
+
+    /** A writer on the directory; its commits name today's fields once the index holds them. */
+    private IndexWriter newWriter() throws IOException {
+        IndexWriter opened = new IndexWriter(directory, new IndexWriterConfig(analyzer)
+                .setOpenMode(IndexWriterConfig.OpenMode.CREATE_OR_APPEND));
+        if (currentFormat) {
+            opened.setLiveCommitData(Map.of(FORMAT_KEY, FORMAT).entrySet());
+        }
+        return opened;
     }
 
     /**

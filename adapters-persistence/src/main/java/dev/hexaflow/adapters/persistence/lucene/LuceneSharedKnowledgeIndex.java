@@ -4,6 +4,7 @@ import dev.hexaflow.application.common.port.out.InstanceSignals;
 import dev.hexaflow.application.knowledge.port.out.KnowledgeIndex;
 import dev.hexaflow.application.knowledge.port.out.KnowledgeRepository;
 import dev.hexaflow.application.knowledge.port.out.StoredChunk;
+import dev.hexaflow.domain.knowledge.KeywordAnalyzer;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
@@ -112,8 +113,9 @@ public final class LuceneSharedKnowledgeIndex implements KnowledgeIndex, AutoClo
     }
 
     @Override
-    public List<Hit> byWords(String baseId, String query, Set<String> documentIds, int limit) {
-        return own.byWords(baseId, query, documentIds, limit);
+    public List<Hit> byWords(String baseId, KeywordAnalyzer analyzer, String query, Set<String> documentIds,
+            int limit) {
+        return own.byWords(baseId, analyzer, query, documentIds, limit);
     }
 
     @Override

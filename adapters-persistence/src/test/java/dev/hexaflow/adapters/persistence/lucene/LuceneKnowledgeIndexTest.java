@@ -9,6 +9,7 @@ import dev.hexaflow.application.knowledge.port.out.KnowledgeIndex.Hit;
 import dev.hexaflow.application.knowledge.port.out.StoredChunk;
 import dev.hexaflow.domain.knowledge.Chunk;
 import dev.hexaflow.domain.knowledge.DocumentStatus;
+import dev.hexaflow.domain.knowledge.KeywordAnalyzer;
 import dev.hexaflow.domain.knowledge.KnowledgeBase;
 import dev.hexaflow.domain.knowledge.KnowledgeDocument;
 import dev.hexaflow.domain.knowledge.RetrievalSettings;
@@ -21,6 +22,14 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.lucene.analysis.cjk.CJKAnalyzer;
+import org.apache.lucene.document.Document;
+import org.apache.lucene.document.Field;
+import org.apache.lucene.document.StringField;
+import org.apache.lucene.document.TextField;
+import org.apache.lucene.index.IndexWriter;
+import org.apache.lucene.index.IndexWriterConfig;
+import org.apache.lucene.store.FSDirectory;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,7 +37,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * One document of the index rebuilt from the repository, as an instance does when another changed it: the
  * document is found as the repository holds it now, and every other document stays as it was. An index on disk
- * whose directory cannot be written refuses the change as storage that cannot keep it.
+ * whose directory cannot be written refuses the change as storage that cannot keep it. An index written before the
+ * analyzers' fields is stale until rebuilt.
  */
 class LuceneKnowledgeIndexTest {
 
@@ -83,20 +93,53 @@ class LuceneKnowledgeIndexTest {
                             .isEqualTo(StorageUnavailableException.Kind.WRITES_FAILING))
                     .hasMessageContaining("knowledge index").hasMessageContaining("Not a directory")
                     .hasMessageNotContaining(dir.toString());
-            assertThat(onDisk.byWords("b1", "leave", null, 10)).as("searches go on over what was committed")
-                    .extracting(Hit::chunkId).containsExactly("c1");
+            assertThat(onDisk.byWords("b1", KeywordAnalyzer.AUTO, "leave", null, 10))
+                    .as("searches go on over what was committed").extracting(Hit::chunkId).containsExactly("c1");
 
             Files.delete(path);
             Files.move(dir.resolve("aside"), path);
             onDisk.add(List.of(chunk("c3", "d1", "parental leave is 16 weeks")));
 
-            assertThat(onDisk.byWords("b1", "leave", null, 10)).extracting(Hit::chunkId)
+            assertThat(onDisk.byWords("b1", KeywordAnalyzer.AUTO, "leave", null, 10)).extracting(Hit::chunkId)
                     .containsExactlyInAnyOrder("c1", "c3");
         }
     }
 
+    @Test
+    void anIndexWrittenBeforeTheAnalyzersFieldsIsStaleUntilItIsRebuiltAndThenFindsWordForms(@TempDir Path dir)
+            throws IOException {
+        Path path = dir.resolve("knowledge");
+        // The index as Hexaflow wrote it before: one CJK-analysed field, the same number of chunks as the store.
+        try (FSDirectory old = FSDirectory.open(path);
+                IndexWriter writer = new IndexWriter(old, new IndexWriterConfig(new CJKAnalyzer()))) {
+            Document doc = new Document();
+            doc.add(new StringField("id", "c1", Field.Store.YES));
+            doc.add(new StringField("base", "b1", Field.Store.NO));
+            doc.add(new StringField("document", "d1", Field.Store.YES));
+            doc.add(new TextField("content", "Visitor parking is in Lot X", Field.Store.NO));
+            writer.addDocument(doc);
+            writer.commit();
+        }
+        repository.saveDocument(document("d1"));
+        repository.replaceChunks("d1", List.of(chunk("c1", "d1", "Visitor parking is in Lot X")));
+
+        try (LuceneKnowledgeIndex upgraded = new LuceneKnowledgeIndex(path)) {
+            assertThat(upgraded.count()).isEqualTo(repository.countSearchableChunks());
+            assertThat(upgraded.isStale(repository.countSearchableChunks())).as("same count, old fields").isTrue();
+            upgraded.add(List.of(chunk("c1", "d1", "Visitor parking is in Lot X")));
+            assertThat(upgraded.isStale(1)).as("a change before the rebuild does not make it current").isTrue();
+            upgraded.rebuild(repository);
+            assertThat(upgraded.isStale(1)).isFalse();
+            assertThat(upgraded.byWords("b1", KeywordAnalyzer.AUTO, "where do visitors park", null, 10))
+                    .extracting(Hit::chunkId).containsExactly("c1");
+        }
+        try (LuceneKnowledgeIndex reopened = new LuceneKnowledgeIndex(path)) {
+            assertThat(reopened.isStale(1)).as("the rebuilt index's commits name its fields").isFalse();
+        }
+    }
+
     private List<String> found(String words) {
-        return index.byWords("b1", words, null, 10).stream().map(Hit::chunkId).toList();
+        return index.byWords("b1", KeywordAnalyzer.AUTO, words, null, 10).stream().map(Hit::chunkId).toList();
     }
 
     private static KnowledgeDocument document(String id) {

@@ -8,6 +8,7 @@ import dev.hexaflow.application.knowledge.port.out.Embeddings;
 import dev.hexaflow.application.knowledge.port.out.KnowledgeIndex;
 import dev.hexaflow.application.knowledge.port.out.KnowledgeRepository;
 import dev.hexaflow.domain.knowledge.IndexingTechnique;
+import dev.hexaflow.domain.knowledge.KeywordAnalyzer;
 import dev.hexaflow.domain.knowledge.KnowledgeBase;
 import dev.hexaflow.domain.knowledge.RetrievalSettings;
 import dev.hexaflow.domain.knowledge.SearchMethod;
@@ -59,7 +60,8 @@ public final class ManageKnowledgeBasesService implements ManageKnowledgeBasesUs
                 model.isPresent() ? SearchMethod.SEMANTIC_SEARCH : SearchMethod.KEYWORD_SEARCH));
         KnowledgeBase base;
         try {
-            base = new KnowledgeBase(id, command.name(), command.description(), model, retrieval, clock.instant());
+            base = new KnowledgeBase(id, command.name(), command.description(), model, retrieval, clock.instant(),
+                    command.analyzer());
         } catch (IllegalArgumentException e) {
             throw new KnowledgeException(KnowledgeException.Reason.INVALID, e.getMessage());
         }
@@ -69,13 +71,14 @@ public final class ManageKnowledgeBasesService implements ManageKnowledgeBasesUs
 
     @Override
     public KnowledgeBase update(String id, Optional<String> name, Optional<String> description,
-            Optional<RetrievalSettings> retrieval) {
+            Optional<RetrievalSettings> retrieval, Optional<KeywordAnalyzer> analyzer) {
         KnowledgeBase base = repository.findBase(id).orElseThrow(() -> new KnowledgeException(
                 KnowledgeException.Reason.NOT_FOUND, "Dataset not found."));
         KnowledgeBase updated;
         try {
             updated = new KnowledgeBase(id, name.orElse(base.name()), description.orElse(base.description()),
-                    base.embeddingModel(), retrieval.orElse(base.retrieval()), base.created());
+                    base.embeddingModel(), retrieval.orElse(base.retrieval()), base.created(),
+                    analyzer.orElse(base.analyzer()));
         } catch (IllegalArgumentException e) {
             throw new KnowledgeException(KnowledgeException.Reason.INVALID, e.getMessage());
         }

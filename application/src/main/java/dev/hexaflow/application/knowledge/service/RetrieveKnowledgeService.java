@@ -126,7 +126,8 @@ public final class RetrieveKnowledgeService implements RetrieveKnowledgeUseCase 
         Set<String> allowed = documents.size() == all.size() ? null : documents.keySet();
         Map<String, Double> words = new LinkedHashMap<>();
         if (method != SearchMethod.SEMANTIC_SEARCH) {
-            List<KnowledgeIndex.Hit> hits = index.byWords(base.id(), query.query(), allowed, limit);
+            List<KnowledgeIndex.Hit> hits = index.byWords(base.id(), base.analyzer(), query.query(), allowed,
+                    limit);
             double top = hits.stream().mapToDouble(KnowledgeIndex.Hit::score).max().orElse(1);
             hits.forEach(hit -> words.put(hit.chunkId(), top > 0 ? hit.score() / top : 0));
         }

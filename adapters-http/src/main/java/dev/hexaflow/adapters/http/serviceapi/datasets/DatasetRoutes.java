@@ -1,5 +1,6 @@
 package dev.hexaflow.adapters.http.serviceapi.datasets;
 
+import static dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeRequests.analyzer;
 import static dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeRequests.json;
 import static dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeRequests.object;
 import static dev.hexaflow.adapters.http.serviceapi.datasets.KnowledgeRequests.positive;
@@ -18,6 +19,7 @@ import dev.hexaflow.application.knowledge.port.in.ManageDocumentsUseCase;
 import dev.hexaflow.application.knowledge.port.in.ManageKnowledgeBasesUseCase;
 import dev.hexaflow.application.knowledge.port.in.ManageKnowledgeTagsUseCase;
 import dev.hexaflow.domain.knowledge.IndexingTechnique;
+import dev.hexaflow.domain.knowledge.KeywordAnalyzer;
 import dev.hexaflow.domain.knowledge.KnowledgeBase;
 import dev.hexaflow.domain.knowledge.KnowledgeTag;
 import dev.hexaflow.domain.knowledge.RetrievalSettings;
@@ -87,7 +89,7 @@ final class DatasetRoutes implements RouteGroup {
         IndexingTechnique technique = technique(body).orElse(IndexingTechnique.HIGH_QUALITY);
         Optional<RetrievalSettings> retrieval = settings(body.path("retrieval_model"), Optional.empty());
         KnowledgeBase created = bases.create(new CreateKnowledgeBaseCommand(Optional.empty(), name, description,
-                technique, retrieval));
+                technique, retrieval, analyzer(body).orElse(KeywordAnalyzer.AUTO)));
         json(ctx, 200, dataset(created));
     }
 
@@ -103,7 +105,7 @@ final class DatasetRoutes implements RouteGroup {
             throw HttpRefusal.invalid("Description cannot exceed 400 characters.");
         }
         KnowledgeBase updated = bases.update(current.id(), name, description,
-                settings(body.path("retrieval_model"), Optional.of(current.retrieval())));
+                settings(body.path("retrieval_model"), Optional.of(current.retrieval())), analyzer(body));
         json(ctx, 200, dataset(updated));
     }
 

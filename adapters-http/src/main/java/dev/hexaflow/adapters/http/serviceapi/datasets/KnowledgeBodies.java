@@ -40,7 +40,7 @@ final class KnowledgeBodies {
             String createdBy, long createdAt, String updatedBy, long updatedAt, String embeddingModel,
             String embeddingModelProvider, boolean embeddingAvailable, RetrievalModelBody retrievalModelDict,
             List<TagBody> tags, String docForm, Map<String, Object> externalKnowledgeInfo,
-            Map<String, Object> externalRetrievalModel, List<Object> partialMemberList) {
+            Map<String, Object> externalRetrievalModel, List<Object> partialMemberList, String keywordAnalyzer) {
 
         static DatasetBody of(KnowledgeBase base, List<KnowledgeDocument> documents, List<KnowledgeTag> tags) {
             long created = base.created().getEpochSecond();
@@ -50,7 +50,7 @@ final class KnowledgeBodies {
                     "", created, base.embeddingModel().orElse(null),
                     base.embeddingModel().isPresent() ? "openai_api_compatible" : null, true,
                     RetrievalModelBody.of(base), tags.stream().map(TagBody::of).toList(), DOC_FORM, Map.of(),
-                    Map.of(), List.of());
+                    Map.of(), List.of(), base.analyzer().wireName());
         }
     }
 

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hexaflow.adapters.http.support.HttpRefusal;
 import dev.hexaflow.adapters.http.support.JsonResponses;
 import dev.hexaflow.domain.knowledge.IndexingTechnique;
+import dev.hexaflow.domain.knowledge.KeywordAnalyzer;
 import dev.hexaflow.domain.knowledge.RetrievalSettings;
 import dev.hexaflow.domain.knowledge.SearchMethod;
 import io.javalin.http.Context;
@@ -74,6 +75,16 @@ final class KnowledgeRequests {
         }
         return Optional.of(IndexingTechnique.fromWireName(value.asText()).orElseThrow(() ->
                 HttpRefusal.invalid("indexing_technique must be high_quality or economy")));
+    }
+
+    /** Hexaflow's {@code keyword_analyzer} (Dify has none): how the dataset's keyword search reads words. */
+    static Optional<KeywordAnalyzer> analyzer(JsonNode body) {
+        JsonNode value = body.path("keyword_analyzer");
+        if (value.isMissingNode() || value.isNull()) {
+            return Optional.empty();
+        }
+        return Optional.of(KeywordAnalyzer.fromWireName(value.isTextual() ? value.asText() : "").orElseThrow(() ->
+                HttpRefusal.invalid("keyword_analyzer must be auto, english, cjk or standard.")));
     }
 
     /**

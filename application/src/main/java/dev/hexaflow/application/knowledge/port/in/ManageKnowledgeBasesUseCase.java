@@ -1,5 +1,6 @@
 package dev.hexaflow.application.knowledge.port.in;
 
+import dev.hexaflow.domain.knowledge.KeywordAnalyzer;
 import dev.hexaflow.domain.knowledge.KnowledgeBase;
 import dev.hexaflow.domain.knowledge.RetrievalSettings;
 import java.util.List;
@@ -17,12 +18,14 @@ public interface ManageKnowledgeBasesUseCase {
     KnowledgeBase create(CreateKnowledgeBaseCommand command);
 
     /**
-     * Renames the base, changes its description or how it is searched; what is empty is kept.
+     * Renames the base, changes its description, how it is searched or how its keyword search reads words; what is
+     * empty is kept. A new analyzer holds from the next search, with no re-indexing (the index holds every
+     * analyzer's words).
      *
      * @throws KnowledgeException NOT_FOUND for an unknown base, INVALID for a bad name or description
      */
     KnowledgeBase update(String id, Optional<String> name, Optional<String> description,
-            Optional<RetrievalSettings> retrieval);
+            Optional<RetrievalSettings> retrieval, Optional<KeywordAnalyzer> analyzer);
 
     List<KnowledgeBase> list();
 

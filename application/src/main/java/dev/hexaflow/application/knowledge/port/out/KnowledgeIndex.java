@@ -1,5 +1,6 @@
 package dev.hexaflow.application.knowledge.port.out;
 
+import dev.hexaflow.domain.knowledge.KeywordAnalyzer;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
@@ -25,11 +26,11 @@ public interface KnowledgeIndex {
     void removeBase(String baseId);
 
     /**
-     * The chunks of the base whose words best match the query's, best first.
+     * The chunks of the base whose words best match the query's, best first, both read by {@code analyzer}.
      *
      * @param documentIds the documents searched, or null for all of the base's
      */
-    List<Hit> byWords(String baseId, String query, Set<String> documentIds, int limit);
+    List<Hit> byWords(String baseId, KeywordAnalyzer analyzer, String query, Set<String> documentIds, int limit);
 
     /** The chunks of the base whose vectors are nearest to {@code vector}, best first. */
     List<Hit> byVector(String baseId, float[] vector, Set<String> documentIds, int limit);

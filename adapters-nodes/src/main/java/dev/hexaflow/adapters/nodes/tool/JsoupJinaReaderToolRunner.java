@@ -1,5 +1,7 @@
 package dev.hexaflow.adapters.nodes.tool;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hexaflow.adapters.nodes.net.OutboundExchange;
 import dev.hexaflow.domain.tool.ToolDescription;
 import dev.hexaflow.domain.tool.ToolMessage;
@@ -9,7 +11,7 @@ import dev.hexaflow.workflow.engine.StopSignal;
 import dev.hexaflow.workflow.port.out.ToolRunner;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -21,12 +23,12 @@ import org.jsoup.select.Selector;
 
 /**
  * Dify's {@code jina} tool {@code jina_reader}, read here rather than at {@code r.jina.ai}: the page is fetched
- * through the outbound policy (as the webscraper fetches it, same limits) and answered as Jina's reader answers
- * its text form: {@code Title:}, {@code URL Source:} and {@code Markdown Content:}. {@code target_selector} keeps
- * the parts it selects, {@code remove_selector} drops those it selects, {@code image_caption} keeps images as
- * Markdown images, and the gather options list links and images at the end. What needs a browser or a model
- * ({@code wait_for_selector}, {@code with_shadow_dom}, {@code summary}) is ignored, but a summary, which would change
- * the answer, is refused.
+ * through the outbound policy (as the webscraper fetches it, same limits) and answered as the text Dify's tool
+ * answers, Jina's JSON ({@code {"code":200,"status":20000,"data":{"title","description","url","content"}}}) with the
+ * page as Markdown in {@code content}. {@code target_selector} keeps the parts it selects, {@code remove_selector}
+ * drops those it selects, {@code retain_images} off leaves images out, and the gather options add {@code links} and
+ * {@code images}. What needs a browser or a model is not done ({@code wait_for_selector}, {@code with_shadow_dom},
+ * {@code image_caption} are ignored); {@code summary}, which would change the answer, is refused.
  */
 public final class JsoupJinaReaderToolRunner implements ToolRunner {
 
@@ -34,12 +36,13 @@ public final class JsoupJinaReaderToolRunner implements ToolRunner {
     private static final ToolDescription READER = new ToolDescription(new ToolRef(ToolProviderType.BUILTIN,
             PROVIDER, "jina_reader"), "A tool for scraping webpages. Input should be a URL.",
             BuiltinArguments.schema(List.of("url", "request_params", "target_selector", "remove_selector",
-                    "wait_for_selector", "image_caption", "gather_all_links_at_the_end",
+                    "wait_for_selector", "retain_images", "image_caption", "gather_all_links_at_the_end",
                     "gather_all_images_at_the_end", "no_cache", "with_iframe", "with_shadow_dom", "summary"),
-                    Map.of("image_caption", "boolean", "gather_all_links_at_the_end", "boolean",
+                    Map.of("retain_images", "boolean", "image_caption", "boolean", "gather_all_links_at_the_end", "boolean",
                             "gather_all_images_at_the_end", "boolean", "no_cache", "boolean",
                             "with_iframe", "boolean", "with_shadow_dom", "boolean", "summary", "boolean"),
                     List.of("url")));
+    private static final ObjectMapper JSON = new ObjectMapper();
     private static final Set<String> HTML = Set.of("text/html", "application/xhtml+xml");
     private static final Set<String> TEXT = Set.of("text/plain", "text/markdown");
 
@@ -70,6 +73,7 @@ public final class JsoupJinaReaderToolRunner implements ToolRunner {
         if (url.isEmpty()) {
             throw new ToolException("url is required");
         }
+        requestParams(args.text("request_params", ""));
         if (args.bool("summary", false)) {
             throw new ToolException("summary needs a model to summarise with, which this tool does not have here;"
                     + " leave it off for the page's text");
@@ -79,16 +83,43 @@ public final class JsoupJinaReaderToolRunner implements ToolRunner {
             throw new ToolException("The page at " + url + " answered status " + page.status());
         }
         String text = new String(page.bytes(), page.charset());
+        Map<String, Object> data = new LinkedHashMap<>();
         if (TEXT.contains(page.mainType())) {
-            return List.of(new ToolMessage.Text(answer("", url, text.strip())));
-        }
-        if (!HTML.contains(page.mainType())) {
+            data.put("title", "");
+            data.put("description", "");
+            data.put("url", url);
+            data.put("content", text.strip());
+        } else if (HTML.contains(page.mainType())) {
+            read(Jsoup.parse(text, page.uri().toString()), url, args, data);
+        } else {
             throw new ToolException("The page at " + url + " is " + page.mainType() + ", not a web page");
         }
-        return List.of(new ToolMessage.Text(read(Jsoup.parse(text, page.uri().toString()), url, args)));
+        Map<String, Object> answer = new LinkedHashMap<>();
+        answer.put("code", 200);
+        answer.put("status", 20000);
+        answer.put("data", data);
+        try {
+            return List.of(new ToolMessage.Text(JSON.writeValueAsString(answer)));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
-    private static String read(Document document, String url, BuiltinArguments args) {
+    /** Dify's check of {@code request_params}, which went to Jina's URL as query parameters and mean nothing here. */
+    private static void requestParams(String text) {
+        if (text.isBlank()) {
+            return;
+        }
+        try {
+            if (!JSON.readTree(text).isObject()) {
+                throw new ToolException("Invalid request_params: request_params must be a JSON object");
+            }
+        } catch (JsonProcessingException e) {
+            throw new ToolException("Invalid request_params: " + e.getOriginalMessage());
+        }
+    }
+
+    private static void read(Document document, String url, BuiltinArguments args, Map<String, Object> data) {
         String remove = args.text("remove_selector", "").strip();
         String target = args.text("target_selector", "").strip();
         List<Element> roots;
@@ -100,31 +131,29 @@ public final class JsoupJinaReaderToolRunner implements ToolRunner {
         } catch (Selector.SelectorParseException e) {
             throw new ToolException("The selector is not a CSS selector: " + e.getMessage());
         }
-        StringBuilder content = new StringBuilder(JsoupMarkdown.of(roots, args.bool("image_caption", false)));
+        Element description = document.selectFirst("meta[name=description]");
+        data.put("title", document.title().strip());
+        data.put("description", description == null ? "" : description.attr("content").strip());
+        data.put("url", url);
+        data.put("content", JsoupMarkdown.of(roots, args.bool("retain_images", true)));
         if (args.bool("gather_all_links_at_the_end", false)) {
-            gathered(content, "Links/Buttons:", roots, "a[href]", "href", false);
+            data.put("links", gathered(roots, "a[href]", "href", false));
         }
         if (args.bool("gather_all_images_at_the_end", false)) {
-            gathered(content, "Images:", roots, "img[src]", "src", true);
+            data.put("images", gathered(roots, "img[src]", "src", true));
         }
-        return answer(document.title().strip(), url, content.toString());
     }
 
-    private static void gathered(StringBuilder content, String heading, List<Element> roots, String selector,
-            String attribute, boolean image) {
-        Set<String> lines = new LinkedHashSet<>();
+    /** Jina's summaries: each link's text (an image's alt) to its absolute address, first one kept. */
+    private static Map<String, String> gathered(List<Element> roots, String selector, String attribute,
+            boolean image) {
+        Map<String, String> found = new LinkedHashMap<>();
         for (Element root : roots) {
             for (Element element : root.select(selector)) {
                 String label = image ? element.attr("alt").strip() : element.text().strip();
-                lines.add("- " + (image ? "!" : "") + "[" + label + "](" + element.absUrl(attribute) + ")");
+                found.putIfAbsent(label.isEmpty() ? element.absUrl(attribute) : label, element.absUrl(attribute));
             }
         }
-        if (!lines.isEmpty()) {
-            content.append("\n\n").append(heading).append('\n').append(String.join("\n", lines));
-        }
-    }
-
-    private static String answer(String title, String url, String markdown) {
-        return "Title: " + title + "\n\nURL Source: " + url + "\n\nMarkdown Content:\n" + markdown;
+        return found;
     }
 }

@@ -100,7 +100,15 @@ public final class OpenAiCompatibleImageToolRunner implements ToolRunner {
                 .put("n", n == null ? 1 : n)
                 .put("response_format", "b64_json");
         if (three) {
-            body.put("quality", args.text("quality", "standard")).put("style", args.text("style", "vivid"));
+            String quality = args.text("quality", "standard");
+            String style = args.text("style", "vivid");
+            if (!quality.equals("standard") && !quality.equals("hd")) {
+                return List.of(new ToolMessage.Text("Invalid quality"));
+            }
+            if (!style.equals("natural") && !style.equals("vivid")) {
+                return List.of(new ToolMessage.Text("Invalid style"));
+            }
+            body.put("quality", quality).put("style", style);
         }
         return images(generate(body, stop), stop);
     }
@@ -141,24 +149,33 @@ public final class OpenAiCompatibleImageToolRunner implements ToolRunner {
     private List<ToolMessage> images(JsonNode answer, StopSignal stop) {
         List<ToolMessage> messages = new ArrayList<>();
         for (JsonNode image : answer.path("data")) {
-            byte[] bytes;
             if (image.hasNonNull("b64_json")) {
-                try {
-                    bytes = Base64.getMimeDecoder().decode(image.get("b64_json").asText());
-                } catch (IllegalArgumentException e) {
-                    throw new ToolException("The image endpoint answered an image that is not base64");
-                }
+                messages.add(decoded(image.get("b64_json").asText()));
             } else if (image.hasNonNull("url")) {
-                bytes = fetch(image.get("url").asText(), stop);
-            } else {
-                continue;
+                byte[] bytes = fetch(image.get("url").asText(), stop);
+                messages.add(new ToolMessage.Blob(bytes, mimeType(bytes), null));
             }
-            messages.add(new ToolMessage.Blob(bytes, mimeType(bytes), null));
         }
         if (messages.isEmpty()) {
             throw new ToolException("The image endpoint answered no image");
         }
         return messages;
+    }
+
+    /** Plain base64, or a {@code data:image/…;base64,} URL whose type Dify takes as given. */
+    private static ToolMessage.Blob decoded(String text) {
+        try {
+            if (text.startsWith("data:image") && text.contains(",")) {
+                String type = text.substring("data:".length(), text.indexOf(';') > 0 ? text.indexOf(';')
+                        : text.indexOf(','));
+                return new ToolMessage.Blob(Base64.getMimeDecoder().decode(text.substring(text.indexOf(',') + 1)),
+                        type, null);
+            }
+            byte[] bytes = Base64.getMimeDecoder().decode(text);
+            return new ToolMessage.Blob(bytes, mimeType(bytes), null);
+        } catch (IllegalArgumentException e) {
+            throw new ToolException("The image endpoint answered an image that is not base64");
+        }
     }
 
     private byte[] fetch(String url, StopSignal stop) {

@@ -178,12 +178,16 @@ public final class JdkSqlToolRunner implements ToolRunner {
             }
         } catch (ToolException e) {
             throw e;
-        } catch (SQLTimeoutException e) {
-            throw new ToolException("The query did not finish within " + bound.timeout().toSeconds()
-                    + " s (HEXAFLOW_SQL_TIMEOUT_SECONDS)");
         } catch (SQLException e) {
-            throw new ToolException(stopped.get() ? "The run stopped while the query ran"
-                    : "Error executing SQL: " + e.getMessage());
+            if (stopped.get()) {
+                throw new ToolException("The run stopped while the query ran");
+            }
+            // PostgreSQL reports its timeout as a cancelled statement (57014), H2 as SQLTimeoutException.
+            if (e instanceof SQLTimeoutException || "57014".equals(e.getSQLState())) {
+                throw new ToolException("The query did not finish within " + bound.timeout().toSeconds()
+                        + " s (HEXAFLOW_SQL_TIMEOUT_SECONDS)");
+            }
+            throw new ToolException("Error executing SQL: " + e.getMessage());
         } catch (Exception e) {
             throw new ToolException("Error executing SQL: " + e.getMessage());
         }

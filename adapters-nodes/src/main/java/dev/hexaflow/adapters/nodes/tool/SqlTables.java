@@ -40,17 +40,26 @@ final class SqlTables {
         return records;
     }
 
-    /** A JDBC value as JSON has it: dates as the plugins write them (pandas' formats), the rest as text. */
+    /**
+     * A JDBC value as JSON has it, whole numbers as longs and others as doubles (as the engine's values are), dates
+     * as the plugins write them (pandas' formats), the rest as text.
+     */
     private static Object value(Object value) throws SQLException {
         if (value == null || value instanceof String || value instanceof Boolean || value instanceof Long
-                || value instanceof Integer || value instanceof Double) {
+                || value instanceof Double) {
             return value;
         }
         if (value instanceof BigDecimal decimal) {
             return decimal.scale() <= 0 ? (Object) decimal.longValue() : (Object) decimal.doubleValue();
         }
+        if (value instanceof java.math.BigInteger big && big.bitLength() > 63) {
+            return big.toString();
+        }
+        if (value instanceof Float number) {
+            return number.doubleValue();
+        }
         if (value instanceof Number number) {
-            return number instanceof Float || number instanceof Double ? number.doubleValue() : number.longValue();
+            return number.longValue();
         }
         if (value instanceof java.sql.Timestamp timestamp) {
             return timestamp.toLocalDateTime().format(TIMESTAMP);

@@ -76,7 +76,7 @@ class JdkSqlToolRunnerTest {
                 "format", "csv"), new StopSwitch());
 
         assertThat(json).containsExactly(new ToolMessage.Json(Map.of("result", List.of(
-                java.util.Map.of("ID", 1, "TITLE", "Dune", "PRICE", 9.5, "ADDED", "2024-01-02"),
+                java.util.Map.of("ID", 1L, "TITLE", "Dune", "PRICE", 9.5, "ADDED", "2024-01-02"),
                 mapWithNull()))));
         assertThat(((ToolMessage.Text) markdown.get(0)).text()).isEqualTo("""
                 | ID | TITLE          |
@@ -92,7 +92,7 @@ class JdkSqlToolRunnerTest {
 
     private static Map<String, Object> mapWithNull() {
         Map<String, Object> row = new java.util.LinkedHashMap<>();
-        row.put("ID", 2);
+        row.put("ID", 2L);
         row.put("TITLE", "Emma | Austen");
         row.put("PRICE", 4.0);
         row.put("ADDED", null);

@@ -159,6 +159,21 @@ class JdkSqlToolRunnerTest {
     }
 
     @Test
+    void aStopEndsAQueryInFlight() {
+        JdkSqlToolRunner patient = new JdkSqlToolRunner(Optional.of(new JdkSqlToolRunner.Database(url, "sa", "",
+                false, 10, Duration.ofSeconds(60))), new OutboundExchange(() -> OutboundPolicy.DEFAULT));
+        StopSwitch stop = new StopSwitch();
+        java.util.concurrent.CompletableFuture.delayedExecutor(300, java.util.concurrent.TimeUnit.MILLISECONDS)
+                .execute(stop::pull);
+        long started = System.nanoTime();
+
+        assertThatThrownBy(() -> patient.run(EXECUTE, Map.of("query",
+                "SELECT COUNT(*) FROM SYSTEM_RANGE(1, 100000) a, SYSTEM_RANGE(1, 100000) b"), stop))
+                .isInstanceOf(ToolException.class).hasMessage("The run stopped while the query ran");
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
+    }
+
+    @Test
     void aNetworkDatabaseOnAnAddressOutsideThePolicyIsRefusedBeforeAnyConnection() {
         JdkSqlToolRunner loopbackRefused = new JdkSqlToolRunner(Optional.of(new JdkSqlToolRunner.Database(
                 "jdbc:postgresql://127.0.0.1:1/shop", "u", "p", false, 10, Duration.ofSeconds(1))),

@@ -1,6 +1,7 @@
 package dev.hexaflow.engine;
 
 import dev.hexaflow.adapters.nodes.document.DocumentLimits;
+import dev.hexaflow.adapters.nodes.tool.JdkSqlToolRunner;
 import dev.hexaflow.workflow.engine.EngineSettings;
 import dev.hexaflow.domain.net.InvalidOutboundRuleException;
 import dev.hexaflow.domain.net.OutboundPolicy;
@@ -23,7 +24,10 @@ import java.util.Set;
  * keeps its own scores), and what one document may make the document extractor produce, for the node and for
  * knowledge bases alike (HEXAFLOW_DOCUMENT_MAX_CHARS, HEXAFLOW_DOCUMENT_MAX_PAGES and
  * HEXAFLOW_DOCUMENT_MAX_INFLATED_MB), and which models take an LLM node's structured output schema as their
- * {@code response_format} (HEXAFLOW_LLM_JSON_SCHEMA; the others get it in their prompt).
+ * {@code response_format} (HEXAFLOW_LLM_JSON_SCHEMA; the others get it in their prompt), the model of the dalle
+ * tools (HEXAFLOW_IMAGE_MODEL, the same endpoint's /images/generations) and the database of the SQL tools
+ * (HEXAFLOW_SQL_URL, HEXAFLOW_SQL_USER, HEXAFLOW_SQL_PASSWORD, HEXAFLOW_SQL_WRITES, HEXAFLOW_SQL_MAX_ROWS,
+ * HEXAFLOW_SQL_TIMEOUT_SECONDS).
  *
  * @param models {@code provider=model} or {@code provider/name=model} pairs, {@code *} for every provider
  * @param jsonSchemaModels {@code provider/name}, {@code provider} or {@code *}: the models that take a JSON schema
@@ -31,10 +35,13 @@ import java.util.Set;
 public record EngineConfiguration(Optional<URI> llmBaseUrl, Optional<String> llmApiKey, Map<String, String> models,
         String python, int maxSteps, Duration maxRunTime, Duration codeTimeout, String ttsModel,
         OutboundPolicy outbound, int maxTemplateLoops, Duration toolTimeout, Optional<String> embeddingModel,
-        Optional<String> rerankModel, DocumentLimits documents, Set<String> jsonSchemaModels) {
+        Optional<String> rerankModel, DocumentLimits documents, Set<String> jsonSchemaModels,
+        Optional<String> imageModel, Optional<JdkSqlToolRunner.Database> sqlDatabase) {
 
     public EngineConfiguration {
         jsonSchemaModels = jsonSchemaModels == null ? Set.of() : Set.copyOf(jsonSchemaModels);
+        imageModel = imageModel == null ? Optional.empty() : imageModel.filter(m -> !m.isBlank());
+        sqlDatabase = sqlDatabase == null ? Optional.empty() : sqlDatabase;
         documents = documents == null ? DocumentLimits.DEFAULTS : documents;
         models = Map.copyOf(models);
         outbound = outbound == null ? OutboundPolicy.DEFAULT : outbound;
@@ -66,33 +73,55 @@ public record EngineConfiguration(Optional<URI> llmBaseUrl, Optional<String> llm
                         number(env, "HEXAFLOW_DOCUMENT_MAX_CHARS", DocumentLimits.DEFAULTS.maxChars()),
                         number(env, "HEXAFLOW_DOCUMENT_MAX_PAGES", DocumentLimits.DEFAULTS.maxPages()),
                         number(env, "HEXAFLOW_DOCUMENT_MAX_INFLATED_MB", DocumentLimits.DEFAULTS.maxInflatedMb())),
-                names(env.getOrDefault("HEXAFLOW_LLM_JSON_SCHEMA", "")));
+                names(env.getOrDefault("HEXAFLOW_LLM_JSON_SCHEMA", "")),
+                Optional.ofNullable(env.get("HEXAFLOW_IMAGE_MODEL")).map(String::strip),
+                sqlDatabase(env));
+    }
+
+    /** The database the SQL tools query (HEXAFLOW_SQL_URL and its login, writes, row limit and time limit). */
+    private static Optional<JdkSqlToolRunner.Database> sqlDatabase(Map<String, String> env) {
+        String url = env.getOrDefault("HEXAFLOW_SQL_URL", "").strip();
+        if (url.isEmpty()) {
+            return Optional.empty();
+        }
+        if (!url.startsWith("jdbc:h2:") && !url.startsWith("jdbc:postgresql:")) {
+            throw new InvalidEngineConfigurationException("HEXAFLOW_SQL_URL must be a jdbc:postgresql: or jdbc:h2:"
+                    + " URL (the drivers the server has)");
+        }
+        String writes = env.getOrDefault("HEXAFLOW_SQL_WRITES", "false").strip();
+        if (!writes.equals("true") && !writes.equals("false")) {
+            throw new InvalidEngineConfigurationException("HEXAFLOW_SQL_WRITES must be true or false, was '"
+                    + writes + "'");
+        }
+        return Optional.of(new JdkSqlToolRunner.Database(url, env.get("HEXAFLOW_SQL_USER"),
+                env.get("HEXAFLOW_SQL_PASSWORD"), writes.equals("true"), number(env, "HEXAFLOW_SQL_MAX_ROWS", 1000),
+                Duration.ofSeconds(number(env, "HEXAFLOW_SQL_TIMEOUT_SECONDS", 30))));
     }
 
     public EngineConfiguration withLlm(URI baseUrl, String apiKey) {
         return new EngineConfiguration(Optional.of(baseUrl), Optional.ofNullable(apiKey), models, python, maxSteps,
                 maxRunTime, codeTimeout, ttsModel, outbound, maxTemplateLoops, toolTimeout, embeddingModel, rerankModel,
-                documents, jsonSchemaModels);
+                documents, jsonSchemaModels, imageModel, sqlDatabase);
     }
 
     /** The same, with knowledge bases embedded by this model at the model endpoint's /embeddings. */
     public EngineConfiguration withEmbeddingModel(String model) {
         return new EngineConfiguration(llmBaseUrl, llmApiKey, models, python, maxSteps, maxRunTime, codeTimeout,
                 ttsModel, outbound, maxTemplateLoops, toolTimeout, Optional.ofNullable(model), rerankModel,
-                documents, jsonSchemaModels);
+                documents, jsonSchemaModels, imageModel, sqlDatabase);
     }
 
     /** The same, with knowledge searches that ask for it reranked by this model at the model endpoint's /rerank. */
     public EngineConfiguration withRerankModel(String model) {
         return new EngineConfiguration(llmBaseUrl, llmApiKey, models, python, maxSteps, maxRunTime, codeTimeout,
                 ttsModel, outbound, maxTemplateLoops, toolTimeout, embeddingModel, Optional.ofNullable(model),
-                documents, jsonSchemaModels);
+                documents, jsonSchemaModels, imageModel, sqlDatabase);
     }
 
     /** The same, with these models taking a structured output's schema as their response format. */
     public EngineConfiguration withJsonSchemaModels(Set<String> names) {
         return new EngineConfiguration(llmBaseUrl, llmApiKey, models, python, maxSteps, maxRunTime, codeTimeout,
-                ttsModel, outbound, maxTemplateLoops, toolTimeout, embeddingModel, rerankModel, documents, names);
+                ttsModel, outbound, maxTemplateLoops, toolTimeout, embeddingModel, rerankModel, documents, names, imageModel, sqlDatabase);
     }
 
     private static OutboundPolicy outbound(String allow, String deny) {

@@ -10,9 +10,12 @@ import dev.hexaflow.adapters.nodes.model.OpenAiCompatibleModelProvider;
 import dev.hexaflow.adapters.nodes.model.OpenAiCompatibleSpeechSynthesizer;
 import dev.hexaflow.adapters.nodes.net.OutboundExchange;
 import dev.hexaflow.adapters.nodes.template.JinjavaTemplateRenderer;
+import dev.hexaflow.adapters.nodes.tool.JdkSqlToolRunner;
 import dev.hexaflow.adapters.nodes.tool.JdkTimeToolRunner;
 import dev.hexaflow.adapters.nodes.tool.JsonPathToolRunner;
+import dev.hexaflow.adapters.nodes.tool.JsoupJinaReaderToolRunner;
 import dev.hexaflow.adapters.nodes.tool.JsoupWebscraperToolRunner;
+import dev.hexaflow.adapters.nodes.tool.OpenAiCompatibleImageToolRunner;
 import dev.hexaflow.adapters.nodes.tool.OpenAiCompatibleSpeechToolRunner;
 import dev.hexaflow.adapters.nodes.tool.mcp.McpSdkSessions;
 import dev.hexaflow.adapters.nodes.tool.mcp.McpSdkToolRunner;
@@ -65,12 +68,21 @@ public final class Engines {
         return standard(config, uploads, outbound, tool -> Optional.empty(), owned, plugs);
     }
 
+    private static OpenAiCompatibleImageToolRunner images(EngineConfiguration config, OutboundExchange exchange) {
+        return new OpenAiCompatibleImageToolRunner(new OpenAiCompatibleImageToolRunner.Endpoint(
+                config.llmBaseUrl().orElse(null), config.llmApiKey().orElse(null), config.imageModel(),
+                Duration.ofSeconds(120), 50L * 1024 * 1024), exchange);
+    }
+
     /** The built-in tools of the standard engine, as {@code provider/tool}. */
     public static List<String> builtinTools() {
         List<String> tools = new java.util.ArrayList<>(JdkTimeToolRunner.labels());
         tools.addAll(JsonPathToolRunner.labels());
         tools.addAll(JsoupWebscraperToolRunner.labels());
         tools.addAll(OpenAiCompatibleSpeechToolRunner.labels());
+        tools.addAll(OpenAiCompatibleImageToolRunner.labels());
+        tools.addAll(JdkSqlToolRunner.labels());
+        tools.addAll(JsoupJinaReaderToolRunner.labels());
         return List.copyOf(tools);
     }
 
@@ -104,7 +116,9 @@ public final class Engines {
                 // An operator's binding (MCP) comes first: it wins over a built-in of the same name.
                 .withTools(List.of(mcp, new JdkTimeToolRunner(Clock.systemUTC()), new JsonPathToolRunner(),
                         new JsoupWebscraperToolRunner(exchange, Duration.ofSeconds(30), 10L * 1024 * 1024),
-                        new OpenAiCompatibleSpeechToolRunner(speech)));
+                        new OpenAiCompatibleSpeechToolRunner(speech), images(config, exchange),
+                        new JdkSqlToolRunner(config.sqlDatabase(), exchange),
+                        new JsoupJinaReaderToolRunner(exchange, Duration.ofSeconds(30), 10L * 1024 * 1024)));
         services = plugs.apply(services);
         EngineSettings settings = EngineSettings.DEFAULTS.withMaxSteps(config.maxSteps())
                 .withMaxTime(config.maxRunTime()).withMaxTemplateLoops(config.maxTemplateLoops());

@@ -1,6 +1,7 @@
 package dev.hexaflow.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.hexaflow.adapters.dsl.YamlWorkflowDslReader;
 import dev.hexaflow.adapters.nodes.fakes.FakeHttpTarget;
@@ -83,5 +84,27 @@ class BuiltinToolsEngineTest {
         assertThat(refused.status()).isEqualTo(RunStatus.FAILED);
         assertThat(refused.error()).startsWith("Failed to invoke tool webscraper: ")
                 .contains("HEXAFLOW_OUTBOUND_ALLOW");
+    }
+
+    @Test
+    void theSqlSettingsTakeOnlyTheDriversTheServerHasAndAYesOrNoForWrites() {
+        assertThat(EngineConfiguration.fromEnvironment(Map.of()).sqlDatabase()).isEmpty();
+        assertThat(EngineConfiguration.fromEnvironment(Map.of("HEXAFLOW_SQL_URL", "jdbc:h2:mem:x"))
+                .sqlDatabase().orElseThrow()).satisfies(database -> {
+                    assertThat(database.writes()).isFalse();
+                    assertThat(database.maxRows()).isEqualTo(1000);
+                    assertThat(database.timeout()).isEqualTo(java.time.Duration.ofSeconds(30));
+                });
+        assertThatThrownBy(() -> EngineConfiguration.fromEnvironment(Map.of("HEXAFLOW_SQL_URL",
+                "jdbc:mysql://db/shop"))).isInstanceOf(InvalidEngineConfigurationException.class)
+                .hasMessageContaining("jdbc:postgresql: or jdbc:h2:");
+        assertThatThrownBy(() -> EngineConfiguration.fromEnvironment(Map.of("HEXAFLOW_SQL_URL", "jdbc:h2:mem:x",
+                "HEXAFLOW_SQL_WRITES", "yes"))).isInstanceOf(InvalidEngineConfigurationException.class)
+                .hasMessageContaining("HEXAFLOW_SQL_WRITES must be true or false");
+        assertThatThrownBy(() -> EngineConfiguration.fromEnvironment(Map.of("HEXAFLOW_SQL_URL", "jdbc:h2:mem:x",
+                "HEXAFLOW_SQL_MAX_ROWS", "0"))).isInstanceOf(InvalidEngineConfigurationException.class)
+                .hasMessageContaining("HEXAFLOW_SQL_MAX_ROWS");
+        assertThat(EngineConfiguration.fromEnvironment(Map.of("HEXAFLOW_SQL_URL", "jdbc:h2:mem:x",
+                "HEXAFLOW_SQL_PASSWORD", "hunter2")).sqlDatabase().orElseThrow().toString()).doesNotContain("hunter2");
     }
 }

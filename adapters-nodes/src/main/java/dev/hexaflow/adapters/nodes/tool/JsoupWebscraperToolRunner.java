@@ -7,23 +7,12 @@ import dev.hexaflow.domain.tool.ToolDescription;
 import dev.hexaflow.domain.tool.ToolMessage;
 import dev.hexaflow.domain.tool.ToolProviderType;
 import dev.hexaflow.domain.tool.ToolRef;
-import java.io.IOException;
-import java.io.InputStream;
-import java.net.URI;
-import java.net.UnknownHostException;
-import java.net.http.HttpClient;
-import java.net.http.HttpResponse;
-import java.nio.charset.Charset;
-import java.nio.charset.StandardCharsets;
 import java.text.Normalizer;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.ExecutionException;
 import org.jsoup.Jsoup;
 import org.jsoup.nodes.Document;
 import org.jsoup.nodes.Element;
@@ -54,21 +43,14 @@ public final class JsoupWebscraperToolRunner implements ToolRunner {
             BuiltinArguments.schema(List.of("url", "user_agent", "generate_summary"),
                     Map.of("generate_summary", "boolean"), List.of("url")));
 
-    private final OutboundExchange outbound;
-    private final HttpClient client;
-    private final Duration timeout;
-    private final long maxBytes;
+    private final PageFetch pages;
 
     /**
      * @param timeout  for the whole fetch, each redirect included
      * @param maxBytes the largest page read; a larger one fails the tool
      */
     public JsoupWebscraperToolRunner(OutboundExchange outbound, Duration timeout, long maxBytes) {
-        this.outbound = outbound;
-        this.timeout = timeout;
-        this.maxBytes = maxBytes;
-        this.client = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER)
-                .connectTimeout(timeout).build();
+        this.pages = new PageFetch(outbound, timeout, maxBytes);
     }
 
     /** The tools it runs, as {@code provider/tool}. */
@@ -100,61 +82,18 @@ public final class JsoupWebscraperToolRunner implements ToolRunner {
     }
 
     private String fetch(String url, String agent, StopSignal stop) {
-        URI uri;
-        try {
-            uri = URI.create(url.strip());
-        } catch (IllegalArgumentException e) {
-            throw new ToolException("Invalid URL '" + url + "'");
+        PageFetch.Page page = pages.get(url, agent, stop);
+        if (page.status() != 200) {
+            return "URL returned status code " + page.status() + ".";
         }
-        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-        if (!scheme.equals("http") && !scheme.equals("https")) {
-            throw new ToolException("Invalid URL '" + url + "': only http and https are fetched");
+        if (!TEXT_TYPES.contains(page.mainType())) {
+            return "Unsupported content-type [" + page.mainType() + "] of URL.";
         }
-        OutboundExchange.Outgoing request = new OutboundExchange.Outgoing(uri, "GET",
-                List.of(Map.entry("User-Agent", agent)), null);
-        HttpResponse<InputStream> response;
-        try {
-            response = outbound.send(client, request, timeout, stop);
-        } catch (OutboundExchange.RefusedException e) {
-            throw new ToolException(e.getMessage());
-        } catch (UnknownHostException e) {
-            throw new ToolException("The host of " + url + " is not known");
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause() == null ? e : e.getCause();
-            throw new ToolException(cause instanceof java.net.http.HttpTimeoutException
-                    ? "The page at " + url + " did not answer within " + timeout.toSeconds() + " s"
-                    : "The page at " + url + " could not be fetched: " + cause.getMessage());
-        } catch (CancellationException e) {
-            throw new ToolException("The run stopped while the page was fetched");
-        } catch (IOException e) {
-            throw new ToolException("The page at " + url + " could not be fetched: " + e.getMessage());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new ToolException("The run stopped while the page was fetched");
+        String text = new String(page.bytes(), page.charset());
+        if (!page.mainType().equals("text/html") && !page.mainType().equals("application/xhtml+xml")) {
+            return text.isBlank() ? "" : page(null, null, collapse(text));
         }
-        try (InputStream body = response.body()) {
-            if (response.statusCode() != 200) {
-                return "URL returned status code " + response.statusCode() + ".";
-            }
-            String contentType = response.headers().firstValue("content-type").orElse("text/html");
-            String mainType = contentType.split(";")[0].strip().toLowerCase(Locale.ROOT);
-            if (!TEXT_TYPES.contains(mainType)) {
-                return "Unsupported content-type [" + mainType + "] of URL.";
-            }
-            byte[] bytes = body.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBytes + 1));
-            if (bytes.length > maxBytes) {
-                throw new ToolException("The page at " + url + " is larger than " + maxBytes + " bytes");
-            }
-            Charset charset = charset(contentType);
-            if (!mainType.equals("text/html") && !mainType.equals("application/xhtml+xml")) {
-                String text = new String(bytes, charset);
-                return text.isBlank() ? "" : page(null, null, collapse(text));
-            }
-            Document document = Jsoup.parse(new String(bytes, charset), uri.toString());
-            return readable(document);
-        } catch (IOException e) {
-            throw new ToolException("The page at " + url + " could not be read: " + e.getMessage());
-        }
+        return readable(Jsoup.parse(text, page.uri().toString()));
     }
 
     /** Dify's template around the readable text; no text, no template (Dify answers an empty text then). */
@@ -217,20 +156,6 @@ public final class JsoupWebscraperToolRunner implements ToolRunner {
             }
         }
         return out.toString();
-    }
-
-    private static Charset charset(String contentType) {
-        for (String part : contentType.split(";")) {
-            String[] pair = part.strip().split("=", 2);
-            if (pair.length == 2 && pair[0].strip().equalsIgnoreCase("charset")) {
-                try {
-                    return Charset.forName(pair[1].strip().replace("\"", ""));
-                } catch (IllegalArgumentException e) {
-                    return StandardCharsets.UTF_8;
-                }
-            }
-        }
-        return StandardCharsets.UTF_8;
     }
 
     private static String python(String text) {

@@ -59,10 +59,14 @@ public record ConversionLimits(int maxInputChars, long maxInputBytes, int maxPag
     }
 
     byte[] output(byte[] content) {
-        if (content.length > maxOutputBytes) {
-            throw new Exceeded("The result has " + content.length + " bytes, more than the " + maxOutputBytes
+        outputSize(content.length);
+        return content;
+    }
+
+    void outputSize(long size) {
+        if (size > maxOutputBytes) {
+            throw new Exceeded("The result has " + size + " bytes, more than the " + maxOutputBytes
                     + " this tool answers");
         }
-        return content;
     }
 }

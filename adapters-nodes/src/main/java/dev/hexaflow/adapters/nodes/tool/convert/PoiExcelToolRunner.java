@@ -14,7 +14,6 @@ import dev.hexaflow.workflow.engine.StopSignal;
 import dev.hexaflow.workflow.port.out.FileContents;
 import dev.hexaflow.workflow.port.out.ToolRunner;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -83,7 +82,7 @@ public final class PoiExcelToolRunner implements ToolRunner {
             throw new ToolException("Error processing Excel file: " + describe(e), e);
         }
         String text = sheets.size() > 1 ? pretty(sheets) : compact(sheets.values().iterator().next());
-        limits.output(text.getBytes(StandardCharsets.UTF_8));
+        limits.outputSize(text.length());
         return List.of(new ToolMessage.Text(text));
     }
 

@@ -72,7 +72,7 @@ class NamingConventionTest {
 
     /** The technologies an adapter's name may start with. */
     static final String TECHNOLOGY = "(Jdbi|InMemory|FileSystem|H2|Jackson|Biweekly|Yaml|Jinjava|Rhino|PythonWorker"
-            + "|Jdk|Hmac|SecureRandom|OpenAiCompatible|JinaCompatible|Smtp|PdfBox|Javalin|Zip|JsonPath|Jsoup|McpSdk"
+            + "|Jdk|Hmac|SecureRandom|OpenAiCompatible|JinaCompatible|Smtp|PdfBox|Poi|Javalin|Zip|JsonPath|Jsoup|McpSdk"
             + "|CronUtils|Lucene|Postgres|Micrometer|Slf4j|OpenTelemetry).*";
 
     static final ArchRule adapters_are_named_for_their_technology = classes()

@@ -17,6 +17,10 @@ import dev.hexaflow.adapters.nodes.tool.JsoupJinaReaderToolRunner;
 import dev.hexaflow.adapters.nodes.tool.JsoupWebscraperToolRunner;
 import dev.hexaflow.adapters.nodes.tool.OpenAiCompatibleImageToolRunner;
 import dev.hexaflow.adapters.nodes.tool.OpenAiCompatibleSpeechToolRunner;
+import dev.hexaflow.adapters.nodes.tool.convert.ConversionLimits;
+import dev.hexaflow.adapters.nodes.tool.convert.JdkBase64ToolRunner;
+import dev.hexaflow.adapters.nodes.tool.convert.PoiExcelToolRunner;
+import dev.hexaflow.adapters.nodes.tool.convert.PoiMdExporterToolRunner;
 import dev.hexaflow.adapters.nodes.tool.mcp.McpSdkSessions;
 import dev.hexaflow.adapters.nodes.tool.mcp.McpSdkToolRunner;
 import dev.hexaflow.domain.id.TimeOrderedIds;
@@ -83,6 +87,9 @@ public final class Engines {
         tools.addAll(OpenAiCompatibleImageToolRunner.labels());
         tools.addAll(JdkSqlToolRunner.labels());
         tools.addAll(JsoupJinaReaderToolRunner.labels());
+        tools.addAll(PoiMdExporterToolRunner.labels());
+        tools.addAll(PoiExcelToolRunner.labels());
+        tools.addAll(JdkBase64ToolRunner.labels());
         return List.copyOf(tools);
     }
 
@@ -106,19 +113,23 @@ public final class Engines {
         owned.accept(mcp);
         OpenAiCompatibleSpeechSynthesizer speech = new OpenAiCompatibleSpeechSynthesizer(
                 config.llmBaseUrl().orElse(null), config.llmApiKey().orElse(null), config.ttsModel(), "alloy");
+        FileContents files = files(exchange, uploads);
         StandardNodes.Services services = StandardNodes.Services.none()
                 .withTemplates(new JinjavaTemplateRenderer())
                 .withCodeRunners(List.of(javascript, python))
                 .withHttp(new JdkHttpRequester(exchange))
                 .withModels(models)
                 .withMcpSessions(new McpSdkSessions(exchange, config.toolTimeout()))
-                .withDocuments(files(exchange, uploads), new PdfBoxDocumentTextExtractor(config.documents()))
+                .withDocuments(files, new PdfBoxDocumentTextExtractor(config.documents()))
                 // An operator's binding (MCP) comes first: it wins over a built-in of the same name.
                 .withTools(List.of(mcp, new JdkTimeToolRunner(Clock.systemUTC()), new JsonPathToolRunner(),
                         new JsoupWebscraperToolRunner(exchange, Duration.ofSeconds(30), 10L * 1024 * 1024),
                         new OpenAiCompatibleSpeechToolRunner(speech), images(config, exchange),
                         new JdkSqlToolRunner(config.sqlDatabase(), exchange),
-                        new JsoupJinaReaderToolRunner(exchange, Duration.ofSeconds(30), 10L * 1024 * 1024)));
+                        new JsoupJinaReaderToolRunner(exchange, Duration.ofSeconds(30), 10L * 1024 * 1024),
+                        new PoiMdExporterToolRunner(files, ConversionLimits.DEFAULTS),
+                        new PoiExcelToolRunner(files, ConversionLimits.DEFAULTS),
+                        new JdkBase64ToolRunner(files, ConversionLimits.DEFAULTS)));
         services = plugs.apply(services);
         EngineSettings settings = EngineSettings.DEFAULTS.withMaxSteps(config.maxSteps())
                 .withMaxTime(config.maxRunTime()).withMaxTemplateLoops(config.maxTemplateLoops());

@@ -33,7 +33,11 @@ public final class ToolFileService implements KeepToolFileUseCase, ServeToolFile
             Map.entry("audio/ogg", ".ogg"), Map.entry("audio/webm", ".webm"), Map.entry("image/png", ".png"),
             Map.entry("image/jpeg", ".jpg"), Map.entry("image/gif", ".gif"), Map.entry("image/webp", ".webp"),
             Map.entry("image/svg+xml", ".svg"), Map.entry("application/pdf", ".pdf"),
-            Map.entry("text/plain", ".txt"), Map.entry("application/json", ".json"));
+            Map.entry("text/plain", ".txt"), Map.entry("application/json", ".json"),
+            Map.entry("text/csv", ".csv"), Map.entry("text/html", ".html"), Map.entry("application/zip", ".zip"),
+            Map.entry("application/vnd.openxmlformats-officedocument.wordprocessingml.document", ".docx"),
+            Map.entry("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", ".xlsx"),
+            Map.entry("application/vnd.openxmlformats-officedocument.presentationml.presentation", ".pptx"));
 
     private final BlobStore blobs;
     private final ToolFileRepository files;

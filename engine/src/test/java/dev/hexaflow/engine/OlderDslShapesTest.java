@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.hexaflow.adapters.dsl.YamlWorkflowDslReader;
 import dev.hexaflow.adapters.nodes.fakes.FakeHttpTarget;
 import dev.hexaflow.adapters.nodes.fakes.FakeModelServer;
+import dev.hexaflow.domain.workflow.FileValue;
 import dev.hexaflow.domain.workflow.RunEvent;
 import dev.hexaflow.domain.workflow.RunStatus;
 import dev.hexaflow.domain.workflow.Workflow;
@@ -169,6 +170,21 @@ class OlderDslShapesTest {
         assertThat(run("llm-context-old.yml", Map.of("doc", "the answer is 42", "q", "what?")).outputs())
                 .isEqualTo(Map.of("text", "42"));
         assertThat(lastModelRequest()).contains("Use this: the answer is 42", "what?");
+    }
+
+    @Test
+    void visionThatSaysOnlyEnabledShowsTheModelTheRunsFiles() {
+        MODEL.answer(FakeModelServer.Script.text("A cat.", 9, 2));
+        Workflow workflow = file("llm-vision-enabled-only.yml");
+        String url = "https://images.example/cat.png";
+        FileValue image = new FileValue("f1", "image", "remote_url", url, null, "cat.png", ".png", "image/png", 10,
+                url);
+
+        WorkflowRun run = ENGINE.run(ENGINE.prepare(workflow), new RunRequest(workflow, null, null, "u", Map.of(),
+                List.of(image), null, null), RunListener.NONE);
+
+        assertThat(run.outputs()).as(run.error()).isEqualTo(Map.of("text", "A cat."));
+        assertThat(lastModelRequest()).contains(url);
     }
 
     @Test

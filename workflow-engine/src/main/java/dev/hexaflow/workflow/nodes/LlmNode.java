@@ -76,8 +76,11 @@ public final class LlmNode implements NodeExecutor {
             Optional<VariableSelector> contextSelector = context.bool("enabled", false)
                     ? context.optionalSelector("variable_selector") : Optional.empty();
             DataTree vision = data.tree("vision");
+            // Files that say only "enabled" (0.1.x) read the run's files, as Dify's VisionConfigOptions default.
             Optional<VariableSelector> visionSelector = vision.bool("enabled", false)
-                    ? vision.tree("configs").optionalSelector("variable_selector") : Optional.empty();
+                    ? Optional.of(vision.tree("configs").optionalSelector("variable_selector")
+                            .orElse(VariableSelector.of(VariableSelector.SYSTEM, "files")))
+                    : Optional.empty();
             boolean separateReasoning = data.string("reasoning_format", "tagged").equals("separated");
             Optional<ChatMemory> memory = ChatMemory.of(data);
             return new LlmSettings(provider, name, model.string("mode", "chat"), parameters, prompts,

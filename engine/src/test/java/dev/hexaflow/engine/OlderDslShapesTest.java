@@ -124,6 +124,20 @@ class OlderDslShapesTest {
     }
 
     @Test
+    void aListOperatorWithoutExtractByFiltersAndOrders() {
+        assertThat(run("list-operator-without-extract-by.yml", Map.of()).outputs())
+                .isEqualTo(Map.of("kept", List.of(3L, 2L)));
+    }
+
+    @Test
+    void aLoopRunsTheNodesThatNameItByLoopIdAndNeedsNoLoopVariables() {
+        assertThat(run("loop-children-by-loop-id.yml", Map.of("x", "same")).outputs())
+                .isEqualTo(Map.of("x", "same"));
+        assertThat(events).filteredOn(RunEvent.NodeStarted.class::isInstance)
+                .extracting(event -> ((RunEvent.NodeStarted) event).execution().nodeId()).filteredOn("say"::equals).hasSize(2);
+    }
+
+    @Test
     void systemVariablesUnderTheStartNodesIdAreReadInConditionsPromptsAndAnswers() {
         MODEL.answer(FakeModelServer.Script.text("Hello!", 3, 2));
 

@@ -84,8 +84,10 @@ class OlderDslShapesTest {
     }
 
     @Test
-    void aFileWithoutVersionIsReadAsZeroOneZero() {
+    void aFileWithoutVersionOrWithAnEmptyOneIsReadAsZeroOneZero() {
         assertThat(file("no-version-template.yml").dslVersion()).isEqualTo("0.1.0");
+        assertThat(Dsl.read("app: {name: t, mode: workflow}\nversion: ''\nkind: other\n"
+                + "workflow: {graph: {nodes: [], edges: []}}").dslVersion()).isEqualTo("0.1.0");
 
         assertThat(run("no-version-template.yml", Map.of("who", "Ada")).outputs())
                 .isEqualTo(Map.of("text", "Hello Ada!"));
@@ -134,7 +136,8 @@ class OlderDslShapesTest {
         assertThat(run("loop-children-by-loop-id.yml", Map.of("x", "same")).outputs())
                 .isEqualTo(Map.of("x", "same"));
         assertThat(events).filteredOn(RunEvent.NodeStarted.class::isInstance)
-                .extracting(event -> ((RunEvent.NodeStarted) event).execution().nodeId()).filteredOn("say"::equals).hasSize(2);
+                .extracting(event -> ((RunEvent.NodeStarted) event).execution().nodeId())
+                .filteredOn("say"::equals).hasSize(2);
     }
 
     @Test

@@ -40,7 +40,9 @@ public final class YamlWorkflowDslReader implements WorkflowDslReader {
         Map<String, Object> document = parse(dsl);
         List<WorkflowProblem> problems = new ArrayList<>();
         AppInfo app = app(document.get("app"), problems);
-        String version = document.get("version") == null ? "0.1.0" : String.valueOf(document.get("version"));
+        // Dify's import reads a missing or empty version as 0.1.0, and any kind as app.
+        String version = text(document.get("version"));
+        version = version == null || version.isBlank() ? "0.1.0" : version;
         if (app.isModelConfigApp()) {
             return fromModelConfig(app, version, document, problems);
         }

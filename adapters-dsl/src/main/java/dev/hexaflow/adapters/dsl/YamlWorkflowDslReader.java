@@ -40,7 +40,9 @@ public final class YamlWorkflowDslReader implements WorkflowDslReader {
         Map<String, Object> document = parse(dsl);
         List<WorkflowProblem> problems = new ArrayList<>();
         AppInfo app = app(document.get("app"), problems);
-        String version = document.get("version") == null ? "0.1.0" : String.valueOf(document.get("version"));
+        // Dify's import reads a missing or empty version as 0.1.0, and any kind as app.
+        String version = text(document.get("version"));
+        version = version == null || version.isBlank() ? "0.1.0" : version;
         if (app.isModelConfigApp()) {
             return fromModelConfig(app, version, document, problems);
         }
@@ -155,10 +157,23 @@ public final class YamlWorkflowDslReader implements WorkflowDslReader {
             }
             Map<String, Object> view = new LinkedHashMap<>(node);
             NODE_KEYS.forEach(view::remove);
-            nodes.add(new Node(id, type.get(), Optional.ofNullable(text(node.get("parentId"))), DataTree.of(data),
-                    DataTree.of(view)));
+            nodes.add(new Node(id, type.get(), container(node, data), DataTree.of(data), DataTree.of(view)));
         }
         return nodes;
+    }
+
+    /**
+     * The iteration or loop a node is inside. Files of 0.1.x have no {@code parentId} (the editor's key); Dify's
+     * engine itself finds a container's nodes by their {@code data.iteration_id} or {@code data.loop_id}.
+     */
+    private static Optional<String> container(Map<String, Object> node, Map<String, Object> data) {
+        for (Object given : new Object[] {node.get("parentId"), data.get("iteration_id"), data.get("loop_id")}) {
+            String id = text(given);
+            if (id != null && !id.isEmpty()) {
+                return Optional.of(id);
+            }
+        }
+        return Optional.empty();
     }
 
     private static List<Edge> edges(Object value, List<WorkflowProblem> problems) {

@@ -75,9 +75,7 @@ public final class LlmNode implements NodeExecutor {
             DataTree context = data.tree("context");
             Optional<VariableSelector> contextSelector = context.bool("enabled", false)
                     ? context.optionalSelector("variable_selector") : Optional.empty();
-            DataTree vision = data.tree("vision");
-            Optional<VariableSelector> visionSelector = vision.bool("enabled", false)
-                    ? vision.tree("configs").optionalSelector("variable_selector") : Optional.empty();
+            Optional<VariableSelector> visionSelector = visionFiles(data.tree("vision"));
             boolean separateReasoning = data.string("reasoning_format", "tagged").equals("separated");
             Optional<ChatMemory> memory = ChatMemory.of(data);
             return new LlmSettings(provider, name, model.string("mode", "chat"), parameters, prompts,
@@ -294,6 +292,15 @@ public final class LlmNode implements NodeExecutor {
             return String.join("\n", parts);
         }
         return Values.text(value);
+    }
+
+    /** The files vision shows; one that says only "enabled" (0.1.x) shows the run's, as Dify's default does. */
+    private static Optional<VariableSelector> visionFiles(DataTree vision) {
+        if (!vision.bool("enabled", false)) {
+            return Optional.empty();
+        }
+        return Optional.of(vision.tree("configs").optionalSelector("variable_selector")
+                .orElse(VariableSelector.of(VariableSelector.SYSTEM, "files")));
     }
 
     private static List<String> imageUrls(Object value) {

@@ -50,7 +50,6 @@ public final class JavaScriptRunnersBench {
         String engine = args.length > 0 ? args[0] : "graaljs";
         Supplier<CodeRunner> runners = switch (engine) {
             case "graaljs" -> () -> new GraalJsCodeRunner(LIMITS, 2);
-            case "rhino" -> () -> new dev.hexaflow.adapters.nodes.code.RhinoCodeRunner(LIMITS, 2);
             case "node" -> NodeRunner::new;
             default -> throw new IllegalArgumentException("graaljs or node");
         };

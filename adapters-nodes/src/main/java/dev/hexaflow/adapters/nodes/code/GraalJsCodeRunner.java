@@ -25,13 +25,14 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 /**
- * JavaScript code nodes on Rhino, called as Dify calls them: {@code main(inputs)} with one object. The code runs
- * in worker JVMs ({@link GraalJsWorker}), not in the server's: Rhino's built-ins (fill, sort, repeat, join, JSON,
- * string building) run in Java where no instruction observer reaches them, so only a process can be ended at
- * any point and bounded in memory. A call that passes its timeout, whose run is stopped, that runs out of memory,
- * or whose answer is over the size limit, kills its worker; workers are reused otherwise, and each call gets a
- * fresh scope inside its worker. Inside, the scope has only JavaScript's standard objects: no Java class is
- * reachable, so no file, network, process or environment either.
+ * JavaScript code nodes on GraalJS (ECMAScript 2023, as Dify's Node.js sandbox runs them), called as Dify calls
+ * them: {@code main(inputs)} with one object, its result through {@code JSON.stringify}. The code runs in worker
+ * JVMs ({@link GraalJsWorker}), not in the server's: only a process can be ended at any point (a built-in running
+ * in Java included) and bounded in memory without the server's heap at stake. A call that passes its timeout, whose
+ * run is stopped, that runs out of memory, or whose answer is over the size limit, kills its worker (the worker's
+ * own watchdog cancels a plain loop first and the worker lives on); workers are reused otherwise, and each call gets
+ * a fresh context inside its worker. Inside, the context has only JavaScript's standard objects: no Java class or
+ * object is reachable, and no file, thread, process, native code, environment or network.
  *
  * <p>At most {@code maxWorkers} calls run at once; a call beyond waits for a worker, and the wait counts toward
  * its timeout. Workers end with the server (a shutdown hook, and a worker ends when its standard input closes)
@@ -42,10 +43,10 @@ public final class GraalJsCodeRunner implements CodeRunner, AutoCloseable {
     /** The time a worker gets past the deadline to answer with its own message before it is killed. */
     private static final long GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
     /**
-     * How long a new worker may take to start its JVM and load Rhino before it is given up: a loaded machine took
-     * over two seconds, and a run's own time limit still bounds the whole.
+     * How long a new worker may take to start its JVM and load GraalJS before it is given up: about four seconds
+     * here, but over thirty on a 2-core machine with a load of 30, and a run's own time limit still bounds the whole.
      */
-    private static final long STARTING_NANOS = TimeUnit.SECONDS.toNanos(30);
+    private static final long STARTING_NANOS = TimeUnit.SECONDS.toNanos(90);
     /** A worker ends itself after this long without a call; the runner does not hand out one close to it. */
     private static final long IDLE_MILLIS = TimeUnit.MINUTES.toMillis(5);
     private static final long IDLE_REUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(IDLE_MILLIS - 30_000);
@@ -357,7 +358,8 @@ public final class GraalJsCodeRunner implements CodeRunner, AutoCloseable {
 
         int exitStatus() {
             try {
-                return process.waitFor(1, TimeUnit.SECONDS) ? process.exitValue() : -1;
+                // Its output closed: it is exiting, which a loaded machine may take seconds over.
+                return process.waitFor(10, TimeUnit.SECONDS) ? process.exitValue() : -1;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return -1;

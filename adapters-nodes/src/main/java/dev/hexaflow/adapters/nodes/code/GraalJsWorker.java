@@ -185,7 +185,10 @@ public final class GraalJsWorker {
         }
         if (e.isGuestException() || e.isSyntaxError()) {
             String message = e.getMessage() == null ? "Error" : e.getMessage();
-            return e.getSourceLocation() == null || message.contains("main.js:") ? message
+            // A line in the code node's own source, not in the call around it.
+            boolean inCode = e.getSourceLocation() != null && "main.js".equals(e.getSourceLocation().getSource()
+                    .getName());
+            return !inCode || message.contains("main.js:") ? message
                     : message + " (line " + e.getSourceLocation().getStartLine() + ")";
         }
         return "the javascript engine failed";

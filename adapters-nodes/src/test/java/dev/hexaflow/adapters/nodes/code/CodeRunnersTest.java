@@ -66,7 +66,7 @@ class CodeRunnersTest {
         assertThatThrownBy(() -> JS.run("function main() { while (true) {} }", Map.of(), StopSignal.NEVER))
                 .isInstanceOf(CodeException.class).hasMessageContaining("timed out");
         // Typed arrays: GraalJS interpreted builds a long string a character at a time, too slowly to meet 128 MiB.
-        assertThatThrownBy(() -> JS.run("function main() { var a = []; while (true) { a.push(new Float64Array(1 << 20)); } }",
+        assertThatThrownBy(() -> JS.run("function main() { var a = []; while (true) { a.push(new Float64Array(1 << 22)); } }",
                 Map.of(), StopSignal.NEVER)).isInstanceOf(CodeException.class).hasMessageContaining("memory");
         StopSwitch stop = new StopSwitch();
         stop.pull();

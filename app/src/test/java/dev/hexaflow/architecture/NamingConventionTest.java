@@ -71,7 +71,7 @@ class NamingConventionTest {
     }
 
     /** The technologies an adapter's name may start with. */
-    static final String TECHNOLOGY = "(Jdbi|InMemory|FileSystem|H2|Jackson|Biweekly|Yaml|Jinjava|Rhino|PythonWorker"
+    static final String TECHNOLOGY = "(Jdbi|InMemory|FileSystem|H2|Jackson|Biweekly|Yaml|Jinjava|GraalJs|PythonWorker"
             + "|Jdk|Hmac|SecureRandom|OpenAiCompatible|JinaCompatible|Smtp|PdfBox|Poi|Javalin|Zip|JsonPath|Jsoup|McpSdk"
             + "|CronUtils|Lucene|Postgres|Micrometer|Slf4j|OpenTelemetry).*";
 

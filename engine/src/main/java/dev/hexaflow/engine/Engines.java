@@ -2,7 +2,7 @@ package dev.hexaflow.engine;
 
 import dev.hexaflow.adapters.nodes.code.CodeLimits;
 import dev.hexaflow.adapters.nodes.code.PythonWorkerCodeRunner;
-import dev.hexaflow.adapters.nodes.code.RhinoCodeRunner;
+import dev.hexaflow.adapters.nodes.code.GraalJsCodeRunner;
 import dev.hexaflow.adapters.nodes.document.JdkHttpFileContents;
 import dev.hexaflow.adapters.nodes.document.PdfBoxDocumentTextExtractor;
 import dev.hexaflow.adapters.nodes.http.JdkHttpRequester;
@@ -104,7 +104,7 @@ public final class Engines {
         OpenAiCompatibleModelProvider models = new OpenAiCompatibleModelProvider(config.llmBaseUrl().orElse(null),
                 config.llmApiKey().orElse(null), config.models(), config.jsonSchemaModels(), Duration.ofSeconds(10),
                 Duration.ofSeconds(120));
-        RhinoCodeRunner javascript = new RhinoCodeRunner(limits);
+        GraalJsCodeRunner javascript = new GraalJsCodeRunner(limits);
         PythonWorkerCodeRunner python = new PythonWorkerCodeRunner(PythonWorkerCodeRunner.locate(config.python()),
                 limits);
         owned.accept(javascript);

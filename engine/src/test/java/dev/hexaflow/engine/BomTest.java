@@ -33,7 +33,7 @@ class BomTest {
                                 property.getTagName()));
             }
         }
-        assertThat(names).contains("jackson.version", "jinjava.version", "rhino.version", "pdfbox.version");
+        assertThat(names).contains("jackson.version", "jinjava.version", "graaljs.version", "pdfbox.version");
     }
 
     @Test

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.hexaflow.adapters.dsl.YamlWorkflowDslReader;
 import dev.hexaflow.adapters.nodes.code.CodeLimits;
-import dev.hexaflow.adapters.nodes.code.RhinoCodeRunner;
+import dev.hexaflow.adapters.nodes.code.GraalJsCodeRunner;
 import dev.hexaflow.adapters.nodes.http.JdkHttpRequester;
 import dev.hexaflow.adapters.nodes.template.JinjavaTemplateRenderer;
 import dev.hexaflow.domain.workflow.RunEvent;
@@ -48,7 +48,7 @@ class EmbeddingExampleTest {
         Workflow workflow = new YamlWorkflowDslReader().read(HELLO.getBytes(StandardCharsets.UTF_8));
         WorkflowEngine engine = new WorkflowEngine(StandardNodes.catalogue(StandardNodes.Services.none()
                 .withTemplates(new JinjavaTemplateRenderer())            // template-transform, jinja2 prompts
-                .withCodeRunners(List.of(new RhinoCodeRunner(CodeLimits.DEFAULTS)))  // javascript code nodes
+                .withCodeRunners(List.of(new GraalJsCodeRunner(CodeLimits.DEFAULTS)))  // javascript code nodes
                 .withHttp(new JdkHttpRequester())));                     // http-request; no model, no file store
         PreparedWorkflow prepared = engine.prepare(workflow);           // checks everything once
         WorkflowRun run = engine.run(prepared, RunRequest.of(workflow, "user-1", Map.of("name", "Ada")),

@@ -25,27 +25,28 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 /**
- * JavaScript code nodes on Rhino, called as Dify calls them: {@code main(inputs)} with one object. The code runs
- * in worker JVMs ({@link RhinoWorker}), not in the server's: Rhino's built-ins (fill, sort, repeat, join, JSON,
- * string building) run in Java where no instruction observer reaches them, so only a process can be ended at
- * any point and bounded in memory. A call that passes its timeout, whose run is stopped, that runs out of memory,
- * or whose answer is over the size limit, kills its worker; workers are reused otherwise, and each call gets a
- * fresh scope inside its worker. Inside, the scope has only JavaScript's standard objects: no Java class is
- * reachable, so no file, network, process or environment either.
+ * JavaScript code nodes on GraalJS (ECMAScript 2023, as Dify's Node.js sandbox runs them), called as Dify calls
+ * them: {@code main(inputs)} with one object, its result through {@code JSON.stringify}. The code runs in worker
+ * JVMs ({@link GraalJsWorker}), not in the server's: only a process can be ended at any point (a built-in running
+ * in Java included) and bounded in memory without the server's heap at stake. A call that passes its timeout, whose
+ * run is stopped, that runs out of memory, or whose answer is over the size limit, kills its worker (the worker's
+ * own watchdog cancels a plain loop first and the worker lives on); workers are reused otherwise, and each call gets
+ * a fresh context inside its worker. Inside, the context has only JavaScript's standard objects: no Java class or
+ * object is reachable, and no file, thread, process, native code, environment or network.
  *
  * <p>At most {@code maxWorkers} calls run at once; a call beyond waits for a worker, and the wait counts toward
  * its timeout. Workers end with the server (a shutdown hook, and a worker ends when its standard input closes)
  * and after five minutes without a call.
  */
-public final class RhinoCodeRunner implements CodeRunner, AutoCloseable {
+public final class GraalJsCodeRunner implements CodeRunner, AutoCloseable {
 
     /** The time a worker gets past the deadline to answer with its own message before it is killed. */
     private static final long GRACE_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
     /**
-     * How long a new worker may take to start its JVM and load Rhino before it is given up: a loaded machine took
-     * over two seconds, and a run's own time limit still bounds the whole.
+     * How long a new worker may take to start its JVM and load GraalJS before it is given up: about four seconds
+     * here, but over thirty on a 2-core machine with a load of 30, and a run's own time limit still bounds the whole.
      */
-    private static final long STARTING_NANOS = TimeUnit.SECONDS.toNanos(30);
+    private static final long STARTING_NANOS = TimeUnit.SECONDS.toNanos(90);
     /** A worker ends itself after this long without a call; the runner does not hand out one close to it. */
     private static final long IDLE_MILLIS = TimeUnit.MINUTES.toMillis(5);
     private static final long IDLE_REUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(IDLE_MILLIS - 30_000);
@@ -61,11 +62,11 @@ public final class RhinoCodeRunner implements CodeRunner, AutoCloseable {
     private volatile boolean closed;
 
     /** As many workers at once as this machine has processors, at least two. */
-    public RhinoCodeRunner(CodeLimits limits) {
+    public GraalJsCodeRunner(CodeLimits limits) {
         this(limits, Math.max(2, Runtime.getRuntime().availableProcessors()));
     }
 
-    public RhinoCodeRunner(CodeLimits limits, int maxWorkers) {
+    public GraalJsCodeRunner(CodeLimits limits, int maxWorkers) {
         if (maxWorkers < 1) {
             throw new IllegalArgumentException("maxWorkers must be at least 1");
         }
@@ -94,13 +95,14 @@ public final class RhinoCodeRunner implements CodeRunner, AutoCloseable {
                 // Big arrays and strings go straight to the old generation: a runaway allocator meets the heap
                 // limit without their being copied between generations first.
                 "-XX:PretenureSizeThreshold=64k",
+                // C1 only: C2 compiling Truffle's interpreter tripled a worker's start and slowed calls of new code.
                 "-XX:TieredStopAtLevel=1",
                 "-XX:+ExitOnOutOfMemoryError",
                 "-XX:+DisplayVMOutputToStderr",
                 "-XX:-UsePerfData",
-                "-XX:MaxMetaspaceSize=128m",
+                "-XX:MaxMetaspaceSize=256m",
                 "-cp", String.join(File.pathSeparator, classPath),
-                RhinoWorker.class.getName(),
+                GraalJsWorker.class.getName(),
                 Long.toString(limits.timeout().toSeconds()),
                 Integer.toString(limits.maxResultChars()),
                 Long.toString(IDLE_MILLIS));
@@ -270,7 +272,7 @@ public final class RhinoCodeRunner implements CodeRunner, AutoCloseable {
 
     private final class Worker {
         final Process process;
-        /** Counted down when the worker says it is up ({@link RhinoWorker#READY}). */
+        /** Counted down when the worker says it is up ({@link GraalJsWorker#READY}). */
         private final java.util.concurrent.CountDownLatch ready = new java.util.concurrent.CountDownLatch(1);
         private final Writer requests;
         private final BlockingQueue<Reply> replies = new LinkedBlockingQueue<>();
@@ -330,7 +332,7 @@ public final class RhinoCodeRunner implements CodeRunner, AutoCloseable {
                     for (int i = 0; i < n; i++) {
                         if (buffer[i] == '\n') {
                             line.append(buffer, from, i - from);
-                            if (ready.getCount() > 0 && line.toString().equals(RhinoWorker.READY)) {
+                            if (ready.getCount() > 0 && line.toString().equals(GraalJsWorker.READY)) {
                                 ready.countDown();
                                 line.setLength(0);
                                 from = i + 1;
@@ -356,7 +358,8 @@ public final class RhinoCodeRunner implements CodeRunner, AutoCloseable {
 
         int exitStatus() {
             try {
-                return process.waitFor(1, TimeUnit.SECONDS) ? process.exitValue() : -1;
+                // Its output closed: it is exiting, which a loaded machine may take seconds over.
+                return process.waitFor(10, TimeUnit.SECONDS) ? process.exitValue() : -1;
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return -1;

@@ -77,14 +77,12 @@ final class LocalKnowledge implements AutoCloseable {
     }
 
     /**
-     * The import's warnings on standard error. Without a data dir, one line for each knowledge-retrieval node in
-     * place of its warnings of bases this has not (it has none), saying how to search some.
+     * The import's warnings on standard error; without a data dir, one more line for each knowledge-retrieval node,
+     * saying how to search some bases (every base is missing then, so each warning alone would not say why).
      */
     void warn(Workflow workflow, List<String> warnings, PrintStream err) {
         for (String warning : warnings) {
-            if (fromDataDir || !warning.startsWith("The knowledge base ")) {
-                err.println("hexaflow: warning: " + warning);
-            }
+            err.println("hexaflow: warning: " + warning);
         }
         if (fromDataDir) {
             return;

@@ -309,8 +309,13 @@ class WebAppHttpTest {
         return new com.fasterxml.jackson.databind.ObjectMapper().readTree(line.substring("data: ".length()));
     }
 
+    /**
+     * The run's status once it is no longer running, or "running" after 30 s: each of these runs may wait for a
+     * JavaScript worker of its own to start, seconds on a loaded machine.
+     */
     private static String statusWhenOver(ServiceApi api, String runId) throws InterruptedException {
-        for (int i = 0; i < 100; i++) {
+        long until = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
+        while (System.nanoTime() < until) {
             String status = json(api.get("/v1/workflows/run/" + runId)).get("status").asText();
             if (!status.equals("running")) {
                 return status;

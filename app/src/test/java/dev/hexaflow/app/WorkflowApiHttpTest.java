@@ -508,8 +508,10 @@ class WorkflowApiHttpTest {
         return json(api.get("/v1/workflows/logs")).get("total").asLong();
     }
 
+    /** The run once it has ended; 30 s at most, for a run of slow.yml may first wait for a JavaScript worker. */
     private static JsonNode awaitFinished(ServiceApi api, String runId) throws InterruptedException {
-        for (int i = 0; i < 100; i++) {
+        long until = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
+        while (System.nanoTime() < until) {
             JsonNode detail = json(api.get("/v1/workflows/run/" + runId));
             if (!detail.get("status").asText().equals("running")) {
                 return detail;

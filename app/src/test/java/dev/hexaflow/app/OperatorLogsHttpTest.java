@@ -189,7 +189,7 @@ class OperatorLogsHttpTest {
 
     /** The run's lines, once its end is told (the monitor hears it on the run's thread, around the answer). */
     private static List<String> awaitLines(CapturedLogs logs, String text, int count) {
-        long deadline = System.currentTimeMillis() + 5_000;
+        long deadline = System.currentTimeMillis() + 30_000;
         while (logs.mentioning(text).size() < count && System.currentTimeMillis() < deadline) {
             Thread.onSpinWait();
         }

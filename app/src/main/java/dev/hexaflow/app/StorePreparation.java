@@ -52,6 +52,7 @@ final class StorePreparation {
             LOG.warn("{} runs were left running when the server last stopped; they are now failed", interrupted);
         }
         closeWhatWasCutOff(workflows, chat, shared);
+        workflows.limits.start();
         return new Prepared(firstStart, newCampusKey);
     }
 

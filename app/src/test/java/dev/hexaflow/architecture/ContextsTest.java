@@ -29,7 +29,7 @@ class ContextsTest {
 
     /** The contexts docs/architecture/contexts.md describes; a new one is added there and here. */
     static final List<String> CONTEXTS = List.of("common", "apps", "runs", "files", "instances", "chat", "knowledge",
-            "tools", "webhooks", "backup", "campus", "triggers", "mcpserver", "annotations");
+            "tools", "webhooks", "backup", "campus", "triggers", "mcpserver", "annotations", "limits");
 
     static final ArchRule every_class_lives_in_a_named_context = classes()
             .that().resideInAPackage(APPLICATION)

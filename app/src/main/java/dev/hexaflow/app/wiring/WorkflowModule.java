@@ -39,6 +39,7 @@ public final class WorkflowModule implements AutoCloseable {
     public final WebhooksModule webhooks;
     public final KnowledgeModule knowledge;
     public final TriggersModule triggers;
+    public final LimitsModule limits;
     /** The outbound policy every outbound call goes through, with the origins workflows may call this server on. */
     public final InstanceOrigins origins;
     public final WorkflowEngine engine;
@@ -73,6 +74,7 @@ public final class WorkflowModule implements AutoCloseable {
         this.versionRecords = new JdbiWorkflowVersionRepository(jdbi);
         this.endUserRecords = new JdbiEndUserRepository(jdbi, gate);
         this.runRecords = new JdbiRunRepository(jdbi, gate, instance.id());
+        this.limits = new LimitsModule(jdbi, appRecords, dev.hexaflow.domain.limit.AppLimits.NONE, instance.id());
         this.origins = new InstanceOrigins(config.engine().outbound(), config.service().outboundToItself());
         this.files = new FilesModule(jdbi, blobs, secrets, config, clock, instance, storage, endUserRecords);
         this.knowledge = new KnowledgeModule(jdbi, config.dataDir().resolve("knowledge"), config.engine(), clock,
@@ -132,6 +134,7 @@ public final class WorkflowModule implements AutoCloseable {
         runs.heldRuns.close();
         webhooks.close();
         runs.close();
+        limits.close(); // after the runs, so that what they spent is kept
         try {
             runRecords.close();
         } finally {

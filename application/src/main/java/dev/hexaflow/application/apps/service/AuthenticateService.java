@@ -37,7 +37,7 @@ public final class AuthenticateService implements AuthenticateUseCase {
             AppKey key = keys.find(SecretHash.of(token))
                     .orElseThrow(() -> new ApiException(ApiError.UNAUTHORIZED, INVALID));
             keys.used(key.hash(), clock.instant().getEpochSecond());
-            return Caller.appKey(key.appId());
+            return Caller.appKey(key.appId(), key.hash().hex().substring(0, 16));
         }
         WebTokens.Claims claims = webTokens.read(token)
                 .orElseThrow(() -> new ApiException(ApiError.UNAUTHORIZED, INVALID));

@@ -9,19 +9,27 @@ import java.util.Objects;
  * through a token its page handed out, for that user alone.
  *
  * @param pageUser the web user a page token acts for; null for an app key
+ * @param keyId    which of the app's keys it came with (not a secret: the start of the key's hash), for the limits
+ *                 and budgets per key; null for a page token
  */
-public record Caller(String appId, String pageUser) {
+public record Caller(String appId, String pageUser, String keyId) {
 
     public Caller {
         Objects.requireNonNull(appId, "appId");
     }
 
+    /** A caller through one of the app's keys, not named. */
     public static Caller appKey(String appId) {
-        return new Caller(appId, null);
+        return new Caller(appId, null, null);
+    }
+
+    /** A caller through the app's key whose id is {@code keyId}. */
+    public static Caller appKey(String appId, String keyId) {
+        return new Caller(appId, null, keyId);
     }
 
     public static Caller page(String appId, String user) {
-        return new Caller(appId, Objects.requireNonNull(user, "user"));
+        return new Caller(appId, Objects.requireNonNull(user, "user"), null);
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.hexaflow.adapters.http.wire;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hexaflow.adapters.http.support.ResponseBodies;
+import dev.hexaflow.domain.workflow.FileValue;
 import dev.hexaflow.domain.workflow.WorkflowRun;
 import java.io.IOException;
 import java.io.StringWriter;
@@ -15,9 +16,9 @@ import java.util.Map;
  * same bytes as {@code DifyWire.json(DifyWire.completion(run, taskId))}, without building its maps first and
  * without the mapper finding a serializer for each of their values (BENCHMARKS.md, issue 40). The values a run's
  * outputs hold (text, numbers, booleans, null, objects with text keys, lists) are written here as the mapper
- * writes them; any other (a file, a map with other keys, a set) is handed to the same mapper as before. It is
- * written to text and encoded after, as the mapper's text was: a generator writing UTF-8 itself would escape an
- * emoji's two halves where the text keeps the emoji.
+ * writes them, and a file as its {@link FileValue#asMap}; any other (a map with other keys, a set, an array) is
+ * handed to the same mapper as before. It is written to text and encoded after, as the mapper's text was: a
+ * generator writing UTF-8 itself would escape an emoji's two halves where the text keeps the emoji.
  */
 public final class CompletionJson {
 
@@ -85,6 +86,8 @@ public final class CompletionJson {
             json.writeNumber(number.longValue());
         } else if (value instanceof Double number) {
             json.writeNumber(number.doubleValue());
+        } else if (value instanceof FileValue file) {
+            value(json, file.asMap()); // text keys, and values of text, null and whole numbers only
         } else if (value instanceof Map<?, ?> map && textKeys(map)) {
             json.writeStartObject();
             for (Map.Entry<?, ?> entry : map.entrySet()) {

@@ -117,7 +117,7 @@ public final class ServiceApiAuthentication implements RouteGroup {
      * What {@code header.split("\\s+", 2)} gives a stripped header that holds a space, without compiling the
      * expression on every request: the scheme, and the rest after the first run of whitespace.
      */
-    static String[] schemeAndCredentials(String header) {
+    public static String[] schemeAndCredentials(String header) {
         int end = 0;
         while (end < header.length() && !isRegexSpace(header.charAt(end))) {
             end++;

@@ -84,8 +84,7 @@ public final class ServiceApiAuthentication implements RouteGroup {
     }
 
     private void authenticate(Context ctx) {
-        Access access = ctx.routeRoles().stream().filter(Access.class::isInstance).map(Access.class::cast)
-                .findFirst().orElse(null);
+        Access access = accessOf(ctx);
         if (access == null) {
             return;
         }
@@ -94,7 +93,7 @@ public final class ServiceApiAuthentication implements RouteGroup {
             throw refused(ctx, Credential.APP_KEY, new ApiException(ApiError.UNAUTHORIZED,
                     "Authorization header must be provided and start with 'Bearer'"));
         }
-        String[] parts = header.strip().split("\\s+", 2);
+        String[] parts = schemeAndCredentials(header.strip());
         if (!parts[0].equalsIgnoreCase("bearer")) {
             throw refused(ctx, Credential.APP_KEY, new ApiException(ApiError.UNAUTHORIZED,
                     "Authorization scheme must be 'Bearer'"));
@@ -102,6 +101,37 @@ public final class ServiceApiAuthentication implements RouteGroup {
         String token = parts[1].strip();
         ctx.attribute(CALLER, callerOf(ctx, token, access.operation));
         ctx.attribute(TOKEN, token);
+    }
+
+    /** The route's {@link Access}, found with a loop: every request asks, and a stream costs its pipeline. */
+    private static Access accessOf(Context ctx) {
+        for (RouteRole role : ctx.routeRoles()) {
+            if (role instanceof Access access) {
+                return access;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * What {@code header.split("\\s+", 2)} gives a stripped header that holds a space, without compiling the
+     * expression on every request: the scheme, and the rest after the first run of whitespace.
+     */
+    public static String[] schemeAndCredentials(String header) {
+        int end = 0;
+        while (end < header.length() && !isRegexSpace(header.charAt(end))) {
+            end++;
+        }
+        int rest = end;
+        while (rest < header.length() && isRegexSpace(header.charAt(rest))) {
+            rest++;
+        }
+        return new String[] {header.substring(0, end), header.substring(rest)};
+    }
+
+    /** The characters the expression {@code \s} matches. */
+    private static boolean isRegexSpace(char c) {
+        return c == ' ' || c == '\t' || c == '\n' || c == 0x0B || c == '\f' || c == '\r';
     }
 
     /** The caller, or the refusal, logged when the token itself was refused (not what it may do). */

@@ -15,4 +15,9 @@ public final class ServiceApiBodies {
         ResponseBodies.write(ctx, status, "application/json; charset=utf-8",
                 DifyWire.json(body).getBytes(StandardCharsets.UTF_8));
     }
+
+    /** Writes a body already written as JSON (a blocking run's answer, by {@code CompletionJson}). */
+    public static void jsonBytes(Context ctx, int status, byte[] json) {
+        ResponseBodies.write(ctx, status, "application/json; charset=utf-8", json);
+    }
 }

@@ -1,6 +1,7 @@
 package dev.hexaflow.adapters.http.webapp;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hexaflow.adapters.http.admin.ConsoleSessions;
 import dev.hexaflow.adapters.http.admin.ConsoleSessions.Session;
 import dev.hexaflow.adapters.http.server.RefusedCredentials;
@@ -21,6 +22,9 @@ import java.util.Optional;
  * which takes the cookie ({@link dev.hexaflow.adapters.http.admin.AdminAuthorization}).
  */
 public final class ConsoleRoutes implements RouteGroup {
+
+    /** One mapper for every request: a mapper made per request finds its deserializers anew each time. */
+    private static final ObjectMapper JSON = ResponseBodies.jsonMapper();
 
     private final ConsoleSessions sessions;
     private final RefusedCredentials refusals;
@@ -85,7 +89,7 @@ public final class ConsoleRoutes implements RouteGroup {
 
     private static String jsonToken(Context ctx) {
         try {
-            JsonNode body = ResponseBodies.jsonMapper().readTree(ctx.bodyAsBytes());
+            JsonNode body = JSON.readTree(ctx.bodyAsBytes());
             return body != null && body.path("token").isTextual() ? body.get("token").asText() : null;
         } catch (IOException | RuntimeException e) {
             return null;

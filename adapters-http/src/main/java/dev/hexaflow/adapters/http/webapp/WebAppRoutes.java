@@ -1,5 +1,6 @@
 package dev.hexaflow.adapters.http.webapp;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.annotation.JsonNaming;
 import dev.hexaflow.adapters.http.server.RouteGroup;
@@ -27,6 +28,9 @@ import java.util.Optional;
  * and where to read more, under the same headers.
  */
 public final class WebAppRoutes implements RouteGroup {
+
+    /** One mapper for every request: a mapper made per request finds its deserializers anew each time. */
+    private static final ObjectMapper JSON = ResponseBodies.jsonMapper();
 
     /**
      * The page runs only its own script and style, talks only to this server, and shows images from here, from
@@ -91,7 +95,7 @@ public final class WebAppRoutes implements RouteGroup {
             if (bytes.length == 0) {
                 return null;
             }
-            return ResponseBodies.jsonMapper().readValue(bytes, Object.class) instanceof Map<?, ?> body
+            return JSON.readValue(bytes, Object.class) instanceof Map<?, ?> body
                     && body.get("user") instanceof String user ? user : null;
         } catch (IOException | RuntimeException e) {
             return null;

@@ -1,7 +1,9 @@
 package dev.hexaflow.adapters.persistence.jdbi;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
+import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.hexaflow.domain.workflow.Values;
@@ -13,7 +15,10 @@ import java.util.Map;
  */
 final class JsonColumns {
 
-    private static final ObjectMapper JSON = JsonMapper.builder()
+    // Buffers from Jackson's shared pool, not its per-thread ones: columns are read on request threads, which
+    // are virtual threads (one per request) on JDK 21 and later, so per-thread buffers were made for every read.
+    private static final ObjectMapper JSON = JsonMapper.builder(JsonFactory.builder()
+            .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool()).build())
             .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).build();
 
     private JsonColumns() {

@@ -1,8 +1,10 @@
 package dev.hexaflow.adapters.persistence.jdbi;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.core.json.JsonWriteFeature;
+import com.fasterxml.jackson.core.util.JsonRecyclerPools;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.hexaflow.domain.workflow.HumanInputForm;
@@ -21,7 +23,9 @@ import java.util.Map;
 final class PauseColumns {
 
     // NaN and the infinities are plain workflow values: written as JSON's extension, not as text, they read back.
-    private static final ObjectMapper JSON = JsonMapper.builder()
+    // Buffers from Jackson's shared pool, as JsonColumns takes them, for request threads that are virtual.
+    private static final ObjectMapper JSON = JsonMapper.builder(JsonFactory.builder()
+            .recyclerPool(JsonRecyclerPools.sharedConcurrentDequePool()).build())
             .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS).disable(JsonWriteFeature.WRITE_NAN_AS_STRINGS)
             .build();
 

@@ -13,6 +13,7 @@ import dev.hexaflow.adapters.http.serviceapi.ServiceApiBodies;
 import dev.hexaflow.adapters.http.sse.RunEventStream;
 import dev.hexaflow.adapters.http.support.JsonRequestBodies;
 import dev.hexaflow.adapters.http.support.QueryNumbers;
+import dev.hexaflow.adapters.http.wire.CompletionJson;
 import dev.hexaflow.adapters.http.wire.DifyWire;
 import dev.hexaflow.adapters.http.wire.HumanInputWire;
 import dev.hexaflow.application.apps.port.in.AuthenticateUseCase.Operation;
@@ -156,9 +157,12 @@ public final class RunRoutes implements RouteGroup {
     private void blocking(Context ctx, RunWorkflowCommand command) {
         RunUnderWay started = run.start(command, RunObserver.NONE);
         WorkflowRun ended = started.await();
-        ServiceApiBodies.json(ctx, 200, ended.status() == RunStatus.PAUSED
-                ? HumanInputWire.pausedCompletion(ended, started.taskId(), forms.waitingOf(command.appId(), ended.id()))
-                : DifyWire.completion(ended, started.taskId()));
+        if (ended.status() == RunStatus.PAUSED) {
+            ServiceApiBodies.json(ctx, 200, HumanInputWire.pausedCompletion(ended, started.taskId(),
+                    forms.waitingOf(command.appId(), ended.id())));
+        } else {
+            ServiceApiBodies.jsonBytes(ctx, 200, CompletionJson.of(ended, started.taskId()));
+        }
     }
 
     /**

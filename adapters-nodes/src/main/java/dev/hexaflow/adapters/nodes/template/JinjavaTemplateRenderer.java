@@ -96,6 +96,11 @@ public final class JinjavaTemplateRenderer implements TemplateRenderer {
      */
     @Override
     public CompiledTemplate compile(String template) {
+        return compile(template, true);
+    }
+
+    /** Without {@code direct}, a plain template walks its tree too (for the benchmark's comparison). */
+    CompiledTemplate compile(String template, boolean direct) {
         Optional<Node> parsed = parse(template);
         if (parsed.isEmpty()) {
             return (variables, limits, stop) -> render(template, variables, limits, stop);
@@ -103,6 +108,9 @@ public final class JinjavaTemplateRenderer implements TemplateRenderer {
         Node root = parsed.get();
         CompiledTemplate tree = (variables, limits, stop) -> render(interpreter -> interpreter.render(root),
                 variables, limits, stop);
+        if (!direct) {
+            return tree;
+        }
         return PlainTemplate.of(template, root, parsing.isKeepTrailingNewline())
                 .<CompiledTemplate>map(plain -> (variables, limits, stop) -> {
                     String output = plain.render(variables, limits, stop);

@@ -18,7 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * interpreter built on each render (before), Jinjava's tree parsed once and walked with an interpreter per render
  * (compiled), and the direct path of a text-and-variables template (direct). Each figure is the median of rounds
  * taken interleaved in one process, so that the ratios hold on a loaded machine; a second table renders each time on
- * a thread of its own, as the server renders on a new virtual thread, whose thread-locals are empty.
+ * a new thread, as the server renders on a new virtual thread (whose thread-locals are empty).
  *
  * <p>Not JMH: CPU time per thread is the measure. Run with the bench class path:
  * {@code java -cp ... dev.hexaflow.bench.TemplateBench [rounds] [renders per round]}.
@@ -26,6 +26,17 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class TemplateBench {
 
     private static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
+    private static final com.sun.management.OperatingSystemMXBean PROCESS =
+            (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    static {
+        // one carrier for the virtual threads, so that its CPU time is theirs
+        System.setProperty("jdk.virtualThreadScheduler.parallelism", "1");
+        System.setProperty("jdk.virtualThreadScheduler.maxPoolSize", "1");
+    }
+
+    private static final Object VIRTUAL = virtualThreads();
+    private static final Method UNSTARTED = unstarted();
+    private static long carrierId = -1;
     private static final RenderLimits LIMITS = new RenderLimits(1_000_000, 400_000);
     /** bench/apps/four-nodes.yml's template-transform, and a template with a loop and filters. */
     private static final String GREETING = "Hello, {{ name }}!";
@@ -58,9 +69,11 @@ public final class TemplateBench {
                 Runtime.getRuntime().availableProcessors(), rounds);
         System.out.println("same thread: CPU ns per render, median of rounds of " + renders);
         report(cases, rounds, name -> perRender(cases.get(name), renders));
-        System.out.println("a new thread per render: CPU ns per render inside it, median of rounds of "
+        System.out.println("a new " + (VIRTUAL != null ? "virtual" : "platform") + " thread per render, started and"
+                + " joined one after another: CPU ns per render, less that of an empty thread, median of rounds of "
                 + renders / 10);
-        report(cases, rounds, name -> onNewThreads(cases.get(name), renders / 10));
+        report(cases, rounds, name -> onNewThreads(cases.get(name), renders / 10)
+                - onNewThreads(() -> { }, renders / 10));
     }
 
     private interface Measure {
@@ -98,19 +111,60 @@ public final class TemplateBench {
         return (double) (CPU.getCurrentThreadCpuTime() - started) / renders;
     }
 
-    /** Each render on a thread started for it, timed inside that thread (the thread's start is not counted). */
-    private static double onNewThreads(Runnable render, int renders) throws InterruptedException {
-        AtomicLong total = new AtomicLong();
+    /**
+     * Each render on a thread started for it, as the server's requests run. A virtual thread (JDK 21 and later) runs
+     * on the scheduler's one carrier, whose CPU time is read; a platform thread (before) is timed inside itself.
+     */
+    private static double onNewThreads(Runnable render, int renders) throws Exception {
+        AtomicLong inside = new AtomicLong();
+        Runnable timed = VIRTUAL != null ? render : () -> {
+            long started = CPU.getCurrentThreadCpuTime();
+            render.run();
+            inside.addAndGet(CPU.getCurrentThreadCpuTime() - started);
+        };
+        long carrier = VIRTUAL != null ? carrierCpuTime() : 0;
         for (int i = 0; i < renders; i++) {
-            Thread thread = new Thread(() -> {
-                long started = CPU.getCurrentThreadCpuTime();
-                render.run();
-                total.addAndGet(CPU.getCurrentThreadCpuTime() - started);
-            });
+            Thread thread = newThread(timed);
             thread.start();
             thread.join();
         }
-        return (double) total.get() / renders;
+        return (double) (VIRTUAL != null ? carrierCpuTime() - carrier : inside.get()) / renders;
+    }
+
+    /** The CPU time of the virtual threads' carrier: the scheduler is set to one above. */
+    private static long carrierCpuTime() throws Exception {
+        if (carrierId < 0) {
+            newThread(() -> { }).start();
+            Thread.sleep(50);
+            for (long id : CPU.getAllThreadIds()) {
+                java.lang.management.ThreadInfo info = CPU.getThreadInfo(id);
+                if (info != null && info.getThreadName().startsWith("ForkJoinPool-1-worker-")) {
+                    carrierId = id;
+                }
+            }
+        }
+        return CPU.getThreadCpuTime(carrierId);
+    }
+
+    private static Thread newThread(Runnable task) throws ReflectiveOperationException {
+        return VIRTUAL != null ? (Thread) UNSTARTED.invoke(VIRTUAL, task) : new Thread(task);
+    }
+
+    /** {@code Thread.ofVirtual()} on JDK 21 and later, null before (this builds for 17). */
+    private static Object virtualThreads() {
+        try {
+            return Thread.class.getMethod("ofVirtual").invoke(null);
+        } catch (ReflectiveOperationException e) {
+            return null;
+        }
+    }
+
+    private static Method unstarted() {
+        try {
+            return Class.forName("java.lang.Thread$Builder").getMethod("unstarted", Runnable.class);
+        } catch (ReflectiveOperationException e) {
+            return null;
+        }
     }
 
     private static double median(List<Double> values) {

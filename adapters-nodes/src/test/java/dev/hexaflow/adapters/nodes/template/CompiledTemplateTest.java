@@ -124,6 +124,9 @@ class CompiledTemplateTest {
             assertThat(outcome(() -> compiled.render(variables, LIMITS, StopSignal.NEVER)))
                     .as(template)
                     .isEqualTo(outcome(() -> renderer.render(template, variables, LIMITS, StopSignal.NEVER)));
+            assertThat(outcome(() -> compiled.render(variables, LIMITS, STOPPED)))
+                    .as(template + ", its run stopped")
+                    .isEqualTo(outcome(() -> renderer.render(template, variables, LIMITS, STOPPED)));
         }
     }
 

@@ -53,7 +53,12 @@ public final class LlmNode implements NodeExecutor {
         ModelNodes.checkReady(models);
     }
 
-    private record Prompt(String role, String text, boolean jinja2) {
+    /** A prompt; a jinja2 one compiled once, when the workflow is prepared (none without a renderer). */
+    private record Prompt(String role, String text, boolean jinja2, TemplateRenderer.CompiledTemplate compiled) {
+
+        static Prompt of(String role, String text, boolean jinja2, TemplateRenderer templates) {
+            return new Prompt(role, text, jinja2, jinja2 && templates != null ? templates.compile(text) : null);
+        }
     }
 
     /** What a node's data says, read once when the workflow is prepared. */
@@ -62,12 +67,12 @@ public final class LlmNode implements NodeExecutor {
             Optional<VariableSelector> contextSelector, Optional<VariableSelector> visionSelector,
             boolean separateReasoning, Optional<ChatMemory> memory) {
 
-        static LlmSettings read(DataTree data) {
+        static LlmSettings read(DataTree data, TemplateRenderer templates) {
             DataTree model = data.tree("model");
             String provider = model.string("provider", "");
             String name = model.string("name");
             Map<String, Object> parameters = model.tree("completion_params").asMap();
-            List<Prompt> prompts = prompts(data);
+            List<Prompt> prompts = prompts(data, templates);
             Map<String, VariableSelector> jinjaVariables = new LinkedHashMap<>();
             for (DataTree variable : data.tree("prompt_config").trees("jinja2_variables")) {
                 jinjaVariables.put(variable.string("variable"), variable.selector("value_selector"));
@@ -83,20 +88,20 @@ public final class LlmNode implements NodeExecutor {
         }
 
         /** A list of prompts for a chat model, or one prompt for a completion model. */
-        private static List<Prompt> prompts(DataTree data) {
+        private static List<Prompt> prompts(DataTree data, TemplateRenderer templates) {
             List<Prompt> prompts = new ArrayList<>();
             Object template = data.get("prompt_template");
             if (template instanceof List<?>) {
                 for (DataTree prompt : data.trees("prompt_template")) {
                     boolean jinja2 = prompt.string("edition_type", "basic").equals("jinja2");
-                    prompts.add(new Prompt(prompt.string("role", "user"),
-                            jinja2 ? prompt.string("jinja2_text", "") : prompt.string("text", ""), jinja2));
+                    prompts.add(Prompt.of(prompt.string("role", "user"),
+                            jinja2 ? prompt.string("jinja2_text", "") : prompt.string("text", ""), jinja2, templates));
                 }
             } else {
                 DataTree prompt = data.tree("prompt_template");
                 boolean jinja2 = prompt.string("edition_type", "basic").equals("jinja2");
-                prompts.add(new Prompt("user", jinja2 ? prompt.string("jinja2_text", "")
-                        : prompt.string("text", ""), jinja2));
+                prompts.add(Prompt.of("user", jinja2 ? prompt.string("jinja2_text", "")
+                        : prompt.string("text", ""), jinja2, templates));
             }
             return prompts;
         }
@@ -117,7 +122,7 @@ public final class LlmNode implements NodeExecutor {
 
     @Override
     public PreparedNode prepare(Node node) {
-        LlmSettings settings = LlmSettings.read(node.data());
+        LlmSettings settings = LlmSettings.read(node.data(), templates);
         Set<String> outputNames = Set.of("text", "reasoning_content", "usage", "finish_reason", "structured_output",
                 "files");
         Optional<StructuredOutput> structured = StructuredOutput.read(node);
@@ -171,7 +176,7 @@ public final class LlmNode implements NodeExecutor {
         settings.jinjaVariables().forEach((variable, selector) -> jinja.put(variable, pool.get(selector).orElse(null)));
         List<ChatMessage> messages = new ArrayList<>();
         for (Prompt prompt : settings.prompts()) {
-            String text = prompt.jinja2() ? render(prompt.text(), jinja, ctx)
+            String text = prompt.jinja2() ? render(prompt.compiled(), jinja, ctx)
                     : basic(prompt.text(), contextText, pool);
             messages.add(ChatMessage.of(prompt.role(), text));
         }
@@ -314,12 +319,13 @@ public final class LlmNode implements NodeExecutor {
         return urls;
     }
 
-    private String render(String text, Map<String, Object> variables, NodeContext ctx) {
-        if (templates == null) {
+    private static String render(TemplateRenderer.CompiledTemplate template, Map<String, Object> variables,
+            NodeContext ctx) {
+        if (template == null) {
             throw new NodeFailure("LLMNodeError", "jinja2 prompts need a template renderer", null);
         }
         try {
-            return templates.render(text, variables, ctx.settings().promptLimits(), ctx);
+            return template.render(variables, ctx.settings().promptLimits(), ctx);
         } catch (TemplateRenderer.TemplateException e) {
             throw new NodeFailure("LLMNodeError", "The jinja2 prompt failed: " + e.getMessage(), e);
         }

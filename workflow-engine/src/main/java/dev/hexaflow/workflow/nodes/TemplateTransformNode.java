@@ -17,7 +17,8 @@ import java.util.Set;
 
 /**
  * template-transform: renders its Jinja2 template with its named variables into {@code output}, within the run's
- * template limits (output length, loop iterations) and until the run stops.
+ * template limits (output length, loop iterations) and until the run stops. The template is compiled when the
+ * workflow is prepared.
  */
 public final class TemplateTransformNode implements NodeExecutor {
 
@@ -34,7 +35,8 @@ public final class TemplateTransformNode implements NodeExecutor {
 
     @Override
     public PreparedNode prepare(Node node) {
-        String template = node.data().string("template", "");
+        // compiled once for every run of the prepared workflow; a broken template still fails each run
+        TemplateRenderer.CompiledTemplate template = renderer.compile(node.data().string("template", ""));
         Map<String, VariableSelector> variables = new LinkedHashMap<>();
         for (DataTree variable : node.data().trees("variables")) {
             variables.put(variable.string("variable"), variable.selector("value_selector"));
@@ -44,7 +46,7 @@ public final class TemplateTransformNode implements NodeExecutor {
             variables.forEach((name, selector) -> inputs.put(name, context.pool().get(selector).orElse(null)));
             String output;
             try {
-                output = renderer.render(template, inputs, context.settings().templateLimits(), context);
+                output = template.render(inputs, context.settings().templateLimits(), context);
             } catch (TemplateRenderer.TemplateException e) {
                 throw new NodeFailure("TemplateTransformNodeError", e.getMessage(), e);
             }

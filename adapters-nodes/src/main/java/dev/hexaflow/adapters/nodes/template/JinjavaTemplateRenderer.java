@@ -13,6 +13,7 @@ import com.hubspot.jinjava.interpret.RenderResult;
 import com.hubspot.jinjava.interpret.TemplateError;
 import com.hubspot.jinjava.interpret.TemplateSyntaxException;
 import com.hubspot.jinjava.loader.ResourceNotFoundException;
+import com.hubspot.jinjava.tree.Node;
 import dev.hexaflow.workflow.engine.RunStoppedException;
 import dev.hexaflow.workflow.engine.StopSignal;
 import dev.hexaflow.workflow.port.out.TemplateRenderer;
@@ -20,9 +21,11 @@ import dev.hexaflow.domain.workflow.FileValue;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -38,7 +41,10 @@ import java.util.stream.Collectors;
  */
 public final class JinjavaTemplateRenderer implements TemplateRenderer {
 
-    private final Jinjava jinjava = new Jinjava(config(new RenderLimits(Integer.MAX_VALUE, Integer.MAX_VALUE)));
+    /** The settings a template is parsed with: a parse does not depend on the limits. */
+    private final JinjavaConfig parsing = config(new RenderLimits(Integer.MAX_VALUE, Integer.MAX_VALUE));
+
+    private final Jinjava jinjava = new Jinjava(parsing);
 
     /** Jinjava's settings per set of limits, as its output and string caps live there. */
     private final Map<RenderLimits, JinjavaConfig> configs = new ConcurrentHashMap<>();
@@ -79,12 +85,68 @@ public final class JinjavaTemplateRenderer implements TemplateRenderer {
 
     @Override
     public String render(String template, Map<String, Object> variables, RenderLimits limits, StopSignal stop) {
+        return render(interpreter -> interpreter.render(template), variables, limits, stop);
+    }
+
+    /**
+     * Parsed once: each render walks the same tree with an interpreter and a context of its own (the tree is not
+     * changed by a render). A template Jinjava reports any error for while parsing is parsed again on each render,
+     * so that it fails as it always did; a plain one ({@link PlainTemplate}) is printed without Jinjava when its
+     * values allow.
+     */
+    @Override
+    public CompiledTemplate compile(String template) {
+        return compile(template, true);
+    }
+
+    /** Without {@code direct}, a plain template walks its tree too (for the benchmark's comparison). */
+    CompiledTemplate compile(String template, boolean direct) {
+        Optional<Node> parsed = parse(template);
+        if (parsed.isEmpty()) {
+            return (variables, limits, stop) -> render(template, variables, limits, stop);
+        }
+        Node root = parsed.get();
+        CompiledTemplate tree = (variables, limits, stop) -> render(interpreter -> interpreter.render(root),
+                variables, limits, stop);
+        if (!direct) {
+            return tree;
+        }
+        return PlainTemplate.of(template, root, parsing.isKeepTrailingNewline())
+                .<CompiledTemplate>map(plain -> (variables, limits, stop) -> {
+                    String output = plain.render(variables, limits, stop);
+                    return output != null ? output : tree.render(variables, limits, stop);
+                })
+                .orElse(tree);
+    }
+
+    /** The template's tree, if Jinjava parses it without any error or warning. */
+    private Optional<Node> parse(String template) {
+        Context global = borrowGlobal();
+        try {
+            JinjavaInterpreter interpreter = parsing.getInterpreterFactory().newInstance(jinjava,
+                    new Context(global, Map.of(), parsing.getDisabled()), parsing);
+            Node root = interpreter.parse(template);
+            return interpreter.getErrorsCopy().isEmpty() ? Optional.of(root) : Optional.empty();
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        } finally {
+            giveBack(global);
+        }
+    }
+
+    /** The direct path of a template, if it has one (for tests). */
+    Optional<PlainTemplate> plain(String template) {
+        return parse(template).flatMap(root -> PlainTemplate.of(template, root, parsing.isKeepTrailingNewline()));
+    }
+
+    private String render(Function<JinjavaInterpreter, String> walk, Map<String, Object> variables,
+            RenderLimits limits, StopSignal stop) {
         Map<String, Object> context = new HashMap<>();
         variables.forEach((name, value) -> context.put(name, plain(value)));
         RenderResult result;
         RenderGuard guard = RenderGuard.open(stop, limits.maxLoopIterations());
         try {
-            result = renderForResult(template, context, configs.computeIfAbsent(limits,
+            result = renderForResult(walk, context, configs.computeIfAbsent(limits,
                     JinjavaTemplateRenderer::config));
         } catch (RuntimeException e) {
             result = null;
@@ -117,7 +179,7 @@ public final class JinjavaTemplateRenderer implements TemplateRenderer {
         return result.getOutput();
     }
 
-    private static TemplateLimitException tooLong(RenderLimits limits) {
+    static TemplateLimitException tooLong(RenderLimits limits) {
         return new TemplateLimitException("Output length exceeds " + limits.maxOutputLength() + " characters");
     }
 
@@ -140,15 +202,13 @@ public final class JinjavaTemplateRenderer implements TemplateRenderer {
      * render: copies are kept for reuse, each used by one render at a time and reset after it, as Jinjava resets
      * its own global context.
      */
-    private RenderResult renderForResult(String template, Map<String, Object> bindings, JinjavaConfig config) {
-        Context global = globals.poll();
-        if (global == null) {
-            global = jinjava.getGlobalContextCopy();
-        }
+    private RenderResult renderForResult(Function<JinjavaInterpreter, String> walk, Map<String, Object> bindings,
+            JinjavaConfig config) {
+        Context global = borrowGlobal();
         JinjavaInterpreter interpreter = config.getInterpreterFactory().newInstance(jinjava,
                 new Context(global, bindings, config.getDisabled()), config);
         try {
-            String output = interpreter.render(template);
+            String output = walk.apply(interpreter);
             return new RenderResult(config.isKeepTrailingNewline() ? output : withoutTrailingNewline(output),
                     interpreter.getContext(), interpreter.getErrorsCopy());
         } catch (TemplateSyntaxException e) {
@@ -162,9 +222,18 @@ public final class JinjavaTemplateRenderer implements TemplateRenderer {
         } catch (Exception e) {
             return failed(TemplateError.fromException(e), interpreter);
         } finally {
-            global.reset();
-            globals.offer(global);
+            giveBack(global);
         }
+    }
+
+    private Context borrowGlobal() {
+        Context global = globals.poll();
+        return global != null ? global : jinjava.getGlobalContextCopy();
+    }
+
+    private void giveBack(Context global) {
+        global.reset();
+        globals.offer(global);
     }
 
     private static RenderResult failed(TemplateError error, JinjavaInterpreter interpreter) {

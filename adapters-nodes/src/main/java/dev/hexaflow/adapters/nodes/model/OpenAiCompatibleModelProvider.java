@@ -21,9 +21,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -40,6 +40,8 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
     private static final Set<String> PARAMETERS = Set.of("temperature", "top_p", "max_tokens", "presence_penalty",
             "frequency_penalty", "stop", "seed", "response_format");
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** What is read after a stream's {@code [DONE]} to keep its connection (a chunked body's end is 5 bytes). */
+    private static final int MOST_AFTER_DONE = 4096;
     /** Shared by every provider of the process: one endpoint down is one line, whichever caller found it. */
     private static final OutageLog OUTAGES = new OutageLog("model endpoint");
 
@@ -66,7 +68,7 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
         this.models = models == null ? Map.of() : Map.copyOf(models);
         this.jsonSchemaModels = jsonSchemaModels == null ? Set.of() : Set.copyOf(jsonSchemaModels);
         this.firstByteTimeout = firstByteTimeout;
-        this.client = HttpClient.newBuilder().connectTimeout(connectTimeout).build();
+        this.client = ModelEndpoint.client(connectTimeout);
     }
 
     @Override
@@ -117,7 +119,7 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
                 // Some endpoints answer stream=true with one whole completion; anything else is no completion.
                 return whole(request, response.body(), onText);
             }
-            ChatResult result = read(response.body(), onText, stop);
+            ChatResult result = read(response.body(), keepsConnection(response), onText, stop);
             if (result == null) {
                 throw new ModelException(prefix(request) + "the model endpoint's stream ended "
                         + "without a completion", null);
@@ -243,62 +245,59 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
         return new ChatResult(content, usage, finish, toolCalls);
     }
 
-    /** The streamed completion, or null when the stream carried no completion at all. */
-    private static ChatResult read(InputStream stream, Consumer<String> onText, StopSignal stop) throws IOException {
-        boolean any = false;
-        StringBuilder text = new StringBuilder();
-        String finish = "stop";
-        Usage usage = Usage.NONE;
-        Map<Integer, String[]> calls = new TreeMap<>();
-        ReasoningText reasoning = new ReasoningText();
-        BufferedReader lines = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8));
-        String line;
-        while ((line = lines.readLine()) != null) {
-            if (stop.isStopped()) {
-                throw new ModelException("The model call was stopped", null);
-            }
-            if (!line.startsWith("data:")) {
-                continue;
-            }
-            String data = line.substring(5).strip();
-            if (data.equals("[DONE]")) {
-                any = true;
-                break;
-            }
-            JsonNode chunk = JSON.readTree(data);
-            any |= chunk.has("choices");
-            if (chunk.has("error")) {
-                throw new ModelException("Error: " + chunk.path("error").path("message").asText(chunk.toString()),
-                        null);
-            }
-            JsonNode choice = chunk.path("choices").path(0);
-            JsonNode delta = choice.path("delta");
-            String piece = reasoning.of(delta);
-            if (!piece.isEmpty()) {
-                text.append(piece);
-                onText.accept(piece);
-            }
-            for (JsonNode call : delta.path("tool_calls")) {
-                String[] parts = calls.computeIfAbsent(call.path("index").asInt(calls.size()),
-                        i -> new String[] {"", "", ""});
-                parts[0] += call.path("function").path("name").asText("");
-                parts[1] += call.path("function").path("arguments").asText("");
-                // The id comes whole in the call's first piece; later pieces carry none.
-                if (parts[2].isEmpty()) {
-                    parts[2] = call.path("id").asText("");
+    /**
+     * The streamed completion, or null when the stream carried no completion at all. The stream is closed at the
+     * end; where the endpoint keeps its connections, what follows {@code [DONE]} is read first, so that the
+     * connection goes back to the client's pool for the next call instead of being dropped.
+     */
+    private static ChatResult read(InputStream stream, boolean reusable, Consumer<String> onText, StopSignal stop)
+            throws IOException {
+        StreamedCompletion completion = new StreamedCompletion();
+        try (InputStream body = stream) {
+            BufferedReader lines = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8));
+            String line;
+            while ((line = lines.readLine()) != null) {
+                if (stop.isStopped()) {
+                    throw new ModelException("The model call was stopped", null);
                 }
+                if (!line.startsWith("data:")) {
+                    continue;
+                }
+                String data = line.substring(5).strip();
+                if (data.equals("[DONE]")) {
+                    completion.done();
+                    if (reusable) {
+                        drain(lines);
+                    }
+                    break;
+                }
+                completion.add(CompletionChunk.of(data), onText);
             }
-            if (choice.hasNonNull("finish_reason")) {
-                finish = choice.get("finish_reason").asText();
+        }
+        return completion.result();
+    }
+
+    /**
+     * Reads what follows {@code [DONE]}: the end of the chunked body, from an endpoint that keeps its connection.
+     * Past {@link #MOST_AFTER_DONE} characters, or on a failure, the connection is dropped instead (the
+     * completion is whole either way).
+     */
+    private static void drain(BufferedReader rest) {
+        char[] skipped = new char[512];
+        try {
+            int left = MOST_AFTER_DONE;
+            for (int read = 0; left > 0 && read >= 0; left -= read) {
+                read = rest.read(skipped);
             }
-            usage = usage(chunk.path("usage"), usage);
+        } catch (IOException dropped) {
+            // The completion was whole; this connection is not kept, which is all a failure here costs.
         }
-        if (!any) {
-            return null;
-        }
-        List<ToolCall> toolCalls = new ArrayList<>();
-        calls.values().forEach(parts -> toolCalls.add(new ToolCall(parts[2], parts[0], parts[1])));
-        return new ChatResult(text.toString(), usage, finish, toolCalls);
+    }
+
+    /** Whether the endpoint keeps the connection after this answer: HTTP/1.1 with no {@code Connection: close}. */
+    private static boolean keepsConnection(HttpResponse<?> response) {
+        return response.version() == HttpClient.Version.HTTP_1_1 && response.headers().allValues("Connection")
+                .stream().noneMatch(value -> value.toLowerCase(Locale.ROOT).contains("close"));
     }
 
     /** The usage an answer reports, or {@code otherwise} where it reports none. */

@@ -3,8 +3,6 @@ package dev.hexaflow.adapters.nodes.model;
 import dev.hexaflow.adapters.nodes.net.TraceHeaders;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hexaflow.adapters.nodes.net.NetworkFailures;
 import dev.hexaflow.adapters.nodes.net.OutageLog;
 import dev.hexaflow.workflow.engine.StopSignal;
@@ -36,9 +34,6 @@ import java.util.function.Consumer;
  */
 public final class OpenAiCompatibleModelProvider implements ModelProvider {
 
-    /** The completion parameters an OpenAI-compatible endpoint understands; others in the DSL are Dify's own. */
-    private static final Set<String> PARAMETERS = Set.of("temperature", "top_p", "max_tokens", "presence_penalty",
-            "frequency_penalty", "stop", "seed", "response_format");
     private static final ObjectMapper JSON = new ObjectMapper();
     /** What is read after a stream's {@code [DONE]} to keep its connection (a chunked body's end is 5 bytes). */
     private static final int MOST_AFTER_DONE = 4096;
@@ -46,6 +41,9 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
     private static final OutageLog OUTAGES = new OutageLog("model endpoint");
 
     private final URI baseUrl;
+    /** The address without its trailing slashes, as requests and errors use it; and as a log line shows it. */
+    private final String base;
+    private final String shown;
     private final String apiKey;
     private final Map<String, String> models;
     private final Duration firstByteTimeout;
@@ -64,6 +62,8 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
     public OpenAiCompatibleModelProvider(URI baseUrl, String apiKey, Map<String, String> models,
             Set<String> jsonSchemaModels, Duration connectTimeout, Duration firstByteTimeout) {
         this.baseUrl = baseUrl;
+        this.base = baseUrl == null ? null : baseUrl.toString().replaceAll("/+$", "");
+        this.shown = OutageLog.shown(baseUrl);
         this.apiKey = apiKey;
         this.models = models == null ? Map.of() : Map.copyOf(models);
         this.jsonSchemaModels = jsonSchemaModels == null ? Set.of() : Set.copyOf(jsonSchemaModels);
@@ -92,12 +92,12 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
         if (baseUrl == null) {
             throw new ModelException("No model endpoint is configured", null);
         }
-        String base = baseUrl.toString().replaceAll("/+$", "");
         HttpRequest.Builder http = HttpRequest.newBuilder(URI.create(base + "/chat/completions"))
                 .timeout(firstByteTimeout)
                 .header("Content-Type", "application/json")
                 .header("Accept", "text/event-stream")
-                .POST(HttpRequest.BodyPublishers.ofString(body(request), StandardCharsets.UTF_8));
+                .POST(HttpRequest.BodyPublishers.ofString(ChatRequestBody.of(request, modelFor(request.provider(),
+                        request.model())), StandardCharsets.UTF_8));
         if (apiKey != null && !apiKey.isBlank()) {
             http.header("Authorization", "Bearer " + apiKey);
         }
@@ -128,7 +128,7 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
         } catch (CancellationException e) {
             throw new ModelException("The model call was stopped", e);
         } catch (ExecutionException e) {
-            OUTAGES.failed(OutageLog.shown(baseUrl), "it cannot be reached: "
+            OUTAGES.failed(shown, "it cannot be reached: "
                     + NetworkFailures.reason(e.getCause()));
             throw new ModelException(prefix(request) + "the model endpoint " + base + " cannot be reached: "
                     + NetworkFailures.reason(e.getCause()), e.getCause());
@@ -141,7 +141,7 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
             if (stop.isStopped()) {
                 throw new ModelException("The model call was stopped", e);
             }
-            OUTAGES.failed(OutageLog.shown(baseUrl), "it broke off its answer: " + NetworkFailures.reason(e));
+            OUTAGES.failed(shown, "it broke off its answer: " + NetworkFailures.reason(e));
             throw new ModelException(prefix(request) + "the model endpoint " + base + " broke off its answer: "
                     + NetworkFailures.reason(e), e);
         }
@@ -150,9 +150,9 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
     /** An answer came: the endpoint is up, unless it answered that it is failing itself (5xx). */
     private void heard(int status) {
         if (status >= 500) {
-            OUTAGES.failed(OutageLog.shown(baseUrl), "it answered " + status);
+            OUTAGES.failed(shown, "it answered " + status);
         } else {
-            OUTAGES.answered(OutageLog.shown(baseUrl));
+            OUTAGES.answered(shown);
         }
     }
 
@@ -160,56 +160,6 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
     private static String prefix(ChatRequest request) {
         String provider = request.provider() == null ? "" : request.provider().strip();
         return provider.isEmpty() ? "Error: " : "[" + provider + "] Error: ";
-    }
-
-    private String body(ChatRequest request) {
-        ObjectNode body = JSON.createObjectNode();
-        body.put("model", modelFor(request.provider(), request.model()));
-        ArrayNode messages = body.putArray("messages");
-        for (ChatMessage message : request.messages()) {
-            ObjectNode item = messages.addObject().put("role", message.role());
-            if (message.toolCallId() != null) {
-                item.put("tool_call_id", message.toolCallId());
-            }
-            if (!message.toolCalls().isEmpty()) {
-                ArrayNode calls = item.putArray("tool_calls");
-                for (ToolCall call : message.toolCalls()) {
-                    calls.addObject().put("id", call.id()).put("type", "function").putObject("function")
-                            .put("name", call.name()).put("arguments", call.arguments());
-                }
-            }
-            if (message.imageUrls().isEmpty()) {
-                item.put("content", message.text());
-            } else {
-                ArrayNode parts = item.putArray("content");
-                parts.addObject().put("type", "text").put("text", message.text());
-                for (String url : message.imageUrls()) {
-                    parts.addObject().put("type", "image_url").putObject("image_url").put("url", url);
-                }
-            }
-        }
-        request.parameters().forEach((name, value) -> {
-            if (PARAMETERS.contains(name) && value != null) {
-                body.set(name, JSON.valueToTree(value));
-            }
-        });
-        if (request.responseSchema() != null) {
-            // As Dify's OpenAI-compatible plugin sends a structured output's schema.
-            ObjectNode format = body.putObject("response_format").put("type", "json_schema");
-            format.putObject("json_schema").put("name", "llm_response")
-                    .set("schema", JSON.valueToTree(request.responseSchema()));
-        }
-        if (!request.tools().isEmpty()) {
-            ArrayNode tools = body.putArray("tools");
-            for (Tool tool : request.tools()) {
-                ObjectNode function = tools.addObject().put("type", "function").putObject("function");
-                function.put("name", tool.name()).put("description", tool.description());
-                function.set("parameters", JSON.valueToTree(tool.parameters()));
-            }
-        }
-        body.put("stream", true);
-        body.putObject("stream_options").put("include_usage", true);
-        return body.toString();
     }
 
     /** A whole chat completion in one JSON body, or a clear error when the body is none. */
@@ -227,9 +177,9 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
         }
         JsonNode message = completion == null ? null : completion.path("choices").path(0).path("message");
         if (message == null || !message.isObject()) {
-            String shown = text.length() > 200 ? text.substring(0, 200) + "…" : text;
+            String head = text.length() > 200 ? text.substring(0, 200) + "…" : text;
             throw new ModelException(prefix(request) + "the model endpoint answered something "
-                    + "other than a chat completion: " + shown.strip(), null);
+                    + "other than a chat completion: " + head.strip(), null);
         }
         String content = ReasoningText.whole(message);
         if (!content.isEmpty()) {

@@ -226,7 +226,7 @@ public final class ModelRunBench {
     }
 
     private static void awaitHealth(String base, Process server) throws Exception {
-        long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+        long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
         while (true) {
             try {
                 if (HTTP.send(HttpRequest.newBuilder(URI.create(base + "/health")).timeout(Duration.ofSeconds(1))

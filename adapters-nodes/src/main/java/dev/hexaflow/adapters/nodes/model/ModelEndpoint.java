@@ -18,8 +18,16 @@ public record ModelEndpoint(HttpClient client, URI baseUrl, String apiKey, Durat
 
     /** An endpoint at {@code baseUrl} (none when null), with a client of its own. */
     public static ModelEndpoint of(URI baseUrl, String apiKey, Duration connectTimeout, Duration timeout) {
-        return new ModelEndpoint(HttpClient.newBuilder().connectTimeout(connectTimeout).build(), baseUrl, apiKey,
-                timeout);
+        return new ModelEndpoint(client(connectTimeout), baseUrl, apiKey, timeout);
+    }
+
+    /**
+     * A client for one model endpoint, kept for all its calls: HTTP/1.1, whose connections the client keeps and
+     * reuses where the endpoint allows. (With the JDK's default, HTTP/2, every new connection to an {@code http://}
+     * endpoint first offers an upgrade that OpenAI-compatible servers refuse.)
+     */
+    public static HttpClient client(Duration connectTimeout) {
+        return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(connectTimeout).build();
     }
 
     /** Whether an address is configured. */

@@ -3,8 +3,6 @@ package dev.hexaflow.adapters.nodes.model;
 import dev.hexaflow.adapters.nodes.net.TraceHeaders;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hexaflow.adapters.nodes.net.NetworkFailures;
 import dev.hexaflow.adapters.nodes.net.OutageLog;
 import dev.hexaflow.workflow.engine.StopSignal;
@@ -21,9 +19,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -36,14 +34,21 @@ import java.util.function.Consumer;
  */
 public final class OpenAiCompatibleModelProvider implements ModelProvider {
 
-    /** The completion parameters an OpenAI-compatible endpoint understands; others in the DSL are Dify's own. */
-    private static final Set<String> PARAMETERS = Set.of("temperature", "top_p", "max_tokens", "presence_penalty",
-            "frequency_penalty", "stop", "seed", "response_format");
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** What is read after a stream's {@code [DONE]} to keep its connection (a chunked body's end is 5 bytes). */
+    private static final int MOST_AFTER_DONE = 4096;
+    /** How long what follows {@code [DONE]} may take to arrive before the stream is closed instead. */
+    private static final java.time.Duration DRAIN_WAIT = java.time.Duration.ofSeconds(1);
+    /** Closes the streams whose rest did not arrive in time. */
+    private static final java.util.concurrent.ScheduledExecutorService DRAIN_TIMEOUTS = java.util.concurrent
+            .Executors.newSingleThreadScheduledExecutor(runnable -> daemon(runnable, "hexaflow-model-drain-timeout"));
     /** Shared by every provider of the process: one endpoint down is one line, whichever caller found it. */
     private static final OutageLog OUTAGES = new OutageLog("model endpoint");
 
     private final URI baseUrl;
+    /** The address without its trailing slashes, as requests and errors use it; and as a log line shows it. */
+    private final String base;
+    private final String shown;
     private final String apiKey;
     private final Map<String, String> models;
     private final Duration firstByteTimeout;
@@ -62,11 +67,13 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
     public OpenAiCompatibleModelProvider(URI baseUrl, String apiKey, Map<String, String> models,
             Set<String> jsonSchemaModels, Duration connectTimeout, Duration firstByteTimeout) {
         this.baseUrl = baseUrl;
+        this.base = baseUrl == null ? null : baseUrl.toString().replaceAll("/+$", "");
+        this.shown = OutageLog.shown(baseUrl);
         this.apiKey = apiKey;
         this.models = models == null ? Map.of() : Map.copyOf(models);
         this.jsonSchemaModels = jsonSchemaModels == null ? Set.of() : Set.copyOf(jsonSchemaModels);
         this.firstByteTimeout = firstByteTimeout;
-        this.client = HttpClient.newBuilder().connectTimeout(connectTimeout).build();
+        this.client = ModelEndpoint.client(connectTimeout);
     }
 
     @Override
@@ -90,12 +97,12 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
         if (baseUrl == null) {
             throw new ModelException("No model endpoint is configured", null);
         }
-        String base = baseUrl.toString().replaceAll("/+$", "");
         HttpRequest.Builder http = HttpRequest.newBuilder(URI.create(base + "/chat/completions"))
                 .timeout(firstByteTimeout)
                 .header("Content-Type", "application/json")
                 .header("Accept", "text/event-stream")
-                .POST(HttpRequest.BodyPublishers.ofString(body(request), StandardCharsets.UTF_8));
+                .POST(HttpRequest.BodyPublishers.ofString(ChatRequestBody.of(request, modelFor(request.provider(),
+                        request.model())), StandardCharsets.UTF_8));
         if (apiKey != null && !apiKey.isBlank()) {
             http.header("Authorization", "Bearer " + apiKey);
         }
@@ -117,7 +124,7 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
                 // Some endpoints answer stream=true with one whole completion; anything else is no completion.
                 return whole(request, response.body(), onText);
             }
-            ChatResult result = read(response.body(), onText, stop);
+            ChatResult result = read(response.body(), keepsConnection(response), onText, stop);
             if (result == null) {
                 throw new ModelException(prefix(request) + "the model endpoint's stream ended "
                         + "without a completion", null);
@@ -126,7 +133,7 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
         } catch (CancellationException e) {
             throw new ModelException("The model call was stopped", e);
         } catch (ExecutionException e) {
-            OUTAGES.failed(OutageLog.shown(baseUrl), "it cannot be reached: "
+            OUTAGES.failed(shown, "it cannot be reached: "
                     + NetworkFailures.reason(e.getCause()));
             throw new ModelException(prefix(request) + "the model endpoint " + base + " cannot be reached: "
                     + NetworkFailures.reason(e.getCause()), e.getCause());
@@ -139,7 +146,7 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
             if (stop.isStopped()) {
                 throw new ModelException("The model call was stopped", e);
             }
-            OUTAGES.failed(OutageLog.shown(baseUrl), "it broke off its answer: " + NetworkFailures.reason(e));
+            OUTAGES.failed(shown, "it broke off its answer: " + NetworkFailures.reason(e));
             throw new ModelException(prefix(request) + "the model endpoint " + base + " broke off its answer: "
                     + NetworkFailures.reason(e), e);
         }
@@ -148,9 +155,9 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
     /** An answer came: the endpoint is up, unless it answered that it is failing itself (5xx). */
     private void heard(int status) {
         if (status >= 500) {
-            OUTAGES.failed(OutageLog.shown(baseUrl), "it answered " + status);
+            OUTAGES.failed(shown, "it answered " + status);
         } else {
-            OUTAGES.answered(OutageLog.shown(baseUrl));
+            OUTAGES.answered(shown);
         }
     }
 
@@ -158,56 +165,6 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
     private static String prefix(ChatRequest request) {
         String provider = request.provider() == null ? "" : request.provider().strip();
         return provider.isEmpty() ? "Error: " : "[" + provider + "] Error: ";
-    }
-
-    private String body(ChatRequest request) {
-        ObjectNode body = JSON.createObjectNode();
-        body.put("model", modelFor(request.provider(), request.model()));
-        ArrayNode messages = body.putArray("messages");
-        for (ChatMessage message : request.messages()) {
-            ObjectNode item = messages.addObject().put("role", message.role());
-            if (message.toolCallId() != null) {
-                item.put("tool_call_id", message.toolCallId());
-            }
-            if (!message.toolCalls().isEmpty()) {
-                ArrayNode calls = item.putArray("tool_calls");
-                for (ToolCall call : message.toolCalls()) {
-                    calls.addObject().put("id", call.id()).put("type", "function").putObject("function")
-                            .put("name", call.name()).put("arguments", call.arguments());
-                }
-            }
-            if (message.imageUrls().isEmpty()) {
-                item.put("content", message.text());
-            } else {
-                ArrayNode parts = item.putArray("content");
-                parts.addObject().put("type", "text").put("text", message.text());
-                for (String url : message.imageUrls()) {
-                    parts.addObject().put("type", "image_url").putObject("image_url").put("url", url);
-                }
-            }
-        }
-        request.parameters().forEach((name, value) -> {
-            if (PARAMETERS.contains(name) && value != null) {
-                body.set(name, JSON.valueToTree(value));
-            }
-        });
-        if (request.responseSchema() != null) {
-            // As Dify's OpenAI-compatible plugin sends a structured output's schema.
-            ObjectNode format = body.putObject("response_format").put("type", "json_schema");
-            format.putObject("json_schema").put("name", "llm_response")
-                    .set("schema", JSON.valueToTree(request.responseSchema()));
-        }
-        if (!request.tools().isEmpty()) {
-            ArrayNode tools = body.putArray("tools");
-            for (Tool tool : request.tools()) {
-                ObjectNode function = tools.addObject().put("type", "function").putObject("function");
-                function.put("name", tool.name()).put("description", tool.description());
-                function.set("parameters", JSON.valueToTree(tool.parameters()));
-            }
-        }
-        body.put("stream", true);
-        body.putObject("stream_options").put("include_usage", true);
-        return body.toString();
     }
 
     /** A whole chat completion in one JSON body, or a clear error when the body is none. */
@@ -225,9 +182,9 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
         }
         JsonNode message = completion == null ? null : completion.path("choices").path(0).path("message");
         if (message == null || !message.isObject()) {
-            String shown = text.length() > 200 ? text.substring(0, 200) + "…" : text;
+            String head = text.length() > 200 ? text.substring(0, 200) + "…" : text;
             throw new ModelException(prefix(request) + "the model endpoint answered something "
-                    + "other than a chat completion: " + shown.strip(), null);
+                    + "other than a chat completion: " + head.strip(), null);
         }
         String content = ReasoningText.whole(message);
         if (!content.isEmpty()) {
@@ -243,62 +200,74 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
         return new ChatResult(content, usage, finish, toolCalls);
     }
 
-    /** The streamed completion, or null when the stream carried no completion at all. */
-    private static ChatResult read(InputStream stream, Consumer<String> onText, StopSignal stop) throws IOException {
-        boolean any = false;
-        StringBuilder text = new StringBuilder();
-        String finish = "stop";
-        Usage usage = Usage.NONE;
-        Map<Integer, String[]> calls = new TreeMap<>();
-        ReasoningText reasoning = new ReasoningText();
-        BufferedReader lines = new BufferedReader(new InputStreamReader(stream, StandardCharsets.UTF_8));
-        String line;
-        while ((line = lines.readLine()) != null) {
-            if (stop.isStopped()) {
-                throw new ModelException("The model call was stopped", null);
-            }
-            if (!line.startsWith("data:")) {
-                continue;
-            }
-            String data = line.substring(5).strip();
-            if (data.equals("[DONE]")) {
-                any = true;
-                break;
-            }
-            JsonNode chunk = JSON.readTree(data);
-            any |= chunk.has("choices");
-            if (chunk.has("error")) {
-                throw new ModelException("Error: " + chunk.path("error").path("message").asText(chunk.toString()),
-                        null);
-            }
-            JsonNode choice = chunk.path("choices").path(0);
-            JsonNode delta = choice.path("delta");
-            String piece = reasoning.of(delta);
-            if (!piece.isEmpty()) {
-                text.append(piece);
-                onText.accept(piece);
-            }
-            for (JsonNode call : delta.path("tool_calls")) {
-                String[] parts = calls.computeIfAbsent(call.path("index").asInt(calls.size()),
-                        i -> new String[] {"", "", ""});
-                parts[0] += call.path("function").path("name").asText("");
-                parts[1] += call.path("function").path("arguments").asText("");
-                // The id comes whole in the call's first piece; later pieces carry none.
-                if (parts[2].isEmpty()) {
-                    parts[2] = call.path("id").asText("");
+    /**
+     * The streamed completion, or null when the stream carried no completion at all. The stream is closed at the
+     * end; where the endpoint keeps its connections, what follows {@code [DONE]} is read first, so that the
+     * connection goes back to the client's pool for the next call instead of being dropped.
+     */
+    private static ChatResult read(InputStream stream, boolean reusable, Consumer<String> onText, StopSignal stop)
+            throws IOException {
+        StreamedCompletion completion = new StreamedCompletion();
+        try (InputStream body = stream) {
+            BufferedReader lines = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8));
+            String line;
+            while ((line = lines.readLine()) != null) {
+                if (stop.isStopped()) {
+                    throw new ModelException("The model call was stopped", null);
                 }
+                if (!line.startsWith("data:")) {
+                    continue;
+                }
+                String data = line.substring(5).strip();
+                if (data.equals("[DONE]")) {
+                    completion.done();
+                    if (reusable) {
+                        drainWithin(lines, body);
+                    }
+                    break;
+                }
+                completion.add(CompletionChunk.of(data), onText);
             }
-            if (choice.hasNonNull("finish_reason")) {
-                finish = choice.get("finish_reason").asText();
+        }
+        return completion.result();
+    }
+
+    /**
+     * Reads what follows {@code [DONE]}, waiting at most {@link #DRAIN_WAIT}: the end of a chunked body arrives at
+     * once from an endpoint that keeps its connection, which then goes back to the client's pool; an endpoint that
+     * sends nothing more has its stream closed (and the connection dropped), so that it never holds the node.
+     */
+    private static void drainWithin(BufferedReader rest, InputStream body) {
+        java.util.concurrent.ScheduledFuture<?> timeout = DRAIN_TIMEOUTS.schedule(() -> closeQuietly(body),
+                DRAIN_WAIT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        try {
+            drain(rest);
+        } finally {
+            timeout.cancel(false);
+        }
+    }
+
+    /**
+     * Reads what follows {@code [DONE]}: the end of the chunked body, from an endpoint that keeps its connection.
+     * Past {@link #MOST_AFTER_DONE} characters, or on a failure, the connection is dropped instead (the
+     * completion is whole either way).
+     */
+    private static void drain(BufferedReader rest) {
+        char[] skipped = new char[512];
+        try {
+            int left = MOST_AFTER_DONE;
+            for (int read = 0; left > 0 && read >= 0; left -= read) {
+                read = rest.read(skipped);
             }
-            usage = usage(chunk.path("usage"), usage);
+        } catch (IOException dropped) {
+            // The completion was whole; this connection is not kept, which is all a failure here costs.
         }
-        if (!any) {
-            return null;
-        }
-        List<ToolCall> toolCalls = new ArrayList<>();
-        calls.values().forEach(parts -> toolCalls.add(new ToolCall(parts[2], parts[0], parts[1])));
-        return new ChatResult(text.toString(), usage, finish, toolCalls);
+    }
+
+    /** Whether the endpoint keeps the connection after this answer: HTTP/1.1 with no {@code Connection: close}. */
+    private static boolean keepsConnection(HttpResponse<?> response) {
+        return response.version() == HttpClient.Version.HTTP_1_1 && response.headers().allValues("Connection")
+                .stream().noneMatch(value -> value.toLowerCase(Locale.ROOT).contains("close"));
     }
 
     /** The usage an answer reports, or {@code otherwise} where it reports none. */
@@ -328,6 +297,12 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
             // The endpoint answered text; show it as it is.
         }
         return prefix(request) + response.statusCode() + " " + message.strip();
+    }
+
+    private static Thread daemon(Runnable runnable, String name) {
+        Thread thread = new Thread(runnable, name);
+        thread.setDaemon(true);
+        return thread;
     }
 
     private static void closeQuietly(InputStream stream) {

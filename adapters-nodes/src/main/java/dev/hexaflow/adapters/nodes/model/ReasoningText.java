@@ -14,11 +14,12 @@ final class ReasoningText {
 
     /** The text of one streamed delta: its content, its reasoning opening or going on in a block, or closing it. */
     String of(JsonNode delta) {
-        String reasoning = text(delta, "reasoning_content");
-        if (reasoning.isEmpty()) {
-            reasoning = text(delta, "reasoning");
-        }
-        String content = text(delta, "content");
+        return of(text(delta, "reasoning_content"), text(delta, "reasoning"), text(delta, "content"));
+    }
+
+    /** The same, from the delta's three text fields ("" where a field is absent or not text). */
+    String of(String reasoningContent, String reasoningText, String content) {
+        String reasoning = reasoningContent.isEmpty() ? reasoningText : reasoningContent;
         if (!reasoning.isEmpty()) {
             String piece = open ? reasoning : "<think>\n" + reasoning;
             open = content.isEmpty();

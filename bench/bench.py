@@ -79,15 +79,17 @@ class Server:
                 raise RuntimeError("the server on %s did not start; see its %s" % (data_dir, log_name))
             time.sleep(0.01)
         self.started_s = time.perf_counter() - self.began
+        # The CPU the start took (every thread, user and system): on a machine others load, the figure that compares.
+        self.start_cpu_s = cpu_s([self.process.pid])
 
     def import_app(self, path):
         return http("POST", self.base + "/admin/apps", Path(path).read_bytes(),
                     {"Authorization": "Bearer " + ADMIN, "Content-Type": "application/yaml"})
 
-    def stop(self):
+    def stop(self, timeout=60):
         self.process.send_signal(signal.SIGTERM)
         try:
-            self.process.wait(60)
+            self.process.wait(timeout)
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
@@ -331,22 +333,24 @@ def measure_start(java, tries=3):
                 http("POST", server.base + RUN_PATH, RUN_BODY.encode(),
                      {"Authorization": "Bearer " + key, "Content-Type": "application/json"})
             finally:
-                server.stop()
+                # The archive is written as the JVM exits: a kill before it ends leaves none (and no CDS figures).
+                server.stop(timeout=600)
         cds = cold_starts(java, tries, ("-XX:SharedArchiveFile=%s" % archive,)) if archive.exists() else None
-    return {"start_s": plain["start_s"], "idle_rss_mb": plain["idle_rss_mb"],
+    return {"start_s": plain["start_s"], "start_cpu_s": plain["start_cpu_s"], "idle_rss_mb": plain["idle_rss_mb"],
             "cds": cds, "cds_archive_made": cds is not None}
 
 
 def cold_starts(java, tries, jvm):
-    starts, rss = [], []
+    starts, cpu, rss = [], [], []
     for _ in range(tries):
         with tempfile.TemporaryDirectory() as data:
             server = Server(java, data, jvm=jvm)
             starts.append(server.started_s)
+            cpu.append(server.start_cpu_s)
             time.sleep(2)
             rss.append(rss_kb(server.process.pid) / 1024)
             server.stop()
-    return {"start_s": starts, "idle_rss_mb": rss}
+    return {"start_s": starts, "start_cpu_s": cpu, "idle_rss_mb": rss}
 
 
 def measure_durability(java, seconds, rounds=3):
@@ -613,9 +617,10 @@ def only_start_or_durability(args, jdks):
         if "start" in entry:
             for label, figures in (("java -jar", entry["start"]), ("with AppCDS", entry["start"]["cds"] or {})):
                 if figures:
-                    lines.append("%s %s: start %s s (median %.2f, max %.2f), idle RSS %s MB" % (
+                    lines.append("%s %s: start %s s (median %.2f, max %.2f), CPU %s s, idle RSS %s MB" % (
                         name, label, ", ".join("%.2f" % s for s in figures["start_s"]),
                         statistics.median(figures["start_s"]), max(figures["start_s"]),
+                        ", ".join("%.2f" % s for s in figures["start_cpu_s"]),
                         ", ".join("%.0f" % m for m in figures["idle_rss_mb"])))
         else:
             d = entry["durability"]

@@ -16,6 +16,7 @@ import pwd
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -54,13 +55,13 @@ def http(method, url, body=None, headers=None, timeout=600):
 class Server:
     """The packaged jar on a data dir, started with one JDK and stopped with SIGTERM."""
 
-    def __init__(self, java, data_dir, env=None, log_name="server.log"):
+    def __init__(self, java, data_dir, env=None, log_name="server.log", jvm=()):
         self.port = free_port()
         self.base = "http://127.0.0.1:%d" % self.port
         environment = dict(os.environ, HEXAFLOW_ADMIN_TOKEN=ADMIN, **(env or {}))
         self.log = open(Path(data_dir) / log_name, "ab")
         self.began = time.perf_counter()
-        self.process = subprocess.Popen([java, "-jar", str(JAR), "--port", str(self.port), "--data-dir",
+        self.process = subprocess.Popen([java, *jvm, "-jar", str(JAR), "--port", str(self.port), "--data-dir",
                                          str(data_dir)], env=environment, stdout=self.log, stderr=self.log)
         deadline = time.time() + 180
         while True:
@@ -78,15 +79,17 @@ class Server:
                 raise RuntimeError("the server on %s did not start; see its %s" % (data_dir, log_name))
             time.sleep(0.01)
         self.started_s = time.perf_counter() - self.began
+        # The CPU the start took (every thread, user and system): on a machine others load, the figure that compares.
+        self.start_cpu_s = cpu_s([self.process.pid])
 
     def import_app(self, path):
         return http("POST", self.base + "/admin/apps", Path(path).read_bytes(),
                     {"Authorization": "Bearer " + ADMIN, "Content-Type": "application/yaml"})
 
-    def stop(self):
+    def stop(self, timeout=60):
         self.process.send_signal(signal.SIGTERM)
         try:
-            self.process.wait(60)
+            self.process.wait(timeout)
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
@@ -317,15 +320,59 @@ def postgres_figures(java, seconds, command):
 
 
 def measure_start(java, tries=3):
-    starts, rss = [], []
+    """Cold starts, `java -jar` to the first `/health` 200, each on a fresh data dir, and the resident memory 2 s
+    after: first as `java -jar` alone, then with an AppCDS archive (JDK 17's dynamic archive: made by one start
+    that serves a run and is stopped, as `bin/hexaflow` makes it at its first start, then read by each start)."""
+    plain = cold_starts(java, tries, ())
+    with tempfile.TemporaryDirectory() as directory:
+        archive = Path(directory) / "hexaflow.jsa"
+        with tempfile.TemporaryDirectory() as data:
+            server = Server(java, data, jvm=("-XX:ArchiveClassesAtExit=%s" % archive,))
+            try:
+                key = server.import_app(ROOT / "bench" / "apps" / "four-nodes.yml")["api_key"]
+                http("POST", server.base + RUN_PATH, RUN_BODY.encode(),
+                     {"Authorization": "Bearer " + key, "Content-Type": "application/json"})
+            finally:
+                # The archive is written as the JVM exits: a kill before it ends leaves none (and no CDS figures).
+                server.stop(timeout=600)
+        cds = cold_starts(java, tries, ("-XX:SharedArchiveFile=%s" % archive,)) if archive.exists() else None
+    return {"start_s": plain["start_s"], "start_cpu_s": plain["start_cpu_s"], "idle_rss_mb": plain["idle_rss_mb"],
+            "cds": cds, "cds_archive_made": cds is not None}
+
+
+def cold_starts(java, tries, jvm):
+    starts, cpu, rss = [], [], []
     for _ in range(tries):
         with tempfile.TemporaryDirectory() as data:
-            server = Server(java, data)
+            server = Server(java, data, jvm=jvm)
             starts.append(server.started_s)
+            cpu.append(server.start_cpu_s)
             time.sleep(2)
             rss.append(rss_kb(server.process.pid) / 1024)
             server.stop()
-    return {"start_s": starts, "idle_rss_mb": rss}
+    return {"start_s": starts, "start_cpu_s": cpu, "idle_rss_mb": rss}
+
+
+def measure_durability(java, seconds, rounds=3):
+    """Blocking runs of the four-node workflow a second in each durability mode (HEXAFLOW_DURABILITY), two servers
+    up at once and loaded in turn, `rounds` times each, so that the ratio synced / written is of the same minutes."""
+    with tempfile.TemporaryDirectory() as written_dir, tempfile.TemporaryDirectory() as synced_dir:
+        servers = {}
+        try:
+            for mode, data in (("written", written_dir), ("synced", synced_dir)):
+                server = Server(java, data, env={"HEXAFLOW_DURABILITY": mode})
+                servers[mode] = (server, server.import_app(ROOT / "bench" / "apps" / "four-nodes.yml")["api_key"])
+            for server, key in servers.values():
+                wrk(server.base + RUN_PATH, 5, warmup=0, method="POST", body=RUN_BODY, key=key)
+            results = {mode: [] for mode in servers}
+            for _ in range(rounds):
+                for mode, (server, key) in servers.items():
+                    results[mode].append(wrk(server.base + RUN_PATH, seconds, warmup=0, method="POST",
+                                             body=RUN_BODY, key=key))
+            return results
+        finally:
+            for server, _ in servers.values():
+                server.stop()
 
 
 def measure_server(java, seconds):
@@ -491,6 +538,10 @@ def main():
     parser.add_argument("--only-postgres", action="store_true", help="measure only the blocking runs on PostgreSQL "
                         "(one and two instances) on each JDK, print their table, and put them into the last full "
                         "run's bench/target/results.json and BENCHMARKS.md")
+    parser.add_argument("--only-start", action="store_true", help="measure only the cold starts (3, with and "
+                        "without an AppCDS archive) and the idle memory on each JDK, and print them")
+    parser.add_argument("--only-durability", action="store_true", help="measure only the blocking runs in each "
+                        "durability mode (written, synced: HEXAFLOW_DURABILITY) on each JDK, and print them")
     parser.add_argument("--command", help=argparse.SUPPRESS)
     args = parser.parse_args()
     # A stop by SIGTERM unwinds like ^C: the servers and the PostgreSQL cluster are stopped, the temp dirs deleted.
@@ -499,6 +550,8 @@ def main():
     jdks = find_jdks(args.jdk)
     if args.only_postgres:
         return only_postgres(args, jdks, args.command or " ".join(["python3 bench/bench.py"] + sys.argv[1:]))
+    if args.only_start or args.only_durability:
+        return only_start_or_durability(args, jdks)
     args.command = args.command or "bench/run.sh"
     results = {"machine": machine(), "command": args.command, "date": time.strftime("%Y-%m-%d"),
                "jar_mb": JAR.stat().st_size / 1e6, "jdks": {}}
@@ -544,6 +597,39 @@ def write_report(report):
     tail = rest.split(END, 1)[1]
     path.write_text(head + BEGIN + "\n" + report + END + tail)
     log("wrote", path)
+
+
+def only_start_or_durability(args, jdks):
+    """The start and memory figures, or the durability modes' runs a second, alone: printed and kept in
+    bench/target/start.json or durability.json; BENCHMARKS.md is left as it is."""
+    results = {"machine": machine(), "date": time.strftime("%Y-%m-%d"), "jdks": {}}
+    for name, java in jdks:
+        log(name, java)
+        results["jdks"][name] = {"version": jdk_version(java)}
+        if args.only_start:
+            results["jdks"][name]["start"] = measure_start(java)
+        else:
+            results["jdks"][name]["durability"] = measure_durability(java, args.seconds)
+    target = ROOT / "bench" / "target"
+    target.mkdir(parents=True, exist_ok=True)
+    lines = []
+    for name, entry in results["jdks"].items():
+        if "start" in entry:
+            for label, figures in (("java -jar", entry["start"]), ("with AppCDS", entry["start"]["cds"] or {})):
+                if figures:
+                    lines.append("%s %s: start %s s (median %.2f, max %.2f), CPU %s s, idle RSS %s MB" % (
+                        name, label, ", ".join("%.2f" % s for s in figures["start_s"]),
+                        statistics.median(figures["start_s"]), max(figures["start_s"]),
+                        ", ".join("%.2f" % s for s in figures["start_cpu_s"]),
+                        ", ".join("%.0f" % m for m in figures["idle_rss_mb"])))
+        else:
+            d = entry["durability"]
+            ratios = [s["rps"] / w["rps"] for w, s in zip(d["written"], d["synced"])]
+            lines.append("%s blocking runs/s written %s, synced %s; synced / written %s" % (
+                name, ", ".join("%.0f" % w["rps"] for w in d["written"]),
+                ", ".join("%.0f" % s["rps"] for s in d["synced"]), ", ".join("%.2f" % x for x in ratios)))
+    (target / ("start.json" if args.only_start else "durability.json")).write_text(json.dumps(results, indent=2))
+    print("\n".join(lines))
 
 
 def only_postgres(args, jdks, command):
@@ -661,6 +747,12 @@ def render(r):
         [", ".join("%.2f" % s for s in starts[n]["start_s"]) + " s" for n in jdks])
     row("5. resident memory, idle after start", "< 200 MB",
         [", ".join("%.0f" % s for s in starts[n]["idle_rss_mb"]) + " MB" for n in jdks])
+    if all(starts[n].get("cds") for n in jdks):
+        row("5. start with an AppCDS archive (3 cold tries; median, max)", "< 1 s",
+            [", ".join("%.2f" % s for s in starts[n]["cds"]["start_s"]) + " s (%.2f, %.2f)" % (
+                statistics.median(starts[n]["cds"]["start_s"]), max(starts[n]["cds"]["start_s"])) for n in jdks])
+        row("5. resident memory, idle after a start with AppCDS", "< 150 MB",
+            [", ".join("%.0f" % s for s in starts[n]["cds"]["idle_rss_mb"]) + " MB" for n in jdks])
     row("5. jar size", "", ["%.1f MB" % r["jar_mb"] for n in jdks])
     e = {n: r["jdks"][n]["engine"] for n in jdks}
     row("6. engine overhead per node (JMH, 10 pass-through nodes)", "< 50 µs",

@@ -1,5 +1,6 @@
 package dev.hexaflow.adapters.persistence;
 
+import dev.hexaflow.adapters.persistence.jdbi.CommitSync;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import javax.sql.DataSource;
@@ -140,6 +141,23 @@ public final class H2Database implements Database {
      * migrate it on a thread of its own.
      */
     public static H2Database connectFile(Path dataDir, String options) {
+        return connectFile(dataDir, options, Durability.WRITTEN);
+    }
+
+    /**
+     * As {@link #connectFile(Path, String)} in the durability mode given: {@link Durability#SYNCED} makes every
+     * group-commit writer on this database force its commit to the disk ({@code CHECKPOINT SYNC}: one fsync of the
+     * file) before it answers, where WRITE_DELAY=0 alone writes it to the operating system and never syncs.
+     */
+    public static H2Database connectFile(Path dataDir, String options, Durability durability) {
+        H2Database database = new H2Database(url(dataDir, options));
+        if (durability == Durability.SYNCED) {
+            CommitSync.applyTo(database.jdbi, CommitSync.H2);
+        }
+        return database;
+    }
+
+    private static String url(Path dataDir, String options) {
         java.util.Map<String, String> settings = new java.util.LinkedHashMap<>();
         settings.put("DB_CLOSE_ON_EXIT", "FALSE");
         settings.put("WRITE_DELAY", "0");
@@ -161,7 +179,7 @@ public final class H2Database implements Database {
         // same, and the cost none measurable (BENCHMARKS.md).
         StringBuilder url = new StringBuilder("jdbc:h2:retry:" + dataDir.toAbsolutePath().resolve("hexaflow"));
         settings.forEach((key, value) -> url.append(';').append(key).append('=').append(value));
-        return new H2Database(url.toString());
+        return url.toString();
     }
 
     /**

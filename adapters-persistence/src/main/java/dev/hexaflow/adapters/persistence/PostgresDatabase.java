@@ -59,6 +59,16 @@ public final class PostgresDatabase implements Database {
 
     /** As {@link #open} without migrating: {@link #migrate()} must come before any other use. */
     public static PostgresDatabase connect(String url, String user, String password) {
+        return connect(url, user, password, Durability.WRITTEN);
+    }
+
+    /**
+     * As {@link #connect(String, String, String)} in the durability mode given. PostgreSQL's own default
+     * ({@code synchronous_commit = on}) already flushes each commit's WAL to the disk before it answers, which is
+     * {@link Durability#SYNCED}: that mode sets it on every connection, so that a server configured with it off does
+     * not weaken it; {@link Durability#WRITTEN} leaves the server's setting as it is.
+     */
+    public static PostgresDatabase connect(String url, String user, String password, Durability durability) {
         if (!url.startsWith("jdbc:postgresql://")) {
             throw new IllegalArgumentException("a PostgreSQL database is named by a URL jdbc:postgresql://host:port/"
                     + "database, not '" + shownUrl(url) + "'");
@@ -84,6 +94,9 @@ public final class PostgresDatabase implements Database {
         // A server that does not answer is an error at start within seconds, not a hang.
         config.setConnectionTimeout(10_000);
         config.setInitializationFailTimeout(1);
+        if (durability == Durability.SYNCED) {
+            config.setConnectionInitSql("SET synchronous_commit = on");
+        }
         try {
             return new PostgresDatabase(new HikariDataSource(config));
         } catch (HikariPool.PoolInitializationException e) {

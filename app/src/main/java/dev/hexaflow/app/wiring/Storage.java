@@ -1,6 +1,7 @@
 package dev.hexaflow.app.wiring;
 
 import dev.hexaflow.adapters.persistence.Database;
+import dev.hexaflow.adapters.persistence.Durability;
 import dev.hexaflow.adapters.persistence.H2Database;
 import dev.hexaflow.adapters.persistence.H2StorageHealth;
 import dev.hexaflow.adapters.persistence.PostgresDatabase;
@@ -79,13 +80,27 @@ public final class Storage implements AutoCloseable {
 
     /** @param h2Options H2 settings over Hexaflow's own ({@code HEXAFLOW_H2_OPTIONS}), such as CACHE_SIZE=65536 */
     public static Storage connect(Path dataDir, String h2Options) {
+        return connect(dataDir, h2Options, durability());
+    }
+
+    /** @param durability whether each group commit is also forced to the disk ({@code HEXAFLOW_DURABILITY}) */
+    public static Storage connect(Path dataDir, String h2Options, Durability durability) {
         DataDirectory directory = DataDirectory.acquire(dataDir);
         try {
-            return new Storage(dataDir, directory, new H2Store(H2Database.connectFile(dataDir, h2Options)),
-                    Instance.alone());
+            return new Storage(dataDir, directory, new H2Store(H2Database.connectFile(dataDir, h2Options,
+                    durability)), Instance.alone());
         } catch (RuntimeException e) {
             directory.close();
             throw new StartupException("Cannot open the database in " + dataDir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** What a kept run survives: written to the operating system (the default) or synced to the disk. */
+    private static Durability durability() {
+        try {
+            return Durability.parse(System.getenv().getOrDefault("HEXAFLOW_DURABILITY", "written"));
+        } catch (IllegalArgumentException e) {
+            throw new StartupException(e.getMessage(), e);
         }
     }
 
@@ -94,9 +109,11 @@ public final class Storage implements AutoCloseable {
             throw new StartupException("HEXAFLOW_DATABASE_URL (--database-url) must name a PostgreSQL database as "
                     + "jdbc:postgresql://HOST:PORT/DATABASE, not '" + server.shownUrl() + "'");
         }
+        Durability durability = durability();
         DataDirectory directory = DataDirectory.open(dataDir);
         try {
-            PostgresDatabase database = PostgresDatabase.connect(server.url(), server.user(), server.password());
+            PostgresDatabase database = PostgresDatabase.connect(server.url(), server.user(), server.password(),
+                    durability);
             // Other instances may serve the same database: every repository made on its Jdbi tells and hears them.
             String id = java.util.UUID.randomUUID().toString();
             PostgresInstanceSignals signals = new PostgresInstanceSignals(server.url(), server.user(),

@@ -67,6 +67,8 @@ final class GroupCommitWriter<C> implements AutoCloseable {
     private int generation;
     private final BatchWrite<C> write;
     private final ToLongFunction<C> weight;
+    /** Run after each commit to force it to the disk ({@link CommitSync}), or null. */
+    private final CommitSync.Sync sync;
     private final BlockingQueue<Pending<C>> queue = new LinkedBlockingQueue<>();
     private final Map<String, PreparedStatement> statements = new HashMap<>();
     private final Thread thread;
@@ -86,6 +88,7 @@ final class GroupCommitWriter<C> implements AutoCloseable {
         this.generation = gate.generation();
         this.write = write;
         this.weight = weight;
+        this.sync = CommitSync.of(jdbi);
         this.thread = new Thread(this::loop, threadName);
         this.thread.setDaemon(true);
         this.thread.start();
@@ -169,7 +172,6 @@ final class GroupCommitWriter<C> implements AutoCloseable {
         }
         try {
             inTransaction(changes);
-            batch.forEach(pending -> pending.kept().complete(null));
         } catch (SQLException | RuntimeException e) {
             RuntimeException storage = gate.failed(e);
             if (storage != null) {
@@ -185,12 +187,34 @@ final class GroupCommitWriter<C> implements AutoCloseable {
             for (Pending<C> pending : batch) {
                 try {
                     inTransaction(List.of(pending.change()));
-                    pending.kept().complete(null);
                 } catch (SQLException | RuntimeException alone) {
                     pending.kept().completeExceptionally(failure(alone));
+                    continue;
                 }
+                synced(List.of(pending));
+            }
+            return;
+        }
+        synced(batch);
+    }
+
+    /**
+     * Forces the committed batch to the disk when the store asks for it, then tells its waiters. A sync that fails
+     * fails the batch without writing it again: it is committed, only not known to be on the disk.
+     */
+    private void synced(List<Pending<C>> batch) {
+        if (sync != null) {
+            try {
+                sync.sync(connection());
+            } catch (SQLException | RuntimeException e) {
+                RuntimeException storage = gate.failed(e);
+                disconnect();
+                RuntimeException refused = storage != null ? storage : failure(e);
+                batch.forEach(pending -> pending.kept().completeExceptionally(refused));
+                return;
             }
         }
+        batch.forEach(pending -> pending.kept().complete(null));
     }
 
     private void inTransaction(List<C> changes) throws SQLException {

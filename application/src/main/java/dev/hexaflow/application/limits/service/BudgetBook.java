@@ -21,6 +21,14 @@ public final class BudgetBook {
         this.counts = counts;
     }
 
+    /** How many hex digits of a key's hash name it in its budgets: as many as the key listing's id shows. */
+    static final int KEY_ID_LENGTH = 12;
+
+    /** A key's id as its budgets name it: the listing's, from a caller's longer one or from the key's hash. */
+    static String keyHolder(String keyId) {
+        return keyId.length() > KEY_ID_LENGTH ? keyId.substring(0, KEY_ID_LENGTH) : keyId;
+    }
+
     /** One period of a budget: its counter's key suffix and the instant the next period starts. */
     public record Span(String start, ZonedDateTime resetsAt) {
 

@@ -14,9 +14,6 @@ import java.util.List;
 /** Each budget of the app left in its current period, read from this instance's view of the shared counts. */
 public final class ReadBudgetsService implements ReadBudgetsUseCase {
 
-    /** How many hex digits of a key's hash name it: as the key listing and the run's caller show it. */
-    private static final int KEY_ID_LENGTH = 16;
-
     private final ManageLimitsUseCase limits;
     private final BudgetBook book;
     private final Clock clock;
@@ -50,8 +47,8 @@ public final class ReadBudgetsService implements ReadBudgetsUseCase {
         return left;
     }
 
-    /** A key given whole is named by the start of its hash, as a run's caller names it. */
+    /** A key given whole is named by the start of its hash, as the key listing names it. */
     private static String keyId(String key) {
-        return AppKey.looksLikeKey(key) ? SecretHash.of(key).hex().substring(0, KEY_ID_LENGTH) : key;
+        return BudgetBook.keyHolder(AppKey.looksLikeKey(key) ? SecretHash.of(key).hex() : key);
     }
 }

@@ -64,7 +64,7 @@ public final class RunBudgetsService implements RunBudgets {
     private static String holder(Budget.Scope scope, BudgetedRun run) {
         return switch (scope) {
             case APP -> run.appId();
-            case KEY -> run.keyId() == null ? null : run.appId() + "|" + run.keyId();
+            case KEY -> run.keyId() == null ? null : run.appId() + "|" + BudgetBook.keyHolder(run.keyId());
             case END_USER -> run.endUser() == null ? null : run.appId() + "|" + run.endUser();
         };
     }

@@ -164,9 +164,7 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
         PreparedWorkflow workflow = prepared.computeIfAbsent(version.id(),
                 id -> engine.prepare(reader.read(version.dsl().getBytes(StandardCharsets.UTF_8))));
         StorageRefusals.requireRoom(storage);
-        AtomicReference<RunHandle> started = new AtomicReference<>();
-        RunListener spending = budgets.admit(new RunBudgets.BudgetedRun(app.id(), command.keyId(), user,
-                reason -> started.get().fail(reason)));
+        RunSpending spending = RunSpending.admit(budgets, app.id(), command.keyId(), user);
         if (!tasks.reserve(app.id(), maxRunsPerApp)) {
             throw new ApiException(ApiError.TOO_MANY_REQUESTS, "Too many requests. Please try again later. The "
                     + "current maximum concurrent requests allowed for " + app.id() + " is " + maxRunsPerApp + ".");
@@ -202,8 +200,7 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
             RunListener told = pauseWebhooks.after(mails.after(watched(recorder, watched(watcher, spending))),
                     delivery, request.taskId());
             RunHandle handle = startDelivering(workflow, request, told, delivery);
-            started.set(handle);
-            return underWay(request, handle, recorder, delivery);
+            return underWay(request, spending.started(handle), recorder, delivery);
         } catch (RuntimeException e) {
             if (holdsSlot) {
                 tasks.release(app.id());

@@ -265,6 +265,7 @@ class ApiDocumentOperationsHttpTest {
                 "{\"question\": \"q\", \"answer\": \"a\"}", key));
         calls.put("DELETE /v1/apps/annotations/{annotation_id}", json("DELETE", "/v1/apps/annotations/nope", null,
                 key));
+        calls.put("GET /v1/budgets", get("/v1/budgets?user=ada", key));
     }
 
     private static void knowledge(Map<String, Call> calls, Fixtures f) {
@@ -368,6 +369,7 @@ class ApiDocumentOperationsHttpTest {
         calls.put("PUT /admin/campus/{dataSet}", new Call("PUT", "/admin/campus/holidays", "text/csv",
                 "date,holiday\n2027-02-30,Family Day\n", token));
         calls.put("GET /admin/backup", get("/admin/backup", token));
+        calls.put("GET /admin/apps/{app_id}/budgets", get("/admin/apps/" + f.appId() + "/budgets?user=ada", token));
     }
 
     private static void adminRuns(Map<String, Call> calls, Fixtures f) {

@@ -415,7 +415,10 @@ class NoServerErrorFuzzTest {
             new Operation("GET", "/v1/apps/annotations", BodyKind.NONE, Auth.CHAT),
             new Operation("POST", "/v1/apps/annotations", BodyKind.ANNOTATION, Auth.CHAT),
             new Operation("PUT", "/v1/apps/annotations/{message}", BodyKind.ANNOTATION, Auth.CHAT),
-            new Operation("DELETE", "/v1/apps/annotations/{message}", BodyKind.NONE, Auth.CHAT));
+            new Operation("DELETE", "/v1/apps/annotations/{message}", BodyKind.NONE, Auth.CHAT),
+            new Operation("GET", "/v1/budgets", BodyKind.NONE, Auth.APP),
+            new Operation("GET", "/admin/apps/{app}/budgets", BodyKind.NONE,
+                    Auth.ADMIN));
 
     /** How far a request strays from the operation's right call. */
     enum Stray {

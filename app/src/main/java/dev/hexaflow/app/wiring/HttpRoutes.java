@@ -14,6 +14,7 @@ import dev.hexaflow.adapters.http.admin.AdminTriggerRoutes;
 import dev.hexaflow.adapters.http.admin.AdminWebhookRoutes;
 import dev.hexaflow.adapters.http.campus.CampusFeedRoutes;
 import dev.hexaflow.adapters.http.limits.AdminLimitRoutes;
+import dev.hexaflow.adapters.http.limits.BudgetRoutes;
 import dev.hexaflow.adapters.http.mcpserver.McpServerRoutes;
 import dev.hexaflow.adapters.http.openapi.OpenApiRoutes;
 import dev.hexaflow.adapters.http.server.RefusedCredentials;
@@ -85,6 +86,7 @@ public final class HttpRoutes {
         McpServerModule mcp = new McpServerModule(storage.jdbi(), config.mcpServer(), workflows, chat);
         routes.add(new AdminMcpServerRoutes(admin, mcp.manage));
         routes.add(new AdminLimitRoutes(admin, workflows.limits.manage));
+        routes.add(new BudgetRoutes(admin, workflows.limits.readBudgets));
         routes.add(new McpServerRoutes(mcp.serve, CommandLine.VERSION, config.mcpServer().maxBodyBytes(),
                 config.mcpServer().maxCalls(), config.mcpServer().callWait()));
         routes.add(new ConsoleRoutes(admin.consoleSessions(), refusals));

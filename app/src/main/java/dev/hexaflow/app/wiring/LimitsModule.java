@@ -5,8 +5,12 @@ import dev.hexaflow.adapters.persistence.jdbi.JdbiLimitCounters;
 import dev.hexaflow.app.jobs.LimitSync;
 import dev.hexaflow.application.apps.port.out.AppRepository;
 import dev.hexaflow.application.limits.service.ManageLimitsService;
+import dev.hexaflow.application.limits.service.ReadBudgetsService;
+import dev.hexaflow.application.limits.service.RunBudgetsService;
 import dev.hexaflow.application.limits.service.SharedCounts;
 import dev.hexaflow.domain.limit.AppLimits;
+import dev.hexaflow.domain.limit.TokenPrice;
+import java.time.Clock;
 import java.time.Duration;
 import org.jdbi.v3.core.Jdbi;
 
@@ -21,10 +25,16 @@ public final class LimitsModule implements AutoCloseable {
 
     public final ManageLimitsService manage;
     public final SharedCounts counts = new SharedCounts();
+    /** Refuses runs over their budgets and counts what runs spend. */
+    public final RunBudgetsService budgets;
+    public final ReadBudgetsService readBudgets;
     private final LimitSync sync;
 
     public LimitsModule(Jdbi jdbi, AppRepository apps, AppLimits defaults, String instance) {
         this.manage = new ManageLimitsService(new JdbiAppLimitsRepository(jdbi), apps, defaults);
+        // No price per token is configured yet: price budgets count nothing until one is.
+        this.budgets = new RunBudgetsService(manage, counts, TokenPrice.NONE, Clock.systemUTC());
+        this.readBudgets = new ReadBudgetsService(manage, counts, Clock.systemUTC());
         this.sync = new LimitSync(counts, new JdbiLimitCounters(jdbi), manage, instance, SYNC_EVERY);
     }
 

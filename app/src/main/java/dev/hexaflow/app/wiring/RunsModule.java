@@ -28,6 +28,7 @@ import dev.hexaflow.application.runs.port.out.CompletionWebhooks;
 import dev.hexaflow.application.runs.port.out.FormMailer;
 import dev.hexaflow.application.runs.port.out.IdempotencyKeyRepository;
 import dev.hexaflow.application.runs.port.out.ResumedTurns;
+import dev.hexaflow.application.runs.port.out.RunBudgets;
 import dev.hexaflow.application.runs.port.out.RunMonitor;
 import dev.hexaflow.application.runs.service.AnswerFormService;
 import dev.hexaflow.application.runs.service.ControlRunService;
@@ -100,7 +101,8 @@ public final class RunsModule implements AutoCloseable {
     }
 
     RunsModule(Jdbi jdbi, Configuration config, Stores stores, WorkflowEngine engine, Clock clock,
-            StorageHealth storage, Instance instance, CompletionWebhooks webhooks, RunMonitor monitor) {
+            StorageHealth storage, Instance instance, CompletionWebhooks webhooks, RunMonitor monitor,
+            RunBudgets budgets) {
         HeldRecords held = new HeldRecords();
         this.heldRuns = new HeldRunTimer(held);
         heldRuns.start();
@@ -113,7 +115,7 @@ public final class RunsModule implements AutoCloseable {
         this.run = new RunWorkflowService(stores.apps(), stores.versions(), stores.endUsers(), stores.uploads(),
                 stores.runs(), new YamlWorkflowDslReader(), engine, tasks, config.service().maxRunsPerApp(), clock,
                 new TimeOrderedIds(), storage, listeners, frames, feeds, idempotencyKeys, webhooks, held, monitor,
-                mails);
+                mails, budgets);
         this.followRun = new FollowRunService(stores.runs(), feeds, frames);
         this.stop = new StopTaskService(tasks, instance.signals());
         this.drain = new DrainRunsService(tasks);

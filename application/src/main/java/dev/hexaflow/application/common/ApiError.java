@@ -52,5 +52,7 @@ public enum ApiError {
     /** A file the app cannot show, as none of its records names it (Dify's FileNotFoundError, 404). */
     FILE_NOT_FOUND,
     /** A file another app's records name (Dify's FileAccessDeniedError, 403). */
-    FILE_ACCESS_DENIED
+    FILE_ACCESS_DENIED,
+    /** Hexaflow's extension: a token or price budget of the app, its key or its end user is spent (429). */
+    BUDGET_EXCEEDED
 }

@@ -40,6 +40,11 @@ public final class RunHandle {
         state.stop(RunState.StopKind.USER, reason);
     }
 
+    /** Fails the run with {@code reason} (a budget spent, say): it ends {@code failed}, its calls in flight cut. */
+    public void fail(String reason) {
+        state.stop(RunState.StopKind.FAILURE, reason);
+    }
+
     public boolean isDone() {
         return finished.isDone();
     }

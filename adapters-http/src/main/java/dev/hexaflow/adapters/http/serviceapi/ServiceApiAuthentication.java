@@ -70,6 +70,11 @@ public final class ServiceApiAuthentication implements RouteGroup {
         return caller(ctx).userFor(requested);
     }
 
+    /** The id of the app key the request came with (the start of its hash); null for a web page's token. */
+    public static String keyId(Context ctx) {
+        return caller(ctx).keyId();
+    }
+
     /** Whether the request came with a web page's token rather than an app's key. */
     public static boolean fromPage(Context ctx) {
         return caller(ctx).pageUser() != null;

@@ -47,6 +47,7 @@ public final class DifyErrors {
             case END_USER_NOT_FOUND -> "end_user_not_found";
             case FILE_NOT_FOUND -> "file_not_found";
             case FILE_ACCESS_DENIED -> "file_access_denied";
+            case BUDGET_EXCEEDED -> "budget_exceeded";
         };
     }
 
@@ -69,6 +70,7 @@ public final class DifyErrors {
             case HUMAN_INPUT_FORM_SUBMITTED, HUMAN_INPUT_FORM_EXPIRED -> 412;
             case END_USER_NOT_FOUND, FILE_NOT_FOUND -> 404;
             case FILE_ACCESS_DENIED -> 403;
+            case BUDGET_EXCEEDED -> 429;
         };
     }
 

@@ -14,6 +14,7 @@ import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase;
 import dev.hexaflow.application.runs.port.out.CompletionWebhooks;
 import dev.hexaflow.application.runs.port.out.IdempotencyKeyRepository.KeyedRun;
 import dev.hexaflow.application.runs.port.out.IdempotencyKeyRepository;
+import dev.hexaflow.application.runs.port.out.RunBudgets;
 import dev.hexaflow.application.runs.port.out.RunEventFormat;
 import dev.hexaflow.application.runs.port.out.RunMonitor;
 import dev.hexaflow.application.runs.port.out.RunRepository;
@@ -81,6 +82,7 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
     private final RunMonitor monitor;
     private final PausedFormMails mails;
     private final PausedRunWebhooks pauseWebhooks;
+    private final RunBudgets budgets;
     private final Map<String, PreparedWorkflow> prepared = new ConcurrentHashMap<>();
 
     /** How long an idempotency key answers the run it started: a day, as Stripe's do. */
@@ -110,6 +112,18 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
             TaskRegistry tasks, int maxRunsPerApp, Clock clock, Supplier<String> ids, StorageHealth storage,
             Executor listeners, RunEventFormat format, RunFeeds feeds, IdempotencyKeyRepository keys,
             CompletionWebhooks callbacks, HeldRecords holds, RunMonitor monitor, PausedFormMails mails) {
+        this(apps, versions, endUsers, uploads, runs, reader, engine, tasks, maxRunsPerApp, clock, ids, storage,
+                listeners, format, feeds, keys, callbacks, holds, monitor, mails, RunBudgets.NONE);
+    }
+
+    /** As above, refusing and failing runs over their app's budgets with {@code budgets}. */
+    public RunWorkflowService(AppRepository apps, WorkflowVersionRepository versions, EndUserRepository endUsers,
+            UploadRepository uploads, RunRepository runs, WorkflowDslReader reader, WorkflowEngine engine,
+            TaskRegistry tasks, int maxRunsPerApp, Clock clock, Supplier<String> ids, StorageHealth storage,
+            Executor listeners, RunEventFormat format, RunFeeds feeds, IdempotencyKeyRepository keys,
+            CompletionWebhooks callbacks, HeldRecords holds, RunMonitor monitor, PausedFormMails mails,
+            RunBudgets budgets) {
+        this.budgets = budgets;
         this.apps = apps;
         this.versions = versions;
         this.endUsers = endUsers;
@@ -150,6 +164,7 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
         PreparedWorkflow workflow = prepared.computeIfAbsent(version.id(),
                 id -> engine.prepare(reader.read(version.dsl().getBytes(StandardCharsets.UTF_8))));
         StorageRefusals.requireRoom(storage);
+        RunSpending spending = RunSpending.admit(budgets, app.id(), command.keyId(), user);
         if (!tasks.reserve(app.id(), maxRunsPerApp)) {
             throw new ApiException(ApiError.TOO_MANY_REQUESTS, "Too many requests. Please try again later. The "
                     + "current maximum concurrent requests allowed for " + app.id() + " is " + maxRunsPerApp + ".");
@@ -182,10 +197,10 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
             recorder.triggeredFrom(triggeredFrom(workflow, command));
             CallbackUrl callback = requested != null ? requested : callbacks.defaultOf(app.id());
             Delivery delivery = callback == null ? null : callbacks.register(app.id(), request.runId(), callback);
-            RunListener told = pauseWebhooks.after(mails.after(watched(recorder, watcher)), delivery,
-                    request.taskId());
+            RunListener told = pauseWebhooks.after(mails.after(watched(recorder, watched(watcher, spending))),
+                    delivery, request.taskId());
             RunHandle handle = startDelivering(workflow, request, told, delivery);
-            return underWay(request, handle, recorder, delivery);
+            return underWay(request, spending.started(handle), recorder, delivery);
         } catch (RuntimeException e) {
             if (holdsSlot) {
                 tasks.release(app.id());
@@ -235,7 +250,7 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
     }
 
     /** The recorder, after the monitor's watcher has seen each event (it is quick, and never fails the run). */
-    private static RunListener watched(RunRecorder recorder, RunListener watcher) {
+    private static RunListener watched(RunListener recorder, RunListener watcher) {
         if (watcher == RunListener.NONE) {
             return recorder;
         }

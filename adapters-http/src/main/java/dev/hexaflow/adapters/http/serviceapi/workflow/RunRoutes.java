@@ -116,7 +116,7 @@ public final class RunRoutes implements RouteGroup {
         RunWorkflowCommand command = new RunWorkflowCommand(appId(ctx), workflowId,
                 user(ctx, JsonRequestBodies.user(body)),
                 (Map<String, Object>) inputs, files == null ? List.of() : List.copyOf((List<?>) files))
-                .withCallbackUrl((String) callbackUrl);
+                .withCallbackUrl((String) callbackUrl).withKeyId(ServiceApiAuthentication.keyId(ctx));
         String key = ctx.header(IDEMPOTENCY_KEY);
         if (key != null) {
             command = command.retriedWith(new Retry(key, fingerprint(ctx)));

@@ -33,12 +33,25 @@ public interface RunWorkflowUseCase {
      *                    null for the app's default, if any
      * @param triggerNodeId the trigger the run starts from (its inputs are what the trigger hands its node), or
      *                      null for a run from the start node's form
+     * @param keyId      the id of the app key the request came with, for the budgets per key; null for none
      */
     record RunWorkflowCommand(String appId, String workflowId, String user, Map<String, Object> inputs,
-            List<Object> files, ChatTurn chat, Retry retry, String callbackUrl, String triggerNodeId) {
+            List<Object> files, ChatTurn chat, Retry retry, String callbackUrl, String triggerNodeId,
+            String keyId) {
         public RunWorkflowCommand {
             inputs = inputs == null ? Map.of() : inputs;
             files = files == null ? List.of() : files;
+        }
+
+        public RunWorkflowCommand(String appId, String workflowId, String user, Map<String, Object> inputs,
+                List<Object> files, ChatTurn chat, Retry retry, String callbackUrl, String triggerNodeId) {
+            this(appId, workflowId, user, inputs, files, chat, retry, callbackUrl, triggerNodeId, null);
+        }
+
+        /** The same run, asked with the app key whose id is {@code id}. */
+        public RunWorkflowCommand withKeyId(String id) {
+            return new RunWorkflowCommand(appId, workflowId, user, inputs, files, chat, retry, callbackUrl,
+                    triggerNodeId, id);
         }
 
         public RunWorkflowCommand(String appId, String workflowId, String user, Map<String, Object> inputs,
@@ -63,13 +76,14 @@ public interface RunWorkflowUseCase {
 
         /** The same run, whose end is posted to {@code url} (Hexaflow's completion webhook). */
         public RunWorkflowCommand withCallbackUrl(String url) {
-            return new RunWorkflowCommand(appId, workflowId, user, inputs, files, chat, retry, url, triggerNodeId);
+            return new RunWorkflowCommand(appId, workflowId, user, inputs, files, chat, retry, url, triggerNodeId,
+                    keyId);
         }
 
         /** The same run, asked again with the key: the request answers the run its key started. */
         public RunWorkflowCommand retriedWith(Retry retry) {
             return new RunWorkflowCommand(appId, workflowId, user, inputs, files, chat, retry, callbackUrl,
-                    triggerNodeId);
+                    triggerNodeId, keyId);
         }
 
         /** A workflow app's run. */

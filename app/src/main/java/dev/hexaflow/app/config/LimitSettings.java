@@ -43,7 +43,8 @@ public record LimitSettings(AppLimits defaults, Duration sync) {
         int queuedRuns = count(env, "HEXAFLOW_LIMIT_QUEUED_RUNS", 0);
         if (queuedRuns > 0 && activeRuns == 0 && activeRunsPerEndUser == 0) {
             throw new UsageException("HEXAFLOW_LIMIT_QUEUED_RUNS needs HEXAFLOW_LIMIT_ACTIVE_RUNS or "
-                    + "HEXAFLOW_LIMIT_ACTIVE_RUNS_PER_END_USER: queued runs wait for room under a limit of runs at once");
+                    + "HEXAFLOW_LIMIT_ACTIVE_RUNS_PER_END_USER: queued runs wait for room under a limit of runs at "
+                    + "once");
         }
         AppLimits defaults = new AppLimits(rate(env, "HEXAFLOW_LIMIT_RATE_PER_KEY"),
                 rate(env, "HEXAFLOW_LIMIT_RATE_PER_END_USER"), activeRuns, activeRunsPerEndUser, queuedRuns,

@@ -3,7 +3,8 @@
 # packages when it is missing (as root), then measures every figure of BENCHMARKS.md on JDK 17 (the `java` on
 # the PATH) and the JDK 25 under /usr/lib/jvm when there is one, and writes them into BENCHMARKS.md.
 # Usage: bench/run.sh [bench.py options: --seconds N, --streams N, --log-runs N, --jdk NAME=JAVA, --no-write,
-#   --only-postgres (just the blocking runs on PostgreSQL, one and two instances: about 1.5 minutes per JDK)]
+#   --only-postgres (just the blocking runs on PostgreSQL, one and two instances: about 1.5 minutes per JDK),
+#   --only-limits [--rounds N] (just blocking runs with every limit of an app on and off, interleaved)]
 # It takes about ten minutes on two cores. Benchmarks report; nothing here fails a build.
 set -eu
 cd "$(dirname "$0")/.."

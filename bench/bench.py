@@ -512,8 +512,9 @@ def render_limits(r):
                               " ".join("%.0f" % x["rps"] for x in rounds),
                               sum(x["socket_errors"] + x["status_errors"] for x in rounds))
         off, on = figures["off"], figures["on"]
-        lines.append("| %s | %.0f (%.1f ms) [%s] | %.0f (%.1f ms) [%s] | %.2f | %d; %d |" % (
-            name, off[0], off[1], off[2], on[0], on[1], on[2], on[0] / off[0], off[3], on[3]))
+        lines.append("| %s | %.0f (%.1f ms) [%s] | %.0f (%.1f ms) [%s] | %s | %d; %d |" % (
+            name, off[0], off[1], off[2], on[0], on[1], on[2], "%.2f" % (on[0] / off[0]) if off[0] else "—",
+            off[3], on[3]))
     lines.append("")
     return "\n".join(lines)
 

@@ -247,6 +247,9 @@ class ConsoleBrowserTest {
         assertThat(violations()).as("the apps with their limits at 390 px").isEmpty();
         assertThat(browser.executeScript("return document.documentElement.scrollWidth"
                 + " <= document.documentElement.clientWidth")).as("no sideways scroll").isEqualTo(true);
+        // Left on another page: a next test that opens #/apps must not find this page's links as it is redrawn.
+        browser.get(server.hexaflow.baseUrl() + "/console#/health");
+        waitForHeading("Health");
     }
 
     private void signIn() {

@@ -6,6 +6,7 @@ Each throughput figure is also given as a ratio to the raw ceiling of the same s
 generated section of BENCHMARKS.md with the machine, the JDKs and the command. Benchmarks report; they never fail
 a build. Run it through bench/run.sh, which builds the jars first. --only-postgres measures only the blocking runs on
 PostgreSQL (one and two instances on one database, see measure_postgres) and refreshes just those figures.
+--only-limits measures blocking runs with every limit of an app on and off, interleaved (see measure_limits).
 """
 import argparse
 import glob
@@ -32,6 +33,14 @@ BENCH_JAR = ROOT / "bench" / "target" / "benchmarks.jar"
 POSTGRES_BIN = Path("/usr/lib/postgresql/15/bin")
 ADMIN = "bench-admin-token-0123456789abcdef"
 BEGIN, END = "<!-- harness:begin -->", "<!-- harness:end -->"
+LIMITS_BEGIN, LIMITS_END = "<!-- limits:begin -->", "<!-- limits:end -->"
+# Every limit of an app on, each far above what a benchmark reaches, so that each is checked and none refuses.
+LIMITS_ON = {"rate_per_key": {"per_minute": 2_000_000_000, "burst": 2_000_000_000},
+             "rate_per_end_user": {"per_minute": 2_000_000_000, "burst": 2_000_000_000},
+             "active_runs": 100_000, "active_runs_per_end_user": 100_000,
+             "budgets": [{"scope": scope, "period": period, "measure": "tokens", "amount": 10 ** 15}
+                         for scope in ("app", "key", "end_user") for period in ("day", "month")]
+             + [{"scope": "app", "period": "month", "measure": "price", "amount": 10 ** 9}]}
 NAMES = ["ada", "grace", "alan", "barbara", "donald", "margaret", "linus", "radia", "leslie", "hedy",
          "frances", "edsger", "niklaus", "dennis", "ken", "guido", "james", "tim", "vint", "john"]
 
@@ -479,6 +488,84 @@ def measure_logs(java, data, key, seconds):
         server.stop()
 
 
+def measure_limits(java, seconds, rounds):
+    """Blocking runs of the 4-node workflow on one fresh server, with every limit of the app on (set through the
+    admin API, so whatever checks the server has are measured) and off (reset to the server's defaults, none),
+    interleaved off/on, on/off, ... so that a drift of the machine falls on both alike."""
+    with tempfile.TemporaryDirectory() as data:
+        server = Server(java, data)
+        try:
+            app = server.import_app(ROOT / "bench" / "apps" / "four-nodes.yml")
+            key, path = app["api_key"], server.base + "/admin/apps/%s/limits" % app["app_id"]
+            admin = {"Authorization": "Bearer " + ADMIN, "Content-Type": "application/json"}
+            run_body = json.dumps({"inputs": {"name": "bench"}, "response_mode": "blocking", "user": "bench"})
+            wrk(server.base + "/v1/workflows/run", 5, warmup=0, method="POST", body=run_body, key=key)
+            results = {"seconds": seconds, "off": [], "on": []}
+            for round_ in range(rounds):
+                for state in (("off", "on") if round_ % 2 == 0 else ("on", "off")):
+                    if state == "on":
+                        shown = http("PUT", path, json.dumps(LIMITS_ON).encode(), admin)
+                    else:
+                        shown = http("DELETE", path, headers=admin)
+                    if shown["own"] != (state == "on"):
+                        raise RuntimeError("the limits were not %s: %s" % (state, shown))
+                    log("  limits %s, round %d" % (state, round_ + 1))
+                    results[state].append(wrk(server.base + "/v1/workflows/run", seconds, warmup=1,
+                                              method="POST", body=run_body, key=key))
+            return results
+        finally:
+            server.stop()
+
+
+def only_limits(args, jdks, command):
+    """Blocking runs with limits on and off on each JDK: printed, kept in bench/target/limits.json and, unless
+    --no-write, put between the limits markers of BENCHMARKS.md."""
+    results = {"machine": machine(), "command": command, "date": time.strftime("%Y-%m-%d"), "jdks": {}}
+    for name, java in jdks:
+        log(name, java)
+        results["jdks"][name] = {"version": jdk_version(java),
+                                 "limits": measure_limits(java, args.seconds, args.rounds)}
+    target = ROOT / "bench" / "target"
+    target.mkdir(parents=True, exist_ok=True)
+    (target / "limits.json").write_text(json.dumps(results, indent=2))
+    report = render_limits(results)
+    print(report)
+    if not args.no_write:
+        path = ROOT / "BENCHMARKS.md"
+        head, rest = path.read_text().split(LIMITS_BEGIN, 1)
+        path.write_text(head + LIMITS_BEGIN + "\n" + report + LIMITS_END + rest.split(LIMITS_END, 1)[1])
+        log("wrote", path)
+
+
+def render_limits(r):
+    m = r["machine"]
+    lines = ["", "Measured %s on %d cores (%s); %s. Command: `%s`. Blocking runs of the 4-node workflow, wrk -t2 -c64,"
+             " %d s each after a 1 s warm-up, limits off and on interleaved; the median of the rounds, each round's"
+             " runs/s in brackets." % (r["date"], m["cores"], m["cpu"], ", ".join(
+                 "%s: %s" % (name, entry["version"]) for name, entry in r["jdks"].items()), r["command"],
+                 next(iter(r["jdks"].values()))["limits"]["seconds"]), "",
+             "| JDK | limits off: runs/s (p99) | every limit on: runs/s (p99) | on / off | errors off; on |",
+             "|---|---|---|---|---|"]
+
+    def median(values):
+        ordered = sorted(values)
+        return (ordered[(len(ordered) - 1) // 2] + ordered[len(ordered) // 2]) / 2
+
+    for name, entry in r["jdks"].items():
+        figures = {}
+        for state in ("off", "on"):
+            rounds = entry["limits"][state]
+            figures[state] = (median([x["rps"] for x in rounds]), median([x["p99_ms"] for x in rounds]),
+                              " ".join("%.0f" % x["rps"] for x in rounds),
+                              sum(x["socket_errors"] + x["status_errors"] for x in rounds))
+        off, on = figures["off"], figures["on"]
+        lines.append("| %s | %.0f (%.1f ms) [%s] | %.0f (%.1f ms) [%s] | %s | %d; %d |" % (
+            name, off[0], off[1], off[2], on[0], on[1], on[2], "%.2f" % (on[0] / off[0]) if off[0] else "—",
+            off[3], on[3]))
+    lines.append("")
+    return "\n".join(lines)
+
+
 def measure_engine(java):
     out = Path(tempfile.mkdtemp()) / "jmh.json"
     subprocess.run([java, "-jar", str(BENCH_JAR), "-f", "1", "-wi", "3", "-i", "5", "-w", "2s", "-r", "2s",
@@ -542,12 +629,17 @@ def main():
                         "without an AppCDS archive) and the idle memory on each JDK, and print them")
     parser.add_argument("--only-durability", action="store_true", help="measure only the blocking runs in each "
                         "durability mode (written, synced: HEXAFLOW_DURABILITY) on each JDK, and print them")
+    parser.add_argument("--only-limits", action="store_true", help="measure only blocking runs with every limit of "
+                        "the app on and off, interleaved, on each JDK, print their table, and put it into BENCHMARKS.md")
+    parser.add_argument("--rounds", type=int, default=3, help="with --only-limits: rounds of off and on (3)")
     parser.add_argument("--command", help=argparse.SUPPRESS)
     args = parser.parse_args()
     # A stop by SIGTERM unwinds like ^C: the servers and the PostgreSQL cluster are stopped, the temp dirs deleted.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
     jdks = find_jdks(args.jdk)
+    if args.only_limits:
+        return only_limits(args, jdks, args.command or " ".join(["python3 bench/bench.py"] + sys.argv[1:]))
     if args.only_postgres:
         return only_postgres(args, jdks, args.command or " ".join(["python3 bench/bench.py"] + sys.argv[1:]))
     if args.only_start or args.only_durability:

@@ -19,6 +19,23 @@
       key.last_used_at ? `last used ${time(key.last_used_at)}` : 'never used')));
   }
 
+  /** The app's limits, read-only: set them with PUT /admin/apps/{app_id}/limits or hexaflow apps limits. */
+  async function limitsOf(app) {
+    const shown = await api('GET', `/admin/apps/${encodeURIComponent(app.app_id)}/limits`);
+    const limits = shown.limits;
+    const rate = r => r ? `${r.per_minute} a minute, bursts of ${r.burst}` : 'no limit';
+    const count = n => n ? String(n) : 'no limit';
+    const budgets = limits.budgets.map(b => el('li', {text: `${b.scope.replace('_', ' ')}: ${b.amount} `
+      + `${b.measure === 'price' ? 'in price' : 'tokens'} a ${b.period}`}));
+    return [el('p', {class: 'muted', text: shown.own ? 'Its own.'
+      : "The server's defaults (HEXAFLOW_LIMIT_*): it has none of its own."}),
+      definition([['Rate per key', rate(limits.rate_per_key)], ['Rate per end user', rate(limits.rate_per_end_user)],
+        ['Runs at once', count(limits.active_runs)], ['Per end user', count(limits.active_runs_per_end_user)],
+        ['Queued runs', count(limits.queued_runs)],
+        ['Budgets', budgets.length ? el('ul', {class: 'plain'}, budgets) : 'none'],
+        ['Crossing a budget', limits.on_crossing], ['Time zone', limits.time_zone]])];
+  }
+
   async function appSection(app) {
     const id = encodeURIComponent(app.app_id);
     const heading = `app-${app.app_id}`;
@@ -35,6 +52,7 @@
         ['Workflow id', el('code', {text: app.workflow_id || '—'})], ['Web page', page],
         ['Imported', time(app.created_at)], ['Webhook', app.callback_url || 'none']]),
       el('h3', {text: 'Keys'}), await keysOf(app),
+      el('h3', {text: 'Limits'}), await limitsOf(app),
       el('h3', {text: 'Import warnings'}),
       app.warnings && app.warnings.length ? el('ul', {class: 'warnings'}, app.warnings.map(w => el('li', {text: w})))
         : el('p', {class: 'muted', text: 'None.'}),

@@ -1,6 +1,7 @@
 package dev.hexaflow.app;
 
 import dev.hexaflow.app.adapters.SecureRandomSecretGenerator;
+import dev.hexaflow.app.cli.AppLimitsCommands;
 import dev.hexaflow.app.cli.AppsCommands;
 import dev.hexaflow.app.cli.BackupCommands;
 import dev.hexaflow.app.cli.ChatCommand;
@@ -151,6 +152,9 @@ public final class Main {
         }
         if (done == null) {
             done = McpServerCommands.execute(command, out, err);
+        }
+        if (done == null) {
+            done = AppLimitsCommands.execute(command, out, err);
         }
         if (done != null) {
             return done;

@@ -178,6 +178,7 @@ class ApiDocumentOperationsHttpTest {
         adminRuns(calls, f);
         triggers(calls, f);
         mcpServers(calls, f);
+        limits(calls, f);
         return calls;
     }
 
@@ -459,6 +460,16 @@ class ApiDocumentOperationsHttpTest {
                 + "\"method\": \"ping\"}", null));
         calls.put("GET /mcp/server/{server_code}/mcp", get(unknown, null));
         calls.put("DELETE /mcp/server/{server_code}/mcp", json("DELETE", unknown, null, null));
+    }
+
+    /** The echo app's limits: shown (the defaults), set, and reset. */
+    private static void limits(Map<String, Call> calls, Fixtures f) {
+        String token = TestServer.ADMIN_TOKEN;
+        String app = "/admin/apps/" + f.appId() + "/limits";
+        calls.put("GET /admin/apps/{app_id}/limits", get(app, token));
+        calls.put("PUT /admin/apps/{app_id}/limits", json("PUT", app, "{\"active_runs\": 50, \"rate_per_key\": "
+                + "{\"per_minute\": 6000, \"burst\": 100}}", token));
+        calls.put("DELETE /admin/apps/{app_id}/limits", json("DELETE", app, null, token));
     }
 
     private static Call get(String path, String token) {

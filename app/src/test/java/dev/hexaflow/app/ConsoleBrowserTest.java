@@ -225,6 +225,33 @@ class ConsoleBrowserTest {
         assertThat(violations()).as("a schedule switched off").isEmpty();
     }
 
+    @Test
+    void theAppsPageShowsEachAppsLimitsItsOwnOrTheDefaults() {
+        String limited = server.importApp("echo.yml").get("app_id").asText();
+        assertThat(server.admin("PUT", "/admin/apps/" + limited + "/limits", "application/json",
+                "{\"rate_per_key\": {\"per_minute\": 60, \"burst\": 10}, \"active_runs\": 8, \"budgets\": "
+                + "[{\"scope\": \"end_user\", \"period\": \"day\", \"measure\": \"tokens\", "
+                + "\"amount\": 20000}]}")
+                .statusCode()).isEqualTo(200);
+        signIn();
+        browser.manage().window().setSize(new Dimension(390, 844));
+        browser.get(server.hexaflow.baseUrl() + "/console#/apps");
+        waitForHeading("Apps");
+        WebElement section = wait(WAIT).until(d -> d.findElement(By.cssSelector(
+                "section[aria-labelledby='app-" + limited + "']")));
+        assertThat(section.getText()).contains("Limits", "Its own.", "60 a minute, bursts of 10", "8",
+                "end user: 20000 tokens a day", "UTC");
+        String other = fails.get("app_id").asText();
+        assertThat(browser.findElement(By.cssSelector("section[aria-labelledby='app-" + other + "']")).getText())
+                .contains("The server's defaults (HEXAFLOW_LIMIT_*): it has none of its own.", "no limit");
+        assertThat(violations()).as("the apps with their limits at 390 px").isEmpty();
+        assertThat(browser.executeScript("return document.documentElement.scrollWidth"
+                + " <= document.documentElement.clientWidth")).as("no sideways scroll").isEqualTo(true);
+        // Left on another page: a next test that opens #/apps must not find this page's links as it is redrawn.
+        browser.get(server.hexaflow.baseUrl() + "/console#/health");
+        waitForHeading("Health");
+    }
+
     private void signIn() {
         browser.get(server.hexaflow.baseUrl() + "/console");
         String status = (String) browser.executeAsyncScript("const done = arguments[1]; fetch('/console/session', "

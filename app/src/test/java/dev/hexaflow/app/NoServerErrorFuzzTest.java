@@ -286,7 +286,7 @@ class NoServerErrorFuzzTest {
     /** What an operation takes as its body when it is called rightly. */
     enum BodyKind { NONE, RUN, STOP, UPLOAD, DSL, SITE, CAMPUS_DATA, MCP_SERVER, TOOL_BINDING, CHAT, FEEDBACK, RENAME,
         VARIABLE, SPEECH, DATASET, DOCUMENT_TEXT, SEGMENT, RETRIEVE, DOCUMENT_FILE, MISSED_TICKS, TRIGGER_AUTH,
-        WEBHOOK, DOC_STATUS, MCP_CALL, MCP_DESCRIPTION, ANNOTATION, ANNOTATION_REPLY }
+        WEBHOOK, DOC_STATUS, MCP_CALL, MCP_DESCRIPTION, ANNOTATION, ANNOTATION_REPLY, LIMITS }
 
     /** Which credential an operation takes. */
     enum Auth { APP, CHAT, ADMIN, DATASET, NONE }
@@ -418,7 +418,10 @@ class NoServerErrorFuzzTest {
             new Operation("DELETE", "/v1/apps/annotations/{message}", BodyKind.NONE, Auth.CHAT),
             new Operation("GET", "/v1/budgets", BodyKind.NONE, Auth.APP),
             new Operation("GET", "/admin/apps/{app}/budgets", BodyKind.NONE,
-                    Auth.ADMIN));
+                    Auth.ADMIN),
+            new Operation("GET", "/admin/apps/{app}/limits", BodyKind.NONE, Auth.ADMIN),
+            new Operation("PUT", "/admin/apps/{app}/limits", BodyKind.LIMITS, Auth.ADMIN),
+            new Operation("DELETE", "/admin/apps/{app}/limits", BodyKind.NONE, Auth.ADMIN));
 
     /** How far a request strays from the operation's right call. */
     enum Stray {
@@ -638,6 +641,8 @@ class NoServerErrorFuzzTest {
             case ANNOTATION -> "{\"question\":\"Fuzzed?\",\"answer\":\"Fuzzed.\"}";
             case ANNOTATION_REPLY -> "{\"score_threshold\":0.99,\"embedding_provider_name\":\"openai\","
                     + "\"embedding_model_name\":\"text-embedding-3-small\"}";
+            case LIMITS -> "{\"active_runs\":500,\"rate_per_key\":{\"per_minute\":600000,\"burst\":100000},"
+                    + "\"budgets\":[{\"scope\":\"app\",\"period\":\"day\",\"measure\":\"tokens\",\"amount\":9000000}]}";
             case SITE -> "{\"title\":\"Echo\",\"description\":\"Says back\",\"default_language\":\"en-US\"}";
             case CAMPUS_DATA -> contentType.equals("text/csv") ? "date,holiday\n2027-01-01,New Year's Day\n"
                     : "[{\"date\":\"2027-01-01\",\"name\":\"New Year's Day\"}]";

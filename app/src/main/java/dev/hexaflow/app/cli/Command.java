@@ -107,6 +107,17 @@ public sealed interface Command {
     }
 
     /** {@code mcp-server show APP_ID}. */
+    record ShowAppLimits(Configuration config, String appId) implements Command {
+    }
+
+    /** Sets an app's limits whole from JSON given on the command line or in a file. */
+    record SetAppLimits(Configuration config, String appId, Optional<String> json, Optional<Path> file)
+            implements Command {
+    }
+
+    record ResetAppLimits(Configuration config, String appId) implements Command {
+    }
+
     record ShowMcpServer(Configuration config, String appId) implements Command {
     }
 

@@ -73,6 +73,8 @@ public final class CommandLine {
                 }
                 if (arg.equals("--stream")) {
                     stream = true;
+                } else if (arg.equals("--reset")) {
+                    flags.add(new String[] {arg, ""}); // apps limits: a flag with no value
                 } else if (arg.startsWith("-")) {
                     int equals = arg.indexOf('=');
                     String name = equals > 0 ? arg.substring(0, equals) : arg;
@@ -121,7 +123,7 @@ public final class CommandLine {
                     }
                     case "--header", "--env", "--command", "--mcp", "--openapi", "--app", "--api-key",
                             "--api-key-header", "--api-key-prefix", "--api-key-query", "--secret",
-                            "--secret-env" -> {
+                            "--secret-env", "--set", "--file", "--reset" -> {
                         toolFlags.add(flag);
                         yield config;
                     }
@@ -153,6 +155,9 @@ public final class CommandLine {
             throw new UsageException(remote.keySet().iterator().next() + " goes with the backup and apps export "
                     + "commands");
         }
+        if (words.size() >= 2 && words.subList(0, 2).equals(List.of("apps", "limits"))) {
+            return AppLimitsCommands.parse(words, flags.own(), config);
+        }
         if (first.equals("tools")) {
             return ToolsCommandLine.parse(words, flags.own(), config);
         }
@@ -164,6 +169,9 @@ public final class CommandLine {
         }
         if (!flags.own().isEmpty()) {
             String flag = flags.own().get(0)[0];
+            if (AppLimitsCommands.FLAGS.contains(flag)) {
+                throw new UsageException(flag + " goes with the apps limits command");
+            }
             throw new UsageException(flag + " goes with the " + (TriggersCommandLine.FLAGS.contains(flag)
                     ? flag.equals("--header") ? "tools and triggers auth" : "triggers auth" : "tools") + " commands");
         }
@@ -270,7 +278,7 @@ public final class CommandLine {
         return List.of("--port", "--host", "--data-dir", "--database-url", "--inputs", "--user", "--query", "--url",
                 "--token", "--workflow-id", "--tools", "--header", "--env", "--command", "--mcp", "--openapi",
                 "--app", "--api-key", "--api-key-header", "--api-key-prefix", "--api-key-query", "--id", "--secret",
-                "--secret-env").contains(name);
+                "--secret-env", "--set", "--file").contains(name);
     }
 
     private static Command runCommand(List<String> words, List<String[]> flags, boolean stream) {
@@ -346,7 +354,7 @@ public final class CommandLine {
             }
             throw new UsageException("unknown apps command '" + String.join(" ", words)
                     + "'; try: apps import FILE.yml | apps list | apps keys create APP_ID"
-                    + " | apps site APP_ID on|off | apps export APP_ID");
+                    + " | apps site APP_ID on|off | apps export APP_ID | apps limits APP_ID");
         }
         if (words.get(0).equals("campus")) {
             if (words.equals(List.of("campus", "keys", "create"))) {

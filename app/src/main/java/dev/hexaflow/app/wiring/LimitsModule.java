@@ -20,9 +20,6 @@ import org.jdbi.v3.core.Jdbi;
  */
 public final class LimitsModule implements AutoCloseable {
 
-    /** How often counts are exchanged with the store: the limits' error across instances is one interval's. */
-    static final Duration SYNC_EVERY = Duration.ofMillis(500);
-
     public final ManageLimitsService manage;
     public final SharedCounts counts = new SharedCounts();
     /** Refuses runs over their budgets and counts what runs spend. */
@@ -30,12 +27,17 @@ public final class LimitsModule implements AutoCloseable {
     public final ReadBudgetsService readBudgets;
     private final LimitSync sync;
 
-    public LimitsModule(Jdbi jdbi, AppRepository apps, AppLimits defaults, String instance) {
+    /**
+     * @param defaults  what every app without limits of its own has (HEXAFLOW_LIMIT_*)
+     * @param syncEvery how often counts are exchanged with the store (HEXAFLOW_LIMITS_SYNC_MILLIS): the limits'
+     *                  error across instances is one interval's
+     */
+    public LimitsModule(Jdbi jdbi, AppRepository apps, AppLimits defaults, Duration syncEvery, String instance) {
         this.manage = new ManageLimitsService(new JdbiAppLimitsRepository(jdbi), apps, defaults);
         // No price per token is configured yet: price budgets count nothing until one is.
         this.budgets = new RunBudgetsService(manage, counts, TokenPrice.NONE, Clock.systemUTC());
         this.readBudgets = new ReadBudgetsService(manage, counts, Clock.systemUTC());
-        this.sync = new LimitSync(counts, new JdbiLimitCounters(jdbi), manage, instance, SYNC_EVERY);
+        this.sync = new LimitSync(counts, new JdbiLimitCounters(jdbi), manage, instance, syncEvery);
     }
 
     /** Reads the apps' limits and the shared counts, then exchanges them every interval: once the store is ready. */

@@ -57,6 +57,11 @@ public final class LimitsJson {
                 throw invalid("unknown field " + field + "; the fields are " + new java.util.TreeSet<>(FIELDS));
             }
         }
+        if (count(body, "queued_runs") > 0 && count(body, "active_runs") == 0
+                && count(body, "active_runs_per_end_user") == 0) {
+            throw invalid("queued_runs needs active_runs or active_runs_per_end_user: queued runs wait for room "
+                    + "under a limit of runs at once");
+        }
         try {
             return new AppLimits(rate(body, "rate_per_key"), rate(body, "rate_per_end_user"),
                     count(body, "active_runs"), count(body, "active_runs_per_end_user"), count(body, "queued_runs"),
@@ -83,7 +88,11 @@ public final class LimitsJson {
         }
         int perMinute = whole(rate.get("per_minute"), field + ".per_minute");
         Object burst = rate.get("burst");
-        return Optional.of(new RateLimit(perMinute, burst == null ? perMinute : whole(burst, field + ".burst")));
+        try {
+            return Optional.of(new RateLimit(perMinute, burst == null ? perMinute : whole(burst, field + ".burst")));
+        } catch (IllegalArgumentException e) {
+            throw invalid(field + ": " + e.getMessage());
+        }
     }
 
     private static int count(Map<String, Object> body, String field) {

@@ -4,6 +4,7 @@ import dev.hexaflow.adapters.persistence.jdbi.JdbiAppLimitsRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiLimitCounters;
 import dev.hexaflow.app.jobs.LimitSync;
 import dev.hexaflow.application.apps.port.out.AppRepository;
+import dev.hexaflow.application.limits.service.ActiveRunsService;
 import dev.hexaflow.application.limits.service.ManageLimitsService;
 import dev.hexaflow.application.limits.service.SharedCounts;
 import dev.hexaflow.domain.limit.AppLimits;
@@ -21,10 +22,13 @@ public final class LimitsModule implements AutoCloseable {
 
     public final ManageLimitsService manage;
     public final SharedCounts counts = new SharedCounts();
+    /** Each app's runs under way, held under its limits on runs at once. */
+    public final ActiveRunsService active;
     private final LimitSync sync;
 
     public LimitsModule(Jdbi jdbi, AppRepository apps, AppLimits defaults, String instance) {
         this.manage = new ManageLimitsService(new JdbiAppLimitsRepository(jdbi), apps, defaults);
+        this.active = new ActiveRunsService(manage, counts);
         this.sync = new LimitSync(counts, new JdbiLimitCounters(jdbi), manage, instance, SYNC_EVERY);
     }
 

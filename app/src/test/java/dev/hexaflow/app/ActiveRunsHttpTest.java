@@ -9,6 +9,8 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -106,6 +108,35 @@ class ActiveRunsHttpTest {
         HttpResponse<String> third = api.postJson("/v1/workflows/run", run(Map.of("millis", 10), "blocking", "ada"));
         assertThat(third.statusCode()).as(third.body()).isEqualTo(200);
         stopAll(api);
+    }
+
+    @Test
+    void aWebhookCallPastTheLimitIsAnswered429AndOneAfterTheRunEndedStartsAnother() throws Exception {
+        JsonNode hook = server.importApp("slow-webhook.yml");
+        String appId = hook.get("app_id").asText();
+        limit(hook, "{\"active_runs\": 1}");
+        HttpResponse<String> trigger = server.admin("GET", "/admin/apps/" + appId + "/triggers/hook", null, null);
+        String path = TestServer.json(trigger).get("url_path").asText();
+
+        assertThat(callHook(path, 8_000).statusCode()).isEqualTo(200);
+        HttpResponse<String> refused = callHook(path, 10);
+        assertThat(refused.statusCode()).as(refused.body()).isEqualTo(429);
+        assertThat(refused.body()).contains("maximum concurrent requests allowed for " + appId + " is 1");
+
+        long until = System.nanoTime() + 30_000_000_000L;
+        HttpResponse<String> later = refused;
+        while (later.statusCode() == 429 && System.nanoTime() < until) {
+            Thread.sleep(100);
+            later = callHook(path, 10);
+        }
+        assertThat(later.statusCode()).as("admitted once the first run ended").isEqualTo(200);
+    }
+
+    private HttpResponse<String> callHook(String path, int millis) {
+        return TestServer.exchange(HttpRequest.newBuilder(URI.create(server.baseUrl() + path))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"millis\": " + millis + "}")),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     private void limit(JsonNode app, String limits) {

@@ -151,10 +151,6 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
         PreparedWorkflow workflow = prepared.computeIfAbsent(version.id(),
                 id -> engine.prepare(reader.read(version.dsl().getBytes(StandardCharsets.UTF_8))));
         StorageRefusals.requireRoom(storage);
-        if (!tasks.reserve(app.id(), maxRunsPerApp)) {
-            throw new ApiException(ApiError.TOO_MANY_REQUESTS, "Too many requests. Please try again later. The "
-                    + "current maximum concurrent requests allowed for " + app.id() + " is " + maxRunsPerApp + ".");
-        }
         Admission admission = admitted(app.id(), user);
         // The slot is given back once: by the request that lost its key's race, or by the failure below.
         boolean holdsSlot = true;
@@ -198,8 +194,15 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
         }
     }
 
-    /** The run's place under the app's own limits on runs at once; refused, the server-wide slot is given back. */
+    /**
+     * The run's places: one under the server-wide limit per app, one under the app's own limits on runs at once;
+     * refused by the second, the first is given back.
+     */
     private Admission admitted(String appId, String user) {
+        if (!tasks.reserve(appId, maxRunsPerApp)) {
+            throw new ApiException(ApiError.TOO_MANY_REQUESTS, "Too many requests. Please try again later. The "
+                    + "current maximum concurrent requests allowed for " + appId + " is " + maxRunsPerApp + ".");
+        }
         try {
             return tasks.admit(appId, user);
         } catch (RuntimeException e) {

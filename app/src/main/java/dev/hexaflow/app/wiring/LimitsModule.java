@@ -4,6 +4,7 @@ import dev.hexaflow.adapters.persistence.jdbi.JdbiAppLimitsRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiLimitCounters;
 import dev.hexaflow.app.jobs.LimitSync;
 import dev.hexaflow.application.apps.port.out.AppRepository;
+import dev.hexaflow.application.limits.service.ActiveRunsService;
 import dev.hexaflow.application.limits.service.ManageLimitsService;
 import dev.hexaflow.application.limits.service.ReadBudgetsService;
 import dev.hexaflow.application.limits.service.RunBudgetsService;
@@ -25,6 +26,8 @@ public final class LimitsModule implements AutoCloseable {
     /** Refuses runs over their budgets and counts what runs spend. */
     public final RunBudgetsService budgets;
     public final ReadBudgetsService readBudgets;
+    /** Each app's runs under way, held under its limits on runs at once. */
+    public final ActiveRunsService active;
     private final LimitSync sync;
 
     /**
@@ -37,6 +40,7 @@ public final class LimitsModule implements AutoCloseable {
         // No price per token is configured yet: price budgets count nothing until one is.
         this.budgets = new RunBudgetsService(manage, counts, TokenPrice.NONE, Clock.systemUTC());
         this.readBudgets = new ReadBudgetsService(manage, counts, Clock.systemUTC());
+        this.active = new ActiveRunsService(manage, counts);
         this.sync = new LimitSync(counts, new JdbiLimitCounters(jdbi), manage, instance, syncEvery);
     }
 

@@ -13,6 +13,7 @@ import dev.hexaflow.application.apps.port.out.EndUserRepository;
 import dev.hexaflow.application.apps.port.out.WorkflowVersionRepository;
 import dev.hexaflow.application.common.port.out.StorageHealth;
 import dev.hexaflow.application.files.port.out.UploadRepository;
+import dev.hexaflow.application.limits.port.in.ActiveRunsUseCase;
 import dev.hexaflow.application.runs.port.in.AnswerFormUseCase;
 import dev.hexaflow.application.runs.port.in.ControlRunUseCase;
 import dev.hexaflow.application.runs.port.in.DrainRunsUseCase;
@@ -102,12 +103,12 @@ public final class RunsModule implements AutoCloseable {
 
     RunsModule(Jdbi jdbi, Configuration config, Stores stores, WorkflowEngine engine, Clock clock,
             StorageHealth storage, Instance instance, CompletionWebhooks webhooks, RunMonitor monitor,
-            RunBudgets budgets) {
+            RunBudgets budgets, ActiveRunsUseCase active) {
         HeldRecords held = new HeldRecords();
         this.heldRuns = new HeldRunTimer(held);
         heldRuns.start();
         this.idempotencyKeys = new JdbiIdempotencyKeyRepository(jdbi);
-        TaskRegistry tasks = new TaskRegistry();
+        TaskRegistry tasks = new TaskRegistry(active);
         RunFeeds feeds = new RunFeeds();
         JacksonRunEventFormat frames = new JacksonRunEventFormat();
         PausedFormMails mails = new PausedFormMails(config.mail().smtp().<FormMailer>map(SmtpFormMailer::new)

@@ -93,7 +93,7 @@ public final class WorkflowModule implements AutoCloseable {
                 observability.deliveries());
         this.runs = new RunsModule(jdbi, config, new RunsModule.Stores(appRecords, versionRecords, endUserRecords,
                 files.uploads, runRecords), engine, clock, storage, instance, webhooks.completion,
-                observability.runs(), limits.budgets);
+                observability.runs(), limits.budgets, limits.active);
         tools.runAppsWith(runs.run, runs.stop, runs.getRun, runs.forms);
         triggers.runWith(runs.run);
         this.pruning = new Pruning(runs.idempotencyKeys, webhooks.deliverCallbacks, runs.pruneRuns,

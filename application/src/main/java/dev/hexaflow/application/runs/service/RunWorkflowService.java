@@ -10,6 +10,7 @@ import dev.hexaflow.application.common.StorageRefusals;
 import dev.hexaflow.application.common.StorageUnavailableException;
 import dev.hexaflow.application.common.port.out.StorageHealth;
 import dev.hexaflow.application.files.port.out.UploadRepository;
+import dev.hexaflow.application.limits.port.in.ActiveRunsUseCase.Admission;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase;
 import dev.hexaflow.application.runs.port.out.CompletionWebhooks;
 import dev.hexaflow.application.runs.port.out.IdempotencyKeyRepository.KeyedRun;
@@ -165,10 +166,7 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
                 id -> engine.prepare(reader.read(version.dsl().getBytes(StandardCharsets.UTF_8))));
         StorageRefusals.requireRoom(storage);
         RunSpending spending = RunSpending.admit(budgets, app.id(), command.keyId(), user);
-        if (!tasks.reserve(app.id(), maxRunsPerApp)) {
-            throw new ApiException(ApiError.TOO_MANY_REQUESTS, "Too many requests. Please try again later. The "
-                    + "current maximum concurrent requests allowed for " + app.id() + " is " + maxRunsPerApp + ".");
-        }
+        Admission admission = tasks.admitted(app.id(), user, maxRunsPerApp);
         // The slot is given back once: by the request that lost its key's race, or by the failure below.
         boolean holdsSlot = true;
         try {
@@ -182,6 +180,7 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
                         clock.instant().getEpochSecond()));
                 if (winner.isPresent()) {
                     feeds.close(request.runId(), null, new IllegalStateException("never started"));
+                    admission.release();
                     tasks.release(app.id());
                     holdsSlot = false;
                     return idempotentRuns.repeat(winner.get(), command.retry());
@@ -200,9 +199,10 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
             RunListener told = pauseWebhooks.after(mails.after(watched(recorder, watched(watcher, spending))),
                     delivery, request.taskId());
             RunHandle handle = startDelivering(workflow, request, told, delivery);
-            return underWay(request, spending.started(handle), recorder, delivery);
+            return underWay(request, spending.started(handle), recorder, delivery, admission);
         } catch (RuntimeException e) {
             if (holdsSlot) {
+                admission.release();
                 tasks.release(app.id());
             }
             throw refusal(e);
@@ -290,8 +290,9 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
      * The run as its caller follows it: tracked until it ends, its feed closed after its last event, its
      * completion webhook's delivery made due once its end is kept.
      */
-    private RunUnderWay underWay(RunRequest request, RunHandle handle, RunRecorder recorder, Delivery delivery) {
-        CompletableFuture<WorkflowRun> done = tasks.track(request.appId(), request.userId(), handle)
+    private RunUnderWay underWay(RunRequest request, RunHandle handle, RunRecorder recorder, Delivery delivery,
+            Admission admission) {
+        CompletableFuture<WorkflowRun> done = tasks.track(request.appId(), request.userId(), handle, admission)
                 .handle((run, failure) -> keptOrRefused(request, run, failure)).thenCompose(end -> end);
         // The feed closes after the last event is published, whether the run ended or broke.
         done.whenComplete((run, failure) -> recorder.fed().whenComplete((fed, never) ->

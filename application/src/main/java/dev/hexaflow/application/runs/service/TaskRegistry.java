@@ -2,6 +2,8 @@ package dev.hexaflow.application.runs.service;
 
 import dev.hexaflow.application.common.ApiError;
 import dev.hexaflow.application.common.ApiException;
+import dev.hexaflow.application.limits.port.in.ActiveRunsUseCase;
+import dev.hexaflow.application.limits.port.in.ActiveRunsUseCase.Admission;
 import dev.hexaflow.domain.workflow.WorkflowRun;
 import dev.hexaflow.workflow.engine.RunHandle;
 import java.util.List;
@@ -12,8 +14,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The runs in flight, by task id for stop (by the user who started them), and counted per app for the limit;
- * once closed, it takes no new run, so that the runs in flight can be waited for.
+ * The runs in flight, by task id for stop (by the user who started them), and counted per app for the server-wide
+ * limit and under each app's own limits ({@link ActiveRunsUseCase}); once closed, it takes no new run, so that the
+ * runs in flight can be waited for.
  */
 public final class TaskRegistry {
 
@@ -22,7 +25,17 @@ public final class TaskRegistry {
 
     private final Map<String, Task> tasks = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> perApp = new ConcurrentHashMap<>();
+    private final ActiveRunsUseCase active;
     private volatile boolean closed;
+
+    public TaskRegistry() {
+        this(ActiveRunsUseCase.NONE);
+    }
+
+    /** @param active each app's runs under way, held under its own limits */
+    public TaskRegistry(ActiveRunsUseCase active) {
+        this.active = active;
+    }
 
     /** Takes a place for a run of the app; false when {@code limit} (above 0) runs are in flight already. */
     boolean reserve(String appId, int limit) {
@@ -42,6 +55,28 @@ public final class TaskRegistry {
         }
     }
 
+    /** Admits a run of the app's end user under the app's own limits on runs at once, or refuses it (429). */
+    Admission admit(String appId, String user) {
+        return active.admit(appId, user);
+    }
+
+    /**
+     * The run's places: one under the server-wide limit per app ({@code maxRunsPerApp}), one under the app's own
+     * limits on runs at once; refused by the second, the first is given back.
+     */
+    Admission admitted(String appId, String user, int maxRunsPerApp) {
+        if (!reserve(appId, maxRunsPerApp)) {
+            throw new ApiException(ApiError.TOO_MANY_REQUESTS, "Too many requests. Please try again later. The "
+                    + "current maximum concurrent requests allowed for " + appId + " is " + maxRunsPerApp + ".");
+        }
+        try {
+            return admit(appId, user);
+        } catch (RuntimeException e) {
+            release(appId);
+            throw e;
+        }
+    }
+
     void release(String appId) {
         perApp.get(appId).decrementAndGet();
     }
@@ -51,9 +86,18 @@ public final class TaskRegistry {
      * completed only once its place is free, so that whoever is told the end may start the next run at once.
      */
     CompletableFuture<WorkflowRun> track(String appId, String user, RunHandle handle) {
+        return track(appId, user, handle, Admission.NONE);
+    }
+
+    /**
+     * As above, giving the run's admission back when it ends, fails, is stopped or pauses for a person (a paused
+     * run is not under way, as Dify counts it).
+     */
+    CompletableFuture<WorkflowRun> track(String appId, String user, RunHandle handle, Admission admission) {
         tasks.put(handle.taskId(), new Task(appId, user, handle));
         return handle.finished().whenComplete((run, error) -> {
             tasks.remove(handle.taskId());
+            admission.release();
             release(appId);
         });
     }

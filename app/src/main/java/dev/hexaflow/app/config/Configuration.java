@@ -21,11 +21,12 @@ import java.util.Optional;
  * @param mail       where the mails of paused runs' forms go out, and the base URL of their links
  * @param triggers   how often schedules are looked for, and what a webhook trigger takes
  * @param mcpServer  what a call of an app published as an MCP server takes
+ * @param campus     what one campus key may ask of the feed (its request rate)
  */
 public record Configuration(String host, int port, Path dataDir, Optional<String> adminToken,
         EngineConfiguration engine, ServiceSettings service, Optional<DatabaseServer> database,
         MetricsSettings metrics, LogSettings logs, TraceSettings traces, MailSettings mail, TriggerSettings triggers,
-        McpServerSettings mcpServer) {
+        McpServerSettings mcpServer, CampusSettings campus) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 8080;
@@ -51,9 +52,19 @@ public record Configuration(String host, int port, Path dataDir, Optional<String
         mail = mail == null ? MailSettings.OFF : mail;
         triggers = triggers == null ? TriggerSettings.DEFAULTS : triggers;
         mcpServer = mcpServer == null ? McpServerSettings.DEFAULTS : mcpServer;
+        campus = campus == null ? CampusSettings.OFF : campus;
         if (adminToken.isPresent() && adminToken.get().length() < 16) {
             throw new UsageException("HEXAFLOW_ADMIN_TOKEN must be at least 16 characters long");
         }
+    }
+
+    /** With no campus rate. */
+    public Configuration(String host, int port, Path dataDir, Optional<String> adminToken,
+            EngineConfiguration engine, ServiceSettings service, Optional<DatabaseServer> database,
+            MetricsSettings metrics, LogSettings logs, TraceSettings traces, MailSettings mail, TriggerSettings triggers,
+            McpServerSettings mcpServer) {
+        this(host, port, dataDir, adminToken, engine, service, database, metrics, logs, traces, mail, triggers,
+                mcpServer, CampusSettings.OFF);
     }
 
     /** With the MCP servers' defaults. */
@@ -117,72 +128,78 @@ public record Configuration(String host, int port, Path dataDir, Optional<String
                                 environment.get("HEXAFLOW_DATABASE_PASSWORD"))),
                 MetricsSettings.fromEnvironment(environment), LogSettings.fromEnvironment(environment),
                 TraceSettings.fromEnvironment(environment), MailSettings.fromEnvironment(environment),
-                TriggerSettings.fromEnvironment(environment), McpServerSettings.fromEnvironment(environment));
+                TriggerSettings.fromEnvironment(environment), McpServerSettings.fromEnvironment(environment),
+                CampusSettings.fromEnvironment(environment));
     }
 
     public Configuration withHost(String value) {
         return new Configuration(value, port, dataDir, adminToken, engine, service, database, metrics, logs,
-                traces, mail, triggers, mcpServer);
+                traces, mail, triggers, mcpServer, campus);
     }
 
     public Configuration withPort(int value) {
         return new Configuration(host, value, dataDir, adminToken, engine, service, database, metrics, logs,
-                traces, mail, triggers, mcpServer);
+                traces, mail, triggers, mcpServer, campus);
     }
 
     public Configuration withDataDir(Path value) {
         return new Configuration(host, port, value, adminToken, engine, service, database, metrics, logs, traces, mail,
-                triggers, mcpServer);
+                triggers, mcpServer, campus);
     }
 
     public Configuration withAdminToken(String value) {
         return new Configuration(host, port, dataDir, Optional.ofNullable(value), engine, service, database, metrics,
-                logs, traces, mail, triggers, mcpServer);
+                logs, traces, mail, triggers, mcpServer, campus);
     }
 
     public Configuration withEngine(EngineConfiguration value) {
         return new Configuration(host, port, dataDir, adminToken, value, service, database, metrics, logs,
-                traces, mail, triggers, mcpServer);
+                traces, mail, triggers, mcpServer, campus);
     }
 
     public Configuration withService(ServiceSettings value) {
         return new Configuration(host, port, dataDir, adminToken, engine, value, database, metrics, logs, traces, mail,
-                triggers, mcpServer);
+                triggers, mcpServer, campus);
     }
 
     public Configuration withDatabase(DatabaseServer value) {
         return new Configuration(host, port, dataDir, adminToken, engine, service, Optional.of(value), metrics, logs,
-                traces, mail, triggers, mcpServer);
+                traces, mail, triggers, mcpServer, campus);
     }
 
     public Configuration withMetrics(MetricsSettings value) {
         return new Configuration(host, port, dataDir, adminToken, engine, service, database, value, logs, traces, mail,
-                triggers, mcpServer);
+                triggers, mcpServer, campus);
     }
 
     public Configuration withLogs(LogSettings value) {
         return new Configuration(host, port, dataDir, adminToken, engine, service, database, metrics, value,
-                traces, mail, triggers, mcpServer);
+                traces, mail, triggers, mcpServer, campus);
     }
 
     public Configuration withTraces(TraceSettings value) {
         return new Configuration(host, port, dataDir, adminToken, engine, service, database, metrics, logs, value,
-                mail, triggers, mcpServer);
+                mail, triggers, mcpServer, campus);
     }
 
     public Configuration withMail(MailSettings value) {
         return new Configuration(host, port, dataDir, adminToken, engine, service, database, metrics, logs, traces,
-                value, triggers, mcpServer);
+                value, triggers, mcpServer, campus);
     }
 
     public Configuration withTriggers(TriggerSettings value) {
         return new Configuration(host, port, dataDir, adminToken, engine, service, database, metrics, logs, traces,
-                mail, value, mcpServer);
+                mail, value, mcpServer, campus);
     }
 
     public Configuration withMcpServer(McpServerSettings value) {
         return new Configuration(host, port, dataDir, adminToken, engine, service, database, metrics, logs, traces,
-                mail, triggers, value);
+                mail, triggers, value, campus);
+    }
+
+    public Configuration withCampus(CampusSettings value) {
+        return new Configuration(host, port, dataDir, adminToken, engine, service, database, metrics, logs, traces,
+                mail, triggers, mcpServer, value);
     }
 
     public static int port(String text, String name) {

@@ -4,10 +4,15 @@ import dev.hexaflow.adapters.persistence.jdbi.JdbiAppLimitsRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiLimitCounters;
 import dev.hexaflow.app.jobs.LimitSync;
 import dev.hexaflow.application.apps.port.out.AppRepository;
+import dev.hexaflow.application.limits.port.in.AdmitRequestUseCase;
 import dev.hexaflow.application.limits.service.ManageLimitsService;
+import dev.hexaflow.application.limits.service.RequestRates;
 import dev.hexaflow.application.limits.service.SharedCounts;
 import dev.hexaflow.domain.limit.AppLimits;
+import dev.hexaflow.domain.limit.RateLimit;
+import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
 import org.jdbi.v3.core.Jdbi;
 
 /**
@@ -21,10 +26,25 @@ public final class LimitsModule implements AutoCloseable {
 
     public final ManageLimitsService manage;
     public final SharedCounts counts = new SharedCounts();
+    /**
+     * Request rates per key, end user and campus key, in memory; where instances share the store, each holds its
+     * share of every rate, the live instances being those whose counts the exchange brings.
+     */
+    public final AdmitRequestUseCase rates;
     private final LimitSync sync;
 
     public LimitsModule(Jdbi jdbi, AppRepository apps, AppLimits defaults, String instance) {
+        this(jdbi, apps, defaults, instance, Optional.empty(), false, Clock.systemUTC());
+    }
+
+    /**
+     * @param campus the server's rate per campus key, if any
+     * @param shared whether other instances share the store (and so each rate)
+     */
+    public LimitsModule(Jdbi jdbi, AppRepository apps, AppLimits defaults, String instance,
+            Optional<RateLimit> campus, boolean shared, Clock clock) {
         this.manage = new ManageLimitsService(new JdbiAppLimitsRepository(jdbi), apps, defaults);
+        this.rates = new RequestRates(manage, campus, shared ? RequestRates.instancesOf(counts) : () -> 1, clock);
         this.sync = new LimitSync(counts, new JdbiLimitCounters(jdbi), manage, instance, SYNC_EVERY);
     }
 
@@ -36,6 +56,7 @@ public final class LimitsModule implements AutoCloseable {
 
     @Override
     public void close() {
+        counts.gauge(RequestRates.INSTANCE_GAUGE).set(0); // the others take the whole rate back at once
         sync.close();
     }
 }

@@ -74,7 +74,8 @@ public final class WorkflowModule implements AutoCloseable {
         this.versionRecords = new JdbiWorkflowVersionRepository(jdbi);
         this.endUserRecords = new JdbiEndUserRepository(jdbi, gate);
         this.runRecords = new JdbiRunRepository(jdbi, gate, instance.id());
-        this.limits = new LimitsModule(jdbi, appRecords, dev.hexaflow.domain.limit.AppLimits.NONE, instance.id());
+        this.limits = new LimitsModule(jdbi, appRecords, dev.hexaflow.domain.limit.AppLimits.NONE, instance.id(),
+                config.campus().rate(), instance.shared(), clock);
         this.origins = new InstanceOrigins(config.engine().outbound(), config.service().outboundToItself());
         this.files = new FilesModule(jdbi, blobs, secrets, config, clock, instance, storage, endUserRecords);
         this.knowledge = new KnowledgeModule(jdbi, config.dataDir().resolve("knowledge"), config.engine(), clock,

@@ -83,7 +83,12 @@ public final class LimitsJson {
         }
         int perMinute = whole(rate.get("per_minute"), field + ".per_minute");
         Object burst = rate.get("burst");
-        return Optional.of(new RateLimit(perMinute, burst == null ? perMinute : whole(burst, field + ".burst")));
+        int most = burst == null ? perMinute : whole(burst, field + ".burst");
+        try {
+            return Optional.of(new RateLimit(perMinute, most));
+        } catch (IllegalArgumentException e) {
+            throw invalid(field + ": " + e.getMessage());
+        }
     }
 
     private static int count(Map<String, Object> body, String field) {

@@ -6,7 +6,7 @@ import dev.hexaflow.app.jobs.LimitSync;
 import dev.hexaflow.application.apps.port.out.AppRepository;
 import dev.hexaflow.application.limits.port.in.AdmitRequestUseCase;
 import dev.hexaflow.application.limits.service.ManageLimitsService;
-import dev.hexaflow.application.limits.service.RequestRates;
+import dev.hexaflow.application.limits.service.AdmitRequestService;
 import dev.hexaflow.application.limits.service.SharedCounts;
 import dev.hexaflow.domain.limit.AppLimits;
 import dev.hexaflow.domain.limit.RateLimit;
@@ -44,7 +44,8 @@ public final class LimitsModule implements AutoCloseable {
     public LimitsModule(Jdbi jdbi, AppRepository apps, AppLimits defaults, String instance,
             Optional<RateLimit> campus, boolean shared, Clock clock) {
         this.manage = new ManageLimitsService(new JdbiAppLimitsRepository(jdbi), apps, defaults);
-        this.rates = new RequestRates(manage, campus, shared ? RequestRates.instancesOf(counts) : () -> 1, clock);
+        this.rates = new AdmitRequestService(manage, campus,
+                shared ? AdmitRequestService.instancesOf(counts) : () -> 1, clock);
         this.sync = new LimitSync(counts, new JdbiLimitCounters(jdbi), manage, instance, SYNC_EVERY);
     }
 
@@ -56,7 +57,7 @@ public final class LimitsModule implements AutoCloseable {
 
     @Override
     public void close() {
-        counts.gauge(RequestRates.INSTANCE_GAUGE).set(0); // the others take the whole rate back at once
+        counts.gauge(AdmitRequestService.INSTANCE_GAUGE).set(0); // the others take the whole rate back at once
         sync.close();
     }
 }

@@ -38,12 +38,12 @@ public final class ServiceApiAuthentication implements RouteGroup {
 
     /** @param refusals where each refused key or token is logged, shared with the server's other checks */
     public ServiceApiAuthentication(AuthenticateUseCase authenticate, RefusedCredentials refusals) {
-        this(authenticate, refusals, AdmitRequestUseCase.NONE);
+        this(authenticate, refusals, null);
     }
 
     /**
      * @param rates counts each request with a key under the app's rate per key, and each start (a run, a chat turn,
-     *              a completion) under its rate per end user ({@link #starter})
+     *              a completion) under its rate per end user ({@link #starter}); null for no rates
      */
     public ServiceApiAuthentication(AuthenticateUseCase authenticate, RefusedCredentials refusals,
             AdmitRequestUseCase rates) {
@@ -132,7 +132,7 @@ public final class ServiceApiAuthentication implements RouteGroup {
         ctx.attribute(CALLER, caller);
         ctx.attribute(TOKEN, token);
         ctx.attribute(RATES, rates);
-        if (caller.keyId() != null) {
+        if (rates != null && caller.keyId() != null) {
             rates.byKey(caller.appId(), caller.keyId()).orRefuse();
         }
     }

@@ -35,7 +35,7 @@ public final class CampusFeedService implements ServeCampusFeedUseCase {
     private final Clock clock;
     private final CampusFeedMonitor monitor;
     /** The rate of each granted key; none until the server's limits are wired ({@link #limitKeysWith}). */
-    private volatile AdmitRequestUseCase rates = AdmitRequestUseCase.NONE;
+    private volatile AdmitRequestUseCase rates;
 
     public CampusFeedService(CampusKeyRepository keys, CampusDataRepository data, FeedRenderer renderer,
             Clock clock) {
@@ -86,7 +86,7 @@ public final class CampusFeedService implements ServeCampusFeedUseCase {
             return error(refused.status(), refused.requests(), method, errorFormat, callback);
         }
 
-        if (check instanceof KeyCheck.Granted granted) {
+        if (rates != null && check instanceof KeyCheck.Granted granted) {
             Admission admission = rates.byCampusKey(granted.key().hash().hex());
             if (!admission.admitted()) {
                 CampusFeedAnswer limited = error(FeedStatus.LIMIT_REACHED, granted.key().requests(), method,

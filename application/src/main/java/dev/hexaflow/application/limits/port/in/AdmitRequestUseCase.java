@@ -18,24 +18,6 @@ public interface AdmitRequestUseCase {
     /** A campus feed request with a granted key (its hash, hex), under the server's rate per campus key. */
     Admission byCampusKey(String keyHash);
 
-    /** Admits all: no limit. */
-    AdmitRequestUseCase NONE = new AdmitRequestUseCase() {
-        @Override
-        public Admission byKey(String appId, String keyId) {
-            return Admission.ADMITTED;
-        }
-
-        @Override
-        public Admission byEndUser(String appId, String user) {
-            return Admission.ADMITTED;
-        }
-
-        @Override
-        public Admission byCampusKey(String keyHash) {
-            return Admission.ADMITTED;
-        }
-    };
-
     /**
      * Whether the request may go on: admitted, or refused for {@code retryAfterMillis} with a message naming the
      * limit.

@@ -11,7 +11,7 @@ import dev.hexaflow.application.common.ApiError;
 import dev.hexaflow.application.common.ApiException;
 import dev.hexaflow.application.limits.port.in.AdmitRequestUseCase.Admission;
 import dev.hexaflow.application.limits.service.ManageLimitsService;
-import dev.hexaflow.application.limits.service.RequestRates;
+import dev.hexaflow.application.limits.service.AdmitRequestService;
 import dev.hexaflow.application.limits.service.SharedCounts;
 import dev.hexaflow.domain.limit.AppLimits;
 import dev.hexaflow.domain.limit.RateLimit;
@@ -23,15 +23,15 @@ import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
-class RequestRatesTest {
+class AdmitRequestServiceTest {
 
     private final InMemoryAppRepository apps = new InMemoryAppRepository();
     private final ManageLimitsService limits = new ManageLimitsService(new InMemoryAppLimitsRepository(), apps,
             AppLimits.NONE);
     private final MovableClock clock = new MovableClock(Instant.parse("2026-11-28T12:00:00Z"));
     private final AtomicInteger instances = new AtomicInteger(1);
-    private final RequestRates rates = new RequestRates(limits, Optional.of(new RateLimit(6, 1)), instances::get,
-            clock);
+    private final AdmitRequestService rates = new AdmitRequestService(limits, Optional.of(new RateLimit(6, 1)),
+            instances::get, clock);
 
     @Test
     void aKeyIsAdmittedForItsBurstThenRefusedWithTheWaitAndAMessageNamingTheLimit() {
@@ -113,8 +113,8 @@ class RequestRatesTest {
         InMemoryLimitCounters store = new InMemoryLimitCounters(clock::millis);
         SharedCounts here = new SharedCounts();
         SharedCounts there = new SharedCounts();
-        var count = RequestRates.instancesOf(here);
-        RequestRates.instancesOf(there);
+        var count = AdmitRequestService.instancesOf(here);
+        AdmitRequestService.instancesOf(there);
         assertThat(count.getAsInt()).isEqualTo(1);
 
         there.exchangeWith(store, "b", 10_000);
@@ -125,7 +125,8 @@ class RequestRatesTest {
 
     @Test
     void pastTheBoundFullBucketsAreForgottenFirst() {
-        RequestRates bounded = new RequestRates(limits, Optional.of(new RateLimit(60, 2)), () -> 1, clock, 3);
+        AdmitRequestService bounded = new AdmitRequestService(limits, Optional.of(new RateLimit(60, 2)), () -> 1,
+                clock, 3);
         bounded.byCampusKey("busy");
         bounded.byCampusKey("busy");
         assertThat(bounded.byCampusKey("busy").admitted()).isFalse();

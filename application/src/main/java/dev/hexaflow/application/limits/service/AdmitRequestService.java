@@ -16,7 +16,7 @@ import java.util.function.IntSupplier;
  * leased shares: each holds {@code 1/N} of the rate and of the burst (at least one token), N the live instances, so
  * that together they admit at most the rate and a burst of {@code max(burst, N)}, with no store round trip.
  */
-public final class RequestRates implements AdmitRequestUseCase {
+public final class AdmitRequestService implements AdmitRequestUseCase {
 
     /** The gauge each live instance holds at 1: the others' sum, plus one, is N. */
     public static final String INSTANCE_GAUGE = "live|instance";
@@ -34,12 +34,13 @@ public final class RequestRates implements AdmitRequestUseCase {
      * @param campus    the rate of each campus key, the server's setting; empty for none
      * @param instances how many instances share the store now (1 alone)
      */
-    public RequestRates(ManageLimitsUseCase limits, Optional<RateLimit> campus, IntSupplier instances, Clock clock) {
+    public AdmitRequestService(ManageLimitsUseCase limits, Optional<RateLimit> campus, IntSupplier instances,
+            Clock clock) {
         this(limits, campus, instances, clock, MOST_BUCKETS);
     }
 
-    public RequestRates(ManageLimitsUseCase limits, Optional<RateLimit> campus, IntSupplier instances, Clock clock,
-            int mostBuckets) {
+    public AdmitRequestService(ManageLimitsUseCase limits, Optional<RateLimit> campus, IntSupplier instances,
+            Clock clock, int mostBuckets) {
         this.limits = limits;
         this.campus = campus;
         this.instances = instances;

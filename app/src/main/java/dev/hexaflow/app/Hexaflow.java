@@ -82,6 +82,7 @@ public final class Hexaflow implements AutoCloseable {
                 workflows = new WorkflowModule(storage.jdbi(), config.dataDir().resolve("files"), secrets, config,
                         Clock.systemUTC(), health, health, storage.instance(), observability);
                 workflows.serveCampusFeed(campus.feed);
+                campus.limitKeysWith(workflows.limits.rates);
                 return new Modules(campus, workflows,
                         new ChatModule(storage.jdbi(), config.engine(), Clock.systemUTC(), workflows), observability);
             } catch (RuntimeException e) {

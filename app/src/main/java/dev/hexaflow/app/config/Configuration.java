@@ -22,11 +22,13 @@ import java.util.Optional;
  * @param triggers   how often schedules are looked for, and what a webhook trigger takes
  * @param mcpServer  what a call of an app published as an MCP server takes
  * @param limits     the limits every app has until it has its own, and how often counts are exchanged
+ * @param campus     what one campus key may ask of the feed (its request rate)
  */
 public record Configuration(String host, int port, Path dataDir, Optional<String> adminToken,
         EngineConfiguration engine, ServiceSettings service, Optional<DatabaseServer> database,
         MetricsSettings metrics, LogSettings logs, TraceSettings traces, MailSettings mail, TriggerSettings triggers,
-        McpServerSettings mcpServer, LimitSettings limits) {
+        McpServerSettings mcpServer, LimitSettings limits,
+        CampusSettings campus) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 8080;
@@ -53,18 +55,20 @@ public record Configuration(String host, int port, Path dataDir, Optional<String
         triggers = triggers == null ? TriggerSettings.DEFAULTS : triggers;
         mcpServer = mcpServer == null ? McpServerSettings.DEFAULTS : mcpServer;
         limits = limits == null ? LimitSettings.DEFAULTS : limits;
+        campus = campus == null ? CampusSettings.OFF : campus;
         if (adminToken.isPresent() && adminToken.get().length() < 16) {
             throw new UsageException("HEXAFLOW_ADMIN_TOKEN must be at least 16 characters long");
         }
     }
 
-    /** With no default limits. */
+    /** With no default limits and no campus rate. */
     public Configuration(String host, int port, Path dataDir, Optional<String> adminToken,
             EngineConfiguration engine, ServiceSettings service, Optional<DatabaseServer> database,
             MetricsSettings metrics, LogSettings logs, TraceSettings traces, MailSettings mail,
             TriggerSettings triggers, McpServerSettings mcpServer) {
         this(host, port, dataDir, adminToken, engine, service, database, metrics, logs, traces, mail, triggers,
-                mcpServer, LimitSettings.DEFAULTS);
+                mcpServer, LimitSettings.DEFAULTS,
+                CampusSettings.OFF);
     }
 
     /** With the MCP servers' defaults. */
@@ -129,77 +133,82 @@ public record Configuration(String host, int port, Path dataDir, Optional<String
                 MetricsSettings.fromEnvironment(environment), LogSettings.fromEnvironment(environment),
                 TraceSettings.fromEnvironment(environment), MailSettings.fromEnvironment(environment),
                 TriggerSettings.fromEnvironment(environment), McpServerSettings.fromEnvironment(environment),
-                LimitSettings.fromEnvironment(environment));
+                LimitSettings.fromEnvironment(environment), CampusSettings.fromEnvironment(environment));
     }
 
     public Configuration withHost(String value) {
         return new Configuration(value, port, dataDir, adminToken, engine, service, database, metrics, logs,
-                traces, mail, triggers, mcpServer, limits);
+                traces, mail, triggers, mcpServer, limits, campus);
     }
 
     public Configuration withPort(int value) {
         return new Configuration(host, value, dataDir, adminToken, engine, service, database, metrics, logs,
-                traces, mail, triggers, mcpServer, limits);
+                traces, mail, triggers, mcpServer, limits, campus);
     }
 
     public Configuration withDataDir(Path value) {
         return new Configuration(host, port, value, adminToken, engine, service, database, metrics, logs, traces, mail,
-                triggers, mcpServer, limits);
+                triggers, mcpServer, limits, campus);
     }
 
     public Configuration withAdminToken(String value) {
         return new Configuration(host, port, dataDir, Optional.ofNullable(value), engine, service, database, metrics,
-                logs, traces, mail, triggers, mcpServer, limits);
+                logs, traces, mail, triggers, mcpServer, limits, campus);
     }
 
     public Configuration withEngine(EngineConfiguration value) {
         return new Configuration(host, port, dataDir, adminToken, value, service, database, metrics, logs,
-                traces, mail, triggers, mcpServer, limits);
+                traces, mail, triggers, mcpServer, limits, campus);
     }
 
     public Configuration withService(ServiceSettings value) {
         return new Configuration(host, port, dataDir, adminToken, engine, value, database, metrics, logs, traces, mail,
-                triggers, mcpServer, limits);
+                triggers, mcpServer, limits, campus);
     }
 
     public Configuration withDatabase(DatabaseServer value) {
         return new Configuration(host, port, dataDir, adminToken, engine, service, Optional.of(value), metrics, logs,
-                traces, mail, triggers, mcpServer, limits);
+                traces, mail, triggers, mcpServer, limits, campus);
     }
 
     public Configuration withMetrics(MetricsSettings value) {
         return new Configuration(host, port, dataDir, adminToken, engine, service, database, value, logs, traces, mail,
-                triggers, mcpServer, limits);
+                triggers, mcpServer, limits, campus);
     }
 
     public Configuration withLogs(LogSettings value) {
         return new Configuration(host, port, dataDir, adminToken, engine, service, database, metrics, value,
-                traces, mail, triggers, mcpServer, limits);
+                traces, mail, triggers, mcpServer, limits, campus);
     }
 
     public Configuration withTraces(TraceSettings value) {
         return new Configuration(host, port, dataDir, adminToken, engine, service, database, metrics, logs, value,
-                mail, triggers, mcpServer, limits);
+                mail, triggers, mcpServer, limits, campus);
     }
 
     public Configuration withMail(MailSettings value) {
         return new Configuration(host, port, dataDir, adminToken, engine, service, database, metrics, logs, traces,
-                value, triggers, mcpServer, limits);
+                value, triggers, mcpServer, limits, campus);
     }
 
     public Configuration withTriggers(TriggerSettings value) {
         return new Configuration(host, port, dataDir, adminToken, engine, service, database, metrics, logs, traces,
-                mail, value, mcpServer, limits);
+                mail, value, mcpServer, limits, campus);
     }
 
     public Configuration withMcpServer(McpServerSettings value) {
         return new Configuration(host, port, dataDir, adminToken, engine, service, database, metrics, logs, traces,
-                mail, triggers, value, limits);
+                mail, triggers, value, limits, campus);
     }
 
     public Configuration withLimits(LimitSettings value) {
         return new Configuration(host, port, dataDir, adminToken, engine, service, database, metrics, logs, traces,
-                mail, triggers, mcpServer, value);
+                mail, triggers, mcpServer, value, campus);
+    }
+
+    public Configuration withCampus(CampusSettings value) {
+        return new Configuration(host, port, dataDir, adminToken, engine, service, database, metrics, logs, traces,
+                mail, triggers, mcpServer, limits, value);
     }
 
     public static int port(String text, String name) {

@@ -20,6 +20,7 @@ import dev.hexaflow.application.campus.service.ImportCampusDataService;
 import dev.hexaflow.application.campus.service.IssueCampusKeyService;
 import dev.hexaflow.application.common.port.out.InstanceSignals;
 import dev.hexaflow.application.common.port.out.SecretGenerator;
+import dev.hexaflow.application.limits.port.in.AdmitRequestUseCase;
 import dev.hexaflow.domain.campus.DataFileFormat;
 import dev.hexaflow.domain.campus.FeedMethod;
 import java.io.IOException;
@@ -37,6 +38,7 @@ public final class CampusModule implements AutoCloseable {
     public final ImportCampusDataUseCase importData;
 
     private final JdbiCampusKeyRepository keys;
+    private final CampusFeedService service;
 
     public CampusModule(Jdbi jdbi, SecretGenerator secrets, Clock clock) {
         this(jdbi, secrets, clock, WriteGate.OPEN, InMemoryInstanceSignals.ALONE);
@@ -56,10 +58,16 @@ public final class CampusModule implements AutoCloseable {
         this.keys = new JdbiCampusKeyRepository(jdbi, gate);
         CampusDataRepository data = new InMemoryCachingCampusDataRepository(new JdbiCampusDataRepository(jdbi),
                 instances);
-        this.feed = new CampusFeedService(keys, data, new JacksonBiweeklyFeedRenderer(), clock, monitor);
+        this.service = new CampusFeedService(keys, data, new JacksonBiweeklyFeedRenderer(), clock, monitor);
+        this.feed = service;
         this.issueKey = new IssueCampusKeyService(keys, secrets);
         this.banKey = new BanCampusKeyService(keys);
         this.importData = new ImportCampusDataService(new JacksonCampusDataParser(), data);
+    }
+
+    /** Each granted key's requests are counted under the server's rate per campus key (the limits context's). */
+    public void limitKeysWith(AdmitRequestUseCase rates) {
+        service.limitKeysWith(rates);
     }
 
     /**

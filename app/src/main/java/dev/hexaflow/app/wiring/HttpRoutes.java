@@ -98,7 +98,8 @@ public final class HttpRoutes {
     private static List<RouteGroup> serviceApi(ServiceSettings service, WorkflowModule workflows, ChatModule chat,
             RefusedCredentials refusals) {
         RunsModule runs = workflows.runs;
-        ServiceApiAuthentication keys = new ServiceApiAuthentication(workflows.apps.authenticate, refusals);
+        ServiceApiAuthentication keys = new ServiceApiAuthentication(workflows.apps.authenticate, refusals,
+                workflows.limits.rates);
         return List.of(
                 new ServiceApiCors(service.corsOrigins()),
                 new ServiceApiIndexRoutes(CommandLine.VERSION),

@@ -79,6 +79,9 @@ public final class CampusFeedRoutes implements RouteGroup {
 
     private static void send(Context ctx, CampusFeedAnswer answer) {
         ctx.header("Access-Control-Allow-Origin", "*").header("Cache-Control", "no-cache");
+        if (answer.retryAfterSeconds() > 0) {
+            ctx.header("Retry-After", String.valueOf(answer.retryAfterSeconds()));
+        }
         ResponseBodies.write(ctx, answer.httpStatus(), answer.contentType(), answer.body());
     }
 }

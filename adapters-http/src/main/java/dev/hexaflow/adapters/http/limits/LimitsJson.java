@@ -88,8 +88,9 @@ public final class LimitsJson {
         }
         int perMinute = whole(rate.get("per_minute"), field + ".per_minute");
         Object burst = rate.get("burst");
+        int most = burst == null ? perMinute : whole(burst, field + ".burst");
         try {
-            return Optional.of(new RateLimit(perMinute, burst == null ? perMinute : whole(burst, field + ".burst")));
+            return Optional.of(new RateLimit(perMinute, most));
         } catch (IllegalArgumentException e) {
             throw invalid(field + ": " + e.getMessage());
         }

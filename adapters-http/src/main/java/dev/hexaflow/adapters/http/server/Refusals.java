@@ -22,7 +22,7 @@ public final class Refusals {
         routes.exception(HttpRefusal.class, (e, ctx) -> e.answer(ctx));
         routes.exception(ApiException.class, (e, ctx) -> {
             UnreachableDatabase.behind(e).ifPresent(unreachable -> UnreachableDatabase.log(ctx, unreachable));
-            DifyErrors.send(ctx, e.error(), e.getMessage());
+            DifyErrors.send(ctx, e.error(), e.getMessage(), e.retryAfterSeconds());
         });
         routes.exception(KnowledgeException.class, (e, ctx) -> of(e).answer(ctx));
         routes.exception(ToolRegistryException.class, (e, ctx) -> of(e).answer(ctx));

@@ -8,6 +8,7 @@ import dev.hexaflow.application.apps.port.in.AuthenticateUseCase;
 import dev.hexaflow.application.apps.port.in.Caller;
 import dev.hexaflow.application.common.ApiError;
 import dev.hexaflow.application.common.ApiException;
+import dev.hexaflow.application.limits.port.in.AdmitRequestUseCase;
 import dev.hexaflow.domain.app.AppKey;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
@@ -25,9 +26,11 @@ public final class ServiceApiAuthentication implements RouteGroup {
 
     private static final String CALLER = "hexaflow.caller";
     private static final String TOKEN = "hexaflow.bearer-token";
+    private static final String RATES = "hexaflow.request-rates";
 
     private final AuthenticateUseCase authenticate;
     private final RefusedCredentials refusals;
+    private final AdmitRequestUseCase rates;
 
     public ServiceApiAuthentication(AuthenticateUseCase authenticate) {
         this(authenticate, new RefusedCredentials());
@@ -35,8 +38,18 @@ public final class ServiceApiAuthentication implements RouteGroup {
 
     /** @param refusals where each refused key or token is logged, shared with the server's other checks */
     public ServiceApiAuthentication(AuthenticateUseCase authenticate, RefusedCredentials refusals) {
+        this(authenticate, refusals, null);
+    }
+
+    /**
+     * @param rates counts each request with a key under the app's rate per key, and each start (a run, a chat turn,
+     *              a completion) under its rate per end user ({@link #starter}); null for no rates
+     */
+    public ServiceApiAuthentication(AuthenticateUseCase authenticate, RefusedCredentials refusals,
+            AdmitRequestUseCase rates) {
         this.authenticate = authenticate;
         this.refusals = refusals;
+        this.rates = rates;
     }
 
     /** What a Service API route asks of the app, given with the route as its role. */
@@ -75,6 +88,21 @@ public final class ServiceApiAuthentication implements RouteGroup {
         return caller(ctx).keyId();
     }
 
+    /**
+     * The end user a start (a run, a chat turn, a completion) acts for, as {@link #user} answers it, counted under
+     * the app's rate per end user: a web page's user and an app key's end user alike.
+     *
+     * @throws ApiException TOO_MANY_REQUESTS, with its Retry-After, past the rate
+     */
+    public static String starter(Context ctx, String requested) {
+        String user = user(ctx, requested);
+        AdmitRequestUseCase rates = ctx.attribute(RATES);
+        if (rates != null && user != null && !user.isBlank()) {
+            rates.byEndUser(appId(ctx), user).orRefuse();
+        }
+        return user;
+    }
+
     /** Whether the request came with a web page's token rather than an app's key. */
     public static boolean fromPage(Context ctx) {
         return caller(ctx).pageUser() != null;
@@ -104,8 +132,13 @@ public final class ServiceApiAuthentication implements RouteGroup {
                     "Authorization scheme must be 'Bearer'"));
         }
         String token = parts[1].strip();
-        ctx.attribute(CALLER, callerOf(ctx, token, access.operation));
+        Caller caller = callerOf(ctx, token, access.operation);
+        ctx.attribute(CALLER, caller);
         ctx.attribute(TOKEN, token);
+        ctx.attribute(RATES, rates);
+        if (rates != null && caller.keyId() != null) {
+            rates.byKey(caller.appId(), caller.keyId()).orRefuse();
+        }
     }
 
     /** The route's {@link Access}, found with a loop: every request asks, and a stream costs its pipeline. */

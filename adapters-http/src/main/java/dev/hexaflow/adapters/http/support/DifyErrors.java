@@ -79,10 +79,19 @@ public final class DifyErrors {
      * store full, the server shutting down) with when to try again.
      */
     public static void send(Context ctx, ApiError error, String message) {
+        send(ctx, error, message, 0);
+    }
+
+    /** As above, telling the client when to try again where the refusal says ({@code retryAfterSeconds} > 0). */
+    public static void send(Context ctx, ApiError error, String message, long retryAfterSeconds) {
+        if (retryAfterSeconds > 0) {
+            ctx.header("Retry-After", String.valueOf(retryAfterSeconds));
+        }
         if (error == ApiError.UNAUTHORIZED) {
             ctx.header("WWW-Authenticate", "Bearer realm=\"api\"");
         }
-        if (error == ApiError.SERVICE_UNAVAILABLE || error == ApiError.INSUFFICIENT_STORAGE) {
+        if (retryAfterSeconds == 0 && (error == ApiError.SERVICE_UNAVAILABLE
+                || error == ApiError.INSUFFICIENT_STORAGE)) {
             ctx.header("Retry-After", "5");
         }
         JsonResponses.error(ctx, status(error), code(error), message);

@@ -7,6 +7,8 @@ import dev.hexaflow.application.campus.port.out.CampusFeedMonitor;
 import dev.hexaflow.application.campus.port.out.CampusDataRepository;
 import dev.hexaflow.application.campus.port.out.CampusKeyRepository;
 import dev.hexaflow.application.campus.port.out.FeedRenderer;
+import dev.hexaflow.application.limits.port.in.AdmitRequestUseCase;
+import dev.hexaflow.application.limits.port.in.AdmitRequestUseCase.Admission;
 import dev.hexaflow.domain.campus.CampusRecord;
 import dev.hexaflow.domain.campus.FeedEnvelope;
 import dev.hexaflow.domain.campus.FeedMeta;
@@ -22,7 +24,8 @@ import java.util.Optional;
 
 /**
  * Serves the feed in the order the checks matter to a client: an unknown method or format first (501), then a
- * callback that is not an identifier (400), then the key (511, 401, 403), then the data (200, or 204 when empty).
+ * callback that is not an identifier (400), then the key (511, 401, 403), then the key's request rate (429, which
+ * counts no usage), then the data (200, or 204 when empty).
  */
 public final class CampusFeedService implements ServeCampusFeedUseCase {
 
@@ -31,6 +34,8 @@ public final class CampusFeedService implements ServeCampusFeedUseCase {
     private final FeedRenderer renderer;
     private final Clock clock;
     private final CampusFeedMonitor monitor;
+    /** The rate of each granted key; none until the server's limits are wired ({@link #limitKeysWith}). */
+    private volatile AdmitRequestUseCase rates;
 
     public CampusFeedService(CampusKeyRepository keys, CampusDataRepository data, FeedRenderer renderer,
             Clock clock) {
@@ -45,6 +50,11 @@ public final class CampusFeedService implements ServeCampusFeedUseCase {
         this.renderer = renderer;
         this.clock = clock;
         this.monitor = monitor;
+    }
+
+    /** Each granted key's requests are counted under {@code rates}' rate per campus key from now on. */
+    public void limitKeysWith(AdmitRequestUseCase rates) {
+        this.rates = rates;
     }
 
     @Override
@@ -76,6 +86,15 @@ public final class CampusFeedService implements ServeCampusFeedUseCase {
             return error(refused.status(), refused.requests(), method, errorFormat, callback);
         }
 
+        if (rates != null && check instanceof KeyCheck.Granted granted) {
+            Admission admission = rates.byCampusKey(granted.key().hash().hex());
+            if (!admission.admitted()) {
+                CampusFeedAnswer limited = error(FeedStatus.LIMIT_REACHED, granted.key().requests(), method,
+                        errorFormat, callback);
+                return new CampusFeedAnswer(limited.envelope(), limited.contentType(), limited.body(),
+                        admission.retryAfterSeconds());
+            }
+        }
         List<CampusRecord> records = data.findAll(method.get());
         long requests = FeedMeta.NO_KEY;
         if (check instanceof KeyCheck.Granted granted) {

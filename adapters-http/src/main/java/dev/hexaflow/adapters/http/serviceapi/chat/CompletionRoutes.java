@@ -1,6 +1,7 @@
 package dev.hexaflow.adapters.http.serviceapi.chat;
 
 import static dev.hexaflow.adapters.http.serviceapi.ServiceApiAuthentication.appId;
+import static dev.hexaflow.adapters.http.serviceapi.ServiceApiAuthentication.starter;
 import static dev.hexaflow.adapters.http.serviceapi.ServiceApiAuthentication.user;
 
 import dev.hexaflow.adapters.http.server.RequestLimits;
@@ -49,7 +50,7 @@ public final class CompletionRoutes implements RouteGroup {
 
     private void send(Context ctx) {
         Map<String, Object> body = bodies.object(ctx);
-        CompletionCommand command = command(appId(ctx), user(ctx, JsonRequestBodies.user(body)), body);
+        CompletionCommand command = command(appId(ctx), starter(ctx, JsonRequestBodies.user(body)), body);
         if ("streaming".equals(body.get("response_mode"))) {
             RunEventStream.write(ctx, pingInterval, observer -> {
                 ChatUnderWay message = complete.complete(command, observer);

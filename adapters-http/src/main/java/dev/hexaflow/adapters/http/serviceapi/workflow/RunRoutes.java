@@ -1,6 +1,7 @@
 package dev.hexaflow.adapters.http.serviceapi.workflow;
 
 import static dev.hexaflow.adapters.http.serviceapi.ServiceApiAuthentication.appId;
+import static dev.hexaflow.adapters.http.serviceapi.ServiceApiAuthentication.starter;
 import static dev.hexaflow.adapters.http.serviceapi.ServiceApiAuthentication.user;
 
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
@@ -114,7 +115,7 @@ public final class RunRoutes implements RouteGroup {
         }
         @SuppressWarnings("unchecked")
         RunWorkflowCommand command = new RunWorkflowCommand(appId(ctx), workflowId,
-                user(ctx, JsonRequestBodies.user(body)),
+                starter(ctx, JsonRequestBodies.user(body)),
                 (Map<String, Object>) inputs, files == null ? List.of() : List.copyOf((List<?>) files))
                 .withCallbackUrl((String) callbackUrl).withKeyId(ServiceApiAuthentication.keyId(ctx));
         String key = ctx.header(IDEMPOTENCY_KEY);

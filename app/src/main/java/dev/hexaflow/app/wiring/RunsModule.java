@@ -13,18 +13,18 @@ import dev.hexaflow.application.apps.port.out.EndUserRepository;
 import dev.hexaflow.application.apps.port.out.WorkflowVersionRepository;
 import dev.hexaflow.application.common.port.out.StorageHealth;
 import dev.hexaflow.application.files.port.out.UploadRepository;
-import dev.hexaflow.application.limits.port.in.ActiveRunsUseCase;
 import dev.hexaflow.application.runs.port.in.AnswerFormUseCase;
 import dev.hexaflow.application.runs.port.in.ControlRunUseCase;
 import dev.hexaflow.application.runs.port.in.DrainRunsUseCase;
-import dev.hexaflow.application.runs.port.in.InspectRunsUseCase;
 import dev.hexaflow.application.runs.port.in.FollowRunUseCase;
 import dev.hexaflow.application.runs.port.in.GetRunUseCase;
+import dev.hexaflow.application.runs.port.in.InspectRunsUseCase;
 import dev.hexaflow.application.runs.port.in.ListNodeExecutionsUseCase;
 import dev.hexaflow.application.runs.port.in.ListRunLogsUseCase;
 import dev.hexaflow.application.runs.port.in.PruneRunsUseCase;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase;
 import dev.hexaflow.application.runs.port.in.StopTaskUseCase;
+import dev.hexaflow.application.runs.port.out.ActiveRuns;
 import dev.hexaflow.application.runs.port.out.CompletionWebhooks;
 import dev.hexaflow.application.runs.port.out.FormMailer;
 import dev.hexaflow.application.runs.port.out.IdempotencyKeyRepository;
@@ -34,10 +34,10 @@ import dev.hexaflow.application.runs.port.out.RunMonitor;
 import dev.hexaflow.application.runs.service.AnswerFormService;
 import dev.hexaflow.application.runs.service.ControlRunService;
 import dev.hexaflow.application.runs.service.DrainRunsService;
-import dev.hexaflow.application.runs.service.InspectRunsService;
 import dev.hexaflow.application.runs.service.FollowRunService;
 import dev.hexaflow.application.runs.service.GetRunService;
 import dev.hexaflow.application.runs.service.HeldRecords;
+import dev.hexaflow.application.runs.service.InspectRunsService;
 import dev.hexaflow.application.runs.service.ListNodeExecutionsService;
 import dev.hexaflow.application.runs.service.ListRunLogsService;
 import dev.hexaflow.application.runs.service.PausedFormMails;
@@ -103,7 +103,7 @@ public final class RunsModule implements AutoCloseable {
 
     RunsModule(Jdbi jdbi, Configuration config, Stores stores, WorkflowEngine engine, Clock clock,
             StorageHealth storage, Instance instance, CompletionWebhooks webhooks, RunMonitor monitor,
-            RunBudgets budgets, ActiveRunsUseCase active) {
+            RunBudgets budgets, ActiveRuns active) {
         HeldRecords held = new HeldRecords();
         this.heldRuns = new HeldRunTimer(held);
         heldRuns.start();

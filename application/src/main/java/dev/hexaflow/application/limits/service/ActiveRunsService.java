@@ -2,8 +2,8 @@ package dev.hexaflow.application.limits.service;
 
 import dev.hexaflow.application.common.ApiError;
 import dev.hexaflow.application.common.ApiException;
-import dev.hexaflow.application.limits.port.in.ActiveRunsUseCase;
 import dev.hexaflow.application.limits.port.in.ManageLimitsUseCase;
+import dev.hexaflow.application.runs.port.out.ActiveRuns;
 import dev.hexaflow.domain.limit.AppLimits;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * An app's gauge counts every run, so that a limit set later sees the runs already under way; an end user's only
  * while the app limits end users, so that an app with many end users keeps no gauge for each.
  */
-public final class ActiveRunsService implements ActiveRunsUseCase {
+public final class ActiveRunsService implements ActiveRuns {
 
     private final ManageLimitsUseCase limits;
     private final SharedCounts counts;

@@ -10,8 +10,8 @@ import dev.hexaflow.application.common.StorageRefusals;
 import dev.hexaflow.application.common.StorageUnavailableException;
 import dev.hexaflow.application.common.port.out.StorageHealth;
 import dev.hexaflow.application.files.port.out.UploadRepository;
-import dev.hexaflow.application.limits.port.in.ActiveRunsUseCase.Admission;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase;
+import dev.hexaflow.application.runs.port.out.ActiveRuns.Admission;
 import dev.hexaflow.application.runs.port.out.CompletionWebhooks;
 import dev.hexaflow.application.runs.port.out.IdempotencyKeyRepository.KeyedRun;
 import dev.hexaflow.application.runs.port.out.IdempotencyKeyRepository;
@@ -49,8 +49,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**

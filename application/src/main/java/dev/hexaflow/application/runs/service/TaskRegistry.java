@@ -2,8 +2,8 @@ package dev.hexaflow.application.runs.service;
 
 import dev.hexaflow.application.common.ApiError;
 import dev.hexaflow.application.common.ApiException;
-import dev.hexaflow.application.limits.port.in.ActiveRunsUseCase;
-import dev.hexaflow.application.limits.port.in.ActiveRunsUseCase.Admission;
+import dev.hexaflow.application.runs.port.out.ActiveRuns.Admission;
+import dev.hexaflow.application.runs.port.out.ActiveRuns;
 import dev.hexaflow.domain.workflow.WorkflowRun;
 import dev.hexaflow.workflow.engine.RunHandle;
 import java.util.List;
@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The runs in flight, by task id for stop (by the user who started them), and counted per app for the server-wide
- * limit and under each app's own limits ({@link ActiveRunsUseCase}); once closed, it takes no new run, so that the
+ * limit and under each app's own limits ({@link ActiveRuns}); once closed, it takes no new run, so that the
  * runs in flight can be waited for.
  */
 public final class TaskRegistry {
@@ -25,15 +25,15 @@ public final class TaskRegistry {
 
     private final Map<String, Task> tasks = new ConcurrentHashMap<>();
     private final Map<String, AtomicInteger> perApp = new ConcurrentHashMap<>();
-    private final ActiveRunsUseCase active;
+    private final ActiveRuns active;
     private volatile boolean closed;
 
     public TaskRegistry() {
-        this(ActiveRunsUseCase.NONE);
+        this(ActiveRuns.NONE);
     }
 
     /** @param active each app's runs under way, held under its own limits */
-    public TaskRegistry(ActiveRunsUseCase active) {
+    public TaskRegistry(ActiveRuns active) {
         this.active = active;
     }
 

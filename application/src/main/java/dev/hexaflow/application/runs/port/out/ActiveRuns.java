@@ -1,13 +1,14 @@
-package dev.hexaflow.application.limits.port.in;
+package dev.hexaflow.application.runs.port.out;
 
 /**
- * The runs under way of each app and each of its end users, held under the app's limits on runs at once: a run is
- * admitted before it starts and gives its place back once it ends (or pauses for a person).
+ * The runs under way of each app and each of its end users, held under the app's limits on runs at once (the limits
+ * context holds them): a run is admitted before it starts and gives its place back once it ends (or pauses for a
+ * person).
  */
-public interface ActiveRunsUseCase {
+public interface ActiveRuns {
 
     /** Admits every run and counts none: what a server without the limits context does. */
-    ActiveRunsUseCase NONE = (appId, user) -> Admission.NONE;
+    ActiveRuns NONE = (appId, user) -> Admission.NONE;
 
     /**
      * Takes a place for a run of the app's end user {@code user}, from memory only.

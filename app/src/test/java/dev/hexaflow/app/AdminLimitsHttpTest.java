@@ -25,7 +25,7 @@ class AdminLimitsHttpTest {
 
     private static final String LIMITS = """
             {"rate_per_key": {"per_minute": 60, "burst": 10}, "rate_per_end_user": {"per_minute": 20, "burst": 5},
-             "active_runs": 8, "active_runs_per_end_user": 2, "queued_runs": 16,
+             "active_runs": 8, "active_runs_per_end_user": 2, "queued_runs": 0,
              "budgets": [{"scope": "app", "period": "month", "measure": "tokens", "amount": 5000000},
                          {"scope": "end_user", "period": "day", "measure": "price", "amount": 1.5}],
              "on_crossing": "finish", "time_zone": "Europe/Berlin"}""";
@@ -59,7 +59,7 @@ class AdminLimitsHttpTest {
             assertThat(limits.get("rate_per_end_user").get("burst").asInt()).isEqualTo(5);
             assertThat(limits.get("active_runs").asInt()).isEqualTo(8);
             assertThat(limits.get("active_runs_per_end_user").asInt()).isEqualTo(2);
-            assertThat(limits.get("queued_runs").asInt()).isEqualTo(16);
+            assertThat(limits.get("queued_runs").asInt()).isZero();
             assertThat(limits.get("budgets").get(0).get("amount").asLong()).isEqualTo(5_000_000);
             assertThat(limits.get("budgets").get(1).get("measure").asText()).isEqualTo("price");
             assertThat(limits.get("budgets").get(1).get("amount").asDouble()).isEqualTo(1.5);

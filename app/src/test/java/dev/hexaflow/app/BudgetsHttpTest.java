@@ -4,12 +4,16 @@ import static dev.hexaflow.app.TestServer.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.hexaflow.adapters.nodes.fakes.FakeModelServer;
 import dev.hexaflow.adapters.nodes.fakes.FakeModelServer.Script;
+import dev.hexaflow.adapters.nodes.fakes.FakeModelServer;
 import dev.hexaflow.app.api.ServiceApi;
+import dev.hexaflow.app.config.LimitSettings;
+import dev.hexaflow.domain.limit.AppLimits;
+import dev.hexaflow.domain.limit.TokenPrice;
 import dev.hexaflow.engine.EngineConfiguration;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.LocalDate;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -147,6 +151,32 @@ class BudgetsHttpTest {
         assertThat(json(refused).get("code").asText()).isEqualTo("budget_exceeded");
         JsonNode ada = json(server.admin("GET", "/admin/apps/" + appId + "/budgets?user=ada", null, null));
         assertThat(ada.get("budgets").get(0).get("spent").asLong()).isEqualTo(20);
+    }
+
+    /** 7 input and 3 output tokens a call at 0.1 and 1.0 a token: 3.7 a call, 7.4 a run of two calls. */
+    @Test
+    void aPriceBudgetCountsTheConfiguredPriceOfTheTokens() {
+        server.close();
+        server = TestServer.start(TestServer.config(dataDir).withEngine(EngineConfiguration.fromEnvironment(
+                Map.of("HEXAFLOW_LLM_MODELS", "*=local-model")).withLlm(model.baseUrl(), "sk-fake-model-key-0123"))
+                .withLimits(new LimitSettings(AppLimits.NONE, Duration.ofMillis(500), new TokenPrice(100_000,
+                        1_000_000))));
+        setLimits("{\"budgets\": [{\"scope\": \"app\", \"period\": \"day\", \"measure\": \"price\","
+                + " \"amount\": 5}], \"on_crossing\": \"finish\"}");
+        ServiceApi api = server.api(key);
+
+        assertThat(run(api, "ada").get("data").get("status").asText()).as("it crosses, and finishes")
+                .isEqualTo("succeeded");
+        HttpResponse<String> refused = api.postJson("/v1/workflows/run", ServiceApi.run(Map.of(), "blocking",
+                "bob"));
+
+        assertThat(refused.statusCode()).isEqualTo(429);
+        assertThat(json(refused).get("code").asText()).isEqualTo("budget_exceeded");
+        assertThat(json(refused).get("message").asText()).startsWith("The app's daily budget of");
+        JsonNode left = json(server.admin("GET", "/admin/apps/" + appId + "/budgets", null, null));
+        assertThat(left.get("budgets").get(0).get("measure").asText()).isEqualTo("price");
+        assertThat(left.get("budgets").get(0).get("spent").asDouble()).isCloseTo(7.4, org.assertj.core.data.Offset
+                .offset(0.001));
     }
 
     @Test

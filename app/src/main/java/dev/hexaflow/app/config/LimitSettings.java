@@ -4,6 +4,7 @@ import dev.hexaflow.app.cli.UsageException;
 import dev.hexaflow.domain.limit.AppLimits;
 import dev.hexaflow.domain.limit.Budget;
 import dev.hexaflow.domain.limit.RateLimit;
+import dev.hexaflow.domain.limit.TokenPrice;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.DateTimeException;
@@ -17,18 +18,24 @@ import java.util.Optional;
 
 /**
  * The limits every app has until an operator sets its own (HEXAFLOW_LIMIT_*; all off by default, as Dify has
- * none), and how often this instance exchanges its counts with the store (HEXAFLOW_LIMITS_SYNC_MILLIS: the limits'
- * error across instances is one interval's counting).
+ * none), how often this instance exchanges its counts with the store (HEXAFLOW_LIMITS_SYNC_MILLIS: the limits'
+ * error across instances is one interval's counting), and what the model charges per million tokens
+ * (HEXAFLOW_LLM_PRICE_INPUT_PER_MILLION and _OUTPUT_: what price budgets count; none by default).
  */
-public record LimitSettings(AppLimits defaults, Duration sync) {
+public record LimitSettings(AppLimits defaults, Duration sync, TokenPrice price) {
 
     static final int FEWEST_SYNC_MILLIS = 50;
     static final int MOST_SYNC_MILLIS = 60_000;
 
     public static final LimitSettings DEFAULTS = new LimitSettings(AppLimits.NONE, Duration.ofMillis(500));
 
+    /** With no price configured. */
+    public LimitSettings(AppLimits defaults, Duration sync) {
+        this(defaults, sync, TokenPrice.NONE);
+    }
+
     public LimitSettings {
-        if (defaults == null) {
+        if (defaults == null || price == null) {
             throw new UsageException("the default limits must not be empty");
         }
         if (sync.toMillis() < FEWEST_SYNC_MILLIS || sync.toMillis() > MOST_SYNC_MILLIS) {
@@ -41,16 +48,35 @@ public record LimitSettings(AppLimits defaults, Duration sync) {
         int activeRuns = count(env, "HEXAFLOW_LIMIT_ACTIVE_RUNS", 0);
         int activeRunsPerEndUser = count(env, "HEXAFLOW_LIMIT_ACTIVE_RUNS_PER_END_USER", 0);
         int queuedRuns = count(env, "HEXAFLOW_LIMIT_QUEUED_RUNS", 0);
-        if (queuedRuns > 0 && activeRuns == 0 && activeRunsPerEndUser == 0) {
-            throw new UsageException("HEXAFLOW_LIMIT_QUEUED_RUNS needs HEXAFLOW_LIMIT_ACTIVE_RUNS or "
-                    + "HEXAFLOW_LIMIT_ACTIVE_RUNS_PER_END_USER: queued runs wait for room under a limit of runs at "
-                    + "once");
+        if (queuedRuns > 0) {
+            throw new UsageException("HEXAFLOW_LIMIT_QUEUED_RUNS must be 0: a run past a limit of runs at once is "
+                    + "refused at once; runs do not wait in a queue yet");
         }
         AppLimits defaults = new AppLimits(rate(env, "HEXAFLOW_LIMIT_RATE_PER_KEY"),
                 rate(env, "HEXAFLOW_LIMIT_RATE_PER_END_USER"), activeRuns, activeRunsPerEndUser, queuedRuns,
                 budgets(env, "HEXAFLOW_LIMIT_BUDGETS"), onCrossing(env, "HEXAFLOW_LIMIT_ON_CROSSING"),
                 zone(env, "HEXAFLOW_LIMIT_TIME_ZONE"));
-        return new LimitSettings(defaults, Duration.ofMillis(count(env, "HEXAFLOW_LIMITS_SYNC_MILLIS", 500)));
+        return new LimitSettings(defaults, Duration.ofMillis(count(env, "HEXAFLOW_LIMITS_SYNC_MILLIS", 500)),
+                new TokenPrice(price(env, "HEXAFLOW_LLM_PRICE_INPUT_PER_MILLION"),
+                        price(env, "HEXAFLOW_LLM_PRICE_OUTPUT_PER_MILLION")));
+    }
+
+    /** A price per million tokens: a decimal, 0 or more; 0 when unset. */
+    private static double price(Map<String, String> env, String name) {
+        String text = text(env, name);
+        if (text == null) {
+            return 0;
+        }
+        try {
+            double price = Double.parseDouble(text);
+            if (price >= 0 && !Double.isInfinite(price)) {
+                return price;
+            }
+        } catch (NumberFormatException e) {
+            // Refused below, as a negative price is.
+        }
+        throw new UsageException(name + " must be a price per million tokens, 0 or more (such as 0.15), was '"
+                + text + "'");
     }
 
     /** {@code PER_MINUTE/BURST}, or {@code PER_MINUTE} alone for a burst as large. */

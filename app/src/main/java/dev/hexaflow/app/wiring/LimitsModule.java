@@ -43,14 +43,15 @@ public final class LimitsModule implements AutoCloseable {
      * @param defaults  what every app without limits of its own has (HEXAFLOW_LIMIT_*)
      * @param syncEvery how often counts are exchanged with the store (HEXAFLOW_LIMITS_SYNC_MILLIS): the limits'
      *                  error across instances is one interval's
+     * @param price     what the model charges per million tokens, which price budgets count
      * @param campus    the server's rate per campus key, if any
      * @param shared    whether other instances share the store (and so each rate)
      */
-    public LimitsModule(Jdbi jdbi, AppRepository apps, AppLimits defaults, Duration syncEvery, String instance,
-            Optional<RateLimit> campus, boolean shared, Clock clock) {
+    public LimitsModule(Jdbi jdbi, AppRepository apps, AppLimits defaults, Duration syncEvery, TokenPrice price,
+            String instance, Optional<RateLimit> campus, boolean shared, Clock clock) {
         this.manage = new ManageLimitsService(new JdbiAppLimitsRepository(jdbi), apps, defaults);
-        // No price per token is configured yet: price budgets count nothing until one is.
-        this.budgets = new RunBudgetsService(manage, counts, TokenPrice.NONE, Clock.systemUTC());
+        // Without a price (TokenPrice.NONE), price budgets count nothing.
+        this.budgets = new RunBudgetsService(manage, counts, price, Clock.systemUTC());
         this.readBudgets = new ReadBudgetsService(manage, counts, Clock.systemUTC());
         this.active = new ActiveRunsService(manage, counts);
         this.rates = new AdmitRequestService(manage, campus,

@@ -75,7 +75,7 @@ public final class WorkflowModule implements AutoCloseable {
         this.endUserRecords = new JdbiEndUserRepository(jdbi, gate);
         this.runRecords = new JdbiRunRepository(jdbi, gate, instance.id());
         this.limits = new LimitsModule(jdbi, appRecords, config.limits().defaults(), config.limits().sync(),
-                instance.id(), config.campus().rate(), instance.shared(), clock);
+                config.limits().price(), instance.id(), config.campus().rate(), instance.shared(), clock);
         this.origins = new InstanceOrigins(config.engine().outbound(), config.service().outboundToItself());
         this.files = new FilesModule(jdbi, blobs, secrets, config, clock, instance, storage, endUserRecords);
         this.knowledge = new KnowledgeModule(jdbi, config.dataDir().resolve("knowledge"), config.engine(), clock,

@@ -8,6 +8,7 @@ import dev.hexaflow.app.cli.UsageException;
 import dev.hexaflow.domain.limit.AppLimits;
 import dev.hexaflow.domain.limit.Budget;
 import dev.hexaflow.domain.limit.RateLimit;
+import dev.hexaflow.domain.limit.TokenPrice;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -24,7 +25,8 @@ class LimitSettingsTest {
     private static final List<String> SETTINGS = List.of("HEXAFLOW_LIMIT_RATE_PER_KEY",
             "HEXAFLOW_LIMIT_RATE_PER_END_USER", "HEXAFLOW_LIMIT_ACTIVE_RUNS", "HEXAFLOW_LIMIT_ACTIVE_RUNS_PER_END_USER",
             "HEXAFLOW_LIMIT_QUEUED_RUNS", "HEXAFLOW_LIMIT_BUDGETS", "HEXAFLOW_LIMIT_ON_CROSSING",
-            "HEXAFLOW_LIMIT_TIME_ZONE", "HEXAFLOW_LIMITS_SYNC_MILLIS");
+            "HEXAFLOW_LIMIT_TIME_ZONE", "HEXAFLOW_LIMITS_SYNC_MILLIS", "HEXAFLOW_LLM_PRICE_INPUT_PER_MILLION",
+            "HEXAFLOW_LLM_PRICE_OUTPUT_PER_MILLION");
 
     @Test
     void offUnlessSet() {
@@ -37,16 +39,18 @@ class LimitSettingsTest {
     void everyFieldReadFromTheEnvironment() {
         LimitSettings settings = Configuration.fromEnvironment(Map.of("HEXAFLOW_LIMIT_RATE_PER_KEY", "60/10",
                 "HEXAFLOW_LIMIT_RATE_PER_END_USER", "20", "HEXAFLOW_LIMIT_ACTIVE_RUNS", "8",
-                "HEXAFLOW_LIMIT_ACTIVE_RUNS_PER_END_USER", "2", "HEXAFLOW_LIMIT_QUEUED_RUNS", "16",
+                "HEXAFLOW_LIMIT_ACTIVE_RUNS_PER_END_USER", "2",
                 "HEXAFLOW_LIMIT_BUDGETS", "app:month:tokens:5000000, end_user:day:tokens:20000,key:day:price:1.25",
                 "HEXAFLOW_LIMIT_ON_CROSSING", "finish", "HEXAFLOW_LIMIT_TIME_ZONE", "Europe/Berlin",
-                "HEXAFLOW_LIMITS_SYNC_MILLIS", "250")).limits();
+                "HEXAFLOW_LIMITS_SYNC_MILLIS", "250", "HEXAFLOW_LLM_PRICE_INPUT_PER_MILLION", "0.15",
+                "HEXAFLOW_LLM_PRICE_OUTPUT_PER_MILLION", "0.6")).limits();
         assertThat(settings).isEqualTo(new LimitSettings(new AppLimits(Optional.of(new RateLimit(60, 10)),
-                Optional.of(new RateLimit(20, 20)), 8, 2, 16, List.of(
+                Optional.of(new RateLimit(20, 20)), 8, 2, 0, List.of(
                         new Budget(Budget.Scope.APP, Budget.Period.MONTH, Budget.Measure.TOKENS, 5_000_000),
                         new Budget(Budget.Scope.END_USER, Budget.Period.DAY, Budget.Measure.TOKENS, 20_000),
                         new Budget(Budget.Scope.KEY, Budget.Period.DAY, Budget.Measure.PRICE_MICROS, 1_250_000)),
-                AppLimits.OnCrossing.FINISH, ZoneId.of("Europe/Berlin")), Duration.ofMillis(250)));
+                AppLimits.OnCrossing.FINISH, ZoneId.of("Europe/Berlin")), Duration.ofMillis(250),
+                new TokenPrice(0.15, 0.6)));
     }
 
     @Test
@@ -57,7 +61,9 @@ class LimitSettingsTest {
         refused("HEXAFLOW_LIMIT_RATE_PER_END_USER", "fast", "whole number");
         refused("HEXAFLOW_LIMIT_ACTIVE_RUNS", "-1", "0 (no limit) or more");
         refused("HEXAFLOW_LIMIT_ACTIVE_RUNS_PER_END_USER", "two", "whole number");
-        refused("HEXAFLOW_LIMIT_QUEUED_RUNS", "4", "HEXAFLOW_LIMIT_ACTIVE_RUNS");
+        refused("HEXAFLOW_LIMIT_QUEUED_RUNS", "4", "must be 0");
+        refused("HEXAFLOW_LLM_PRICE_INPUT_PER_MILLION", "-0.1", "0 or more");
+        refused("HEXAFLOW_LLM_PRICE_OUTPUT_PER_MILLION", "cheap", "price per million tokens");
         refused("HEXAFLOW_LIMIT_BUDGETS", "team:day:tokens:5", "scope must be one of [app, key, end_user]");
         refused("HEXAFLOW_LIMIT_BUDGETS", "app:week:tokens:5", "period must be one of [day, month]");
         refused("HEXAFLOW_LIMIT_BUDGETS", "app:day:words:5", "measure must be tokens or price");

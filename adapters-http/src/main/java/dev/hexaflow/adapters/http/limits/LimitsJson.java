@@ -57,10 +57,9 @@ public final class LimitsJson {
                 throw invalid("unknown field " + field + "; the fields are " + new java.util.TreeSet<>(FIELDS));
             }
         }
-        if (count(body, "queued_runs") > 0 && count(body, "active_runs") == 0
-                && count(body, "active_runs_per_end_user") == 0) {
-            throw invalid("queued_runs needs active_runs or active_runs_per_end_user: queued runs wait for room "
-                    + "under a limit of runs at once");
+        if (count(body, "queued_runs") > 0) {
+            throw invalid("queued_runs must be 0: a run past a limit of runs at once is refused at once; runs do not "
+                    + "wait in a queue yet");
         }
         try {
             return new AppLimits(rate(body, "rate_per_key"), rate(body, "rate_per_end_user"),

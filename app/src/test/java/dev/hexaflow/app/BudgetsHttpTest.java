@@ -179,6 +179,28 @@ class BudgetsHttpTest {
                 .offset(0.001));
     }
 
+    /** A chat turn counts against the key it came with, as a workflow run does: 10 tokens a turn. */
+    @Test
+    void aChatTurnSpendsItsKeysBudget() {
+        JsonNode chat = server.importApp("chatflow-llm.yml");
+        String chatApp = chat.get("app_id").asText();
+        HttpResponse<String> set = server.admin("PUT", "/admin/apps/" + chatApp + "/limits", "application/json",
+                "{\"budgets\": [{\"scope\": \"key\", \"period\": \"day\", \"amount\": 10}],"
+                        + " \"on_crossing\": \"finish\"}");
+        assertThat(set.statusCode()).as(set.body()).isEqualTo(200);
+        ServiceApi api = server.api(chat.get("api_key").asText());
+        Map<String, Object> turn = Map.of("query", "hello", "inputs", Map.of(), "response_mode", "blocking",
+                "user", "ada");
+
+        HttpResponse<String> first = api.postJson("/v1/chat-messages", turn);
+        assertThat(first.statusCode()).as(first.body()).isEqualTo(200);
+        HttpResponse<String> refused = api.postJson("/v1/chat-messages", turn);
+
+        assertThat(refused.statusCode()).as(refused.body()).isEqualTo(429);
+        assertThat(json(refused).get("code").asText()).isEqualTo("budget_exceeded");
+        assertThat(json(refused).get("message").asText()).startsWith("The key's daily budget of 10 tokens is spent");
+    }
+
     @Test
     void aBudgetsReadingOfAnUnknownAppIsRefused() {
         assertThat(server.admin("GET", "/admin/apps/no-such-app/budgets", null, null).statusCode()).isEqualTo(404);

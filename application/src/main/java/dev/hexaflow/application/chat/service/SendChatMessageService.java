@@ -136,7 +136,7 @@ public final class SendChatMessageService implements SendChatMessageUseCase {
         Map<String, Object> inputs = turn.conversation != null && AppInfo.MODEL_CONFIG_MODES.contains(mode)
                 ? turn.conversation.inputs() : command.inputs();
         RunUnderWay run = runs.start(new RunWorkflowCommand(command.appId(), command.workflowId(), user,
-                inputs, command.files(), turn.chat.withMessageId(messageId)), keeper);
+                inputs, command.files(), turn.chat.withMessageId(messageId)).withKeyId(command.keyId()), keeper);
         var done = run.done().whenComplete((kept, failure) -> {
             if (failure != null) {
                 keeper.endUnkept(failure);

@@ -29,7 +29,8 @@ public final class SendCompletionMessageService implements SendCompletionMessage
         EndUsers.requireId(command.user());
         access.completionApp(command.appId());
         return turns.turn(new SendChatMessageCommand(command.appId(), null, command.user(), command.query(),
-                command.inputs(), command.files(), null, false), observer, AppInfo.COMPLETION_MODE);
+                command.inputs(), command.files(), null, false).withKeyId(command.keyId()), observer,
+                AppInfo.COMPLETION_MODE);
     }
 
     @Override

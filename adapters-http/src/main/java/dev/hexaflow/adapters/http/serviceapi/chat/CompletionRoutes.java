@@ -1,6 +1,7 @@
 package dev.hexaflow.adapters.http.serviceapi.chat;
 
 import static dev.hexaflow.adapters.http.serviceapi.ServiceApiAuthentication.appId;
+import static dev.hexaflow.adapters.http.serviceapi.ServiceApiAuthentication.keyId;
 import static dev.hexaflow.adapters.http.serviceapi.ServiceApiAuthentication.starter;
 import static dev.hexaflow.adapters.http.serviceapi.ServiceApiAuthentication.user;
 
@@ -50,7 +51,8 @@ public final class CompletionRoutes implements RouteGroup {
 
     private void send(Context ctx) {
         Map<String, Object> body = bodies.object(ctx);
-        CompletionCommand command = command(appId(ctx), starter(ctx, JsonRequestBodies.user(body)), body);
+        CompletionCommand command = command(appId(ctx), starter(ctx, JsonRequestBodies.user(body)), body)
+                .withKeyId(keyId(ctx));
         if ("streaming".equals(body.get("response_mode"))) {
             RunEventStream.write(ctx, pingInterval, observer -> {
                 ChatUnderWay message = complete.complete(command, observer);

@@ -29,10 +29,23 @@ public interface SendChatMessageUseCase {
      * @param autoGenerateName whether a new conversation is renamed by the model after its first turn
      */
     record SendChatMessageCommand(String appId, String workflowId, String user, String query,
-            Map<String, Object> inputs, List<Object> files, String conversationId, boolean autoGenerateName) {
+            Map<String, Object> inputs, List<Object> files, String conversationId, boolean autoGenerateName,
+            String keyId) {
         public SendChatMessageCommand {
             inputs = inputs == null ? Map.of() : inputs;
             files = files == null ? List.of() : files;
+        }
+
+        /** A turn that came with no app key (a web page's, another app's). */
+        public SendChatMessageCommand(String appId, String workflowId, String user, String query,
+                Map<String, Object> inputs, List<Object> files, String conversationId, boolean autoGenerateName) {
+            this(appId, workflowId, user, query, inputs, files, conversationId, autoGenerateName, null);
+        }
+
+        /** The same turn, come with the app key of id {@code id} (for the budgets per key). */
+        public SendChatMessageCommand withKeyId(String id) {
+            return new SendChatMessageCommand(appId, workflowId, user, query, inputs, files, conversationId,
+                    autoGenerateName, id);
         }
     }
 

@@ -28,11 +28,22 @@ public interface SendCompletionMessageUseCase {
 
     /** @param query the request's query, {@code ""} when it has none (Dify's default) */
     record CompletionCommand(String appId, String user, String query, Map<String, Object> inputs,
-            List<Object> files) {
+            List<Object> files, String keyId) {
         public CompletionCommand {
             query = query == null ? "" : query;
             inputs = inputs == null ? Map.of() : inputs;
             files = files == null ? List.of() : files;
+        }
+    
+        /** A message that came with no app key. */
+        public CompletionCommand(String appId, String user, String query, Map<String, Object> inputs,
+                List<Object> files) {
+            this(appId, user, query, inputs, files, null);
+        }
+
+        /** The same message, come with the app key of id {@code id} (for the budgets per key). */
+        public CompletionCommand withKeyId(String id) {
+            return new CompletionCommand(appId, user, query, inputs, files, id);
         }
     }
 }

@@ -195,7 +195,7 @@ class ConsoleBrowserTest {
         browser.get(server.hexaflow.baseUrl() + "/console#/apps");
         waitForHeading("Apps");
 
-        browser.findElement(By.cssSelector("a[href='#/apps/" + hooks + "/triggers']")).click();
+        click(By.cssSelector("a[href='#/apps/" + hooks + "/triggers']"));
         waitForHeading("Triggers of Order hook");
         assertThat(browser.findElement(By.id("view")).getText()).contains("webhook", "/triggers/webhook/",
                 "header (header X-Token)", "plugin").doesNotContain(secret);
@@ -273,9 +273,19 @@ class ConsoleBrowserTest {
                     v.id + ' at ' + n.target.join(' ') + ': ' + n.failureSummary))));""");
     }
 
+    /** Clicks what {@code target} finds, found anew while the page draws its list again (each app's limits). */
+    private static void click(By target) {
+        wait(WAIT).ignoring(StaleElementReferenceException.class).until(d -> {
+            d.findElement(target).click();
+            return true;
+        });
+    }
+
+    /** Waits for the view's heading; a view drawn again meanwhile leaves stale elements, which are looked for anew. */
     private static void waitForHeading(String text) {
-        wait(WAIT).withMessage(() -> "the heading " + text + "; the page shows: " + browser.findElement(By.tagName(
-                "main")).getText()).until(d -> d.findElements(By.cssSelector("#view h1")).stream()
+        wait(WAIT).ignoring(StaleElementReferenceException.class).withMessage(() -> "the heading " + text
+                + "; the page shows: " + browser.findElement(By.tagName("main")).getText())
+                .until(d -> d.findElements(By.cssSelector("#view h1")).stream()
                 .anyMatch(h -> h.getText().equals(text)));
     }
 

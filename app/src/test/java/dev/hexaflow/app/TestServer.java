@@ -117,7 +117,7 @@ public final class TestServer implements AutoCloseable {
     }
 
     static <T> HttpResponse<T> exchange(HttpRequest.Builder request, HttpResponse.BodyHandler<T> body) {
-        return ServiceApi.bounded(CLIENT, request.timeout(Duration.ofSeconds(10)).build(), body);
+        return ServiceApi.bounded(CLIENT, request.timeout(Duration.ofSeconds(30)).build(), body);
     }
 
     private URI uri(String path) {

@@ -9,6 +9,7 @@ import dev.hexaflow.adapters.persistence.PostgresInstanceSignals;
 import dev.hexaflow.adapters.persistence.PostgresStorageHealth;
 import dev.hexaflow.adapters.persistence.StorageWatch;
 import dev.hexaflow.adapters.persistence.jdbi.Signals;
+import dev.hexaflow.adapters.persistence.jdbi.CommitLinger;
 import dev.hexaflow.app.StartupException;
 import dev.hexaflow.app.config.Configuration;
 import dev.hexaflow.app.config.DataDirectory;
@@ -43,11 +44,28 @@ public final class Storage implements AutoCloseable {
             implements Store {
     }
 
-    private Storage(Path dataDir, DataDirectory directory, Store store, Instance instance) {
+    private Storage(Path dataDir, DataDirectory directory, Store store, Instance instance, int linger) {
         this.dataDir = dataDir;
         this.directory = directory;
         this.store = store;
         this.instance = instance;
+        CommitLinger.applyTo(store.database().jdbi(), linger);
+    }
+
+    /** How long the run writer under load waits for more runs before a commit ({@code HEXAFLOW_WRITER_LINGER_MICROS}). */
+    private static int linger() {
+        String text = System.getenv().getOrDefault("HEXAFLOW_WRITER_LINGER_MICROS",
+                Integer.toString(CommitLinger.DEFAULT_MICROS));
+        try {
+            int micros = Integer.parseInt(text.trim());
+            if (micros >= 0 && micros <= CommitLinger.MAX_MICROS) {
+                return micros;
+            }
+        } catch (NumberFormatException e) {
+            // Told below, as a number out of range is.
+        }
+        throw new StartupException("HEXAFLOW_WRITER_LINGER_MICROS must be a whole number of microseconds from 0 to "
+                + CommitLinger.MAX_MICROS + ", not '" + text + "'");
     }
 
     /** Opens the data directory and the configured database, brought up to date. */
@@ -85,10 +103,11 @@ public final class Storage implements AutoCloseable {
 
     /** @param durability whether each group commit is also forced to the disk ({@code HEXAFLOW_DURABILITY}) */
     public static Storage connect(Path dataDir, String h2Options, Durability durability) {
+        int linger = linger();
         DataDirectory directory = DataDirectory.acquire(dataDir);
         try {
             return new Storage(dataDir, directory, new H2Store(H2Database.connectFile(dataDir, h2Options,
-                    durability)), Instance.alone());
+                    durability)), Instance.alone(), linger);
         } catch (RuntimeException e) {
             directory.close();
             throw new StartupException("Cannot open the database in " + dataDir + ": " + e.getMessage(), e);
@@ -110,6 +129,7 @@ public final class Storage implements AutoCloseable {
                     + "jdbc:postgresql://HOST:PORT/DATABASE, not '" + server.shownUrl() + "'");
         }
         Durability durability = durability();
+        int linger = linger();
         DataDirectory directory = DataDirectory.open(dataDir);
         try {
             PostgresDatabase database = PostgresDatabase.connect(server.url(), server.user(), server.password(),
@@ -120,7 +140,7 @@ public final class Storage implements AutoCloseable {
                     server.password(), database.jdbi(), id);
             Signals.applyTo(database.jdbi(), signals);
             return new Storage(dataDir, directory, new PostgresStore(database, server, signals),
-                    new Instance(id, signals, true));
+                    new Instance(id, signals, true), linger);
         } catch (PostgresDatabase.UnavailableException e) {
             directory.close();
             throw new StartupException(e.getMessage(), e);

@@ -69,6 +69,11 @@ final class GroupCommitWriter<C> implements AutoCloseable {
     private final ToLongFunction<C> weight;
     /** Run after each commit to force it to the disk ({@link CommitSync}), or null. */
     private final CommitSync.Sync sync;
+    /** How long a batch smaller than the last one waits for more ({@link CommitLinger}); 0 for not at all. */
+    private final long lingerNanos;
+    private int lastBatch;
+    /** A change the linger took that did not fit its batch's weight: the next batch's first. */
+    private Pending<C> carried;
     private final BlockingQueue<Pending<C>> queue = new LinkedBlockingQueue<>();
     private final Map<String, PreparedStatement> statements = new HashMap<>();
     private final Thread thread;
@@ -89,6 +94,7 @@ final class GroupCommitWriter<C> implements AutoCloseable {
         this.write = write;
         this.weight = weight;
         this.sync = CommitSync.of(jdbi);
+        this.lingerNanos = CommitLinger.nanosOf(jdbi);
         this.thread = new Thread(this::loop, threadName);
         this.thread.setDaemon(true);
         this.thread.start();
@@ -111,8 +117,9 @@ final class GroupCommitWriter<C> implements AutoCloseable {
     private void loop() {
         List<Pending<C>> batch = new ArrayList<>();
         try {
-            while (!closed || !queue.isEmpty()) {
-                Pending<C> first = queue.poll(100, TimeUnit.MILLISECONDS);
+            while (!closed || !queue.isEmpty() || carried != null) {
+                Pending<C> first = carried != null ? carried : queue.poll(100, TimeUnit.MILLISECONDS);
+                carried = null;
                 if (first == null) {
                     if (handle != null && gate.releasesIdleConnections()
                             && System.nanoTime() - lastWrite > IDLE.toNanos()) {
@@ -121,7 +128,11 @@ final class GroupCommitWriter<C> implements AutoCloseable {
                     continue;
                 }
                 batch.add(first);
-                fill(batch, weight.applyAsLong(first.change()));
+                long weighed = fill(batch, weight.applyAsLong(first.change()));
+                if (lingerNanos > 0 && lastBatch > 1 && batch.size() < lastBatch) {
+                    linger(batch, weighed);
+                }
+                lastBatch = batch.size();
                 try {
                     commit(batch);
                 } catch (RuntimeException | Error unexpected) {
@@ -138,6 +149,9 @@ final class GroupCommitWriter<C> implements AutoCloseable {
             Thread.currentThread().interrupt();
         } finally {
             disconnect();
+            if (carried != null) {
+                carried.kept().completeExceptionally(new IllegalStateException("the store is closed"));
+            }
             // A change queued while the writer stopped is failed here or by its own submit, which reads ended
             // after queueing: whichever of the two drains second sees it.
             ended = true;
@@ -145,15 +159,43 @@ final class GroupCommitWriter<C> implements AutoCloseable {
         }
     }
 
-    /** Adds what waits to the batch, up to its count and its weight; this thread alone takes from the queue. */
-    private void fill(List<Pending<C>> batch, long weighed) {
+    /**
+     * Adds what waits to the batch, up to its count and its weight; this thread alone takes from the queue. Answers
+     * the batch's weight.
+     */
+    private long fill(List<Pending<C>> batch, long weighed) {
         Pending<C> next;
         while (batch.size() < MAX_BATCH && (next = queue.peek()) != null) {
-            weighed += weight.applyAsLong(next.change());
-            if (weighed > MAX_BATCH_WEIGHT) {
+            long more = weighed + weight.applyAsLong(next.change());
+            if (more > MAX_BATCH_WEIGHT) {
+                return MAX_BATCH_WEIGHT;
+            }
+            weighed = more;
+            batch.add(queue.poll());
+        }
+        return weighed;
+    }
+
+    /**
+     * Waits, up to the linger, for the batch to grow as large as the last one: under load its callers' next changes
+     * are on their way, and each commit's fixed cost is shared by more of them.
+     */
+    private void linger(List<Pending<C>> batch, long weighed) throws InterruptedException {
+        long deadline = System.nanoTime() + lingerNanos;
+        long left = lingerNanos;
+        while (batch.size() < lastBatch && weighed < MAX_BATCH_WEIGHT && left > 0 && !closed) {
+            Pending<C> next = queue.poll(left, TimeUnit.NANOSECONDS);
+            if (next == null) {
                 return;
             }
-            batch.add(queue.poll());
+            long more = weighed + weight.applyAsLong(next.change());
+            if (more > MAX_BATCH_WEIGHT) {
+                carried = next;
+                return;
+            }
+            batch.add(next);
+            weighed = fill(batch, more);
+            left = deadline - System.nanoTime();
         }
     }
 

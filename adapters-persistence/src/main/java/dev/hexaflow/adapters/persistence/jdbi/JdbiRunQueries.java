@@ -34,6 +34,11 @@ import org.jdbi.v3.core.statement.Query;
  */
 final class JdbiRunQueries {
 
+    /** The run's columns but its record's (node executions and events), which only their own reads need. */
+    private static final String RUN_COLUMNS = "seq, id, app_id, workflow_id, version, task_id, end_user_id, "
+            + "session_id, log_id, status, inputs, outputs, error, elapsed_time, total_tokens, total_steps, "
+            + "exceptions_count, created_at, finished_at, instance_id, trace_id, triggered_from";
+
     private final Jdbi jdbi;
     private final SqlDialect dialect;
     private final SearchTotals searchTotals = new SearchTotals();
@@ -44,34 +49,53 @@ final class JdbiRunQueries {
         this.dialect = dialect;
     }
 
+    /** The run's events after {@code after}: its record's first, then its rows' (events kept as they came). */
     List<KeptEvent> events(String runId, long after) {
         List<KeptEvent> events = new ArrayList<>();
-        jdbi.useHandle(handle -> handle.createQuery("SELECT seq, first_seq, data FROM run_event WHERE run_id = "
-                + ":run_id AND seq > :after ORDER BY seq").bind("run_id", runId).bind("after", after)
-                .map((rs, ctx) -> {
-                    long seq = rs.getLong("first_seq");
-                    String text = rs.getString("data");
-                    // A row of one event is its data whole, newlines and all.
-                    String[] lines = seq == rs.getLong("seq") ? new String[] {text} : text.split("\n", -1);
-                    for (String data : lines) {
-                        if (seq > after) {
-                            events.add(new KeptEvent(runId, seq, data));
+        jdbi.useHandle(handle -> {
+            handle.createQuery("SELECT events_from, events FROM workflow_run WHERE id = :run_id AND events IS NOT "
+                    + "NULL").bind("run_id", runId).map((rs, ctx) -> events.addAll(RunRecords.events(runId,
+                    rs.getLong("events_from"), rs.getString("events"), after))).list();
+            handle.createQuery("SELECT seq, first_seq, data FROM run_event WHERE run_id = :run_id AND seq > :after "
+                    + "ORDER BY seq").bind("run_id", runId).bind("after", after).map((rs, ctx) -> {
+                        long seq = rs.getLong("first_seq");
+                        String text = rs.getString("data");
+                        // A row of one event is its data whole, newlines and all.
+                        String[] lines = seq == rs.getLong("seq") ? new String[] {text} : text.split("\n", -1);
+                        for (String data : lines) {
+                            if (seq > after) {
+                                events.add(new KeptEvent(runId, seq, data));
+                            }
+                            seq++;
                         }
-                        seq++;
-                    }
-                    return null;
-                }).list());
+                        return null;
+                    }).list();
+        });
+        events.sort(java.util.Comparator.comparingLong(KeptEvent::seq));
         return events;
     }
 
     Optional<WorkflowRun> find(String appId, String runId) {
-        return jdbi.withHandle(handle -> handle.createQuery("SELECT * FROM workflow_run WHERE id = :id AND app_id = "
+        return jdbi.withHandle(handle -> handle.createQuery("SELECT " + RUN_COLUMNS + " FROM workflow_run WHERE id = :id AND app_id = "
                 + ":app_id").bind("id", runId).bind("app_id", appId).map((rs, ctx) -> run(rs)).findOne());
     }
 
+    /** The run's node executions by index: its record's, each replaced by a row of the same id if it has one. */
     List<NodeExecution> nodeExecutions(String runId) {
-        return jdbi.withHandle(handle -> handle.createQuery("SELECT * FROM node_execution WHERE run_id = :run_id "
-                + "ORDER BY idx").bind("run_id", runId).map((rs, ctx) -> NodeExecutionRows.execution(rs)).list());
+        return jdbi.withHandle(handle -> nodeExecutions(handle, runId));
+    }
+
+    private static List<NodeExecution> nodeExecutions(Handle handle, String runId) {
+        Map<String, NodeExecution> executions = new LinkedHashMap<>();
+        handle.createQuery("SELECT nodes FROM workflow_run WHERE id = :run_id AND nodes IS NOT NULL")
+                .bind("run_id", runId).mapTo(String.class).findOne()
+                .ifPresent(nodes -> RunRecords.nodes(nodes).forEach(node -> executions.put(node.id(), node)));
+        handle.createQuery("SELECT * FROM node_execution WHERE run_id = :run_id ORDER BY idx, id")
+                .bind("run_id", runId).map((rs, ctx) -> NodeExecutionRows.execution(rs))
+                .forEach(node -> executions.put(node.id(), node));
+        List<NodeExecution> sorted = new ArrayList<>(executions.values());
+        sorted.sort(java.util.Comparator.comparingInt(NodeExecution::index));
+        return sorted;
     }
 
     Optional<String> taskId(String runId) {
@@ -83,15 +107,10 @@ final class JdbiRunQueries {
         if (offset < 0 || limit < 1) {
             throw new IllegalArgumentException("a slice starts at 0 or later and holds 1 or more");
         }
-        return jdbi.withHandle(handle -> {
-            long total = handle.createQuery("SELECT COUNT(*) FROM node_execution WHERE run_id = :run_id")
-                    .bind("run_id", runId).mapTo(Long.class).one();
-            List<NodeExecution> items = handle.createQuery("SELECT * FROM node_execution WHERE run_id = :run_id "
-                    + "ORDER BY idx, id OFFSET :offset ROWS FETCH NEXT :limit ROWS ONLY").bind("run_id", runId)
-                    .bind("offset", offset).bind("limit", limit).map((rs, ctx) -> NodeExecutionRows.execution(rs))
-                    .list();
-            return new NodeExecutionSlice(total, items);
-        });
+        List<NodeExecution> executions = nodeExecutions(runId);
+        List<NodeExecution> slice = offset >= executions.size() ? List.of()
+                : executions.subList(offset, (int) Math.min(executions.size(), (long) offset + limit));
+        return new NodeExecutionSlice(executions.size(), List.copyOf(slice));
     }
 
     LogPage logs(LogQuery query) {
@@ -113,7 +132,7 @@ final class JdbiRunQueries {
             } else {
                 total = searchTotals.total(handle, where, values, query.appId(), primaryKeyHint(handle));
             }
-            Query page = handle.createQuery("SELECT * FROM workflow_run WHERE " + where + order(query.status())
+            Query page = handle.createQuery("SELECT " + RUN_COLUMNS + " FROM workflow_run WHERE " + where + order(query.status())
                     + " LIMIT :limit OFFSET :offset");
             values.forEach(page::bind);
             List<LogEntry> items = page.bind("limit", query.limit())
@@ -142,7 +161,7 @@ final class JdbiRunQueries {
                     values.put("at", search.after().createdAt());
                     values.put("seq", search.after().order());
                 }
-                Query page = handle.createQuery("SELECT * FROM workflow_run WHERE " + where + order(search.status())
+                Query page = handle.createQuery("SELECT " + RUN_COLUMNS + " FROM workflow_run WHERE " + where + order(search.status())
                         + " LIMIT :limit");
                 values.forEach(page::bind);
                 found.addAll(page.bind("limit", search.limit() + 1).map((rs, ctx) -> foundRun(rs)).list());
@@ -154,7 +173,7 @@ final class JdbiRunQueries {
     }
 
     Optional<FoundRun> locate(String runId) {
-        return jdbi.withHandle(handle -> handle.createQuery("SELECT * FROM workflow_run WHERE id = :id")
+        return jdbi.withHandle(handle -> handle.createQuery("SELECT " + RUN_COLUMNS + " FROM workflow_run WHERE id = :id")
                 .bind("id", runId).map((rs, ctx) -> foundRun(rs)).findOne());
     }
 

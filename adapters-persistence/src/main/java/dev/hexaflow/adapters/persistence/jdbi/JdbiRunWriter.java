@@ -37,8 +37,8 @@ final class JdbiRunWriter implements AutoCloseable {
 
     private static final String INSERT_RUN = "INSERT INTO workflow_run (id, app_id, workflow_id, version, task_id, "
             + "end_user_id, session_id, log_id, inputs, created_at, status, outputs, error, elapsed_time, total_tokens, "
-            + "total_steps, exceptions_count, finished_at, instance_id, trace_id, triggered_from) VALUES (?, ?, ?, ?, ?, ?, "
-            + "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+            + "total_steps, exceptions_count, finished_at, instance_id, trace_id, triggered_from, nodes, events_from, events) "
+            + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 
     private static final String END_RUN = "UPDATE workflow_run SET status = ?, outputs = ?, error = ?, "
             + "elapsed_time = ?, total_tokens = ?, total_steps = ?, exceptions_count = ?, finished_at = ? WHERE id = ? "
@@ -96,9 +96,12 @@ final class JdbiRunWriter implements AutoCloseable {
         return writer.submit(new Started(start(started), end(started.run()), tags(started)));
     }
 
-    /** The run's last columns of {@link #INSERT_RUN}, after its instance: its trace and how it started. */
+    /**
+     * The run's last columns of {@link #INSERT_RUN}, after its instance: its trace, how it started, and its record
+     * (none: its node executions and events are rows of their own).
+     */
     private static Object[] tags(StartedRun started) {
-        return new Object[] {started.traceId(), started.triggeredFrom()};
+        return new Object[] {started.traceId(), started.triggeredFrom(), null, null, null};
     }
 
     /** What a run's start sets, in {@link #INSERT_RUN}'s order (its first ten columns). */
@@ -113,13 +116,30 @@ final class JdbiRunWriter implements AutoCloseable {
         return writer.submit(new NodeSaved(execution.id(), NodeExecutionRows.columns(runId, execution)));
     }
 
-    /** One change for the writer: the run's row, its node executions' rows and its events' row, all inserted. */
+    /**
+     * One change for the writer. A run that has ended is one record: its row holds its node executions and events
+     * ({@link RunRecords}), one insert in all. A run still going on (kept as it is after the hold) gets its row, its
+     * node executions' rows and its events' rows, which the writes of its next events find.
+     */
     CompletableFuture<Void> kept(KeptRun kept) {
         WorkflowRun run = kept.started().run();
         List<Object[]> nodes = new ArrayList<>(kept.nodes().size());
-        kept.nodes().forEach(node -> nodes.add(NodeExecutionRows.columns(run.id(), node)));
-        return writer.submit(new RunKept(start(kept.started()), end(run), nodes, kept.events(),
-                tags(kept.started())));
+        for (NodeExecution node : kept.nodes()) {
+            nodes.add(NodeExecutionRows.columns(run.id(), node));
+        }
+        Object[] tags = tags(kept.started());
+        List<KeptEvent> events = kept.events();
+        if (run.status().isTerminal()) {
+            tags[2] = RunRecords.nodes(nodes);
+            nodes = List.of();
+            String joined = RunRecords.events(events);
+            if (joined != null) {
+                tags[3] = events.get(0).seq();
+                tags[4] = joined;
+                events = List.of();
+            }
+        }
+        return writer.submit(new RunKept(start(kept.started()), end(run), nodes, events, tags));
     }
 
     /** Keeps the end of a run that is running: a run that has ended keeps its first end. */
@@ -183,7 +203,7 @@ final class JdbiRunWriter implements AutoCloseable {
                     + paused.forms().stream().mapToLong(JdbiRunWriter::weight).sum();
         }
         RunKept kept = (RunKept) change;
-        return weight(kept.start()) + weight(kept.end())
+        return weight(kept.start()) + weight(kept.end()) + weight(kept.tags())
                 + kept.nodes().stream().mapToLong(JdbiRunWriter::weight).sum()
                 + kept.events().stream().mapToLong(event -> event.data().length()).sum();
     }

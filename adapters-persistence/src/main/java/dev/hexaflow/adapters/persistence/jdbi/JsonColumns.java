@@ -1,6 +1,7 @@
 package dev.hexaflow.adapters.persistence.jdbi;
 
 import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.core.util.JsonRecyclerPools;
@@ -37,6 +38,17 @@ final class JsonColumns {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a JSON column holds text that is not JSON", e);
         }
+    }
+
+    /** The value the parser stands at, read as {@link #read(String)} reads a column's text. */
+    static Object read(JsonParser parser) throws java.io.IOException {
+        return parser.currentToken() == com.fasterxml.jackson.core.JsonToken.VALUE_NULL ? null
+                : Values.normalize(JSON.readValue(parser, Object.class));
+    }
+
+    /** The factory of the columns' JSON, for text written or read a token at a time. */
+    static JsonFactory factory() {
+        return JSON.getFactory();
     }
 
     @SuppressWarnings("unchecked")

@@ -40,6 +40,39 @@ final class NodeExecutionRows {
                 metadata(metadata), rs.getLong("created_at"), rs.getObject("finished_at", Long.class));
     }
 
+    /** Whether the column holds JSON text. */
+    static boolean isJson(String column) {
+        return switch (column) {
+            case "inputs", "process_data", "outputs", "metadata" -> true;
+            default -> false;
+        };
+    }
+
+    /**
+     * An execution from its columns as a run's record keeps them, the JSON ones read as values: what a column left
+     * out (null) reads as it does from a row.
+     */
+    static NodeExecution execution(Map<String, Object> columns) {
+        Number finishedAt = (Number) columns.get("finished_at");
+        return new NodeExecution((String) columns.get("id"), (String) columns.get("node_id"),
+                NodeType.fromWireName((String) columns.get("node_type")).orElse(NodeType.END),
+                (String) columns.get("title"), number(columns.get("idx")).intValue(),
+                (String) columns.get("predecessor"), map(columns.get("inputs")), map(columns.get("process_data")),
+                map(columns.get("outputs")), NodeStatus.fromWireName((String) columns.get("status")),
+                (String) columns.get("error"), number(columns.get("elapsed_time")).doubleValue(),
+                metadata(map(columns.get("metadata"))), number(columns.get("created_at")).longValue(),
+                finishedAt == null ? null : finishedAt.longValue());
+    }
+
+    private static Number number(Object value) {
+        return value == null ? 0 : (Number) value;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> map(Object value) {
+        return value instanceof Map<?, ?> map ? (Map<String, Object>) map : null;
+    }
+
     /** The metadata {@link #metadata(ExecutionMetadata)} wrote, whole. */
     private static ExecutionMetadata metadata(Map<String, Object> map) {
         if (map == null) {

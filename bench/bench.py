@@ -9,6 +9,7 @@ PostgreSQL (one and two instances on one database, see measure_postgres) and ref
 --only-limits measures blocking runs with every limit of an app on and off, interleaved (see measure_limits).
 """
 import argparse
+import contextlib
 import glob
 import json
 import os
@@ -64,13 +65,13 @@ def http(method, url, body=None, headers=None, timeout=600):
 class Server:
     """The packaged jar on a data dir, started with one JDK and stopped with SIGTERM."""
 
-    def __init__(self, java, data_dir, env=None, log_name="server.log", jvm=()):
+    def __init__(self, java, data_dir, env=None, log_name="server.log", jvm=(), jar=None):
         self.port = free_port()
         self.base = "http://127.0.0.1:%d" % self.port
         environment = dict(os.environ, HEXAFLOW_ADMIN_TOKEN=ADMIN, **(env or {}))
         self.log = open(Path(data_dir) / log_name, "ab")
         self.began = time.perf_counter()
-        self.process = subprocess.Popen([java, *jvm, "-jar", str(JAR), "--port", str(self.port), "--data-dir",
+        self.process = subprocess.Popen([java, *jvm, "-jar", str(jar or JAR), "--port", str(self.port), "--data-dir",
                                          str(data_dir)], env=environment, stdout=self.log, stderr=self.log)
         deadline = time.time() + 180
         while True:
@@ -517,6 +518,75 @@ def measure_limits(java, seconds, rounds):
             server.stop()
 
 
+def measure_runs(java, seconds, rounds, baseline):
+    """What a kept blocking run of the four-node workflow costs, as a share of the same server's /health: one server
+    per variant (this build; this build with the writer's linger off; a baseline jar when given), all up at once and
+    loaded in turn, /health then runs, `rounds` times, so that each ratio is of the same seconds and the variants
+    share the machine's drift. Each round's CPU per run is the server's CPU over the runs it kept."""
+    variants = [("this build", None, {}), ("this build, linger 0", None, {"HEXAFLOW_WRITER_LINGER_MICROS": "0"})]
+    if baseline:
+        variants.insert(0, ("baseline " + Path(baseline).name, baseline, {}))
+    with contextlib.ExitStack() as stack:
+        servers = []
+        try:
+            for name, jar, env in variants:
+                data = stack.enter_context(tempfile.TemporaryDirectory())
+                server = Server(java, data, env=env, jar=jar)
+                servers.append((name, server, server.import_app(ROOT / "bench" / "apps" / "four-nodes.yml")
+                                ["api_key"]))
+            for _, server, key in servers:
+                wrk(server.base + "/health", 3, warmup=0)
+                wrk(server.base + RUN_PATH, 5, warmup=0, method="POST", body=RUN_BODY, key=key)
+            results = {name: [] for name, _, _ in servers}
+            for round_ in range(rounds):
+                for name, server, key in servers if round_ % 2 == 0 else reversed(servers):
+                    log("  %s, round %d" % (name, round_ + 1))
+                    health = wrk(server.base + "/health", seconds, warmup=0)
+                    before, cpu = total_runs(server, key), cpu_s([server.process.pid])
+                    runs = wrk(server.base + RUN_PATH, seconds, warmup=0, method="POST", body=RUN_BODY, key=key)
+                    time.sleep(0.5)
+                    kept = total_runs(server, key) - before
+                    runs["cpu_us_per_run"] = (cpu_s([server.process.pid]) - cpu) * 1e6 / max(kept, 1)
+                    runs["kept_runs"] = kept
+                    # wrk counts the answers it read; runs still in flight when it stopped are kept, not counted.
+                    runs["answered"] = runs["requests"] - runs["status_errors"]
+                    runs["health_rps"] = health["rps"]
+                    runs["share_of_health"] = runs["rps"] / health["rps"]
+                    results[name].append(runs)
+            return results
+        finally:
+            for _, server, _ in servers:
+                server.stop()
+
+
+def only_runs(args, jdks, command):
+    """A kept run's cost against /health on each JDK: printed, kept in bench/target/runs.json."""
+    results = {"machine": machine(), "command": command, "date": time.strftime("%Y-%m-%d"), "jdks": {}}
+    for name, java in jdks:
+        log(name, java)
+        results["jdks"][name] = {"version": jdk_version(java),
+                                 "runs": measure_runs(java, args.seconds, args.rounds, args.baseline)}
+    target = ROOT / "bench" / "target"
+    target.mkdir(parents=True, exist_ok=True)
+    (target / "runs.json").write_text(json.dumps(results, indent=2))
+    print(render_runs(results))
+
+
+def render_runs(r):
+    lines = ["%s, %s; `%s`" % (r["date"], r["machine"], r["command"]), "",
+             "| JDK | server | runs/s (median) | share of /health (median; each round) | p99 ms (median) "
+             "| server CPU µs per kept run (median) | every answered run kept |",
+             "|---|---|---|---|---|---|---|"]
+    for jdk, figures in r["jdks"].items():
+        for name, rounds in figures["runs"].items():
+            median = lambda key: statistics.median(round_[key] for round_ in rounds)
+            lines.append("| %s | %s | %s | %.3f (%s) | %.1f | %.0f | %s |" % (
+                jdk, name, "{:,.0f}".format(median("rps")), median("share_of_health"),
+                ", ".join("%.3f" % round_["share_of_health"] for round_ in rounds), median("p99_ms"),
+                median("cpu_us_per_run"), all(round_["kept_runs"] >= round_["answered"] for round_ in rounds)))
+    return "\n".join(lines) + "\n"
+
+
 def only_limits(args, jdks, command):
     """Blocking runs with limits on and off on each JDK: printed, kept in bench/target/limits.json and, unless
     --no-write, put between the limits markers of BENCHMARKS.md."""
@@ -631,13 +701,19 @@ def main():
                         "durability mode (written, synced: HEXAFLOW_DURABILITY) on each JDK, and print them")
     parser.add_argument("--only-limits", action="store_true", help="measure only blocking runs with every limit of "
                         "the app on and off, interleaved, on each JDK, print their table, and put it into BENCHMARKS.md")
-    parser.add_argument("--rounds", type=int, default=3, help="with --only-limits: rounds of off and on (3)")
+    parser.add_argument("--rounds", type=int, default=3, help="with --only-limits and --only-runs: rounds (3)")
+    parser.add_argument("--only-runs", action="store_true", help="measure only what a kept blocking run costs "
+                        "against the same server's /health, interleaved with the writer's linger off and a baseline "
+                        "jar (--baseline), on each JDK, and print it")
+    parser.add_argument("--baseline", help="with --only-runs: the jar to compare this build with")
     parser.add_argument("--command", help=argparse.SUPPRESS)
     args = parser.parse_args()
     # A stop by SIGTERM unwinds like ^C: the servers and the PostgreSQL cluster are stopped, the temp dirs deleted.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
     jdks = find_jdks(args.jdk)
+    if args.only_runs:
+        return only_runs(args, jdks, args.command or " ".join(["python3 bench/bench.py"] + sys.argv[1:]))
     if args.only_limits:
         return only_limits(args, jdks, args.command or " ".join(["python3 bench/bench.py"] + sys.argv[1:]))
     if args.only_postgres:

@@ -102,6 +102,39 @@ class RunRecordsTest {
         assertThat(runs.nodeExecutions("r1")).hasSize(3);
     }
 
+    @Test
+    void anEndedRunKeptRowByRowIsFoldedIntoARecordThatReadsTheSameAndARunningOneIsLeft() {
+        List<String> frames = List.of("one", "two", "three");
+        WorkflowRun ended = WorkflowRun.started("ended", "wf-1", Map.of(), 100);
+        WorkflowRun running = WorkflowRun.started("running", "wf-1", Map.of(), 100);
+        List<CompletableFuture<Void>> writes = new ArrayList<>();
+        for (WorkflowRun run : List.of(ended, running)) {
+            runs.started(started(run)).join();
+            // Node ids are the table's key: each run's are its own.
+            nodes().forEach(node -> writes.add(runs.saveNode(run.id(), renamed(node, run.id()))));
+            events(run.id(), frames).forEach(event -> writes.add(runs.event(event)));
+        }
+        writes.add(runs.finished(succeeded(ended)));
+        writes.forEach(CompletableFuture::join);
+        List<NodeExecution> nodesBefore = runs.nodeExecutions("ended");
+        List<KeptEvent> eventsBefore = runs.events("ended", 0);
+
+        assertThat(runs.foldIntoRecords(10)).isOne();
+
+        assertThat(count("SELECT COUNT(*) FROM node_execution WHERE run_id = 'ended'")).isZero();
+        assertThat(count("SELECT COUNT(*) FROM run_event WHERE run_id = 'ended'")).isZero();
+        assertThat(runs.nodeExecutions("ended")).isEqualTo(nodesBefore).hasSize(3);
+        assertThat(runs.events("ended", 0)).isEqualTo(eventsBefore).hasSize(3);
+        assertThat(count("SELECT COUNT(*) FROM node_execution WHERE run_id = 'running'")).isEqualTo(3);
+        assertThat(runs.foldIntoRecords(10)).isZero();
+    }
+
+    private static NodeExecution renamed(NodeExecution node, String runId) {
+        return new NodeExecution(runId + "-" + node.id(), node.nodeId(), node.nodeType(), node.title(), node.index(),
+                node.predecessorNodeId(), node.inputs(), node.processData(), node.outputs(), node.status(),
+                node.error(), node.elapsedTime(), node.metadata(), node.createdAt(), node.finishedAt());
+    }
+
     private long count(String sql) {
         return database.jdbi().withHandle(handle -> handle.createQuery(sql).mapTo(Long.class).one());
     }

@@ -14,7 +14,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Prunes now and then every {@link #EVERY}, on a thread of its own: the idempotency keys past their day and the
- * ended webhook deliveries always, the runs if the retention lets them go.
+ * ended webhook deliveries always, the runs if the retention lets them go; and rewrites the ended runs kept row by
+ * row (streamed, or kept before runs were records) as records.
  */
 public final class Pruning implements AutoCloseable {
 
@@ -39,6 +40,7 @@ public final class Pruning implements AutoCloseable {
 
     public void start() {
         pruner.scheduleWithFixedDelay(this::pruneKeysAndDeliveries, 0, EVERY.toSeconds(), TimeUnit.SECONDS);
+        pruner.scheduleWithFixedDelay(this::foldRuns, 0, EVERY.toSeconds(), TimeUnit.SECONDS);
         if (retention.prunes()) {
             pruner.scheduleWithFixedDelay(this::pruneRuns, 0, EVERY.toSeconds(), TimeUnit.SECONDS);
         }
@@ -62,6 +64,19 @@ public final class Pruning implements AutoCloseable {
             }
         } catch (RuntimeException e) {
             LOG.warn("Pruning runs failed; the next try is in {} minutes: {}", EVERY.toMinutes(), e.toString());
+        }
+    }
+
+    /** Streamed runs, and those kept before runs were records, become records as they end. */
+    private void foldRuns() {
+        try {
+            int folded = runs.foldIntoRecords();
+            if (folded > 0) {
+                LOG.info("Rewrote {} ended runs kept row by row as records", folded);
+            }
+        } catch (RuntimeException e) {
+            LOG.warn("Rewriting ended runs as records failed; the next try is in {} minutes: {}", EVERY.toMinutes(),
+                    e.toString());
         }
     }
 

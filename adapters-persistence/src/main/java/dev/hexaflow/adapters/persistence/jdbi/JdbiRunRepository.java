@@ -22,6 +22,7 @@ public final class JdbiRunRepository implements RunRepository {
     private final JdbiRunWriter writer;
     private final JdbiRunQueries queries;
     private final JdbiRunSweeps sweeps;
+    private final RecordFolding folding;
     private final JdbiPauseRepository pauses;
 
     public JdbiRunRepository(Jdbi jdbi) {
@@ -42,6 +43,7 @@ public final class JdbiRunRepository implements RunRepository {
         SqlDialect dialect = SqlDialect.of(jdbi);
         this.queries = new JdbiRunQueries(jdbi, dialect);
         this.sweeps = new JdbiRunSweeps(jdbi, dialect);
+        this.folding = new RecordFolding(jdbi);
         this.writer = new JdbiRunWriter(jdbi, dialect, gate, instance);
         this.pauses = new JdbiPauseRepository(jdbi);
     }
@@ -145,5 +147,10 @@ public final class JdbiRunRepository implements RunRepository {
     @Override
     public int prune(Pruning pruning) {
         return sweeps.prune(pruning);
+    }
+
+    @Override
+    public int foldIntoRecords(int batch) {
+        return folding.fold(batch);
     }
 }

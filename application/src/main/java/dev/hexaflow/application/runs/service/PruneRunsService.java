@@ -55,4 +55,19 @@ public final class PruneRunsService implements PruneRunsUseCase {
         } while (deleted == BATCH);
         return total;
     }
+
+    @Override
+    public int foldIntoRecords() {
+        int total = 0;
+        int folded;
+        do {
+            long began = System.nanoTime();
+            folded = runs.foldIntoRecords(BATCH);
+            total += folded;
+            if (folded == BATCH && !rest(System.nanoTime() - began)) {
+                break;
+            }
+        } while (folded == BATCH);
+        return total;
+    }
 }

@@ -8,4 +8,10 @@ public interface PruneRunsUseCase {
 
     /** Deletes every ended run the retention lets go now; answers how many. None when it keeps all. */
     int prune();
+
+    /**
+     * Rewrites the ended runs kept row by row as records, batch after batch, whatever the retention: they read
+     * back the same. Answers how many.
+     */
+    int foldIntoRecords();
 }

@@ -147,6 +147,15 @@ public interface RunRepository extends AutoCloseable {
      */
     int prune(Pruning pruning);
 
+    /**
+     * Rewrites at most {@code batch} ended runs kept row by row as records (each run's node executions and events
+     * in its own row), which read back the same and cost the store less; answers how many it folded, fewer than
+     * {@code batch} when none is left now. A store that keeps no rows (runs in memory are objects) folds none.
+     */
+    default int foldIntoRecords(int batch) {
+        return 0;
+    }
+
     /** What a prune lets go, and how many runs it deletes at most in one go. */
     record Pruning(Long createdBefore, Integer keepPerApp, int batch) {
         public Pruning {

@@ -302,7 +302,7 @@ final class JdbiRunWriter implements AutoCloseable {
         execute(statements, savePause, pauses.values());
         execute(statements, INSERT_FORM, newForms);
         execute(statements, DROP_ENDED_PAUSE, endedRuns);
-        execute(statements, INSERT_EVENTS, packed(events));
+        execute(statements, INSERT_EVENTS, RunRecords.eventRows(events));
         count(statements, counts);
     }
 
@@ -344,31 +344,6 @@ final class JdbiRunWriter implements AutoCloseable {
             }
         }
         return counts;
-    }
-
-    /**
-     * A run's events of the batch as rows of consecutive numbers, each row's data their lines joined: an event
-     * out of order, or whose data holds a newline, starts a row of its own.
-     */
-    private static List<Object[]> packed(Map<String, List<KeptEvent>> events) {
-        List<Object[]> rows = new ArrayList<>();
-        for (List<KeptEvent> run : events.values()) {
-            int from = 0;
-            for (int i = 1; i <= run.size(); i++) {
-                if (i < run.size() && run.get(i).seq() == run.get(i - 1).seq() + 1
-                        && run.get(i).data().indexOf('\n') < 0 && run.get(from).data().indexOf('\n') < 0) {
-                    continue;
-                }
-                StringBuilder data = new StringBuilder();
-                for (int j = from; j < i; j++) {
-                    data.append(j == from ? "" : "\n").append(run.get(j).data());
-                }
-                rows.add(new Object[] {run.get(from).runId(), run.get(i - 1).seq(), run.get(from).seq(),
-                        data.toString()});
-                from = i;
-            }
-        }
-        return rows;
     }
 
     private void count(GroupCommitWriter.Statements statements, Map<List<String>, Long> counts) throws SQLException {

@@ -17,7 +17,8 @@ import java.util.Map;
  * A run kept as one record ({@code workflow_run}'s {@code nodes}, {@code events_from} and {@code events}), and
  * back. Its node executions are a JSON array of objects named as {@code node_execution}'s columns, whose JSON
  * columns (inputs, process data, outputs, metadata) are embedded as they are, not quoted again; its events are their
- * data lines joined by newlines, as a {@code run_event} row joins them.
+ * data lines joined by newlines, as a {@code run_event} row joins them; and the events of a run kept as it goes, as
+ * those rows.
  */
 final class RunRecords {
 
@@ -144,5 +145,30 @@ final class RunRecords {
             start = end + 1;
         }
         return events;
+    }
+
+    /**
+     * A run's events of the batch as rows of consecutive numbers, each row's data their lines joined: an event
+     * out of order, or whose data holds a newline, starts a row of its own.
+     */
+    static List<Object[]> eventRows(Map<String, List<KeptEvent>> events) {
+        List<Object[]> rows = new ArrayList<>();
+        for (List<KeptEvent> run : events.values()) {
+            int from = 0;
+            for (int i = 1; i <= run.size(); i++) {
+                if (i < run.size() && run.get(i).seq() == run.get(i - 1).seq() + 1
+                        && run.get(i).data().indexOf('\n') < 0 && run.get(from).data().indexOf('\n') < 0) {
+                    continue;
+                }
+                StringBuilder data = new StringBuilder();
+                for (int j = from; j < i; j++) {
+                    data.append(j == from ? "" : "\n").append(run.get(j).data());
+                }
+                rows.add(new Object[] {run.get(from).runId(), run.get(i - 1).seq(), run.get(from).seq(),
+                        data.toString()});
+                from = i;
+            }
+        }
+        return rows;
     }
 }

@@ -518,11 +518,40 @@ def measure_limits(java, seconds, rounds):
             server.stop()
 
 
+class Floor:
+    """The floor server (bench/src/.../FloorServer.java): Hexaflow's libraries doing only what a kept blocking run
+    must do. Started from the benchmark jar, stopped with SIGTERM; it keeps a run before it answers, so each answer is
+    a kept run."""
+
+    KEY = "floor-key-0123456789abcdef"
+
+    def __init__(self, java, data_dir):
+        self.port = free_port()
+        self.base = "http://127.0.0.1:%d" % self.port
+        self.log = open(Path(data_dir) / "floor.log", "ab")
+        self.process = subprocess.Popen([java, "-cp", str(BENCH_JAR), "dev.hexaflow.bench.FloorServer",
+                                         str(self.port), str(data_dir), self.KEY], stdout=self.log, stderr=self.log)
+        deadline = time.time() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(self.base + "/health", timeout=1):
+                    break
+            except OSError:
+                if self.process.poll() is not None or time.time() > deadline:
+                    self.stop()
+                    raise RuntimeError("the floor server did not start; see %s/floor.log" % data_dir)
+                time.sleep(0.05)
+
+    def stop(self, timeout=30):
+        Server.stop(self, timeout)
+
+
 def measure_runs(java, seconds, rounds, baseline):
     """What a kept blocking run of the four-node workflow costs, as a share of the same server's /health: one server
-    per variant (this build; this build with the writer's linger off; a baseline jar when given), all up at once and
-    loaded in turn, /health then runs, `rounds` times, so that each ratio is of the same seconds and the variants
-    share the machine's drift. Each round's CPU per run is the server's CPU over the runs it kept."""
+    per variant (this build; this build with the writer's linger off; a baseline jar when given; the floor server when
+    the benchmark jar is built), all up at once and loaded in turn, /health then runs, `rounds` times, so that each
+    ratio is of the same seconds and the variants share the machine's drift. Each round's CPU per run is the server's
+    CPU over the runs it kept."""
     variants = [("this build", None, {}), ("this build, linger 0", None, {"HEXAFLOW_WRITER_LINGER_MICROS": "0"})]
     if baseline:
         variants.insert(0, ("baseline " + Path(baseline).name, baseline, {}))
@@ -534,6 +563,8 @@ def measure_runs(java, seconds, rounds, baseline):
                 server = Server(java, data, env=env, jar=jar)
                 servers.append((name, server, server.import_app(ROOT / "bench" / "apps" / "four-nodes.yml")
                                 ["api_key"]))
+            if BENCH_JAR.exists():
+                servers.append(("floor", Floor(java, stack.enter_context(tempfile.TemporaryDirectory())), Floor.KEY))
             for _, server, key in servers:
                 wrk(server.base + "/health", 3, warmup=0)
                 wrk(server.base + RUN_PATH, 5, warmup=0, method="POST", body=RUN_BODY, key=key)
@@ -541,22 +572,28 @@ def measure_runs(java, seconds, rounds, baseline):
             for round_ in range(rounds):
                 for name, server, key in servers if round_ % 2 == 0 else reversed(servers):
                     log("  %s, round %d" % (name, round_ + 1))
-                    health = wrk(server.base + "/health", seconds, warmup=0)
-                    before, cpu = total_runs(server, key), cpu_s([server.process.pid])
-                    runs = wrk(server.base + RUN_PATH, seconds, warmup=0, method="POST", body=RUN_BODY, key=key)
-                    time.sleep(0.5)
-                    kept = total_runs(server, key) - before
-                    runs["cpu_us_per_run"] = (cpu_s([server.process.pid]) - cpu) * 1e6 / max(kept, 1)
-                    runs["kept_runs"] = kept
-                    # wrk counts the answers it read; runs still in flight when it stopped are kept, not counted.
-                    runs["answered"] = runs["requests"] - runs["status_errors"]
-                    runs["health_rps"] = health["rps"]
-                    runs["share_of_health"] = runs["rps"] / health["rps"]
-                    results[name].append(runs)
+                    results[name].append(measure_run_round(server, key, seconds))
             return results
         finally:
             for _, server, _ in servers:
                 server.stop()
+
+
+def measure_run_round(server, key, seconds):
+    """/health, then blocking runs, on one server: the runs' figures, their share of /health, CPU per kept run."""
+    floor = isinstance(server, Floor)
+    health = wrk(server.base + "/health", seconds, warmup=0)
+    before, cpu = 0 if floor else total_runs(server, key), cpu_s([server.process.pid])
+    runs = wrk(server.base + RUN_PATH, seconds, warmup=0, method="POST", body=RUN_BODY, key=key)
+    time.sleep(0.5)
+    # wrk counts the answers it read; runs still in flight when it stopped are kept, not counted.
+    runs["answered"] = runs["requests"] - runs["status_errors"]
+    kept = runs["answered"] if floor else total_runs(server, key) - before
+    runs["cpu_us_per_run"] = (cpu_s([server.process.pid]) - cpu) * 1e6 / max(kept, 1)
+    runs["kept_runs"] = kept
+    runs["health_rps"] = health["rps"]
+    runs["share_of_health"] = runs["rps"] / health["rps"]
+    return runs
 
 
 def only_runs(args, jdks, command):

@@ -1,11 +1,13 @@
 package dev.hexaflow.application.runs.service;
 
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunObserver;
+import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunUnderWay;
 import dev.hexaflow.workflow.engine.PreparedWorkflow;
 import dev.hexaflow.workflow.engine.RunHandle;
 import dev.hexaflow.workflow.engine.RunListener;
 import dev.hexaflow.workflow.engine.RunRequest;
 import dev.hexaflow.workflow.engine.WorkflowEngine;
+import java.util.function.Supplier;
 
 /**
  * Which thread plays a run. A run whose caller waits for its end (a blocking request), that nobody listens to (its
@@ -30,6 +32,21 @@ final class RunThreads {
     /** Whether the run plays on the thread that asks for it. */
     boolean playsHere(PreparedWorkflow workflow, RunObserver observer, boolean waited) {
         return inline && waited && observer == RunObserver.NONE && workflow.mayRunInline();
+    }
+
+    /**
+     * What {@code tracked} answers (the run as its caller follows it), after the run has played here, when it plays
+     * here: it is tracked first, so that a stop by its task id finds it while it plays. A run readied is played
+     * even when tracking it failed, as a started run goes on.
+     */
+    RunUnderWay played(RunHandle handle, boolean here, Supplier<RunUnderWay> tracked) {
+        try {
+            return tracked.get();
+        } finally {
+            if (here) {
+                handle.playHere();
+            }
+        }
     }
 
     /**

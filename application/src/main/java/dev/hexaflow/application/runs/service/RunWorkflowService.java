@@ -223,14 +223,8 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
             RunListener told = pauseWebhooks.after(mails.after(watched(recorder, watched(watcher, spending))),
                     delivery, request.taskId());
             boolean here = threads.playsHere(workflow, observer, waited);
-            RunHandle handle = startDelivering(workflow, request, told, delivery, here);
-            try {
-                return underWay(request, spending.started(handle), recorder, delivery, admission);
-            } finally {
-                if (here) {
-                    handle.playHere();
-                }
-            }
+            RunHandle handle = spending.started(startDelivering(workflow, request, told, delivery, here));
+            return threads.played(handle, here, () -> underWay(request, handle, recorder, delivery, admission));
         } catch (RuntimeException e) {
             if (holdsSlot) {
                 admission.release();

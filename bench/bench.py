@@ -571,17 +571,21 @@ def render_limits(r):
 
 def measure_inline(java, seconds, rounds):
     """Blocking runs of the 4-node workflow on two servers up at once, one playing such runs on the request's
-    thread (HEXAFLOW_INLINE_RUNS=true, the default) and one on the engine's (false, as before), loaded in turn in
-    rounds that alternate which comes first, so that a drift of the machine falls on both alike; each round's
-    server CPU per run is read from /proc around its load."""
+    thread (HEXAFLOW_INLINE_RUNS=true, the default) and one on the engine's (false, as before), each warmed 45 s,
+    then loaded in turn in rounds that alternate which comes first, so that a drift of the machine falls on both
+    alike; each round's server CPU per run is read from /proc around its load."""
     with tempfile.TemporaryDirectory() as off_dir, tempfile.TemporaryDirectory() as on_dir:
         servers = {}
         try:
             for mode, data in (("off", off_dir), ("on", on_dir)):
                 server = Server(java, data, env={"HEXAFLOW_INLINE_RUNS": "false" if mode == "off" else "true"})
                 servers[mode] = (server, server.import_app(ROOT / "bench" / "apps" / "four-nodes.yml")["api_key"])
-            for server, key in servers.values():
-                wrk(server.base + RUN_PATH, 5, warmup=0, method="POST", body=RUN_BODY, key=key)
+            # On two cores others load, a JIT needs most of a minute of this load to settle, and the server warmed
+            # first is ahead for a while: each is warmed three times 15 s, in turn.
+            for warm_up in (("off", "on"), ("on", "off"), ("off", "on")):
+                for mode in warm_up:
+                    server, key = servers[mode]
+                    wrk(server.base + RUN_PATH, 15, warmup=0, method="POST", body=RUN_BODY, key=key)
             results = {"seconds": seconds, "off": [], "on": []}
             for round_ in range(rounds):
                 for mode in (("off", "on") if round_ % 2 == 0 else ("on", "off")):
@@ -621,10 +625,10 @@ def only_inline(args, jdks, command):
 def render_inline(r):
     m = r["machine"]
     lines = ["", "Measured %s on %d cores (%s); %s. Command: `%s`. Blocking runs of the 4-node workflow, wrk -t2 -c64,"
-             " %d s each after a 1 s warm-up, on two servers up at once (on the engine's threads: "
-             "`HEXAFLOW_INLINE_RUNS=false`; on the request's: the default), loaded in turn, the order alternating each"
-             " round; the median of the rounds, each round's figure in brackets. The ratio is the median of each"
-             " round's on / off, measured in the same minute." % (
+             " %d s each after a 1 s warm-up, on two servers up at once, each warmed 3 × 15 s in turn (on the"
+             " engine's threads: `HEXAFLOW_INLINE_RUNS=false`; on the request's: the default), loaded in turn, the"
+             " order alternating each round; the median of the rounds, each round's figure in brackets. The ratio is"
+             " the median of each round's on / off, measured in the same minute." % (
                  r["date"], m["cores"], m["cpu"], ", ".join(
                      "%s: %s" % (name, entry["version"]) for name, entry in r["jdks"].items()), r["command"],
                  next(iter(r["jdks"].values()))["inline"]["seconds"]), "",
@@ -647,8 +651,8 @@ def render_inline(r):
                               sum(x["socket_errors"] + x["status_errors"] for x in rounds))
         off, on = figures["off"], figures["on"]
         ratios = [b["rps"] / a["rps"] for a, b in zip(entry["inline"]["off"], entry["inline"]["on"]) if a["rps"]]
-        lines.append("| %s | %.0f (%.1f ms) [%s] | %.0f (%.1f ms) [%s] | %s [%s] | %.0f → %.0f µs [%s → %s] | %d; %d |"
-                     % (name, off[0], off[1], off[2], on[0], on[1], on[2],
+        lines.append("| %s | %.0f (%.1f ms) [%s] | %.0f (%.1f ms) [%s] | %s [%s] | %.0f → %.0f µs [%s → %s] "
+                     "| %d; %d |" % (name, off[0], off[1], off[2], on[0], on[1], on[2],
                         "%.2f" % median(ratios) if ratios else "—", " ".join("%.2f" % x for x in ratios),
                         off[3], on[3], off[4], on[4], off[5], on[5]))
     lines.append("")

@@ -569,7 +569,7 @@ def render_limits(r):
     return "\n".join(lines)
 
 
-def measure_inline(java, seconds, rounds):
+def measure_inline(java, seconds, rounds, connections=64):
     """Blocking runs of the 4-node workflow on two servers up at once, one playing such runs on the request's
     thread (HEXAFLOW_INLINE_RUNS=true, the default) and one on the engine's (false, as before), each warmed 45 s,
     then loaded in turn in rounds that alternate which comes first, so that a drift of the machine falls on both
@@ -585,15 +585,18 @@ def measure_inline(java, seconds, rounds):
             for warm_up in (("off", "on"), ("on", "off"), ("off", "on")):
                 for mode in warm_up:
                     server, key = servers[mode]
-                    wrk(server.base + RUN_PATH, 15, warmup=0, method="POST", body=RUN_BODY, key=key)
-            results = {"seconds": seconds, "off": [], "on": []}
+                    wrk(server.base + RUN_PATH, 15, connections=connections, threads=min(2, connections), warmup=0,
+                        method="POST", body=RUN_BODY, key=key)
+            results = {"seconds": seconds, "connections": connections, "off": [], "on": []}
+            load = {"connections": connections, "threads": min(2, connections), "warmup": 0, "method": "POST",
+                    "body": RUN_BODY}
             for round_ in range(rounds):
                 for mode in (("off", "on") if round_ % 2 == 0 else ("on", "off")):
                     server, key = servers[mode]
                     log("  inline %s, round %d" % (mode, round_ + 1))
-                    wrk(server.base + RUN_PATH, 1, warmup=0, method="POST", body=RUN_BODY, key=key)
+                    wrk(server.base + RUN_PATH, 1, key=key, **load)
                     cpu = cpu_s([server.process.pid])
-                    figures = wrk(server.base + RUN_PATH, seconds, warmup=0, method="POST", body=RUN_BODY, key=key)
+                    figures = wrk(server.base + RUN_PATH, seconds, key=key, **load)
                     figures["cpu_us_per_run"] = (cpu_s([server.process.pid]) - cpu) * 1e6 / max(1, figures["requests"])
                     results[mode].append(figures)
             return results
@@ -609,7 +612,7 @@ def only_inline(args, jdks, command):
     for name, java in jdks:
         log(name, java)
         results["jdks"][name] = {"version": jdk_version(java),
-                                 "inline": measure_inline(java, args.seconds, args.rounds)}
+                                 "inline": measure_inline(java, args.seconds, args.rounds, args.connections)}
     target = ROOT / "bench" / "target"
     target.mkdir(parents=True, exist_ok=True)
     (target / "inline.json").write_text(json.dumps(results, indent=2))
@@ -624,14 +627,15 @@ def only_inline(args, jdks, command):
 
 def render_inline(r):
     m = r["machine"]
-    lines = ["", "Measured %s on %d cores (%s); %s. Command: `%s`. Blocking runs of the 4-node workflow, wrk -t2 -c64,"
+    first = next(iter(r["jdks"].values()))["inline"]
+    lines = ["", "Measured %s on %d cores (%s); %s. Command: `%s`. Blocking runs of the 4-node workflow, wrk -t%d -c%d,"
              " %d s each after a 1 s warm-up, on two servers up at once, each warmed 3 × 15 s in turn (on the"
              " engine's threads: `HEXAFLOW_INLINE_RUNS=false`; on the request's: the default), loaded in turn, the"
              " order alternating each round; the median of the rounds, each round's figure in brackets. The ratio is"
              " the median of each round's on / off, measured in the same minute." % (
                  r["date"], m["cores"], m["cpu"], ", ".join(
                      "%s: %s" % (name, entry["version"]) for name, entry in r["jdks"].items()), r["command"],
-                 next(iter(r["jdks"].values()))["inline"]["seconds"]), "",
+                 min(2, first["connections"]), first["connections"], first["seconds"]), "",
              "| JDK | engine's threads: runs/s (p99) | request's thread: runs/s (p99) | on / off | server CPU per run,"
              " off → on | errors off; on |",
              "|---|---|---|---|---|---|"]
@@ -727,6 +731,8 @@ def main():
     parser.add_argument("--only-inline", action="store_true", help="measure only blocking runs played on the "
                         "request's thread and on the engine's (HEXAFLOW_INLINE_RUNS), interleaved, on each JDK, print "
                         "their table, and put it into BENCHMARKS.md")
+    parser.add_argument("--connections", type=int, default=64, help="with --only-inline: connections of the load "
+                        "(64)")
     parser.add_argument("--rounds", type=int, default=3, help="with --only-limits or --only-inline: rounds of off "
                         "and on (3)")
     parser.add_argument("--command", help=argparse.SUPPRESS)

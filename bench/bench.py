@@ -7,6 +7,8 @@ generated section of BENCHMARKS.md with the machine, the JDKs and the command. B
 a build. Run it through bench/run.sh, which builds the jars first. --only-postgres measures only the blocking runs on
 PostgreSQL (one and two instances on one database, see measure_postgres) and refreshes just those figures.
 --only-limits measures blocking runs with every limit of an app on and off, interleaved (see measure_limits).
+--only-inline measures blocking runs played on the request's thread and on the engine's, interleaved (see
+measure_inline).
 """
 import argparse
 import contextlib
@@ -35,6 +37,7 @@ POSTGRES_BIN = Path("/usr/lib/postgresql/15/bin")
 ADMIN = "bench-admin-token-0123456789abcdef"
 BEGIN, END = "<!-- harness:begin -->", "<!-- harness:end -->"
 LIMITS_BEGIN, LIMITS_END = "<!-- limits:begin -->", "<!-- limits:end -->"
+INLINE_BEGIN, INLINE_END = "<!-- inline:begin -->", "<!-- inline:end -->"
 # Every limit of an app on, each far above what a benchmark reaches, so that each is checked and none refuses.
 LIMITS_ON = {"rate_per_key": {"per_minute": 2_000_000_000, "burst": 2_000_000_000},
              "rate_per_end_user": {"per_minute": 2_000_000_000, "burst": 2_000_000_000},
@@ -673,6 +676,100 @@ def render_limits(r):
     return "\n".join(lines)
 
 
+def measure_inline(java, seconds, rounds, connections=64):
+    """Blocking runs of the 4-node workflow on two servers up at once, one playing such runs on the request's
+    thread (HEXAFLOW_INLINE_RUNS=true, the default) and one on the engine's (false, as before), each warmed 45 s,
+    then loaded in turn in rounds that alternate which comes first, so that a drift of the machine falls on both
+    alike; each round's server CPU per run is read from /proc around its load."""
+    with tempfile.TemporaryDirectory() as off_dir, tempfile.TemporaryDirectory() as on_dir:
+        servers = {}
+        try:
+            for mode, data in (("off", off_dir), ("on", on_dir)):
+                server = Server(java, data, env={"HEXAFLOW_INLINE_RUNS": "false" if mode == "off" else "true"})
+                servers[mode] = (server, server.import_app(ROOT / "bench" / "apps" / "four-nodes.yml")["api_key"])
+            # On two cores others load, a JIT needs most of a minute of this load to settle, and the server warmed
+            # first is ahead for a while: each is warmed three times 15 s, in turn.
+            for warm_up in (("off", "on"), ("on", "off"), ("off", "on")):
+                for mode in warm_up:
+                    server, key = servers[mode]
+                    wrk(server.base + RUN_PATH, 15, connections=connections, threads=min(2, connections), warmup=0,
+                        method="POST", body=RUN_BODY, key=key)
+            results = {"seconds": seconds, "connections": connections, "off": [], "on": []}
+            load = {"connections": connections, "threads": min(2, connections), "warmup": 0, "method": "POST",
+                    "body": RUN_BODY}
+            for round_ in range(rounds):
+                for mode in (("off", "on") if round_ % 2 == 0 else ("on", "off")):
+                    server, key = servers[mode]
+                    log("  inline %s, round %d" % (mode, round_ + 1))
+                    wrk(server.base + RUN_PATH, 1, key=key, **load)
+                    cpu = cpu_s([server.process.pid])
+                    figures = wrk(server.base + RUN_PATH, seconds, key=key, **load)
+                    figures["cpu_us_per_run"] = (cpu_s([server.process.pid]) - cpu) * 1e6 / max(1, figures["requests"])
+                    results[mode].append(figures)
+            return results
+        finally:
+            for server, _ in servers.values():
+                server.stop()
+
+
+def only_inline(args, jdks, command):
+    """Blocking runs inline and not on each JDK: printed, kept in bench/target/inline.json and, unless --no-write,
+    put between the inline markers of BENCHMARKS.md."""
+    results = {"machine": machine(), "command": command, "date": time.strftime("%Y-%m-%d"), "jdks": {}}
+    for name, java in jdks:
+        log(name, java)
+        results["jdks"][name] = {"version": jdk_version(java),
+                                 "inline": measure_inline(java, args.seconds, args.rounds, args.connections)}
+    target = ROOT / "bench" / "target"
+    target.mkdir(parents=True, exist_ok=True)
+    (target / "inline.json").write_text(json.dumps(results, indent=2))
+    report = render_inline(results)
+    print(report)
+    if not args.no_write:
+        path = ROOT / "BENCHMARKS.md"
+        head, rest = path.read_text().split(INLINE_BEGIN, 1)
+        path.write_text(head + INLINE_BEGIN + "\n" + report + INLINE_END + rest.split(INLINE_END, 1)[1])
+        log("wrote", path)
+
+
+def render_inline(r):
+    m = r["machine"]
+    first = next(iter(r["jdks"].values()))["inline"]
+    lines = ["", "Measured %s on %d cores (%s); %s. Command: `%s`. Blocking runs of the 4-node workflow, wrk -t%d -c%d,"
+             " %d s each after a 1 s warm-up, on two servers up at once, each warmed 3 × 15 s in turn (on the"
+             " engine's threads: `HEXAFLOW_INLINE_RUNS=false`; on the request's: the default), loaded in turn, the"
+             " order alternating each round; the median of the rounds, each round's figure in brackets. The ratio is"
+             " the median of each round's on / off, measured in the same minute." % (
+                 r["date"], m["cores"], m["cpu"], ", ".join(
+                     "%s: %s" % (name, entry["version"]) for name, entry in r["jdks"].items()), r["command"],
+                 min(2, first["connections"]), first["connections"], first["seconds"]), "",
+             "| JDK | engine's threads: runs/s (p99) | request's thread: runs/s (p99) | on / off | server CPU per run,"
+             " off → on | errors off; on |",
+             "|---|---|---|---|---|---|"]
+
+    def median(values):
+        ordered = sorted(values)
+        return (ordered[(len(ordered) - 1) // 2] + ordered[len(ordered) // 2]) / 2
+
+    for name, entry in r["jdks"].items():
+        figures = {}
+        for state in ("off", "on"):
+            rounds = entry["inline"][state]
+            figures[state] = (median([x["rps"] for x in rounds]), median([x["p99_ms"] for x in rounds]),
+                              " ".join("%.0f" % x["rps"] for x in rounds),
+                              median([x["cpu_us_per_run"] for x in rounds]),
+                              " ".join("%.0f" % x["cpu_us_per_run"] for x in rounds),
+                              sum(x["socket_errors"] + x["status_errors"] for x in rounds))
+        off, on = figures["off"], figures["on"]
+        ratios = [b["rps"] / a["rps"] for a, b in zip(entry["inline"]["off"], entry["inline"]["on"]) if a["rps"]]
+        lines.append("| %s | %.0f (%.1f ms) [%s] | %.0f (%.1f ms) [%s] | %s [%s] | %.0f → %.0f µs [%s → %s] "
+                     "| %d; %d |" % (name, off[0], off[1], off[2], on[0], on[1], on[2],
+                        "%.2f" % median(ratios) if ratios else "—", " ".join("%.2f" % x for x in ratios),
+                        off[3], on[3], off[4], on[4], off[5], on[5]))
+    lines.append("")
+    return "\n".join(lines)
+
+
 def measure_engine(java):
     out = Path(tempfile.mkdtemp()) / "jmh.json"
     subprocess.run([java, "-jar", str(BENCH_JAR), "-f", "1", "-wi", "3", "-i", "5", "-w", "2s", "-r", "2s",
@@ -738,11 +835,17 @@ def main():
                         "durability mode (written, synced: HEXAFLOW_DURABILITY) on each JDK, and print them")
     parser.add_argument("--only-limits", action="store_true", help="measure only blocking runs with every limit of "
                         "the app on and off, interleaved, on each JDK, print their table, and put it into BENCHMARKS.md")
-    parser.add_argument("--rounds", type=int, default=3, help="with --only-limits and --only-runs: rounds (3)")
     parser.add_argument("--only-runs", action="store_true", help="measure only what a kept blocking run costs "
                         "against the same server's /health, interleaved with the writer's linger off and a baseline "
                         "jar (--baseline), on each JDK, and print it")
     parser.add_argument("--baseline", help="with --only-runs: the jar to compare this build with")
+    parser.add_argument("--only-inline", action="store_true", help="measure only blocking runs played on the "
+                        "request's thread and on the engine's (HEXAFLOW_INLINE_RUNS), interleaved, on each JDK, print "
+                        "their table, and put it into BENCHMARKS.md")
+    parser.add_argument("--connections", type=int, default=64, help="with --only-inline: connections of the load "
+                        "(64)")
+    parser.add_argument("--rounds", type=int, default=3, help="with --only-limits, --only-inline or --only-runs: "
+                        "rounds (3)")
     parser.add_argument("--command", help=argparse.SUPPRESS)
     args = parser.parse_args()
     # A stop by SIGTERM unwinds like ^C: the servers and the PostgreSQL cluster are stopped, the temp dirs deleted.
@@ -753,6 +856,8 @@ def main():
         return only_runs(args, jdks, args.command or " ".join(["python3 bench/bench.py"] + sys.argv[1:]))
     if args.only_limits:
         return only_limits(args, jdks, args.command or " ".join(["python3 bench/bench.py"] + sys.argv[1:]))
+    if args.only_inline:
+        return only_inline(args, jdks, args.command or " ".join(["python3 bench/bench.py"] + sys.argv[1:]))
     if args.only_postgres:
         return only_postgres(args, jdks, args.command or " ".join(["python3 bench/bench.py"] + sys.argv[1:]))
     if args.only_start or args.only_durability:

@@ -5,7 +5,8 @@
 # Usage: bench/run.sh [bench.py options: --seconds N, --streams N, --log-runs N, --jdk NAME=JAVA, --no-write,
 #   --only-postgres (just the blocking runs on PostgreSQL, one and two instances: about 1.5 minutes per JDK),
 #   --only-start (cold starts with and without AppCDS), --only-durability (runs/s in each HEXAFLOW_DURABILITY),
-#   --only-limits [--rounds N] (just blocking runs with every limit of an app on and off, interleaved)]
+#   --only-limits [--rounds N] (just blocking runs with every limit of an app on and off, interleaved),
+#   --only-inline [--rounds N] [--connections N] (just blocking runs on the request's thread and on the engine's)]
 # It takes about ten minutes on two cores. Benchmarks report; nothing here fails a build.
 set -eu
 cd "$(dirname "$0")/.."

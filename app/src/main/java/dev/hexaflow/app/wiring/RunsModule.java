@@ -5,6 +5,7 @@ import dev.hexaflow.adapters.dsl.YamlWorkflowDslReader;
 import dev.hexaflow.adapters.http.wire.JacksonRunEventFormat;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiIdempotencyKeyRepository;
 import dev.hexaflow.adapters.persistence.jdbi.JdbiRunRepository;
+import dev.hexaflow.app.StartupException;
 import dev.hexaflow.app.config.Configuration;
 import dev.hexaflow.app.jobs.DaemonThreads;
 import dev.hexaflow.app.jobs.HeldRunTimer;
@@ -116,7 +117,7 @@ public final class RunsModule implements AutoCloseable {
         this.run = new RunWorkflowService(stores.apps(), stores.versions(), stores.endUsers(), stores.uploads(),
                 stores.runs(), new YamlWorkflowDslReader(), engine, tasks, config.service().maxRunsPerApp(), clock,
                 new TimeOrderedIds(), storage, listeners, frames, feeds, idempotencyKeys, webhooks, held, monitor,
-                mails, budgets);
+                mails, budgets, inlineRuns());
         this.followRun = new FollowRunService(stores.runs(), feeds, frames);
         this.stop = new StopTaskService(tasks, instance.signals());
         this.drain = new DrainRunsService(tasks);
@@ -138,6 +139,18 @@ public final class RunsModule implements AutoCloseable {
      */
     public void servingAt(String baseUrl) {
         this.ownUrl = baseUrl;
+    }
+
+    /**
+     * Whether a blocking run of a workflow that may run inline plays on its request's thread (true, the default),
+     * or on the engine's as every other run does ({@code HEXAFLOW_INLINE_RUNS=false}, to compare).
+     */
+    private static boolean inlineRuns() {
+        String text = System.getenv().getOrDefault("HEXAFLOW_INLINE_RUNS", "true").strip();
+        if (!text.equalsIgnoreCase("true") && !text.equalsIgnoreCase("false")) {
+            throw new StartupException("HEXAFLOW_INLINE_RUNS takes true or false, was '" + text + "'");
+        }
+        return Boolean.parseBoolean(text);
     }
 
     /** The chat context's keeper of the turns whose chatflow runs paused. */

@@ -60,6 +60,8 @@ final class RunBed implements AutoCloseable {
     static final String CHAT_APP = "app-chat";
     static final String GATED = "ver-gated";
     static final String FAILING = "ver-failing";
+    /** A version of the app that loops until its run stops or reaches its step limit, on nodes that may run inline. */
+    static final String ENDLESS = "ver-endless";
     static final String FORM_APP = "app-form";
     /** An app whose runs wait for a person ({@link RunForms#review()}). */
     static final String REVIEW_APP = "app-review";
@@ -98,6 +100,7 @@ final class RunBed implements AutoCloseable {
         // ver-1, added last, is the app's newest.
         versions.add(new WorkflowVersion(GATED, APP, "v0", "gated", SecretHash.of("gated"), 0));
         versions.add(new WorkflowVersion(FAILING, APP, "v0", "failing", SecretHash.of("failing"), 0));
+        versions.add(new WorkflowVersion(ENDLESS, APP, "v0", "endless", SecretHash.of("endless"), 0));
         versions.add(new WorkflowVersion("ver-form", FORM_APP, "v1", "form", SecretHash.of("form"), 1));
         versions.add(new WorkflowVersion("ver-1", APP, "v1", "echo", SecretHash.of("echo"), 1));
         versions.add(new WorkflowVersion("ver-chat", CHAT_APP, "v1", "echo", SecretHash.of("echo"), 1));
@@ -137,6 +140,7 @@ final class RunBed implements AutoCloseable {
                 dsl -> switch (new String(dsl)) {
                     case "gated" -> gated();
                     case "failing" -> RunForms.failing();
+                    case "endless" -> endless();
                     case "form" -> RunForms.form();
                     case "review" -> RunForms.review();
                     case "two-reviews" -> RunForms.twoReviews();
@@ -198,6 +202,27 @@ final class RunBed implements AutoCloseable {
         return new Workflow(new AppInfo("Gated", AppInfo.WORKFLOW_MODE, "🤖", "emoji", "#FFF", "", false), "0.3.0",
                 new Graph(List.of(start, code, end), List.of(new Edge("e1", "start", "code", Edge.DEFAULT_HANDLE),
                         new Edge("e2", "code", "end", Edge.DEFAULT_HANDLE))), null, List.of());
+    }
+
+    /** start, a loop of a billion rounds adding one to its n each round, end. */
+    private static Workflow endless() {
+        Node start = Node.of("start", NodeType.START, Map.of("type", "start", "title", "Start", "variables",
+                List.of()));
+        Node loop = Node.of("loop", NodeType.LOOP, Map.of("type", "loop", "title", "Loop", "loop_count",
+                1_000_000_000, "start_node_id", "loopstart", "loop_variables", List.of(Map.of("label", "n",
+                        "var_type", "number", "value_type", "constant", "value", "0"))));
+        Node loopStart = new Node("loopstart", NodeType.LOOP_START, java.util.Optional.of("loop"),
+                dev.hexaflow.domain.workflow.DataTree.of(Map.of("type", "loop-start", "title", "Loop start")), null);
+        Node add = new Node("add", NodeType.ASSIGNER, java.util.Optional.of("loop"),
+                dev.hexaflow.domain.workflow.DataTree.of(Map.of("type", "assigner", "title", "Add", "version", "2",
+                        "items", List.of(Map.of("variable_selector", List.of("loop", "n"), "input_type", "constant",
+                                "operation", "+=", "value", 1)))), null);
+        Node end = Node.of("end", NodeType.END, Map.of("type", "end", "title", "End", "outputs", List.of()));
+        return new Workflow(new AppInfo("Endless", AppInfo.WORKFLOW_MODE, "🤖", "emoji", "#FFF", "", false),
+                "0.3.0", new Graph(List.of(start, loop, loopStart, add, end), List.of(
+                        new Edge("e1", "start", "loop", Edge.DEFAULT_HANDLE),
+                        new Edge("e2", "loopstart", "add", Edge.DEFAULT_HANDLE),
+                        new Edge("e3", "loop", "end", Edge.DEFAULT_HANDLE))), null, List.of());
     }
 
     private static App app(String id, String mode) {

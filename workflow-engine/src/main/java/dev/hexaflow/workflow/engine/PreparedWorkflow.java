@@ -12,8 +12,10 @@ public final class PreparedWorkflow {
     private final Map<String, RunnableNode> nodes;
     private final List<InputField> inputForm;
     private final List<String> warnings;
+    private final boolean inline;
 
-    PreparedWorkflow(Workflow workflow, Map<String, RunnableNode> nodes, List<String> warnings) {
+    PreparedWorkflow(Workflow workflow, Map<String, RunnableNode> nodes, List<String> warnings, boolean inline) {
+        this.inline = inline;
         this.workflow = workflow;
         this.nodes = Map.copyOf(nodes);
         this.inputForm = workflow.inputFields();
@@ -32,6 +34,14 @@ public final class PreparedWorkflow {
     /** What the nodes' executors warn of (a tool nothing runs yet ...), in the graph's order, each once. */
     public List<String> warnings() {
         return warnings;
+    }
+
+    /**
+     * Whether its runs may play on the thread that asks for them ({@link WorkflowEngine#ready}): no node of it needs
+     * a thread of its own, none waits on the world, and no two run at once (see {@link InlineRuns}).
+     */
+    public boolean mayRunInline() {
+        return inline;
     }
 
     Map<String, RunnableNode> nodes() {

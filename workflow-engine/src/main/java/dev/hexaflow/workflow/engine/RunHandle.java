@@ -6,6 +6,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /** A run under way: its ids, a way to stop it, and its final state once it ends. */
 public final class RunHandle {
@@ -14,12 +15,34 @@ public final class RunHandle {
     private final String taskId;
     private final RunState state;
     private final CompletableFuture<WorkflowRun> finished;
+    private final Runnable leg;
+    private final AtomicBoolean played = new AtomicBoolean();
 
-    RunHandle(String runId, String taskId, RunState state, CompletableFuture<WorkflowRun> finished) {
+    RunHandle(String runId, String taskId, RunState state, CompletableFuture<WorkflowRun> finished, Runnable leg) {
         this.runId = runId;
         this.taskId = taskId;
         this.state = state;
         this.finished = finished;
+        this.leg = leg;
+    }
+
+    /**
+     * Plays a run from {@link WorkflowEngine#ready} on the calling thread, and returns once it has ended or paused:
+     * {@link #finished()} is then complete (exceptionally for a failure of the engine itself). The engine plays a
+     * started run the same way, on a thread of its own.
+     *
+     * @throws IllegalStateException when the run is played already, as a started run is
+     */
+    public void playHere() {
+        if (!played.compareAndSet(false, true)) {
+            throw new IllegalStateException("run " + runId + " is played already");
+        }
+        try {
+            leg.run();
+        } catch (RuntimeException e) {
+            // Whoever waits for the run hears it; the thread that played it is not the one to tell.
+            finished.completeExceptionally(e);
+        }
     }
 
     public String runId() {

@@ -13,8 +13,6 @@ import dev.hexaflow.domain.workflow.VariablePool;
 import dev.hexaflow.domain.workflow.VariableSelector;
 import dev.hexaflow.domain.workflow.Workflow;
 import dev.hexaflow.domain.workflow.WorkflowRun;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -28,7 +26,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
@@ -59,8 +56,8 @@ public final class WorkflowEngine {
         this.settings = settings;
         this.clock = clock;
         this.ids = ids;
-        this.executor = newExecutor();
-        this.timers = Executors.newSingleThreadScheduledExecutor(daemon("hexaflow-run-timer"));
+        this.executor = EngineThreads.newExecutor();
+        this.timers = Executors.newSingleThreadScheduledExecutor(EngineThreads.daemon("hexaflow-run-timer"));
     }
 
     public WorkflowEngine(NodeCatalogue catalogue) {
@@ -82,7 +79,7 @@ public final class WorkflowEngine {
         for (Node node : workflow.graph().nodes()) {
             catalogue.executor(node.type()).ifPresent(executor -> warnings.addAll(executor.warnings(node)));
         }
-        return new PreparedWorkflow(workflow, nodes, List.copyOf(warnings));
+        return new PreparedWorkflow(workflow, nodes, List.copyOf(warnings), InlineRuns.mayRunInline(workflow));
     }
 
     /** Runs to the end and answers the finished run. */
@@ -98,6 +95,18 @@ public final class WorkflowEngine {
      * @throws NodeUnavailableException before anything starts when a node cannot run on this server
      */
     public RunHandle start(PreparedWorkflow prepared, RunRequest request, RunListener listener) {
+        RunHandle handle = ready(prepared, request, listener);
+        executor.execute(handle::playHere);
+        return handle;
+    }
+
+    /**
+     * As {@link #start}, but the run waits to be played on its caller's thread ({@link RunHandle#playHere}): its
+     * inputs are checked and its ids are known (so that it can be tracked and stopped), and nothing of it runs
+     * until then. Its deadline, stop, node limits, events and end are as a started run's. Meant for a workflow
+     * that {@linkplain PreparedWorkflow#mayRunInline may run inline}; a handle from here must be played, once.
+     */
+    public RunHandle ready(PreparedWorkflow prepared, RunRequest request, RunListener listener) {
         Workflow workflow = prepared.workflow();
         for (Node node : workflow.graph().nodes()) {
             catalogue.executor(node.type()).ifPresent(executor -> executor.checkReady(node));
@@ -123,10 +132,8 @@ public final class WorkflowEngine {
         system.forEach((name, value) -> shownInputs.put("sys." + name, Values.normalize(value)));
         WorkflowRun started = WorkflowRun.started(runId, request.workflowId(), shownInputs, clock.instant()
                 .getEpochSecond());
-        CompletableFuture<WorkflowRun> finished = new CompletableFuture<>();
-        executor.execute(() -> play(new Leg(prepared, state, started, pool, new RunEvent.WorkflowStarted(started),
-                graph -> graph.runTopLevel(start, pool), taskId, tail, 0), finished));
-        return new RunHandle(runId, taskId, state, finished);
+        return handle(new Leg(prepared, state, started, pool, new RunEvent.WorkflowStarted(started),
+                graph -> graph.runTopLevel(start, pool), taskId, tail, 0));
     }
 
     /**
@@ -181,17 +188,23 @@ public final class WorkflowEngine {
         }
         VariablePool pool = VariablePool.restore(paused.variables());
         WorkflowRun resumed = run.resume();
-        CompletableFuture<WorkflowRun> finished = new CompletableFuture<>();
-        executor.execute(() -> play(new Leg(prepared, state, resumed, pool, new RunEvent.WorkflowResumed(resumed),
+        RunHandle handle = handle(new Leg(prepared, state, resumed, pool, new RunEvent.WorkflowResumed(resumed),
                 graph -> graph.resumeTopLevel(answered, pool, paused.edges()), paused.taskId(), null,
-                run.elapsedTime()), finished));
-        return new RunHandle(run.id(), paused.taskId(), state, finished);
+                run.elapsedTime()));
+        executor.execute(handle::playHere);
+        return handle;
     }
 
     /** One stretch of a run, from its start or a resumption to its end or next pause. */
     private record Leg(PreparedWorkflow prepared, RunState state, WorkflowRun run, VariablePool pool,
             RunEvent opening, java.util.function.Function<GraphRunner, Map<String, String>> walk, String taskId,
             SpeechTail tail, double elapsedBefore) {
+    }
+
+    /** The leg's handle, which plays it once, on whichever thread asks. */
+    private RunHandle handle(Leg leg) {
+        CompletableFuture<WorkflowRun> finished = new CompletableFuture<>();
+        return new RunHandle(leg.run().id(), leg.taskId(), leg.state(), finished, () -> play(leg, finished));
     }
 
     private void play(Leg leg, CompletableFuture<WorkflowRun> finished) {
@@ -370,26 +383,5 @@ public final class WorkflowEngine {
             }
         }
         return value;
-    }
-
-    /** Virtual threads where the JVM has them (21+), else a pool of daemon threads that grows as runs need. */
-    private static ExecutorService newExecutor() {
-        try {
-            return (ExecutorService) MethodHandles.publicLookup().findStatic(Executors.class,
-                    "newVirtualThreadPerTaskExecutor", MethodType.methodType(ExecutorService.class)).invoke();
-        } catch (Throwable notOnThisJvm) {
-            // Threads as runs need them, let go after ten idle seconds so a burst does not leave them behind.
-            return new java.util.concurrent.ThreadPoolExecutor(0, Integer.MAX_VALUE, 10, TimeUnit.SECONDS,
-                    new java.util.concurrent.SynchronousQueue<>(), daemon("hexaflow-node"));
-        }
-    }
-
-    private static java.util.concurrent.ThreadFactory daemon(String prefix) {
-        AtomicInteger count = new AtomicInteger();
-        return task -> {
-            Thread thread = new Thread(task, prefix + "-" + count.incrementAndGet());
-            thread.setDaemon(true);
-            return thread;
-        };
     }
 }

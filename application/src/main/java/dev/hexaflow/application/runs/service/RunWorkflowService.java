@@ -29,7 +29,6 @@ import dev.hexaflow.domain.webhook.CallbackUrl;
 import dev.hexaflow.domain.webhook.Delivery;
 import dev.hexaflow.domain.workflow.AppInfo;
 import dev.hexaflow.domain.workflow.FileValue;
-import dev.hexaflow.domain.workflow.RunStatus;
 import dev.hexaflow.domain.workflow.Workflow;
 import dev.hexaflow.domain.workflow.WorkflowRun;
 import dev.hexaflow.workflow.engine.InputFiles;
@@ -55,7 +54,8 @@ import java.util.function.Supplier;
 
 /**
  * Checks a run request in Dify's order (user, app mode, published workflow, concurrency, inputs and files, model
- * provider) before anything starts, then starts the run with a recorder in front of the caller's listener.
+ * provider) before anything starts, then starts the run with a recorder in front of the caller's listener (a
+ * blocking run that may run inline plays on the caller's own thread: {@link RunThreads}).
  * Published versions are read and checked once and kept prepared. A workflow run's events are kept as its stream
  * shows them and fed live to its followers ({@link RunFeeds}). A request with an idempotency key answers the run
  * the key started within {@link #KEY_WINDOW}, if it did ({@link IdempotentRuns}).
@@ -84,6 +84,8 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
     private final PausedFormMails mails;
     private final PausedRunWebhooks pauseWebhooks;
     private final RunBudgets budgets;
+    private final RunThreads threads;
+    private final UnkeptEnds unkept;
     private final Map<String, PreparedWorkflow> prepared = new ConcurrentHashMap<>();
 
     /** How long an idempotency key answers the run it started: a day, as Stripe's do. */
@@ -124,6 +126,19 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
             Executor listeners, RunEventFormat format, RunFeeds feeds, IdempotencyKeyRepository keys,
             CompletionWebhooks callbacks, HeldRecords holds, RunMonitor monitor, PausedFormMails mails,
             RunBudgets budgets) {
+        this(apps, versions, endUsers, uploads, runs, reader, engine, tasks, maxRunsPerApp, clock, ids, storage,
+                listeners, format, feeds, keys, callbacks, holds, monitor, mails, budgets, true);
+    }
+
+    /** As above; with {@code inline} false, every run plays on the engine's threads ({@link RunThreads}). */
+    public RunWorkflowService(AppRepository apps, WorkflowVersionRepository versions, EndUserRepository endUsers,
+            UploadRepository uploads, RunRepository runs, WorkflowDslReader reader, WorkflowEngine engine,
+            TaskRegistry tasks, int maxRunsPerApp, Clock clock, Supplier<String> ids, StorageHealth storage,
+            Executor listeners, RunEventFormat format, RunFeeds feeds, IdempotencyKeyRepository keys,
+            CompletionWebhooks callbacks, HeldRecords holds, RunMonitor monitor, PausedFormMails mails,
+            RunBudgets budgets, boolean inline) {
+        this.threads = new RunThreads(engine, feeds, inline);
+        this.unkept = new UnkeptEnds(runs, clock);
         this.budgets = budgets;
         this.apps = apps;
         this.versions = versions;
@@ -150,6 +165,15 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
 
     @Override
     public RunUnderWay start(RunWorkflowCommand command, RunObserver observer) {
+        return start(command, observer, false);
+    }
+
+    @Override
+    public RunUnderWay startBlocking(RunWorkflowCommand command) {
+        return start(command, RunObserver.NONE, true);
+    }
+
+    private RunUnderWay start(RunWorkflowCommand command, RunObserver observer, boolean waited) {
         String user = EndUsers.requireId(command.user());
         CallbackUrl requested = command.callbackUrl() == null ? null : callbackUrl(command.callbackUrl());
         App app = apps.find(command.appId()).orElseThrow(() -> new ApiException(ApiError.NOT_FOUND,
@@ -198,8 +222,9 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
             Delivery delivery = callback == null ? null : callbacks.register(app.id(), request.runId(), callback);
             RunListener told = pauseWebhooks.after(mails.after(watched(recorder, watched(watcher, spending))),
                     delivery, request.taskId());
-            RunHandle handle = startDelivering(workflow, request, told, delivery);
-            return underWay(request, spending.started(handle), recorder, delivery, admission);
+            boolean here = threads.playsHere(workflow, observer, waited);
+            RunHandle handle = spending.started(startDelivering(workflow, request, told, delivery, here));
+            return threads.played(handle, here, () -> underWay(request, handle, recorder, delivery, admission));
         } catch (RuntimeException e) {
             if (holdsSlot) {
                 admission.release();
@@ -266,22 +291,13 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
 
     /** Starts the run; a run that does not start discards its completion webhook's delivery. */
     private RunHandle startDelivering(PreparedWorkflow workflow, RunRequest request, RunListener recorder,
-            Delivery delivery) {
+            Delivery delivery, boolean here) {
         try {
-            return startFed(workflow, request, recorder);
+            return threads.begin(workflow, request, recorder, here);
         } catch (RuntimeException e) {
             if (delivery != null) {
                 callbacks.discard(delivery);
             }
-            throw e;
-        }
-    }
-
-    private RunHandle startFed(PreparedWorkflow workflow, RunRequest request, RunListener recorder) {
-        try {
-            return engine.start(workflow, request, recorder);
-        } catch (RuntimeException e) {
-            feeds.close(request.runId(), null, e);
             throw e;
         }
     }
@@ -293,7 +309,7 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
     private RunUnderWay underWay(RunRequest request, RunHandle handle, RunRecorder recorder, Delivery delivery,
             Admission admission) {
         CompletableFuture<WorkflowRun> done = tasks.track(request.appId(), request.userId(), handle, admission)
-                .handle((run, failure) -> keptOrRefused(request, run, failure)).thenCompose(end -> end);
+                .handle((run, failure) -> unkept.keptOrRefused(request, run, failure)).thenCompose(end -> end);
         // The feed closes after the last event is published, whether the run ended or broke.
         done.whenComplete((run, failure) -> recorder.fed().whenComplete((fed, never) ->
                 feeds.close(handle.runId(), run, failure)));
@@ -354,44 +370,6 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
             return new CallbackUrl(url);
         } catch (IllegalArgumentException e) {
             throw new ApiException(ApiError.INVALID_PARAM, e.getMessage());
-        }
-    }
-
-    /**
-     * The run as kept; a run the store could not keep ends as the API's refusal, with the store's reason, and is
-     * kept as failed with that reason where the store takes it.
-     */
-    private CompletableFuture<WorkflowRun> keptOrRefused(RunRequest request, WorkflowRun run, Throwable failure) {
-        if (failure == null) {
-            return CompletableFuture.completedFuture(run);
-        }
-        keepUnkeptEnd(request, failure);
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t instanceof StorageUnavailableException storage) {
-                return CompletableFuture.failedFuture(StorageRefusals.refused(storage));
-            }
-        }
-        return CompletableFuture.failedFuture(failure);
-    }
-
-    /**
-     * A run whose end could not be kept (a write of it was refused) would stay running in the store while its
-     * caller hears it failed: its row is ended failed with the reason. It is written once the run is no longer in
-     * flight here, so that a store recovering meanwhile either fails it itself or takes this write; nothing waits
-     * for it, and one the store still refuses leaves the run to the store's recovery or the next start.
-     */
-    private void keepUnkeptEnd(RunRequest request, Throwable failure) {
-        Throwable cause = failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
-                ? failure.getCause() : failure;
-        String reason = cause instanceof StorageUnavailableException storage
-                ? "The server could not keep the run: " + storage.getMessage()
-                : "The server could not keep the run's end.";
-        long now = clock.instant().getEpochSecond();
-        try {
-            runs.finished(WorkflowRun.started(request.runId(), request.workflowId(), Map.of(), now)
-                    .finish(RunStatus.FAILED, Map.of(), reason, 0, 0, 0, 0, now));
-        } catch (RuntimeException refused) {
-            // The store is closed or refusing: its recovery or the next start ends the run.
         }
     }
 }

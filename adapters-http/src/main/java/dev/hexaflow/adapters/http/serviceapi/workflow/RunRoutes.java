@@ -28,7 +28,6 @@ import dev.hexaflow.application.runs.port.in.ListNodeExecutionsUseCase.NodeExecu
 import dev.hexaflow.application.runs.port.in.ListNodeExecutionsUseCase.NodeExecutionsQuery;
 import dev.hexaflow.application.runs.port.in.ListNodeExecutionsUseCase;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.Retry;
-import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunObserver;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunUnderWay;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase.RunWorkflowCommand;
 import dev.hexaflow.application.runs.port.in.RunWorkflowUseCase;
@@ -156,7 +155,7 @@ public final class RunRoutes implements RouteGroup {
 
     /** The run's end as its answer, or its pause with the forms it waits on. */
     private void blocking(Context ctx, RunWorkflowCommand command) {
-        RunUnderWay started = run.start(command, RunObserver.NONE);
+        RunUnderWay started = run.startBlocking(command);
         WorkflowRun ended = started.await();
         if (ended.status() == RunStatus.PAUSED) {
             ServiceApiBodies.json(ctx, 200, HumanInputWire.pausedCompletion(ended, started.taskId(),

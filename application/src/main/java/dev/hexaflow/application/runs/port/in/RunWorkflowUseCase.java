@@ -25,6 +25,15 @@ public interface RunWorkflowUseCase {
     RunUnderWay start(RunWorkflowCommand command, RunObserver observer);
 
     /**
+     * As {@link #start} with {@link RunObserver#NONE}, for a caller that waits for the run's end at once (a blocking
+     * request): a run that needs no thread of its own may play on the caller's thread, and then this answers once
+     * it has ended and is kept.
+     */
+    default RunUnderWay startBlocking(RunWorkflowCommand command) {
+        return start(command, RunObserver.NONE);
+    }
+
+    /**
      * @param workflowId a published version of the app, or null for its newest
      * @param files      the request's top-level files (sys.files), as file mappings
      * @param chat       the turn of a conversation this run answers (a chatflow's), or null for a workflow run

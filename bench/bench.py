@@ -628,8 +628,9 @@ def main():
     parser.add_argument("--only-start", action="store_true", help="measure only the cold starts and the idle "
                         "memory on each JDK (see starts.py): java -jar and bin/hexaflow, on an empty and an existing "
                         "data dir, --tries each, and print them")
-    parser.add_argument("--jar", action="append", help="with --only-start: NAME=PATH of a jar to start (repeatable, "
-                        "to compare builds in the same minutes); default: app/target/hexaflow.jar")
+    parser.add_argument("--jar", action="append", help="with --only-start: NAME=PATH of a jar to start, or NAME=PATH@LAUNCHER "
+                        "with its own bin/hexaflow (repeatable, to compare builds in the same minutes); default: "
+                        "app/target/hexaflow.jar")
     parser.add_argument("--tries", type=int, default=3, help="with --only-start: cold starts of each kind (3)")
     parser.add_argument("--only-durability", action="store_true", help="measure only the blocking runs in each "
                         "durability mode (written, synced: HEXAFLOW_DURABILITY) on each JDK, and print them")

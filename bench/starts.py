@@ -110,11 +110,11 @@ class Layout:
     """One jar with the launcher beside it, as in the repository (bin/hexaflow, app/target/hexaflow.jar), so that
     the launcher runs as written, making its archive in that copy's app/target."""
 
-    def __init__(self, directory, jar):
+    def __init__(self, directory, jar, launcher=None):
         self.root = Path(directory)
         (self.root / "bin").mkdir(parents=True)
         (self.root / "app" / "target").mkdir(parents=True)
-        shutil.copy2(ROOT / "bin" / "hexaflow", self.root / "bin" / "hexaflow")
+        shutil.copy2(launcher or ROOT / "bin" / "hexaflow", self.root / "bin" / "hexaflow")
         shutil.copy2(jar, self.root / "app" / "target" / "hexaflow.jar")
         self.jar = self.root / "app" / "target" / "hexaflow.jar"
         self.launcher = self.root / "bin" / "hexaflow"
@@ -134,7 +134,9 @@ def measure(jdks, jars, tries, log):
         for jdk, java in jdks:
             layouts, existing = {}, {}
             for name, jar in jars:
-                layouts[name] = Layout(Path(scratch) / jdk.replace(" ", "") / name, jar)
+                # NAME=JAR@LAUNCHER starts that jar with a launcher of its own build (an older bin/hexaflow).
+                jar, _, launcher = jar.partition("@")
+                layouts[name] = Layout(Path(scratch) / jdk.replace(" ", "") / name, jar, launcher or None)
                 existing[name] = layouts[name].root / "existing-data"
                 log("  %s, %s: the launcher's first start (makes its archive) and the existing data dir" % (jdk, name))
                 first = start("bin/hexaflow", java, layouts[name], existing[name])

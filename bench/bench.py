@@ -7,6 +7,8 @@ generated section of BENCHMARKS.md with the machine, the JDKs and the command. B
 a build. Run it through bench/run.sh, which builds the jars first. --only-postgres measures only the blocking runs on
 PostgreSQL (one and two instances on one database, see measure_postgres) and refreshes just those figures.
 --only-limits measures blocking runs with every limit of an app on and off, interleaved (see measure_limits).
+--only-start measures cold starts, `java -jar` and bin/hexaflow on an empty and an existing data dir, for one jar or
+several interleaved (see starts.py).
 """
 import argparse
 import glob

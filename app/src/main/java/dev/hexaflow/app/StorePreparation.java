@@ -13,9 +13,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Makes the store ready for a server, on threads of its own while the modules are built and the HTTP server starts:
- * migrates the database from the moment it is connected; then fails the runs (and their chat messages) a previous process left running; until a server's first start on it has
- * completed (even where a command made the database before) loads the bundled campus data and issues a campus key
- * (answered); deletes the half-written uploads a previous process left.
+ * migrates the database from the moment it is connected; then fails the runs (and their chat messages) a previous
+ * process left running; until a server's first start on it has completed (even where a command made the database
+ * before) loads the bundled campus data and issues a campus key (answered); deletes the half-written uploads a
+ * previous process left.
  */
 final class StorePreparation {
 

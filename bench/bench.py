@@ -9,6 +9,10 @@ PostgreSQL (one and two instances on one database, see measure_postgres) and ref
 --only-limits measures blocking runs with every limit of an app on and off, interleaved (see measure_limits).
 --only-inline measures blocking runs played on the request's thread and on the engine's, interleaved (see
 measure_inline).
+--only-start measures cold starts, `java -jar` and bin/hexaflow on an empty and an existing data dir, for one jar or
+several interleaved (see starts.py).
+--only-runs measures what a kept blocking run costs against the same server's /health, beside the floor server (see
+measure_runs).
 """
 import argparse
 import contextlib
@@ -829,8 +833,13 @@ def main():
     parser.add_argument("--only-postgres", action="store_true", help="measure only the blocking runs on PostgreSQL "
                         "(one and two instances) on each JDK, print their table, and put them into the last full "
                         "run's bench/target/results.json and BENCHMARKS.md")
-    parser.add_argument("--only-start", action="store_true", help="measure only the cold starts (3, with and "
-                        "without an AppCDS archive) and the idle memory on each JDK, and print them")
+    parser.add_argument("--only-start", action="store_true", help="measure only the cold starts and the idle "
+                        "memory on each JDK (see starts.py): java -jar and bin/hexaflow, on an empty and an existing "
+                        "data dir, --tries each, and print them")
+    parser.add_argument("--jar", action="append", help="with --only-start: NAME=PATH of a jar to start, or NAME=PATH@LAUNCHER "
+                        "with its own bin/hexaflow (repeatable, to compare builds in the same minutes); default: "
+                        "app/target/hexaflow.jar")
+    parser.add_argument("--tries", type=int, default=3, help="with --only-start: cold starts of each kind (3)")
     parser.add_argument("--only-durability", action="store_true", help="measure only the blocking runs in each "
                         "durability mode (written, synced: HEXAFLOW_DURABILITY) on each JDK, and print them")
     parser.add_argument("--only-limits", action="store_true", help="measure only blocking runs with every limit of "
@@ -913,6 +922,17 @@ def only_start_or_durability(args, jdks):
     """The start and memory figures, or the durability modes' runs a second, alone: printed and kept in
     bench/target/start.json or durability.json; BENCHMARKS.md is left as it is."""
     results = {"machine": machine(), "date": time.strftime("%Y-%m-%d"), "jdks": {}}
+    if args.only_start:
+        import starts
+        jars = [tuple(item.split("=", 1)) for item in args.jar] if args.jar else [("this build", str(JAR))]
+        results.update(load_before=os.getloadavg(), jars=dict(jars),
+                       starts=starts.measure(jdks, jars, args.tries, log), load_after=os.getloadavg(),
+                       versions={name: jdk_version(java) for name, java in jdks})
+        (ROOT / "bench" / "target").mkdir(parents=True, exist_ok=True)
+        (ROOT / "bench" / "target" / "start.json").write_text(json.dumps(results, indent=2))
+        print("\n".join(starts.lines(results["starts"])))
+        print("load average before %s, after %s" % (results["load_before"], results["load_after"]))
+        return
     for name, java in jdks:
         log(name, java)
         results["jdks"][name] = {"version": jdk_version(java)}

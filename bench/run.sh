@@ -4,9 +4,11 @@
 # the PATH) and the JDK 25 under /usr/lib/jvm when there is one, and writes them into BENCHMARKS.md.
 # Usage: bench/run.sh [bench.py options: --seconds N, --streams N, --log-runs N, --jdk NAME=JAVA, --no-write,
 #   --only-postgres (just the blocking runs on PostgreSQL, one and two instances: about 1.5 minutes per JDK),
-#   --only-start (cold starts with and without AppCDS), --only-durability (runs/s in each HEXAFLOW_DURABILITY),
+#   --only-start [--jar NAME=JAR[@LAUNCHER] ...] [--tries N] (cold starts: java -jar and bin/hexaflow, on an empty
+#   and an existing data dir; see bench/starts.py), --only-durability (runs/s in each HEXAFLOW_DURABILITY),
 #   --only-limits [--rounds N] (just blocking runs with every limit of an app on and off, interleaved),
-#   --only-inline [--rounds N] [--connections N] (just blocking runs on the request's thread and on the engine's)]
+#   --only-inline [--rounds N] [--connections N] (just blocking runs on the request's thread and on the engine's),
+#   --only-runs [--rounds N] [--baseline JAR] (a kept run against /health, beside the floor server)]
 # It takes about ten minutes on two cores. Benchmarks report; nothing here fails a build.
 set -eu
 cd "$(dirname "$0")/.."

@@ -114,6 +114,7 @@ public final class Hexaflow implements AutoCloseable {
     public static Hexaflow start(Configuration config) {
         SecureRandomSecretGenerator secrets = new SecureRandomSecretGenerator();
         Storage storage = Storage.connect(config);
+        CompletableFuture<Void> migrated = StorePreparation.migrateInBackground(storage);
         Modules modules = null;
         LeaseRenewal renewal = null;
         CompletableFuture<Prepared> ready = null;
@@ -130,7 +131,7 @@ public final class Hexaflow implements AutoCloseable {
             closeCutOffWorkOnRecovery(health, modules);
             InstanceLease lease = lease(storage, modules);
             renewal = new LeaseRenewal(lease, modules.workflows().origins, instance.machine());
-            ready = prepareInBackground(storage, config, secrets, modules, lease, renewal, adminToken);
+            ready = prepareInBackground(migrated, storage, config, secrets, modules, lease, renewal, adminToken);
             RefusedCredentials refusals = new RefusedCredentials();
             AdminAuthorization admin = new AdminAuthorization(() -> adminToken.join().hash(), refusals);
             JavalinHttpServer server = startServer(config, HttpRoutes.of(config, admin, refusals, storage,
@@ -159,7 +160,7 @@ public final class Hexaflow implements AutoCloseable {
             return new Hexaflow(storage, server, report, modules, config.service().shutdownGrace(),
                     instance.shared() ? Optional.of(lease) : Optional.empty(), renewal);
         } catch (RuntimeException e) {
-            abandon(storage, modules, renewal, firstStartKept ? null : ready);
+            abandon(storage, migrated, modules, renewal, firstStartKept ? null : ready);
             throw e;
         }
     }
@@ -203,13 +204,13 @@ public final class Hexaflow implements AutoCloseable {
     }
 
     /**
-     * The database is migrated and made ready on a thread of its own while the HTTP server starts on this one; the
-     * server holds every request until the database is ready.
+     * Once migrated, the database is made ready on a thread of its own while the HTTP server starts on this one;
+     * the server holds every request until the database is ready.
      */
-    private static CompletableFuture<Prepared> prepareInBackground(Storage storage, Configuration config,
-            SecretGenerator secrets, Modules modules, InstanceLease lease, LeaseRenewal renewal,
-            CompletableFuture<AdminToken> adminToken) {
-        return CompletableFuture.supplyAsync(() -> {
+    private static CompletableFuture<Prepared> prepareInBackground(CompletableFuture<Void> migrated,
+            Storage storage, Configuration config, SecretGenerator secrets, Modules modules, InstanceLease lease,
+            LeaseRenewal renewal, CompletableFuture<AdminToken> adminToken) {
+        return migrated.thenApplyAsync(done -> {
             Prepared prepared = StorePreparation.prepare(storage, modules.campus(), modules.workflows(),
                     modules.chat(), lease, renewal::start);
             if (!adminToken.isDone()) {
@@ -264,8 +265,9 @@ public final class Hexaflow implements AutoCloseable {
      * A start that failed: what was opened closes, and a first start it took ({@code ready}, null once the first
      * start is kept) goes back to the next start.
      */
-    private static void abandon(Storage storage, Modules modules, LeaseRenewal renewal,
-            CompletableFuture<Prepared> ready) {
+    private static void abandon(Storage storage, CompletableFuture<Void> migrated, Modules modules,
+            LeaseRenewal renewal, CompletableFuture<Prepared> ready) {
+        migrated.exceptionally(failure -> null).join(); // the store closes below, never under its migration
         if (renewal != null) {
             renewal.close();
         }

@@ -121,6 +121,7 @@ public final class Main {
         }
         if (command instanceof Command.Serve serve) {
             LogOutput.use(serve.config().logs().format());
+            IdleHeap.giveBackWhenIdle();
             Hexaflow hexaflow = Hexaflow.start(serve.config());
             ShutdownSignals.install(hexaflow);
             serving = true;

@@ -7,14 +7,16 @@ import dev.hexaflow.app.wiring.WorkflowModule;
 import dev.hexaflow.application.instances.service.InstanceLease;
 import dev.hexaflow.application.knowledge.port.in.CloseInterruptedIndexingUseCase;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Makes the store ready for a server, on a thread of its own while the HTTP server starts: migrates the database;
- * fails the runs (and their chat messages) a previous process left running; until a server's first start on it has
- * completed (even where a command made the database before) loads the bundled campus data and issues a campus key
- * (answered); deletes the half-written uploads a previous process left.
+ * Makes the store ready for a server, on threads of its own while the modules are built and the HTTP server starts:
+ * migrates the database from the moment it is connected; then fails the runs (and their chat messages) a previous
+ * process left running; until a server's first start on it has completed (even where a command made the database
+ * before) loads the bundled campus data and issues a campus key (answered); deletes the half-written uploads a
+ * previous process left.
  */
 final class StorePreparation {
 
@@ -27,9 +29,18 @@ final class StorePreparation {
     private StorePreparation() {
     }
 
+    /**
+     * Starts migrating the database at once, on a thread of its own: nothing the modules do as they are built
+     * touches the database, so the migration (Flyway's scripts on an empty store, its check of them on an existing
+     * one) no longer waits for them.
+     */
+    static CompletableFuture<Void> migrateInBackground(Storage storage) {
+        return CompletableFuture.runAsync(storage::migrate, task -> new Thread(task, "hexaflow-migrate").start());
+    }
+
+    /** Makes the migrated database ready: {@link #migrateInBackground} has completed. */
     static Prepared prepare(Storage storage, CampusModule campus, WorkflowModule workflows, ChatModule chat,
             InstanceLease lease, Runnable keepLease) {
-        storage.migrate();
         // Alone on its store, a start fails every run left running; sharing it, only those of no live instance,
         // once it holds a lease of its own, kept from then on (so that no other start takes its first start over).
         boolean shared = storage.instance().shared();

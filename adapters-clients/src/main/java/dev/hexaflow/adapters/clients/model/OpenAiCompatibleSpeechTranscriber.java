@@ -3,6 +3,7 @@ package dev.hexaflow.adapters.clients.model;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hexaflow.adapters.nodes.net.NetworkFailures;
+import dev.hexaflow.adapters.nodes.net.OnFirstUseHttpClient;
 import dev.hexaflow.application.chat.port.out.SpeechTranscriber;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -26,7 +27,8 @@ public final class OpenAiCompatibleSpeechTranscriber implements SpeechTranscribe
     private final URI baseUrl;
     private final String apiKey;
     private final String model;
-    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    private final HttpClient client = OnFirstUseHttpClient.of(HttpClient.newBuilder()
+            .connectTimeout(Duration.ofSeconds(10)));
 
     public OpenAiCompatibleSpeechTranscriber(URI baseUrl, String apiKey, String model) {
         this.baseUrl = baseUrl;

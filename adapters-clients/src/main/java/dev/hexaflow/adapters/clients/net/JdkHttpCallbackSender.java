@@ -1,6 +1,7 @@
 package dev.hexaflow.adapters.clients.net;
 
 import dev.hexaflow.adapters.nodes.net.NetworkFailures;
+import dev.hexaflow.adapters.nodes.net.OnFirstUseHttpClient;
 import dev.hexaflow.adapters.nodes.net.OutageLog;
 import dev.hexaflow.adapters.nodes.net.OutboundExchange;
 import dev.hexaflow.application.webhooks.port.out.CallbackSender;
@@ -37,8 +38,8 @@ public final class JdkHttpCallbackSender implements CallbackSender {
     public JdkHttpCallbackSender(OutboundExchange exchange) {
         this.exchange = exchange;
         // HTTP/1.1: the JDK's default offers an h2c upgrade on plain http, which some receivers mishandle.
-        this.client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .followRedirects(HttpClient.Redirect.NEVER).connectTimeout(Duration.ofSeconds(10)).build();
+        this.client = OnFirstUseHttpClient.of(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .followRedirects(HttpClient.Redirect.NEVER).connectTimeout(Duration.ofSeconds(10)));
     }
 
     @Override

@@ -13,17 +13,17 @@ import java.io.UncheckedIOException;
 /**
  * {@code GET /openapi.json}: the OpenAPI 3.1 document of /v1, /v2 and /admin, open to anyone (it tells nothing a
  * reader of the docs does not know). It is kept as YAML beside this class, where it can carry comments, and read
- * into JSON once at start; the app's tests hold it to the routes the server registers.
+ * into JSON once, by the first request for it: a start does not wait for a document few ask for. The app's tests
+ * hold it to the routes the server registers.
  */
 public final class OpenApiRoutes implements RouteGroup {
 
     /** Where the document lives on the class path. */
     public static final String RESOURCE = "/openapi/hexaflow-api.yaml";
 
-    private final byte[] json;
-
-    public OpenApiRoutes() {
-        this.json = toJson(readYaml());
+    /** The document as JSON, read when first asked for (the JVM makes a class's initialisation happen once). */
+    private static final class Document {
+        static final byte[] JSON = toJson(readYaml());
     }
 
     @Override
@@ -32,7 +32,7 @@ public final class OpenApiRoutes implements RouteGroup {
             // Browsers and tools on other origins (a Swagger UI elsewhere) may read it: it is public.
             ctx.header("Access-Control-Allow-Origin", "*");
             ctx.header("Cache-Control", "no-cache");
-            ResponseBodies.write(ctx, 200, "application/json", json);
+            ResponseBodies.write(ctx, 200, "application/json", Document.JSON);
         });
     }
 

@@ -1,5 +1,6 @@
 package dev.hexaflow.adapters.nodes.document;
 
+import dev.hexaflow.adapters.nodes.net.OnFirstUseHttpClient;
 import dev.hexaflow.adapters.nodes.net.OutboundExchange;
 import dev.hexaflow.workflow.engine.StopSignal;
 import dev.hexaflow.workflow.port.out.FileContents;
@@ -18,8 +19,8 @@ import java.util.List;
  */
 public final class JdkHttpFileContents implements FileContents {
 
-    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10))
-            .followRedirects(HttpClient.Redirect.NEVER).build();
+    private final HttpClient client = OnFirstUseHttpClient.of(HttpClient.newBuilder()
+            .connectTimeout(Duration.ofSeconds(10)).followRedirects(HttpClient.Redirect.NEVER));
     private final OutboundExchange outbound;
     private final long maxBytes;
 

@@ -2,6 +2,7 @@ package dev.hexaflow.adapters.nodes.model;
 
 import dev.hexaflow.adapters.nodes.net.TraceHeaders;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.hexaflow.adapters.nodes.net.OnFirstUseHttpClient;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -27,7 +28,8 @@ public record ModelEndpoint(HttpClient client, URI baseUrl, String apiKey, Durat
      * endpoint first offers an upgrade that OpenAI-compatible servers refuse.)
      */
     public static HttpClient client(Duration connectTimeout) {
-        return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(connectTimeout).build();
+        return OnFirstUseHttpClient.of(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(connectTimeout));
     }
 
     /** Whether an address is configured. */

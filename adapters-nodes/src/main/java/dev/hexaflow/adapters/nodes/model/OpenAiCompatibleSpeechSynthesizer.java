@@ -4,6 +4,7 @@ import dev.hexaflow.adapters.nodes.net.TraceHeaders;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hexaflow.adapters.nodes.net.NetworkFailures;
+import dev.hexaflow.adapters.nodes.net.OnFirstUseHttpClient;
 import dev.hexaflow.workflow.engine.StopSignal;
 import dev.hexaflow.workflow.port.out.SpeechSynthesizer;
 import java.net.URI;
@@ -23,7 +24,8 @@ public final class OpenAiCompatibleSpeechSynthesizer implements SpeechSynthesize
     private final String apiKey;
     private final String model;
     private final String defaultVoice;
-    private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    private final HttpClient client = OnFirstUseHttpClient.of(HttpClient.newBuilder()
+            .connectTimeout(Duration.ofSeconds(10)));
 
     public OpenAiCompatibleSpeechSynthesizer(URI baseUrl, String apiKey, String model, String defaultVoice) {
         this.baseUrl = baseUrl;

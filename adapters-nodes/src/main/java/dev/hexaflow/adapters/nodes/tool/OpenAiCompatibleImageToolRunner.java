@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.hexaflow.adapters.nodes.net.NetworkFailures;
+import dev.hexaflow.adapters.nodes.net.OnFirstUseHttpClient;
 import dev.hexaflow.adapters.nodes.net.OutboundExchange;
 import dev.hexaflow.adapters.nodes.net.TraceHeaders;
 import dev.hexaflow.domain.tool.ToolDescription;
@@ -56,8 +57,8 @@ public final class OpenAiCompatibleImageToolRunner implements ToolRunner {
     public OpenAiCompatibleImageToolRunner(Endpoint endpoint, OutboundExchange outbound) {
         this.endpoint = endpoint;
         this.outbound = outbound;
-        this.client = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER)
-                .connectTimeout(Duration.ofSeconds(10)).build();
+        this.client = OnFirstUseHttpClient.of(HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER)
+                .connectTimeout(Duration.ofSeconds(10)));
     }
 
     /** The tools it runs, as {@code provider/tool}. */

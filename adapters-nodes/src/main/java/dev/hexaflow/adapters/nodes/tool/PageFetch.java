@@ -1,5 +1,6 @@
 package dev.hexaflow.adapters.nodes.tool;
 
+import dev.hexaflow.adapters.nodes.net.OnFirstUseHttpClient;
 import dev.hexaflow.adapters.nodes.net.OutboundExchange;
 import dev.hexaflow.workflow.engine.StopSignal;
 import dev.hexaflow.workflow.port.out.ToolRunner.ToolException;
@@ -37,8 +38,8 @@ final class PageFetch {
         this.outbound = outbound;
         this.timeout = timeout;
         this.maxBytes = maxBytes;
-        this.client = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER)
-                .connectTimeout(timeout).build();
+        this.client = OnFirstUseHttpClient.of(HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER)
+                .connectTimeout(timeout));
     }
 
     Page get(String url, String agent, StopSignal stop) {

@@ -2,6 +2,7 @@ package dev.hexaflow.adapters.clients.tool.openapi;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hexaflow.adapters.nodes.net.OnFirstUseHttpClient;
 import dev.hexaflow.adapters.nodes.net.OutboundExchange;
 import dev.hexaflow.application.tools.port.out.OpenApiDocuments;
 import dev.hexaflow.domain.tool.ApiCredential;
@@ -72,8 +73,8 @@ public final class JacksonOpenApiToolRunner implements ToolRunner, OpenApiDocume
         this.bindings = bindings;
         this.outbound = outbound;
         this.timeout = timeout;
-        this.client = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER)
-                .connectTimeout(timeout).build();
+        this.client = OnFirstUseHttpClient.of(HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER)
+                .connectTimeout(timeout));
     }
 
     /** From the binding alone, so that an import never waits on a document's server. */

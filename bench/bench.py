@@ -572,9 +572,12 @@ def measure_runs(java, seconds, rounds, baseline):
                                 ["api_key"]))
             if BENCH_JAR.exists():
                 servers.append(("floor", Floor(java, stack.enter_context(tempfile.TemporaryDirectory())), Floor.KEY))
-            for _, server, key in servers:
-                wrk(server.base + "/health", 3, warmup=0)
-                wrk(server.base + RUN_PATH, 5, warmup=0, method="POST", body=RUN_BODY, key=key)
+            # Warmed in turn, 2 x 15 s each: on two cores the JIT settles over a minute of runs, and shorter
+            # warm-ups favoured whichever server came first.
+            for _ in range(2):
+                for _, server, key in servers:
+                    wrk(server.base + "/health", 2, warmup=0)
+                    wrk(server.base + RUN_PATH, 15, warmup=0, method="POST", body=RUN_BODY, key=key)
             results = {name: [] for name, _, _ in servers}
             for round_ in range(rounds):
                 for name, server, key in servers if round_ % 2 == 0 else reversed(servers):

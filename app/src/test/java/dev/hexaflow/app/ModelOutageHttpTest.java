@@ -94,15 +94,23 @@ class ModelOutageHttpTest {
                 String user = null;
                 JsonNode kept = null;
                 for (int c = 0; c < 4 && kept == null; c++) {
-                    HttpResponse<String> listed = chat.get("/v1/messages?limit=100&user=user-" + c
-                            + "&conversation_id=" + ok.conversationId());
-                    if (listed.statusCode() == 200) {
-                        for (JsonNode message : json(listed).get("data")) {
+                    // A conversation may hold more turns than a page: read it back page by page, older each time.
+                    String before = "";
+                    for (boolean more = true; more && kept == null; ) {
+                        HttpResponse<String> listed = chat.get("/v1/messages?limit=100&user=user-" + c
+                                + "&conversation_id=" + ok.conversationId() + before);
+                        if (listed.statusCode() != 200) {
+                            break;
+                        }
+                        JsonNode page = json(listed);
+                        for (JsonNode message : page.get("data")) {
                             if (message.get("id").asText().equals(ok.messageId())) {
                                 kept = message;
                             }
                         }
                         user = "user-" + c;
+                        more = page.get("has_more").asBoolean() && !page.get("data").isEmpty();
+                        before = more ? "&first_id=" + page.get("data").get(0).get("id").asText() : before;
                     }
                 }
                 assertThat(user).as("the conversation of %s is kept", ok.messageId()).isNotNull();

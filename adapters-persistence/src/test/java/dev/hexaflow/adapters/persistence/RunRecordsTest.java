@@ -129,6 +129,28 @@ class RunRecordsTest {
         assertThat(runs.foldIntoRecords(10)).isZero();
     }
 
+    @Test
+    void aReadWhileItsRunIsFoldedFindsItsEventsAndNodesOnceEach() throws Exception {
+        List<String> frames = List.of("one", "two", "three");
+        for (int round = 0; round < 80; round++) {
+            WorkflowRun run = WorkflowRun.started("ended-" + round, "wf-1", Map.of(), 100);
+            List<CompletableFuture<Void>> writes = new ArrayList<>();
+            runs.started(started(run)).join();
+            nodes().forEach(node -> writes.add(runs.saveNode(run.id(), renamed(node, run.id()))));
+            events(run.id(), frames).forEach(event -> writes.add(runs.event(event)));
+            writes.add(runs.finished(succeeded(run)));
+            writes.forEach(CompletableFuture::join);
+            // The run is read again and again while it is folded: the fold's commit lands during some read.
+            CompletableFuture<Integer> folding = CompletableFuture.supplyAsync(() -> runs.foldIntoRecords(1));
+            do {
+                assertThat(runs.events(run.id(), 0)).as("the events of %s", run.id()).extracting(KeptEvent::data)
+                        .containsExactlyElementsOf(frames);
+                assertThat(runs.nodeExecutions(run.id())).as("the nodes of %s", run.id()).hasSize(3);
+            } while (!folding.isDone());
+            assertThat(folding.get()).isOne();
+        }
+    }
+
     private static NodeExecution renamed(NodeExecution node, String runId) {
         return new NodeExecution(runId + "-" + node.id(), node.nodeId(), node.nodeType(), node.title(), node.index(),
                 node.predecessorNodeId(), node.inputs(), node.processData(), node.outputs(), node.status(),

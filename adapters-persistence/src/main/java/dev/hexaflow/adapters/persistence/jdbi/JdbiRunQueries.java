@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import org.jdbi.v3.core.Handle;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.Query;
@@ -49,13 +50,14 @@ final class JdbiRunQueries {
         this.dialect = dialect;
     }
 
-    /** The run's events after {@code after}: its record's first, then its rows' (events kept as they came). */
+    /**
+     * The run's events after {@code after}: its rows' (events kept as they came) and its record's. The rows are read
+     * first: the fold moves a run's rows into its record in one transaction, so a read that sees the rows before the
+     * fold and the record after it finds the same events twice (told once, by number), never none.
+     */
     List<KeptEvent> events(String runId, long after) {
-        List<KeptEvent> events = new ArrayList<>();
+        TreeMap<Long, KeptEvent> events = new TreeMap<>();
         jdbi.useHandle(handle -> {
-            handle.createQuery("SELECT events_from, events FROM workflow_run WHERE id = :run_id AND events IS NOT "
-                    + "NULL").bind("run_id", runId).map((rs, ctx) -> events.addAll(RunRecords.events(runId,
-                    rs.getLong("events_from"), rs.getString("events"), after))).list();
             handle.createQuery("SELECT seq, first_seq, data FROM run_event WHERE run_id = :run_id AND seq > :after "
                     + "ORDER BY seq").bind("run_id", runId).bind("after", after).map((rs, ctx) -> {
                         long seq = rs.getLong("first_seq");
@@ -64,15 +66,20 @@ final class JdbiRunQueries {
                         String[] lines = seq == rs.getLong("seq") ? new String[] {text} : text.split("\n", -1);
                         for (String data : lines) {
                             if (seq > after) {
-                                events.add(new KeptEvent(runId, seq, data));
+                                events.put(seq, new KeptEvent(runId, seq, data));
                             }
                             seq++;
                         }
                         return null;
                     }).list();
+            handle.createQuery("SELECT events_from, events FROM workflow_run WHERE id = :run_id AND events IS NOT "
+                    + "NULL").bind("run_id", runId).map((rs, ctx) -> {
+                        RunRecords.events(runId, rs.getLong("events_from"), rs.getString("events"), after)
+                                .forEach(event -> events.putIfAbsent(event.seq(), event));
+                        return null;
+                    }).list();
         });
-        events.sort(java.util.Comparator.comparingLong(KeptEvent::seq));
-        return events;
+        return new ArrayList<>(events.values());
     }
 
     Optional<WorkflowRun> find(String appId, String runId) {
@@ -80,19 +87,22 @@ final class JdbiRunQueries {
                 + ":app_id").bind("id", runId).bind("app_id", appId).map((rs, ctx) -> run(rs)).findOne());
     }
 
-    /** The run's node executions by index: its record's, each replaced by a row of the same id if it has one. */
+    /**
+     * The run's node executions by index: its rows', and its record's that have no row of the same id. The rows are
+     * read first, as {@link #events} reads them, so that a fold between the two reads loses none.
+     */
     List<NodeExecution> nodeExecutions(String runId) {
         return jdbi.withHandle(handle -> nodeExecutions(handle, runId));
     }
 
     private static List<NodeExecution> nodeExecutions(Handle handle, String runId) {
         Map<String, NodeExecution> executions = new LinkedHashMap<>();
-        handle.createQuery("SELECT nodes FROM workflow_run WHERE id = :run_id AND nodes IS NOT NULL")
-                .bind("run_id", runId).mapTo(String.class).findOne()
-                .ifPresent(nodes -> RunRecords.nodes(nodes).forEach(node -> executions.put(node.id(), node)));
         handle.createQuery("SELECT * FROM node_execution WHERE run_id = :run_id ORDER BY idx, id")
                 .bind("run_id", runId).map((rs, ctx) -> NodeExecutionRows.execution(rs))
                 .forEach(node -> executions.put(node.id(), node));
+        handle.createQuery("SELECT nodes FROM workflow_run WHERE id = :run_id AND nodes IS NOT NULL")
+                .bind("run_id", runId).mapTo(String.class).findOne()
+                .ifPresent(nodes -> RunRecords.nodes(nodes).forEach(node -> executions.putIfAbsent(node.id(), node)));
         List<NodeExecution> sorted = new ArrayList<>(executions.values());
         sorted.sort(java.util.Comparator.comparingInt(NodeExecution::index));
         return sorted;

@@ -8,7 +8,6 @@ import dev.hexaflow.domain.knowledge.KeywordAnalyzer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.FileSystemException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -42,7 +41,6 @@ import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
 import org.apache.lucene.store.Directory;
 import org.apache.lucene.store.ByteBuffersDirectory;
-import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.util.BytesRef;
 
 /**
@@ -77,8 +75,7 @@ public final class LuceneKnowledgeIndex implements KnowledgeIndex, AutoCloseable
 
     public LuceneKnowledgeIndex(Path path) {
         try {
-            Files.createDirectories(path);
-            directory = FSDirectory.open(path);
+            directory = OwnerOnlyDirectory.open(path);
             foundOnDisk = DirectoryReader.indexExists(directory);
             if (foundOnDisk) {
                 try (DirectoryReader reader = DirectoryReader.open(directory)) {

@@ -138,6 +138,32 @@ class LuceneKnowledgeIndexTest {
         }
     }
 
+    @Test
+    void everyFileTheIndexWritesAfterItOpensIsItsOwnersOnly(@TempDir Path dir) throws IOException {
+        Path path = dir.resolve("knowledge");
+        try (LuceneKnowledgeIndex onDisk = new LuceneKnowledgeIndex(path)) {
+            onDisk.add(List.of(chunk("c1", "d1", "paid leave is 25 days")));
+            onDisk.add(List.of(chunk("c2", "d1", "sick leave is unlimited")));
+
+            java.util.Map<String, String> modes = new java.util.TreeMap<>();
+            try (var files = Files.walk(path)) {
+                files.forEach(file -> modes.put(path.relativize(file).toString(), mode(file)));
+            }
+            assertThat(modes).containsEntry("", "rwx------").hasSizeGreaterThan(3);
+            assertThat(modes).as("each file Lucene made after the folder was narrowed")
+                    .allSatisfy((name, mode) -> assertThat(mode).isIn("rwx------", "rw-------"));
+            assertThat(modes.keySet()).anyMatch(name -> name.startsWith("segments_"));
+        }
+    }
+
+    private static String mode(Path file) {
+        try {
+            return java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(file));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     private List<String> found(String words) {
         return index.byWords("b1", KeywordAnalyzer.AUTO, words, null, 10).stream().map(Hit::chunkId).toList();
     }

@@ -24,7 +24,8 @@ import java.util.concurrent.Executor;
  * been passed on, so that the run is over for its caller only when its listener has heard all of it, and a
  * write that failed fails the end with its cause. When nobody listens ({@link RunListener#NONE}), the recorder
  * waits once, before the run's end, which the caller answers with: a blocking run waits for one group commit,
- * not one per node. A listener is called on the {@code listeners} executor, never on the thread that completes a
+ * not one per node. A run whose caller waits for its end itself ({@link #leaveEndToCaller}) does not wait here:
+ * the thread that played the end (a node's) goes on, and the caller waits for {@link #settled}. A listener is called on the {@code listeners} executor, never on the thread that completes a
  * write (the store's single writer): what a listener does (a chat turn keeps its message) cannot stall every
  * run's writes; each call starts after the one before it ended, so the listener still hears one event at a time,
  * in order.
@@ -57,6 +58,10 @@ final class RunRecorder implements RunListener {
     /** The events passed on so far, each after its write: the next one is passed on after this completes. */
     private CompletableFuture<Void> heard = CompletableFuture.completedFuture(null);
     private boolean ended;
+    /** Whether the run's caller waits for its end to be kept ({@link #settled}), so that the engine's thread need not. */
+    private boolean endLeftToCaller;
+    /** Everything up to the run's end kept (and heard by its listener), when the end is left to the caller. */
+    private volatile CompletableFuture<Void> settled = CompletableFuture.completedFuture(null);
     private String runId;
     private String triggeredFrom;
 
@@ -102,6 +107,23 @@ final class RunRecorder implements RunListener {
         this.triggeredFrom = kind;
     }
 
+    /**
+     * Leaves the wait for the run's end to be kept to whoever follows the run, through {@link #settled}: the thread
+     * that plays the end (a node's, when the run is on the engine's threads) goes on at once. A pause still waits
+     * here, as whoever resumes the run reads what it kept. Set before the run's first event.
+     */
+    void leaveEndToCaller() {
+        this.endLeftToCaller = true;
+    }
+
+    /**
+     * Completes once the run's end and everything before it is kept, and heard by its listener, when the end is
+     * left to the caller; fails with the first write's failure. Read after the run's end was played.
+     */
+    CompletableFuture<Void> settled() {
+        return settled;
+    }
+
     /** Completes once every event so far is published to the run's followers. */
     CompletableFuture<Void> fed() {
         return fed;
@@ -121,7 +143,7 @@ final class RunRecorder implements RunListener {
                 unconfirmed.add(write);
             }
             if (ended) {
-                awaitKept();
+                endOfStretch(event);
             }
             return;
         }
@@ -129,7 +151,7 @@ final class RunRecorder implements RunListener {
         heard = kept.thenRunAsync(() -> next.on(event), listeners);
         if (ended) {
             unconfirmed.add(heard);
-            awaitKept();
+            endOfStretch(event);
         }
     }
 
@@ -165,7 +187,7 @@ final class RunRecorder implements RunListener {
         }
         // Outside the lock: the timer that keeps overdue runs never waits on a commit.
         if (ended) {
-            awaitKept();
+            endOfStretch(event);
         }
     }
 
@@ -302,6 +324,24 @@ final class RunRecorder implements RunListener {
             return runs.finished(finished.run());
         }
         return null;
+    }
+
+    /**
+     * After a run's end or pause: the end's writes are left to the caller's wait when it asked for that (and added
+     * to it, for any event after the end); otherwise this thread waits for them.
+     */
+    private void endOfStretch(RunEvent event) {
+        if (endLeftToCaller && !(event instanceof RunEvent.WorkflowPaused)) {
+            List<CompletableFuture<Void>> writes;
+            synchronized (this) {
+                writes = List.copyOf(unconfirmed);
+                unconfirmed.clear();
+            }
+            settled = settled.thenCombine(CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)),
+                    (before, own) -> null);
+        } else {
+            awaitKept();
+        }
     }
 
     /** Waits until every write so far is committed; a write that failed fails the event with its cause. */

@@ -218,6 +218,8 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
                     observer == RunObserver.NONE ? RunListener.NONE : observer::on, listeners,
                     command.chat() == null ? format : RunEventFormat.NONE, feeds, holds);
             recorder.triggeredFrom(triggeredFrom(workflow, command));
+            // The caller waits for the end to be kept (underWay), not the node thread that played it.
+            recorder.leaveEndToCaller();
             CallbackUrl callback = requested != null ? requested : callbacks.defaultOf(app.id());
             Delivery delivery = callback == null ? null : callbacks.register(app.id(), request.runId(), callback);
             RunListener told = pauseWebhooks.after(mails.after(watched(recorder, watched(watcher, spending))),
@@ -309,6 +311,7 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
     private RunUnderWay underWay(RunRequest request, RunHandle handle, RunRecorder recorder, Delivery delivery,
             Admission admission) {
         CompletableFuture<WorkflowRun> done = tasks.track(request.appId(), request.userId(), handle, admission)
+                .thenCompose(run -> recorder.settled().thenApply(kept -> run))
                 .handle((run, failure) -> unkept.keptOrRefused(request, run, failure)).thenCompose(end -> end);
         // The feed closes after the last event is published, whether the run ended or broke.
         done.whenComplete((run, failure) -> recorder.fed().whenComplete((fed, never) ->

@@ -196,6 +196,62 @@ class RunRecorderTest {
                 .isInstanceOf(IllegalStateException.class).hasMessage("not writable");
     }
 
+    @Test
+    void anEndLeftToTheCallerFreesTheThreadThatPlayedItAndSettlesOnceItIsKeptAndHeard() throws Exception {
+        HeldRuns runs = new HeldRuns();
+        RunRecorder held = new RunRecorder(runs, "app-1", "task-1", new EndUser("eu-1", "app-1", "ada", 1), "1",
+                "log-1", dev.hexaflow.workflow.engine.RunListener.NONE, Runnable::run, NAMES, new RunFeeds(),
+                new HeldRecords());
+        List<RunEvent> heard = new CopyOnWriteArrayList<>();
+        ExecutorService listeners = Executors.newCachedThreadPool();
+        RunRecorder streamed = new RunRecorder(runs, "app-1", "task-2", new EndUser("eu-1", "app-1", "ada", 1), "1",
+                "log-2", heard::add, listeners, NAMES, new RunFeeds(), new HeldRecords());
+        try {
+            for (RunRecorder recorder : List.of(held, streamed)) {
+                recorder.leaveEndToCaller();
+                recorder.on(new RunEvent.WorkflowStarted(STARTED));
+                recorder.on(NODE);
+                // Played here, on the test's thread: it returns with nothing committed.
+                recorder.on(END);
+                assertThat(recorder.settled()).isNotDone();
+            }
+            Thread.sleep(50);
+            assertThat(held.settled()).isNotDone();
+            assertThat(streamed.settled()).isNotDone();
+            assertThat(heard).as("nothing is told before it is kept").isEmpty();
+            runs.commitAll();
+            held.settled().get(5, TimeUnit.SECONDS);
+            streamed.settled().get(5, TimeUnit.SECONDS);
+
+            assertThat(heard).as("the end is settled once the listener heard it").containsExactly(
+                    new RunEvent.WorkflowStarted(STARTED), NODE, END);
+            assertThat(runs.kept).singleElement().satisfies(kept -> assertThat(kept.started().run().status())
+                    .isEqualTo(RunStatus.SUCCEEDED));
+        } finally {
+            listeners.shutdownNow();
+        }
+    }
+
+    @Test
+    void anEndLeftToTheCallerWhoseWriteFailsFailsItsSettlingWithTheCause() {
+        HeldRuns runs = new HeldRuns() {
+            @Override
+            public CompletableFuture<Void> kept(KeptRun run) {
+                return CompletableFuture.failedFuture(new IllegalStateException("not writable"));
+            }
+        };
+        RunRecorder recorder = new RunRecorder(runs, "app-1", "task-1", new EndUser("eu-1", "app-1", "ada", 1), "1",
+                "log-1", dev.hexaflow.workflow.engine.RunListener.NONE, Runnable::run, NAMES, new RunFeeds(),
+                new HeldRecords());
+        recorder.leaveEndToCaller();
+        recorder.on(new RunEvent.WorkflowStarted(STARTED));
+        recorder.on(END);
+
+        assertThat(recorder.settled()).failsWithin(java.time.Duration.ofSeconds(5))
+                .withThrowableOfType(java.util.concurrent.ExecutionException.class)
+                .havingRootCause().isInstanceOf(IllegalStateException.class).withMessage("not writable");
+    }
+
     /** Keeps nothing: each write's commit waits until the test commits all of them. */
     private static class HeldRuns implements RunRepository {
 

@@ -28,10 +28,13 @@ public final class TestServer implements AutoCloseable {
     }
 
     public static TestServer start(Path dataDir) {
-        return new TestServer(Hexaflow.start(config(dataDir)));
+        return start(config(dataDir));
     }
 
     public static TestServer start(Configuration config) {
+        if (config.database().isEmpty()) {
+            MigratedTemplate.seed(config.dataDir());
+        }
         return new TestServer(Hexaflow.start(config));
     }
 

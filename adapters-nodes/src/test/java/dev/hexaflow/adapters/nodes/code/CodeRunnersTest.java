@@ -22,12 +22,17 @@ class CodeRunnersTest {
     /** JavaScript's memory is its worker's heap of live data: a loop holding 128 MiB meets it well within 2 s. */
     private static final GraalJsCodeRunner JS = new GraalJsCodeRunner(new CodeLimits(QUICK.timeout(), 128L * 1024 * 1024,
             QUICK.maxResultChars()));
+    /** The same memory with time to spare: a loaded machine's slow allocation must end by memory, not by time. */
+    private static final GraalJsCodeRunner JS_UNHURRIED = new GraalJsCodeRunner(new CodeLimits(Duration.ofSeconds(30),
+            128L * 1024 * 1024, QUICK.maxResultChars()));
     private static final PythonWorkerCodeRunner PYTHON = new PythonWorkerCodeRunner(
             PythonWorkerCodeRunner.locate("python3"), QUICK);
 
     @AfterAll
     static void stopWorkers() {
         PYTHON.close();
+        JS.close();
+        JS_UNHURRIED.close();
     }
 
     private static boolean pythonInstalled() {
@@ -66,7 +71,7 @@ class CodeRunnersTest {
         assertThatThrownBy(() -> JS.run("function main() { while (true) {} }", Map.of(), StopSignal.NEVER))
                 .isInstanceOf(CodeException.class).hasMessageContaining("timed out");
         // Typed arrays: GraalJS interpreted builds a long string a character at a time, too slowly to meet 128 MiB.
-        assertThatThrownBy(() -> JS.run("function main() { var a = []; while (true) { a.push(new Float64Array(1 << 22)); } }",
+        assertThatThrownBy(() -> JS_UNHURRIED.run("function main() { var a = []; while (true) { a.push(new Float64Array(1 << 22)); } }",
                 Map.of(), StopSignal.NEVER)).isInstanceOf(CodeException.class).hasMessageContaining("memory");
         StopSwitch stop = new StopSwitch();
         stop.pull();

@@ -213,13 +213,8 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
             AtomicReference<String> traceId = new AtomicReference<>();
             RunListener watcher = monitor.watch(new RunMonitor.WatchedRun(app.id(), app.mode(), request.runId(),
                     request.taskId(), version.id(), user, traceId::set));
-            RunRecorder recorder = new RunRecorder(runs, app.id(), request.taskId(), endUser, version.version(),
-                    ids.get(), traceId.get(),
-                    observer == RunObserver.NONE ? RunListener.NONE : observer::on, listeners,
-                    command.chat() == null ? format : RunEventFormat.NONE, feeds, holds);
-            recorder.triggeredFrom(triggeredFrom(workflow, command));
-            // The caller waits for the end to be kept (underWay), not the node thread that played it.
-            recorder.leaveEndToCaller();
+            RunRecorder recorder = recorder(app, request, endUser, version, traceId.get(), observer, command,
+                    workflow);
             CallbackUrl callback = requested != null ? requested : callbacks.defaultOf(app.id());
             Delivery delivery = callback == null ? null : callbacks.register(app.id(), request.runId(), callback);
             RunListener told = pauseWebhooks.after(mails.after(watched(recorder, watched(watcher, spending))),
@@ -234,6 +229,17 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
             }
             throw refusal(e);
         }
+    }
+
+    /** The run's recorder; the caller waits for the run's end to be kept (underWay), not the thread that played it. */
+    private RunRecorder recorder(App app, RunRequest request, EndUser endUser, WorkflowVersion version, String traceId,
+            RunObserver observer, RunWorkflowCommand command, PreparedWorkflow workflow) {
+        RunRecorder recorder = new RunRecorder(runs, app.id(), request.taskId(), endUser, version.version(),
+                ids.get(), traceId, observer == RunObserver.NONE ? RunListener.NONE : observer::on, listeners,
+                command.chat() == null ? format : RunEventFormat.NONE, feeds, holds);
+        recorder.triggeredFrom(triggeredFrom(workflow, command));
+        recorder.leaveEndToCaller();
+        return recorder;
     }
 
     /**

@@ -131,6 +131,8 @@ public final class ResumeRuns {
         RunListener turn = workflow.workflow().isChat() ? turns.resuming(found.appId(), paused) : RunListener.NONE;
         RunRecorder recorder = RunRecorder.resuming(runs, found.appId(), paused.taskId(), user, run.id(), lastSeq,
                 turn, listeners, format, feeds);
+        // Whatever follows the run waits for its end to be kept (below), not the node thread that played it.
+        recorder.leaveEndToCaller();
         RunListener watcher = monitor.watch(new RunMonitor.WatchedRun(found.appId(), workflow.workflow().isChat()
                 ? "advanced-chat" : "workflow", run.id(), paused.taskId(), version.id(), user == null ? null
                 : user.sessionId(), null));
@@ -144,7 +146,8 @@ public final class ResumeRuns {
             }
             recorded.on(event);
         });
-        tasks.track(found.appId(), user == null ? "" : user.sessionId(), handle).whenComplete((ended, failure) -> {
+        tasks.track(found.appId(), user == null ? "" : user.sessionId(), handle)
+                .thenCompose(ended -> recorder.settled().thenApply(settled -> ended)).whenComplete((ended, failure) -> {
             recorder.fed().whenComplete((fed, never) -> feeds.close(run.id(), ended, failure));
             if (ended != null && ended.status() == RunStatus.PAUSED) {
                 listeners.execute(() -> goOn(run.id()));

@@ -213,13 +213,13 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
             AtomicReference<String> traceId = new AtomicReference<>();
             RunListener watcher = monitor.watch(new RunMonitor.WatchedRun(app.id(), app.mode(), request.runId(),
                     request.taskId(), version.id(), user, traceId::set));
+            boolean here = threads.playsHere(workflow, observer, waited);
             RunRecorder recorder = recorder(app, request, endUser, version, traceId.get(), observer, command,
-                    workflow);
+                    workflow, here);
             CallbackUrl callback = requested != null ? requested : callbacks.defaultOf(app.id());
             Delivery delivery = callback == null ? null : callbacks.register(app.id(), request.runId(), callback);
             RunListener told = pauseWebhooks.after(mails.after(watched(recorder, watched(watcher, spending))),
                     delivery, request.taskId());
-            boolean here = threads.playsHere(workflow, observer, waited);
             RunHandle handle = spending.started(startDelivering(workflow, request, told, delivery, here));
             return threads.played(handle, here, () -> underWay(request, handle, recorder, delivery, admission));
         } catch (RuntimeException e) {
@@ -231,14 +231,21 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
         }
     }
 
-    /** The run's recorder; the caller waits for the run's end to be kept (underWay), not the thread that played it. */
+    /**
+     * The run's recorder. A run on the engine's threads leaves the wait for its end to be kept to its caller
+     * (underWay), not to the node thread that played it. A run played here waits where it ends, as before: that is
+     * the caller's own thread already, and the writer's thread, which completes the write, then only wakes it rather
+     * than also running what the caller's future does next.
+     */
     private RunRecorder recorder(App app, RunRequest request, EndUser endUser, WorkflowVersion version, String traceId,
-            RunObserver observer, RunWorkflowCommand command, PreparedWorkflow workflow) {
+            RunObserver observer, RunWorkflowCommand command, PreparedWorkflow workflow, boolean here) {
         RunRecorder recorder = new RunRecorder(runs, app.id(), request.taskId(), endUser, version.version(),
                 ids.get(), traceId, observer == RunObserver.NONE ? RunListener.NONE : observer::on, listeners,
                 command.chat() == null ? format : RunEventFormat.NONE, feeds, holds);
         recorder.triggeredFrom(triggeredFrom(workflow, command));
-        recorder.leaveEndToCaller();
+        if (!here) {
+            recorder.leaveEndToCaller();
+        }
         return recorder;
     }
 

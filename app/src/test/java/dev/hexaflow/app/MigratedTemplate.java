@@ -38,12 +38,15 @@ final class MigratedTemplate {
     private static synchronized Path template() throws IOException {
         if (template == null) {
             Path folder = Files.createTempDirectory("hexaflow-template");
+            // Deleted at exit in the reverse order of these calls: the folder's files first, then the folder.
+            folder.toFile().deleteOnExit();
             try (Storage storage = Storage.connect(folder)) {
                 storage.migrate();
             }
+            try (var files = Files.list(folder)) {
+                files.forEach(file -> file.toFile().deleteOnExit());
+            }
             template = folder.resolve(DATABASE);
-            template.toFile().deleteOnExit();
-            folder.toFile().deleteOnExit();
         }
         return template;
     }

@@ -4,7 +4,6 @@ import dev.hexaflow.adapters.persistence.jdbi.CommitSync;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import javax.sql.DataSource;
-import org.flywaydb.core.Flyway;
 import org.h2.jdbcx.JdbcConnectionPool;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.SqlStatements;
@@ -221,11 +220,7 @@ public final class H2Database implements Database {
     public static final String[] MIGRATIONS = {"classpath:db/migration", "classpath:db/common"};
 
     private void runMigrations() {
-        Flyway.configure()
-                .dataSource(pool)
-                .locations(MIGRATIONS)
-                .load()
-                .migrate();
+        SchemaMigrations.bringUpToDate(pool, MIGRATIONS);
     }
 
     private static boolean causedByOpenDatabase(Throwable e) {

@@ -6,7 +6,6 @@ import com.zaxxer.hikari.pool.HikariPool;
 import dev.hexaflow.adapters.persistence.jdbi.SqlDialect;
 import java.sql.SQLException;
 import javax.sql.DataSource;
-import org.flywaydb.core.Flyway;
 import org.jdbi.v3.core.Jdbi;
 import org.jdbi.v3.core.statement.SqlStatements;
 
@@ -136,7 +135,7 @@ public final class PostgresDatabase implements Database {
 
     /** Brings the schema up to date; several instances starting at once take turns (Flyway locks the database). */
     public void migrate() {
-        Flyway.configure().dataSource(pool).locations(MIGRATIONS).load().migrate();
+        SchemaMigrations.bringUpToDate(pool, MIGRATIONS);
     }
 
     @Override

@@ -12,14 +12,14 @@ import dev.hexaflow.app.config.LogSettings.LogFormat;
 import org.slf4j.LoggerFactory;
 
 /**
- * Puts the form the operator chose on the server's log lines: {@code logback.xml} writes text to standard error,
- * and JSON swaps the encoder of that same appender, so the levels and the target stay those of the file.
+ * Puts the form the operator chose on the server's log lines: {@link LogSetup} writes text to standard error, and
+ * JSON swaps the encoder of that same appender, so the levels and the target stay as they were set up.
  */
 public final class LogOutput {
 
-    /** The appender {@code logback.xml} names; an operator's own file without it keeps its own encoders. */
+    /** The server's appender; an operator's own Logback file without one of this name keeps its own encoders. */
     static final String APPENDER = "STDERR";
-    /** The text pattern, defined once in {@code logback.xml}. */
+    /** The property that holds the text pattern, put by {@link LogSetup} (or an operator's own file). */
     static final String TEXT_PATTERN = "hexaflow.textPattern";
 
     private LogOutput() {
@@ -44,8 +44,8 @@ public final class LogOutput {
     }
 
     /**
-     * The encoder of {@code format}: the text pattern of {@code logback.xml} (null when the file in use defines
-     * none), or Logback's JSON encoder with the fields a log collector needs: timestamp (Unix milliseconds),
+     * The encoder of {@code format}: the text pattern of {@link #TEXT_PATTERN} (null when the set-up in use
+     * defines none), or Logback's JSON encoder with the fields a log collector needs: timestamp (Unix milliseconds),
      * level, logger, thread, the message as formatted, the key-value pairs (app_id, run_id, ...), the MDC and
      * the exception; not the raw message template and its arguments, which repeat the formatted message.
      */

@@ -2,20 +2,25 @@ package dev.hexaflow.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.spi.Configurator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hexaflow.app.config.LogSettings.LogFormat;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The server's own appender (logback.xml's, on standard error) writes today's text lines, and JSON objects once
- * HEXAFLOW_LOG_FORMAT=json is put on it; a bad value stops the start with one line naming the setting.
+ * The server's own appender (set up by LogSetup, on standard error) writes today's text lines, and JSON objects
+ * once HEXAFLOW_LOG_FORMAT=json is put on it; a bad value stops the start with one line naming the setting. The
+ * levels are those the operations guide states, and an operator's own Logback file replaces the whole set-up.
  */
 class LogOutputTest {
 
@@ -44,6 +49,40 @@ class LogOutputTest {
         assertThat(line.get("threadName").asText()).isNotEmpty();
         assertThat(line.get("kvpList").get(0).get("app_id").asText()).isEqualTo("app-1");
         assertThat(textAgain).contains("INFO Hexaflow - text again");
+    }
+
+    @Test
+    void theLevelsAreInfoWithTheLibrariesAtWarn() {
+        LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
+
+        assertThat(context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).getLevel()).isEqualTo(Level.INFO);
+        for (String library : List.of("org.eclipse.jetty", "org.flywaydb", "io.javalin", "com.zaxxer.hikari")) {
+            assertThat(context.getLogger(library + ".any").getEffectiveLevel()).as(library).isEqualTo(Level.WARN);
+        }
+        assertThat(context.getLogger("com.zaxxer.hikari.pool.ProxyConnection").getEffectiveLevel())
+                .isEqualTo(Level.ERROR);
+        assertThat(context.getLogger("dev.hexaflow.runs").getEffectiveLevel()).isEqualTo(Level.INFO);
+    }
+
+    @Test
+    void anOperatorsOwnLogbackFileReplacesTheSetUp() {
+        LoggerContext fresh = new LoggerContext();
+        String before = System.getProperty(LogSetup.OWN_FILE);
+        System.setProperty(LogSetup.OWN_FILE, "own-logback.xml");
+        try {
+            assertThat(new LogSetup().configure(fresh)).isEqualTo(Configurator.ExecutionStatus.INVOKE_NEXT_IF_ANY);
+        } finally {
+            if (before == null) {
+                System.clearProperty(LogSetup.OWN_FILE);
+            } else {
+                System.setProperty(LogSetup.OWN_FILE, before);
+            }
+        }
+        assertThat(fresh.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).getAppender(LogOutput.APPENDER)).isNull();
+        assertThat(fresh.getProperty(LogOutput.TEXT_PATTERN)).isNull();
+
+        assertThat(new LogSetup().configure(fresh)).isEqualTo(Configurator.ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY);
+        assertThat(fresh.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).getAppender(LogOutput.APPENDER)).isNotNull();
     }
 
     @Test

@@ -20,15 +20,10 @@ import org.apache.lucene.analysis.Analyzer;
 import org.apache.lucene.analysis.TokenStream;
 import org.apache.lucene.analysis.tokenattributes.CharTermAttribute;
 import org.apache.lucene.document.Document;
-import org.apache.lucene.document.Field;
-import org.apache.lucene.document.KnnFloatVectorField;
-import org.apache.lucene.document.StringField;
-import org.apache.lucene.document.TextField;
 import org.apache.lucene.index.DirectoryReader;
 import org.apache.lucene.index.IndexWriter;
 import org.apache.lucene.index.IndexWriterConfig;
 import org.apache.lucene.index.Term;
-import org.apache.lucene.index.VectorSimilarityFunction;
 import org.apache.lucene.search.BooleanClause;
 import org.apache.lucene.search.BooleanQuery;
 import org.apache.lucene.search.IndexSearcher;
@@ -56,35 +51,55 @@ import org.apache.lucene.util.BytesRef;
  */
 public final class LuceneKnowledgeIndex implements KnowledgeIndex, AutoCloseable {
 
-    private static final String ID = "id";
-    private static final String BASE = "base";
-    private static final String DOCUMENT = "document";
+    static final String ID = "id";
+    static final String BASE = "base";
+    static final String DOCUMENT = "document";
     /** The commit data that names the fields' version; an index without it has the one CJK field of old. */
     private static final String FORMAT_KEY = "hexaflow.keyword-fields";
     static final String FORMAT = "auto,english,cjk,standard";
     /** The most words of a query searched for: Lucene refuses a query of more than 1024 clauses. */
     static final int MAX_QUERY_TERMS = 1000;
 
-    private final Directory directory;
-    private final Analyzer analyzer = LuceneAnalyzers.perField();
+    /** Where the index is kept; null for one in memory. */
+    private final Path path;
+    private volatile Directory directory;
+    private volatile Analyzer analyzer;
     private volatile IndexWriter writer;
     private volatile SearcherManager searchers;
+    private volatile boolean opened;
     private volatile boolean foundOnDisk;
     /** Whether the index holds today's fields: false for one written before them, until it is rebuilt. */
     private volatile boolean currentFormat = true;
 
+    /**
+     * An index in {@code path}, opened by its first use: opening it (Lucene's classes, its files, a commit) took
+     * some 0.2 s of a start's path (BENCHMARKS.md, issue 40), and a start's first use is its check against the
+     * store, made on the thread that prepares the store while the HTTP server starts.
+     */
     public LuceneKnowledgeIndex(Path path) {
-        try {
-            directory = OwnerOnlyDirectory.open(path);
-            foundOnDisk = DirectoryReader.indexExists(directory);
-            if (foundOnDisk) {
-                try (DirectoryReader reader = DirectoryReader.open(directory)) {
-                    currentFormat = FORMAT.equals(reader.getIndexCommit().getUserData().get(FORMAT_KEY));
-                }
+        this.path = path;
+    }
+
+    private void openOnFirstUse() {
+        if (opened) {
+            return;
+        }
+        synchronized (this) {
+            if (opened) {
+                return;
             }
-            open();
-        } catch (IOException e) {
-            throw new UncheckedIOException("the knowledge index at " + path + " cannot be opened", e);
+            try {
+                directory = OwnerOnlyDirectory.open(path);
+                foundOnDisk = DirectoryReader.indexExists(directory);
+                if (foundOnDisk) {
+                    try (DirectoryReader reader = DirectoryReader.open(directory)) {
+                        currentFormat = FORMAT.equals(reader.getIndexCommit().getUserData().get(FORMAT_KEY));
+                    }
+                }
+                open();
+            } catch (IOException e) {
+                throw new UncheckedIOException("the knowledge index at " + path + " cannot be opened", e);
+            }
         }
     }
 
@@ -97,6 +112,7 @@ public final class LuceneKnowledgeIndex implements KnowledgeIndex, AutoCloseable
     }
 
     private LuceneKnowledgeIndex(Directory memory) {
+        path = null;
         directory = memory;
         foundOnDisk = false;
         try {
@@ -107,16 +123,18 @@ public final class LuceneKnowledgeIndex implements KnowledgeIndex, AutoCloseable
     }
 
     private void open() throws IOException {
+        analyzer = LuceneAnalyzers.perField();
         writer = newWriter();
         writer.commit();
         searchers = new SearcherManager(writer, null);
+        opened = true;
     }
 
     @Override
     public void add(Collection<StoredChunk> chunks) {
         write(() -> {
             for (StoredChunk chunk : chunks) {
-                writer.updateDocument(new Term(ID, chunk.id()), document(chunk));
+                writer.updateDocument(new Term(ID, chunk.id()), ChunkDocuments.of(chunk));
             }
         });
     }
@@ -139,6 +157,7 @@ public final class LuceneKnowledgeIndex implements KnowledgeIndex, AutoCloseable
     @Override
     public List<Hit> byWords(String baseId, KeywordAnalyzer analysis, String query, Set<String> documentIds,
             int limit) {
+        openOnFirstUse();
         String field = LuceneAnalyzers.field(analysis);
         Set<String> terms = terms(field, query);
         if (terms.isEmpty()) {
@@ -155,10 +174,10 @@ public final class LuceneKnowledgeIndex implements KnowledgeIndex, AutoCloseable
 
     @Override
     public List<Hit> byVector(String baseId, float[] vector, Set<String> documentIds, int limit) {
-        if (isZero(vector)) {
+        if (ChunkDocuments.isZero(vector)) {
             return List.of();
         }
-        return search(new KnnFloatVectorQuery(vectorField(vector.length), vector, limit, scope(baseId, documentIds)),
+        return search(new KnnFloatVectorQuery(ChunkDocuments.vectorField(vector.length), vector, limit, scope(baseId, documentIds)),
                 limit, true);
     }
 
@@ -169,6 +188,7 @@ public final class LuceneKnowledgeIndex implements KnowledgeIndex, AutoCloseable
      */
     @Override
     public boolean isStale(long kept) {
+        openOnFirstUse();
         return !foundOnDisk && kept > 0 || !currentFormat || count() != kept;
     }
 
@@ -179,7 +199,7 @@ public final class LuceneKnowledgeIndex implements KnowledgeIndex, AutoCloseable
             List<IOException> failures = new ArrayList<>();
             repository.forEachSearchableChunk(chunk -> {
                 try {
-                    writer.addDocument(document(chunk));
+                    writer.addDocument(ChunkDocuments.of(chunk));
                 } catch (IOException e) {
                     failures.add(e);
                 }
@@ -201,13 +221,14 @@ public final class LuceneKnowledgeIndex implements KnowledgeIndex, AutoCloseable
             List<StoredChunk> chunks = repository.searchableChunks(documentId);
             writer.deleteDocuments(new Term(DOCUMENT, documentId));
             for (StoredChunk chunk : chunks) {
-                writer.addDocument(document(chunk));
+                writer.addDocument(ChunkDocuments.of(chunk));
             }
         });
     }
 
     /** How many chunks the index holds. */
     public long count() {
+        openOnFirstUse();
         try {
             SearcherManager manager = searchers;
             IndexSearcher searcher = manager.acquire();
@@ -223,6 +244,9 @@ public final class LuceneKnowledgeIndex implements KnowledgeIndex, AutoCloseable
 
     @Override
     public synchronized void close() {
+        if (!opened) {
+            return;
+        }
         try {
             searchers.close();
             writer.close(); // nothing to do when a failed change left it closed
@@ -243,6 +267,7 @@ public final class LuceneKnowledgeIndex implements KnowledgeIndex, AutoCloseable
     }
 
     private List<Hit> search(Query query, int limit, boolean cosine) {
+        openOnFirstUse();
         try {
             SearcherManager manager = searchers;
             IndexSearcher searcher = manager.acquire();
@@ -279,32 +304,6 @@ public final class LuceneKnowledgeIndex implements KnowledgeIndex, AutoCloseable
         return terms;
     }
 
-    private static Document document(StoredChunk stored) {
-        Document doc = new Document();
-        doc.add(new StringField(ID, stored.id(), Field.Store.YES));
-        doc.add(new StringField(BASE, stored.chunk().baseId(), Field.Store.NO));
-        doc.add(new StringField(DOCUMENT, stored.chunk().documentId(), Field.Store.YES));
-        for (KeywordAnalyzer analysis : KeywordAnalyzer.values()) {
-            doc.add(new TextField(LuceneAnalyzers.field(analysis), stored.chunk().content(), Field.Store.NO));
-        }
-        stored.vector().filter(v -> !isZero(v)).ifPresent(v -> doc.add(new KnnFloatVectorField(vectorField(v.length),
-                v, VectorSimilarityFunction.COSINE)));
-        return doc;
-    }
-
-    private static String vectorField(int dimensions) {
-        return "vector_" + dimensions;
-    }
-
-    private static boolean isZero(float[] vector) {
-        for (float x : vector) {
-            if (x != 0) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     private interface Change {
         void apply() throws IOException;
     }
@@ -315,6 +314,7 @@ public final class LuceneKnowledgeIndex implements KnowledgeIndex, AutoCloseable
      * that cannot keep it, with the file system's own words, and the writer is opened again by the next change.
      */
     private synchronized void write(Change change) {
+        openOnFirstUse();
         try {
             ensureOpen();
             change.apply();

@@ -38,7 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  * One document of the index rebuilt from the repository, as an instance does when another changed it: the
  * document is found as the repository holds it now, and every other document stays as it was. An index on disk
  * whose directory cannot be written refuses the change as storage that cannot keep it. An index written before the
- * analyzers' fields is stale until rebuilt.
+ * analyzers' fields is stale until rebuilt. An index on disk is opened by its first use, not when it is made.
  */
 class LuceneKnowledgeIndexTest {
 
@@ -48,6 +48,27 @@ class LuceneKnowledgeIndexTest {
     @AfterEach
     void close() {
         index.close();
+    }
+
+    @Test
+    void anIndexOnDiskIsOpenedByItsFirstUse(@TempDir Path folder) throws IOException {
+        Path path = folder.resolve("knowledge");
+        try (LuceneKnowledgeIndex onDisk = new LuceneKnowledgeIndex(path)) {
+            assertThat(path).as("nothing opened or made yet").doesNotExist();
+
+            assertThat(onDisk.isStale(0)).isFalse();
+
+            assertThat(path).isDirectory();
+            try (var files = Files.list(path)) {
+                assertThat(files.map(file -> file.getFileName().toString())).anyMatch(name -> name.startsWith(
+                        "segments_"));
+            }
+        }
+        Path notAFolder = Files.writeString(folder.resolve("a-file"), "x");
+        LuceneKnowledgeIndex unusable = new LuceneKnowledgeIndex(notAFolder);
+        assertThatThrownBy(() -> unusable.isStale(0)).as("an index that cannot be opened says so at its first use")
+                .hasMessageContaining("the knowledge index at " + notAFolder + " cannot be opened");
+        unusable.close();
     }
 
     @Test

@@ -15,8 +15,9 @@ import java.util.Map;
 /**
  * The server's log lines, set up in code: text on standard error (standard output carries the commands' results),
  * at INFO, with the libraries' chatter at WARN. Logback finds it through {@code META-INF/services} before it looks
- * for a {@code logback.xml}: reading one took a start some 0.1 s (an XML parser and some 300 classes; BENCHMARKS.md,
- * issue 40). An operator's own file, named by {@code -Dlogback.configurationFile}, is read instead.
+ * for a {@code logback.xml}: reading one cost a start's thread some 60 ms and 430 classes (Logback's Joran and an XML
+ * parser; BENCHMARKS.md, issue 40). An operator's own file, named by {@code -Dlogback.configurationFile}, is read
+ * instead.
  */
 @ConfiguratorRank(ConfiguratorRank.CUSTOM_NORMAL_PRIORITY)
 public final class LogSetup extends ContextAwareBase implements Configurator {

@@ -6,6 +6,7 @@ import dev.hexaflow.domain.workflow.HumanInputForm;
 import dev.hexaflow.domain.workflow.RunEvent;
 import dev.hexaflow.workflow.engine.RunListener;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Supplier;
@@ -38,15 +39,19 @@ public final class PausedFormMails {
         this.executor = executor;
     }
 
-    /** The run's listener, followed by the mails of each pause it has kept (it keeps a pause before it returns). */
-    RunListener after(RunListener recorder) {
+    /**
+     * The run's listener, followed by the mails of each pause once it is kept ({@code kept}, read after the pause
+     * was played: the recorder's {@code settled}), so that a form's link finds its form; none for a pause that
+     * could not be kept.
+     */
+    RunListener after(RunListener listener, Supplier<CompletableFuture<Void>> kept) {
         if (mailer == FormMailer.NONE) {
-            return recorder;
+            return listener;
         }
         return event -> {
-            recorder.on(event);
+            listener.on(event);
             if (event instanceof RunEvent.WorkflowPaused paused) {
-                send(paused.run().id(), paused.newForms());
+                kept.get().thenRun(() -> send(paused.run().id(), paused.newForms()));
             }
         };
     }

@@ -5,8 +5,10 @@ import dev.hexaflow.application.runs.port.out.RunEventFormat;
 import dev.hexaflow.domain.webhook.Delivery;
 import dev.hexaflow.domain.workflow.RunEvent;
 import dev.hexaflow.workflow.engine.RunListener;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.function.Supplier;
 
 /**
  * Tells the receiver of a run's completion webhook each time the run pauses: the pause as the run's stream tells
@@ -35,16 +37,18 @@ final class PausedRunWebhooks {
 
     /**
      * The run's listener, followed, for a run with a completion webhook ({@code completion} not null), by a delivery
-     * of each pause it has kept (the recorder keeps a pause before it returns).
+     * of each pause once it is kept ({@code kept}, read after the pause was played: the recorder's {@code settled});
+     * none for a pause that could not be kept.
      */
-    RunListener after(RunListener recorder, Delivery completion, String taskId) {
+    RunListener after(RunListener listener, Supplier<CompletableFuture<Void>> kept, Delivery completion,
+            String taskId) {
         if (completion == null) {
-            return recorder;
+            return listener;
         }
         return event -> {
-            recorder.on(event);
+            listener.on(event);
             if (event instanceof RunEvent.WorkflowPaused paused) {
-                tell(completion, paused, taskId);
+                kept.get().thenRun(() -> tell(completion, paused, taskId));
             }
         };
     }

@@ -137,7 +137,8 @@ public final class ResumeRuns {
                 ? "advanced-chat" : "workflow", run.id(), paused.taskId(), version.id(), user == null ? null
                 : user.sessionId(), null));
         Delivery completion = callbacks.completionOf(run.id()).orElse(null);
-        RunListener recorded = pauseWebhooks.after(mails.after(recorder), completion, paused.taskId());
+        RunListener recorded = pauseWebhooks.after(mails.after(recorder, recorder::settled), recorder::settled,
+                completion, paused.taskId());
         RunHandle handle = engine.resume(workflow, paused, answers, event -> {
             try {
                 watcher.on(event);

@@ -25,7 +25,8 @@ import java.util.concurrent.Executor;
  * write that failed fails the end with its cause. When nobody listens ({@link RunListener#NONE}), the recorder
  * waits once, before the run's end, which the caller answers with: a blocking run waits for one group commit,
  * not one per node. A run whose caller waits for its end itself ({@link #leaveEndToCaller}) does not wait here:
- * the thread that played the end (a node's) goes on, and the caller waits for {@link #settled}. A listener is called on the {@code listeners} executor, never on the thread that completes a
+ * the thread that played the end or the pause (a node's) goes on, and the caller waits for {@link #settled}. A
+ * listener is called on the {@code listeners} executor, never on the thread that completes a
  * write (the store's single writer): what a listener does (a chat turn keeps its message) cannot stall every
  * run's writes; each call starts after the one before it ended, so the listener still hears one event at a time,
  * in order.
@@ -108,17 +109,19 @@ final class RunRecorder implements RunListener {
     }
 
     /**
-     * Leaves the wait for the run's end to be kept to whoever follows the run, through {@link #settled}: the thread
-     * that plays the end (a node's, when the run is on the engine's threads) goes on at once. A pause still waits
-     * here, as whoever resumes the run reads what it kept. Set before the run's first event.
+     * Leaves the wait for the run's end or pause to be kept to whoever follows the run, through {@link #settled}:
+     * the thread that plays it (a node's, when the run is on the engine's threads) goes on at once. Whatever tells
+     * of a pause (the caller's answer, a form's mail, a pause's webhook) waits for it, so that whoever resumes the
+     * run finds what the pause kept. Set before the run's first event.
      */
     void leaveEndToCaller() {
         this.endLeftToCaller = true;
     }
 
     /**
-     * Completes once the run's end and everything before it is kept, and heard by its listener, when the end is
-     * left to the caller; fails with the first write's failure. Read after the run's end was played.
+     * Completes once the run's end or pause and everything before it is kept, and heard by its listener, when the
+     * end is left to the caller (at once otherwise, as the end waited where it was played); fails with the first
+     * write's failure. Read after the run's end or pause was played.
      */
     CompletableFuture<Void> settled() {
         return settled;
@@ -327,11 +330,11 @@ final class RunRecorder implements RunListener {
     }
 
     /**
-     * After a run's end or pause: the end's writes are left to the caller's wait when it asked for that (and added
-     * to it, for any event after the end); otherwise this thread waits for them.
+     * After a run's end or pause: its writes are left to the caller's wait when it asked for that (and added to it,
+     * for any event after the end); otherwise this thread waits for them.
      */
     private void endOfStretch(RunEvent event) {
-        if (endLeftToCaller && !(event instanceof RunEvent.WorkflowPaused)) {
+        if (endLeftToCaller) {
             List<CompletableFuture<Void>> writes;
             synchronized (this) {
                 writes = List.copyOf(unconfirmed);

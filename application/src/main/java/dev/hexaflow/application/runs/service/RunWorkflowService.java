@@ -218,8 +218,8 @@ public final class RunWorkflowService implements RunWorkflowUseCase {
                     workflow, here);
             CallbackUrl callback = requested != null ? requested : callbacks.defaultOf(app.id());
             Delivery delivery = callback == null ? null : callbacks.register(app.id(), request.runId(), callback);
-            RunListener told = pauseWebhooks.after(mails.after(watched(recorder, watched(watcher, spending))),
-                    delivery, request.taskId());
+            RunListener told = pauseWebhooks.after(mails.after(watched(recorder, watched(watcher, spending)),
+                    recorder::settled), recorder::settled, delivery, request.taskId());
             RunHandle handle = spending.started(startDelivering(workflow, request, told, delivery, here));
             return threads.played(handle, here, () -> underWay(request, handle, recorder, delivery, admission));
         } catch (RuntimeException e) {

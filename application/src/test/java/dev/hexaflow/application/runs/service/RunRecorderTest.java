@@ -7,9 +7,11 @@ import dev.hexaflow.application.runs.port.out.RunEventFormat;
 import dev.hexaflow.application.runs.port.out.RunRepository;
 import dev.hexaflow.domain.app.EndUser;
 import dev.hexaflow.domain.workflow.ExecutionMetadata;
+import dev.hexaflow.domain.workflow.HumanInputForm;
 import dev.hexaflow.domain.workflow.NodeExecution;
 import dev.hexaflow.domain.workflow.NodeStatus;
 import dev.hexaflow.domain.workflow.NodeType;
+import dev.hexaflow.domain.workflow.PausedRun;
 import dev.hexaflow.domain.workflow.RunEvent;
 import dev.hexaflow.domain.workflow.RunStatus;
 import dev.hexaflow.domain.workflow.WorkflowRun;
@@ -22,6 +24,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * When and where a run's listener hears its events: each once it is kept, in order, and never on the thread that
@@ -32,6 +35,15 @@ class RunRecorderTest {
     private static final WorkflowRun STARTED = WorkflowRun.started("run-1", "wf-1", Map.of(), 10);
     private static final RunEvent NODE = new RunEvent.NodeStarted(new NodeExecution("exec-1", "llm", NodeType.LLM,
             "LLM", 1, null, Map.of(), null, null, NodeStatus.RUNNING, null, 0, ExecutionMetadata.NONE, 10, null));
+    private static final HumanInputForm FORM = new HumanInputForm("form-1", "tok-1", "run-1", "ask", "Ask",
+            "Your name?", List.of(), List.of(Map.of("id", "ok", "title", "OK")), Map.of(), 9_999_999_999L,
+            List.of(Map.of("type", "email", "enabled", true, "config", Map.of("recipients", Map.of(
+                    "whole_workspace", false, "items", List.of(Map.of("type", "external", "email",
+                            "ada@example.com"))), "subject", "Please answer", "body", "{{#url#}}", "debug_mode",
+                    false))));
+    private static final RunEvent PAUSE = new RunEvent.WorkflowPaused(STARTED.pause(Map.of(), 0.1, 0, 1, 0),
+            new PausedRun(STARTED, "task-1", Map.of(), Map.of(), Map.of("ask", new PausedRun.WaitingNode("ask",
+                    "exec-2", 2, "llm", 10, FORM)), 2, Map.of()), List.of(FORM));
     private static final RunEvent END = new RunEvent.WorkflowFinished(STARTED.finish(RunStatus.SUCCEEDED, Map.of(),
             null, 0.1, 0, 1, 0, 11));
 
@@ -230,6 +242,31 @@ class RunRecorderTest {
         } finally {
             listeners.shutdownNow();
         }
+    }
+
+    @Test
+    // A pause that waited on the thread that played it would wait for good: the test's thread is given up on.
+    @Timeout(value = 10, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void aPauseLeftToTheCallerFreesTheThreadThatPlayedItAndItsMailWaitsUntilItIsKept() throws Exception {
+        HeldRuns runs = new HeldRuns();
+        RunRecorder recorder = new RunRecorder(runs, "app-1", "task-1", new EndUser("eu-1", "app-1", "ada", 1), "1",
+                "log-1", dev.hexaflow.workflow.engine.RunListener.NONE, Runnable::run, NAMES, new RunFeeds(), null);
+        List<String> mailed = new CopyOnWriteArrayList<>();
+        PausedFormMails mails = new PausedFormMails(mail -> mailed.addAll(mail.to()), () -> "http://hexaflow.test",
+                Runnable::run);
+        dev.hexaflow.workflow.engine.RunListener told = mails.after(recorder, recorder::settled);
+        recorder.leaveEndToCaller();
+        told.on(new RunEvent.WorkflowStarted(STARTED));
+        told.on(NODE);
+
+        // Played here, on the test's thread: it returns with nothing committed, and nothing mailed.
+        told.on(PAUSE);
+
+        assertThat(recorder.settled()).isNotDone();
+        assertThat(mailed).as("no link to a form that is not kept yet").isEmpty();
+        runs.commitAll();
+        recorder.settled().get(5, TimeUnit.SECONDS);
+        assertThat(mailed).containsExactly("ada@example.com");
     }
 
     @Test

@@ -34,9 +34,11 @@ import org.apache.lucene.search.SearcherManager;
 import org.apache.lucene.search.TermInSetQuery;
 import org.apache.lucene.search.TermQuery;
 import org.apache.lucene.search.TopDocs;
-import org.apache.lucene.store.Directory;
+import org.apache.lucene.store.AlreadyClosedException;
 import org.apache.lucene.store.ByteBuffersDirectory;
+import org.apache.lucene.store.Directory;
 import org.apache.lucene.util.BytesRef;
+import org.apache.lucene.util.IOUtils;
 
 /**
  * The knowledge search index in a directory ({@code <data dir>/knowledge/}), one Lucene index for every base.
@@ -67,6 +69,7 @@ public final class LuceneKnowledgeIndex implements KnowledgeIndex, AutoCloseable
     private volatile IndexWriter writer;
     private volatile SearcherManager searchers;
     private volatile boolean opened;
+    private volatile boolean closed;
     private volatile boolean foundOnDisk;
     /** Whether the index holds today's fields: false for one written before them, until it is rebuilt. */
     private volatile boolean currentFormat = true;
@@ -80,11 +83,15 @@ public final class LuceneKnowledgeIndex implements KnowledgeIndex, AutoCloseable
         this.path = path;
     }
 
+    /** Opens the index on disk once; refused once it is closed, as Lucene refuses a closed writer. */
     private void openOnFirstUse() {
         if (opened) {
             return;
         }
         synchronized (this) {
+            if (closed) {
+                throw new AlreadyClosedException("the knowledge index is closed");
+            }
             if (opened) {
                 return;
             }
@@ -97,8 +104,11 @@ public final class LuceneKnowledgeIndex implements KnowledgeIndex, AutoCloseable
                     }
                 }
                 open();
-            } catch (IOException e) {
-                throw new UncheckedIOException("the knowledge index at " + path + " cannot be opened", e);
+            } catch (IOException | RuntimeException e) {
+                // Nothing half-open is kept (a writer would hold the index's lock): the next use tries again.
+                IOUtils.closeWhileHandlingException(searchers, writer, directory);
+                throw new UncheckedIOException("the knowledge index at " + path + " cannot be opened",
+                        e instanceof IOException io ? io : new IOException(e));
             }
         }
     }
@@ -244,6 +254,7 @@ public final class LuceneKnowledgeIndex implements KnowledgeIndex, AutoCloseable
 
     @Override
     public synchronized void close() {
+        closed = true;
         if (!opened) {
             return;
         }
@@ -314,8 +325,8 @@ public final class LuceneKnowledgeIndex implements KnowledgeIndex, AutoCloseable
      * that cannot keep it, with the file system's own words, and the writer is opened again by the next change.
      */
     private synchronized void write(Change change) {
-        openOnFirstUse();
         try {
+            openOnFirstUse();
             ensureOpen();
             change.apply();
             writer.commit();

@@ -69,6 +69,13 @@ class LuceneKnowledgeIndexTest {
         assertThatThrownBy(() -> unusable.isStale(0)).as("an index that cannot be opened says so at its first use")
                 .hasMessageContaining("the knowledge index at " + notAFolder + " cannot be opened");
         unusable.close();
+
+        Path never = folder.resolve("never-used");
+        LuceneKnowledgeIndex closedUnused = new LuceneKnowledgeIndex(never);
+        closedUnused.close();
+        assertThatThrownBy(() -> closedUnused.isStale(0)).as("closed before its first use, it stays closed")
+                .isInstanceOf(org.apache.lucene.store.AlreadyClosedException.class);
+        assertThat(never).doesNotExist();
     }
 
     @Test

@@ -61,13 +61,24 @@ public final class PausedFormMails {
             if (!form.deliveredByEmail()) {
                 continue;
             }
-            List<FormMail> mails = FormMails.of(form, baseUrl.get() + "/form/" + form.formToken());
             try {
-                executor.execute(() -> mails.forEach(mail -> sendOne(runId, form, mail)));
+                // Made on the executor too: this runs on whichever thread kept the pause, the store's writer's.
+                executor.execute(() -> mail(runId, form));
             } catch (RejectedExecutionException e) {
                 warn(runId, form, "the server is shutting down");
             }
         }
+    }
+
+    private void mail(String runId, HumanInputForm form) {
+        List<FormMail> mails;
+        try {
+            mails = FormMails.of(form, baseUrl.get() + "/form/" + form.formToken());
+        } catch (RuntimeException e) {
+            warn(runId, form, e.getMessage());
+            return;
+        }
+        mails.forEach(mail -> sendOne(runId, form, mail));
     }
 
     private void sendOne(String runId, HumanInputForm form, FormMail mail) {

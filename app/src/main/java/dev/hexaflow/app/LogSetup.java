@@ -9,6 +9,11 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.ConsoleAppender;
 import ch.qos.logback.core.spi.ContextAwareBase;
 import dev.hexaflow.app.config.LogSettings.LogFormat;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -41,8 +46,14 @@ public final class LogSetup extends ContextAwareBase implements Configurator {
 
     @Override
     public ExecutionStatus configure(LoggerContext context) {
-        if (System.getProperty(OWN_FILE) != null) {
+        String own = System.getProperty(OWN_FILE);
+        if (own != null && found(own)) {
             return ExecutionStatus.INVOKE_NEXT_IF_ANY;
+        }
+        if (own != null) {
+            // Logback would fall back to its bare default (DEBUG, on standard output, which carries results).
+            addWarn("The Logback file " + own + " named by -D" + OWN_FILE + " is not there; the server's own "
+                    + "set-up is used");
         }
         context.putProperty(LogOutput.TEXT_PATTERN, PATTERN);
         ConsoleAppender<ILoggingEvent> appender = new ConsoleAppender<>();
@@ -56,5 +67,25 @@ public final class LogSetup extends ContextAwareBase implements Configurator {
         root.addAppender(appender);
         levels().forEach((name, level) -> context.getLogger(name).setLevel(level));
         return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
+    }
+
+    /** Whether Logback can read {@code name}: a resource on the class path, a file, or a URL (other than a file's). */
+    static boolean found(String name) {
+        if (LogSetup.class.getClassLoader().getResource(name) != null) {
+            return true;
+        }
+        try {
+            URI uri = new URI(name);
+            if (uri.getScheme() != null && uri.getScheme().length() > 1) {
+                return !uri.getScheme().equals("file") || Files.isRegularFile(Path.of(uri));
+            }
+        } catch (URISyntaxException | IllegalArgumentException e) {
+            // Not a URL: a path.
+        }
+        try {
+            return Files.isRegularFile(Path.of(name));
+        } catch (InvalidPathException e) {
+            return false;
+        }
     }
 }

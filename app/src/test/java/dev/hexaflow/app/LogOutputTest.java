@@ -10,10 +10,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.hexaflow.app.config.LogSettings.LogFormat;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -65,12 +68,32 @@ class LogOutputTest {
     }
 
     @Test
-    void anOperatorsOwnLogbackFileReplacesTheSetUp() {
-        LoggerContext fresh = new LoggerContext();
+    void anOperatorsOwnLogbackFileReplacesTheSetUpAndOneThatIsNotThereDoesNot(@TempDir Path folder)
+            throws Exception {
+        Path own = Files.writeString(folder.resolve("own-logback.xml"), "<configuration/>");
+        LoggerContext replaced = new LoggerContext();
+        LoggerContext kept = new LoggerContext();
+
+        Configurator.ExecutionStatus withOwn = configuredWith(own.toString(), replaced);
+        Configurator.ExecutionStatus withMissing = configuredWith(folder.resolve("missing.xml").toString(), kept);
+
+        assertThat(withOwn).isEqualTo(Configurator.ExecutionStatus.INVOKE_NEXT_IF_ANY);
+        assertThat(replaced.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).getAppender(LogOutput.APPENDER)).isNull();
+        assertThat(replaced.getProperty(LogOutput.TEXT_PATTERN)).isNull();
+        assertThat(configuredWith(own.toUri().toString(), new LoggerContext())).as("as a file: URL")
+                .isEqualTo(Configurator.ExecutionStatus.INVOKE_NEXT_IF_ANY);
+        assertThat(withMissing).isEqualTo(Configurator.ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY);
+        assertThat(kept.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).getAppender(LogOutput.APPENDER)).isNotNull();
+        assertThat(kept.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).getLevel()).isEqualTo(Level.INFO);
+    }
+
+    private static Configurator.ExecutionStatus configuredWith(String ownFile, LoggerContext context) {
         String before = System.getProperty(LogSetup.OWN_FILE);
-        System.setProperty(LogSetup.OWN_FILE, "own-logback.xml");
+        System.setProperty(LogSetup.OWN_FILE, ownFile);
         try {
-            assertThat(new LogSetup().configure(fresh)).isEqualTo(Configurator.ExecutionStatus.INVOKE_NEXT_IF_ANY);
+            LogSetup setup = new LogSetup();
+            setup.setContext(context);
+            return setup.configure(context);
         } finally {
             if (before == null) {
                 System.clearProperty(LogSetup.OWN_FILE);
@@ -78,11 +101,6 @@ class LogOutputTest {
                 System.setProperty(LogSetup.OWN_FILE, before);
             }
         }
-        assertThat(fresh.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).getAppender(LogOutput.APPENDER)).isNull();
-        assertThat(fresh.getProperty(LogOutput.TEXT_PATTERN)).isNull();
-
-        assertThat(new LogSetup().configure(fresh)).isEqualTo(Configurator.ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY);
-        assertThat(fresh.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME).getAppender(LogOutput.APPENDER)).isNotNull();
     }
 
     @Test

@@ -206,8 +206,9 @@ class InlineRunsTest {
 
     @Test
     void theRunsDeadlineFailsARunPlayedHereThatLoopsTooLong() {
+        // Long enough for a node to run first on a loaded machine (at 1 ms the deadline could pass before any did).
         RunHandle handle = ready(engine(EngineSettings.DEFAULTS.withMaxSteps(Integer.MAX_VALUE)
-                .withMaxTime(Duration.ofMillis(1))), endless());
+                .withMaxTime(Duration.ofMillis(200))), endless());
 
         handle.playHere();
 

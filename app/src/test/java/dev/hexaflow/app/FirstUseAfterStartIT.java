@@ -11,6 +11,7 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -18,8 +19,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The packaged jar, started as an operator starts it, leaves for their first use what a first request does not
- * need (the model endpoint's HTTP client, the API document; the database migrates while the modules are built):
- * each works at its first request after the start, with nothing called before it.
+ * need (the model endpoint's HTTP client, the API document, the MCP SDK's JSON classes, POI's zip reading, the
+ * knowledge index while there is no knowledge; the database migrates while the modules are built): each works at its first request after the start, with nothing
+ * called before it, and what no request used is never loaded.
  */
 class FirstUseAfterStartIT {
 
@@ -34,7 +36,8 @@ class FirstUseAfterStartIT {
             model.answer(Script.text("Hello from the model", 3, 4));
             JarServer server = JarServer.start(work.resolve("data"), work.resolve("server.log"), Map.of(
                     "HEXAFLOW_ADMIN_TOKEN", ADMIN, "HEXAFLOW_LLM_BASE_URL", model.baseUrl().toString(),
-                    "HEXAFLOW_LLM_MODELS", "*=local-model"));
+                    "HEXAFLOW_LLM_MODELS", "*=local-model",
+                    "JAVA_TOOL_OPTIONS", "-Xlog:class+load=info:file=" + work.resolve("classes.txt")));
             try {
                 HttpResponse<String> document = get(server, "/openapi.json");
                 assertThat(document.statusCode()).isEqualTo(200);
@@ -51,6 +54,14 @@ class FirstUseAfterStartIT {
                 server.stop();
             }
         }
+        // Loaded by a start, these cost it some 1,300 classes for a tool, an MCP call or a knowledge base that may
+        // never come.
+        String loaded = Files.readString(work.resolve("classes.txt"));
+        assertThat(loaded).contains("dev.hexaflow.adapters.nodes.tool.mcp.McpSdkToolRunner")
+                .contains("dev.hexaflow.adapters.nodes.tool.convert.PoiExcelToolRunner")
+                .doesNotContain("com.networknt.schema.").doesNotContain("io.modelcontextprotocol.json.schema.")
+                .doesNotContain("org.apache.poi.openxml4j.").doesNotContain("org.apache.logging.log4j.")
+                .as("a store without knowledge opens no index").doesNotContain("org.apache.lucene.index.IndexWriter");
     }
 
     private static String importChatflow(JarServer server) throws Exception {

@@ -32,7 +32,6 @@ import org.slf4j.LoggerFactory;
 public final class McpServerRoutes implements RouteGroup {
 
     private static final Logger LOG = LoggerFactory.getLogger(McpServerRoutes.class);
-    private static final McpJsonMapper JSON = McpJsonDefaults.getMapper();
 
     private final ServeMcpServerUseCase serve;
     private final AppToolServers servers;
@@ -85,7 +84,7 @@ public final class McpServerRoutes implements RouteGroup {
     private void answer(Context ctx, McpStatelessServerHandler handler, String body) {
         McpSchema.JSONRPCMessage message;
         try {
-            message = McpSchema.deserializeJsonRpcMessage(JSON, body);
+            message = McpSchema.deserializeJsonRpcMessage(Json.MAPPER, body);
         } catch (IOException | RuntimeException e) {
             error(ctx, 400, McpSchema.ErrorCodes.PARSE_ERROR, "Invalid MCP request: the body is not a JSON-RPC "
                     + "message.");
@@ -167,9 +166,14 @@ public final class McpServerRoutes implements RouteGroup {
 
     private static void write(Context ctx, int status, Object body) {
         try {
-            ResponseBodies.write(ctx, status, "application/json", JSON.writeValueAsBytes(body));
+            ResponseBodies.write(ctx, status, "application/json", Json.MAPPER.writeValueAsBytes(body));
         } catch (IOException e) {
             throw new IllegalStateException("an MCP answer could not be written as JSON", e);
         }
+    }
+
+    /** The SDK's JSON mapper (Jackson 3), made at the first MCP request rather than at every server's start. */
+    private static final class Json {
+        static final McpJsonMapper MAPPER = McpJsonDefaults.getMapper();
     }
 }

@@ -76,9 +76,8 @@ public final class LuceneKnowledgeIndex implements KnowledgeIndex, AutoCloseable
 
     /**
      * An index in {@code path}, opened by its first use: opening it (Lucene's classes, its files, a commit) took
-     * some 0.2 s of a start's path (BENCHMARKS.md, issue 40), and a start's first use is its check against the
-     * store, made on the thread that prepares the store while the HTTP server starts.
-     */
+     * some 0.2 s of a start (BENCHMARKS.md, issue 40), whose check against the store opens it only if either holds
+     * chunks. */
     public LuceneKnowledgeIndex(Path path) {
         this.path = path;
     }
@@ -198,6 +197,9 @@ public final class LuceneKnowledgeIndex implements KnowledgeIndex, AutoCloseable
      */
     @Override
     public boolean isStale(long kept) {
+        if (kept == 0 && !opened && !closed && OwnerOnlyDirectory.holdsNoIndex(path)) {
+            return false; // a store without knowledge and no index on disk: a start need not open one
+        }
         openOnFirstUse();
         return !foundOnDisk && kept > 0 || !currentFormat || count() != kept;
     }

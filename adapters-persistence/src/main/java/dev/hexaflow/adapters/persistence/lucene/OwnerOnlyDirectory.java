@@ -3,7 +3,10 @@ package dev.hexaflow.adapters.persistence.lucene;
 import dev.hexaflow.adapters.persistence.OwnerOnlyFiles;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.apache.lucene.index.IndexFileNames;
 import org.apache.lucene.store.FSDirectory;
 import org.apache.lucene.store.FilterDirectory;
 import org.apache.lucene.store.IOContext;
@@ -31,6 +34,17 @@ final class OwnerOnlyDirectory extends FilterDirectory {
         OwnerOnlyFiles.createFolder(folder);
         OwnerOnlyFiles.tighten(folder);
         return new OwnerOnlyDirectory(FSDirectory.open(folder));
+    }
+
+    /** Whether the folder holds no index: missing, or without Lucene's commit file ({@code segments_N}). */
+    static boolean holdsNoIndex(Path folder) {
+        try (Stream<Path> files = Files.list(folder)) {
+            return files.noneMatch(file -> file.getFileName().toString().startsWith(IndexFileNames.SEGMENTS));
+        } catch (NoSuchFileException missing) {
+            return true;
+        } catch (IOException e) {
+            return false; // opening it tells what is wrong
+        }
     }
 
     @Override

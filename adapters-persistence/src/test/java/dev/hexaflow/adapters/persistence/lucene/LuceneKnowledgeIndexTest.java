@@ -56,13 +56,20 @@ class LuceneKnowledgeIndexTest {
         try (LuceneKnowledgeIndex onDisk = new LuceneKnowledgeIndex(path)) {
             assertThat(path).as("nothing opened or made yet").doesNotExist();
 
-            assertThat(onDisk.isStale(0)).isFalse();
+            assertThat(onDisk.isStale(0)).as("no chunks kept, no index on disk").isFalse();
+            assertThat(path).as("a start without knowledge opens no index").doesNotExist();
+
+            assertThat(onDisk.isStale(1)).as("chunks kept, no index on disk").isTrue();
 
             assertThat(path).isDirectory();
             try (var files = Files.list(path)) {
                 assertThat(files.map(file -> file.getFileName().toString())).anyMatch(name -> name.startsWith(
                         "segments_"));
             }
+        }
+        try (LuceneKnowledgeIndex again = new LuceneKnowledgeIndex(path)) {
+            assertThat(again.isStale(0)).as("an empty index on disk, opened to count it").isFalse();
+            assertThat(again.isStale(1)).isTrue();
         }
         Path notAFolder = Files.writeString(folder.resolve("a-file"), "x");
         LuceneKnowledgeIndex unusable = new LuceneKnowledgeIndex(notAFolder);

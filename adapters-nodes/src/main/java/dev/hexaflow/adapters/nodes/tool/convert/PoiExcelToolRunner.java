@@ -18,7 +18,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.poi.openxml4j.util.ZipSecureFile;
 
 /**
  * The plugin {@code qiangxinglin/excel_tools}: {@code excel2json} reads the workbook given as {@code file} (xlsx,
@@ -38,11 +37,6 @@ public final class PoiExcelToolRunner implements ToolRunner {
     private static final Map<String, ToolDescription> TOOLS = Map.of(
             "excel2json", tool("excel2json", "Convert Excel to Json.", "file"),
             "json2excel", tool("json2excel", "Convert Json to Excel.", "json_str"));
-
-    static {
-        // A zip entry of a workbook inflates to 200 MB at most (POI's own default is 4 GB), whatever its ratio.
-        ZipSecureFile.setMaxEntrySize(200L * 1024 * 1024);
-    }
 
     private final ToolFiles files;
     private final ConversionLimits limits;

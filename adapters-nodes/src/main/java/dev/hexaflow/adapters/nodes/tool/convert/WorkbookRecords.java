@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.poi.openxml4j.util.ZipSecureFile;
 import org.apache.poi.ss.usermodel.Cell;
 import org.apache.poi.ss.usermodel.CellType;
 import org.apache.poi.ss.usermodel.DateUtil;
@@ -29,6 +30,13 @@ import org.apache.poi.ss.usermodel.WorkbookFactory;
 final class WorkbookRecords {
 
     private static final DateTimeFormatter DATE_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
+
+    static {
+        // A zip entry of a workbook inflates to 200 MB at most (POI's own default is 4 GB), whatever its ratio. Set
+        // here, before the first workbook is read, rather than when the tool is built: POI's zip and logging classes
+        // then load at the tool's first use, not at every server's start.
+        ZipSecureFile.setMaxEntrySize(200L * 1024 * 1024);
+    }
 
     private WorkbookRecords() {
     }

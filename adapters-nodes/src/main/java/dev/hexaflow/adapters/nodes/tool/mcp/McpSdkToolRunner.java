@@ -59,7 +59,6 @@ public final class McpSdkToolRunner implements ToolRunner, AutoCloseable {
     private final Duration timeout;
     /** Shared by every runner of the process, by server name (its URL may hold a key). */
     private static final OutageLog OUTAGES = new OutageLog("MCP server");
-    private final JsonSchemaValidator schemas = McpJsonDefaults.getSchemaValidator();
     private final Map<String, Connection> connections = new ConcurrentHashMap<>();
     /** One lock per server name, held while a connection to it opens. */
     private final Map<String, java.util.concurrent.locks.ReentrantLock> opening = new ConcurrentHashMap<>();
@@ -105,7 +104,7 @@ public final class McpSdkToolRunner implements ToolRunner, AutoCloseable {
                 + " is not bound to an MCP server"));
         McpSchema.Tool tool = tool(address, stop);
         Map<String, Object> given = given(arguments);
-        JsonSchemaValidator.ValidationResponse check = schemas.validate(tool.inputSchema(), given);
+        JsonSchemaValidator.ValidationResponse check = Schemas.VALIDATOR.validate(tool.inputSchema(), given);
         if (!check.valid()) {
             throw new ToolException("The arguments do not match the input schema of the MCP tool " + tool.name()
                     + " of server " + address.server().name() + ": " + check.errorMessage());
@@ -313,5 +312,13 @@ public final class McpSdkToolRunner implements ToolRunner, AutoCloseable {
                 connection.client().close();
             }
         }
+    }
+
+    /**
+     * The SDK's schema validator, made at the first call: it brings Jackson 3 and a JSON-schema library, some 800
+     * classes that a server's start would otherwise load for a tool it may never call.
+     */
+    private static final class Schemas {
+        static final JsonSchemaValidator VALIDATOR = McpJsonDefaults.getSchemaValidator();
     }
 }

@@ -297,14 +297,16 @@ def measure_postgres(java, seconds):
             log("  PostgreSQL, one instance: GET /health")
             results["health"] = wrk(first.base + "/health", seconds, warmup=5)
             log("  PostgreSQL, one instance: blocking runs")
-            wrk(first.base + RUN_PATH, 5, warmup=0, method="POST", body=RUN_BODY, key=four)
+            # Warmed as --only-runs warms its servers: on two cores the JIT settles over a minute of runs (a
+            # 5 s warm-up read a third of the runs a second and four times the p99 of a warm server).
+            warm_runs(first.base, four)
             results["one"] = kept_and_cpu(cluster, servers, four, lambda: wrk(
                 first.base + RUN_PATH, seconds, warmup=0, method="POST", body=RUN_BODY, key=four))
             log("  PostgreSQL, two instances on one database: blocking runs on both at once")
             servers.append(Server(java, data, settings, log_name="server-2.log"))
             results["second_start_s"] = servers[1].started_s
             urls = [server.base + RUN_PATH for server in servers]
-            wrk(urls[1], 5, warmup=0, method="POST", body=RUN_BODY, key=four)
+            warm_runs(servers[1].base, four)
             wrk_together(urls, 3, warmup=0, method="POST", body=RUN_BODY, key=four)
             two = kept_and_cpu(cluster, servers, four, lambda: {"instances": wrk_together(
                 urls, seconds, warmup=0, method="POST", body=RUN_BODY, key=four)})
@@ -318,6 +320,12 @@ def measure_postgres(java, seconds):
         finally:
             for server in reversed(servers):
                 server.stop()
+
+
+def warm_runs(base, key):
+    """Blocking runs, 2 x 15 s: what a server takes on two cores before its JIT has settled."""
+    for _ in range(2):
+        wrk(base + RUN_PATH, 15, warmup=0, method="POST", body=RUN_BODY, key=key)
 
 
 def postgres_figures(java, seconds, command):
@@ -560,9 +568,13 @@ def measure_runs(java, seconds, rounds, baseline, passes=2):
     ratio is of the same seconds and the variants share the machine's drift. Each round's CPU per run is the server's
     CPU over the runs it kept.
 
-    The servers started and warmed first read better on JDK 25 (two servers of one jar differed by a sixth), for a
-    reason not known. So the measure is made in `passes` passes, each with fresh servers, the even ones started,
-    warmed and first loaded in the reverse order: a variant's rounds of all passes together share that bias out."""
+    Two servers of one jar in this harness differed by a sixth on JDK 25, the one started first reading better. A
+    second pass with the start order reversed showed the start order was not why: the same server still read
+    better started last. What the two had in common was their place at an end of the order, which rounds loaded
+    forward and backward in turn, so that the servers at the ends were loaded twice in a row. The rounds now
+    rotate the order instead (the same jar then read 0.177 and 0.168, 154 and 161 µs, where it had read 0.186 and
+    0.146), and the measure is made in `passes` passes, each with fresh servers, the even ones started and warmed
+    in the reverse order."""
     variants = [("this build", None, {}), ("this build, linger 0", None, {"HEXAFLOW_WRITER_LINGER_MICROS": "0"})]
     if baseline:
         variants.insert(0, ("baseline " + Path(baseline).name, baseline, {}))
@@ -581,7 +593,7 @@ def measure_runs(java, seconds, rounds, baseline, passes=2):
 
 def measure_runs_pass(java, seconds, rounds, variants):
     """One pass of `measure_runs`: the variants' servers started and warmed in the order given, then `rounds`
-    rounds, loaded in that order and the reverse in turn."""
+    rounds, each loading them in that order rotated by one more place."""
     with contextlib.ExitStack() as stack:
         servers = []
         try:
@@ -601,7 +613,10 @@ def measure_runs_pass(java, seconds, rounds, variants):
                     wrk(server.base + RUN_PATH, 15, warmup=0, method="POST", body=RUN_BODY, key=key)
             results = {name: [] for name, _, _ in servers}
             for round_ in range(rounds):
-                for name, server, key in servers if round_ % 2 == 0 else reversed(servers):
+                # Rotated, not reversed: a reversed round loads the servers at both ends twice in a row, and
+                # those read better (see the docstring above).
+                shift = round_ % len(servers)
+                for name, server, key in servers[shift:] + servers[:shift]:
                     log("  %s, round %d" % (name, round_ + 1))
                     results[name].append(measure_run_round(server, key, seconds))
             return results

@@ -32,6 +32,7 @@ public final class WhereCpuGoes {
         parts.put("JDK HTTP client", List.of("jdk.internal.net.http.", "java.net.http."));
         parts.put("Jackson", List.of("com.fasterxml.jackson."));
         parts.put("H2 (the run writer)", List.of("org.h2."));
+        parts.put("PostgreSQL driver and pool", List.of("org.postgresql.", "com.zaxxer.hikari."));
         parts.put("Jetty, Javalin", List.of("org.eclipse.jetty.", "io.javalin."));
         parts.put("logging", List.of("ch.qos.logback.", "org.slf4j."));
         parts.put("Jinjava", List.of("com.hubspot."));

@@ -77,7 +77,8 @@ public final class LuceneKnowledgeIndex implements KnowledgeIndex, AutoCloseable
     /**
      * An index in {@code path}, opened by its first use: opening it (Lucene's classes, its files, a commit) took
      * some 0.2 s of a start (BENCHMARKS.md, issue 40), whose check against the store opens it only if either holds
-     * chunks. */
+     * chunks.
+     */
     public LuceneKnowledgeIndex(Path path) {
         this.path = path;
     }

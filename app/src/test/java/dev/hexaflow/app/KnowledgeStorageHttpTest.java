@@ -105,9 +105,21 @@ class KnowledgeStorageHttpTest {
                 .get("key").asText());
         String dataset = ServiceApi.json(api.postJson("/v1/datasets", Map.of("name", "Handbook"))).get("id").asText();
         Map<String, Object> leave = Map.of("name", "leave.md", "text", "Paid leave: 25 days a year.");
+        Path index = dataDir.resolve("knowledge");
+        // A store without knowledge starts without opening the index: its first write opens it, and a file where
+        // its folder should be is a storage failure of that write, not a server error.
+        String drafts = ServiceApi.json(api.postJson("/v1/datasets", Map.of("name", "Drafts"))).get("id").asText();
+        Map<String, Object> draft = Map.of("name", "draft.md", "text", "A first draft.");
+        Files.writeString(index, "not a directory");
+        HttpResponse<String> unopened = api.postJson("/v1/datasets/" + drafts + "/document/create-by-text", draft);
+        assertThat(unopened.statusCode()).as(unopened.body()).isEqualTo(507);
+        assertThat(ServiceApi.json(unopened).get("message").asText()).contains("knowledge index")
+                .doesNotContain(dataDir.toString());
+        Files.delete(index);
+        HttpResponse<String> opened = api.postJson("/v1/datasets/" + drafts + "/document/create-by-text", draft);
+        assertThat(opened.statusCode()).as(opened.body()).isEqualTo(200);
         // The index's directory cannot hold files any more: a file stands in its place, which the file system
         // refuses to create anything in (as it would a full disk), whoever the server runs as.
-        Path index = dataDir.resolve("knowledge");
         Path aside = dataDir.resolve("knowledge-aside");
         Files.move(index, aside);
         Files.writeString(index, "not a directory");

@@ -20,8 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The packaged jar, started as an operator starts it, leaves for their first use what a first request does not
  * need (the model endpoint's HTTP client, the API document, the MCP SDK's JSON classes, POI's zip reading, the
- * knowledge index while there is no knowledge; the database migrates while the modules are built): each works at its first request after the start, with nothing
- * called before it, and what no request used is never loaded.
+ * knowledge index while there is no knowledge, Flyway when the data directory is new and gets the build's database
+ * file): each works at its first request after the start, with nothing called before it, and what no request used is
+ * never loaded.
  */
 class FirstUseAfterStartIT {
 
@@ -61,7 +62,9 @@ class FirstUseAfterStartIT {
                 .contains("dev.hexaflow.adapters.nodes.tool.convert.PoiExcelToolRunner")
                 .doesNotContain("com.networknt.schema.").doesNotContain("io.modelcontextprotocol.json.schema.")
                 .doesNotContain("org.apache.poi.openxml4j.").doesNotContain("org.apache.logging.log4j.")
-                .as("a store without knowledge opens no index").doesNotContain("org.apache.lucene.index.IndexWriter");
+                .as("a store without knowledge opens no index").doesNotContain("org.apache.lucene.index.IndexWriter")
+                .as("a new data directory gets the build's database file, so Flyway (and its JSON classes) stay "
+                        + "unloaded").doesNotContain("org.flywaydb.").doesNotContain("tools.jackson.");
     }
 
     private static String importChatflow(JarServer server) throws Exception {

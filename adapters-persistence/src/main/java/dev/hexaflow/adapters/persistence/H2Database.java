@@ -3,6 +3,8 @@ package dev.hexaflow.adapters.persistence;
 import dev.hexaflow.adapters.persistence.jdbi.CommitSync;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import javax.sql.DataSource;
 import org.h2.jdbcx.JdbcConnectionPool;
 import org.jdbi.v3.core.Jdbi;
@@ -19,13 +21,20 @@ public final class H2Database implements Database {
     private static final int DATABASE_ALREADY_OPEN = 90020;
 
     private final String url;
+    /** Whether a migration may first put {@link NewDatabaseFile}'s file in place of a missing one. */
+    private final boolean startsFromNewFile;
     private volatile JdbcConnectionPool pool;
     private volatile java.util.function.Consumer<SQLException> connectionFailures = failure -> { };
     private final Jdbi jdbi;
     private boolean closed;
 
     private H2Database(String url) {
+        this(url, false);
+    }
+
+    private H2Database(String url, boolean startsFromNewFile) {
         this.url = url;
+        this.startsFromNewFile = startsFromNewFile;
         this.pool = newPool(url);
         this.jdbi = Jdbi.create(new CurrentPool());
         this.jdbi.getConfig(SqlStatements.class).setUnusedBindingAllowed(false);
@@ -149,15 +158,24 @@ public final class H2Database implements Database {
      * file) before it answers, where WRITE_DELAY=0 alone writes it to the operating system and never syncs.
      */
     public static H2Database connectFile(Path dataDir, String options, Durability durability) {
-        H2Database database = new H2Database(url(dataDir, options));
+        Map<String, String> settings = settings(options);
+        H2Database database = new H2Database(url(dataDir, settings), NewDatabaseFile.suits(settings));
         if (durability == Durability.SYNCED) {
             CommitSync.applyTo(database.jdbi, CommitSync.H2);
         }
         return database;
     }
 
-    private static String url(Path dataDir, String options) {
-        java.util.Map<String, String> settings = new java.util.LinkedHashMap<>();
+    /**
+     * A new database in {@code folder} made by Flyway from the scripts, never from {@link NewDatabaseFile}'s file:
+     * how the build makes that file.
+     */
+    static H2Database migratedWithoutNewFile(Path folder) {
+        return open(url(folder, settings("")), folder);
+    }
+
+    private static Map<String, String> settings(String options) {
+        Map<String, String> settings = new LinkedHashMap<>();
         settings.put("DB_CLOSE_ON_EXIT", "FALSE");
         settings.put("WRITE_DELAY", "0");
         // Each pooled session keeps its parsed statements; H2's default of 8 is fewer than a run request uses.
@@ -172,6 +190,10 @@ public final class H2Database implements Database {
                         + option + "'");
             }
         }
+        return settings;
+    }
+
+    private static String url(Path dataDir, Map<String, String> settings) {
         // H2's retry file system: java.nio's FileChannel closes itself when a thread using it is interrupted, and
         // H2 would then close the database under every other thread (a sender or a pruner stopped at shutdown, a
         // pool shut down now). This one opens the channel again and retries the read or write; the file is the
@@ -203,7 +225,7 @@ public final class H2Database implements Database {
 
     private void migrateOrClose(Path dataDir) {
         try {
-            runMigrations();
+            runMigrations(dataDir);
         } catch (RuntimeException e) {
             close();
             if (dataDir != null && causedByOpenDatabase(e)) {
@@ -219,7 +241,10 @@ public final class H2Database implements Database {
      */
     public static final String[] MIGRATIONS = {"classpath:db/migration", "classpath:db/common"};
 
-    private void runMigrations() {
+    private void runMigrations(Path dataDir) {
+        if (startsFromNewFile && dataDir != null) {
+            NewDatabaseFile.placeIn(dataDir);
+        }
         SchemaMigrations.bringUpToDate(pool, MIGRATIONS);
     }
 

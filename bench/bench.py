@@ -656,6 +656,19 @@ def only_runs(args, jdks, command):
     print(render_runs(results))
 
 
+def only_pause(args, jdks):
+    """What a pause costs the next burst on each JDK: printed."""
+    import pauses
+    pause_s = [int(p) for p in args.pauses.split(",")]
+    results = {}
+    for name, java in jdks:
+        log(name, java)
+        results["%s (%s)" % (name, jdk_version(java))] = pauses.measure(java, pause_s, args.seconds, args.rounds)
+    print("%s, %s; `%s`" % (time.strftime("%Y-%m-%d"), machine(), args.command or " ".join(
+        ["python3 bench/bench.py"] + sys.argv[1:])))
+    print("\n".join(pauses.lines(results)))
+
+
 def render_runs(r):
     lines = ["%s, %s; `%s`" % (r["date"], r["machine"], r["command"]), "",
              "| JDK | server | runs/s (median) | share of /health (median; each round, pass / pass) | p99 ms (median) "
@@ -895,10 +908,14 @@ def main():
                         "their table, and put it into BENCHMARKS.md")
     parser.add_argument("--connections", type=int, default=64, help="with --only-inline: connections of the load "
                         "(64)")
-    parser.add_argument("--rounds", type=int, default=3, help="with --only-limits, --only-inline or --only-runs: "
+    parser.add_argument("--rounds", type=int, default=3, help="with --only-limits, --only-inline, --only-runs or "
+                        "--only-pause: "
                         "rounds (3)")
     parser.add_argument("--passes", type=int, default=2, help="with --only-runs: passes, each with fresh servers, the "
                         "even ones started in the reverse order (2)")
+    parser.add_argument("--only-pause", action="store_true", help="measure only what a pause costs the next burst "
+                        "of blocking runs (see pauses.py), on each JDK, and print it")
+    parser.add_argument("--pauses", default="25,75", help="with --only-pause: the pauses, in seconds (25,75)")
     parser.add_argument("--command", help=argparse.SUPPRESS)
     args = parser.parse_args()
     # A stop by SIGTERM unwinds like ^C: the servers and the PostgreSQL cluster are stopped, the temp dirs deleted.
@@ -907,6 +924,8 @@ def main():
     jdks = find_jdks(args.jdk)
     if args.only_runs:
         return only_runs(args, jdks, args.command or " ".join(["python3 bench/bench.py"] + sys.argv[1:]))
+    if args.only_pause:
+        return only_pause(args, jdks)
     if args.only_limits:
         return only_limits(args, jdks, args.command or " ".join(["python3 bench/bench.py"] + sys.argv[1:]))
     if args.only_inline:

@@ -13,8 +13,8 @@ interleaved so that every row shares the machine's conditions:
 Each start is timed from the process's launch to the first `GET /health` 200 (which waits for the database to be
 migrated and prepared), with the CPU the start took (all threads, user and system, from /proc) and the resident
 memory 2 s after it answered; the `java -jar` starts on an empty data directory and the launcher's on an existing
-one also give it after IDLE_S seconds of idling (the server lets G1 give free heap back after 10 s without a
-collection: IdleHeap).
+one also give it after IDLE_S seconds of idling (the server gives the heap its start freed back once the start is
+done: IdleHeap).
 """
 import json
 import os

@@ -126,6 +126,7 @@ public final class Main {
             ShutdownSignals.install(hexaflow);
             serving = true;
             hexaflow.report().print(out);
+            IdleHeap.giveBackTheStartsHeap();
             return OK;
         }
         if (command instanceof Command.CreateCampusKey create) {

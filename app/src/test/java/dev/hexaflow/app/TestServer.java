@@ -31,10 +31,8 @@ public final class TestServer implements AutoCloseable {
         return start(config(dataDir));
     }
 
+    /** A new data directory starts from the build's database file, as every server's does (NewDatabaseFile). */
     public static TestServer start(Configuration config) {
-        if (config.database().isEmpty()) {
-            MigratedTemplate.seed(config.dataDir());
-        }
         return new TestServer(Hexaflow.start(config));
     }
 

@@ -140,6 +140,38 @@ class RunEventsHttpTest {
                 .containsExactlyElementsOf(replayed.subList(3, replayed.size()));
     }
 
+    /**
+     * A blocking run's text chunks are kept as short references holding their text: the replay gives back each
+     * chunk as the stream sent it, whatever the text holds (quotes, a backslash, line breaks, characters JSON may
+     * leave raw or must escape).
+     */
+    @Test
+    void aBlockingRunsTextChunksReplayAsTheStreamSentThemWhateverTheirText() {
+        start();
+        key = server.importApp("echo.yml").get("api_key").asText();
+        String text = "a \"quoted\" back\\slash,\nnew line\r\ttab \u2028 é 😀";
+        List<String> streamed = SseFrames.all(SseFrames.open(SseFrames.post(server.hexaflow.baseUrl(),
+                "/v1/workflows/run", key, new com.fasterxml.jackson.databind.ObjectMapper().valueToTree(java.util.Map.of(
+                        "inputs", java.util.Map.of("query", text), "response_mode", "streaming", "user", "ada"))
+                        .toString()))
+                .body());
+        String runId = json(server.api(key).postJson("/v1/workflows/run", java.util.Map.of("inputs",
+                java.util.Map.of("query", text), "response_mode", "blocking", "user", "ada")))
+                .get("workflow_run_id").asText();
+
+        List<String> replayed = SseFrames.all(events(runId, "", null).body());
+
+        List<JsonNode> chunks = replayed.stream().map(RunEventsHttpTest::comparable)
+                .filter(frame -> frame.get("event").asText().equals("text_chunk")).toList();
+        assertThat(chunks).as("the template's text streams in chunks").isNotEmpty();
+        assertThat(chunks.stream().map(chunk -> chunk.get("data").get("text").asText())
+                .reduce("", String::concat)).contains(text);
+        assertThat(replayed).hasSameSizeAs(streamed);
+        for (int i = 0; i < replayed.size(); i++) {
+            assertThat(comparable(replayed.get(i))).as("frame %d", i + 1).isEqualTo(comparable(streamed.get(i)));
+        }
+    }
+
     /** A blocking run followed while it runs: kept in part at its hold's end, then live; every frame once. */
     @Test
     void aLongBlockingRunFollowedWhileItRunsTellsEveryFrameOnceInOrder() throws Exception {

@@ -1,8 +1,8 @@
 package dev.hexaflow.adapters.nodes.model;
 
-import dev.hexaflow.adapters.nodes.net.TraceHeaders;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.hexaflow.adapters.nodes.net.Http1Client;
 import dev.hexaflow.adapters.nodes.net.NetworkFailures;
 import dev.hexaflow.adapters.nodes.net.OutageLog;
 import dev.hexaflow.workflow.engine.StopSignal;
@@ -12,19 +12,13 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
 
 /**
@@ -52,7 +46,7 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
     private final String apiKey;
     private final Map<String, String> models;
     private final Duration firstByteTimeout;
-    private final HttpClient client;
+    private final ModelCall call;
     private final Set<String> jsonSchemaModels;
 
     public OpenAiCompatibleModelProvider(URI baseUrl, String apiKey, Map<String, String> models,
@@ -73,7 +67,7 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
         this.models = models == null ? Map.of() : Map.copyOf(models);
         this.jsonSchemaModels = jsonSchemaModels == null ? Set.of() : Set.copyOf(jsonSchemaModels);
         this.firstByteTimeout = firstByteTimeout;
-        this.client = ModelEndpoint.client(connectTimeout);
+        this.call = new ModelCall(ModelEndpoint.client(connectTimeout), new Http1Client(connectTimeout));
     }
 
     @Override
@@ -97,49 +91,30 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
         if (baseUrl == null) {
             throw new ModelException("No model endpoint is configured", null);
         }
-        HttpRequest.Builder http = HttpRequest.newBuilder(URI.create(base + "/chat/completions"))
-                .timeout(firstByteTimeout)
-                .header("Content-Type", "application/json")
-                .header("Accept", "text/event-stream")
-                .POST(HttpRequest.BodyPublishers.ofString(ChatRequestBody.of(request, modelFor(request.provider(),
-                        request.model())), StandardCharsets.UTF_8));
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put("Content-Type", "application/json");
+        headers.put("Accept", "text/event-stream");
         if (apiKey != null && !apiKey.isBlank()) {
-            http.header("Authorization", "Bearer " + apiKey);
+            headers.put("Authorization", "Bearer " + apiKey);
         }
-        TraceHeaders.addTo(http);
-        CompletableFuture<HttpResponse<InputStream>> exchange = client.sendAsync(http.build(),
-                HttpResponse.BodyHandlers.ofInputStream());
-        InputStream[] open = new InputStream[1];
-        try (AutoCloseable cancel = stop.onStop(() -> {
-            exchange.cancel(true);
-            closeQuietly(open[0]);
-        })) {
-            HttpResponse<InputStream> response = exchange.get();
-            open[0] = response.body();
-            heard(response.statusCode());
-            if (response.statusCode() >= 400) {
-                throw new ModelException(error(request, response), null);
+        byte[] body = ChatRequestBody.of(request, modelFor(request.provider(), request.model()))
+                .getBytes(StandardCharsets.UTF_8);
+        ModelCall.Answer answer;
+        try {
+            answer = call.post(URI.create(base + "/chat/completions"), headers, body, firstByteTimeout, stop);
+        } catch (ModelCall.Unreachable e) {
+            if (stop.isStopped()) {
+                throw new ModelException("The model call was stopped", e.getCause());
             }
-            if (!response.headers().firstValue("Content-Type").orElse("").startsWith("text/event-stream")) {
-                // Some endpoints answer stream=true with one whole completion; anything else is no completion.
-                return whole(request, response.body(), onText);
-            }
-            ChatResult result = read(response.body(), keepsConnection(response), onText, stop);
-            if (result == null) {
-                throw new ModelException(prefix(request) + "the model endpoint's stream ended "
-                        + "without a completion", null);
-            }
-            return result;
-        } catch (CancellationException e) {
-            throw new ModelException("The model call was stopped", e);
-        } catch (ExecutionException e) {
-            OUTAGES.failed(shown, "it cannot be reached: "
-                    + NetworkFailures.reason(e.getCause()));
+            OUTAGES.failed(shown, "it cannot be reached: " + NetworkFailures.reason(e.getCause()));
             throw new ModelException(prefix(request) + "the model endpoint " + base + " cannot be reached: "
                     + NetworkFailures.reason(e.getCause()), e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ModelException("The model call was interrupted", e);
+        }
+        try (answer) {
+            return answer(request, answer, onText, stop);
         } catch (ModelException e) {
             throw e;
         } catch (Exception e) {
@@ -150,6 +125,25 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
             throw new ModelException(prefix(request) + "the model endpoint " + base + " broke off its answer: "
                     + NetworkFailures.reason(e), e);
         }
+    }
+
+    /** The completion an answer carries, streamed or whole, or the endpoint's error as Dify words it. */
+    private ChatResult answer(ChatRequest request, ModelCall.Answer answer, Consumer<String> onText,
+            StopSignal stop) throws IOException {
+        heard(answer.status());
+        if (answer.status() >= 400) {
+            throw new ModelException(error(request, answer.status(), answer.body()), null);
+        }
+        if (!answer.contentType().startsWith("text/event-stream")) {
+            // Some endpoints answer stream=true with one whole completion; anything else is no completion.
+            return whole(request, answer.body(), onText);
+        }
+        ChatResult result = read(answer.body(), answer.keepsConnection(), onText, stop);
+        if (result == null) {
+            throw new ModelException(prefix(request) + "the model endpoint's stream ended without a completion",
+                    null);
+        }
+        return result;
     }
 
     /** An answer came: the endpoint is up, unless it answered that it is failing itself (5xx). */
@@ -238,7 +232,7 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
      * sends nothing more has its stream closed (and the connection dropped), so that it never holds the node.
      */
     private static void drainWithin(BufferedReader rest, InputStream body) {
-        java.util.concurrent.ScheduledFuture<?> timeout = DRAIN_TIMEOUTS.schedule(() -> closeQuietly(body),
+        java.util.concurrent.ScheduledFuture<?> timeout = DRAIN_TIMEOUTS.schedule(() -> ModelCall.closeQuietly(body),
                 DRAIN_WAIT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
         try {
             drain(rest);
@@ -264,12 +258,6 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
         }
     }
 
-    /** Whether the endpoint keeps the connection after this answer: HTTP/1.1 with no {@code Connection: close}. */
-    private static boolean keepsConnection(HttpResponse<?> response) {
-        return response.version() == HttpClient.Version.HTTP_1_1 && response.headers().allValues("Connection")
-                .stream().noneMatch(value -> value.toLowerCase(Locale.ROOT).contains("close"));
-    }
-
     /** The usage an answer reports, or {@code otherwise} where it reports none. */
     private static Usage usage(JsonNode used, Usage otherwise) {
         if (!used.isObject()) {
@@ -280,9 +268,9 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
         return new Usage(prompt, completion, used.path("total_tokens").asLong(prompt + completion));
     }
 
-    private static String error(ChatRequest request, HttpResponse<InputStream> response) throws IOException {
+    private static String error(ChatRequest request, int status, InputStream answer) throws IOException {
         String body;
-        try (InputStream in = response.body()) {
+        try (InputStream in = answer) {
             body = new String(in.readNBytes(64 * 1024), StandardCharsets.UTF_8);
         }
         String message = body;
@@ -296,22 +284,12 @@ public final class OpenAiCompatibleModelProvider implements ModelProvider {
         } catch (IOException notJson) {
             // The endpoint answered text; show it as it is.
         }
-        return prefix(request) + response.statusCode() + " " + message.strip();
+        return prefix(request) + status + " " + message.strip();
     }
 
     private static Thread daemon(Runnable runnable, String name) {
         Thread thread = new Thread(runnable, name);
         thread.setDaemon(true);
         return thread;
-    }
-
-    private static void closeQuietly(InputStream stream) {
-        if (stream != null) {
-            try {
-                stream.close();
-            } catch (IOException e) {
-                // Closing is how the read is broken off; nothing else to do.
-            }
-        }
     }
 }

@@ -19,7 +19,19 @@ public final class TraceHeaders {
         }
     };
 
+    private static final TextMapSetter<java.util.Map<String, String>> MAP_SETTER = (headers, name, value) -> {
+        if (headers != null) {
+            headers.keySet().removeIf(key -> key.equalsIgnoreCase(name));
+            headers.put(name, value);
+        }
+    };
+
     private TraceHeaders() {
+    }
+
+    /** The same, into headers kept as a map (names in any case). */
+    public static void addTo(java.util.Map<String, String> headers) {
+        W3CTraceContextPropagator.getInstance().inject(Context.current(), headers, MAP_SETTER);
     }
 
     public static void addTo(HttpRequest.Builder request) {

@@ -4,6 +4,8 @@ import dev.hexaflow.application.runs.port.out.RunEventFormat;
 import dev.hexaflow.domain.workflow.NodeExecution;
 import dev.hexaflow.domain.workflow.RunEvent;
 import dev.hexaflow.domain.workflow.WorkflowRun;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -12,7 +14,9 @@ import java.util.Optional;
  * {@code workflow_started} and {@code workflow_finished} are its run's row, its {@code node_started} and
  * {@code node_finished} its node executions' rows (a node's row does not change after it finished, and what a
  * node_started shows of it never changes). A reference is written {@code @ws}, {@code @wf}, {@code @ns <id>} or
- * {@code @nf <id>}; a frame is a JSON object and starts with a brace, so the two are never confused. A replay makes
+ * {@code @nf <id>}; a {@code text_chunk} is kept as {@code @tc} and a JSON array of its selector's names and its
+ * text, a few bytes against the frame's two hundred (a streamed model answer is a hundred of them). A frame is a
+ * JSON object and starts with a brace, so the two are never confused. A replay makes
  * the frame from the rows with the same format the stream uses, so a run nobody streamed costs no frame's JSON
  * while it runs and no copy of its nodes' outputs in the store.
  */
@@ -34,6 +38,10 @@ final class EventReferences {
         } else if (event instanceof RunEvent.NodeFinished finished
                 && finished.execution().metadata().agentLog().isEmpty()) {
             return "@nf " + finished.execution().id();
+        } else if (event instanceof RunEvent.TextChunk chunk) {
+            List<String> parts = new ArrayList<>(chunk.fromVariableSelector());
+            parts.add(chunk.text());
+            return "@tc " + JsonStrings.array(parts);
         }
         return null;
     }
@@ -59,6 +67,9 @@ final class EventReferences {
         } else if (reference.startsWith("@nf ")) {
             NodeExecution node = nodes.get(reference.substring(4));
             event = node == null ? null : new RunEvent.NodeFinished(node);
+        } else if (reference.startsWith("@tc ")) {
+            List<String> parts = JsonStrings.parseArray(reference.substring(4));
+            event = new RunEvent.TextChunk(parts.get(parts.size() - 1), parts.subList(0, parts.size() - 1));
         } else {
             throw new IllegalArgumentException("not an event reference: " + reference);
         }

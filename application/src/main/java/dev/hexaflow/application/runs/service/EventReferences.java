@@ -1,8 +1,10 @@
 package dev.hexaflow.application.runs.service;
 
 import dev.hexaflow.application.runs.port.out.RunEventFormat;
+import dev.hexaflow.domain.workflow.JsonText;
 import dev.hexaflow.domain.workflow.NodeExecution;
 import dev.hexaflow.domain.workflow.RunEvent;
+import dev.hexaflow.domain.workflow.Values;
 import dev.hexaflow.domain.workflow.WorkflowRun;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,7 +43,7 @@ final class EventReferences {
         } else if (event instanceof RunEvent.TextChunk chunk) {
             List<String> parts = new ArrayList<>(chunk.fromVariableSelector());
             parts.add(chunk.text());
-            return "@tc " + JsonStrings.array(parts);
+            return "@tc " + Values.json(parts);
         }
         return null;
     }
@@ -68,7 +70,8 @@ final class EventReferences {
             NodeExecution node = nodes.get(reference.substring(4));
             event = node == null ? null : new RunEvent.NodeFinished(node);
         } else if (reference.startsWith("@tc ")) {
-            List<String> parts = JsonStrings.parseArray(reference.substring(4));
+            List<String> parts = ((List<?>) JsonText.parse(reference.substring(4))).stream().map(String::valueOf)
+                    .toList();
             event = new RunEvent.TextChunk(parts.get(parts.size() - 1), parts.subList(0, parts.size() - 1));
         } else {
             throw new IllegalArgumentException("not an event reference: " + reference);

@@ -28,7 +28,8 @@ import java.util.stream.Stream;
  * model ({@code bench/fake_model.py}) in another, so the server's CPU time (read from the OS for its process, all
  * its threads, GC and JIT included) holds neither the client's nor the model's. Runs go one at a time, blocking
  * and streaming in turn, after a warm-up; each round reports the CPU per run, and per {@code /health} request for
- * scale, and how many connections the server opened to the model for how many calls.
+ * scale, how many connections the server opened to the model for how many calls, and a blocking run's CPU by
+ * the kind of thread that spent it ({@link ThreadCpu}).
  *
  * <p>Usage, from the repository's root: {@code java -cp bench/target/benchmarks.jar dev.hexaflow.bench.ModelRunBench
  * app/target/hexaflow.jar [RUNS=500] [ROUNDS=3] [PIECES=100] [keep|close]}; {@code close} makes the fake model
@@ -100,7 +101,10 @@ public final class ModelRunBench {
         Map<String, Object> figures = new LinkedHashMap<>();
         double idle = idleCpuShare(server);
         JsonNode before = stats(modelPort);
+        Map<String, Long> threadsBefore = ThreadCpu.of(server.pid());
         long[] blocking = measure(server, runs, () -> blocking(base, key));
+        Map<String, Double> byThread = ThreadCpu.perUnit(threadsBefore, ThreadCpu.of(server.pid()), blocking[0],
+                runs, 6);
         long[] streaming = measure(server, runs, () -> streaming(base, key));
         JsonNode after = stats(modelPort);
         long[] health = measure(server, 10 * runs, () -> health(base));
@@ -113,6 +117,8 @@ public final class ModelRunBench {
         figures.put("streaming_run_net_us", micros(streaming[0] - Math.round(idle * streaming[1]), runs));
         figures.put("health_net_us", micros(health[0] - Math.round(idle * health[1]), 10 * runs));
         figures.put("blocking_run_wall_ms", micros(blocking[1], runs) / 1000);
+        // Where a blocking run's CPU goes, by the kind of thread that spent it (a tenth of a millisecond apart).
+        figures.put("blocking_run_cpu_us_by_thread", byThread);
         figures.put("model_connections", after.get("connections").asLong() - before.get("connections").asLong());
         figures.put("model_calls", after.get("requests").asLong() - before.get("requests").asLong());
         return figures;

@@ -17,7 +17,7 @@ import java.util.Optional;
  * {@code node_finished} its node executions' rows (a node's row does not change after it finished, and what a
  * node_started shows of it never changes). A reference is written {@code @ws}, {@code @wf}, {@code @ns <id>} or
  * {@code @nf <id>}; a {@code text_chunk} is kept as {@code @tc} and a JSON array of its selector's names and its
- * text, a few bytes against the frame's two hundred (a streamed model answer is a hundred of them). A frame is a
+ * text, some 30 bytes against the frame's 150 (a streamed model answer is a hundred of them). A frame is a
  * JSON object and starts with a brace, so the two are never confused. A replay makes
  * the frame from the rows with the same format the stream uses, so a run nobody streamed costs no frame's JSON
  * while it runs and no copy of its nodes' outputs in the store.

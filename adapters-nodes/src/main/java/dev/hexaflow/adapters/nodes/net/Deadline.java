@@ -22,7 +22,7 @@ final class Deadline {
     });
     private static final Deadline NONE = new Deadline();
 
-    private ScheduledFuture<?> timer;
+    private volatile ScheduledFuture<?> timer;
     private volatile boolean passed;
 
     private Deadline() {
@@ -50,9 +50,8 @@ final class Deadline {
         return passed;
     }
 
-    void cancel() {
-        if (timer != null) {
-            timer.cancel(false);
-        }
+    /** Stops the deadline; false when it came first (its closing may be under way). */
+    boolean cancel() {
+        return timer == null || timer.cancel(false) && !passed;
     }
 }

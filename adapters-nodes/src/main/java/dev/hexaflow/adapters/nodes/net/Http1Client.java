@@ -1,11 +1,11 @@
 package dev.hexaflow.adapters.nodes.net;
 
-import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Proxy;
 import java.net.ProxySelector;
 import java.net.Socket;
+import java.net.SocketException;
 import java.net.URI;
 import java.net.http.HttpConnectTimeoutException;
 import java.nio.charset.StandardCharsets;
@@ -28,15 +28,17 @@ import javax.net.ssl.SSLSocketFactory;
  * HTTP/1.1 on the calling thread: the request is written and its answer read on the thread that asks, over a
  * socket of its own, with no selector or worker thread between. A streamed answer of a hundred pieces costs the
  * JDK's client three thread hand-offs a piece (its selector, its worker, the reader); here a piece is one read.
- * Connections the server keeps go back to a pool per address once their body was read to its end, and a call
- * that finds its pooled connection closed by the server meanwhile is sent again once, on a new one, before any
- * byte of an answer came. Only direct connections: {@link #direct} tells whether the JVM's proxy settings leave an
- * address to this client.
+ * Connections the server keeps go back to a pool per address once their body was read to its end. A request is
+ * sent again only when it could not be written to a kept connection the server had left: never once it was sent,
+ * as a model call is paid for. Only direct connections: {@link #direct} tells whether the JVM's proxy settings
+ * leave an address to this client.
  */
 public final class Http1Client {
 
     /** A pooled connection idle longer than this is closed rather than used (servers drop theirs sooner). */
     static final Duration IDLE = Duration.ofSeconds(30);
+    /** A pooled connection idle longer than this is checked for the server's close before it is used. */
+    static final Duration CHECKED_AFTER = Duration.ofSeconds(2);
     /** Idle connections kept per address; more are closed as they come back. */
     private static final int KEPT_PER_ADDRESS = 16;
 
@@ -79,41 +81,35 @@ public final class Http1Client {
         String address = address(uri);
         Http1Connection pooled = takeIdle(address);
         if (pooled != null) {
-            breakOff.accept(pooled::close);
+            Http1Connection.Lease lease = pooled.lease();
+            breakOff.accept(lease::breakOff);
             try {
-                return pooled.exchange(head, body, firstByte, this::giveBack);
-            } catch (Http1Connection.NoAnswerException stale) {
-                // The server closed the kept connection before reading the request: send it again, once.
+                return pooled.exchange(lease, head, body, firstByte, this::giveBack);
+            } catch (Http1Connection.NotSentException stale) {
+                // The server had closed the kept connection: the request never reached it, so it goes again, once.
                 pooled.close();
             }
         }
         Http1Connection fresh = connect(uri, address);
-        breakOff.accept(fresh::close);
-        try {
-            return fresh.exchange(head, body, firstByte, this::giveBack);
-        } catch (Http1Connection.NoAnswerException closed) {
-            fresh.close();
-            throw new IOException("HTTP/1.1 header parser received no bytes", closed);
-        }
+        Http1Connection.Lease lease = fresh.lease();
+        breakOff.accept(lease::breakOff);
+        return fresh.exchange(lease, head, body, firstByte, this::giveBack);
     }
 
-    /** Closes every idle connection. */
-    public void closeIdle() {
-        idle.values().forEach(connections -> {
-            for (Http1Connection connection; (connection = connections.pollFirst()) != null; ) {
-                connection.close();
-            }
-        });
-    }
-
+    /**
+     * A kept connection for the address, or null. One idle for more than {@link #CHECKED_AFTER} is first checked for
+     * a close the server sent meanwhile (servers drop idle connections after 5 s or more), so that a request is
+     * seldom written to a connection the server already left; one it finds closed is dropped.
+     */
     private Http1Connection takeIdle(String address) {
         Deque<Http1Connection> connections = idle.get(address);
         if (connections == null) {
             return null;
         }
-        long now = System.nanoTime();
         for (Http1Connection connection; (connection = connections.pollFirst()) != null; ) {
-            if (now - connection.idleSince() < IDLE.toNanos() && connection.looksOpen()) {
+            long idleFor = System.nanoTime() - connection.idleSince();
+            if (idleFor < IDLE.toNanos() && connection.looksOpen()
+                    && (idleFor < CHECKED_AFTER.toNanos() || connection.stillOpen())) {
                 return connection;
             }
             connection.close();
@@ -139,20 +135,21 @@ public final class Http1Client {
         Socket socket = new Socket();
         try {
             socket.setTcpNoDelay(true);
-            Deadline deadline = Deadline.closing(socket, connectTimeout);
+            Socket plain = socket;
+            Deadline deadline = Deadline.closing(plain, connectTimeout);
             try {
-                socket.connect(new InetSocketAddress(uri.getHost(), port));
+                plain.connect(new InetSocketAddress(uri.getHost(), port));
                 if (secure) {
-                    socket = handshake(socket, uri.getHost(), port);
+                    socket = handshake(plain, uri.getHost(), port);
+                }
+                if (!deadline.cancel()) {
+                    throw new SocketException("connect timed out");
                 }
             } catch (IOException e) {
                 throw deadline.passed() ? (IOException) new HttpConnectTimeoutException("connect timed out")
                         .initCause(e) : e;
-            } finally {
-                deadline.cancel();
             }
-            return new Http1Connection(address, socket, socket.getInputStream(),
-                    new BufferedOutputStream(socket.getOutputStream(), 8192));
+            return new Http1Connection(address, plain, socket);
         } catch (IOException | RuntimeException e) {
             socket.close();
             throw e;
@@ -163,7 +160,7 @@ public final class Http1Client {
         SSLSocket socket = (SSLSocket) tlsFactory().createSocket(plain, host, port, true);
         SSLParameters parameters = socket.getSSLParameters();
         parameters.setEndpointIdentificationAlgorithm("HTTPS");
-        if (!host.isEmpty() && Character.isLetter(host.charAt(host.length() - 1))) {
+        if (!host.isEmpty() && !host.contains(":") && !host.matches("[0-9.]+")) {
             parameters.setServerNames(List.of(new SNIHostName(host)));
         }
         socket.setSSLParameters(parameters);

@@ -1,17 +1,20 @@
 package dev.hexaflow.adapters.nodes.net;
 
+import java.io.BufferedOutputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketException;
+import java.net.SocketTimeoutException;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
@@ -24,6 +27,8 @@ final class Http1Connection {
     private static final int MOST_HEAD = 64 * 1024;
 
     private final String address;
+    /** The TCP socket: closing it breaks off any read or write, even one a TLS socket holds a lock for. */
+    private final Socket raw;
     private final Socket socket;
     private final InputStream in;
     private final OutputStream out;
@@ -36,11 +41,18 @@ final class Http1Connection {
     private int limit;
     private long idleSince;
 
-    Http1Connection(String address, Socket socket, InputStream in, OutputStream out) {
+    /** @param socket the socket requests go over: {@code raw} itself, or a TLS socket over it */
+    Http1Connection(String address, Socket raw, Socket socket) throws IOException {
         this.address = address;
+        this.raw = raw;
         this.socket = socket;
-        this.in = in;
-        this.out = out;
+        this.in = socket.getInputStream();
+        this.out = new BufferedOutputStream(socket.getOutputStream(), 8192);
+    }
+
+    /** This connection for one call: see {@link Lease}. */
+    Lease lease() {
+        return new Lease(this);
     }
 
     /** The next byte of the answer, or -1 at the connection's end. */
@@ -94,8 +106,32 @@ final class Http1Connection {
         return !socket.isClosed() && !socket.isInputShutdown();
     }
 
+    /**
+     * Whether an idle connection is still open: a read of at most a millisecond finds nothing. One that finds the
+     * connection's end (the server closed it) or a byte (nothing is owed on an idle connection) is not.
+     */
+    boolean stillOpen() {
+        if (position != limit) {
+            return false;
+        }
+        try {
+            socket.setSoTimeout(1);
+            try {
+                fill();
+                return false;
+            } finally {
+                socket.setSoTimeout(0);
+            }
+        } catch (SocketTimeoutException quiet) {
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     void close() {
         try {
+            raw.close();
             socket.close();
         } catch (IOException e) {
             // Closed either way.
@@ -103,38 +139,36 @@ final class Http1Connection {
     }
 
     /**
-     * Sends the request and reads its answer's head within {@code firstByte}.
+     * Sends the request and reads its answer's head, both within {@code firstByte}.
      *
-     * @throws NoAnswerException when the connection failed or closed before a byte of an answer came
+     * @throws NotSentException when the request could not be written: the server had closed the connection
      */
-    Http1Response exchange(byte[] head, byte[] body, Duration firstByte, Consumer<Http1Connection> pool)
-            throws IOException {
+    Http1Response exchange(Lease lease, byte[] head, byte[] body, Duration firstByte,
+            Consumer<Http1Connection> pool) throws IOException {
+        Deadline deadline = Deadline.closing(raw, firstByte);
         try {
-            out.write(head);
-            out.write(body);
-            out.flush();
-        } catch (SocketException e) {
-            close();
-            throw new NoAnswerException(e);
-        } catch (IOException e) {
-            close();
-            throw e;
-        }
-        Deadline deadline = Deadline.closing(socket, firstByte);
-        try {
+            try {
+                out.write(head);
+                out.write(body);
+                out.flush();
+            } catch (SocketException e) {
+                throw deadline.passed() ? e : new NotSentException(e);
+            }
             Head answer;
             do {
                 answer = readHead();
             } while (answer.status() >= 100 && answer.status() < 200);
-            return new Http1Response(answer.status(), answer.version11(), answer.headers(), this, pool);
+            if (!deadline.cancel()) {
+                throw new SocketException("the deadline came as the answer did");
+            }
+            return new Http1Response(answer.status(), answer.version11(), answer.headers(), this, lease, pool);
         } catch (IOException | RuntimeException e) {
+            deadline.cancel();
             close();
             if (deadline.passed()) {
                 throw (IOException) new HttpTimeoutException("request timed out").initCause(e);
             }
             throw e;
-        } finally {
-            deadline.cancel();
         }
     }
 
@@ -144,14 +178,9 @@ final class Http1Connection {
     }
 
     private Head readHead() throws IOException {
-        int first;
-        try {
-            first = read();
-        } catch (SocketException e) {
-            throw new NoAnswerException(e);
-        }
+        int first = read();
         if (first < 0) {
-            throw new NoAnswerException(null);
+            throw new java.io.EOFException("HTTP/1.1 header parser received no bytes");
         }
         int[] budget = {MOST_HEAD};
         String status = line(first, budget);
@@ -204,12 +233,47 @@ final class Http1Connection {
     private record Head(int status, boolean version11, List<String[]> headers) {
     }
 
-    /** The connection failed or closed before any byte of an answer: the request may be sent again. */
-    static final class NoAnswerException extends IOException {
+    /** The request could not be written: the server closed the connection first, so it never had the request. */
+    static final class NotSentException extends IOException {
         private static final long serialVersionUID = 1L;
 
-        NoAnswerException(Throwable cause) {
-            super("the connection closed before an answer came", cause);
+        NotSentException(Throwable cause) {
+            super("the connection closed before the request was sent", cause);
+        }
+    }
+
+    /**
+     * One call's hold on the connection. Whichever comes first wins: the call's end gives the connection back (or
+     * closes it), or a break-off from another thread closes it. A break-off that comes late, when the connection
+     * is back in the pool or in another call's hands, does nothing.
+     */
+    static final class Lease {
+        private static final int HELD = 0;
+        private static final int GIVEN_BACK = 1;
+        private static final int BROKEN_OFF = 2;
+
+        private final Http1Connection connection;
+        private final AtomicInteger state = new AtomicInteger(HELD);
+
+        private Lease(Http1Connection connection) {
+            this.connection = connection;
+        }
+
+        void breakOff() {
+            if (state.compareAndSet(HELD, BROKEN_OFF)) {
+                connection.close();
+            }
+        }
+
+        /** Gives the connection back to the pool when it may be reused and is still this call's; closes it else. */
+        void end(boolean reusable, Consumer<Http1Connection> pool) {
+            if (reusable && connection.buffered() == 0 && state.compareAndSet(HELD, GIVEN_BACK)) {
+                connection.idleFromNow();
+                pool.accept(connection);
+            } else {
+                state.set(BROKEN_OFF);
+                connection.close();
+            }
         }
     }
 }

@@ -22,16 +22,28 @@ public final class Http1Response implements AutoCloseable {
     private final Body body;
 
     Http1Response(int status, boolean version11, List<String[]> headers, Http1Connection connection,
-            Consumer<Http1Connection> pool) {
+            Http1Connection.Lease lease, Consumer<Http1Connection> pool) {
         this.status = status;
         this.headers = List.copyOf(headers);
-        boolean keeps = version11 && header("connection").map(value -> !value.toLowerCase(Locale.ROOT)
-                .contains("close")).orElse(true);
-        boolean chunked = header("transfer-encoding").map(value -> value.toLowerCase(Locale.ROOT)
-                .contains("chunked")).orElse(false);
-        long length = status == 204 || status == 304 ? 0 : header("content-length").map(Http1Response::length)
-                .orElse(-1L);
-        this.body = new Body(connection, pool, chunked ? -2 : length, keeps && (chunked || length >= 0));
+        boolean keeps = version11 && values("connection").noneMatch(value -> value.contains("close"));
+        // The body's framing (RFC 9112, 6.3): chunked when chunked is the last coding; another coding, or no
+        // length, is read to the close; a length otherwise, the same in every Content-Length.
+        List<String> codings = values("transfer-encoding").toList();
+        boolean chunked = !codings.isEmpty() && codings.get(codings.size() - 1).strip().endsWith("chunked");
+        List<Long> lengths = values("content-length").map(Http1Response::length).distinct().toList();
+        if (lengths.size() > 1) {
+            throw new IllegalStateException("the server sent two different Content-Length headers");
+        }
+        long length = status == 204 || status == 304 ? 0 : !codings.isEmpty() || lengths.isEmpty() ? -1
+                : lengths.get(0);
+        this.body = new Body(connection, lease, pool, chunked ? -2 : length, keeps && (chunked || length >= 0));
+    }
+
+    /** Every value of the header, each of a comma-separated list apart, in lower case. */
+    private java.util.stream.Stream<String> values(String name) {
+        return headers.stream().filter(header -> header[0].equals(name))
+                .flatMap(header -> java.util.Arrays.stream(header[1].split(",")))
+                .map(value -> value.strip().toLowerCase(Locale.ROOT));
     }
 
     public int statusCode() {
@@ -76,16 +88,20 @@ public final class Http1Response implements AutoCloseable {
         private static final int MOST_CHUNK_LINE = 1024;
 
         private final Http1Connection connection;
+        private final Http1Connection.Lease lease;
         private final Consumer<Http1Connection> pool;
         private final boolean chunked;
         private final boolean reusable;
         private final AtomicBoolean closed = new AtomicBoolean();
         private long left;
-        private boolean ended;
+        /** Volatile: a close from another thread that finds the body ended sees the reads before it. */
+        private volatile boolean ended;
         private boolean afterChunk;
 
-        Body(Http1Connection connection, Consumer<Http1Connection> pool, long length, boolean reusable) {
+        Body(Http1Connection connection, Http1Connection.Lease lease, Consumer<Http1Connection> pool, long length,
+                boolean reusable) {
             this.connection = connection;
+            this.lease = lease;
             this.pool = pool;
             this.chunked = length == -2;
             this.left = chunked ? 0 : length;
@@ -180,12 +196,7 @@ public final class Http1Response implements AutoCloseable {
             if (!closed.compareAndSet(false, true)) {
                 return;
             }
-            if (ended && reusable) {
-                connection.idleFromNow();
-                pool.accept(connection);
-            } else {
-                connection.close();
-            }
+            lease.end(ended && reusable, pool);
         }
     }
 }

@@ -66,7 +66,7 @@ class Http1ClientTest {
     }
 
     @Test
-    void aKeptConnectionTheServerClosedMeanwhileIsReplacedAndTheCallAnswered() throws IOException {
+    void aKeptConnectionTheServerClosedWhileIdleIsFoundClosedAndTheCallGoesOverANewOne() throws Exception {
         try (Server server = new Server(ServerSocketFactory.getDefault())) {
             server.closeAfterEach = true;
             server.answers.add("HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\none");
@@ -74,8 +74,44 @@ class Http1ClientTest {
             Http1Client client = new Http1Client(WAIT);
 
             assertThat(body(client, server.uri("/"))).isEqualTo("one");
+            Thread.sleep(Http1Client.CHECKED_AFTER.toMillis() + 200);
             assertThat(body(client, server.uri("/"))).isEqualTo("two");
             assertThat(server.connections.get()).isEqualTo(2);
+            assertThat(server.requests).hasSize(2);
+        }
+    }
+
+    @Test
+    void aRequestTheServerMayHaveHadIsNeverSentTwice() throws Exception {
+        try (Server server = new Server(ServerSocketFactory.getDefault())) {
+            server.closeAfterEach = true;
+            server.answers.add("HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\none");
+            Http1Client client = new Http1Client(WAIT);
+            assertThat(body(client, server.uri("/"))).isEqualTo("one");
+            server.awaitClosed();
+
+            assertThatThrownBy(() -> body(client, server.uri("/"))).isInstanceOf(IOException.class);
+            assertThat(server.requests.size()).as("asked once, not again on a new connection").isLessThanOrEqualTo(2);
+            assertThat(server.connections.get()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aLateBreakOffOfAnEndedCallLeavesTheConnectionToTheNextCall() throws IOException {
+        try (Server server = new Server(ServerSocketFactory.getDefault())) {
+            server.answers.add("HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\none");
+            server.answers.add("HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\ntwo");
+            Http1Client client = new Http1Client(WAIT);
+            AtomicReference<Runnable> firstBreakOff = new AtomicReference<>();
+            try (Http1Response first = client.post(server.uri("/"), Map.of(), new byte[0], WAIT, firstBreakOff::set)) {
+                assertThat(first.body().readAllBytes()).hasSize(3);
+            }
+
+            try (Http1Response second = client.post(server.uri("/"), Map.of(), new byte[0], WAIT, close -> { })) {
+                firstBreakOff.get().run();
+                assertThat(new String(second.body().readAllBytes(), StandardCharsets.UTF_8)).isEqualTo("two");
+            }
+            assertThat(server.connections.get()).isEqualTo(1);
         }
     }
 
@@ -172,6 +208,7 @@ class Http1ClientTest {
         final List<String> answers = new CopyOnWriteArrayList<>();
         final List<String> requests = new CopyOnWriteArrayList<>();
         final AtomicInteger connections = new AtomicInteger();
+        final java.util.concurrent.CountDownLatch closed = new java.util.concurrent.CountDownLatch(1);
         volatile boolean closeAfterEach;
         private final ServerSocket socket;
 
@@ -226,7 +263,13 @@ class Http1ClientTest {
                 }
             } catch (IOException e) {
                 // The client went away.
+            } finally {
+                closed.countDown();
             }
+        }
+
+        void awaitClosed() throws InterruptedException {
+            assertThat(closed.await(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
         }
 
         /** A request's head and its body of Content-Length bytes, or null at the connection's end. */

@@ -294,19 +294,20 @@ def measure_postgres(java, seconds):
             first = servers[0]
             results["start_s"] = first.started_s
             four = first.import_app(ROOT / "bench" / "apps" / "four-nodes.yml")["api_key"]
+            log("  PostgreSQL, one instance: blocking runs until the JIT has settled")
+            # Warmed as --only-runs warms its servers: on two cores the JIT settles over a minute of runs or more
+            # (a 5 s warm-up read a third of the runs a second and four times the p99 of a warm server).
+            results["warm_up_s"] = warm_runs(first, four)
             log("  PostgreSQL, one instance: GET /health")
             results["health"] = wrk(first.base + "/health", seconds, warmup=5)
             log("  PostgreSQL, one instance: blocking runs")
-            # Warmed as --only-runs warms its servers: on two cores the JIT settles over a minute of runs (a
-            # 5 s warm-up read a third of the runs a second and four times the p99 of a warm server).
-            warm_runs(first.base, four)
             results["one"] = kept_and_cpu(cluster, servers, four, lambda: wrk(
                 first.base + RUN_PATH, seconds, warmup=0, method="POST", body=RUN_BODY, key=four))
             log("  PostgreSQL, two instances on one database: blocking runs on both at once")
             servers.append(Server(java, data, settings, log_name="server-2.log"))
             results["second_start_s"] = servers[1].started_s
             urls = [server.base + RUN_PATH for server in servers]
-            warm_runs(servers[1].base, four)
+            warm_runs(servers[1], four)
             wrk_together(urls, 3, warmup=0, method="POST", body=RUN_BODY, key=four)
             two = kept_and_cpu(cluster, servers, four, lambda: {"instances": wrk_together(
                 urls, seconds, warmup=0, method="POST", body=RUN_BODY, key=four)})
@@ -322,10 +323,53 @@ def measure_postgres(java, seconds):
                 server.stop()
 
 
-def warm_runs(base, key):
-    """Blocking runs, 2 x 15 s: what a server takes on two cores before its JIT has settled."""
-    for _ in range(2):
-        wrk(base + RUN_PATH, 15, warmup=0, method="POST", body=RUN_BODY, key=key)
+def jit_cpu_s(pid):
+    """The CPU time the JVM's JIT compiler threads (named "C1 CompilerThre…" and "C2 CompilerThre…") have used."""
+    total = 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    for task in Path("/proc/%d/task" % pid).glob("*"):
+        try:
+            stat = (task / "stat").read_text()
+        except OSError:
+            continue
+        name, fields = stat[stat.index("(") + 1:stat.rindex(")")], stat[stat.rindex(")") + 2:].split()
+        if "CompilerThre" in name:
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+# A server is warm when its JIT took under this share of its CPU in its last 15 s of runs. On two cores under 64
+# connections, JDK 17's one C2 thread needs some 90 s of runs to compile what the runs use (its queue held 76
+# methods after 45 s, and a warm server keeps twice the runs a second of one warmed 45 s); JDK 25's, some 45 s.
+WARM_JIT_SHARE = 0.05
+WARM_ROUNDS = (2, 10)
+
+
+def warm_until_settled(targets, connections=64):
+    """Blocking runs, 15 s at a time on each of `targets` ((process, base URL, key) each) in turn, until each one's
+    JIT took under WARM_JIT_SHARE of its CPU in its last 15 s (at least 2 and at most 10 times 15 s): the seconds
+    of runs each one took, in the order given."""
+    seconds = [0] * len(targets)
+    settled = [False] * len(targets)
+    for round_ in range(WARM_ROUNDS[1]):
+        for i, (process, base, key) in enumerate(targets):
+            if settled[i]:
+                continue
+            cpu, jit = cpu_s([process.pid]), jit_cpu_s(process.pid)
+            wrk(base + RUN_PATH, 15, connections=connections, threads=min(2, connections), warmup=0,
+                method="POST", body=RUN_BODY, key=key)
+            seconds[i] += 15
+            share = (jit_cpu_s(process.pid) - jit) / max(cpu_s([process.pid]) - cpu, 1e-9)
+            settled[i] = round_ + 1 >= WARM_ROUNDS[0] and share < WARM_JIT_SHARE
+        if all(settled):
+            break
+    log("  warmed %s s of runs (JIT settled: %s)" % (seconds, settled))
+    return seconds
+
+
+def warm_runs(server, key):
+    """Blocking runs until the server's JIT has settled (warm_until_settled): the seconds of runs it took."""
+    return warm_until_settled([(server.process, server.base, key)])[0]
 
 
 def postgres_figures(java, seconds, command):
@@ -387,8 +431,7 @@ def measure_durability(java, seconds, rounds=3):
             for mode, data in (("written", written_dir), ("synced", synced_dir)):
                 server = Server(java, data, env={"HEXAFLOW_DURABILITY": mode})
                 servers[mode] = (server, server.import_app(ROOT / "bench" / "apps" / "four-nodes.yml")["api_key"])
-            for server, key in servers.values():
-                wrk(server.base + RUN_PATH, 5, warmup=0, method="POST", body=RUN_BODY, key=key)
+            warm_until_settled([(server.process, server.base, key) for server, key in servers.values()])
             results = {mode: [] for mode in servers}
             for _ in range(rounds):
                 for mode, (server, key) in servers.items():
@@ -407,11 +450,12 @@ def measure_server(java, seconds):
         try:
             four = server.import_app(ROOT / "bench" / "apps" / "four-nodes.yml")["api_key"]
             results = {}
+            log("  blocking runs until the JIT has settled")
+            run_body = json.dumps({"inputs": {"name": "bench"}, "response_mode": "blocking", "user": "bench"})
+            results["warm_up_s"] = warm_runs(server, four)
             log("  GET /health")
             results["health"] = wrk(server.base + "/health", seconds, warmup=5)
             log("  blocking runs")
-            run_body = json.dumps({"inputs": {"name": "bench"}, "response_mode": "blocking", "user": "bench"})
-            wrk(server.base + "/v1/workflows/run", 5, warmup=0, method="POST", body=run_body, key=four)
             before = total_runs(server, four)
             cpu = cpu_s([server.process.pid])
             results["blocking"] = wrk(server.base + "/v1/workflows/run", seconds, warmup=0, method="POST",
@@ -515,7 +559,7 @@ def measure_limits(java, seconds, rounds):
             key, path = app["api_key"], server.base + "/admin/apps/%s/limits" % app["app_id"]
             admin = {"Authorization": "Bearer " + ADMIN, "Content-Type": "application/json"}
             run_body = json.dumps({"inputs": {"name": "bench"}, "response_mode": "blocking", "user": "bench"})
-            wrk(server.base + "/v1/workflows/run", 5, warmup=0, method="POST", body=run_body, key=key)
+            warm_runs(server, key)
             results = {"seconds": seconds, "off": [], "on": []}
             for round_ in range(rounds):
                 for state in (("off", "on") if round_ % 2 == 0 else ("on", "off")):
@@ -605,12 +649,10 @@ def measure_runs_pass(java, seconds, rounds, variants):
                 server = Server(java, data, env=env, jar=jar)
                 servers.append((name, server, server.import_app(ROOT / "bench" / "apps" / "four-nodes.yml")
                                 ["api_key"]))
-            # Warmed in turn, 2 x 15 s each: on two cores the JIT settles over a minute of runs, and shorter
-            # warm-ups favoured whichever server came first.
-            for _ in range(2):
-                for _, server, key in servers:
-                    wrk(server.base + "/health", 2, warmup=0)
-                    wrk(server.base + RUN_PATH, 15, warmup=0, method="POST", body=RUN_BODY, key=key)
+            # Warmed in turn until each one's JIT has settled: a fixed 2 x 15 s left JDK 17's at half its speed.
+            for _, server, _ in servers:
+                wrk(server.base + "/health", 2, warmup=0)
+            warm = warm_until_settled([(server.process, server.base, key) for _, server, key in servers])
             results = {name: [] for name, _, _ in servers}
             for round_ in range(rounds):
                 # Rotated, not reversed: a reversed round loads the servers at both ends twice in a row, and
@@ -619,6 +661,9 @@ def measure_runs_pass(java, seconds, rounds, variants):
                 for name, server, key in servers[shift:] + servers[:shift]:
                     log("  %s, round %d" % (name, round_ + 1))
                     results[name].append(measure_run_round(server, key, seconds))
+            for (name, _, _), warm_s in zip(servers, warm):
+                for figures in results[name]:
+                    figures["warm_up_s"] = warm_s
             return results
         finally:
             for _, server, _ in servers:
@@ -672,17 +717,20 @@ def only_pause(args, jdks):
 def render_runs(r):
     lines = ["%s, %s; `%s`" % (r["date"], r["machine"], r["command"]), "",
              "| JDK | server | runs/s (median) | share of /health (median; each round, pass / pass) | p99 ms (median) "
-             "| server CPU µs per kept run (median) | every answered run kept |",
-             "|---|---|---|---|---|---|---|"]
+             "| server CPU µs per kept run (median) | every answered run kept | warmed, s of runs (each pass) |",
+             "|---|---|---|---|---|---|---|---|"]
     for jdk, figures in r["jdks"].items():
         for name, rounds in figures["runs"].items():
             median = lambda key: statistics.median(round_[key] for round_ in rounds)
             passes = sorted({round_.get("pass", 1) for round_ in rounds})
             each = " / ".join(", ".join("%.3f" % round_["share_of_health"] for round_ in rounds
                                         if round_.get("pass", 1) == pass_) for pass_ in passes)
-            lines.append("| %s | %s | %s | %.3f (%s) | %.1f | %.0f | %s |" % (
+            warmed = " / ".join(str(next(round_.get("warm_up_s", "?") for round_ in rounds
+                                         if round_.get("pass", 1) == pass_)) for pass_ in passes)
+            lines.append("| %s | %s | %s | %.3f (%s) | %.1f | %.0f | %s | %s |" % (
                 jdk, name, "{:,.0f}".format(median("rps")), median("share_of_health"), each, median("p99_ms"),
-                median("cpu_us_per_run"), all(round_["kept_runs"] >= round_["answered"] for round_ in rounds)))
+                median("cpu_us_per_run"), all(round_["kept_runs"] >= round_["answered"] for round_ in rounds),
+                warmed))
     return "\n".join(lines) + "\n"
 
 
@@ -737,22 +785,17 @@ def render_limits(r):
 
 def measure_inline(java, seconds, rounds, connections=64):
     """Blocking runs of the 4-node workflow on two servers up at once, one playing such runs on the request's
-    thread (HEXAFLOW_INLINE_RUNS=true, the default) and one on the engine's (false, as before), each warmed 45 s,
-    then loaded in turn in rounds that alternate which comes first, so that a drift of the machine falls on both
-    alike; each round's server CPU per run is read from /proc around its load."""
+    thread (HEXAFLOW_INLINE_RUNS=true, the default) and one on the engine's (false, as before), each warmed until
+    its JIT has settled, then loaded in turn in rounds that alternate which comes first, so that a drift of the
+    machine falls on both alike; each round's server CPU per run is read from /proc around its load."""
     with tempfile.TemporaryDirectory() as off_dir, tempfile.TemporaryDirectory() as on_dir:
         servers = {}
         try:
             for mode, data in (("off", off_dir), ("on", on_dir)):
                 server = Server(java, data, env={"HEXAFLOW_INLINE_RUNS": "false" if mode == "off" else "true"})
                 servers[mode] = (server, server.import_app(ROOT / "bench" / "apps" / "four-nodes.yml")["api_key"])
-            # On two cores others load, a JIT needs most of a minute of this load to settle, and the server warmed
-            # first is ahead for a while: each is warmed three times 15 s, in turn.
-            for warm_up in (("off", "on"), ("on", "off"), ("off", "on")):
-                for mode in warm_up:
-                    server, key = servers[mode]
-                    wrk(server.base + RUN_PATH, 15, connections=connections, threads=min(2, connections), warmup=0,
-                        method="POST", body=RUN_BODY, key=key)
+            # On two cores a JIT needs a minute or more of this load to settle: each is warmed in turn until it has.
+            warm_until_settled([(server.process, server.base, key) for server, key in servers.values()], connections)
             results = {"seconds": seconds, "connections": connections, "off": [], "on": []}
             load = {"connections": connections, "threads": min(2, connections), "warmup": 0, "method": "POST",
                     "body": RUN_BODY}
@@ -795,10 +838,10 @@ def render_inline(r):
     m = r["machine"]
     first = next(iter(r["jdks"].values()))["inline"]
     lines = ["", "Measured %s on %d cores (%s); %s. Command: `%s`. Blocking runs of the 4-node workflow, wrk -t%d -c%d,"
-             " %d s each after a 1 s warm-up, on two servers up at once, each warmed 3 × 15 s in turn (on the"
-             " engine's threads: `HEXAFLOW_INLINE_RUNS=false`; on the request's: the default), loaded in turn, the"
-             " order alternating each round; the median of the rounds, each round's figure in brackets. The ratio is"
-             " the median of each round's on / off, measured in the same minute." % (
+             " %d s each after a 1 s warm-up, on two servers up at once, each warmed in turn until its JIT had"
+             " settled (on the engine's threads: `HEXAFLOW_INLINE_RUNS=false`; on the request's: the default),"
+             " loaded in turn, the order alternating each round; the median of the rounds, each round's figure in"
+             " brackets. The ratio is the median of each round's on / off, measured in the same minute." % (
                  r["date"], m["cores"], m["cpu"], ", ".join(
                      "%s: %s" % (name, entry["version"]) for name, entry in r["jdks"].items()), r["command"],
                  min(2, first["connections"]), first["connections"], first["seconds"]), "",
@@ -1068,8 +1111,10 @@ def render(r):
         r["date"], m["cores"], m["cpu"], m["memory_gib"], m["os"], m["wrk"], ", ".join(
             "%s: %s" % (name, r["jdks"][name]["version"]) for name in jdks)),
         "Command: `%s` (builds the jars, then `python3 bench/bench.py`). Each load figure is %s, after a warm-up;"
-        " ratios are to `GET /health` of the same server in the same run." % (r["command"], "wrk -t2 -c64 for "
-                                                                             "the stated time"), ""]
+        " the server's runs and its `GET /health` once its JIT had settled under blocking runs (%s s of them);"
+        " ratios are to `GET /health` of the same server in the same run." % (
+            r["command"], "wrk -t2 -c64 for the stated time", ", ".join(
+                "%s: %s" % (name, r["jdks"][name]["load"].get("warm_up_s", "?")) for name in jdks)), ""]
 
     def row(label, target, values):
         lines.append("| %s | %s | %s |" % (label, " | ".join(values), target))
@@ -1178,7 +1223,8 @@ def render_postgres(r):
                      " above), and a PostgreSQL 15 started by the harness on the same machine (fsync and synchronous"
                      " commit on, shared_buffers 256MB), first with one instance on a fresh database (wrk -t2 -c64),"
                      " then with a second instance on the same database and data dir, both loaded at once by a wrk"
-                     " -t1 -c32 each (64 connections in all); %d s each, after a warm-up." % first["seconds"])
+                     " -t1 -c32 each (64 connections in all); %d s each, each instance warmed until its JIT had"
+                     " settled." % first["seconds"])
         if any((pg[n].get("date"), pg[n].get("command")) != (r["date"], r["command"]) for n in measured):
             lines.append("These PostgreSQL figures were measured on %s by `%s`; the H2 figures are from the run"
                          " above." % (first["date"], first["command"]))

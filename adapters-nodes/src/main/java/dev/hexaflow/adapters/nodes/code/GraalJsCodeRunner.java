@@ -32,7 +32,8 @@ import java.util.concurrent.TimeUnit;
  * run is stopped, that runs out of memory, or whose answer is over the size limit, kills its worker (the worker's
  * own watchdog cancels a plain loop first and the worker lives on); workers are reused otherwise, and each call gets
  * a fresh context inside its worker. Inside, the context has only JavaScript's standard objects: no Java class or
- * object is reachable, and no file, thread, process, native code, environment or network.
+ * object is reachable, and no file, thread, process, native code, environment or network. On JDK 22 and later a
+ * worker runs GraalJS 25 rather than the server's GraalJS 23.1 ({@link GraalJsClassPath}).
  *
  * <p>At most {@code maxWorkers} calls run at once; a call beyond waits for a worker, and the wait counts toward
  * its timeout. Workers end with the server (a shutdown hook, and a worker ends when its standard input closes)
@@ -55,7 +56,10 @@ public final class GraalJsCodeRunner implements CodeRunner, AutoCloseable {
 
     private final CodeLimits limits;
     private final int maxWorkers;
-    private final List<String> command;
+    private final String java;
+    private final int jdkFeature;
+    /** Made by the first worker's start: on JDK 22 and later it copies GraalJS 25's jars (GraalJsClassPath). */
+    private GraalJsClassPath classPath;
     private final Semaphore slots;
     private final ConcurrentLinkedDeque<Worker> idle = new ConcurrentLinkedDeque<>();
     private final Set<Worker> all = ConcurrentHashMap.newKeySet();
@@ -67,28 +71,36 @@ public final class GraalJsCodeRunner implements CodeRunner, AutoCloseable {
     }
 
     public GraalJsCodeRunner(CodeLimits limits, int maxWorkers) {
+        this(limits, maxWorkers, Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                Runtime.version().feature());
+    }
+
+    /** Workers on the JVM {@code java} of JDK {@code jdkFeature} (17, 25, ...) rather than on this server's. */
+    GraalJsCodeRunner(CodeLimits limits, int maxWorkers, String java, int jdkFeature) {
         if (maxWorkers < 1) {
             throw new IllegalArgumentException("maxWorkers must be at least 1");
         }
         this.limits = limits;
         this.maxWorkers = maxWorkers;
         this.slots = new Semaphore(maxWorkers, true);
-        this.command = command(limits);
+        this.java = java;
+        this.jdkFeature = jdkFeature;
         Runtime.getRuntime().addShutdownHook(new Thread(this::close, "hexaflow-js-workers"));
     }
 
-    /**
-     * The JVM this server runs on, with its class path (the fat jar, or the test class path), made absolute so
-     * that the worker's directory does not matter.
-     */
-    private static List<String> command(CodeLimits limits) {
-        List<String> classPath = new ArrayList<>();
-        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
-            if (!entry.isBlank()) {
-                classPath.add(Path.of(entry).toAbsolutePath().toString());
+    /** The worker's command line, its class path set up by the first call. */
+    private synchronized List<String> command() {
+        if (closed) {
+            throw new CodeException("the javascript runner is closed");
+        }
+        if (classPath == null) {
+            try {
+                classPath = GraalJsClassPath.forJdk(jdkFeature);
+            } catch (java.io.UncheckedIOException e) {
+                throw new CodeException("cannot start a javascript worker: " + e.getMessage(), e);
             }
         }
-        return List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        List<String> command = new ArrayList<>(List.of(java,
                 "-Xmx" + limits.memoryBytes() / 1024 + "k",
                 "-Xss8m",
                 "-XX:+UseSerialGC",
@@ -100,12 +112,14 @@ public final class GraalJsCodeRunner implements CodeRunner, AutoCloseable {
                 "-XX:+ExitOnOutOfMemoryError",
                 "-XX:+DisplayVMOutputToStderr",
                 "-XX:-UsePerfData",
-                "-XX:MaxMetaspaceSize=256m",
-                "-cp", String.join(File.pathSeparator, classPath),
+                "-XX:MaxMetaspaceSize=256m"));
+        command.addAll(classPath.options());
+        command.addAll(List.of("-cp", classPath.asArgument(),
                 GraalJsWorker.class.getName(),
                 Long.toString(limits.timeout().toSeconds()),
                 Integer.toString(limits.maxResultChars()),
-                Long.toString(IDLE_MILLIS));
+                Long.toString(IDLE_MILLIS)));
+        return command;
     }
 
     @Override
@@ -223,7 +237,7 @@ public final class GraalJsCodeRunner implements CodeRunner, AutoCloseable {
         if (closed) {
             throw new CodeException("the javascript runner is closed");
         }
-        ProcessBuilder builder = new ProcessBuilder(command)
+        ProcessBuilder builder = new ProcessBuilder(command())
                 .directory(new File(System.getProperty("java.io.tmpdir")));
         builder.environment().clear();
         try {
@@ -241,6 +255,11 @@ public final class GraalJsCodeRunner implements CodeRunner, AutoCloseable {
         closed = true;
         for (Worker worker : List.copyOf(all)) {
             worker.kill();
+        }
+        synchronized (this) {
+            if (classPath != null) {
+                classPath.close();
+            }
         }
     }
 

@@ -22,8 +22,13 @@ record JarServer(Process process, String baseUrl, String demoKey, String campusK
     static final Path JAR = Path.of(System.getProperty("hexaflow.jar", "target/hexaflow.jar"));
 
     static JarServer start(Path data, Path log, Map<String, String> settings) throws IOException {
-        ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java")
-                .toString(), "-jar", JAR.toString(), "--port", "0", "--data-dir", data.toString());
+        return start(Path.of(System.getProperty("java.home"), "bin", "java"), data, log, settings);
+    }
+
+    /** As above, on the JVM {@code java} rather than the tests' own. */
+    static JarServer start(Path java, Path data, Path log, Map<String, String> settings) throws IOException {
+        ProcessBuilder builder = new ProcessBuilder(java.toString(), "-jar", JAR.toString(), "--port", "0",
+                "--data-dir", data.toString());
         builder.environment().keySet().removeIf(name -> name.startsWith("HEXAFLOW_"));
         builder.environment().putAll(settings);
         builder.redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));

@@ -15,6 +15,8 @@ import java.util.Enumeration;
 import java.util.List;
 import java.util.jar.JarEntry;
 import java.util.jar.JarFile;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -24,13 +26,16 @@ import java.util.stream.Stream;
  * which removed a method of {@code sun.misc.Unsafe} it calls, and GraalJS 25 needs JDK 21. So on JDK 22 and later a
  * worker runs on GraalJS 25, whose jars the build keeps beside this class ({@code graaljs-newer/}, with Jackson for
  * the worker's JSON). A JVM cannot load a jar kept inside a jar, so they and the worker's class are copied, at the
- * first worker's start, into a directory of the server's own (owner-only, removed by {@link #close()}).
+ * first worker's start, into a directory of the server's own (owner-only, removed by {@link #close()}, or by the
+ * next server's first copy if this one was killed). It holds GraalJS's own unpacked native library too.
  */
 final class GraalJsClassPath implements AutoCloseable {
 
     /** The first JDK on which GraalJS 23.1 fails. */
     static final int NEWER_FROM = 22;
     private static final String BUNDLED = "graaljs-newer/";
+    private static final String PREFIX = "hexaflow-graaljs-";
+    private static final Pattern LEFTOVER = Pattern.compile(Pattern.quote(PREFIX) + "(\\d{1,18})-\\d+");
 
     private final List<String> options;
     private final List<String> entries;
@@ -48,20 +53,27 @@ final class GraalJsClassPath implements AutoCloseable {
             return new GraalJsClassPath(List.of(), serverClassPath(), null);
         }
         try {
-            Path directory = Files.createTempDirectory("hexaflow-graaljs-");
+            removeLeftovers();
+            Path directory = Files.createTempDirectory(PREFIX + ProcessHandle.current().pid() + "-");
             try {
                 List<String> entries = new ArrayList<>();
                 Path classes = directory.resolve("classes");
                 Path worker = classes.resolve(GraalJsWorker.class.getName().replace('.', '/') + ".class");
                 Files.createDirectories(worker.getParent());
                 try (InputStream in = GraalJsWorker.class.getResourceAsStream("GraalJsWorker.class")) {
+                    if (in == null) {
+                        throw new IOException("the worker's class is not a file of this build");
+                    }
                     Files.copy(in, worker);
                 }
                 entries.add(classes.toString());
                 for (Path jar : copyBundledJars(directory)) {
                     entries.add(jar.toString());
                 }
-                List<String> options = new ArrayList<>(List.of("--enable-native-access=ALL-UNNAMED"));
+                // Truffle 25 unpacks a native library of its own and loads it: into this directory, not a cache
+                // under the user's home (or, with no home, one relative to the worker's directory, /tmp).
+                List<String> options = new ArrayList<>(List.of("--enable-native-access=ALL-UNNAMED",
+                        "-Dpolyglot.engine.userResourceCache=" + directory.resolve("truffle-cache")));
                 if (feature >= 23) {
                     // Truffle reads fields through sun.misc.Unsafe, which JDK 24 and later warn of on standard error.
                     options.add("--sun-misc-unsafe-memory-access=allow");
@@ -74,6 +86,20 @@ final class GraalJsClassPath implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot set up GraalJS for JDK " + feature + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * This class path if its files are all still there, else a new one: a cleaner of /tmp may remove files a
+     * long-lived server has not read for days, and a worker started after that would find no class.
+     */
+    static GraalJsClassPath renewed(GraalJsClassPath current, int feature) {
+        if (current != null && current.entries.stream().allMatch(entry -> Files.exists(Path.of(entry)))) {
+            return current;
+        }
+        if (current != null) {
+            current.close();
+        }
+        return forJdk(feature);
     }
 
     /** The JVM options a worker needs on this JDK, before its class path. */
@@ -111,6 +137,26 @@ final class GraalJsClassPath implements AutoCloseable {
             }
         }
         return classPath;
+    }
+
+    /**
+     * Removes the copies of servers that ended without closing their runner (kill -9, a crash): each directory is
+     * named by its server's process id. Another user's cannot be removed, and is left alone.
+     */
+    private static void removeLeftovers() {
+        Path temporary = Path.of(System.getProperty("java.io.tmpdir"));
+        try (Stream<Path> all = Files.list(temporary)) {
+            for (Path directory : all.toList()) {
+                Matcher name = LEFTOVER.matcher(directory.getFileName().toString());
+                if (name.matches() && ProcessHandle.of(Long.parseLong(name.group(1))).isEmpty()
+                        && !Files.isSymbolicLink(directory)
+                        && Files.getOwner(directory).getName().equals(System.getProperty("user.name"))) {
+                    delete(directory);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // Leftovers are the operating system's to clear then; a new copy is made all the same.
+        }
     }
 
     /** Copies the jars kept beside this class, from the fat jar or from a build's classes directory. */

@@ -93,12 +93,10 @@ public final class GraalJsCodeRunner implements CodeRunner, AutoCloseable {
         if (closed) {
             throw new CodeException("the javascript runner is closed");
         }
-        if (classPath == null) {
-            try {
-                classPath = GraalJsClassPath.forJdk(jdkFeature);
-            } catch (java.io.UncheckedIOException e) {
-                throw new CodeException("cannot start a javascript worker: " + e.getMessage(), e);
-            }
+        try {
+            classPath = GraalJsClassPath.renewed(classPath, jdkFeature);
+        } catch (RuntimeException e) {
+            throw new CodeException("cannot start a javascript worker: " + e.getMessage(), e);
         }
         List<String> command = new ArrayList<>(List.of(java,
                 "-Xmx" + limits.memoryBytes() / 1024 + "k",

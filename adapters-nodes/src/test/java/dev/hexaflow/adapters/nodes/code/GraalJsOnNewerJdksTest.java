@@ -14,8 +14,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -28,45 +26,73 @@ class GraalJsOnNewerJdksTest {
 
     @Test
     void onJdk17ToJdk21AWorkerRunsOnTheServersOwnClassPath() {
-        try (GraalJsClassPath classPath = GraalJsClassPath.forJdk(17)) {
+        List<String> server = Stream.of(System.getProperty("java.class.path").split(File.pathSeparator))
+                .filter(entry -> !entry.isBlank()).map(entry -> Path.of(entry).toAbsolutePath().toString()).toList();
+        try (GraalJsClassPath classPath = GraalJsClassPath.forJdk(21)) {
             assertThat(classPath.options()).isEmpty();
-            assertThat(classPath.entries()).isNotEmpty().allSatisfy(entry -> assertThat(
-                    System.getProperty("java.class.path")).contains(Path.of(entry).getFileName().toString()));
+            assertThat(classPath.entries()).isEqualTo(server);
         }
     }
 
     @Test
     void onJdk22AndLaterGraalJs25IsCopiedIntoAnOwnerOnlyDirectoryThatCloseRemoves() throws IOException {
+        List<String> server = List.of(System.getProperty("java.class.path").split(File.pathSeparator));
         GraalJsClassPath classPath = GraalJsClassPath.forJdk(25);
-        Path directory;
+        Path renewedDirectory;
         try {
             List<String> entries = classPath.entries();
-            directory = Path.of(entries.get(0)).getParent();
+            Path directory = Path.of(entries.get(0)).getParent();
+            assertThat(directory.getFileName().toString()).startsWith("hexaflow-graaljs-" + ProcessHandle.current()
+                    .pid() + "-");
             assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(directory))).isEqualTo(
                     "rwx------");
             assertThat(Path.of(entries.get(0), "dev/hexaflow/adapters/nodes/code/GraalJsWorker.class"))
                     .isRegularFile();
             assertThat(entries.stream().map(entry -> Path.of(entry).getFileName().toString()))
                     .contains("polyglot.jar", "truffle-api.jar", "js-language.jar", "jackson-databind.jar");
-            assertThat(entries).allSatisfy(entry -> assertThat(entry).startsWith(directory.toString()));
-            assertThat(classPath.asArgument()).doesNotContain("23.1.8");
+            assertThat(entries).allSatisfy(entry -> assertThat(entry).startsWith(directory.toString()))
+                    .noneMatch(server::contains);
             assertThat(classPath.options()).containsExactly("--enable-native-access=ALL-UNNAMED",
+                    "-Dpolyglot.engine.userResourceCache=" + directory.resolve("truffle-cache"),
                     "--sun-misc-unsafe-memory-access=allow");
+            assertThat(GraalJsClassPath.renewed(classPath, 25)).as("intact: kept").isSameAs(classPath);
+            // A cleaner of /tmp took a jar: the next worker's start copies them again.
+            Files.delete(Path.of(entries.get(entries.size() - 1)));
+            GraalJsClassPath renewed = GraalJsClassPath.renewed(classPath, 25);
+            assertThat(renewed).isNotSameAs(classPath);
+            assertThat(directory).doesNotExist();
+            classPath = renewed;
+            assertThat(renewed.entries()).allSatisfy(entry -> assertThat(Path.of(entry)).exists());
+            renewedDirectory = Path.of(renewed.entries().get(0)).getParent();
         } finally {
             classPath.close();
         }
-        assertThat(directory).doesNotExist();
+        assertThat(renewedDirectory).doesNotExist();
         try (GraalJsClassPath jdk22 = GraalJsClassPath.forJdk(22)) {
             // JDK 22 has no --sun-misc-unsafe-memory-access, and would refuse to start with it.
-            assertThat(jdk22.options()).containsExactly("--enable-native-access=ALL-UNNAMED");
+            assertThat(jdk22.options()).hasSize(2).doesNotContain("--sun-misc-unsafe-memory-access=allow");
         }
     }
 
     @Test
-    void aJavaScriptNodeRunsOnJdk22OrLaterWithItsLimits() {
+    void theCopyOfAServerThatWasKilledIsRemovedByTheNextCopy() throws Exception {
+        Process ended = new ProcessBuilder("true").start();
+        ended.waitFor();
+        Path leftover = Files.createTempDirectory("hexaflow-graaljs-" + ended.pid() + "-");
+        Files.writeString(leftover.resolve("polyglot.jar"), "left by a server killed with -9");
+        Path live = Files.createTempDirectory("hexaflow-graaljs-" + ProcessHandle.current().pid() + "-");
+        try (GraalJsClassPath classPath = GraalJsClassPath.forJdk(25)) {
+            assertThat(leftover).doesNotExist();
+            assertThat(live).as("a live server's copy").exists();
+        } finally {
+            Files.deleteIfExists(live);
+        }
+    }
+
+    @Test
+    void aJavaScriptNodeRunsOnJdk22OrLaterInItsSandboxAndWithItsTimeout() {
         Optional<NewerJava> newer = NewerJava.find();
-        Assumptions.assumeTrue(newer.isPresent(), "skipped: no JDK 22 or later found (HEXAFLOW_TEST_NEWER_JAVA, "
-                + "or a JDK under /usr/lib/jvm)");
+        Assumptions.assumeTrue(newer.isPresent(), NewerJava.NONE);
         try (GraalJsCodeRunner runner = new GraalJsCodeRunner(
                 new CodeLimits(Duration.ofSeconds(3), 128L * 1024 * 1024, 64 * 1024), 1,
                 newer.get().java().toString(), newer.get().feature())) {
@@ -77,47 +103,18 @@ class GraalJsOnNewerJdksTest {
 
             assertThat(result).containsEntry("doubled", 42).containsEntry("letters", "a-b-c")
                     .containsEntry("joined", "a1");
+            for (String expression : List.of("Java.type('java.lang.System').getenv('PATH')",
+                    "Packages.java.lang.System.getenv('PATH')", "load('/etc/passwd')", "require('fs')")) {
+                // The sandbox of GraalJS 23.1 (GraalJsCodeRunnerTest), on GraalJS 25.
+                assertThatThrownBy(() -> runner.run("function main() { return {v: String(" + expression + ")}; }",
+                        Map.of(), StopSignal.NEVER)).as(expression).isInstanceOf(CodeException.class)
+                        .hasMessageMatching("(?s).*(ReferenceError: \\w+ is not defined|TypeError: Access to host "
+                                + "class java\\.[a-zA-Z.]+ is not allowed or does not exist\\.).*");
+            }
             assertThatThrownBy(() -> runner.run("function main() { while (true) {} }", Map.of(), StopSignal.NEVER))
                     .isInstanceOf(CodeException.class).hasMessageContaining("timed out");
             assertThat(runner.run("function main() { return {ok: true}; }", Map.of(), StopSignal.NEVER))
                     .containsEntry("ok", true);
-        }
-    }
-
-    /** A JDK of feature release 22 or later: the one HEXAFLOW_TEST_NEWER_JAVA names, or one under /usr/lib/jvm. */
-    private record NewerJava(Path java, int feature) {
-        private static final Pattern VERSION = Pattern.compile("^JAVA_VERSION=\"(\\d+)", Pattern.MULTILINE);
-
-        static Optional<NewerJava> find() {
-            String named = System.getenv("HEXAFLOW_TEST_NEWER_JAVA");
-            if (named != null && !named.isBlank()) {
-                return of(Path.of(named));
-            }
-            Path jvms = Path.of("/usr/lib/jvm");
-            if (!Files.isDirectory(jvms)) {
-                return Optional.empty();
-            }
-            try (Stream<Path> homes = Files.list(jvms)) {
-                return homes.sorted().map(home -> home.resolve("bin").resolve("java")).map(NewerJava::of)
-                        .flatMap(Optional::stream).filter(java -> java.feature() >= GraalJsClassPath.NEWER_FROM)
-                        .findFirst();
-            } catch (IOException e) {
-                return Optional.empty();
-            }
-        }
-
-        private static Optional<NewerJava> of(Path java) {
-            Path release = java.toAbsolutePath().getParent().getParent().resolve("release");
-            if (!new File(java.toString()).canExecute() || !Files.isRegularFile(release)) {
-                return Optional.empty();
-            }
-            try {
-                Matcher version = VERSION.matcher(Files.readString(release));
-                return version.find() ? Optional.of(new NewerJava(java, Integer.parseInt(version.group(1))))
-                        : Optional.empty();
-            } catch (IOException e) {
-                return Optional.empty();
-            }
         }
     }
 }

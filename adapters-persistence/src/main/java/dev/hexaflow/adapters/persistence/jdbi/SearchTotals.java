@@ -46,8 +46,13 @@ final class SearchTotals {
             tally = tallies.computeIfAbsent(List.of(where, Map.copyOf(values)), key -> new Tally());
         }
         synchronized (tally) {
-            long going = handle.createQuery("SELECT COALESCE(MIN(seq), (SELECT COALESCE(MAX(seq), 0) + 1 FROM "
-                            + "workflow_run)) FROM workflow_run WHERE app_id = :app_id AND status IN ('running', 'paused')")
+            // One range of the (app, status) index per status: H2 reads `status IN (...)` as no bound at all, and
+            // scanned all of the app's runs (54 ms at 200,000 runs, where this takes 2). H2's LEAST is NULL when
+            // either is, PostgreSQL's when both are: each side is given the other in place of a NULL.
+            String running = "(SELECT MIN(seq) FROM workflow_run WHERE app_id = :app_id AND status = 'running')";
+            String paused = "(SELECT MIN(seq) FROM workflow_run WHERE app_id = :app_id AND status = 'paused')";
+            long going = handle.createQuery("SELECT COALESCE(LEAST(COALESCE(" + running + ", " + paused + "), COALESCE("
+                            + paused + ", " + running + ")), (SELECT COALESCE(MAX(seq), 0) + 1 FROM workflow_run))")
                     .bind("app_id", appId).mapTo(Long.class).one();
             if (going > tally.upTo) {
                 tally.matches += count(handle, where, values, primaryKeyHint, tally.upTo, going);

@@ -3,6 +3,7 @@ package dev.hexaflow.adapters.nodes.code;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.hexaflow.adapters.nodes.fakes.StopSwitch;
 import dev.hexaflow.workflow.engine.StopSignal;
 import dev.hexaflow.workflow.port.out.CodeRunner.CodeException;
 import java.io.File;
@@ -115,6 +116,39 @@ class GraalJsOnNewerJdksTest {
                     .isInstanceOf(CodeException.class).hasMessageContaining("timed out");
             assertThat(runner.run("function main() { return {ok: true}; }", Map.of(), StopSignal.NEVER))
                     .containsEntry("ok", true);
+        }
+    }
+
+    @Test
+    void theMemoryTheResultSizeAndTheStopLimitsHoldOnJdk22OrLater() throws InterruptedException {
+        Optional<NewerJava> newer = NewerJava.find();
+        Assumptions.assumeTrue(newer.isPresent(), NewerJava.NONE);
+        // Time to spare, so that only the limit under test can end a call (GraalJsCodeRunnerLimitsTest's cases).
+        try (GraalJsCodeRunner runner = new GraalJsCodeRunner(
+                new CodeLimits(Duration.ofSeconds(10), 256L * 1024 * 1024, 64 * 1024), 1,
+                newer.get().java().toString(), newer.get().feature())) {
+            assertThatThrownBy(() -> runner.run("function main() { return {s: 'x'.repeat(2**29).length}; }",
+                    Map.of(), StopSignal.NEVER)).isInstanceOf(CodeException.class)
+                    .hasMessage("Code used more than 256 MiB of memory");
+            assertThatThrownBy(() -> runner.run("function main() { return {s: 'x'.repeat(100000)}; }", Map.of(),
+                    StopSignal.NEVER)).isInstanceOf(CodeException.class).hasMessageContaining("larger than");
+
+            StopSwitch stop = new StopSwitch();
+            Thread puller = new Thread(() -> {
+                try {
+                    Thread.sleep(500);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                stop.pull();
+            });
+            puller.start();
+            long began = System.nanoTime();
+            assertThatThrownBy(() -> runner.run("function main() { new Array(2**25).fill(1); return {}; }",
+                    Map.of(), stop)).isInstanceOf(CodeException.class).hasMessage("the run was stopped");
+            assertThat((System.nanoTime() - began) / 1e9).as("seconds from the call, the stop came at 0.5")
+                    .isLessThan(1.5);
+            puller.join();
         }
     }
 }

@@ -2,11 +2,9 @@ package dev.hexaflow.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.hexaflow.adapters.nodes.fakes.FakeModelServer;
 import dev.hexaflow.adapters.nodes.fakes.FakeModelServer.Script;
 import dev.hexaflow.app.api.ServiceApi;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -44,7 +42,7 @@ class FirstUseAfterStartIT {
                 assertThat(document.statusCode()).isEqualTo(200);
                 assertThat(TestServer.json(document).get("openapi").asText()).startsWith("3.1");
 
-                ServiceApi chat = ServiceApi.ownClient(server.baseUrl(), importChatflow(server));
+                ServiceApi chat = ServiceApi.ownClient(server.baseUrl(), server.importApp(ADMIN, "/apps/chatflow.yml"));
                 HttpResponse<String> answer = chat.postJson("/v1/chat-messages",
                         ChatApiHttpTest.message("Anyone there?", null, "first-user", "blocking"));
 
@@ -65,19 +63,6 @@ class FirstUseAfterStartIT {
                 .as("a store without knowledge opens no index").doesNotContain("org.apache.lucene.index.IndexWriter")
                 .as("a new data directory gets the build's database file, so Flyway (and its JSON classes) stay "
                         + "unloaded").doesNotContain("org.flywaydb.").doesNotContain("tools.jackson.");
-    }
-
-    private static String importChatflow(JarServer server) throws Exception {
-        try (InputStream dsl = FirstUseAfterStartIT.class.getResourceAsStream("/apps/chatflow.yml")) {
-            HttpResponse<String> imported = TestServer.exchange(HttpRequest.newBuilder(
-                    URI.create(server.baseUrl() + "/admin/apps")).header("Authorization", "Bearer " + ADMIN)
-                    .header("Content-Type", "application/yaml")
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(dsl.readAllBytes())),
-                    HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-            assertThat(imported.statusCode()).as(imported.body()).isEqualTo(201);
-            JsonNode app = TestServer.json(imported);
-            return app.get("api_key").asText();
-        }
     }
 
     private static HttpResponse<String> get(JarServer server, String path) {

@@ -1,8 +1,14 @@
 package dev.hexaflow.app;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -116,6 +122,19 @@ record JarServer(Process process, String baseUrl, String demoKey, String campusK
     static String tail(Path log) throws IOException {
         String text = Files.exists(log) ? Files.readString(log) : "";
         return text.length() <= 20_000 ? text : text.substring(text.length() - 20_000);
+    }
+
+    /** Imports the app DSL of a test resource ({@code /apps/...}) through the admin API: its service API key. */
+    String importApp(String adminToken, String resource) throws IOException {
+        try (InputStream dsl = JarServer.class.getResourceAsStream(resource)) {
+            HttpResponse<String> imported = TestServer.exchange(HttpRequest.newBuilder(URI.create(baseUrl
+                    + "/admin/apps")).header("Authorization", "Bearer " + adminToken)
+                    .header("Content-Type", "application/yaml")
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(dsl.readAllBytes())),
+                    HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+            assertThat(imported.statusCode()).as(imported.body()).isEqualTo(201);
+            return TestServer.json(imported).get("api_key").asText();
+        }
     }
 
     /** SIGKILL, and waits for the process to be gone. */

@@ -5,11 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.hexaflow.adapters.nodes.code.NewerJava;
 import java.io.IOException;
-import java.io.InputStream;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -39,7 +37,7 @@ class JavaScriptOnNewerJdkIT {
                 Map.of("HEXAFLOW_ADMIN_TOKEN", ADMIN));
         long pid = server.process().pid();
         try {
-            String key = importApp(server);
+            String key = server.importApp(ADMIN, "/apps/javascript-node.yml");
             for (String name : List.of("ada", "grace")) {
                 HttpResponse<String> run = TestServer.exchange(HttpRequest.newBuilder(
                         URI.create(server.baseUrl() + "/v1/workflows/run")).header("Authorization", "Bearer " + key)
@@ -64,18 +62,6 @@ class JavaScriptOnNewerJdkIT {
         try (Stream<Path> all = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
             return all.filter(path -> path.getFileName().toString().startsWith("hexaflow-graaljs-" + pid + "-"))
                     .toList();
-        }
-    }
-
-    private static String importApp(JarServer server) throws IOException {
-        try (InputStream dsl = JavaScriptOnNewerJdkIT.class.getResourceAsStream("/apps/javascript-node.yml")) {
-            HttpResponse<String> imported = TestServer.exchange(HttpRequest.newBuilder(
-                    URI.create(server.baseUrl() + "/admin/apps")).header("Authorization", "Bearer " + ADMIN)
-                    .header("Content-Type", "application/yaml")
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(dsl.readAllBytes())),
-                    HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-            assertThat(imported.statusCode()).as(imported.body()).isEqualTo(201);
-            return TestServer.json(imported).get("api_key").asText();
         }
     }
 }

@@ -82,7 +82,9 @@ class DiskFullIT {
                             response = uploads ? running.upload(key) : running.run(key);
                         } catch (AssertionError noAnswer) {
                             synchronized (unexpected) {
-                                unexpected.add(noAnswer.getMessage());
+                                // When and what, to find in the server's log printed below.
+                                unexpected.add(java.time.Instant.now() + (uploads ? " upload, " : " run, ")
+                                        + noAnswer.getMessage());
                             }
                             continue;
                         }
@@ -198,6 +200,10 @@ class DiskFullIT {
             }
             assertThat(JSON.readTree(server.get("/v1/workflows/logs?status=running", key).body()).get("total")
                     .asInt()).isZero();
+        } catch (AssertionError | RuntimeException failed) {
+            // The data directory and its log go with the mount: what the server said is kept in the build's output.
+            System.out.println("DiskFullIT failed; the server's log:\n" + JarServer.tail(work.resolve("server.log")));
+            throw failed;
         } finally {
             if (server != null) {
                 server.stop();
